@@ -1,0 +1,1 @@
+"""bombsolve command line: click commands that parse, call `solvers`, and print or write."""

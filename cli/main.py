@@ -1,0 +1,73 @@
+"""The `bombsolve` entry point: one click group per game (DESIGN.md, "Command line").
+
+Errors a user can fix (`BadInput`, click usage errors) become one line on stderr and
+exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from solvers import __version__
+from solvers.common.errors import BadInput
+
+
+class BombsolveGroup(click.Group):
+    """A click group that turns bad input into one clear line and exit code 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(
+                args=args,
+                prog_name=prog_name or "bombsolve",
+                complete_var=complete_var,
+                standalone_mode=False,
+                **extra,
+            )
+        except click.exceptions.Abort:
+            click.echo("bombsolve: aborted", err=True)
+            sys.exit(1)
+        except click.UsageError as exc:
+            click.echo(f"bombsolve: {exc.format_message()}", err=True)
+            sys.exit(2)
+        except BadInput as exc:
+            click.echo(f"bombsolve: {exc}", err=True)
+            sys.exit(2)
+        except click.ClickException as exc:
+            click.echo(f"bombsolve: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("bombsolve: interrupted", err=True)
+            sys.exit(130)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+@click.group(cls=BombsolveGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bombsolve")
+def cli() -> None:
+    """Solvers and balance studies for four bomb-themed tabletop games.
+
+    \b
+    Example:
+      bombsolve allisbomb --seed 42
+    """
+
+
+def _register() -> None:
+    from cli.allisbomb import allisbomb
+    from cli.bombastic import bombastic
+    from cli.bomber import bomber
+    from cli.dragon import dragon
+
+    for group in (allisbomb, bombastic, dragon, bomber):
+        cli.add_command(group)
+
+
+_register()
+
+if __name__ == "__main__":
+    cli()

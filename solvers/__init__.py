@@ -1,0 +1,6 @@
+"""bombsolve engines: rules, kernels, solvers and studies for four bomb-themed games.
+
+Nothing in this package prints or parses command lines; that is `cli`'s job.
+"""
+
+__version__ = "0.1.0"

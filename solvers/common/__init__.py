@@ -1,0 +1,1 @@
+"""Game-independent parts: errors, statistics, seeding, atomic files, the study runner, plots."""

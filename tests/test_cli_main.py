@@ -1,0 +1,42 @@
+"""The root command: help, version, and the bad-input contract (one line, exit 2)."""
+
+import click
+from click.testing import CliRunner
+
+from cli.main import cli
+from solvers.common.errors import BadInput, unknown
+
+
+def test_help_lists_every_game():
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    for game in ("allisbomb", "bombastic", "dragon", "bomber"):
+        assert game in result.output
+
+
+def test_unknown_command_is_one_line_exit_2():
+    result = CliRunner().invoke(cli, ["nosuchgame"])
+    assert result.exit_code == 2
+    assert "nosuchgame" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_input_becomes_one_line_exit_2():
+    @cli.command(name="_raise_bad_input", hidden=True)
+    def _raise() -> None:
+        raise unknown("card", "PRINCES", ["PRINCESS", "KING"])
+
+    try:
+        result = CliRunner().invoke(cli, ["_raise_bad_input"])
+    finally:
+        cli.commands.pop("_raise_bad_input")
+    assert result.exit_code == 2
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1
+    assert "PRINCES" in lines[0] and "did you mean PRINCESS" in lines[0]
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_bad_input_is_a_value_error():
+    assert issubclass(BadInput, ValueError)
+    assert not issubclass(BadInput, click.ClickException)
