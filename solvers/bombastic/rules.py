@@ -37,7 +37,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from solvers.bombastic.tiles import BOMB, L_SHAPES, LINES, N_TILES, O, PERMS3, X
+from solvers.bombastic.tiles import BOMB, L_SHAPES, LINES, N_TILES, PERMS3, O, X
 from solvers.common.errors import BadInput, unknown
 
 CHANCE = -1
@@ -165,9 +165,10 @@ class Options:
         for c in self.removed:
             if c not in range(len(Card)):
                 raise BadInput(f"removed card {c} is not a card number 0..{len(Card) - 1}")
-        if len(self.deck_cards()) - 2 < 1 or len(
-            [c for c in self.deck_cards() if c not in ALARM_CARDS]
-        ) < 2:
+        if (
+            len(self.deck_cards()) - 2 < 1
+            or len([c for c in self.deck_cards() if c not in ALARM_CARDS]) < 2
+        ):
             raise BadInput("the action deck needs at least 2 regular cards and 1 more")
 
     def deck_cards(self) -> tuple[Card, ...]:
@@ -429,7 +430,7 @@ class State:
             self._card_step(action)
 
     def _start_turn(self, action: int) -> None:
-        """"On your turn, either: Go for It or Use an Action Card"."""
+        """ "On your turn, either: Go for It or Use an Action Card"."""
         p = self.turn_player
         if action < ACTION_CARD:
             line = action - ACTION_LINE
@@ -458,7 +459,7 @@ class State:
         self.phase = first_phase
 
     def _go_for_it(self, line: int, alarm: bool) -> None:
-        """"Go for It": show 3 in a row; all yours wins, the bomb loses, else flip back."""
+        """ "Go for It": show 3 in a row; all yours wins, the bomb loses, else flip back."""
         p = self.turn_player
         if alarm:
             self._record_public(("go", p, line))
@@ -635,11 +636,11 @@ class State:
     def _permute(self, positions, perm) -> None:
         """Move the tile at positions[i] to positions[perm[i]]."""
         values = [self.tiles[t] for t in positions]
-        for i, t in enumerate(positions):
+        for i in range(len(positions)):
             self.tiles[positions[perm[i]]] = values[i]
 
     def _finish_card(self) -> None:
-        """"Place the card face down under the deck and reveal the top card.\""""
+        """ "Place the card face down under the deck and reveal the top card.\""""
         self.deck.append(self.card)
         self.cycled.append(self.card)
         self.face_up[self.slot] = self.deck.pop(0)
@@ -657,7 +658,7 @@ class State:
             self._end(None, Ending.TURN_CAP)
 
     def _end(self, winner: int | None, ending: Ending) -> None:
-        """"The game ends as soon as a player wins or loses.\""""
+        """ "The game ends as soon as a player wins or loses.\""""
         self.winner = winner
         self.ending = ending
         self.phase = Phase.OVER

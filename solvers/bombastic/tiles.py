@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-X, O, BOMB = 0, 1, 2
+X, O, BOMB = 0, 1, 2  # noqa: E741 (the rulebook calls the symbols X and O)
 VALUE_CHARS = "XOB"
 VALUE_NAMES = ("X", "O", "Bomb")
 N_TILES = 9
