@@ -43,7 +43,9 @@ from solvers.bombastic.tiles import (
     VALUE_NAMES,
     perm3_map,
 )
-from solvers.common.errors import BadInput
+from solvers.common.errors import BadInput, unknown
+
+EVENT_WORDS = ("peek", "show", "swap", "shuffle", "place", "secret-swap")
 
 TRIPLES: tuple[tuple[int, int, int], ...] = tuple(itertools.combinations(range(N_TILES), 3))
 TRIPLE_INDEX = {t: i for i, t in enumerate(TRIPLES)}
