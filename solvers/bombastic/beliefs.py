@@ -146,11 +146,7 @@ def parse_events(text: str) -> list[tuple]:
                 raise BadInput(f"{raw.strip()!r}: secret-swap takes one tile")
             events.append(("secret_swap", _tile(args[0])))
         else:
-            from solvers.common.errors import unknown
-
-            raise unknown(
-                "event", kind, ["peek", "show", "swap", "shuffle", "place", "secret-swap"]
-            )
+            raise unknown("event", kind, EVENT_WORDS)
     return events
 
 
