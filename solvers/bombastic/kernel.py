@@ -539,3 +539,15 @@ def legal_list(s: np.ndarray) -> list[int]:
     buf = np.empty(64, dtype=np.int32)
     n = legal_actions(s, buf)
     return buf[:n].tolist()
+
+
+@njit(cache=True)
+def playout(s: np.ndarray, seed: int) -> int:
+    """Finish the game in `s` with uniformly random decisions; return the winner (-1 none)."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    buf = np.empty(64, dtype=np.int32)
+    while s[PHASE] != P_OVER:
+        n = legal_actions(s, buf)
+        apply(s, buf[rng_below(rng, n)])
+    return s[WINNER]
