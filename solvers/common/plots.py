@@ -14,6 +14,8 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")  # no display in CI or on servers
+# Text stays text in SVG: selectable, searchable, and much smaller than glyph paths.
+matplotlib.rcParams["svg.fonttype"] = "none"
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
