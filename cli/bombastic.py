@@ -106,3 +106,174 @@ def odds(as_: str, events: str, as_json: bool) -> None:
     for t in range(9):
         x, o, bomb = tiles[t]
         click.echo(f"{t:<13}{cell(x):>17}{cell(o):>17}{cell(bomb):>17}")
+
+
+# ----- Rule options shared by the game commands -------------------------------------------
+
+
+def rule_options(fn):
+    """Add the rule options (Options fields) to a command."""
+    fn = click.option(
+        "--turn-cap",
+        type=int,
+        default=60,
+        show_default=True,
+        help="Stop a game after this many turns (reported as TURN_CAP, no winner).",
+    )(fn)
+    fn = click.option(
+        "--deck-known/--deck-unknown",
+        default=True,
+        show_default=True,
+        help="Do players remember the order of cards put under the deck?",
+    )(fn)
+    fn = click.option(
+        "--second-swap",
+        type=click.Choice(["distinct", "disjoint", "any"]),
+        default="distinct",
+        show_default=True,
+        help='"May swap any other 2": a pair other than the first, no tile of it, or any pair.',
+    )(fn)
+    fn = click.option("--no-alarms", is_flag=True, help="Leave both ALARM cards out.")(fn)
+    fn = click.option("--promos", is_flag=True, help="Add the two promo cards to the deck.")(fn)
+    fn = click.option(
+        "--without",
+        "without",
+        default="",
+        metavar="CARD[,CARD]",
+        help="Take these cards (by name, e.g. peek-many) out of the deck.",
+    )(fn)
+    return fn
+
+
+def make_options(kw: dict):
+    """Pop the rule options from a command's keyword arguments and build Options."""
+    from solvers.bombastic.rules import Options, card_by_slug
+
+    removed = tuple(int(card_by_slug(s.strip())) for s in kw.pop("without").split(",") if s.strip())
+    return Options(
+        promos=kw.pop("promos"),
+        alarms=not kw.pop("no_alarms"),
+        second_swap=kw.pop("second_swap"),
+        deck_known=kw.pop("deck_known"),
+        turn_cap=kw.pop("turn_cap"),
+        removed=removed,
+    )
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:5.1f}%"
+
+
+@bombastic.command()
+@click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
+@click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
+@click.option("--games", type=int, default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rule_options
+def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
+    """Play GAMES games between two agents and report who wins, how, and how fast.
+
+    Agents: random, heuristic, greedy[:THRESHOLD], ismcts[:ITERATIONS], omniscient.
+
+    \b
+    Example:
+      bombsolve bombastic play --x greedy --o heuristic --games 200 --seed 1
+    """
+    from solvers.bombastic.study import match_study, run_in_memory, summarize
+    from solvers.common.runner import run_study
+
+    options = make_options(kw)
+    study = match_study(x, o, games, seed, options)
+    if out:
+        df = run_study(study, out, workers=workers, scheduler=scheduler)
+    else:
+        df = run_in_memory(study)
+    s = summarize(df)
+    if as_json:
+        s = {**s, "x": x, "o": o, "seed": seed, "options": study.params["options"]}
+        click.echo(json.dumps(s, indent=2, default=list))
+        return
+    click.echo(f"{x} (X, first) vs {o} (O): {games} games, seed {seed}")
+    click.echo(
+        f"  X wins {s['x_wins']:>6}  {_pct(s['x_rate'])}  95% [{_pct(s['x_ci'][0])}, {_pct(s['x_ci'][1])}]"
+    )
+    click.echo(
+        f"  O wins {s['o_wins']:>6}  {_pct(s['o_rate'])}  95% [{_pct(s['o_ci'][0])}, {_pct(s['o_ci'][1])}]"
+    )
+    click.echo(f"  turn cap {s['turn_cap']:>4}")
+    click.echo(f"  turns: mean {s['mean_turns']:.2f}, median {s['median_turns']:.0f}")
+    click.echo("  endings:")
+    for name, n in sorted(s["endings"].items(), key=lambda kv: -kv[1]):
+        click.echo(f"    {name:<22} {n:>6}  {_pct(n / games)}")
+
+
+@bombastic.command()
+@click.option(
+    "--agents",
+    default="random,heuristic,greedy,omniscient",
+    show_default=True,
+    help="Comma-separated agent specs.",
+)
+@click.option("--games", type=int, default=50, show_default=True, help="Games per seating.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rule_options
+def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> None:
+    """Every pair of agents, both seatings: win rates with Wilson 95% intervals, ratings.
+
+    \b
+    Example:
+      bombsolve bombastic tournament --agents random,heuristic,greedy --games 40
+    """
+    from solvers.bombastic.study import pairing_table, ratings
+    from solvers.bombastic.study import tournament as run_tournament
+
+    options = make_options(kw)
+    df = run_tournament(agents.split(","), games, seed, options, out, workers, scheduler)
+    table = pairing_table(df)
+    rt = ratings(df)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"pairings": table.to_dict("records"), "ratings": rt.to_dict("records")}, indent=2
+            )
+        )
+        return
+    click.echo(f"{'X (first)':<14}{'O':<14}{'games':>6}{'X wins':>9}{'95% interval':>18}{'cap':>5}")
+    for r in table.itertuples():
+        ci = f"[{_pct(r.x_lo)}, {_pct(r.x_hi)}]"
+        click.echo(f"{r.x:<14}{r.o:<14}{r.games:>6}{_pct(r.x_rate):>9}{ci:>18}{r.turn_cap:>5}")
+    click.echo("")
+    click.echo(f"{'agent':<14}{'rating':>8}{'score':>8}{'games':>7}   (Bradley-Terry, Elo scale)")
+    for r in rt.itertuples():
+        click.echo(f"{r.agent:<14}{r.rating:>8.0f}{_pct(r.score):>8}{r.games:>7}")
+
+
+@bombastic.command()
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
+@click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
+@click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
+@rule_options
+def replay(seed, x, o, as_json, **kw) -> None:
+    """Show one game turn by turn: the grid, every decision, and what each player knows.
+
+    \b
+    Example:
+      bombsolve bombastic replay --seed 7 --x greedy --o heuristic
+    """
+    from solvers.bombastic.replay import replay_lines, replay_record
+
+    options = make_options(kw)
+    if as_json:
+        click.echo(json.dumps(replay_record(x, o, seed, options), indent=2))
+        return
+    for line in replay_lines(x, o, seed, options):
+        click.echo(line)
