@@ -151,9 +151,14 @@ class RandomAgent(Agent):
         return view.legal[int(rng.integers(len(view.legal)))]
 
 
+_LINE_ALL_F = LINE_ALL.astype(np.float64)
+# LINE_CODE[k, i]: the three values on line k in arrangement i, as one number 0..26.
+LINE_CODE = np.stack([ARR[:, list(line)].astype(np.int64) @ np.array([9, 3, 1]) for line in LINES])
+
+
 def _best_line_value(w: np.ndarray, me: int) -> float:
     """Chance that my best line is all mine: the value the greedy agents climb."""
-    return float((LINE_ALL[me] @ w).max())
+    return float((_LINE_ALL_F[me] @ w).max())
 
 
 def _after(b: FastBelief, ev: tuple) -> FastBelief:
@@ -379,26 +384,18 @@ class BeliefGreedyAgent(Agent):
         return _greedy_move(view, b, rng)
 
     def _best_peek_line(self, b: FastBelief, me: int) -> int:
+        """The line whose peek (then random shuffle) leaves the best expected value."""
+        from solvers.bombastic.beliefs import TRIPLE_INDEX, TRIPLE_MAP
+
         best, best_k = -1.0, 0
         for k, line in enumerate(LINES):
+            codes = LINE_CODE[k]
+            probs = np.bincount(codes, weights=b.w, minlength=27)
+            maps = TRIPLE_MAP[TRIPLE_INDEX[tuple(sorted(line))]]
             total = 0.0
-            for v0 in range(3):
-                b0 = b.tile_odds()[line[0]][v0]
-                if b0 <= 1e-12:
-                    continue
-                c0 = _after(b, ("peek", line[0], v0))
-                for v1 in range(3):
-                    p1 = c0.tile_odds()[line[1]][v1]
-                    if p1 <= 1e-12:
-                        continue
-                    c1 = _after(c0, ("peek", line[1], v1))
-                    for v2 in range(3):
-                        p2 = c1.tile_odds()[line[2]][v2]
-                        if p2 <= 1e-12:
-                            continue
-                        c2 = _after(c1, ("peek", line[2], v2))
-                        c2.update(("shuffle", line))
-                        total += b0 * p1 * p2 * _best_line_value(c2.w, me)
+            for c in np.flatnonzero(probs > 1e-12):
+                w = np.where(codes == c, b.w, 0.0) / probs[c]
+                total += probs[c] * _best_line_value(w[maps].mean(axis=0), me)
             if total > best:
                 best, best_k = total, k
         return best_k
