@@ -424,14 +424,16 @@ class BeliefGreedyAgent(Agent):
         return total / self.samples
 
 
-def determinize(view: View, b: FastBelief, rng: np.random.Generator) -> State:
+def determinize(
+    view: View, b: FastBelief, rng: np.random.Generator, arrangement: int | None = None
+) -> State:
     """Return a full State consistent with `view`: a grid drawn from beliefs, a deck drawn.
 
     The player's own observations are copied so that belief caches keep working; the
     opponent's list holds only the public events. Cards already cycled under the deck
     keep their known order at the bottom when `deck_known`; the rest are shuffled.
     """
-    grid = ARR[b.sample(rng)].tolist()
+    grid = ARR[b.sample(rng) if arrangement is None else arrangement].tolist()
     all_cards = [int(c) for c in view.options.deck_cards()]
     in_deck = [c for c in all_cards if c not in view.face_up]
     if view.options.deck_known:
@@ -491,8 +493,11 @@ class ISMCTSAgent(Agent):
         tree: dict[tuple, dict[int, list[float]]] = {}
         ks = np.empty(K.STATE_SIZE, dtype=np.int32)
         seed_base = int(rng.integers(1 << 62))
+        cdf = np.cumsum(b.w)
+        draws = np.searchsorted(cdf, rng.random(self.iterations) * cdf[-1], side="right")
+        draws = np.minimum(draws, N_ARR - 1)
         for it in range(self.iterations):
-            state = determinize(view, b, rng)
+            state = determinize(view, b, rng, int(draws[it]))
             path: list[tuple[tuple, int, int]] = []
             key: tuple = ()
             while not state.is_over():
