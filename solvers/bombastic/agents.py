@@ -6,8 +6,8 @@ player's own observations, never the tiles. Agents are registered by short name 
 ``greedy:0.7`` (go-for-it threshold).
 
 * ``random``      uniformly random legal decisions.
-* ``heuristic``   a casual player: goes for a line it knows is all its own, otherwise
-                  uses a favourite card, peeks at tiles it does not know, stops peeking at
+* ``heuristic``   a casual player: goes for a line it knows is all its own (after turn
+                  20, for its best line anyway), otherwise uses a favourite card, peeks at tiles it does not know, stops peeking at
                   as many as it wants after two safe peeks, never plays an ALARM card
                   unless it knows it wins with it.
 * ``greedy``      belief-greedy: exact beliefs over the 630 arrangements; goes for it when
@@ -190,6 +190,8 @@ class HeuristicAgent(Agent):
     """A casual player's rules of thumb (see the module docstring)."""
 
     name = "heuristic"
+    # After this many turns a casual player stops waiting for certainty and goes for it.
+    PATIENCE = 20
     # Favourite cards first: ones that show you your own tiles and let you move them.
     PREFERENCE = (
         Card.PEEK2_MAY_SWAP,
@@ -222,6 +224,8 @@ class HeuristicAgent(Agent):
             k = int(np.argmax(lines[:, 0]))
             if lines[k, 0] > 1 - 1e-9:
                 return ACTION_LINE + k
+            if view.turn_number > self.PATIENCE:  # tired of waiting: take the best chance
+                return ACTION_LINE + int(np.argmax(lines[:, 0] - lines[:, 2]))
             if Card.ALARM_L_SHAPE in view.face_up and (L_ALL[me] @ b.w).max() > 1 - 1e-9:
                 return ACTION_CARD + view.face_up.index(Card.ALARM_L_SHAPE)
             ranks = [self.PREFERENCE.index(c) if c in self.PREFERENCE else 99 for c in view.face_up]

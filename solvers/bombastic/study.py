@@ -9,6 +9,7 @@ and pure, as the runner requires.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -274,3 +275,197 @@ def card_usage(df: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+# ----- The reference study --------------------------------------------------------------
+
+REFERENCE_AGENTS = ("random", "heuristic", "greedy", "ismcts:100", "omniscient")
+
+
+def first_player_table(df: pd.DataFrame, kernel: pd.DataFrame | None = None) -> pd.DataFrame:
+    """First player's win rate for each unordered pairing (both seatings pooled)."""
+    rows = []
+    agents = list(dict.fromkeys(list(df["x"]) + list(df["o"])))
+    for i, a in enumerate(agents):
+        for b in agents[i:]:
+            g = df[((df["x"] == a) & (df["o"] == b)) | ((df["x"] == b) & (df["o"] == a))]
+            if g.empty:
+                continue
+            n, k = len(g), int((g["winner"] == 0).sum())
+            lo, hi = wilson(k, n)
+            rows.append(
+                {
+                    "pairing": f"{a} / {b}",
+                    "games": n,
+                    "first_wins": k,
+                    "rate": k / n,
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+    if kernel is not None:
+        n, k = len(kernel), int((kernel["winner"] == 0).sum())
+        lo, hi = wilson(k, n)
+        rows.append(
+            {
+                "pairing": "random / random (kernel)",
+                "games": n,
+                "first_wins": k,
+                "rate": k / n,
+                "lo": lo,
+                "hi": hi,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def card_variant_table(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """For each deck variant: first player's win rate, game length, how games end."""
+    rows = []
+    for name, g in frames.items():
+        s = summarize(g)
+        row = {
+            "variant": name,
+            "games": s["games"],
+            "x_wins": s["x_wins"],
+            "o_wins": s["o_wins"],
+            "turn_cap": s["turn_cap"],
+            "x_rate": s["x_rate"],
+            "x_lo": s["x_ci"][0],
+            "x_hi": s["x_ci"][1],
+            "mean_turns": s["mean_turns"],
+        }
+        for e in ENDING_NAMES:
+            row[e] = int(s["endings"].get(e, 0))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def ending_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Games by pairing and ending."""
+    t = df.groupby(["x", "o", "ending"], sort=False).size().unstack(fill_value=0)
+    return t.reset_index()
+
+
+def save_table(df: pd.DataFrame, out_dir: Path, stem: str) -> None:
+    """Write a table as CSV and Parquet, atomically."""
+    from solvers.common.files import atomic_path
+
+    with atomic_path(out_dir / f"{stem}.csv") as tmp:
+        df.to_csv(tmp, index=False, float_format="%.6g")
+    with atomic_path(out_dir / f"{stem}.parquet") as tmp:
+        df.to_parquet(tmp, index=False)
+
+
+def reference_study(
+    out_dir: str | Path,
+    games: int = 60,
+    card_games: int = 500,
+    kernel_games: int = 1_000_000,
+    seed: int = 2026,
+    agents: Sequence[str] = REFERENCE_AGENTS,
+    card_agent: str = "heuristic",
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    log=print,
+) -> dict[str, Any]:
+    """Run the whole reference study into `out_dir`: tables, charts, and a manifest.
+
+    Parts: a tournament (every ordered pairing of `agents`, `games` each); random games
+    in the kernel (`kernel_games`); the card study (`card_agent` against itself,
+    `card_games` per deck variant). Each part runs on the shared runner into its own
+    folder under `out_dir/runs/` (so re-running resumes), then tables and charts are
+    written at the top of `out_dir`.
+    """
+    from solvers.bombastic import charts
+    from solvers.common.files import write_text_atomic
+
+    out = Path(out_dir)
+    runs = out / "runs"
+    base = Options()
+    log(f"tournament: {len(agents)} agents, {games} games per seating")
+    tour = tournament(agents, games, seed, base, runs / "tournament", workers, scheduler)
+    log(f"kernel: {kernel_games} random games")
+    kstudy = Study(
+        name="bombastic.kernel_random",
+        params={"options": options_to_params(base), "base": seed * 10_000_000},
+        n_cases=kernel_games,
+        seed=seed,
+        chunk_fn=kernel_random_chunk,
+        chunk_size=max(1, min(250_000, kernel_games)),
+    )
+    kdf = run_study(kstudy, runs / "kernel_random", workers=workers, scheduler=scheduler)
+    variant_frames = {}
+    for i, (name, opts) in enumerate(card_variants()):
+        log(f"cards: {name}")
+        st = Study(
+            name="bombastic.match",
+            params={"x": card_agent, "o": card_agent, "options": options_to_params(opts)},
+            n_cases=card_games,
+            seed=seed + 100 + i,
+            chunk_fn=games_chunk,
+            chunk_size=100,
+            progress_fn=x_win_estimate,
+        )
+        folder = runs / "cards" / name.replace(" ", "_")
+        variant_frames[name] = run_study(st, folder, workers=workers, scheduler=scheduler)
+
+    pairs = pairing_table(tour)
+    rates = ratings(tour)
+    first = first_player_table(tour, kdf)
+    variants = card_variant_table(variant_frames)
+    usage = card_usage(variant_frames["base deck"])
+    promo_usage = card_usage(variant_frames["with promos"])
+    endings = ending_table(tour)
+    lengths = tour.groupby(["x", "o", "turns"]).size().rename("games").reset_index()
+    for df, stem in [
+        (pairs, "pairings"),
+        (rates, "ratings"),
+        (first, "first_player"),
+        (variants, "card_variants"),
+        (usage, "card_usage"),
+        (promo_usage, "card_usage_with_promos"),
+        (endings, "endings"),
+        (lengths, "game_lengths"),
+    ]:
+        save_table(df, out, stem)
+
+    caption = (
+        f"Bombastic, default rules (second swap 'distinct', deck order remembered, turn cap "
+        f"{base.turn_cap}, no promos unless stated). Agents: {', '.join(agents)}. "
+        f"Tournament: {games} games per seating, seed {seed}; kernel: {kernel_games} random "
+        f"games; cards: {card_agent} vs {card_agent}, {card_games} games per deck, seeds "
+        f"{seed + 100}..{seed + 100 + len(variant_frames) - 1}. Wilson 95% intervals."
+    )
+    charts.first_player_chart(first, out, caption)
+    charts.card_value_chart(variants, usage, out, caption)
+    charts.game_length_chart(tour, out, caption)
+    charts.ladder_chart(rates, out, caption)
+
+    mirror = {r.x: r for r in pairs.itertuples() if r.x == r.o}
+    headline = {
+        "ratings": rates.to_dict("records"),
+        "first_player_random_kernel": first.iloc[-1].to_dict(),
+        "first_player_mirrors": {
+            a: {"x_rate": r.x_rate, "x_lo": r.x_lo, "x_hi": r.x_hi, "games": r.games}
+            for a, r in mirror.items()
+        },
+        "card_variants": variants[
+            ["variant", "games", "x_rate", "x_lo", "x_hi", "mean_turns"]
+        ].to_dict("records"),
+    }
+    manifest = {
+        "study": "bombastic.reference",
+        "command": "python scripts/bombastic_reference.py",
+        "seed": seed,
+        "agents": list(agents),
+        "games_per_seating": games,
+        "card_agent": card_agent,
+        "card_games_per_variant": card_games,
+        "kernel_games": kernel_games,
+        "options": options_to_params(base),
+        "runs": "runs/ holds each part's chunks and its own manifest.json (runner)",
+        "headline": headline,
+    }
+    write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=2, default=float))
+    return manifest
