@@ -7,7 +7,8 @@ player's own observations, never the tiles. Agents are registered by short name 
 
 * ``random``      uniformly random legal decisions.
 * ``heuristic``   a casual player: goes for a line it knows is all its own (after turn
-                  20, for its best line anyway), otherwise uses a favourite card, peeks at tiles it does not know, stops peeking at
+                  20, one that is all its own with chance 1/3 or more), otherwise uses
+                  a favourite card, peeks at tiles it does not know, stops peeking at
                   as many as it wants after two safe peeks, never plays an ALARM card
                   unless it knows it wins with it.
 * ``greedy``      belief-greedy: exact beliefs over the 630 arrangements; goes for it when
@@ -190,7 +191,8 @@ class HeuristicAgent(Agent):
     """A casual player's rules of thumb (see the module docstring)."""
 
     name = "heuristic"
-    # After this many turns a casual player stops waiting for certainty and goes for it.
+    # After this many turns a casual player stops waiting for certainty: a line that is
+    # all theirs with chance 1/3 or more is good enough.
     PATIENCE = 20
     # Favourite cards first: ones that show you your own tiles and let you move them.
     PREFERENCE = (
@@ -224,8 +226,8 @@ class HeuristicAgent(Agent):
             k = int(np.argmax(lines[:, 0]))
             if lines[k, 0] > 1 - 1e-9:
                 return ACTION_LINE + k
-            if view.turn_number > self.PATIENCE:  # tired of waiting: take the best chance
-                return ACTION_LINE + int(np.argmax(lines[:, 0] - lines[:, 2]))
+            if view.turn_number > self.PATIENCE and lines[k, 0] >= 1 / 3:
+                return ACTION_LINE + k  # tired of waiting: a fair chance is good enough
             if Card.ALARM_L_SHAPE in view.face_up and (L_ALL[me] @ b.w).max() > 1 - 1e-9:
                 return ACTION_CARD + view.face_up.index(Card.ALARM_L_SHAPE)
             ranks = [self.PREFERENCE.index(c) if c in self.PREFERENCE else 99 for c in view.face_up]

@@ -412,3 +412,33 @@ def mask_after(events: list[tuple]) -> np.ndarray:
                 for t, v in zip(ev[1], ev[2], strict=True):
                     mask_observe(m, t, v, HAS_BITS)
     return m
+
+
+@njit(cache=True)
+def mask_update_loop(tiles: np.ndarray, values: np.ndarray, has_bits: np.ndarray) -> int:
+    """Benchmark loop: peek/show updates on a mask, starting afresh every 4 updates.
+
+    Returns a checksum (the number of arrangements left, summed) so no work is skipped.
+    """
+    m = mask_full()
+    full = m.copy()
+    check = 0
+    for k in range(tiles.shape[0]):
+        if k % 4 == 0:
+            m[:] = full
+        mask_observe_fast(m, tiles[k], values[k], has_bits)
+        check += int(m[0] & np.uint64(1))
+    return check
+
+
+@njit(cache=True)
+def mask_map_loop(maps: np.ndarray, which: np.ndarray, stride: int) -> int:
+    """Benchmark loop: moving updates (swap or shuffle maps) on a 70-arrangement mask."""
+    m = mask_full()
+    out = np.empty_like(m)
+    check = 0
+    for k in range(which.shape[0]):
+        mask_map(m, maps[which[k] : which[k] + stride], out)
+        m[:] = out
+        check += int(out[0] & np.uint64(1))
+    return check
