@@ -21,8 +21,9 @@ rules are not written a second time here.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
+
+import numpy as np
 
 from solvers.bombastic.rules import (
     ALARM_CARDS,
@@ -32,7 +33,7 @@ from solvers.bombastic.rules import (
     Phase,
     State,
 )
-from solvers.bombastic.tiles import ARR, N_ARR, index_of
+from solvers.bombastic.tiles import ARR, CODE_TO_INDEX, N_ARR
 from solvers.common.errors import BadInput
 
 
@@ -54,6 +55,27 @@ def _hidden_to(state: State, p: int) -> bool:
     return False
 
 
+def _position_map(st: State, a: int) -> tuple[list[int], State]:
+    """Apply a tile-moving action to labelled tiles: new position j holds old tile pi[j]."""
+    probe = st.clone()
+    probe.tiles = list(range(9))
+    probe.observations = ([], [])
+    probe.apply(a)
+    return probe.tiles, probe
+
+
+def _touched(st: State, a: int) -> list[int]:
+    """Tiles whose values this action looks at (peeks and shows by anyone), in order."""
+    probe = st.clone()
+    probe.observations = ([], [])
+    probe.apply(a)
+    seen = []
+    for ev in probe.observations[0] + probe.observations[1]:
+        if ev[0] in ("peek", "show", "opp_peek") and ev[1] not in seen:
+            seen.append(ev[1])
+    return seen
+
+
 class _Counter:
     def __init__(self, p: int, options: Options) -> None:
         self.p = p
@@ -61,91 +83,103 @@ class _Counter:
         self.memo: dict[tuple, int] = {}
         self.nodes = 0
 
-    def key(self, st: State, worlds: frozenset, left: int) -> tuple:
-        unseen = tuple(sorted(c for c in st.deck if c not in st.cycled))
-        tail = tuple(c for c in st.deck if c in st.cycled)
+    def key(self, st: State, mask: np.ndarray, left: int) -> tuple:
         picked = tuple(sorted(st.picked)) if st.card == Card.PEEK_MANY else tuple(st.picked)
-        return (
-            worlds,
-            left,
-            st.phase,
-            st.turn_player,
-            st.to_move,
-            tuple(st.face_up),
-            unseen,
-            tail,
-            st.card,
-            st.slot,
-            picked,
-            st.swap_a,
-            st.swap_first,
-            st.is_over(),
-        )
+        unseen = tuple(sorted(c for c in st.deck if c not in st.cycled))
+        inner = (st.phase, st.turn_player, st.to_move, st.card, picked, st.swap_a, st.swap_first)
+        if left == 1 and st.phase != Phase.TURN:
+            # The turn ends in a leaf: only how many cards might be revealed matters.
+            public = (len(unseen) or 1,)
+        else:
+            tail = tuple(c for c in st.deck if c in st.cycled)
+            public = (tuple(st.face_up), unseen, tail, st.slot)
+        return (np.packbits(mask).tobytes(), left, inner, public)
 
-    def count(self, st: State, worlds: frozenset, left: int) -> int:
+    def count(self, st: State, mask: np.ndarray, left: int) -> int:
         """Histories below this node that end at a turn boundary `left` turns on (or end)."""
-        if st.is_over():
+        if st.is_over() or (st.phase == Phase.TURN and left == 0):
             return 1
-        if st.phase == Phase.TURN and left == 0:
-            return 1
-        k = self.key(st, worlds, left)
+        k = self.key(st, mask, left)
         got = self.memo.get(k)
         if got is not None:
             return got
         self.nodes += 1
         total = 0
-        for child, child_worlds, child_left in self.children(st, worlds, left):
-            total += self.count(child, child_worlds, child_left)
+        for child, child_mask in self.children(st, mask):
+            child_left = left - 1 if child.phase == Phase.TURN else left
+            total += self.count(child, child_mask, child_left)
         self.memo[k] = total
         return total
 
-    def children(self, st: State, worlds: frozenset, left: int):
-        """Yield (public state, worlds, turns left) for each history the player can tell apart."""
-        p = self.p
-        hidden = _hidden_to(st, p)
+    def children(self, st: State, mask: np.ndarray):
+        """Yield (public state, possible grids) for each history the player can tell apart."""
+        rep = int(np.flatnonzero(mask)[0])
+        st = st.clone()
+        st.tiles = ARR[rep].tolist()
+        st.observations = ([], [])
         actions = st.legal_actions()
-        groups: dict[int, list] = {}
-        # With hidden moves every alternative lands in one child; otherwise one per action.
-        for a in actions:
-            gkey = -1 if hidden else a
-            groups.setdefault(gkey, []).append(a)
-        for _, acts in groups.items():
-            parts: dict[tuple, tuple[State, set]] = defaultdict(lambda: (None, set()))
-            for w in worlds:
-                for a in acts:
-                    for c in self._outcomes(st, w, a):
-                        obs_key, child, idx = c
-                        rep, ws = parts[obs_key]
-                        ws.add(idx)
-                        parts[obs_key] = (rep or child, ws)
-            for rep, ws in parts.values():
-                # Reaching the TURN phase means a turn has just ended.
-                yield rep, frozenset(ws), left - 1 if rep.phase == Phase.TURN else left
-
-    def _outcomes(self, st: State, w: int, a: int):
-        """Apply a to one world; branch on the card revealed if the card ends."""
-        base = st.clone()
-        base.tiles = ARR[w].tolist()
-        base.observations = ([], [])
-        base.history = []
-        probe = base.clone()
-        probe.apply(a)
-        revealed = any(ev[0] == "reveal" for ev in probe.observations[0])
-        if not revealed:
-            yield self._obs_key(probe), probe, index_of(probe.tiles)
+        if _hidden_to(st, self.p):
+            # One child: every hidden alternative, merged. (They move tiles, never look.)
+            union = np.zeros(N_ARR, dtype=bool)
+            child = None
+            for a in actions:
+                pi, child = _position_map(st, a)
+                union[_moved(mask, pi)] = True
+            child_tiles = ARR[int(np.flatnonzero(union)[0])].tolist()
+            yield from self._reveals(st, actions[0], child_tiles, union)
             return
-        unseen = [c for c in st.deck if c not in st.cycled]
-        candidates = sorted(set(unseen)) if unseen else [st.deck[0]]
-        for c in candidates:
+        for a in actions:
+            touched = _touched(st, a)
+            if not touched:
+                pi, _ = _position_map(st, a)
+                moved = np.zeros(N_ARR, dtype=bool)
+                moved[_moved(mask, pi)] = True
+                child_tiles = ARR[int(np.flatnonzero(moved)[0])].tolist()
+                yield from self._reveals(st, a, child_tiles, moved)
+                continue
+            # Split the grids by the values on the touched tiles; play each class once and
+            # merge classes the player cannot tell apart (same observations, same end).
+            codes = ARR[:, touched].astype(np.int64) @ (3 ** np.arange(len(touched)))
+            merged: dict[tuple, tuple[State, np.ndarray]] = {}
+            for code in np.unique(codes[mask]):
+                cls = mask & (codes == code)
+                w = int(np.flatnonzero(cls)[0])
+                for child, cmask in self._reveals(st, a, ARR[w].tolist(), cls, from_tiles=True):
+                    key = (
+                        tuple(child.observations[self.p]),
+                        child.is_over(),
+                        child.winner,
+                        tuple(child.face_up),
+                    )
+                    if key in merged:
+                        merged[key] = (merged[key][0], merged[key][1] | cmask)
+                    else:
+                        merged[key] = (child, cmask)
+            yield from merged.values()
+
+    def _reveals(self, st: State, a: int, tiles: list[int], mask: np.ndarray, from_tiles=False):
+        """Apply a (from the given grid); branch on each card that may be revealed."""
+        base = st.clone()
+        base.tiles = list(tiles)
+        base.observations = ([], [])
+        child = base.clone()
+        child.apply(a)
+        if not any(ev[0] == "reveal" for ev in child.observations[0]):
+            yield child, mask
+            return
+        unseen = sorted({c for c in st.deck if c not in st.cycled})
+        for c in unseen or [st.deck[0]]:
             alt = base.clone()
-            # Cards never seen are interchangeable: put c on top, the rest keep their places.
             i = alt.deck.index(c)
             alt.deck[0], alt.deck[i] = alt.deck[i], alt.deck[0]
             alt.apply(a)
-            yield self._obs_key(alt), alt, index_of(alt.tiles)
+            yield alt, mask
 
-    def _obs_key(self, child: State) -> tuple:
-        return (tuple(child.observations[self.p]), child.is_over(), child.winner)
+
+def _moved(mask: np.ndarray, pi: list[int]) -> np.ndarray:
+    """Indices of the grids in `mask` after new position j takes the tile from pi[j]."""
+    rows = ARR[mask][:, pi].astype(np.int64)
+    return CODE_TO_INDEX[rows @ (3 ** np.arange(8, -1, -1))]
 
 
 def count_infostates(depth: int, player: int, options: Options | None = None) -> InfostateCount:
@@ -162,7 +196,7 @@ def count_infostates(depth: int, player: int, options: Options | None = None) ->
     cards = [int(c) for c in options.deck_cards()]
     regular = [c for c in cards if c not in ALARM_CARDS]
     counter = _Counter(player, options)
-    worlds = frozenset(range(N_ARR))
+    worlds = np.ones(N_ARR, dtype=bool)
     by_depth = []
     for d in range(depth + 1):
         total = 0
