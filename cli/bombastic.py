@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import click
 
+from cli.common import study_options
 from solvers.common.errors import BadInput
 
 
@@ -317,3 +318,60 @@ def infostates(depth, player, as_json, **kw) -> None:
         click.echo(f"{name}: {r['nodes_searched']} knowledge states searched in {r['seconds']} s")
         for d, n in enumerate(r["by_depth"]):
             click.echo(f"  after {d} turn{'s' if d != 1 else ''}: {n:,} information states")
+
+
+@bombastic.command()
+@click.option("--games", type=int, default=60, show_default=True, help="Games per seating.")
+@click.option("--card-games", type=int, default=500, show_default=True, help="Games per deck.")
+@click.option("--kernel-games", type=int, default=1_000_000, show_default=True)
+@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option(
+    "--agents",
+    default="random,heuristic,greedy,ismcts:100,omniscient",
+    show_default=True,
+    help="Agents of the tournament.",
+)
+@click.option("--card-agent", default="heuristic", show_default=True, help="Plays the card study.")
+@study_options(default_chunk=50)
+def study(
+    games, card_games, kernel_games, seed, agents, card_agent, out, workers, scheduler, chunk_size
+) -> None:
+    """Run the balance study: tournament, first-player edge, card values, charts.
+
+    Writes tables (CSV, Parquet), charts (PNG, SVG) and manifest.json into --out; each
+    part's chunks live under --out/runs/ and a re-run resumes them. The committed
+    reference in results/bombastic/ is this command with its defaults and --workers 1.
+
+    \b
+    Example:
+      bombsolve bombastic study --out /tmp/bombastic --games 20 --card-games 100
+    """
+    from solvers.bombastic.agents import make_agent
+    from solvers.bombastic.study import reference_study
+
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    for a in names + [card_agent]:
+        make_agent(a)
+    for name, n in (
+        ("--games", games),
+        ("--card-games", card_games),
+        ("--kernel-games", kernel_games),
+    ):
+        if n < 1:
+            raise BadInput(f"{name} {n} must be at least 1")
+    m = reference_study(
+        out,
+        games=games,
+        card_games=card_games,
+        kernel_games=kernel_games,
+        seed=seed,
+        agents=names,
+        card_agent=card_agent,
+        workers=workers,
+        scheduler=scheduler,
+        log=lambda s: click.echo(s, err=True),
+        chunk_size=chunk_size,
+    )
+    click.echo(f"wrote {out}: manifest.json, tables, charts")
+    for r in m["headline"]["ratings"]:
+        click.echo(f"  {r['agent']:<14}{r['rating']:>7.0f}  score {100 * r['score']:.1f}%")

@@ -368,6 +368,7 @@ def reference_study(
     workers: int | None = 1,
     scheduler: str | None = None,
     log=print,
+    chunk_size: int = 50,
 ) -> dict[str, Any]:
     """Run the whole reference study into `out_dir`: tables, charts, and a manifest.
 
@@ -375,7 +376,8 @@ def reference_study(
     in the kernel (`kernel_games`); the card study (`card_agent` against itself,
     `card_games` per deck variant). Each part runs on the shared runner into its own
     folder under `out_dir/runs/` (so re-running resumes), then tables and charts are
-    written at the top of `out_dir`.
+    written at the top of `out_dir`. `chunk_size` is the tournament's games per chunk
+    (the card study uses 100, the kernel 250,000).
     """
     from solvers.bombastic import charts
     from solvers.common.files import write_text_atomic
@@ -384,7 +386,9 @@ def reference_study(
     runs = out / "runs"
     base = Options()
     log(f"tournament: {len(agents)} agents, {games} games per seating")
-    tour = tournament(agents, games, seed, base, runs / "tournament", workers, scheduler)
+    tour = tournament(
+        agents, games, seed, base, runs / "tournament", workers, scheduler, chunk_size
+    )
     log(f"kernel: {kernel_games} random games")
     kstudy = Study(
         name="bombastic.kernel_random",
