@@ -28,6 +28,7 @@ from solvers.bombastic.beliefs import (  # noqa: E402
     TRIPLE_MAP,
     ExactBelief,
     FastBelief,
+    framed_loop,
     mask_map_loop,
     mask_update_loop,
 )
@@ -84,7 +85,14 @@ def main() -> None:
     which3 = (rng.integers(0, 84, 100_000) * 6).astype(np.int64)
     mask_map_loop(tri, which3[:10], 6)
     t_shuf, _ = timed(mask_map_loop, tri, which3, 6)
+    n_fr = 10_000_000
+    pairs = np.array([(a, b) for a in range(9) for b in range(9) if a != b])[
+        rng.integers(0, 72, n_fr)
+    ].astype(np.int64)
+    framed_loop(tiles[:10], values[:10], pairs[:10], HAS_BITS)
+    t_fr, _ = timed(framed_loop, tiles[:n_fr], values[:n_fr], pairs, HAS_BITS)
     res["belief_updates"] = {
+        "framed_swap_then_peek_updates_per_s": 2 * n_fr / t_fr,
         "mask_peek_show_per_s": n_upd / t_mask,
         "mask_swap_per_s": len(which) / t_swap,
         "mask_shuffle_per_s": len(which3) / t_shuf,
@@ -106,8 +114,8 @@ def main() -> None:
         "iterations_per_s": 300 * len(views) / t_is,
         "note": "first decision of a game, 300 iterations, kernel playouts",
     }
-    t_game, _ = timed(lambda: play_game(ISMCTSAgent(100), ISMCTSAgent(100), 3))
-    res["ismcts"]["seconds_per_game_100_iterations_both"] = t_game
+    t_game, _ = timed(lambda: [play_game(ISMCTSAgent(100), ISMCTSAgent(100), s) for s in range(5)])
+    res["ismcts"]["seconds_per_game_100_iterations_both"] = t_game / 5
 
     if args.json:
         print(json.dumps(res, indent=2))
@@ -122,6 +130,7 @@ def main() -> None:
     )
     b = res["belief_updates"]
     print(f"belief updates/s mask peek/show {b['mask_peek_show_per_s']:>14,.0f}  (goal 10,000,000)")
+    print(f"                 framed swap+peek {b['framed_swap_then_peek_updates_per_s']:>12,.0f}")
     print(f"                 mask swap      {b['mask_swap_per_s']:>14,.0f}")
     print(f"                 mask shuffle   {b['mask_shuffle_per_s']:>14,.0f}")
     print(f"                 exact Fraction {b['exact_fraction_per_s']:>14,.0f}")

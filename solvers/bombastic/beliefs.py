@@ -333,6 +333,13 @@ def mask_observe_fast(m: np.ndarray, t: int, v: int, has_bits: np.ndarray) -> No
         m[w] &= has_bits[t, v, w]
 
 
+# De Bruijn multiplication finds the index of the lowest set bit without a loop.
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_TABLE = np.zeros(64, dtype=np.int64)
+for _b in range(64):
+    _DEBRUIJN_TABLE[((int(_DEBRUIJN) << _b) & 0xFFFFFFFFFFFFFFFF) >> 58] = _b
+
+
 @njit(cache=True)
 def mask_map(m: np.ndarray, maps: np.ndarray, out: np.ndarray) -> None:
     """out = union over maps of the image of m (a swap: one map; a shuffle: six)."""
@@ -342,16 +349,32 @@ def mask_map(m: np.ndarray, maps: np.ndarray, out: np.ndarray) -> None:
         x = m[w]
         while x:
             low = x & (~x + np.uint64(1))
-            b = 0
-            y = low
-            while y > np.uint64(1):
-                y >>= np.uint64(1)
-                b += 1
+            b = _DEBRUIJN_TABLE[(low * _DEBRUIJN) >> np.uint64(58)]
             i = (w << 6) + b
             for k in range(maps.shape[0]):
                 j = maps[k, i]
                 out[j >> 6] |= np.uint64(1) << np.uint64(j & 63)
             x ^= low
+
+
+@njit(cache=True)
+def framed_swap(frame: np.ndarray, a: int, b: int) -> None:
+    """A public swap on a framed mask: O(1), the bits stay where they are.
+
+    A framed mask keeps its bits over the grid as it was when the frame was set, and
+    `frame[t]` says which position of that grid the tile now at t came from.
+    """
+    t = frame[a]
+    frame[a] = frame[b]
+    frame[b] = t
+
+
+@njit(cache=True)
+def framed_observe(m: np.ndarray, frame: np.ndarray, t: int, v: int, has_bits: np.ndarray) -> None:
+    """Peek or show on a framed mask: tile t now is the frame's tile frame[t]."""
+    f = frame[t]
+    for w in range(N_WORDS):
+        m[w] &= has_bits[f, v, w]
 
 
 @njit(cache=True)
@@ -427,6 +450,22 @@ def mask_update_loop(tiles: np.ndarray, values: np.ndarray, has_bits: np.ndarray
         if k % 4 == 0:
             m[:] = full
         mask_observe_fast(m, tiles[k], values[k], has_bits)
+        check += int(m[0] & np.uint64(1))
+    return check
+
+
+@njit(cache=True)
+def framed_loop(tiles: np.ndarray, values: np.ndarray, pairs: np.ndarray, has_bits) -> int:
+    """Benchmark loop: alternate a public swap and a peek on a framed mask (reset every 8)."""
+    m = mask_full()
+    full = m.copy()
+    frame = np.arange(9)
+    check = 0
+    for k in range(tiles.shape[0]):
+        if k % 8 == 0:
+            m[:] = full
+        framed_swap(frame, pairs[k, 0], pairs[k, 1])
+        framed_observe(m, frame, tiles[k], values[k], has_bits)
         check += int(m[0] & np.uint64(1))
     return check
 

@@ -266,3 +266,31 @@ def test_real_games_keep_the_truth_possible():
             for ev in g.observations[p]:
                 b.update(ev)
             assert b.w[truth] > 0
+
+
+def test_framed_mask_matches_moving_the_bits():
+    from solvers.bombastic.beliefs import framed_observe, framed_swap
+
+    rng = random.Random(5)
+    for _ in range(30):
+        tiles = [X] * 4 + [O] * 4 + [BOMB]
+        rng.shuffle(tiles)
+        events = []
+        m = mask_full()
+        frame = np.arange(9)
+        for _ in range(8):
+            if rng.random() < 0.5:
+                a, b = rng.sample(range(9), 2)
+                tiles[a], tiles[b] = tiles[b], tiles[a]
+                events.append(("swap", a, b))
+                framed_swap(frame, a, b)
+            else:
+                t = rng.randrange(9)
+                events.append(("peek", t, tiles[t]))
+                framed_observe(m, frame, t, tiles[t], HAS_BITS)
+        # Bring the framed mask to the current grid and compare with the moved bits.
+        bits = mask_to_bool(m)
+        current = np.zeros(N_ARR, dtype=bool)
+        for i in np.flatnonzero(bits):
+            current[index_of(ARR[i][frame])] = True
+        assert np.array_equal(current, mask_to_bool(mask_after(events)))
