@@ -366,3 +366,12 @@ def test_clone_is_independent():
     c = s.clone()
     c.apply(c.legal_actions()[0])
     assert s.history == [] and c.history
+
+
+def test_setup_face_up_pairs_are_uniform():
+    # 7 regular cards: 42 ordered face-up pairs, each equally likely.
+    counts = collections.Counter(tuple(State.new(seed).face_up) for seed in range(21000))
+    assert len(counts) == 42
+    expected = 21000 / 42
+    chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
+    assert chi2 < 41 + 6 * math.sqrt(2 * 41)  # 41 degrees of freedom
