@@ -551,3 +551,97 @@ def playout(s: np.ndarray, seed: int) -> int:
         n = legal_actions(s, buf)
         apply(s, buf[rng_below(rng, n)])
     return s[WINNER]
+
+
+@njit(cache=True)
+def _all_mine(s: np.ndarray, tiles: np.ndarray, k: int, p: int) -> bool:
+    for i in range(3):
+        if s[tiles[k, i]] != p:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _has_bomb(s: np.ndarray, tiles: np.ndarray, k: int) -> bool:
+    for i in range(3):
+        if s[tiles[k, i]] == BOMB:
+            return True
+    return False
+
+
+@njit(cache=True)
+def informed_action(s: np.ndarray, buf: np.ndarray, n: int, rng: np.ndarray) -> int:
+    """A playout policy that sees the (sampled) grid: random, but no blunders.
+
+    It goes for a line only when it is all the mover's, plays the L-shape ALARM only to
+    win, never peeks at the bomb with "Peek at as many", never shows the bomb when asked
+    to show, and otherwise picks uniformly among the legal decisions.
+    """
+    ph = s[PHASE]
+    p = s[TO_MOVE]
+    if ph == P_TURN:
+        for k in range(8):
+            if _all_mine(s, LINES_A, k, p):
+                return A_LINE + k
+        for slot in range(2):
+            if s[9 + slot] == ALARM_B:
+                for k in range(16):
+                    if _all_mine(s, L_A, k, p):
+                        return A_CARD + slot  # the L-shape ALARM wins: play it
+        slot = 0 if rng_below(rng, 2) == 0 else 1
+        if s[9 + slot] == ALARM_B:
+            slot = 1 - slot  # the L-shape ALARM would lose: take the other card
+        return A_CARD + slot
+            for k in range(8):
+                if not _has_bomb(s, LINES_A, k):
+                    return A_LINE + k
+        return A_CARD + slot
+    if ph == P_GO:
+        best = -1
+        for k in range(8):
+            if _all_mine(s, LINES_A, k, s[TURN_PLAYER]):
+                return A_LINE + k
+            if best < 0 and not _has_bomb(s, LINES_A, k):
+                best = k
+        return A_LINE + best
+    if ph == P_L_SHAPE:
+        for k in range(16):
+            if _all_mine(s, L_A, k, s[TURN_PLAYER]):
+                return A_L + k
+        return buf[rng_below(rng, n)]
+    if ph == P_PEEK_OR_STOP and s[CARD] == 4:
+        if rng_below(rng, 2) == 0:
+            return A_STOP
+        a = buf[rng_below(rng, n)]
+        if a != A_STOP and s[a] == BOMB:
+            return A_STOP
+        return a
+    if ph == P_PEEK and s[CARD] == 4:
+        for _ in range(16):
+            a = buf[rng_below(rng, n)]
+            if s[a] != BOMB:
+                return a
+    if ph == P_OPP_SHOW:
+        for _ in range(16):
+            a = buf[rng_below(rng, n)]
+            k = a - A_SHOWSET
+            safe = True
+            for i in range(2):
+                j = SHOWSETS_A[k, i]
+                if j >= 0 and s[s[PICKED + j]] == BOMB:
+                    safe = False
+            if safe:
+                return a
+    return buf[rng_below(rng, n)]
+
+
+@njit(cache=True)
+def playout_informed(s: np.ndarray, seed: int) -> int:
+    """Finish the game in `s` with `informed_action` for both players; return the winner."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    buf = np.empty(64, dtype=np.int32)
+    while s[PHASE] != P_OVER:
+        n = legal_actions(s, buf)
+        apply(s, informed_action(s, buf, n, rng))
+    return s[WINNER]
