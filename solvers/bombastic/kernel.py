@@ -592,10 +592,6 @@ def informed_action(s: np.ndarray, buf: np.ndarray, n: int, rng: np.ndarray) -> 
         if s[9 + slot] == ALARM_B:
             slot = 1 - slot  # the L-shape ALARM would lose: take the other card
         return A_CARD + slot
-            for k in range(8):
-                if not _has_bomb(s, LINES_A, k):
-                    return A_LINE + k
-        return A_CARD + slot
     if ph == P_GO:
         best = -1
         for k in range(8):
