@@ -332,9 +332,26 @@ def infostates(depth, player, as_json, **kw) -> None:
     help="Agents of the tournament.",
 )
 @click.option("--card-agent", default="heuristic", show_default=True, help="Plays the card study.")
+@click.option(
+    "--infostate-depth",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Count information states to this many turns (-1: skip; 1 takes minutes).",
+)
 @study_options(default_chunk=50)
 def study(
-    games, card_games, kernel_games, seed, agents, card_agent, out, workers, scheduler, chunk_size
+    games,
+    card_games,
+    kernel_games,
+    seed,
+    agents,
+    card_agent,
+    infostate_depth,
+    out,
+    workers,
+    scheduler,
+    chunk_size,
 ) -> None:
     """Run the balance study: tournament, first-player edge, card values, charts.
 
@@ -371,6 +388,7 @@ def study(
         scheduler=scheduler,
         log=lambda s: click.echo(s, err=True),
         chunk_size=chunk_size,
+        infostate_depth=infostate_depth,
     )
     click.echo(f"wrote {out}: manifest.json, tables, charts")
     for r in m["headline"]["ratings"]:

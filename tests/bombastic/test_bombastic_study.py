@@ -68,7 +68,9 @@ def test_study_command_writes_tables_charts_manifest_and_resumes(tmp_path):
         "--games",
         "2",
         "--card-games",
-        "4",
+        "2",
+        "--infostate-depth",
+        "0",
         "--kernel-games",
         "300",
         "--agents",
@@ -80,7 +82,14 @@ def test_study_command_writes_tables_charts_manifest_and_resumes(tmp_path):
     assert r.exit_code == 0, r.output
     for stem in ("first_player", "card_values", "game_length", "ladder"):
         assert (out / f"{stem}.png").stat().st_size > 0 and (out / f"{stem}.svg").exists()
-    for stem in ("pairings", "ratings", "first_player", "card_variants", "card_usage"):
+    for stem in (
+        "pairings",
+        "ratings",
+        "first_player",
+        "card_variants",
+        "card_usage",
+        "infostates",
+    ):
         assert (out / f"{stem}.csv").exists() and (out / f"{stem}.parquet").exists()
     m = json.loads((out / "manifest.json").read_text())
     assert m["agents"] == ["random", "omniscient"] and m["kernel_games"] == 300
