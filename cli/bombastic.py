@@ -161,6 +161,27 @@ def make_options(kw: dict):
     )
 
 
+def options_flags(options) -> str:
+    """The command-line flags that give these rule options (empty for the defaults)."""
+    from solvers.bombastic.rules import CARD_SLUG, Card, Options
+
+    d = Options()
+    flags = []
+    if options.promos:
+        flags.append("--promos")
+    if not options.alarms:
+        flags.append("--no-alarms")
+    if options.second_swap != d.second_swap:
+        flags.append(f"--second-swap {options.second_swap}")
+    if not options.deck_known:
+        flags.append("--deck-unknown")
+    if options.turn_cap != d.turn_cap:
+        flags.append(f"--turn-cap {options.turn_cap}")
+    if options.removed:
+        flags.append("--without " + ",".join(CARD_SLUG[Card(c)] for c in options.removed))
+    return " ".join(flags)
+
+
 def _pct(p: float) -> str:
     return f"{100 * p:5.1f}%"
 
@@ -210,6 +231,14 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     click.echo("  endings:")
     for name, n in sorted(s["endings"].items(), key=lambda kv: -kv[1]):
         click.echo(f"    {name:<22} {n:>6}  {_pct(n / games)}")
+    # Point at one game to look at: the first the first player lost, else the first.
+    lost = df[df["winner"] != 0]
+    row = (lost if len(lost) else df).iloc[0]
+    flags = options_flags(options)
+    click.echo(
+        f"  replay game {int(row['case'])} ({row['ending']}): bombsolve bombastic replay "
+        f"--seed {int(row['seed'])} --x {x} --o {o}" + (f" {flags}" if flags else "")
+    )
 
 
 @bombastic.command()
