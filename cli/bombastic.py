@@ -182,6 +182,9 @@ def options_flags(options) -> str:
     return " ".join(flags)
 
 
+_WINNER = {0: "X wins,", 1: "O wins,", -1: "no winner,"}
+
+
 def _pct(p: float) -> str:
     return f"{100 * p:5.1f}%"
 
@@ -236,7 +239,8 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     row = (lost if len(lost) else df).iloc[0]
     flags = options_flags(options)
     click.echo(
-        f"  replay game {int(row['case'])} ({row['ending']}): bombsolve bombastic replay "
+        f"  replay game {int(row['case'])} ({_WINNER[int(row['winner'])]} {row['ending']}): "
+        f"bombsolve bombastic replay "
         f"--seed {int(row['seed'])} --x {x} --o {o}" + (f" {flags}" if flags else "")
     )
 
