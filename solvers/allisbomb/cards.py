@@ -39,7 +39,7 @@ BLITZ_PAIRS = ("JOKER", "MENDER", "RASCAL", "LIBRARIAN", "GUARDIAN")
 
 KEYWORDS = ("", "URGENT", "ROYAL")
 OPS = ("move", "ignite", "flip_back", "swap", "reorder", "prophecy", "equip_win")
-ZONES = ("deck", "equipped", "discard", "play")
+ZONES = ("deck", "equipped", "discard", "play", "drawn")
 PICKS = ("top", "bottom", "nth", "any", "name", "class", "self")
 DESTS = ("deck_top", "deck_bottom", "equipped", "discard", "out")
 CAMPAIGN = ("", "circle", "star")
@@ -51,7 +51,7 @@ OP_FIELDS: dict[str, set[str]] = {
     "swap": {"may"},
     "reorder": {"n"},
     "prophecy": {"dish"},
-    "equip_win": {"target", "may"},
+    "equip_win": {"target", "may", "zone"},
 }
 MAX_REORDER = 4
 MAX_COUNT = 8
@@ -185,7 +185,7 @@ def _parse_step(raw: object, source: str, where: str) -> Step:
         kw["may"] = _get(raw, "may", bool, source, where)
     step = Step(**kw)
     if op in ("move", "ignite", "flip_back"):
-        if step.zone not in ZONES:
+        if step.zone not in ZONES[:4]:
             raise _fail(source, f"{where}[zone]", f"must be one of {', '.join(ZONES)}")
         if step.pick not in PICKS:
             raise _fail(source, f"{where}[pick]", f"must be one of {', '.join(PICKS)}")
@@ -216,6 +216,8 @@ def _parse_step(raw: object, source: str, where: str) -> Step:
     elif op == "equip_win":
         if not step.target:
             raise _fail(source, f"{where}[target]", "equip_win needs a target ('desired' or a name)")
+        if step.zone not in ("", "deck", "drawn"):
+            raise _fail(source, f"{where}[zone]", "equip_win zone must be 'deck' or 'drawn'")
     return step
 
 

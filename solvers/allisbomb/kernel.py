@@ -29,7 +29,7 @@ from numba import njit
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
-Z_DECK, Z_EQUIPPED, Z_DISCARD, Z_PLAY = range(4)
+Z_DECK, Z_EQUIPPED, Z_DISCARD, Z_PLAY, Z_DRAWN = range(5)
 P_TOP, P_BOTTOM, P_NTH, P_ANY, P_NAME, P_CLASS, P_SELF = range(7)
 D_TOP, D_BOTTOM, D_EQUIPPED, D_DISCARD, D_OUT = range(5)
 KW_URGENT, KW_ROYAL = 1, 2
@@ -363,6 +363,7 @@ def run_turn(st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gi
     # D.2 draw and equip
     num = number[card, side]
     L = st[H]
+    drawn = -1
     if num > L:
         st[H + 5] = R_LOSS
         st[H + 6] = E_DRAW
@@ -373,6 +374,7 @@ def run_turn(st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gi
         for j in range(L - num):
             st[j] = st[j + num]
         st[n + tmp[num - 1]] = EQUIP0 + act
+        drawn = tmp[num - 1]
         for j in range(num - 1):
             st[L - num + j] = tmp[j]
         st[H] = L - 1
@@ -460,7 +462,10 @@ def run_turn(st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gi
                 st[n + card] = OUT
         else:  # OP_EQUIPWIN
             t = st[H + 2] if row[12] == -2 else row[12]
-            if t < 0 or st[n + t] != DECK or st[2 * n + t] == 0:
+            if row[1] == Z_DRAWN:
+                if t < 0 or t != drawn or st[n + t] != EQUIP0 + act or st[2 * n + t] == 0:
+                    continue
+            elif t < 0 or st[n + t] != DECK or st[2 * n + t] == 0:
                 continue
             if row[10] == 1:
                 r = _choose(2, ch, cs)
@@ -468,8 +473,9 @@ def run_turn(st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gi
                     return NEED
                 if r == 1:
                     continue
-            _remove(st, n, t)
-            st[n + t] = EQUIP0 + st[H + 3]
+            if row[1] != Z_DRAWN:
+                _remove(st, n, t)
+                st[n + t] = EQUIP0 + st[H + 3]
             if _unmet(st, n, card, side, info, gift_ids, n_gifts):
                 st[H + 5] = R_LOSS
                 st[H + 6] = E_UNMET

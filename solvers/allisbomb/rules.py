@@ -94,6 +94,7 @@ class State:
     ending: Ending = Ending.NONE
     turn: int = 0
     _log: list[str] | None = None
+    _drawn: int = -1  # the card EQUIPPED in this turn's Draw & Equip phase (transient)
 
     # --- basics -------------------------------------------------------------------------
 
@@ -198,6 +199,7 @@ class State:
 
     def _run_turn(self, choose: Chooser) -> None:
         """Play one turn: the five phases of rulebook D, then the next turn's start check."""
+        self._drawn = -1
         card = self._play_a_card(choose)
         side = self.side_of(card)
         played_ignited = self.ignited[card]
@@ -237,6 +239,7 @@ class State:
         if number == 0:
             return True
         drawn = self.deck[:number]
+        self._drawn = drawn[-1]
         del self.deck[:number]
         self.zone[drawn[-1]] = EQUIP0 + self.active
         self.deck.extend(drawn[:-1])
@@ -575,14 +578,21 @@ def _run_equip_win(s: State, card: int, step: Step, played_ignited: bool, choose
     else:
         ids = s.cards.ids_named(step.target)
         t = ids[0] if ids else -1
-    if t < 0 or s.zone[t] != DECK or not s.ignited[t]:
+    if step.zone == "drawn":
+        # the card EQUIPPED in this turn's Draw & Equip phase must be the target
+        if t < 0 or t != s._drawn or s.zone[t] != EQUIP0 + s.active or not s.ignited[t]:
+            return
+    elif t < 0 or s.zone[t] != DECK or not s.ignited[t]:
         return
     if step.may and _ask(choose, [0, 1], [f"equip {s.label(t)} and end the game", "do not"]):
         s._say(f"  (choose not to equip {s.label(t)})")
         return
-    s._remove(t)
-    s.zone[t] = EQUIP0 + s.active
-    s._say(f"  equip {s.label(t)} from the deck")
+    if step.zone == "drawn":
+        s._say(f"  {s.label(t)} was equipped in the Draw & Equip phase")
+    else:
+        s._remove(t)
+        s.zone[t] = EQUIP0 + s.active
+        s._say(f"  equip {s.label(t)} from the deck")
     s._game_ends(card, played_ignited)
 
 
