@@ -184,6 +184,15 @@ class State:
             raise BadInput(f"illegal move {list(move)} at turn {self.turn + 1}: {exc}") from None
         return self
 
+    def card_of(self, move: tuple[int, ...] | list[int]) -> int:
+        """The card id a move plays (its first choice, unless only one card is playable)."""
+        options = self.playable()
+        if len(options) == 1:
+            return options[0]
+        if not move or not 0 <= move[0] < len(options):
+            raise BadInput(f"illegal move {list(move)}: choose a card 0..{len(options) - 1}")
+        return options[move[0]]
+
     def describe_move(self, move: tuple[int, ...] | list[int]) -> list[str]:
         """Return the turn in words, as a player would carry it out (state unchanged)."""
         s = self.copy()
