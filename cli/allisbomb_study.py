@@ -15,26 +15,67 @@ from solvers.common.errors import BadInput
 
 @click.command(name="sweep")
 @click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals per configuration.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Root of the study's SeedSequence.")
-@click.option("--matrix", is_flag=True,
-              help="Every standard configuration: base, base + each expansion, all expansions, "
-              "Blitz, two players, each with and without HANDS.")
-@click.option("--expansions", default=None, metavar="LIST",
-              help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, waking_up, all.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Root of the study's SeedSequence.",
+)
+@click.option(
+    "--matrix",
+    is_flag=True,
+    help="Every standard configuration: base, base + each expansion, all expansions, "
+    "Blitz, two players, each with and without HANDS.",
+)
+@click.option(
+    "--expansions",
+    default=None,
+    metavar="LIST",
+    help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, waking_up, all.",
+)
 @click.option("--hands/--no-hands", default=False, help="Add the HANDS helper pack.")
 @click.option("--blitz", is_flag=True, help="Blitz variant: 13 base cards.")
 @click.option("--players", type=click.IntRange(1, 2), default=1, show_default=True)
-@click.option("--cards", "cards_file", type=click.Path(dir_okay=False), default=None,
-              help="A card file replacing the stand-in cards of the sets it defines.")
-@click.option("--node-limit", type=click.IntRange(min=1), default=None,
-              help="Positions per deal before 'undecided' (default: the solver's).")
-@click.option("--heuristic-deals", type=click.IntRange(min=0), default=1000, show_default=True,
-              help="Also play the greedy and random players on this many deals per configuration.")
+@click.option(
+    "--cards",
+    "cards_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="A card file replacing the stand-in cards of the sets it defines.",
+)
+@click.option(
+    "--node-limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Positions per deal before 'undecided' (default: the solver's).",
+)
+@click.option(
+    "--heuristic-deals",
+    type=click.IntRange(min=0),
+    default=1000,
+    show_default=True,
+    help="Also play the greedy and random players on this many deals per configuration.",
+)
 @click.option("--no-report", is_flag=True, help="Do not write tables and charts at the end.")
 @study_options(default_chunk=1000)
-def sweep(deals, seed, matrix, expansions, hands, blitz, players, cards_file, node_limit,
-          heuristic_deals, no_report, out, workers, scheduler, chunk_size) -> None:
+def sweep(
+    deals,
+    seed,
+    matrix,
+    expansions,
+    hands,
+    blitz,
+    players,
+    cards_file,
+    node_limit,
+    heuristic_deals,
+    no_report,
+    out,
+    workers,
+    scheduler,
+    chunk_size,
+) -> None:
     """Decide N shuffles per configuration under perfect play; resumable.
 
     \b
@@ -51,18 +92,27 @@ def sweep(deals, seed, matrix, expansions, hands, blitz, players, cards_file, no
 
     if matrix:
         if expansions or hands or blitz or players != 1:
-            raise BadInput("--matrix runs every standard configuration; drop --expansions, "
-                           "--hands, --blitz and --players")
+            raise BadInput(
+                "--matrix runs every standard configuration; drop --expansions, "
+                "--hands, --blitz and --players"
+            )
         configs = matrix_configs()
         if cards_file:
             configs = [replace(c, cards_file=Path(cards_file)) for c in configs]
     else:
         names = parse_expansions(expansions)
-        configs = [GameConfig(expansions=tuple(e for e in names if e != "hands"),
-                              hands=hands or "hands" in names, blitz=blitz, players=players,
-                              cards_file=Path(cards_file) if cards_file else None)]
-    study = sweep_study(configs, deals, seed, node_limit or SWEEP_NODE_LIMIT,
-                        heuristic_deals, chunk_size)
+        configs = [
+            GameConfig(
+                expansions=tuple(e for e in names if e != "hands"),
+                hands=hands or "hands" in names,
+                blitz=blitz,
+                players=players,
+                cards_file=Path(cards_file) if cards_file else None,
+            )
+        ]
+    study = sweep_study(
+        configs, deals, seed, node_limit or SWEEP_NODE_LIMIT, heuristic_deals, chunk_size
+    )
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:
         _report(Path(out), rows)
@@ -89,8 +139,9 @@ def _report(out: Path, rows) -> None:
 
     manifest = load_manifest(out)
     if manifest["identity"]["study"] != "allisbomb.sweep":
-        raise BadInput(f"{out} holds a {manifest['identity']['study']} study; expected an "
-                       "All Is Bomb sweep")
+        raise BadInput(
+            f"{out} holds a {manifest['identity']['study']} study; expected an All Is Bomb sweep"
+        )
     labels = manifest["identity"]["params"]["labels"]
     text = caption(manifest)
     write_report(rows, out / "report", text, order=labels)

@@ -101,8 +101,14 @@ def position_table(rows: pd.DataFrame, config: str) -> pd.DataFrame:
             wins, n = int((h["outcome"] == "win").sum()), len(h)
             lo, hi = wilson(wins, n)
             recs.append(
-                {"card": card, "position": int(pos) + 1, "deals": n, "win_rate": wins / n,
-                 "win_lo": lo, "win_hi": hi}
+                {
+                    "card": card,
+                    "position": int(pos) + 1,
+                    "deals": n,
+                    "win_rate": wins / n,
+                    "win_lo": lo,
+                    "win_hi": hi,
+                }
             )
     return pd.DataFrame(recs)
 
@@ -136,7 +142,9 @@ def headline_table(summary: pd.DataFrame) -> str:
             "undecided": summary["undecided"],
             "perfect-play win rate [95% CI]": [
                 f"{100 * r:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]"
-                for r, lo, hi in zip(summary["win_rate"], summary["win_lo"], summary["win_hi"], strict=True)
+                for r, lo, hi in zip(
+                    summary["win_rate"], summary["win_lo"], summary["win_hi"], strict=True
+                )
             ],
             "median nodes": summary["nodes_median"].map(lambda v: f"{v:,.0f}"),
             "median winning turns": summary["solution_len_median"].map(
@@ -184,9 +192,11 @@ def write_report(
     written["headline"] = headline
 
     configs = list(summary["config"])
-    positions = pd.concat(
-        [position_table(rows, c).assign(config=c) for c in configs], ignore_index=True
-    ) if configs else pd.DataFrame()
+    positions = (
+        pd.concat([position_table(rows, c).assign(config=c) for c in configs], ignore_index=True)
+        if configs
+        else pd.DataFrame()
+    )
     if not positions.empty:
         table("positions", positions, ["win_rate", "win_lo", "win_hi"])
 
@@ -202,7 +212,9 @@ def write_report(
 
 def _chart_win_rates(summary: pd.DataFrame, out: Path, caption: str) -> None:
     fig, ax = new_figure(8, 0.5 + 0.38 * len(summary))
-    interval_bars(ax, list(summary["config"]), summary["win_rate"], summary["win_lo"], summary["win_hi"])
+    interval_bars(
+        ax, list(summary["config"]), summary["win_rate"], summary["win_lo"], summary["win_hi"]
+    )
     ax.set_xlabel("perfect-play win rate (%), Wilson 95% interval (undecided counted against)")
     ax.set_xlim(0, 105)
     ax.set_title("All Is Bomb: how often is a shuffle winnable? (STAND-IN cards)")
@@ -216,8 +228,15 @@ def _chart_difficulty(rows: pd.DataFrame, configs: Sequence[str], out: Path, cap
         if len(nodes) == 0:
             continue
         y = np.arange(1, len(nodes) + 1) / len(nodes)
-        ax.step(np.maximum(nodes, 1), y, where="post", color=PALETTE[i % len(PALETTE)],
-                lw=1.4, ls="-" if i < len(PALETTE) else "--", label=config)
+        ax.step(
+            np.maximum(nodes, 1),
+            y,
+            where="post",
+            color=PALETTE[i % len(PALETTE)],
+            lw=1.4,
+            ls="-" if i < len(PALETTE) else "--",
+            label=config,
+        )
     ax.set_xscale("log")
     ax.set_xlabel("search nodes to decide the deal (log scale)")
     ax.set_ylabel("share of deals decided")
@@ -227,7 +246,9 @@ def _chart_difficulty(rows: pd.DataFrame, configs: Sequence[str], out: Path, cap
     save_chart(fig, out, "difficulty_cdf", caption)
 
 
-def _chart_solution_length(rows: pd.DataFrame, configs: Sequence[str], out: Path, caption: str) -> None:
+def _chart_solution_length(
+    rows: pd.DataFrame, configs: Sequence[str], out: Path, caption: str
+) -> None:
     won = rows[rows["outcome"] == "win"]
     fig, ax = new_figure()
     if not won.empty:
@@ -236,9 +257,16 @@ def _chart_solution_length(rows: pd.DataFrame, configs: Sequence[str], out: Path
         for i, config in enumerate(configs):
             lengths = won.loc[won["config"] == config, "solution_len"]
             if len(lengths):
-                ax.hist(lengths, bins=bins, histtype="step", density=True, lw=1.4,
-                        color=PALETTE[i % len(PALETTE)], ls="-" if i < len(PALETTE) else "--",
-                        label=config)
+                ax.hist(
+                    lengths,
+                    bins=bins,
+                    histtype="step",
+                    density=True,
+                    lw=1.4,
+                    color=PALETTE[i % len(PALETTE)],
+                    ls="-" if i < len(PALETTE) else "--",
+                    label=config,
+                )
         ax.legend(fontsize=7, ncol=2, frameon=False)
     ax.set_xlabel("turns in the winning line found by the solver")
     ax.set_ylabel("share of won deals")
@@ -253,7 +281,9 @@ def _chart_positions(positions: pd.DataFrame, config: str, out: Path, caption: s
     im = ax.imshow(100 * grid.to_numpy(dtype=float), aspect="auto", cmap="RdYlGn", vmin=0, vmax=100)
     ax.set_yticks(range(len(grid.index)), list(grid.index))
     ax.set_xticks(range(len(grid.columns)), [str(c) for c in grid.columns], fontsize=7)
-    ax.set_xlabel("starting position in the shuffled deck (1 = top; the first cards drawn are equipped)")
+    ax.set_xlabel(
+        "starting position in the shuffled deck (1 = top; the first cards drawn are equipped)"
+    )
     ax.grid(False)
     for y in range(grid.shape[0]):
         for x in range(grid.shape[1]):
@@ -277,8 +307,16 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
         rate = 100 * summary[f"{key}_rate"].to_numpy(dtype=float)
         lo = 100 * summary[f"{key}_lo"].to_numpy(dtype=float)
         hi = 100 * summary[f"{key}_hi"].to_numpy(dtype=float)
-        ax.barh(y0 + i * height, rate, height, xerr=[rate - lo, hi - rate], color=PALETTE[i],
-                label=label, capsize=2, error_kw={"lw": 0.8})
+        ax.barh(
+            y0 + i * height,
+            rate,
+            height,
+            xerr=[rate - lo, hi - rate],
+            color=PALETTE[i],
+            label=label,
+            capsize=2,
+            error_kw={"lw": 0.8},
+        )
     ax.set_yticks(y0 + height * (n - 1) / 2, list(summary["config"]))
     ax.invert_yaxis()
     ax.set_xlim(0, 100)

@@ -37,8 +37,19 @@ from solvers.common.runner import ChunkSpec, Study
 from solvers.common.stats import wilson_undecided
 
 SWEEP_COLUMNS = (
-    "case", "config", "deal", "seed", "rank", "outcome", "nodes", "seconds", "solution_len",
-    "loss_reason", "equipped", "greedy_win", "random_win",
+    "case",
+    "config",
+    "deal",
+    "seed",
+    "rank",
+    "outcome",
+    "nodes",
+    "seconds",
+    "solution_len",
+    "loss_reason",
+    "equipped",
+    "greedy_win",
+    "random_win",
 )
 OUTCOME_OF_CODE = {1: "win", 0: "loss", 2: "undecided"}
 KEY_CARDS = ("PRINCESS", "PROPHET", "CROISSANT", "EGGS", "PANCAKES", "THE JUICE", "THRONE")
@@ -109,7 +120,11 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             out = solve_batch(config, decks[i : i + 1], node_limit=node_limit)
             secs[i] = time.perf_counter() - t0
             code[i], nodes[i], turns[i], reason[i] = (
-                out["code"][0], out["nodes"][0], out["turns"][0], out["reason"][0])
+                out["code"][0],
+                out["nodes"][0],
+                out["turns"][0],
+                out["reason"][0],
+            )
         deal_idx = cases[sel] % n_deals
         rec: dict[str, Any] = {
             "case": cases[sel],
@@ -121,7 +136,9 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             "nodes": nodes,
             "seconds": secs,
             "solution_len": np.where(code == 1, turns, -1),
-            "loss_reason": [reason_text(int(r)) if c == 0 else "" for c, r in zip(code, reason, strict=True)],
+            "loss_reason": [
+                reason_text(int(r)) if c == 0 else "" for c, r in zip(code, reason, strict=True)
+            ],
         }
         greedy = np.full(m, np.nan)
         rand = np.full(m, np.nan)
@@ -187,8 +204,11 @@ def sweep_study(
         "deals": int(deals),
         "node_limit": int(node_limit),
         "heuristic_deals": int(min(heuristic_deals, deals)),
-        "players": {"perfect": "exhaustive DFS (solver.solve_batch)", "greedy": "players.play_greedy",
-                    "random": "players.play_random"},
+        "players": {
+            "perfect": "exhaustive DFS (solver.solve_batch)",
+            "greedy": "players.play_greedy",
+            "random": "players.play_random",
+        },
     }
     return Study(
         name="allisbomb.sweep",
@@ -217,5 +237,10 @@ def caption(manifest: Mapping[str, Any]) -> str:
 
 
 __all__ = [
-    "SWEEP_COLUMNS", "matrix_configs", "sweep_chunk", "sweep_study", "caption", "__version__",
+    "SWEEP_COLUMNS",
+    "matrix_configs",
+    "sweep_chunk",
+    "sweep_study",
+    "caption",
+    "__version__",
 ]

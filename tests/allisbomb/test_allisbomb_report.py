@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.report import headline_table, loss_reasons, position_table, summarize, write_report
+from solvers.allisbomb.report import (
+    headline_table,
+    loss_reasons,
+    position_table,
+    summarize,
+    write_report,
+)
 from solvers.common.stats import wilson
 
 
@@ -15,12 +21,20 @@ def rows() -> pd.DataFrame:
     outcomes = {"A": ["win"] * 6 + ["loss"] * 3 + ["undecided"], "B": ["win", "loss"]}
     for config, outs in outcomes.items():
         for i, o in enumerate(outs):
-            recs.append({
-                "case": len(recs), "config": config, "outcome": o, "nodes": 10 * (i + 1),
-                "seconds": 0.01, "solution_len": 5 + i if o == "win" else -1,
-                "loss_reason": "drew too many" if o == "loss" else "",
-                "pos:PRINCESS": i % 2, "greedy_win": float(i < 2), "random_win": np.nan,
-            })
+            recs.append(
+                {
+                    "case": len(recs),
+                    "config": config,
+                    "outcome": o,
+                    "nodes": 10 * (i + 1),
+                    "seconds": 0.01,
+                    "solution_len": 5 + i if o == "win" else -1,
+                    "loss_reason": "drew too many" if o == "loss" else "",
+                    "pos:PRINCESS": i % 2,
+                    "greedy_win": float(i < 2),
+                    "random_win": np.nan,
+                }
+            )
     return pd.DataFrame(recs)
 
 
@@ -51,7 +65,13 @@ def test_position_table_rates():
 def test_write_report_writes_tables_and_charts(tmp_path):
     written = write_report(rows(), tmp_path, "STAND-IN cards; test rows")
     assert {"summary", "loss_reasons", "headline", "positions"} <= set(written)
-    for stem in ("win_rate_by_config", "difficulty_cdf", "solution_length_hist", "position_heatmap", "skill_gap"):
+    for stem in (
+        "win_rate_by_config",
+        "difficulty_cdf",
+        "solution_length_hist",
+        "position_heatmap",
+        "skill_gap",
+    ):
         assert (tmp_path / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"<svg" in (tmp_path / f"{stem}.svg").read_bytes()[:2000]
         assert b"STAND-IN" in (tmp_path / f"{stem}.svg").read_bytes()
