@@ -409,6 +409,9 @@ class State:
             "out": [lab[c] for c in range(len(self.zone)) if self.zone[c] == OUT],
             "ignited": sorted({lab[c] for c in range(len(lab)) if self.ignited[c]}),
             "ignited_ids": [c for c in range(len(lab)) if self.ignited[c]],
+            "deck_ids": list(self.deck),
+            "discard_ids": list(self.discard),
+            "zone_ids": list(self.zone),
             "desired": None if self.desired < 0 else lab[self.desired],
             "played": [c for c in range(len(lab)) if self.played[c]],
             "gift_plays": self.gift_plays,
@@ -706,16 +709,31 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     zone = [-1] * n
     deck = [take(x, "deck") for x in data.get("deck", [])]
     discard = [take(x, "discard") for x in data.get("discard", [])]
+    exact = [data.get(k) for k in ("deck_ids", "discard_ids", "zone_ids")]
+    if all(isinstance(x, list) for x in exact):
+        # exact card ids (written by to_json): copies of a card keep their own ids
+        ok = all(isinstance(c, int) and 0 <= c < n for x in exact for c in x)
+        if not ok or len(exact[2]) != n or not all(0 <= z <= OUT for z in exact[2]):
+            raise BadInput("position: deck_ids/discard_ids/zone_ids are not valid card ids")
+        if [cards.labels[c] for c in exact[0]] != [cards.labels[c] for c in deck] or [
+                cards.labels[c] for c in exact[1]] != [cards.labels[c] for c in discard]:
+            raise BadInput("position: deck_ids/discard_ids disagree with deck/discard")
+        deck, discard = list(exact[0]), list(exact[1])
+        if sorted(deck) != [c for c in range(n) if exact[2][c] == DECK] or sorted(discard) != [
+                c for c in range(n) if exact[2][c] == DISCARD]:
+            raise BadInput("position: zone_ids disagree with deck_ids/discard_ids")
+        free = {}
+        zone = list(exact[2])
     for c in deck:
         zone[c] = DECK
     for c in discard:
         zone[c] = DISCARD
-    for p, cards_p in enumerate(data.get("equipped", [])):
+    for p, cards_p in enumerate([] if not free and n else data.get("equipped", [])):
         if p >= cards.config.players:
             raise BadInput("position: equipped cards listed for a player not in the game")
         for x in cards_p:
             zone[take(x, "equipped")] = EQUIP0 + p
-    for x in data.get("out", []):
+    for x in ([] if not free and n else data.get("out", [])):
         zone[take(x, "out")] = OUT
     missing = [cards.labels[c] for c in range(n) if zone[c] < 0]
     if missing:
