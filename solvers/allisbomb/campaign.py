@@ -81,8 +81,9 @@ class CampaignResult:
     nodes: int
 
 
-def play_campaign(rng: np.random.Generator, players: int = 1,
-                  node_limit: int = 2_000_000) -> CampaignResult:
+def play_campaign(
+    rng: np.random.Generator, players: int = 1, node_limit: int = 2_000_000
+) -> CampaignResult:
     """Play the six games, each deal shuffled from `rng` and solved under perfect play.
 
     A won game ends as the solver's first winning line ends (the solver does not yet prefer

@@ -121,14 +121,36 @@ def solve_batch(
     keys, gens = _TABLE.get(table_bits)
     p = c.prog
     _TABLE.gen = K.solve_many(
-        decks, p.n, config.players, p.number, p.keyword, p.step_start, p.step_count, p.steps,
-        p.info, c.gift_ids, c.n_gifts, c.tracked, c.n_tracked, keys, gens, _TABLE.gen,
-        node_limit, MAX_DEPTH, out["code"], out["nodes"], out["turns"], out["reason"])
+        decks,
+        p.n,
+        config.players,
+        p.number,
+        p.keyword,
+        p.step_start,
+        p.step_count,
+        p.steps,
+        p.info,
+        c.gift_ids,
+        c.n_gifts,
+        c.tracked,
+        c.n_tracked,
+        keys,
+        gens,
+        _TABLE.gen,
+        node_limit,
+        MAX_DEPTH,
+        out["code"],
+        out["nodes"],
+        out["turns"],
+        out["reason"],
+    )
     return out
 
 
 def solve_state(
-    state: State, node_limit: int = DEFAULT_NODE_LIMIT, table_bits: int = DEFAULT_TABLE_BITS,
+    state: State,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    table_bits: int = DEFAULT_TABLE_BITS,
     check: bool = True,
 ) -> SolveResult:
     """Solve from a reference-engine position (e.g. a mid-game `--state`)."""
@@ -149,17 +171,41 @@ def solve_state(
     sol_len = np.zeros(MAX_DEPTH + 1, np.int32)
     p = c.prog
     code, nodes, reasons, turns = K.dfs(
-        root, n, p.number, p.keyword, p.step_start, p.step_count, p.steps, p.info, c.gift_ids,
-        c.n_gifts, c.tracked, c.n_tracked, keys, gens, np.zeros(keys.shape[0], np.uint8),
-        np.uint32(_TABLE.gen), node_limit, states, fch, fk, np.zeros(MAX_DEPTH + 1, np.int32),
-        np.zeros(MAX_DEPTH + 1, np.int32), np.zeros(MAX_DEPTH + 1, np.int64), sol,
-        sol_len, np.zeros(2 * n + 8, np.int64),
-        np.zeros(2 * n + 8, np.int64), np.zeros(3, np.int64))
+        root,
+        n,
+        p.number,
+        p.keyword,
+        p.step_start,
+        p.step_count,
+        p.steps,
+        p.info,
+        c.gift_ids,
+        c.n_gifts,
+        c.tracked,
+        c.n_tracked,
+        keys,
+        gens,
+        np.zeros(keys.shape[0], np.uint8),
+        np.uint32(_TABLE.gen),
+        node_limit,
+        states,
+        fch,
+        fk,
+        np.zeros(MAX_DEPTH + 1, np.int32),
+        np.zeros(MAX_DEPTH + 1, np.int32),
+        np.zeros(MAX_DEPTH + 1, np.int64),
+        sol,
+        sol_len,
+        np.zeros(2 * n + 8, np.int64),
+        np.zeros(2 * n + 8, np.int64),
+        np.zeros(3, np.int64),
+    )
     solution: list[tuple[int, ...]] = []
     if code == K.CODE_WIN:
         solution = [tuple(int(x) for x in sol[t, : sol_len[t]]) for t in range(turns)]
-    res = SolveResult(OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution,
-                      int(reasons))
+    res = SolveResult(
+        OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution, int(reasons)
+    )
     if check and res.outcome == "win":
         verify_solution(state, res.solution)
     return res
@@ -232,7 +278,8 @@ def to_kernel_state(state: State) -> np.ndarray:
     st[H + 3] = state.active
     st[H + 4] = state.gift_plays
     st[H + 5] = {Outcome.ONGOING: K.R_ONGOING, Outcome.WIN: K.R_WIN, Outcome.LOSS: K.R_LOSS}[
-        state.outcome]
+        state.outcome
+    ]
     st[H + 6] = int(state.ending)
     st[H + 7] = state.turn
     return st

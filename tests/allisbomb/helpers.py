@@ -7,8 +7,16 @@ from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.rules import State, state_from_json
 
 
-def position(config: GameConfig, deck=(), equipped=((),), discard=(), ignited=(),
-             desired=None, played=(), active=0) -> State:
+def position(
+    config: GameConfig,
+    deck=(),
+    equipped=((),),
+    discard=(),
+    ignited=(),
+    desired=None,
+    played=(),
+    active=0,
+) -> State:
     """A position with the given zones (labels); every other card is out of play."""
     cs = load_cards(config)
     used = list(deck) + [x for e in equipped for x in e] + list(discard)

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.allisbomb.cards import DATA_DIR, SET_FILES, compile_program, load_cards, parse_card_file
+from solvers.allisbomb.cards import (
+    DATA_DIR,
+    SET_FILES,
+    compile_program,
+    load_cards,
+    parse_card_file,
+)
 from solvers.allisbomb.config import EXPANSIONS, GameConfig, parse_expansions
 from solvers.common.errors import BadInput
 
@@ -22,35 +28,59 @@ def test_card_counts_per_set():
     for name, file in SET_FILES.items():
         text = (DATA_DIR / file).read_text()
         sizes[name] = sum(c.copies for c in parse_card_file(text, file))
-    assert sizes == {"base": 18, "hands": 2, "mosquitos": 2, "dream_guide": 5, "gifts": 4,
-                     "the_juice": 3, "waking_up": 6, "all": 1}
+    assert sizes == {
+        "base": 18,
+        "hands": 2,
+        "mosquitos": 2,
+        "dream_guide": 5,
+        "gifts": 4,
+        "the_juice": 3,
+        "waking_up": 6,
+        "all": 1,
+    }
     assert load_cards(GameConfig()).n == 18
 
 
 def test_stand_in_respects_the_data_note():
-    cs = load_cards(ALL.__class__(expansions=tuple(e for e in EXPANSIONS if e != "waking_up"),
-                                  hands=True))
+    cs = load_cards(
+        ALL.__class__(expansions=tuple(e for e in EXPANSIONS if e != "waking_up"), hands=True)
+    )
     by = {c.label: c for c in cs.cards}
     princess, king = by["PRINCESS"], by["KING"]
     assert princess.passive.keyword == "ROYAL" and "COURT" in princess.classes
-    assert [c.label for c in cs.cards if "ROYAL" in (c.passive.keyword, c.ignited.keyword)
-            and c.expansion == "base"] == ["PRINCESS"]
+    assert [
+        c.label
+        for c in cs.cards
+        if "ROYAL" in (c.passive.keyword, c.ignited.keyword) and c.expansion == "base"
+    ] == ["PRINCESS"]
     assert "COURT" in king.classes
-    assert any(s.op == "move" and s.zone == "discard" and s.name == "PRINCESS"
-               for s in king.passive.steps + king.ignited.steps)
+    assert any(
+        s.op == "move" and s.zone == "discard" and s.name == "PRINCESS"
+        for s in king.passive.steps + king.ignited.steps
+    )
     assert by["GUARDIAN"].passive.number == 3
     assert sum(c.name == "JOKER" and "COURT" in c.classes for c in cs.cards) == 2
     rascal = by["RASCAL"]
-    assert any(s.op == "ignite" and s.zone == "deck" and s.pick == "top" and s.count >= 2
-               for s in rascal.passive.steps + rascal.ignited.steps)
-    dishes = {s.dish for c in cs.cards if c.name == "PROPHET" and c.expansion == "base"
-              for s in c.ignited.steps if s.op == "prophecy"}
+    assert any(
+        s.op == "ignite" and s.zone == "deck" and s.pick == "top" and s.count >= 2
+        for s in rascal.passive.steps + rascal.ignited.steps
+    )
+    dishes = {
+        s.dish
+        for c in cs.cards
+        if c.name == "PROPHET" and c.expansion == "base"
+        for s in c.ignited.steps
+        if s.op == "prophecy"
+    }
     assert dishes == {"CROISSANT", "EGGS", "PANCAKES"}
     for dish in dishes:
         assert by[dish].classes == ("BREAKFAST",)
     assert any(s.name == "PANCAKES" for s in by["CROISSANT"].ignited.steps)
-    assert any("URGENT" in (c.passive.keyword, c.ignited.keyword) for c in cs.cards
-               if c.expansion == "base")
+    assert any(
+        "URGENT" in (c.passive.keyword, c.ignited.keyword)
+        for c in cs.cards
+        if c.expansion == "base"
+    )
     for name in ("QUEEN", "PRINCE"):
         assert "COURT" in by[name].classes
     assert sum("GIFT" in c.classes for c in cs.cards) == 4
@@ -81,13 +111,16 @@ def _base_text():
     return (DATA_DIR / "base.toml").read_text()
 
 
-@pytest.mark.parametrize("old,new,needle", [
-    ('number = 3\n', 'number = "three"\n', "[number]: must be an integer"),
-    ('op = "reorder"', 'op = "shuffle"', "unknown op 'shuffle'"),
-    ('keyword = "ROYAL"', 'keyword = "LOYAL"', "[keyword]"),
-    ('copies = 2', 'copies = 0', "[copies]"),
-    ('to = "deck_bottom"', 'to = "hand"', "[to]"),
-])
+@pytest.mark.parametrize(
+    "old,new,needle",
+    [
+        ("number = 3\n", 'number = "three"\n', "[number]: must be an integer"),
+        ('op = "reorder"', 'op = "shuffle"', "unknown op 'shuffle'"),
+        ('keyword = "ROYAL"', 'keyword = "LOYAL"', "[keyword]"),
+        ("copies = 2", "copies = 0", "[copies]"),
+        ('to = "deck_bottom"', 'to = "hand"', "[to]"),
+    ],
+)
 def test_malformed_file_names_file_card_and_field(old, new, needle, tmp_path):
     text = _base_text().replace(old, new, 1)
     path = tmp_path / "mine.toml"
@@ -112,8 +145,9 @@ def test_not_toml():
         parse_card_file("[[card]\nname=", "x.toml")
 
 
-_values = st.one_of(st.integers(-3, 12), st.text(max_size=6), st.booleans(),
-                    st.lists(st.integers(0, 3), max_size=2))
+_values = st.one_of(
+    st.integers(-3, 12), st.text(max_size=6), st.booleans(), st.lists(st.integers(0, 3), max_size=2)
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -123,9 +157,30 @@ def test_random_card_files_never_crash_the_loader(data):
     raw = tomllib.loads(_base_text())
     card = data.draw(st.sampled_from(raw["card"]))
     where = data.draw(st.sampled_from(["card", "passive", "ignited", "step"]))
-    key = data.draw(st.sampled_from(["name", "copies", "class", "number", "keyword", "op",
-                                     "zone", "pick", "to", "n", "count", "may", "steps",
-                                     "label", "campaign", "within", "dish", "target"]))
+    key = data.draw(
+        st.sampled_from(
+            [
+                "name",
+                "copies",
+                "class",
+                "number",
+                "keyword",
+                "op",
+                "zone",
+                "pick",
+                "to",
+                "n",
+                "count",
+                "may",
+                "steps",
+                "label",
+                "campaign",
+                "within",
+                "dish",
+                "target",
+            ]
+        )
+    )
     value = data.draw(_values)
     if where == "card":
         card[key] = value

@@ -57,8 +57,17 @@ def test_cards_listing_shows_provenance():
 
 
 def test_two_players_and_expansions_run():
-    r = run("--seed", "3", "--players", "2", "--expansions", "mosquitos", "--node-limit",
-            "20000", "--json")
+    r = run(
+        "--seed",
+        "3",
+        "--players",
+        "2",
+        "--expansions",
+        "mosquitos",
+        "--node-limit",
+        "20000",
+        "--json",
+    )
     assert r.exit_code == 0
     assert json.loads(r.output)["outcome"] in ("win", "loss", "undecided")
 

@@ -84,8 +84,7 @@ def test_bad_decks():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(sorted(set(BASE.labels)) + ["", " ", "X", "jokr"]),
-                max_size=25))
+@given(st.lists(st.sampled_from(sorted(set(BASE.labels)) + ["", " ", "X", "jokr"]), max_size=25))
 def test_random_deck_strings_never_crash(names):
     try:
         d = parse_deck(",".join(names), BASE)

@@ -36,8 +36,9 @@ def test_setup_equips_three_and_two_player_three_plus_two():
 def test_guardian_example_draw_three_equip_third_rest_to_bottom_in_order():
     """D.2: 'Guardian is played; its number is 3. You draw 3 cards, EQUIP the third card
     and put the other two cards to the bottom of the DECK.'"""
-    s = position(BASE, deck=["EGGS", "KING", "CROISSANT", "PANCAKES"],
-                 equipped=[["GUARDIAN", "LIBRARIAN"]])
+    s = position(
+        BASE, deck=["EGGS", "KING", "CROISSANT", "PANCAKES"], equipped=[["GUARDIAN", "LIBRARIAN"]]
+    )
     # the stand-in GUARDIAN then discards one of the equipped cards: choose LIBRARIAN
     g, lib = (s.cards.labels.index(x) for x in ("GUARDIAN", "LIBRARIAN"))
     # choose the move that plays GUARDIAN and then discards LIBRARIAN
@@ -69,8 +70,9 @@ def test_no_card_to_play_loses():
 
 def test_urgent_must_be_played_first_but_royal_may_be_played():
     """D.1 URGENT / ROYAL."""
-    s = position(BASE, deck=["EGGS", "KING", "PANCAKES"],
-                 equipped=[["JOKER", "LIBRARIAN", "PRINCESS"]])
+    s = position(
+        BASE, deck=["EGGS", "KING", "PANCAKES"], equipped=[["JOKER", "LIBRARIAN", "PRINCESS"]]
+    )
     assert labels(s, s.playable()) == ["PRINCESS", "JOKER"]
     s = position(BASE, deck=["EGGS"], equipped=[["LIBRARIAN", "MENDER"]])
     assert labels(s, s.playable()) == ["MENDER", "LIBRARIAN"]
@@ -83,8 +85,9 @@ def test_two_urgent_cards_player_chooses():
 
 def test_ignited_card_played_is_discarded_and_passive_goes_to_bottom():
     """D.4 Ignite and D.5 Clean-Up."""
-    s = position(BASE, deck=["EGGS", "KING", "PANCAKES"], equipped=[["LIBRARIAN"]],
-                 ignited=["LIBRARIAN"])
+    s = position(
+        BASE, deck=["EGGS", "KING", "PANCAKES"], equipped=[["LIBRARIAN"]], ignited=["LIBRARIAN"]
+    )
     s.apply(s.legal_moves()[-1])  # "may": last option = do not
     lib = s.cards.labels.index("LIBRARIAN")
     assert s.zone[lib] == DISCARD and s.discard == [lib]
@@ -96,8 +99,9 @@ def test_ignited_card_played_is_discarded_and_passive_goes_to_bottom():
 
 def test_orientation_rule_cards_keep_their_side_when_moved():
     """C. Orientation Rule: drawing, discarding, moving never turns a card over."""
-    s = position(BASE, deck=["EGGS", "KING", "PANCAKES"], equipped=[["LIBRARIAN"]],
-                 ignited=["EGGS", "KING"])
+    s = position(
+        BASE, deck=["EGGS", "KING", "PANCAKES"], equipped=[["LIBRARIAN"]], ignited=["EGGS", "KING"]
+    )
     s.apply(s.legal_moves()[0])  # passive LIBRARIAN: reorder top 2, draw 2 first
     eggs, king = (s.cards.labels.index(x) for x in ("EGGS", "KING"))
     assert s.ignited[eggs] and s.ignited[king]
@@ -105,8 +109,12 @@ def test_orientation_rule_cards_keep_their_side_when_moved():
 
 def test_rascal_ignites_from_the_top_down_discarding_in_order():
     """FAQ: RASCAL ignites top-down, one by one, discarding ignited ones in that order."""
-    s = position(BASE, deck=["EGGS", "KING", "PANCAKES", "CROISSANT"],
-                 equipped=[["RASCAL"]], ignited=["KING", "PANCAKES"])
+    s = position(
+        BASE,
+        deck=["EGGS", "KING", "PANCAKES", "CROISSANT"],
+        equipped=[["RASCAL"]],
+        ignited=["KING", "PANCAKES"],
+    )
     s.apply(s.legal_moves()[0])  # draw EGGS; ignite KING (discard), then PANCAKES (discard)
     assert labels(s, s.discard) == ["KING", "PANCAKES"]
     assert labels(s, s.deck) == ["CROISSANT", "RASCAL"]
@@ -115,9 +123,12 @@ def test_rascal_ignites_from_the_top_down_discarding_in_order():
 def test_first_prophecy_only_and_prophet_set_aside():
     """E.1: the first ignited PROPHET fixes the DESIRED DISH and is set aside; later ones
     have no effect and are discarded in the Ignite phase."""
-    s = position(BASE, deck=["KING", "EGGS", "PANCAKES"],
-                 equipped=[["PROPHET OF EGGS", "PROPHET OF PANCAKES"]],
-                 ignited=["PROPHET OF EGGS", "PROPHET OF PANCAKES"])
+    s = position(
+        BASE,
+        deck=["KING", "EGGS", "PANCAKES"],
+        equipped=[["PROPHET OF EGGS", "PROPHET OF PANCAKES"]],
+        ignited=["PROPHET OF EGGS", "PROPHET OF PANCAKES"],
+    )
     pe, pp = (s.cards.labels.index(x) for x in ("PROPHET OF EGGS", "PROPHET OF PANCAKES"))
     s.apply((s.playable().index(pe),))
     assert s.desired == s.cards.labels.index("EGGS") and s.zone[pe] == OUT
@@ -137,9 +148,15 @@ def test_discarding_a_card_already_in_the_discard_pile_is_ignored():
 def _win_position(config, extra_deck=(), extra_equipped=(), discard=(), played=()):
     """The ignited PRINCESS equipped; ignited CROISSANT third from the top; prophecy made."""
     deck = ["KING", "EGGS", "CROISSANT", *extra_deck]
-    return position(config, deck=deck, equipped=[["PRINCESS", *extra_equipped]],
-                    discard=list(discard), ignited=["PRINCESS", "CROISSANT"],
-                    desired="CROISSANT", played=played)
+    return position(
+        config,
+        deck=deck,
+        equipped=[["PRINCESS", *extra_equipped]],
+        discard=list(discard),
+        ignited=["PRINCESS", "CROISSANT"],
+        desired="CROISSANT",
+        played=played,
+    )
 
 
 def test_base_win_the_ignited_princess_equips_the_ignited_desired_dish():
@@ -150,12 +167,21 @@ def test_base_win_the_ignited_princess_equips_the_ignited_desired_dish():
 
 
 def test_no_win_if_the_dish_is_passive_or_prophecy_missing():
-    s = position(BASE, deck=["KING", "EGGS", "CROISSANT"], equipped=[["PRINCESS"]],
-                 ignited=["PRINCESS"], desired="CROISSANT")
+    s = position(
+        BASE,
+        deck=["KING", "EGGS", "CROISSANT"],
+        equipped=[["PRINCESS"]],
+        ignited=["PRINCESS"],
+        desired="CROISSANT",
+    )
     s.apply(s.legal_moves()[0])
     assert s.outcome is not Outcome.WIN
-    s = position(BASE, deck=["KING", "EGGS", "CROISSANT"], equipped=[["PRINCESS"]],
-                 ignited=["PRINCESS", "CROISSANT"])
+    s = position(
+        BASE,
+        deck=["KING", "EGGS", "CROISSANT"],
+        equipped=[["PRINCESS"]],
+        ignited=["PRINCESS", "CROISSANT"],
+    )
     s.apply(s.legal_moves()[0])
     assert s.outcome is not Outcome.WIN
 
@@ -203,8 +229,13 @@ def test_juice_condition_desired_dish_must_be_the_juice():
     s = _win_position(cfg)
     s.apply(s.legal_moves()[0])
     assert s.outcome is Outcome.LOSS
-    s = position(cfg, deck=["KING", "EGGS", "THE JUICE"], equipped=[["PRINCESS"]],
-                 ignited=["PRINCESS", "THE JUICE"], desired="THE JUICE")
+    s = position(
+        cfg,
+        deck=["KING", "EGGS", "THE JUICE"],
+        equipped=[["PRINCESS"]],
+        ignited=["PRINCESS", "THE JUICE"],
+        desired="THE JUICE",
+    )
     s.apply(s.legal_moves()[0])
     assert s.outcome is Outcome.WIN
 
@@ -212,8 +243,9 @@ def test_juice_condition_desired_dish_must_be_the_juice():
 def test_all_condition_all_equipped_at_the_end():
     cfg = GameConfig(expansions=("all",))
     s = _win_position(cfg)
-    s.apply((s.playable().index(s.cards.labels.index("PRINCESS")),)
-            if len(s.playable()) > 1 else ())
+    s.apply(
+        (s.playable().index(s.cards.labels.index("PRINCESS")),) if len(s.playable()) > 1 else ()
+    )
     assert s.outcome is Outcome.LOSS
     s = _win_position(cfg, extra_equipped=["ALL"])
     s.apply((s.playable().index(s.cards.labels.index("PRINCESS")),))
@@ -227,12 +259,23 @@ def test_waking_up_replaces_princess_and_king_and_its_win_conditions():
     assert cs.n == 18 + 6 - 2
     assert [c.expansion for c in cs.cards if c.name in ("PRINCESS", "KING")] == ["waking_up"] * 2
     # desired dish in the discard pile + ignited PRINCESS equips the ignited THRONE
-    s = position(cfg, deck=["EGGS", "THRONE"], equipped=[["PRINCESS"]],
-                 discard=["CROISSANT"], ignited=["PRINCESS", "THRONE"], desired="CROISSANT")
+    s = position(
+        cfg,
+        deck=["EGGS", "THRONE"],
+        equipped=[["PRINCESS"]],
+        discard=["CROISSANT"],
+        ignited=["PRINCESS", "THRONE"],
+        desired="CROISSANT",
+    )
     s.apply(s.legal_moves()[0])
     assert s.outcome is Outcome.WIN
-    s = position(cfg, deck=["EGGS", "THRONE", "CROISSANT"], equipped=[["PRINCESS"]],
-                 ignited=["PRINCESS", "THRONE"], desired="CROISSANT")
+    s = position(
+        cfg,
+        deck=["EGGS", "THRONE", "CROISSANT"],
+        equipped=[["PRINCESS"]],
+        ignited=["PRINCESS", "THRONE"],
+        desired="CROISSANT",
+    )
     s.apply(s.legal_moves()[0])
     assert s.outcome is Outcome.LOSS and s.ending is Ending.CONDITIONS_UNMET
 
@@ -247,8 +290,11 @@ def test_blitz_has_13_cards_one_of_each_pair():
 def test_two_player_give_and_own_cards_only():
     """F: play only your own card; give an equipped card at clean-up; turns alternate."""
     cfg = GameConfig(players=2)
-    s = position(cfg, deck=["EGGS", "KING", "PANCAKES", "MENDER"],
-                 equipped=[["CROISSANT", "LIBRARIAN"], ["GUARDIAN"]])
+    s = position(
+        cfg,
+        deck=["EGGS", "KING", "PANCAKES", "MENDER"],
+        equipped=[["CROISSANT", "LIBRARIAN"], ["GUARDIAN"]],
+    )
     assert labels(s, s.playable()) == ["LIBRARIAN", "CROISSANT"]
     moves = s.legal_moves()
     # play CROISSANT (passive, number 2): equip KING; then give one of LIBRARIAN / KING
@@ -265,8 +311,12 @@ def test_two_player_give_and_own_cards_only():
 def test_two_player_by_name_reaches_partner_cards():
     """F. Card Action: the ignited CROISSANT can take PANCAKES from the other player."""
     cfg = GameConfig(players=2)
-    s = position(cfg, deck=["EGGS", "KING", "MENDER"], equipped=[["CROISSANT"], ["PANCAKES"]],
-                 ignited=["CROISSANT"])
+    s = position(
+        cfg,
+        deck=["EGGS", "KING", "MENDER"],
+        equipped=[["CROISSANT"], ["PANCAKES"]],
+        ignited=["CROISSANT"],
+    )
     pan = s.cards.labels.index("PANCAKES")
     results = [s.copy().apply(m) for m in s.legal_moves()]
     assert any(t.zone[pan] == DECK and t.deck[0] == pan for t in results)
@@ -275,8 +325,9 @@ def test_two_player_by_name_reaches_partner_cards():
 
 def test_give_optional_option():
     cfg = GameConfig(players=2, give_optional=True)
-    s = position(cfg, deck=["EGGS", "KING", "MENDER"], equipped=[["CROISSANT", "LIBRARIAN"],
-                                                                  ["PANCAKES"]])
+    s = position(
+        cfg, deck=["EGGS", "KING", "MENDER"], equipped=[["CROISSANT", "LIBRARIAN"], ["PANCAKES"]]
+    )
     cro = s.cards.labels.index("CROISSANT")
     assert len([m for m in s.legal_moves() if s.card_of(m) == cro]) == 3
 

@@ -26,7 +26,9 @@ def _agree(cfg, seeds, limit):
         a = solve(cfg, deck, node_limit=limit)
         b = reference_search(new_game(cfg, deck), node_limit=limit)
         assert (a.outcome, a.nodes, a.loss_reason) == (b.outcome, b.nodes, b.loss_reason), (
-            cfg.label(), seed)
+            cfg.label(),
+            seed,
+        )
         assert a.solution == b.solution
         if a.outcome == "win":
             assert verify_solution(new_game(cfg, deck), a.solution).outcome is Outcome.WIN
@@ -42,14 +44,18 @@ def test_kernel_matches_reference_on_200_base_deals():
     assert outcomes.count("loss") >= 3
 
 
-@pytest.mark.parametrize("cfg", [
-    GameConfig(players=2),
-    GameConfig(blitz=True),
-    GameConfig(hands=True),
-    *[GameConfig(expansions=(e,)) for e in EXPANSIONS],
-    GameConfig(expansions=EXPANSIONS, hands=True, players=2),
-    GameConfig(expansions=("gifts",), gifts_distinct=False, players=2, give_optional=True),
-], ids=lambda c: c.label())
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        GameConfig(players=2),
+        GameConfig(blitz=True),
+        GameConfig(hands=True),
+        *[GameConfig(expansions=(e,)) for e in EXPANSIONS],
+        GameConfig(expansions=EXPANSIONS, hands=True, players=2),
+        GameConfig(expansions=("gifts",), gifts_distinct=False, players=2, give_optional=True),
+    ],
+    ids=lambda c: c.label(),
+)
 def test_kernel_matches_reference_other_configs(cfg):
     _agree(cfg, range(12), limit=400)
 
@@ -61,8 +67,7 @@ def test_batch_matches_single_solves():
     for i in range(len(decks)):
         r = solve(cfg, decks[i], node_limit=20_000)
         code = {"win": 1, "loss": 0, "undecided": 2}[r.outcome]
-        assert (out["code"][i], out["nodes"][i], out["reason"][i]) == (
-            code, r.nodes, r.loss_reason)
+        assert (out["code"][i], out["nodes"][i], out["reason"][i]) == (code, r.nodes, r.loss_reason)
         assert out["turns"][i] == len(r.solution)
 
 
