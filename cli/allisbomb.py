@@ -90,7 +90,7 @@ def _game_options(f):
 @click.option(
     "--node-limit",
     type=click.IntRange(1),
-    default=5_000_000,
+    default=3_000_000,
     show_default=True,
     help="Positions to search before answering 'undecided'.",
 )

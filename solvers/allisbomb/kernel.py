@@ -638,8 +638,7 @@ def dfs(
             d -= 1
             continue
         while True:
-            for j in range(L):
-                child[j] = states[d, j]
+            child[:] = states[d]
             cs[0] = 0
             cs[1] = fplen[d]
             status = run_turn(
@@ -693,8 +692,7 @@ def dfs(
         else:
             fidx[d + 1] = -1
         d += 1
-        for j in range(L):
-            states[d, j] = child[j]
+        states[d, :] = child
         fstarted[d] = 0
     return CODE_LOSS, nodes, reasons, 0
 
@@ -716,6 +714,7 @@ def solve_many(
     n_tracked,
     keys,
     gens,
+    marks,
     gen0,
     node_limit,
     max_depth,
@@ -735,7 +734,6 @@ def solve_many(
     fidx = np.zeros(max_depth + 1, np.int64)
     sol = np.zeros((max_depth + 1, MAXC), np.int32)
     sol_len = np.zeros(max_depth + 1, np.int32)
-    marks = np.zeros(keys.shape[0], np.uint8)
     buf = np.zeros(2 * n + 8, np.int64)
     tmp = np.zeros(2 * n + 8, np.int64)
     cs = np.zeros(3, np.int64)
