@@ -216,7 +216,7 @@ def solve_command(
             deal = deals.parse_deck(deck, cs)
         state = new_game(cs, deal)
     t0 = time.perf_counter()
-    warm = _warm_up()
+    warm = _warm_up(node_limit)
     if shortest:
         from solvers.allisbomb.solver import solve_shortest
 
@@ -265,14 +265,21 @@ def solve_command(
 _WARM = {"seconds": None}
 
 
-def _warm_up() -> float:
-    """Load (or on the very first run, compile) the Numba kernel; return the seconds taken."""
+def _warm_up(node_limit: int) -> float:
+    """Load (or on the very first run, compile) the Numba kernel and allocate the
+    transposition table; return the seconds taken."""
     if _WARM["seconds"] is None:
         from solvers.allisbomb.config import GameConfig
-        from solvers.allisbomb.solver import solve
+        from solvers.allisbomb.solver import solve, table_bits_for
 
         t = time.perf_counter()
-        solve(GameConfig(blitz=True), list(range(13)), node_limit=1, check=False)
+        solve(
+            GameConfig(blitz=True),
+            list(range(13)),
+            node_limit=1,
+            check=False,
+            table_bits=table_bits_for(node_limit),
+        )
         _WARM["seconds"] = time.perf_counter() - t
     return _WARM["seconds"]
 

@@ -99,6 +99,9 @@ class _Table:
             self.keys = np.zeros(1 << bits, np.uint64)
             self.gens = np.zeros(1 << bits, np.uint32)
             self.marks = np.zeros(1 << bits, np.uint8)
+            # touch the pages now, so the first search's time is search, not page faults
+            self.gens.fill(0)
+            self.keys.fill(0)
             self.gen = 0
         return self.keys, self.gens
 
