@@ -109,15 +109,18 @@ def test_orientation_rule_cards_keep_their_side_when_moved():
 
 def test_rascal_ignites_from_the_top_down_discarding_in_order():
     """FAQ: RASCAL ignites top-down, one by one, discarding ignited ones in that order."""
+    cs = load_cards(BASE)
+    number = cs.cards[cs.labels.index("RASCAL")].passive.number
+    drawn = ["EGGS", "KING", "MENDER"][:number]
     s = position(
         BASE,
-        deck=["EGGS", "KING", "PANCAKES", "CROISSANT"],
+        deck=[*drawn, "PANCAKES", "CROISSANT", "LIBRARIAN"],
         equipped=[["RASCAL"]],
-        ignited=["KING", "PANCAKES"],
+        ignited=["CROISSANT", "PANCAKES"],
     )
-    s.apply(s.legal_moves()[0])  # draw EGGS; ignite KING (discard), then PANCAKES (discard)
-    assert labels(s, s.discard) == ["KING", "PANCAKES"]
-    assert labels(s, s.deck) == ["CROISSANT", "RASCAL"]
+    s.apply(s.legal_moves()[0])  # then ignite PANCAKES (discard), CROISSANT (discard)
+    assert labels(s, s.discard) == ["PANCAKES", "CROISSANT"]
+    assert labels(s, s.deck) == ["LIBRARIAN", *drawn[:-1], "RASCAL"]
 
 
 def test_first_prophecy_only_and_prophet_set_aside():
