@@ -237,6 +237,9 @@ def solve_command(
                 "choices": list(move),
                 "steps": lines,
                 "deck_after": [s.label(c) for c in s.deck],
+                "equipped_after": [
+                    [s.label(c) for c in s.equipped(p)] for p in range(config.players)
+                ],
             }
         )
     out = {
@@ -319,6 +322,9 @@ def render_text(r: dict) -> str:
             for step in t["steps"][1:]:
                 lines.append("    " + step.strip())
             lines.append("    deck: " + (", ".join(t["deck_after"]) or "(empty)"))
+            for p, eq in enumerate(t["equipped_after"]):
+                who = f"player {p + 1} " if len(t["equipped_after"]) > 1 else ""
+                lines.append(f"    {who}equipped: " + (", ".join(eq) or "(nothing)"))
     return "\n".join(lines)
 
 
