@@ -29,44 +29,100 @@ def _config(expansions: str | None, players: int, blitz: bool, cards: str | None
     has_hands = hands or "hands" in names
     exp = tuple(e for e in names if e != "hands")
     return GameConfig(
-        expansions=exp, hands=has_hands, blitz=blitz, players=players,
+        expansions=exp,
+        hands=has_hands,
+        blitz=blitz,
+        players=players,
         cards_file=Path(cards) if cards else None,
     ).validate()
 
 
 def _game_options(f):
-    f = click.option("--cards", "cards_file", type=click.Path(dir_okay=False),
-                     help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
-                     "the stand-in cards of the sets it defines.")(f)
+    f = click.option(
+        "--cards",
+        "cards_file",
+        type=click.Path(dir_okay=False),
+        help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
+        "the stand-in cards of the sets it defines.",
+    )(f)
     f = click.option("--blitz", is_flag=True, help="Blitz variant: 13 base cards.")(f)
-    f = click.option("--players", type=click.IntRange(1, 2), default=1, show_default=True,
-                     help="1 (solo) or 2 (co-op, solved as one team).")(f)
+    f = click.option(
+        "--players",
+        type=click.IntRange(1, 2),
+        default=1,
+        show_default=True,
+        help="1 (solo) or 2 (co-op, solved as one team).",
+    )(f)
     f = click.option("--hands", is_flag=True, help="Add the HANDS helper pack.")(f)
-    f = click.option("--expansions", default=None, metavar="LIST",
-                     help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, "
-                     "waking_up, all (and hands).")(f)
+    f = click.option(
+        "--expansions",
+        default=None,
+        metavar="LIST",
+        help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, "
+        "waking_up, all (and hands).",
+    )(f)
     return f
 
 
 @click.group(name="allisbomb", invoke_without_command=True)
 @click.option("--seed", type=int, default=None, help="Shuffle with np.random.default_rng(SEED).")
-@click.option("--rank", "rank_", type=str, default=None,
-              help="The deal with this permutation rank (printed by every solve).")
-@click.option("--deck", default=None, metavar="'NAME,NAME,...'",
-              help="A physical shuffle, top card first (card names as in `cards`).")
-@click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
-              help="Solve from a mid-game position (JSON, as written by --save-state).")
+@click.option(
+    "--rank",
+    "rank_",
+    type=str,
+    default=None,
+    help="The deal with this permutation rank (printed by every solve).",
+)
+@click.option(
+    "--deck",
+    default=None,
+    metavar="'NAME,NAME,...'",
+    help="A physical shuffle, top card first (card names as in `cards`).",
+)
+@click.option(
+    "--state",
+    "state_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Solve from a mid-game position (JSON, as written by --save-state).",
+)
 @_game_options
-@click.option("--node-limit", type=click.IntRange(1), default=5_000_000, show_default=True,
-              help="Positions to search before answering 'undecided'.")
-@click.option("--shortest", is_flag=True,
-              help="Find a win with the fewest turns (breadth-first, reference engine).")
+@click.option(
+    "--node-limit",
+    type=click.IntRange(1),
+    default=3_000_000,
+    show_default=True,
+    help="Positions to search before answering 'undecided'.",
+)
+@click.option(
+    "--shortest",
+    is_flag=True,
+    help="Find a win with the fewest turns (breadth-first, reference engine).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="Also write the JSON result to FILE (for `replay`).")
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the JSON result to FILE (for `replay`).",
+)
 @click.pass_context
-def allisbomb(ctx, seed, rank_, deck, state_file, expansions, hands, players, blitz, cards_file,
-              node_limit, shortest, as_json, save) -> None:
+def allisbomb(
+    ctx,
+    seed,
+    rank_,
+    deck,
+    state_file,
+    expansions,
+    hands,
+    players,
+    blitz,
+    cards_file,
+    node_limit,
+    shortest,
+    as_json,
+    save,
+) -> None:
     """All Is Bomb: is this shuffle winnable under perfect play, and how?
 
     \b
@@ -77,11 +133,17 @@ def allisbomb(ctx, seed, rank_, deck, state_file, expansions, hands, players, bl
       bombsolve allisbomb cards --expansions all
     """
     if ctx.invoked_subcommand is not None:
-        for name, value in (("--seed", seed), ("--rank", rank_), ("--deck", deck),
-                            ("--state", state_file)):
+        for name, value in (
+            ("--seed", seed),
+            ("--rank", rank_),
+            ("--deck", deck),
+            ("--state", state_file),
+        ):
             if value is not None:
-                raise BadInput(f"{name} goes after the subcommand or without one, "
-                               f"not before '{ctx.invoked_subcommand}'")
+                raise BadInput(
+                    f"{name} goes after the subcommand or without one, "
+                    f"not before '{ctx.invoked_subcommand}'"
+                )
         return
     sources = [x for x in (seed, rank_, deck, state_file) if x is not None]
     if not sources:
@@ -89,8 +151,19 @@ def allisbomb(ctx, seed, rank_, deck, state_file, expansions, hands, players, bl
         return
     if len(sources) > 1:
         raise BadInput("give one of --seed, --rank, --deck, --state")
-    result = solve_command(seed, rank_, deck, state_file, expansions, hands, players, blitz,
-                           cards_file, node_limit, shortest)
+    result = solve_command(
+        seed,
+        rank_,
+        deck,
+        state_file,
+        expansions,
+        hands,
+        players,
+        blitz,
+        cards_file,
+        node_limit,
+        shortest,
+    )
     if save:
         write_text_atomic(save, json.dumps(result, indent=1) + "\n")
     if as_json:
@@ -99,8 +172,19 @@ def allisbomb(ctx, seed, rank_, deck, state_file, expansions, hands, players, bl
         click.echo(render_text(result))
 
 
-def solve_command(seed, rank_, deck, state_file, expansions, hands, players, blitz, cards_file,
-                  node_limit, shortest) -> dict:
+def solve_command(
+    seed,
+    rank_,
+    deck,
+    state_file,
+    expansions,
+    hands,
+    players,
+    blitz,
+    cards_file,
+    node_limit,
+    shortest,
+) -> dict:
     """Solve one deal or position and return the JSON-ready result (replay-checked)."""
     from solvers.allisbomb import deals
     from solvers.allisbomb.rules import new_game, state_from_json
@@ -132,7 +216,7 @@ def solve_command(seed, rank_, deck, state_file, expansions, hands, players, bli
             deal = deals.parse_deck(deck, cs)
         state = new_game(cs, deal)
     t0 = time.perf_counter()
-    warm = _warm_up()
+    warm = _warm_up(node_limit)
     if shortest:
         from solvers.allisbomb.solver import solve_shortest
 
@@ -146,13 +230,18 @@ def solve_command(seed, rank_, deck, state_file, expansions, hands, players, bli
         lines = s.describe_move(move)
         card = s.card_of(move)
         s.apply(move)
-        turns.append({
-            "turn": len(turns) + 1,
-            "card": cs.labels[card],
-            "choices": list(move),
-            "steps": lines,
-            "deck_after": [s.label(c) for c in s.deck],
-        })
+        turns.append(
+            {
+                "turn": len(turns) + 1,
+                "card": cs.labels[card],
+                "choices": list(move),
+                "steps": lines,
+                "deck_after": [s.label(c) for c in s.deck],
+                "equipped_after": [
+                    [s.label(c) for c in s.equipped(p)] for p in range(config.players)
+                ],
+            }
+        )
     out = {
         "outcome": res.outcome,
         "nodes": res.nodes,
@@ -179,14 +268,21 @@ def solve_command(seed, rank_, deck, state_file, expansions, hands, players, bli
 _WARM = {"seconds": None}
 
 
-def _warm_up() -> float:
-    """Load (or on the very first run, compile) the Numba kernel; return the seconds taken."""
+def _warm_up(node_limit: int) -> float:
+    """Load (or on the very first run, compile) the Numba kernel and allocate the
+    transposition table; return the seconds taken."""
     if _WARM["seconds"] is None:
         from solvers.allisbomb.config import GameConfig
-        from solvers.allisbomb.solver import solve
+        from solvers.allisbomb.solver import solve, table_bits_for
 
         t = time.perf_counter()
-        solve(GameConfig(blitz=True), list(range(13)), node_limit=1, check=False)
+        solve(
+            GameConfig(blitz=True),
+            list(range(13)),
+            node_limit=1,
+            check=False,
+            table_bits=table_bits_for(node_limit),
+        )
         _WARM["seconds"] = time.perf_counter() - t
     return _WARM["seconds"]
 
@@ -211,19 +307,24 @@ def render_text(r: dict) -> str:
         f"kernel load/compile {r['compile_seconds']:.2f} s)"
     )
     if r["outcome"] == "loss":
-        lines.append("every line of play loses; losing ends met: "
-                     + (", ".join(r["loss_reasons"]) or "none"))
+        lines.append(
+            "every line of play loses; losing ends met: " + (", ".join(r["loss_reasons"]) or "none")
+        )
     elif r["outcome"] == "undecided":
-        lines.append(f"node limit {r['node_limit']:,} reached before a verdict; "
-                     "raise --node-limit")
+        lines.append(f"node limit {r['node_limit']:,} reached before a verdict; raise --node-limit")
     else:
-        lines.append(f"winning line, {len(r['turns'])} turns (replayed through the reference "
-                     "engine: it wins):")
+        lines.append(
+            f"winning line, {len(r['turns'])} turns (replayed through the reference "
+            "engine: it wins):"
+        )
         for t in r["turns"]:
             lines.append(f"turn {t['turn']}: " + t["steps"][0])
             for step in t["steps"][1:]:
                 lines.append("    " + step.strip())
             lines.append("    deck: " + (", ".join(t["deck_after"]) or "(empty)"))
+            for p, eq in enumerate(t["equipped_after"]):
+                who = f"player {p + 1} " if len(t["equipped_after"]) > 1 else ""
+                lines.append(f"    {who}equipped: " + (", ".join(eq) or "(nothing)"))
     return "\n".join(lines)
 
 
@@ -244,8 +345,12 @@ def cards_cmd(expansions, hands, players, blitz, cards_file, as_json) -> None:
     cs = load_cards(config)
     rows = card_table(cs)
     if as_json:
-        click.echo(json.dumps({"config": config.to_dict(), "cards": rows,
-                               "files": [str(p) for p in cs.files]}, indent=1))
+        click.echo(
+            json.dumps(
+                {"config": config.to_dict(), "cards": rows, "files": [str(p) for p in cs.files]},
+                indent=1,
+            )
+        )
         return
     if cs.is_stand_in():
         click.echo(f"[{STAND_IN_NOTE}]")
@@ -253,8 +358,11 @@ def cards_cmd(expansions, hands, players, blitz, cards_file, as_json) -> None:
     for row in rows:
         prov = row["provenance"]
         head = f"{row['label']} x{row['copies']}"
-        extra = ", ".join(x for x in (row["class"], row["set"], row["campaign"] and
-                                      f"campaign {row['campaign']}") if x)
+        extra = ", ".join(
+            x
+            for x in (row["class"], row["set"], row["campaign"] and f"campaign {row['campaign']}")
+            if x
+        )
         click.echo(f"{head:<26} [{extra}] ({prov})")
         click.echo(f"    passive {row['passive']}")
         click.echo(f"    ignited {row['ignited']}")

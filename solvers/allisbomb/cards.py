@@ -192,7 +192,9 @@ def _parse_step(raw: object, source: str, where: str) -> Step:
         if (step.zone == "play") != (step.pick == "self"):
             raise _fail(source, where, "pick 'self' goes with zone 'play' and only with it")
         if step.zone == "equipped" and step.pick in ("top", "bottom", "nth"):
-            raise _fail(source, f"{where}[pick]", "equipped cards have no order; use any/name/class")
+            raise _fail(
+                source, f"{where}[pick]", "equipped cards have no order; use any/name/class"
+            )
         if step.pick == "nth" and step.n < 1:
             raise _fail(source, f"{where}[n]", "pick 'nth' needs n >= 1")
         if step.pick == "name" and not step.name:
@@ -215,7 +217,9 @@ def _parse_step(raw: object, source: str, where: str) -> Step:
             raise _fail(source, f"{where}[dish]", "prophecy needs a dish")
     elif op == "equip_win":
         if not step.target:
-            raise _fail(source, f"{where}[target]", "equip_win needs a target ('desired' or a name)")
+            raise _fail(
+                source, f"{where}[target]", "equip_win needs a target ('desired' or a name)"
+            )
         if step.zone not in ("", "deck", "drawn"):
             raise _fail(source, f"{where}[zone]", "equip_win zone must be 'deck' or 'drawn'")
     return step
@@ -250,8 +254,11 @@ def parse_card_file(text: str, source: str, expansion: str | None = None) -> lis
         raise _fail(source, "[set]", "must be a table")
     set_name = set_table.get("name", expansion)
     if set_name not in SET_FILES:
-        raise _fail(source, "[set][name]", f"unknown set {set_name!r}; expected one of: "
-                    f"{', '.join(SET_FILES)}")
+        raise _fail(
+            source,
+            "[set][name]",
+            f"unknown set {set_name!r}; expected one of: {', '.join(SET_FILES)}",
+        )
     set_prov = set_table.get("provenance", "printed")
     raw_cards = data.get("card")
     if not isinstance(raw_cards, list) or not raw_cards:
@@ -263,10 +270,14 @@ def parse_card_file(text: str, source: str, expansion: str | None = None) -> lis
         name = _get(raw, "name", str, source, f"[card][{i}]")
         where = f"card {i} ({name})"
         if not name.strip() or name != name.strip() or "," in name:
-            raise _fail(source, f"{where}[name]", "must be non-empty, without commas or edge spaces")
+            raise _fail(
+                source, f"{where}[name]", "must be non-empty, without commas or edge spaces"
+            )
         label = _get(raw, "label", str, source, where, default=name)
         if not label.strip() or label != label.strip() or "," in label:
-            raise _fail(source, f"{where}[label]", "must be non-empty, without commas or edge spaces")
+            raise _fail(
+                source, f"{where}[label]", "must be non-empty, without commas or edge spaces"
+            )
         copies = _get(raw, "copies", int, source, where, default=1)
         if not 1 <= copies <= 4:
             raise _fail(source, f"{where}[copies]", f"must be in 1..4, not {copies}")
@@ -287,8 +298,20 @@ def parse_card_file(text: str, source: str, expansion: str | None = None) -> lis
         passive = _parse_side(raw.get("passive"), source, f"{where}[passive]")
         ignited = _parse_side(raw.get("ignited"), source, f"{where}[ignited]")
         cards.append(
-            Card(name, label, copies, tuple(classes), set_name, campaign, prov, tuple(rulebook),
-                 tuple(replaces), passive, ignited, source)
+            Card(
+                name,
+                label,
+                copies,
+                tuple(classes),
+                set_name,
+                campaign,
+                prov,
+                tuple(rulebook),
+                tuple(replaces),
+                passive,
+                ignited,
+                source,
+            )
         )
     labels = [c.label for c in cards]
     for lab in labels:
@@ -329,9 +352,7 @@ def _user_sets(path: Path) -> dict[str, list[Card]]:
         exp = raw.get("expansion", card.expansion)
         if exp not in SET_FILES:
             raise BadInput(f"{path}: card {card.name}: unknown expansion {exp!r}")
-        out.setdefault(exp, []).append(
-            Card(**{**card.__dict__, "expansion": exp})
-        )
+        out.setdefault(exp, []).append(Card(**{**card.__dict__, "expansion": exp}))
     return out
 
 
@@ -432,8 +453,11 @@ def compile_program(cs: CardSet) -> Program:
             count[cid, s] = len(side.steps)
             for st in side.steps:
                 rows.append(step_row(cs, st))
-    steps = np.array(rows, np.int32).reshape(-1, STEP_WIDTH) if rows else np.zeros(
-        (1, STEP_WIDTH), np.int32)
+    steps = (
+        np.array(rows, np.int32).reshape(-1, STEP_WIDTH)
+        if rows
+        else np.zeros((1, STEP_WIDTH), np.int32)
+    )
     return Program(n, number, keyword, start, count, steps, win_info(cs))
 
 

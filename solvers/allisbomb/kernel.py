@@ -342,8 +342,9 @@ def _is_gift(c, info):
 
 
 @njit(cache=True)
-def run_turn(st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, cs,
-             buf, tmp):
+def run_turn(
+    st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, cs, buf, tmp
+):
     """Play one turn on `st` with the choices in `ch`; return 0 when done, NEED (-1) if a
     choice is missing (cs[2] = its number of options). Mirrors rules.State._run_turn."""
     H = 5 * n
@@ -560,9 +561,36 @@ def _tt_find(keys, gens, gen, h):
 
 
 @njit(cache=True)
-def dfs(root, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, tracked,
-        n_tracked, keys, gens, marks, gen, node_limit, states, fch, fk, fplen, fstarted, fidx,
-        sol, sol_len, buf, tmp, cs):
+def dfs(
+    root,
+    n,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    tracked,
+    n_tracked,
+    keys,
+    gens,
+    marks,
+    gen,
+    node_limit,
+    states,
+    fch,
+    fk,
+    fplen,
+    fstarted,
+    fidx,
+    sol,
+    sol_len,
+    buf,
+    tmp,
+    cs,
+):
     """Exhaustive DFS from `root` (search.reference_search). Returns (code, nodes, reasons,
     solution turns); the winning line is left in sol[0:turns, :] with sol_len[t] choices."""
     H = 5 * n
@@ -610,12 +638,25 @@ def dfs(root, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts
             d -= 1
             continue
         while True:
-            for j in range(L):
-                child[j] = states[d, j]
+            child[:] = states[d]
             cs[0] = 0
             cs[1] = fplen[d]
-            status = run_turn(child, n, number, keyword, sstart, scount, steps, info,
-                              gift_ids, n_gifts, fch[d], cs, buf, tmp)
+            status = run_turn(
+                child,
+                n,
+                number,
+                keyword,
+                sstart,
+                scount,
+                steps,
+                info,
+                gift_ids,
+                n_gifts,
+                fch[d],
+                cs,
+                buf,
+                tmp,
+            )
             if status == NEED:
                 p = fplen[d]
                 fch[d, p] = 0
@@ -651,16 +692,37 @@ def dfs(root, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts
         else:
             fidx[d + 1] = -1
         d += 1
-        for j in range(L):
-            states[d, j] = child[j]
+        states[d, :] = child
         fstarted[d] = 0
     return CODE_LOSS, nodes, reasons, 0
 
 
 @njit(cache=True)
-def solve_many(decks, n, players, number, keyword, sstart, scount, steps, info, gift_ids,
-               n_gifts, tracked, n_tracked, keys, gens, gen0, node_limit, max_depth,
-               out_code, out_nodes, out_len, out_reason):
+def solve_many(
+    decks,
+    n,
+    players,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    tracked,
+    n_tracked,
+    keys,
+    gens,
+    marks,
+    gen0,
+    node_limit,
+    max_depth,
+    out_code,
+    out_nodes,
+    out_len,
+    out_reason,
+):
     """Solve each row of `decks` (card ids, top first); results into the out arrays.
     Returns the last table generation used."""
     L = 5 * n + 8
@@ -672,7 +734,6 @@ def solve_many(decks, n, players, number, keyword, sstart, scount, steps, info, 
     fidx = np.zeros(max_depth + 1, np.int64)
     sol = np.zeros((max_depth + 1, MAXC), np.int32)
     sol_len = np.zeros(max_depth + 1, np.int32)
-    marks = np.zeros(keys.shape[0], np.uint8)
     buf = np.zeros(2 * n + 8, np.int64)
     tmp = np.zeros(2 * n + 8, np.int64)
     cs = np.zeros(3, np.int64)
@@ -685,9 +746,35 @@ def solve_many(decks, n, players, number, keyword, sstart, scount, steps, info, 
             gen = 1
         setup(decks[r], n, players, root)
         code, nodes, reasons, turns = dfs(
-            root, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, tracked,
-            n_tracked, keys, gens, marks, np.uint32(gen), node_limit, states, fch, fk, fplen,
-            fstarted, fidx, sol, sol_len, buf, tmp, cs)
+            root,
+            n,
+            number,
+            keyword,
+            sstart,
+            scount,
+            steps,
+            info,
+            gift_ids,
+            n_gifts,
+            tracked,
+            n_tracked,
+            keys,
+            gens,
+            marks,
+            np.uint32(gen),
+            node_limit,
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
+            fidx,
+            sol,
+            sol_len,
+            buf,
+            tmp,
+            cs,
+        )
         out_code[r] = code
         out_nodes[r] = nodes
         out_len[r] = turns

@@ -32,8 +32,14 @@ from solvers.common.errors import BadInput, unknown
 
 # Where a card is (one value per card id).
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = range(6)
-ZONE_NAMES = ("deck", "equipped (player 1)", "equipped (player 2)", "discard pile",
-              "out of play", "play area")
+ZONE_NAMES = (
+    "deck",
+    "equipped (player 1)",
+    "equipped (player 2)",
+    "discard pile",
+    "out of play",
+    "play area",
+)
 
 
 class Outcome(enum.Enum):
@@ -104,9 +110,21 @@ class State:
 
     def copy(self) -> State:
         """Return an independent copy (no log)."""
-        return State(self.cards, list(self.deck), list(self.discard), list(self.zone),
-                     list(self.ignited), self.desired, list(self.played), self.gift_plays,
-                     self.active, self.outcome, self.ending, self.turn, None)
+        return State(
+            self.cards,
+            list(self.deck),
+            list(self.discard),
+            list(self.zone),
+            list(self.ignited),
+            self.desired,
+            list(self.played),
+            self.gift_plays,
+            self.active,
+            self.outcome,
+            self.ending,
+            self.turn,
+            None,
+        )
 
     def key(self) -> tuple:
         """The position as a hashable value (what the search's transposition table stores).
@@ -116,8 +134,16 @@ class State:
         """
         info = _info(self.cards)
         tracked = tuple(self.played[c] for c in info["tracked"])
-        return (tuple(self.deck), tuple(self.discard), tuple(self.zone), tuple(self.ignited),
-                self.desired, tracked, min(self.gift_plays, 3), self.active)
+        return (
+            tuple(self.deck),
+            tuple(self.discard),
+            tuple(self.zone),
+            tuple(self.ignited),
+            self.desired,
+            tracked,
+            min(self.gift_plays, 3),
+            self.active,
+        )
 
     def equipped(self, player: int) -> list[int]:
         """The EQUIPPED CARDS of a player (0 or 1), by card id."""
@@ -354,8 +380,12 @@ class State:
             if d >= 0 and self.zone[d] != DISCARD:
                 unmet.append("the DESIRED DISH is not in the DISCARD PILE")
             t = info["throne"]
-            if not princess_ok or t < 0 or not self.ignited[t] or self.zone[t] not in (
-                    EQUIP0, EQUIP1):
+            if (
+                not princess_ok
+                or t < 0
+                or not self.ignited[t]
+                or self.zone[t] not in (EQUIP0, EQUIP1)
+            ):
                 unmet.append("the ignited PRINCESS did not EQUIP the ignited THRONE")
         else:
             if d >= 0 and not self.ignited[d]:
@@ -409,6 +439,9 @@ class State:
             "out": [lab[c] for c in range(len(self.zone)) if self.zone[c] == OUT],
             "ignited": sorted({lab[c] for c in range(len(lab)) if self.ignited[c]}),
             "ignited_ids": [c for c in range(len(lab)) if self.ignited[c]],
+            "deck_ids": list(self.deck),
+            "discard_ids": list(self.discard),
+            "zone_ids": list(self.zone),
             "desired": None if self.desired < 0 else lab[self.desired],
             "played": [c for c in range(len(lab)) if self.played[c]],
             "gift_plays": self.gift_plays,
@@ -683,9 +716,12 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     if cards is None:
         c = data.get("config", {})
         cfg = GameConfig(
-            expansions=tuple(c.get("expansions", ())), hands=bool(c.get("hands", False)),
-            blitz=bool(c.get("blitz", False)), players=int(c.get("players", 1)),
-            extra_sets=tuple(c.get("extra_sets", ())), removed=tuple(c.get("removed", ())),
+            expansions=tuple(c.get("expansions", ())),
+            hands=bool(c.get("hands", False)),
+            blitz=bool(c.get("blitz", False)),
+            players=int(c.get("players", 1)),
+            extra_sets=tuple(c.get("extra_sets", ())),
+            removed=tuple(c.get("removed", ())),
             waking_up_rules=c.get("waking_up_rules"),
         )
         cards = load_cards(cfg)
@@ -706,16 +742,33 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     zone = [-1] * n
     deck = [take(x, "deck") for x in data.get("deck", [])]
     discard = [take(x, "discard") for x in data.get("discard", [])]
+    exact = [data.get(k) for k in ("deck_ids", "discard_ids", "zone_ids")]
+    if all(isinstance(x, list) for x in exact):
+        # exact card ids (written by to_json): copies of a card keep their own ids
+        ok = all(isinstance(c, int) and 0 <= c < n for x in exact for c in x)
+        if not ok or len(exact[2]) != n or not all(0 <= z <= OUT for z in exact[2]):
+            raise BadInput("position: deck_ids/discard_ids/zone_ids are not valid card ids")
+        if [cards.labels[c] for c in exact[0]] != [cards.labels[c] for c in deck] or [
+            cards.labels[c] for c in exact[1]
+        ] != [cards.labels[c] for c in discard]:
+            raise BadInput("position: deck_ids/discard_ids disagree with deck/discard")
+        deck, discard = list(exact[0]), list(exact[1])
+        if sorted(deck) != [c for c in range(n) if exact[2][c] == DECK] or sorted(discard) != [
+            c for c in range(n) if exact[2][c] == DISCARD
+        ]:
+            raise BadInput("position: zone_ids disagree with deck_ids/discard_ids")
+        free = {}
+        zone = list(exact[2])
     for c in deck:
         zone[c] = DECK
     for c in discard:
         zone[c] = DISCARD
-    for p, cards_p in enumerate(data.get("equipped", [])):
+    for p, cards_p in enumerate([] if not free and n else data.get("equipped", [])):
         if p >= cards.config.players:
             raise BadInput("position: equipped cards listed for a player not in the game")
         for x in cards_p:
             zone[take(x, "equipped")] = EQUIP0 + p
-    for x in data.get("out", []):
+    for x in [] if not free and n else data.get("out", []):
         zone[take(x, "out")] = OUT
     missing = [cards.labels[c] for c in range(n) if zone[c] < 0]
     if missing:
@@ -746,8 +799,18 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     active = int(data.get("active", 0))
     if active not in range(cards.config.players):
         raise BadInput(f"position: active player {active} not in the game")
-    s = State(cards, deck, discard, zone, ignited, desired, played,
-              int(data.get("gift_plays", 0)), active, turn=int(data.get("turn", 0)))
+    s = State(
+        cards,
+        deck,
+        discard,
+        zone,
+        ignited,
+        desired,
+        played,
+        int(data.get("gift_plays", 0)),
+        active,
+        turn=int(data.get("turn", 0)),
+    )
     if not s.playable():
         s._lose(Ending.NO_CARD_TO_PLAY)
     return s

@@ -28,9 +28,19 @@ from solvers.allisbomb.search import MAX_DEPTH
 from solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
-DEFAULT_NODE_LIMIT = 5_000_000
-#: Transposition table entries (2**22 entries: 4 M positions, 54 MB with stamps and marks).
-DEFAULT_TABLE_BITS = 22
+DEFAULT_NODE_LIMIT = 3_000_000
+#: Largest transposition table: 2**22 entries (4 M positions, 54 MB with stamps and marks).
+MAX_TABLE_BITS = 22
+
+
+def table_bits_for(node_limit: int) -> int:
+    """The table size (log2 entries) for a node limit: twice the limit, 2**16..2**22.
+
+    A small table stays in the CPU cache (much faster); the search stops inserting at 75%
+    full, after which it stays exact but may revisit positions (and so hit the limit).
+    """
+    need = max(1, 2 * int(node_limit))
+    return int(min(MAX_TABLE_BITS, max(16, need.bit_length())))
 
 
 @dataclass
@@ -79,15 +89,49 @@ class _Table:
         self.bits = 0
         self.keys = np.zeros(1, np.uint64)
         self.gens = np.zeros(1, np.uint32)
+        self.marks = np.zeros(1, np.uint8)
         self.gen = 0
+        self.frames: dict[int, tuple] = {}
 
     def get(self, bits: int) -> tuple[np.ndarray, np.ndarray]:
         if bits != self.bits:
             self.bits = bits
             self.keys = np.zeros(1 << bits, np.uint64)
             self.gens = np.zeros(1 << bits, np.uint32)
+            self.marks = np.zeros(1 << bits, np.uint8)
+            # touch the pages now, so the first search's time is search, not page faults
+            self.gens.fill(0)
+            self.keys.fill(0)
             self.gen = 0
         return self.keys, self.gens
+
+    def next_gen(self) -> int:
+        """A fresh generation stamp: entries of earlier searches become empty slots."""
+        self.gen += 1
+        if self.gen >= 2**32 - 1:
+            self.gens[:] = 0
+            self.gen = 1
+        return self.gen
+
+    def frame_buffers(self, n: int) -> tuple:
+        """The DFS stack arrays for n cards (allocated once per process and size)."""
+        if n not in self.frames:
+            L = K.state_len(n)
+            d = MAX_DEPTH + 1
+            self.frames[n] = (
+                np.zeros((d, L), np.int16),  # states
+                np.zeros((d, K.MAXC), np.int32),  # fch
+                np.zeros((d, K.MAXC), np.int32),  # fk
+                np.zeros(d, np.int32),  # fplen
+                np.zeros(d, np.int32),  # fstarted
+                np.zeros(d, np.int64),  # fidx
+                np.zeros((d, K.MAXC), np.int32),  # sol
+                np.zeros(d, np.int32),  # sol_len
+                np.zeros(2 * n + 8, np.int64),  # buf
+                np.zeros(2 * n + 8, np.int64),  # tmp
+                np.zeros(3, np.int64),  # cs
+            )
+        return self.frames[n]
 
 
 _TABLE = _Table()
@@ -104,7 +148,7 @@ def solve_batch(
     config: GameConfig,
     decks: np.ndarray,
     node_limit: int = DEFAULT_NODE_LIMIT,
-    table_bits: int = DEFAULT_TABLE_BITS,
+    table_bits: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Solve every row of `decks` (int array [m, n], card ids top first) in one Numba call.
 
@@ -118,17 +162,40 @@ def solve_batch(
         raise BadInput(f"decks must be an array [m, {c.cards.n}] for {config.label()}")
     m = decks.shape[0]
     out = {k: np.zeros(m, np.int64) for k in ("code", "nodes", "turns", "reason")}
-    keys, gens = _TABLE.get(table_bits)
+    keys, gens = _TABLE.get(table_bits or table_bits_for(node_limit))
     p = c.prog
     _TABLE.gen = K.solve_many(
-        decks, p.n, config.players, p.number, p.keyword, p.step_start, p.step_count, p.steps,
-        p.info, c.gift_ids, c.n_gifts, c.tracked, c.n_tracked, keys, gens, _TABLE.gen,
-        node_limit, MAX_DEPTH, out["code"], out["nodes"], out["turns"], out["reason"])
+        decks,
+        p.n,
+        config.players,
+        p.number,
+        p.keyword,
+        p.step_start,
+        p.step_count,
+        p.steps,
+        p.info,
+        c.gift_ids,
+        c.n_gifts,
+        c.tracked,
+        c.n_tracked,
+        keys,
+        gens,
+        _TABLE.marks,
+        _TABLE.gen,
+        node_limit,
+        MAX_DEPTH,
+        out["code"],
+        out["nodes"],
+        out["turns"],
+        out["reason"],
+    )
     return out
 
 
 def solve_state(
-    state: State, node_limit: int = DEFAULT_NODE_LIMIT, table_bits: int = DEFAULT_TABLE_BITS,
+    state: State,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    table_bits: int | None = None,
     check: bool = True,
 ) -> SolveResult:
     """Solve from a reference-engine position (e.g. a mid-game `--state`)."""
@@ -136,30 +203,46 @@ def solve_state(
     c = compiled(state.config)
     n = c.cards.n
     root = to_kernel_state(state)
-    keys, gens = _TABLE.get(table_bits)
-    _TABLE.gen += 1
-    if _TABLE.gen >= 2**32 - 1:
-        gens[:] = 0
-        _TABLE.gen = 1
-    L = K.state_len(n)
-    states = np.zeros((MAX_DEPTH + 1, L), np.int16)
-    fch = np.zeros((MAX_DEPTH + 1, K.MAXC), np.int32)
-    fk = np.zeros_like(fch)
-    sol = np.zeros_like(fch)
-    sol_len = np.zeros(MAX_DEPTH + 1, np.int32)
+    keys, gens = _TABLE.get(table_bits or table_bits_for(node_limit))
+    gen = _TABLE.next_gen()
+    states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     p = c.prog
     code, nodes, reasons, turns = K.dfs(
-        root, n, p.number, p.keyword, p.step_start, p.step_count, p.steps, p.info, c.gift_ids,
-        c.n_gifts, c.tracked, c.n_tracked, keys, gens, np.zeros(keys.shape[0], np.uint8),
-        np.uint32(_TABLE.gen), node_limit, states, fch, fk, np.zeros(MAX_DEPTH + 1, np.int32),
-        np.zeros(MAX_DEPTH + 1, np.int32), np.zeros(MAX_DEPTH + 1, np.int64), sol,
-        sol_len, np.zeros(2 * n + 8, np.int64),
-        np.zeros(2 * n + 8, np.int64), np.zeros(3, np.int64))
+        root,
+        n,
+        p.number,
+        p.keyword,
+        p.step_start,
+        p.step_count,
+        p.steps,
+        p.info,
+        c.gift_ids,
+        c.n_gifts,
+        c.tracked,
+        c.n_tracked,
+        keys,
+        gens,
+        _TABLE.marks,
+        np.uint32(gen),
+        node_limit,
+        states,
+        fch,
+        fk,
+        fplen,
+        fstarted,
+        fidx,
+        sol,
+        sol_len,
+        buf,
+        tmp,
+        cs,
+    )
     solution: list[tuple[int, ...]] = []
     if code == K.CODE_WIN:
         solution = [tuple(int(x) for x in sol[t, : sol_len[t]]) for t in range(turns)]
-    res = SolveResult(OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution,
-                      int(reasons))
+    res = SolveResult(
+        OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution, int(reasons)
+    )
     if check and res.outcome == "win":
         verify_solution(state, res.solution)
     return res
@@ -170,7 +253,7 @@ def solve(
     deck,
     node_limit: int = DEFAULT_NODE_LIMIT,
     shortest: bool = False,
-    table_bits: int = DEFAULT_TABLE_BITS,
+    table_bits: int | None = None,
     check: bool = True,
 ) -> SolveResult:
     """Decide one deal (card ids, top first) under perfect play.
@@ -189,7 +272,9 @@ def solve(
     return solve_state(state, node_limit, table_bits, check)
 
 
-def solve_shortest(state: State, node_limit: int, table_bits: int, check: bool) -> SolveResult:
+def solve_shortest(
+    state: State, node_limit: int, table_bits: int | None, check: bool
+) -> SolveResult:
     """A win with the fewest turns, by breadth-first search over the reference engine.
 
     Exact but plain Python (about 20,000 positions per second): meant for single deals.
@@ -232,7 +317,8 @@ def to_kernel_state(state: State) -> np.ndarray:
     st[H + 3] = state.active
     st[H + 4] = state.gift_plays
     st[H + 5] = {Outcome.ONGOING: K.R_ONGOING, Outcome.WIN: K.R_WIN, Outcome.LOSS: K.R_LOSS}[
-        state.outcome]
+        state.outcome
+    ]
     st[H + 6] = int(state.ending)
     st[H + 7] = state.turn
     return st
