@@ -148,3 +148,44 @@ def _report(out: Path, rows) -> None:
     click.echo(headline_table(summarize(rows, labels)))
     click.echo(text)
     click.echo(f"tables and charts: {out / 'report'}")
+
+
+@click.command(name="campaign")
+@click.option(
+    "--campaigns",
+    type=click.IntRange(min=1),
+    required=True,
+    help="Independent six-game campaigns to play.",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--players", type=click.IntRange(1, 2), default=1, show_default=True)
+@click.option(
+    "--node-limit",
+    type=click.IntRange(min=1),
+    default=2_000_000,
+    show_default=True,
+    help="Positions per game before it counts as undecided.",
+)
+@study_options(default_chunk=20)
+def campaign(campaigns, seed, players, node_limit, out, workers, scheduler, chunk_size) -> None:
+    """Monte Carlo of whole campaigns (rulebook H): score distribution and medal rates.
+
+    \b
+    Example:
+      bombsolve allisbomb campaign --campaigns 200 --seed 1 --out runs/campaign
+    """
+    from solvers.allisbomb.report import write_campaign_report
+    from solvers.allisbomb.study import campaign_study
+    from solvers.common.runner import load_manifest, run_study
+
+    study = campaign_study(campaigns, seed, players, node_limit, chunk_size)
+    rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
+    m = load_manifest(out)
+    text = (
+        f"All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards); "
+        f"{campaigns:,} campaigns, SeedSequence({seed}), {players} player(s), perfect play per "
+        f"game (node limit {node_limit:,}; lost or undecided games remove every circle and star "
+        f"card); bombsolve {m['versions']['bombsolve']} @ {m['git_commit'][:12]}"
+    )
+    click.echo(write_campaign_report(rows, Path(out) / "report", text))
+    click.echo(text)

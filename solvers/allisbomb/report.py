@@ -326,3 +326,88 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
     ax.set_title("Skill gap: perfect play against heuristic players (STAND-IN cards)")
     ax.legend(frameon=False, fontsize=8, loc="lower right")
     save_chart(fig, out, "skill_gap", caption)
+
+
+# --- campaign (issue 3 part 5) --------------------------------------------------------------
+
+MEDAL_ORDER = ("gold", "silver", "bronze", "none")
+
+
+def campaign_summary(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Medal rates (at least that medal) and per-game outcome rates of a campaign study."""
+    n = len(rows)
+    medals = []
+    for i, medal in enumerate(MEDAL_ORDER[:-1]):
+        k = int(rows["medal"].isin(MEDAL_ORDER[: i + 1]).sum())
+        lo, hi = wilson(k, n)
+        medals.append(
+            {
+                "result": f"{medal} or better",
+                "campaigns": n,
+                "count": k,
+                "rate": k / n,
+                "lo": lo,
+                "hi": hi,
+            }
+        )
+    games = []
+    for col in [c for c in rows.columns if c.startswith("game:")]:
+        wins = int((rows[col] == "win").sum())
+        und = int((rows[col] == "undecided").sum())
+        lo, hi = wilson_undecided(wins, und, n)
+        games.append(
+            {
+                "game": col[5:],
+                "campaigns": n,
+                "wins": wins,
+                "undecided": und,
+                "win_rate": wins / n,
+                "win_lo": lo,
+                "win_hi": hi,
+            }
+        )
+    return pd.DataFrame(medals), pd.DataFrame(games)
+
+
+def write_campaign_report(rows: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -> str:
+    """Write the campaign tables and charts; return the Markdown summary."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    medals, games = campaign_summary(rows)
+    undecided = (rows[[c for c in rows.columns if c.startswith("game:")]] == "undecided").any(
+        axis=1
+    )
+    md = (
+        to_markdown(medals, ["rate", "lo", "hi"])
+        + "\n"
+        + to_markdown(games, ["win_rate", "win_lo", "win_hi"])
+        + f"\nmean score {rows['points'].mean():.2f}, median {rows['points'].median():.0f} "
+        f"(N = {len(rows):,} campaigns; {int(undecided.sum()):,} of them had an undecided game, "
+        "scored as a loss, so scores and medal rates are lower bounds)\n"
+    )
+    write_text_atomic(out / "campaign_medals.csv", medals.to_csv(index=False))
+    write_text_atomic(out / "campaign_games.csv", games.to_csv(index=False))
+    write_text_atomic(out / "campaign.md", f"<!-- {caption} -->\n\n" + md)
+
+    fig, ax = new_figure()
+    lo_p, hi_p = int(rows["points"].min()), int(rows["points"].max())
+    ax.hist(rows["points"], bins=np.arange(lo_p - 0.5, hi_p + 1.5), color=PALETTE[0], alpha=0.85)
+    for need, name, color in (
+        (5, "bronze", "#a0522d"),
+        (10, "silver", "#7f7f7f"),
+        (15, "gold", "#c9a400"),
+    ):
+        ax.axvline(need - 0.5, color=color, ls="--", lw=1.2)
+        ax.text(need - 0.4, ax.get_ylim()[1] * 0.95, name, color=color, fontsize=8, va="top")
+    ax.set_xlabel("campaign score (cards kept into the last game + wins, last win worth 3)")
+    ax.set_ylabel("campaigns")
+    ax.set_title("All Is Bomb campaign scores under perfect play (STAND-IN cards)")
+    save_chart(fig, out, "campaign_scores", caption)
+
+    fig, ax = new_figure(8, 3.6)
+    interval_bars(ax, list(games["game"]), games["win_rate"], games["win_lo"], games["win_hi"])
+    ax.set_xlim(0, 105)
+    ax.set_xlabel("win rate of each campaign game (%), Wilson 95% interval, undecided against")
+    ax.set_title("Campaign: which game breaks the run? (STAND-IN cards)")
+    save_chart(fig, out, "campaign_games", caption)
+    return md

@@ -244,3 +244,63 @@ __all__ = [
     "caption",
     "__version__",
 ]
+
+
+# --- campaign study (issue 3 part 5) ------------------------------------------------------
+
+
+def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Play one chunk of whole six-game campaigns (rulebook H) under perfect play per game."""
+    from solvers.allisbomb.campaign import play_campaign
+
+    recs = []
+    for case, s in zip(range(chunk.start, chunk.stop), chunk.case_seeds(), strict=True):
+        t0 = time.perf_counter()
+        r = play_campaign(
+            np.random.default_rng(int(s)),
+            players=int(params["players"]),
+            node_limit=int(params["node_limit"]),
+        )
+        rec: dict[str, Any] = {
+            "case": case,
+            "seed": s,
+            "points": r.points,
+            "medal": r.medal,
+            "kept_cards": r.kept_cards,
+            "wins": sum(o == "win" for o in r.outcomes),
+            "nodes": r.nodes,
+            "seconds": time.perf_counter() - t0,
+        }
+        for game, outcome in zip(EXPANSIONS, r.outcomes, strict=True):
+            rec[f"game:{game}"] = outcome
+        recs.append(rec)
+    return pd.DataFrame(recs)
+
+
+def campaign_study(
+    campaigns: int, seed: int, players: int = 1, node_limit: int = 2_000_000, chunk_size: int = 50
+) -> Study:
+    """Build the campaign study: `campaigns` independent six-game campaigns."""
+    from solvers.allisbomb.campaign import campaign_config
+
+    if campaigns < 1:
+        raise BadInput(f"--campaigns {campaigns} is not positive; expected 1 or more")
+    files: list[Path] = []
+    for game in range(len(EXPANSIONS)):
+        for f in load_cards(campaign_config(game, (), players)).files:
+            if f not in files:
+                files.append(f)
+    return Study(
+        name="allisbomb.campaign",
+        params={
+            "players": int(players),
+            "node_limit": int(node_limit),
+            "play": "perfect play per game (solver); lost or undecided games remove "
+            "every circle and star card (campaign.removals_pessimistic)",
+        },
+        n_cases=int(campaigns),
+        seed=int(seed),
+        chunk_fn=campaign_chunk,
+        chunk_size=int(chunk_size),
+        input_files=files,
+    )
