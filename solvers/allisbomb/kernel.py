@@ -36,7 +36,7 @@ KW_URGENT, KW_ROYAL = 1, 2
 NEED = -1
 E_DRAW, E_NOCARD, E_UNMET, E_CYCLE = 1, 2, 4, 8
 R_ONGOING, R_WIN, R_LOSS = 0, 1, 2
-MAXC = 48  # most choices in one turn
+MAXC = 64  # most choices in one turn (more: the search answers undecided)
 ON_PATH, DONE = 1, 2
 #: outcome codes of solve_batch
 CODE_WIN, CODE_LOSS, CODE_UNDECIDED = 1, 0, 2
@@ -659,6 +659,8 @@ def dfs(
             )
             if status == NEED:
                 p = fplen[d]
+                if p >= MAXC:  # a turn with more choices than the stack holds: give up
+                    return CODE_UNDECIDED, nodes, reasons, 0
                 fch[d, p] = 0
                 fk[d, p] = cs[2]
                 fplen[d] = p + 1

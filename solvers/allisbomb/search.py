@@ -20,6 +20,9 @@ from solvers.allisbomb.rules import Ending, Outcome, State
 ON_PATH, DONE = 1, 2
 #: Deepest line (in turns) either search follows before giving up as undecided.
 MAX_DEPTH = 1000
+#: Most choices in one turn the kernel can hold (kernel.MAXC); a turn needing more is
+#: answered 'undecided' by both searches.
+MAX_CHOICES = 64
 
 
 @dataclass
@@ -59,6 +62,8 @@ def reference_search(root: State, node_limit: int = 1_000_000) -> SearchResult:
                 line.pop()
             continue
         move, child = nxt
+        if len(move) > MAX_CHOICES:
+            return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons)
         if child.outcome is Outcome.WIN:
             return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
         if child.outcome is Outcome.LOSS:
