@@ -616,7 +616,7 @@ def dfs(
     nodes = 1
     reasons = 0
     d = 0
-    child = states[max_depth]
+    child = states[1]
     while d >= 0:
         # next complete move of frame d (odometer over choice sequences)
         ok = True
@@ -637,6 +637,7 @@ def dfs(
                 marks[fidx[d]] = DONE
             d -= 1
             continue
+        child = states[d + 1]  # the child is built in place in the next frame's slot
         while True:
             child[:] = states[d]
             cs[0] = 0
@@ -694,7 +695,6 @@ def dfs(
         else:
             fidx[d + 1] = -1
         d += 1
-        states[d, :] = child
         fstarted[d] = 0
     return CODE_LOSS, nodes, reasons, 0
 
