@@ -99,6 +99,12 @@ def _game_options(f):
     is_flag=True,
     help="Find a win with the fewest turns (breadth-first, reference engine).",
 )
+@click.option(
+    "--keep-most",
+    is_flag=True,
+    help="Campaign Mode: of all wins, find one ending with the fewest star cards in the "
+    "discard pile (searches every position, like proving a loss).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
     "--save",
@@ -120,6 +126,7 @@ def allisbomb(
     cards_file,
     node_limit,
     shortest,
+    keep_most,
     as_json,
     save,
 ) -> None:
@@ -163,6 +170,7 @@ def allisbomb(
         cards_file,
         node_limit,
         shortest,
+        keep_most,
     )
     if save:
         write_text_atomic(save, json.dumps(result, indent=1) + "\n")
@@ -184,10 +192,12 @@ def solve_command(
     cards_file,
     node_limit,
     shortest,
+    keep_most=False,
 ) -> dict:
     """Solve one deal or position and return the JSON-ready result (replay-checked)."""
     from solvers.allisbomb import deals
     from solvers.allisbomb.rules import new_game, state_from_json
+    from solvers.allisbomb.search import stars_lost
     from solvers.allisbomb.solver import compiled, solve_state
 
     if state_file is not None:
@@ -215,15 +225,15 @@ def solve_command(
         else:
             deal = deals.parse_deck(deck, cs)
         state = new_game(cs, deal)
-    t0 = time.perf_counter()
+    if shortest and keep_most:
+        raise BadInput("--shortest and --keep-most ask for different wins; choose one")
     warm = _warm_up(node_limit)
     if shortest:
         from solvers.allisbomb.solver import solve_shortest
 
-        res = solve_shortest(state, node_limit, 0, check=True)
+        res = solve_shortest(state, node_limit, None, check=True)
     else:
-        res = solve_state(state, node_limit=node_limit, check=True)
-    del t0
+        res = solve_state(state, node_limit=node_limit, check=True, keep_most=keep_most)
     turns = []
     s = state.copy()
     for move in res.solution:
@@ -258,6 +268,8 @@ def solve_command(
         "position": state.to_json(),
         "node_limit": node_limit,
         "shortest": shortest,
+        "keep_most": keep_most,
+        "stars_lost": stars_lost(s) if res.outcome == "win" else None,
         "solution": [list(m) for m in res.solution],
         "turns": turns,
         "replay_checked": res.outcome == "win",
@@ -313,6 +325,12 @@ def render_text(r: dict) -> str:
     elif r["outcome"] == "undecided":
         lines.append(f"node limit {r['node_limit']:,} reached before a verdict; raise --node-limit")
     else:
+        if r.get("keep_most"):
+            proven = "NOT_BEST" not in r["loss_reasons"]
+            lines.append(
+                f"campaign: this win discards {r['stars_lost']} star card(s); "
+                + ("no win discards fewer" if proven else "node limit hit: fewer not excluded")
+            )
         lines.append(
             f"winning line, {len(r['turns'])} turns (replayed through the reference "
             "engine: it wins):"

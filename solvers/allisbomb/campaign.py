@@ -82,12 +82,16 @@ class CampaignResult:
 
 
 def play_campaign(
-    rng: np.random.Generator, players: int = 1, node_limit: int = 2_000_000
+    rng: np.random.Generator,
+    players: int = 1,
+    node_limit: int = 2_000_000,
+    keep_most: bool = True,
 ) -> CampaignResult:
     """Play the six games, each deal shuffled from `rng` and solved under perfect play.
 
-    A won game ends as the solver's first winning line ends (the solver does not yet prefer
-    the win that keeps most cards); a lost or undecided game removes pessimistically.
+    keep_most=True: of a won game's wins, the one leaving the fewest star cards in the
+    DISCARD PILE (`solve_state(keep_most=True)`); False: the first win found. A lost or
+    undecided game removes pessimistically (`removals_pessimistic`).
     """
     from solvers.allisbomb.rules import new_game
     from solvers.allisbomb.solver import compiled, solve_state, verify_solution
@@ -101,7 +105,7 @@ def play_campaign(
         cs = compiled(cfg).cards
         kept = cs.n
         state = new_game(cs, rng.permutation(cs.n).tolist())
-        res = solve_state(state, node_limit=node_limit)
+        res = solve_state(state, node_limit=node_limit, keep_most=keep_most)
         outcomes.append(res.outcome)
         nodes += res.nodes
         if res.outcome == "win":

@@ -35,6 +35,7 @@ D_TOP, D_BOTTOM, D_EQUIPPED, D_DISCARD, D_OUT = range(5)
 KW_URGENT, KW_ROYAL = 1, 2
 NEED = -1
 E_DRAW, E_NOCARD, E_UNMET, E_CYCLE = 1, 2, 4, 8
+E_NOT_BEST = 16  # best mode: the node limit stopped the search before the best win was proven
 R_ONGOING, R_WIN, R_LOSS = 0, 1, 2
 MAXC = 64  # most choices in one turn (more: the search answers undecided)
 ON_PATH, DONE = 1, 2
@@ -590,9 +591,18 @@ def dfs(
     buf,
     tmp,
     cs,
+    objective,
+    best_mode,
 ):
     """Exhaustive DFS from `root` (search.reference_search). Returns (code, nodes, reasons,
-    solution turns); the winning line is left in sol[0:turns, :] with sol_len[t] choices."""
+    solution turns); the winning line is left in sol[0:turns, :] with sol_len[t] choices.
+
+    best_mode=1: do not stop at the first win; return the win whose final position has the
+    smallest sum of objective[c] over the cards c in the DISCARD PILE (campaign: the star
+    cards lost). Exact, because the wins reachable from a position do not depend on the
+    path to it, so visiting each position once still meets every reachable win. If the
+    node limit stops it after a win was found, that win is returned with E_NOT_BEST set.
+    """
     H = 5 * n
     L = states.shape[1]
     max_depth = states.shape[0] - 1
@@ -615,8 +625,10 @@ def dfs(
     fidx[0] = idx
     nodes = 1
     reasons = 0
+    best = -1
+    best_turns = 0
     d = 0
-    child = states[max_depth]
+    child = states[1]
     while d >= 0:
         # next complete move of frame d (odometer over choice sequences)
         ok = True
@@ -637,6 +649,7 @@ def dfs(
                 marks[fidx[d]] = DONE
             d -= 1
             continue
+        child = states[d + 1]  # the child is built in place in the next frame's slot
         while True:
             child[:] = states[d]
             cs[0] = 0
@@ -660,6 +673,8 @@ def dfs(
             if status == NEED:
                 p = fplen[d]
                 if p >= MAXC:  # a turn with more choices than the stack holds: give up
+                    if best >= 0:
+                        return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
                     return CODE_UNDECIDED, nodes, reasons, 0
                 fch[d, p] = 0
                 fk[d, p] = cs[2]
@@ -668,11 +683,22 @@ def dfs(
             break
         res = child[H + 5]
         if res == R_WIN:
+            score = 0
+            if best_mode == 1:
+                for c in range(n):
+                    if child[n + c] == DISCARD:
+                        score += objective[c]
+                if best >= 0 and score >= best:
+                    continue
             for t in range(d + 1):
                 sol_len[t] = fplen[t]
                 for j in range(fplen[t]):
                     sol[t, j] = fch[t, j]
-            return CODE_WIN, nodes, reasons, d + 1
+            if best_mode == 0 or score == 0:
+                return CODE_WIN, nodes, reasons, d + 1
+            best = score
+            best_turns = d + 1
+            continue
         if res == R_LOSS:
             reasons |= child[H + 6]
             continue
@@ -683,6 +709,8 @@ def dfs(
                 reasons |= E_CYCLE
             continue
         if nodes >= node_limit or d + 1 >= max_depth:
+            if best >= 0:
+                return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
             return CODE_UNDECIDED, nodes, reasons, 0
         nodes += 1
         if filled < limit_fill:
@@ -694,8 +722,9 @@ def dfs(
         else:
             fidx[d + 1] = -1
         d += 1
-        states[d, :] = child
         fstarted[d] = 0
+    if best >= 0:
+        return CODE_WIN, nodes, reasons, best_turns
     return CODE_LOSS, nodes, reasons, 0
 
 
@@ -740,6 +769,7 @@ def solve_many(
     tmp = np.zeros(2 * n + 8, np.int64)
     cs = np.zeros(3, np.int64)
     root = np.zeros(L, np.int16)
+    objective = np.zeros(n, np.int64)
     gen = gen0
     for r in range(decks.shape[0]):
         gen += 1
@@ -776,6 +806,8 @@ def solve_many(
             buf,
             tmp,
             cs,
+            objective,
+            0,
         )
         out_code[r] = code
         out_nodes[r] = nodes

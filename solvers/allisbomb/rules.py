@@ -57,6 +57,8 @@ class Ending(enum.IntFlag):
     NO_CARD_TO_PLAY: "you can't play any card in the Play A Card phase".
     CONDITIONS_UNMET: "you don't fulfill all win conditions when the game ends".
     CYCLE: (searches only) a line of play that returns to a position already on the line.
+    NOT_BEST: (searches only, keep-most mode) a win was found but the node limit stopped
+    the search before it was proven the one keeping most cards.
     """
 
     NONE = 0
@@ -64,6 +66,7 @@ class Ending(enum.IntFlag):
     NO_CARD_TO_PLAY = 2
     CONDITIONS_UNMET = 4
     CYCLE = 8
+    NOT_BEST = 16
 
 
 class NeedChoice(Exception):

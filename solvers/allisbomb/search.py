@@ -36,11 +36,19 @@ class SearchResult:
     loss_reason: int = 0
 
 
-def reference_search(root: State, node_limit: int = 1_000_000) -> SearchResult:
+def stars_lost(state: State) -> int:
+    """Star cards in the DISCARD PILE: what Campaign Mode removes after a game (rulebook H)."""
+    return sum(state.cards.cards[c].campaign == "star" for c in state.discard)
+
+
+def reference_search(
+    root: State, node_limit: int = 1_000_000, keep_most: bool = False
+) -> SearchResult:
     """Decide `root` by exhaustive DFS; `nodes` counts the positions entered (root included).
 
     `loss_reason` ORs the `Ending` bits of every losing end the search met (meaningful
-    for a 'loss': the ways every line failed).
+    for a 'loss': the ways every line failed). keep_most=True: search on after a win and
+    return the win with the fewest star cards in the discard pile (`stars_lost`).
     """
     t0 = time.perf_counter()
     if root.outcome is Outcome.WIN:
@@ -52,6 +60,14 @@ def reference_search(root: State, node_limit: int = 1_000_000) -> SearchResult:
     reasons = 0
     stack = [(root, iter(root.children()))]
     line: list[tuple[int, ...]] = []
+    best: tuple[int, list[tuple[int, ...]]] | None = None
+
+    def stop(nodes: int, reasons: int) -> SearchResult:
+        if best is not None:
+            secs = time.perf_counter() - t0
+            return SearchResult("win", nodes, secs, best[1], reasons | int(Ending.NOT_BEST))
+        return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons)
+
     while stack:
         state, it = stack[-1]
         nxt = next(it, None)
@@ -63,9 +79,17 @@ def reference_search(root: State, node_limit: int = 1_000_000) -> SearchResult:
             continue
         move, child = nxt
         if len(move) > MAX_CHOICES:
-            return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons)
+            return stop(nodes, reasons)
         if child.outcome is Outcome.WIN:
-            return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
+            if not keep_most:
+                return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
+            score = stars_lost(child)
+            if best is not None and score >= best[0]:
+                continue
+            if score == 0:
+                return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
+            best = (score, line + [move])
+            continue
         if child.outcome is Outcome.LOSS:
             reasons |= int(child.ending)
             continue
@@ -77,11 +101,13 @@ def reference_search(root: State, node_limit: int = 1_000_000) -> SearchResult:
         if mark == DONE:
             continue
         if nodes >= node_limit or len(stack) >= MAX_DEPTH:
-            return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons)
+            return stop(nodes, reasons)
         nodes += 1
         seen[key] = ON_PATH
         stack.append((child, iter(child.children())))
         line.append(move)
+    if best is not None:
+        return SearchResult("win", nodes, time.perf_counter() - t0, best[1], reasons)
     return SearchResult("loss", nodes, time.perf_counter() - t0, [], reasons)
 
 

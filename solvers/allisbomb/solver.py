@@ -197,8 +197,15 @@ def solve_state(
     node_limit: int = DEFAULT_NODE_LIMIT,
     table_bits: int | None = None,
     check: bool = True,
+    keep_most: bool = False,
 ) -> SolveResult:
-    """Solve from a reference-engine position (e.g. a mid-game `--state`)."""
+    """Solve from a reference-engine position (e.g. a mid-game `--state`).
+
+    keep_most=True (Campaign Mode, rulebook H): among all wins, return one that ends with
+    the fewest star cards in the DISCARD PILE (the cards the campaign then loses). This
+    searches every reachable position, so it costs as much as proving a loss; if the node
+    limit stops it after a win, that win is returned with loss_reason bit 16 (NOT_BEST).
+    """
     t0 = time.perf_counter()
     c = compiled(state.config)
     n = c.cards.n
@@ -207,6 +214,7 @@ def solve_state(
     gen = _TABLE.next_gen()
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     p = c.prog
+    objective = np.array([int(k.campaign == "star") for k in c.cards.cards], np.int64)
     code, nodes, reasons, turns = K.dfs(
         root,
         n,
@@ -236,6 +244,8 @@ def solve_state(
         buf,
         tmp,
         cs,
+        objective,
+        int(keep_most),
     )
     solution: list[tuple[int, ...]] = []
     if code == K.CODE_WIN:
@@ -255,10 +265,12 @@ def solve(
     shortest: bool = False,
     table_bits: int | None = None,
     check: bool = True,
+    keep_most: bool = False,
 ) -> SolveResult:
     """Decide one deal (card ids, top first) under perfect play.
 
-    shortest=True finds a win with the fewest turns (iterative deepening; slower).
+    shortest=True finds a win with the fewest turns (breadth-first, reference engine;
+    slower). keep_most=True finds the win losing the fewest star cards (see solve_state).
     With check=True a win's move list is replayed through the reference engine and a
     mismatch raises RuntimeError (it would be a bug, never a user error).
 
@@ -269,7 +281,7 @@ def solve(
     state = new_game(c.cards, list(_deck_array(c.cards, deck)))
     if shortest:
         return solve_shortest(state, node_limit, table_bits, check)
-    return solve_state(state, node_limit, table_bits, check)
+    return solve_state(state, node_limit, table_bits, check, keep_most)
 
 
 def solve_shortest(

@@ -90,3 +90,13 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
         assert r.exit_code == 2, (args, r.output)
         assert "Traceback" not in r.output
         assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_shortest_and_keep_most_flags():
+    short = json.loads(run("--seed", "1", "--blitz", "--shortest", "--json").output)
+    plain = json.loads(run("--seed", "1", "--blitz", "--json").output)
+    keep = json.loads(run("--seed", "1", "--blitz", "--keep-most", "--json").output)
+    assert short["outcome"] == plain["outcome"] == keep["outcome"] == "win"
+    assert len(short["solution"]) <= len(plain["solution"])
+    assert keep["stars_lost"] <= plain["stars_lost"]
+    assert run("--seed", "1", "--shortest", "--keep-most").exit_code == 2

@@ -120,3 +120,33 @@ def test_campaign_removals_and_score():
     assert score(10, [False] * 5 + [True]) == (13, "silver")
     assert score(2, [True, True, False, False, False, False]) == (4, "none")
     assert score(2, [True, True, True, False, False, False])[1] == "bronze"
+
+
+def test_keep_most_matches_reference_and_never_loses_more_stars():
+    """Campaign option: among wins, the one with the fewest star cards discarded."""
+    from solvers.allisbomb.search import stars_lost
+
+    cfg = GameConfig(blitz=True)
+    for seed in (0, 3, 4):
+        deck = np.random.default_rng(seed).permutation(13)
+        a = solve(cfg, deck, node_limit=15_000, keep_most=True)
+        b = reference_search(new_game(cfg, deck), node_limit=15_000, keep_most=True)
+        assert (a.outcome, a.nodes, a.solution, a.loss_reason) == (
+            b.outcome,
+            b.nodes,
+            b.solution,
+            b.loss_reason,
+        )
+        assert a.outcome == "win" and not a.loss_reason & 16
+    better = 0
+    for seed in range(12):
+        deck = np.random.default_rng(seed).permutation(13)
+        a = solve(cfg, deck, node_limit=200_000, keep_most=True)
+        first = solve(cfg, deck, node_limit=200_000)
+        assert a.outcome == first.outcome
+        if a.outcome == "win":
+            best = stars_lost(verify_solution(new_game(cfg, deck), a.solution))
+            some = stars_lost(verify_solution(new_game(cfg, deck), first.solution))
+            assert best <= some
+            better += best < some
+    assert better >= 1
