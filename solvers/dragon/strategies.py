@@ -129,8 +129,8 @@ def _binomial(m: int, p: float) -> list[float]:
 def expected_points(view: View, card: int, shift: int, unseen: list[int]) -> float:
     """Return the expected points of playing `card`, `shift` of my other cards before it.
 
-    The others play m cards, each a uniform draw from `unseen`; with Rockets placed last
-    only non-Rocket cards below `card` move it right. Strings count the chance that the
+    The others play m cards, each a uniform draw from `unseen`; only non-Rocket cards
+    below `card` move it right (Rockets take no slot of the row). Strings count the chance that the
     drawn card (also from `unseen`) brings the total to the vitality.
     """
     fcs = view.cards.firecrackers
@@ -148,9 +148,8 @@ def expected_points(view: View, card: int, shift: int, unseen: list[int]) -> flo
     below = 0
     for u in unseen:
         uf = fcs[u]
-        if uf.order < fc.order and not (
-            uf.special == "rocket" and view.options.rocket_timing == "last"
-        ):
+        # Rockets never take a slot of the row, so they never push this card right.
+        if uf.order < fc.order and uf.special != "rocket":
             below += 1
     p = below / n_unseen if n_unseen else 0.0
     probs = _binomial(m, p)
@@ -205,11 +204,7 @@ class GreedyStrategy:
             for j in range(i + 1, len(hand)):
                 a, b = hand[i], hand[j]
                 # b lands one slot further right when a (lower) takes a slot before it.
-                shift = (
-                    0
-                    if _special(view, a) == "rocket" and view.options.rocket_timing == "last"
-                    else 1
-                )
+                shift = 0 if _special(view, a) == "rocket" else 1
                 v = expected_points(view, a, 0, unseen) + expected_points(view, b, shift, unseen)
                 if v > best_v + 1e-9:
                     best_pair, best_v = [a, b], v
