@@ -771,18 +771,19 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
 @njit(cache=True)
 def play_many(n, seeds, strat, opts, ft, bt):
     """Play one game per seed. Returns (scores[G, n], bodies[G, n] used by the tie-break,
-    winners[G, n] as 0/1, info[G, 3] = rounds, turns, stalled rounds, stats[3, 45]).
+    winners[G, n] as 0/1, info[G, 3] = rounds, turns, stalled rounds, stats[G, 3, 45]:
+    per game, points taken by each card, bodies taken by it, times it was played).
     """
     g = seeds.size
     scores = np.zeros((g, n), dtype=np.int64)
     bodies = np.zeros((g, n), dtype=np.int64)
     winners = np.zeros((g, n), dtype=np.int64)
     info = np.zeros((g, 3), dtype=np.int64)
-    stats = np.zeros((3, 45), dtype=np.int64)
+    stats = np.zeros((g, 3, 45), dtype=np.int64)
     caps = np.zeros((1, 6), dtype=np.int64)
     tb = BODIES_GAME if opts[O_TIEBREAK] == 0 else BODIES_ROUND
     for i in range(g):
-        ps, cnt = play_one(n, seeds[i], strat, opts, ft, bt, caps, stats)
+        ps, cnt = play_one(n, seeds[i], strat, opts, ft, bt, caps, stats[i])
         best = -1_000_000
         for p in range(n):
             scores[i, p] = ps[SCORE, p]
@@ -823,9 +824,9 @@ def run_games(
         "rounds": info[:, 0],
         "turns": info[:, 1],
         "stalled": info[:, 2],
-        "card_points": stats[0],
-        "card_takes": stats[1],
-        "card_plays": stats[2],
+        "card_points": stats[:, 0],
+        "card_takes": stats[:, 1],
+        "card_plays": stats[:, 2],
     }
 
 
@@ -841,5 +842,5 @@ def game_record(
         n, np.uint64(seed), np.asarray(strategies, dtype=np.int64), opts, ft, bt, caps, stats
     )
     k = min(int(cnt[CAP_N]), MAX_CAPS)
-    captures = [tuple(int(x) for x in caps[i, :5]) for i in range(k)]
+    captures = [tuple(int(x) for x in caps[i, :6]) for i in range(k)]
     return [int(x) for x in ps[SCORE, :n]], captures, int(cnt[ROUND]), int(cnt[TURNS])

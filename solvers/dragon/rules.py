@@ -319,7 +319,9 @@ class GameState:
         self.round_points = [0] * n
         self.bodies_round = [0] * n
         self.bonus = [0] * n
-        self.captures: list[tuple[int, int, int, int, bool]] = []  # round, turn, player, body, x2
+        # round, turn, player, body, doubled, the card that took it
+        self.captures: list[tuple[int, int, int, int, bool, int]] = []
+        self.plays = [0] * len(self.cards.firecrackers)  # times each card was played
         self.kept: list[list[int]] = [[] for _ in range(n)]
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.deck: list[int] = []
@@ -454,6 +456,14 @@ class GameState:
                 if c not in self.hands[p]:
                     raise ValueError(f"agent {agents[p].name} chose card {c} not in its hand")
             choices.append(picked)
+            for c in picked:
+                self.plays[c] += 1
+        self.log.append(
+            "  played: "
+            + ", ".join(
+                f"p{p} {' '.join(str(self.fc(c)) for c in choices[p])}" for p in range(self.n)
+            )
+        )
         return choices
 
     def placement_order(self, choices: list[list[int]]) -> list[tuple[int, int]]:
@@ -556,7 +566,7 @@ class GameState:
         self.bodies_game[player] += 1
         if body.special == "hand_limit":
             self.bonus[player] += self.options.thirteen_bonus
-        self.captures.append((self.round, self.turn, player, slot.body, doubled))
+        self.captures.append((self.round, self.turn, player, slot.body, doubled, card))
         for c in slot.cards:
             if c in triggers and self.options.double_card == "kept":
                 self.kept[player].append(c)
@@ -617,6 +627,12 @@ class GameState:
         self.turn += 1
         self.turns_total += 1
         self.log.append(f" turn {self.round}.{self.turn}: {self.row_text()}")
+        self.log.append(
+            "  hands: "
+            + "; ".join(
+                f"p{p} " + " ".join(str(self.fc(c)) for c in h) for p, h in enumerate(self.hands)
+            )
+        )
         choices = self.choose(agents, agent_rngs)
         self.place(choices, agents, agent_rngs)
         if not self.complete_dragon():

@@ -364,6 +364,7 @@ def _world(view: View, hands: list[list[int]], deck: list[int], seed: int) -> Ga
     state.bodies_game = [0] * view.n_players
     state.bonus = [0] * view.n_players
     state.captures = []
+    state.plays = [0] * len(view.cards.firecrackers)
     state.round = state.turn = 0
     state.log = []
     return state

@@ -30,7 +30,7 @@ def _compare(names: list[str], options: Options, seeds: range) -> int:
     for seed in seeds:
         ref = play_game(n, make_agents(names), seed, options)
         scores, captures, rounds, turns = kernel.game_record(n, seed, codes, options)
-        ref_caps = [(r, t, p, b, int(x2)) for r, t, p, b, x2 in ref.captures]
+        ref_caps = [(r, t, p, b, int(x2), c) for r, t, p, b, x2, c in ref.captures]
         assert scores == ref.scores, (names, options.describe(), seed)
         assert captures == ref_caps, (names, options.describe(), seed)
         assert (rounds, turns) == (ref.round, ref.turns_total), (names, seed)

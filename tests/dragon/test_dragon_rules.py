@@ -474,7 +474,7 @@ def test_two_players_play_two_cards_per_turn():
     before = sum(len(x.cards) for x in s.row) + len(s.discard)
     s.play_turn(agents, rngs)
     assert len(s.log) >= 3
-    placed = [line for line in s.log if line.startswith("  p")]
+    placed = [line for line in s.log if line.startswith("  p") and "->" in line]
     assert len(placed) == 4 and before == 0
 
 
@@ -518,5 +518,5 @@ def test_whole_games_conserve_cards_and_end(options, n):
         assert game.winners()
         points = sum(game.scores)
         assert points == sum(
-            (CARDS.bodies[b].points * (2 if x2 else 1)) for _, _, _, b, x2 in game.captures
+            (CARDS.bodies[b].points * (2 if x2 else 1)) for _, _, _, b, x2, _ in game.captures
         )
