@@ -412,6 +412,138 @@ def run_readings(
                 "seat1_rate": float(first["win_rate"]),
                 "seat1_lo": float(first["lo"]),
                 "seat1_hi": float(first["hi"]),
+                "fair_share": 1.0 / players,
             }
         )
     return pd.DataFrame(rows)
+
+
+#: Sizes of the committed reference study (about 5 minutes on one core).
+REFERENCE_SIZES = {
+    "seats_games": 20_000,
+    "ladder_games": 4_000,
+    "mc_games": 120,
+    "readings_games": 10_000,
+}
+
+
+def caption(what: str, strategies: str, seed: int, n: str, options: str = "default rules") -> str:
+    """Return a chart caption naming the rules, options, strategies, seed and N."""
+    return (
+        f"Bomb the Dragon (Dragon Bomb), rules: shared/rules/bomb-the-dragon.txt, cards: "
+        f"solvers/dragon/cards.toml; options: {options}; {what}; strategies: {strategies}; "
+        f"seed {seed}; N = {n}. bombsolve solvers/dragon."
+    )
+
+
+def build_reference(
+    out_dir,
+    work_dir,
+    seed: int = 2026,
+    sizes: Mapping[str, int] | None = None,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Run every study and write the tables (CSV), charts (PNG, SVG) and a manifest.
+
+    The runner's per-chunk Parquet files and manifests go to `work_dir/<study>/...`; the
+    tables and charts go to `out_dir`. Re-running resumes from `work_dir`.
+    """
+    import json
+
+    from solvers.common.files import write_text_atomic
+    from solvers.dragon import charts
+
+    sizes = {**REFERENCE_SIZES, **(sizes or {})}
+    out, work = Path(out_dir), Path(work_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    kw = {"workers": workers, "scheduler": scheduler, "progress": progress}
+    players = [2, 3, 4, 5, 6]
+    seats = run_seats(
+        work / "seats", players, ["random", "greedy"], sizes["seats_games"], seed, **kw
+    )
+    ladder = run_ladder(
+        work / "ladder",
+        players,
+        ["random", "greedy", "position"],
+        sizes["ladder_games"],
+        seed,
+        **kw,
+    )
+    mc = []
+    for field in ("random", "greedy", "position"):
+        study = make_study(
+            "dragon.ladder",
+            4,
+            ["montecarlo"] + [field] * 3,
+            sizes["mc_games"],
+            seed,
+            rotate=True,
+            chunk_size=max(1, sizes["mc_games"] // 4),
+        )
+        df = _run(study, work / "ladder-mc" / f"p4-montecarlo-vs-{field}", **kw)
+        mc.append({"players": 4, "strategy": "montecarlo", "field": field, **focus_table(df, 4)})
+    ladder = pd.concat([ladder, pd.DataFrame(mc)], ignore_index=True)
+    readings = run_readings(work / "readings", 4, "greedy", sizes["readings_games"], seed, **kw)
+    tables = {**seats, "ladder": ladder, "readings": readings}
+    for name, table in tables.items():
+        write_text_atomic(out / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
+    n_seats = f"{sizes['seats_games']:,} games per player count and strategy"
+    charts.seats_chart(
+        seats["seats"], out, caption("all seats alike", "random, greedy", seed, n_seats)
+    )
+    charts.lengths_chart(
+        seats["turns"],
+        seats["lengths"],
+        out,
+        caption("all seats alike", "random, greedy", seed, n_seats),
+    )
+    charts.cards_chart(
+        seats["cards"],
+        4,
+        out,
+        caption("4 players, all seats alike", "random, greedy", seed, n_seats),
+    )
+    charts.ladder_chart(
+        ladder,
+        out,
+        caption(
+            "one seat of X against a field of Y, seats rotated game by game",
+            "random, greedy, position (kernel); montecarlo (reference engine, 4 players only)",
+            seed,
+            f"{sizes['ladder_games']:,} games per cell ({sizes['mc_games']} for montecarlo)",
+        ),
+    )
+    charts.readings_chart(
+        readings,
+        out,
+        caption(
+            "4 players, each reading alone against the defaults",
+            "greedy in every seat",
+            seed,
+            f"{sizes['readings_games']:,} games per reading",
+            "one reading per row",
+        ),
+    )
+    from solvers.common.runner import _git_commit, _versions
+
+    manifest = {
+        "what": "Bomb the Dragon reference study (issue 5)",
+        "seed": seed,
+        "sizes": sizes,
+        "tables": sorted(f"{n}.csv" for n in tables),
+        "charts": sorted(
+            f"{n}.{e}"
+            for n in ("seats", "lengths", "cards", "ladder", "readings")
+            for e in ("png", "svg")
+        ),
+        "runs": str(work),
+        "options_default": Options().describe(),
+        "readings": READINGS,
+        "cards": str(CARDS_PATH.name),
+        "git_commit": _git_commit(),
+        "versions": _versions(),
+    }
+    write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return tables
