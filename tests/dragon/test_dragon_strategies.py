@@ -32,9 +32,8 @@ def test_view_hides_the_others_hands_and_the_deck():
 
 
 def test_greedy_takes_a_sure_body_and_avoids_the_bad_luck_four():
-    # The 10 can only land in slot 0 or later; the 17 (slot 2) needs 10 more, so greedy
-    # prefers the card whose expected points are highest; with everyone else holding
-    # higher cards the 5 lands first under the 4 and loses 3 points.
+    # The unseen cards are the others' two 9s: the 5 surely lands first, under the 4
+    # (-3); the 10 surely lands last, under the 12 with its 7 (17 >= 12, +3).
     s = position(
         3, [(4, []), (11, []), (12, [fc(7)])], hands=[[fc(5), fc(10)], [fc(9, 2)], [fc(9, 3)]]
     )
