@@ -191,7 +191,7 @@ def replay(seed, players, strategies, rules, as_json):
     players = _players(players)
     names = _strategies(strategies, players)
     options = Options.parse(rules)
-    game = play_game(players, make_agents(names), _seed(seed), options)
+    game = play_game(players, make_agents(names), _seed(seed), options, record=True)
     if as_json:
         click.echo(
             json.dumps(

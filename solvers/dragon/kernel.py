@@ -105,7 +105,7 @@ def tables(cards: Cards | None = None) -> tuple[np.ndarray, np.ndarray]:
 # --- chance ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next(rng, i):
     x = rng[i] + uint64(0x9E3779B97F4A7C15)
     rng[i] = x
@@ -114,21 +114,22 @@ def _next(rng, i):
     return z ^ (z >> uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _below(rng, i, n):
-    """Uniform in [0, n) by rejection, exactly as rules.Rng.below."""
+    """Uniform in [0, n) by Lemire's multiply-and-reject, exactly as rules.Rng.below."""
     un = uint64(n)
-    mask = uint64(0xFFFFFFFFFFFFFFFF)
-    # 2**64 % n computed without 2**64: ((2**64 - 1) % n + 1) % n
-    r = (mask % un + uint64(1)) % un
-    limit = mask - r
-    while True:
-        x = _next(rng, i)
-        if x <= limit:
-            return np.int64(x % un)
+    low_mask = uint64(0xFFFFFFFF)
+    m = (_next(rng, i) >> uint64(32)) * un
+    low = m & low_mask
+    if low < un:
+        threshold = (uint64(0x100000000) - un) % un
+        while low < threshold:
+            m = (_next(rng, i) >> uint64(32)) * un
+            low = m & low_mask
+    return np.int64(m >> uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _shuffle(rng, arr, n):
     for i in range(n - 1, 0, -1):
         j = _below(rng, 0, i + 1)
@@ -150,7 +151,7 @@ def _derive(seed, stream):
 # --- piles ----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw(cnt, deck, disc, rng):
     """Draw the top firecracker, reshuffling the discard pile first; -1 if none."""
     if cnt[DECK_N] == 0:
@@ -165,18 +166,23 @@ def _draw(cnt, deck, disc, rng):
     return deck[cnt[DECK_N]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _to_discard(cnt, disc, card):
     disc[cnt[DISC_N]] = card
     cnt[DISC_N] += 1
 
 
-@njit(cache=True)
-def _sort_row(cnt, row, rowc, bt):
-    """Stable sort of the slots by vitality (empty slots last); cards move with bodies."""
+@njit(cache=True, inline="always")
+def _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp):
+    """Stable sort of the slots by vitality (empty slots last); cards move with bodies.
+
+    sc rows 6 and 7 and rowtmp, rowctmp are scratch space.
+    """
     s = cnt[SLOTS]
-    order = np.arange(s)
-    key = np.empty(s, dtype=np.int64)
+    order = sc[6]
+    key = sc[7]
+    for i in range(s):
+        order[i] = i
     for i in range(s):
         key[i] = bt[0, row[ROW_BODY, i]] if row[ROW_BODY, i] >= 0 else 1_000_000_000
     for i in range(1, s):
@@ -192,17 +198,20 @@ def _sort_row(cnt, row, rowc, bt):
             moved = True
     if not moved:
         return
-    row2 = row.copy()
-    rowc2 = rowc.copy()
+    for i in range(s):
+        for f in range(3):
+            rowtmp[f, i] = row[f, i]
+        for c in range(row[ROW_N, i]):
+            rowctmp[i, c] = rowc[i, c]
     for i in range(s):
         o = order[i]
         for f in range(3):
-            row[f, i] = row2[f, o]
-        for c in range(row2[ROW_N, o]):
-            rowc[i, c] = rowc2[o, c]
+            row[f, i] = rowtmp[f, o]
+        for c in range(rowtmp[ROW_N, o]):
+            rowc[i, c] = rowctmp[o, c]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _body_points(bt, opts, body):
     pts = bt[1, body]
     if bt[2, body] == B_BAD_LUCK and opts[O_BAD_LUCK] == 0:
@@ -210,7 +219,7 @@ def _body_points(bt, opts, body):
     return pts
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng):
     """Step 4: each player in seat order draws up to the hand limit."""
     for p in range(cnt[N]):
@@ -222,8 +231,10 @@ def _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng):
             hand_n[p] += 1
 
 
-@njit(cache=True)
-def _setup_round(cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, bt, opts):
+@njit(cache=True, inline="always")
+def _setup_round(
+    cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, bt, opts, sc, rowtmp, rowctmp
+):
     """Setup (and a new round): decks, the row in ascending order, hands."""
     n = cnt[N]
     cnt[ROUND] += 1
@@ -255,7 +266,7 @@ def _setup_round(cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rn
         row[ROW_BODY, i] = dragon[cnt[DRAGON_N]]
         row[ROW_N, i] = 0
         row[ROW_POWER, i] = 0
-    _sort_row(cnt, row, rowc, bt)
+    _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp)
     for p in range(n):
         ps[ROUND_PTS, p] = 0
         ps[BODIES_ROUND, p] = 0
@@ -275,7 +286,7 @@ def _setup_round(cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rn
 # --- strategies -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _key(ft, card):
     return ft[0, card] * 64 + ft[1, card]
 
@@ -380,7 +391,7 @@ def _sure(cnt, row, ft, bt, opts, card, slot):
     return _body_points(bt, opts, b) * (2 if ft[2, card] == S_DOUBLE else 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _choose(strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts):
     """Step 1 for one seat: write the chosen card ids into out; return how many."""
     picks = min(cnt[PICKS], hand_n[p])
@@ -464,7 +475,7 @@ def _choose(strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rocket_target(strategy, p, card, slots, ns, cnt, row, rng, ft, bt, opts):
     """Where seat p's Rocket goes (random, or strategies.smart_rocket)."""
     if strategy == 0:
@@ -508,7 +519,7 @@ def _rocket_target(strategy, p, card, slots, ns, cnt, row, rng, ft, bt, opts):
 # --- a turn ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats, ft, bt, opts):
     """Put one card under a slot, apply its special, take the body if reached."""
     row[ROW_POWER, target] += ft[0, card]
@@ -575,7 +586,7 @@ def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats
     row[ROW_POWER, target] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_turn(
     strat,
     cnt,
@@ -594,16 +605,23 @@ def _play_turn(
     ft,
     bt,
     opts,
+    sc,
+    rowtmp,
+    rowctmp,
 ):
-    """One turn: choose, place, complete the dragon, draw (or end the round)."""
+    """One turn: choose, place, complete the dragon, draw (or end the round).
+
+    sc is scratch space: rows 0..5 hold the played cards, owners, choices, Rocket slots
+    and the reordering buffers; rows 6, 7 belong to `_sort_row`.
+    """
     n = cnt[N]
     cnt[TURN] += 1
     cnt[TURNS] += 1
     # 1. choose (from the state before any card moves)
-    played = np.empty(12, dtype=np.int64)
-    owner = np.empty(12, dtype=np.int64)
+    played = sc[0]
+    owner = sc[1]
     m = 0
-    out = np.empty(2, dtype=np.int64)
+    out = sc[2]
     for p in range(n):
         k = _choose(
             strat[p], p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts
@@ -626,8 +644,8 @@ def _play_turn(
             owner[j] = t
             j -= 1
     if opts[O_ROCKET_TIMING] == 0:
-        p2 = np.empty(m, dtype=np.int64)
-        o2 = np.empty(m, dtype=np.int64)
+        p2 = sc[4]
+        o2 = sc[5]
         w = 0
         for i in range(m):
             if ft[2, played[i]] != S_ROCKET:
@@ -639,9 +657,10 @@ def _play_turn(
                 p2[w] = played[i]
                 o2[w] = owner[i]
                 w += 1
-        played[:m] = p2
-        owner[:m] = o2
-    slots = np.empty(6, dtype=np.int64)
+        for i in range(m):
+            played[i] = p2[i]
+            owner[i] = o2[i]
+    slots = sc[3]
     k = 0
     for i in range(m):
         card = played[i]
@@ -692,13 +711,13 @@ def _play_turn(
                 if row[ROW_BODY, s] < 0 and cnt[DRAGON_N] > 0:
                     cnt[DRAGON_N] -= 1
                     row[ROW_BODY, s] = dragon[cnt[DRAGON_N]]
-            _sort_row(cnt, row, rowc, bt)
+            _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp)
         return False
     for s in range(cnt[SLOTS]):
         if row[ROW_BODY, s] < 0:
             cnt[DRAGON_N] -= 1
             row[ROW_BODY, s] = dragon[cnt[DRAGON_N]]
-    _sort_row(cnt, row, rowc, bt)
+    _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp)
     if opts[O_ROUND_END] == 1 and cnt[DRAGON_N] == 0:
         return False
     if cnt[TURN] >= opts[O_MAX_TURNS]:
@@ -731,9 +750,29 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
     kept = np.zeros((6, 45), dtype=np.int64)
     ps = np.zeros((6, 6), dtype=np.int64)
     rng = np.zeros(7, dtype=np.uint64)
+    sc = np.zeros((8, 64), dtype=np.int64)
+    rowtmp = np.zeros((3, 6), dtype=np.int64)
+    rowctmp = np.zeros((6, 64), dtype=np.int64)
     for s in range(n + 1):
         rng[s] = _derive(seed, s)
-    _setup_round(cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, bt, opts)
+    _setup_round(
+        cnt,
+        deck,
+        disc,
+        dragon,
+        hands,
+        hand_n,
+        row,
+        rowc,
+        kept,
+        ps,
+        rng,
+        bt,
+        opts,
+        sc,
+        rowtmp,
+        rowctmp,
+    )
     while True:
         going = _play_turn(
             strat,
@@ -753,6 +792,9 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
             ft,
             bt,
             opts,
+            sc,
+            rowtmp,
+            rowctmp,
         )
         if going:
             continue
@@ -765,7 +807,24 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
         if best >= opts[O_TARGET] or cnt[ROUND] >= opts[O_MAX_ROUNDS]:
             cnt[OVER] = 1
             return ps, cnt
-        _setup_round(cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, bt, opts)
+        _setup_round(
+            cnt,
+            deck,
+            disc,
+            dragon,
+            hands,
+            hand_n,
+            row,
+            rowc,
+            kept,
+            ps,
+            rng,
+            bt,
+            opts,
+            sc,
+            rowtmp,
+            rowctmp,
+        )
 
 
 @njit(cache=True)

@@ -62,14 +62,21 @@ class Rng:
         return out
 
     def below(self, n: int) -> int:
-        """Return a uniform integer in [0, n); rejects the top 2**64 % n outputs."""
-        if n <= 0:
-            raise ValueError("below(n) needs n >= 1")
-        limit = MASK - ((1 << 64) % n)
-        while True:
-            x = self.next()
-            if x <= limit:
-                return x % n
+        """Return a uniform integer in [0, n) for 1 <= n < 2**32.
+
+        Lemire's multiply-and-reject on the top 32 bits of each output: exact uniformity,
+        and almost never a division (the kernel does the same).
+        """
+        if not 0 < n < (1 << 32):
+            raise ValueError("below(n) needs 1 <= n < 2**32")
+        m = (self.next() >> 32) * n
+        low = m & 0xFFFFFFFF
+        if low < n:
+            threshold = ((1 << 32) - n) % n
+            while low < threshold:
+                m = (self.next() >> 32) * n
+                low = m & 0xFFFFFFFF
+        return m >> 32
 
     def shuffle(self, items: list) -> None:
         """Shuffle in place (Fisher-Yates from the end, as the kernel does)."""
@@ -299,6 +306,7 @@ class GameState:
         seed: int,
         options: Options | None = None,
         cards: Cards | None = None,
+        record: bool = True,
     ) -> None:
         if not isinstance(n_players, int) or not 2 <= n_players <= 6:
             raise BadInput(f"player count must be 2 to 6, got {n_players!r}")
@@ -334,6 +342,7 @@ class GameState:
         self.over = False
         self.stalled_rounds = 0
         self.log: list[str] = []
+        self.record = record  # keep the turn-by-turn text log (replay); off for speed
         self.setup_round()
 
     # -- helpers --
@@ -426,7 +435,8 @@ class GameState:
         self.round_points = [0] * self.n
         self.bodies_round = [0] * self.n
         self.bonus = [0] * self.n
-        self.log.append(f"round {self.round}: {self.row_text()}")
+        if self.record:
+            self.log.append(f"round {self.round}: {self.row_text()}")
         if self.round == 1 or self.options.new_round == "rebuild":
             for p in range(self.n):
                 for _ in range(self.deal):
@@ -458,12 +468,13 @@ class GameState:
             choices.append(picked)
             for c in picked:
                 self.plays[c] += 1
-        self.log.append(
-            "  played: "
-            + ", ".join(
-                f"p{p} {' '.join(str(self.fc(c)) for c in choices[p])}" for p in range(self.n)
+        if self.record:
+            self.log.append(
+                "  played: "
+                + ", ".join(
+                    f"p{p} {' '.join(str(self.fc(c)) for c in choices[p])}" for p in range(self.n)
+                )
             )
-        )
         return choices
 
     def placement_order(self, choices: list[list[int]]) -> list[tuple[int, int]]:
@@ -499,7 +510,8 @@ class GameState:
                 slots = self.rocket_slots()
                 if not slots:
                     self.discard.append(card)
-                    self.log.append(f"  p{player} {fc}: no body left, discarded")
+                    if self.record:
+                        self.log.append(f"  p{player} {fc}: no body left, discarded")
                     continue
                 target = agents[player].rocket(self.view(player), card, slots, agent_rngs[player])
                 if target not in slots:
@@ -509,7 +521,8 @@ class GameState:
                 k += 1
                 if target < 0:
                     self.discard.append(card)
-                    self.log.append(f"  p{player} {fc}: no body left, discarded")
+                    if self.record:
+                        self.log.append(f"  p{player} {fc}: no body left, discarded")
                     continue
             self.put(card, player, target)
 
@@ -547,11 +560,13 @@ class GameState:
         if extra:
             self.discard.append(drawn)
         if slot.body < 0:
-            self.log.append(f"  p{player} {fc}{note} -> empty slot {target}, waits ({total})")
+            if self.record:
+                self.log.append(f"  p{player} {fc}{note} -> empty slot {target}, waits ({total})")
             return
         body = self.body(slot.body)
         if total < body.vitality:
-            self.log.append(f"  p{player} {fc}{note} -> {body}: {total} < {body.vitality}")
+            if self.record:
+                self.log.append(f"  p{player} {fc}{note} -> {body}: {total} < {body.vitality}")
             return
         doubles = [c for c in slot.cards if self.fc(c).special == "double"]
         if self.options.double_when == "placer":
@@ -572,10 +587,11 @@ class GameState:
                 self.kept[player].append(c)
             else:
                 self.discard.append(c)
-        self.log.append(
-            f"  p{player} {fc}{note} -> {body}: {total} >= {body.vitality}, takes it "
-            f"for {points:+d}" + (" (doubled)" if doubled else "")
-        )
+        if self.record:
+            self.log.append(
+                f"  p{player} {fc}{note} -> {body}: {total} >= {body.vitality}, takes it "
+                f"for {points:+d}" + (" (doubled)" if doubled else "")
+            )
         slot.body = -1
         slot.cards = []
         slot.power = 0
@@ -613,12 +629,14 @@ class GameState:
         """End of Round: record the round's points; the game ends at the target."""
         for p in range(self.n):
             self.scores[p] += self.round_points[p]
-        self.log.append(
-            f"end of round {self.round}: round {self.round_points} totals {self.scores}"
-        )
+        if self.record:
+            self.log.append(
+                f"end of round {self.round}: round {self.round_points} totals {self.scores}"
+            )
         if max(self.scores) >= self.options.target or self.round >= self.options.max_rounds:
             self.over = True
-            self.log.append(f"game over: winners {self.winners()}")
+            if self.record:
+                self.log.append(f"game over: winners {self.winners()}")
         else:
             self.setup_round()
 
@@ -626,13 +644,16 @@ class GameState:
         """Play one turn: choose, place, complete the dragon, draw (or end the round)."""
         self.turn += 1
         self.turns_total += 1
-        self.log.append(f" turn {self.round}.{self.turn}: {self.row_text()}")
-        self.log.append(
-            "  hands: "
-            + "; ".join(
-                f"p{p} " + " ".join(str(self.fc(c)) for c in h) for p, h in enumerate(self.hands)
+        if self.record:
+            self.log.append(f" turn {self.round}.{self.turn}: {self.row_text()}")
+        if self.record:
+            self.log.append(
+                "  hands: "
+                + "; ".join(
+                    f"p{p} " + " ".join(str(self.fc(c)) for c in h)
+                    for p, h in enumerate(self.hands)
+                )
             )
-        )
         choices = self.choose(agents, agent_rngs)
         self.place(choices, agents, agent_rngs)
         if not self.complete_dragon():
@@ -640,7 +661,8 @@ class GameState:
             return
         if self.turn >= self.options.max_turns:
             self.stalled_rounds += 1
-            self.log.append("  safeguard: the round reached max_turns")
+            if self.record:
+                self.log.append("  safeguard: the round reached max_turns")
             self.end_round()
             return
         self.draw_cards()
@@ -676,11 +698,15 @@ def play_game(
     options: Options | None = None,
     cards: Cards | None = None,
     on_turn: Callable[[GameState], None] | None = None,
+    record: bool = False,
 ) -> GameState:
-    """Play one whole game with these agents (one per seat) and return the final state."""
+    """Play one whole game with these agents (one per seat) and return the final state.
+
+    With `record`, `state.log` holds the game turn by turn (as `bombsolve dragon replay`).
+    """
     if len(agents) != n_players:
         raise BadInput(f"need {n_players} strategies (one per player), got {len(agents)}")
-    state = GameState(n_players, seed, options, cards)
+    state = GameState(n_players, seed, options, cards, record=record)
     rngs = [Rng(derive_seed(seed, p + 1)) for p in range(n_players)]
     while not state.over:
         state.play_turn(agents, rngs)

@@ -367,6 +367,7 @@ def _world(view: View, hands: list[list[int]], deck: list[int], seed: int) -> Ga
     state.plays = [0] * len(view.cards.firecrackers)
     state.round = state.turn = 0
     state.log = []
+    state.record = False
     return state
 
 
