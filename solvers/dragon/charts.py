@@ -173,3 +173,35 @@ def readings_chart(readings: pd.DataFrame, out_dir, caption: str) -> list[Path]:
         ax.grid(axis="x", alpha=0.3)
     fig.suptitle("Effect of each rule reading (same seeded deals for every reading)")
     return save_chart(fig, out_dir, "readings", caption)
+
+
+def specials_chart(specials: pd.DataFrame, out_dir, caption: str) -> list[Path]:
+    """Win rate of players by how many 13s and bad-luck 4s they took, per player count."""
+    fig, _ = new_figure(11.0, 4.2)
+    fig.clear()
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, body in zip(axes, dict.fromkeys(specials["body"]), strict=True):
+        sub = specials[specials["body"] == body]
+        labels = list(dict.fromkeys(sub["taken in the game"]))
+        players = sorted(sub["players"].unique())
+        width = 0.8 / len(labels)
+        for li, label in enumerate(labels):
+            t = sub[sub["taken in the game"] == label].set_index("players").loc[players]
+            xs = np.arange(len(players)) + (li - (len(labels) - 1) / 2) * width
+            rate = t["win_rate"].to_numpy() * 100
+            err = [rate - t["lo"].to_numpy() * 100, t["hi"].to_numpy() * 100 - rate]
+            ax.bar(xs, rate, width * 0.9, color=PALETTE[li], alpha=0.85, label=f"took {label}")
+            ax.errorbar(xs, rate, yerr=err, fmt="none", ecolor="#333333", lw=0.8, capsize=2)
+        for gi, p in enumerate(players):
+            ax.hlines(100 / p, gi - 0.45, gi + 0.45, colors="#333333", linestyles="dashed", lw=1)
+        ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
+        ax.set_title(f"the {body}", fontsize=10)
+        ax.legend(fontsize=8, frameon=False)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("games won (%)")
+    fig.suptitle(
+        "What the special bodies are worth: win rate by bodies taken (random play; "
+        "Wilson 95%; dashed: 1/P)"
+    )
+    return save_chart(fig, out_dir, "specials", caption)

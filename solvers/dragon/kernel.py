@@ -16,7 +16,8 @@ Array layout (all int64 unless said; n players, S = row slots, at most 6):
     row[3, 6]     per slot: ROW_BODY (-1 = taken), ROW_N (cards under it), ROW_POWER
     rowc[6, 64]   the cards under each slot, in placement order
     kept[6, 45]   Doubles set aside face down in front of each player
-    ps[6, 6]      per player: SCORE, BODIES_GAME, ROUND_PTS, BODIES_ROUND, BONUS, KEPT_N
+    ps[8, 6]      per player: SCORE, BODIES_GAME, ROUND_PTS, BODIES_ROUND, BONUS, KEPT_N,
+                  TOOK_13, TOOK_4 (the game's 13s and bad-luck 4s taken)
     rng[7]        uint64 splitmix64 states: 0 chance, p + 1 seat p's strategy
     caps[K, 6]    captures: round, turn, player, body, doubled, card
     ft[3, 45]     firecracker table: power, lanterns, special (0 none 1 string 2 rocket 3 double)
@@ -41,7 +42,7 @@ DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CA
 # row indices
 ROW_BODY, ROW_N, ROW_POWER = range(3)
 # ps indices
-SCORE, BODIES_GAME, ROUND_PTS, BODIES_ROUND, BONUS, KEPT_N = range(6)
+SCORE, BODIES_GAME, ROUND_PTS, BODIES_ROUND, BONUS, KEPT_N, TOOK_13, TOOK_4 = range(8)
 # opts indices
 (
     O_PLACEMENT,
@@ -556,6 +557,9 @@ def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats
     ps[BODIES_GAME, p] += 1
     if bt[2, b] == B_HAND_LIMIT:
         ps[BONUS, p] += opts[O_THIRTEEN]
+        ps[TOOK_13, p] += 1
+    if bt[2, b] == B_BAD_LUCK:
+        ps[TOOK_4, p] += 1
     k = cnt[CAP_N]
     if k < caps.shape[0]:
         caps[k, 0] = cnt[ROUND]
@@ -748,32 +752,36 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
     row = np.zeros((3, 6), dtype=np.int64)
     rowc = np.zeros((6, 64), dtype=np.int64)
     kept = np.zeros((6, 45), dtype=np.int64)
-    ps = np.zeros((6, 6), dtype=np.int64)
+    ps = np.zeros((8, 6), dtype=np.int64)
     rng = np.zeros(7, dtype=np.uint64)
     sc = np.zeros((8, 64), dtype=np.int64)
     rowtmp = np.zeros((3, 6), dtype=np.int64)
     rowctmp = np.zeros((6, 64), dtype=np.int64)
     for s in range(n + 1):
         rng[s] = _derive(seed, s)
-    _setup_round(
-        cnt,
-        deck,
-        disc,
-        dragon,
-        hands,
-        hand_n,
-        row,
-        rowc,
-        kept,
-        ps,
-        rng,
-        bt,
-        opts,
-        sc,
-        rowtmp,
-        rowctmp,
-    )
+    new_round = True
     while True:
+        if new_round:
+            # Setup, and each new round (one call site keeps the inlined code small)
+            _setup_round(
+                cnt,
+                deck,
+                disc,
+                dragon,
+                hands,
+                hand_n,
+                row,
+                rowc,
+                kept,
+                ps,
+                rng,
+                bt,
+                opts,
+                sc,
+                rowtmp,
+                rowctmp,
+            )
+            new_round = False
         going = _play_turn(
             strat,
             cnt,
@@ -807,36 +815,21 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
         if best >= opts[O_TARGET] or cnt[ROUND] >= opts[O_MAX_ROUNDS]:
             cnt[OVER] = 1
             return ps, cnt
-        _setup_round(
-            cnt,
-            deck,
-            disc,
-            dragon,
-            hands,
-            hand_n,
-            row,
-            rowc,
-            kept,
-            ps,
-            rng,
-            bt,
-            opts,
-            sc,
-            rowtmp,
-            rowctmp,
-        )
+        new_round = True
 
 
 @njit(cache=True)
 def play_many(n, seeds, strat, opts, ft, bt):
     """Play one game per seed. Returns (scores[G, n], bodies[G, n] used by the tie-break,
     winners[G, n] as 0/1, info[G, 3] = rounds, turns, stalled rounds, stats[G, 3, 45]:
-    per game, points taken by each card, bodies taken by it, times it was played).
+    per game, points taken by each card, bodies taken by it, times it was played;
+    took[G, 2, n]: how many 13s and bad-luck 4s each player took in the game).
     """
     g = seeds.size
     scores = np.zeros((g, n), dtype=np.int64)
     bodies = np.zeros((g, n), dtype=np.int64)
     winners = np.zeros((g, n), dtype=np.int64)
+    took = np.zeros((g, 2, n), dtype=np.int64)
     info = np.zeros((g, 3), dtype=np.int64)
     stats = np.zeros((g, 3, 45), dtype=np.int64)
     caps = np.zeros((1, 6), dtype=np.int64)
@@ -859,7 +852,10 @@ def play_many(n, seeds, strat, opts, ft, bt):
         info[i, 0] = cnt[ROUND]
         info[i, 1] = cnt[TURNS]
         info[i, 2] = cnt[STALLED]
-    return scores, bodies, winners, info, stats
+        for p in range(n):
+            took[i, 0, p] = ps[TOOK_13, p]
+            took[i, 1, p] = ps[TOOK_4, p]
+    return scores, bodies, winners, info, stats, took
 
 
 def run_games(
@@ -873,7 +869,7 @@ def run_games(
     ft, bt = tables(cards)
     opts = encode_options(options or Options())
     strat = np.asarray(strategies, dtype=np.int64)
-    scores, bodies, winners, info, stats = play_many(
+    scores, bodies, winners, info, stats, took = play_many(
         n, np.asarray(seeds, dtype=np.uint64), strat, opts, ft, bt
     )
     return {
@@ -886,6 +882,8 @@ def run_games(
         "card_points": stats[:, 0],
         "card_takes": stats[:, 1],
         "card_plays": stats[:, 2],
+        "took_13": took[:, 0],
+        "took_4": took[:, 1],
     }
 
 

@@ -60,7 +60,8 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     params: players, strategies (one name per seat, before rotation), rotate (bool: game
     i rotates the seats by i), options (rule options as name=value text), engine
     ("kernel" or "reference"). Columns: case, seed, rounds, turns, stalled, focus_seat
-    (where strategies[0] sat), score_s, win_s for each seat s, and for each firecracker
+    (where strategies[0] sat), score_s, win_s, took13_s and took4_s (how many 13s and
+    bad-luck 4s seat s took) for each seat s, and for each firecracker
     kind k (its power): pts_k, takes_k, plays_k summed over the players.
     """
     n = int(params["players"])
@@ -80,6 +81,7 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     turns = np.zeros(g, dtype=np.int64)
     stalled = np.zeros(g, dtype=np.int64)
     card = np.zeros((g, 3, len(power)), dtype=np.int64)
+    took = np.zeros((g, 2, n), dtype=np.int64)
     focus = np.array([(c % n) if rotate else 0 for c in cases], dtype=np.int64)
     if engine == "kernel":
         groups: dict[int, list[int]] = {}
@@ -96,6 +98,8 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             card[idx, 0] = out["card_points"]
             card[idx, 1] = out["card_takes"]
             card[idx, 2] = out["card_plays"]
+            took[idx, 0] = out["took_13"]
+            took[idx, 1] = out["took_4"]
     elif engine == "reference":
         for i, c in enumerate(cases):
             seats = seat_strategies(names, int(c % n) if rotate else 0)
@@ -104,10 +108,15 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             for w in game.winners():
                 wins[i, w] = 1
             rounds[i], turns[i], stalled[i] = game.round, game.turns_total, game.stalled_rounds
-            for *_, body, x2, by in game.captures:
+            for _, _, by_player, body, x2, by in game.captures:
                 pts = game.body_points(body) * (2 if x2 else 1)
                 card[i, 0, by] += pts
                 card[i, 1, by] += 1
+                special = cards.bodies[body].special
+                if special == "hand_limit":
+                    took[i, 0, by_player] += 1
+                elif special == "bad_luck":
+                    took[i, 1, by_player] += 1
             card[i, 2] = game.plays
     else:
         raise BadInput(f"unknown engine {engine!r}; expected kernel or reference")
@@ -115,6 +124,8 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     for s in range(n):
         rows[f"score_{s}"] = scores[:, s]
         rows[f"win_{s}"] = wins[:, s]
+        rows[f"took13_{s}"] = took[:, 0, s]
+        rows[f"took4_{s}"] = took[:, 1, s]
     for k in KINDS:
         sel = power == k
         rows[f"pts_{k}"] = card[:, 0, sel].sum(axis=1)
@@ -234,6 +245,37 @@ def card_table(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def specials_table(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """Return win rates of players by how many 13s (0, 1+) and bad-luck 4s (0, 1, 2) they took.
+
+    Each (game, player) is one observation; with random strategies who takes which body
+    is luck, so the gap between the rows estimates what the card is worth in wins.
+    """
+    rows = []
+    won = np.concatenate([df[f"win_{s}"].to_numpy() for s in range(players)])
+    for body, col, groups in (
+        ("13 (hand limit +1)", "took13", [(0, 0, "none"), (1, 99, "1 or more")]),
+        ("4 (bad luck, -3)", "took4", [(0, 0, "none"), (1, 1, "one"), (2, 99, "two")]),
+    ):
+        took = np.concatenate([df[f"{col}_{s}"].to_numpy() for s in range(players)])
+        for lo_k, hi_k, label in groups:
+            sel = (took >= lo_k) & (took <= hi_k)
+            n, k = int(sel.sum()), int(won[sel].sum())
+            lo, hi = wilson(k, n)
+            rows.append(
+                {
+                    "body": body,
+                    "taken in the game": label,
+                    "player_games": n,
+                    "wins": k,
+                    "win_rate": k / n if n else 0.0,
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
 def length_table(df: pd.DataFrame) -> dict[str, float]:
     """Return mean and quantiles of rounds and turns per game and of the winning score."""
     n = len(df)
@@ -308,7 +350,7 @@ def run_seats(
     Returns the tables seats (win rate by seat), lengths (summary), turns (histogram of
     turns per game) and cards, each with columns players and strategy.
     """
-    seats, lengths, turns, cards = [], [], [], []
+    seats, lengths, turns, cards, specials = [], [], [], [], []
     for p in players:
         for s in strategies:
             name = resolve_name(s)
@@ -331,11 +373,16 @@ def run_seats(
             c.insert(0, "strategy", name)
             c.insert(0, "players", p)
             cards.append(c)
+            sp = specials_table(df, p)
+            sp.insert(0, "strategy", name)
+            sp.insert(0, "players", p)
+            specials.append(sp)
     return {
         "seats": pd.concat(seats, ignore_index=True),
         "lengths": pd.DataFrame(lengths),
         "turns": pd.concat(turns, ignore_index=True),
         "cards": pd.concat(cards, ignore_index=True),
+        "specials": pd.concat(specials, ignore_index=True),
     }
 
 
@@ -403,6 +450,7 @@ def run_readings(
         tag = opts.replace("=", "-").replace(",", "+") or "default"
         df = _run(study, Path(out_dir) / tag, workers, scheduler, progress)
         first = seat_table(df, players).iloc[0]
+        ct = card_table(df).set_index("power")["points_per_play"]
         rows.append(
             {
                 "reading": label,
@@ -413,6 +461,9 @@ def run_readings(
                 "seat1_lo": float(first["lo"]),
                 "seat1_hi": float(first["hi"]),
                 "fair_share": 1.0 / players,
+                "string_points_per_play": float(ct[1]),
+                "rocket_points_per_play": float(ct[2]),
+                "double_points_per_play": float(ct[3]),
             }
         )
     return pd.DataFrame(rows)
@@ -505,6 +556,12 @@ def build_reference(
         out,
         caption("4 players, all seats alike", "random, greedy", seed, n_seats),
     )
+    specials = seats["specials"][seats["specials"]["strategy"] == "random"]
+    charts.specials_chart(
+        specials,
+        out,
+        caption("each player in each game is one observation", "random", seed, n_seats),
+    )
     charts.ladder_chart(
         ladder,
         out,
@@ -538,7 +595,7 @@ def build_reference(
             for n in ("seats", "lengths", "cards", "ladder", "readings")
             for e in ("png", "svg")
         ),
-        "runs": str(work),
+        "runs": "per-study runner manifests in manifests/ (chunk files are not committed)",
         "options_default": Options().describe(),
         "readings": READINGS,
         "cards": str(CARDS_PATH.name),
@@ -546,4 +603,8 @@ def build_reference(
         "versions": _versions(),
     }
     write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    # Keep each runner study's own manifest (seed, N, options, hashes) beside the tables.
+    for m in sorted(work.rglob("manifest.json")):
+        rel = m.parent.relative_to(work).as_posix().replace("/", "__")
+        write_text_atomic(out / "manifests" / f"{rel}.json", m.read_text())
     return tables
