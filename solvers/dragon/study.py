@@ -246,7 +246,7 @@ def card_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def specials_table(df: pd.DataFrame, players: int) -> pd.DataFrame:
-    """Return win rates of players by how many 13s (0, 1+) and bad-luck 4s (0, 1, 2) they took.
+    """Return win rates of players by how many 13s (0, 1+) and bad-luck 4s (0, 1, 2+) they took.
 
     Each (game, player) is one observation; with random strategies who takes which body
     is luck, so the gap between the rows estimates what the card is worth in wins.
@@ -255,7 +255,7 @@ def specials_table(df: pd.DataFrame, players: int) -> pd.DataFrame:
     won = np.concatenate([df[f"win_{s}"].to_numpy() for s in range(players)])
     for body, col, groups in (
         ("13 (hand limit +1)", "took13", [(0, 0, "none"), (1, 99, "1 or more")]),
-        ("4 (bad luck, -3)", "took4", [(0, 0, "none"), (1, 1, "one"), (2, 99, "two")]),
+        ("4 (bad luck, -3)", "took4", [(0, 0, "none"), (1, 1, "one"), (2, 99, "2 or more")]),
     ):
         took = np.concatenate([df[f"{col}_{s}"].to_numpy() for s in range(players)])
         for lo_k, hi_k, label in groups:
