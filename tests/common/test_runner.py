@@ -1,0 +1,189 @@
+"""The study runner: seeding, resume, corruption, identity, SIGKILL, Dask (issue 3 part 7)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from solvers.common.errors import BadInput
+from solvers.common.runner import ChunkSpec, Study, chunk_path, load_manifest, load_study, run_study
+from solvers.common.toy import coin_chunk
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def coin_study(n=2000, seed=11, p=0.4, chunk_size=250, sleep=0.0) -> Study:
+    params = {"p": p, "sleep": sleep}
+    return Study(
+        "toy.coin", params, n_cases=n, seed=seed, chunk_fn=coin_chunk, chunk_size=chunk_size
+    )
+
+
+def test_chunk_seeds_are_spawned_children():
+    root = np.random.SeedSequence(5)
+    kids = root.spawn(3)
+    for i in range(3):
+        spec = ChunkSpec(i, 0, 10, 5)
+        assert spec.seed_seq.generate_state(4).tolist() == kids[i].generate_state(4).tolist()
+    assert len(ChunkSpec(0, 0, 10, 5).case_seeds()) == 10
+    assert ChunkSpec(0, 0, 0, 5).case_seeds().shape == (0,)
+
+
+def test_result_matches_closed_form_rate(tmp_path):
+    df = run_study(coin_study(n=4000, p=0.25), tmp_path, workers=1, progress=False)
+    assert list(df["case"]) == list(range(4000))
+    # 0.25 +- 5 standard errors (sd = sqrt(.25*.75/4000) = 0.0068)
+    assert abs(df["win"].mean() - 0.25) < 0.035
+
+
+def test_one_and_two_workers_agree(tmp_path):
+    a = run_study(coin_study(), tmp_path / "a", workers=1, progress=False)
+    b = run_study(coin_study(), tmp_path / "b", workers=2, progress=False)
+    pd.testing.assert_frame_equal(a, b)
+    assert load_study(tmp_path / "b").equals(b)
+
+
+def test_resume_computes_only_missing_chunks(tmp_path):
+    full = run_study(coin_study(), tmp_path, workers=1, progress=False)
+    chunk_path(tmp_path, 3).unlink()
+    chunk_path(tmp_path, 5).unlink()
+    again = run_study(coin_study(), tmp_path, workers=1, progress=False)
+    pd.testing.assert_frame_equal(full, again)
+    runs = load_manifest(tmp_path)["runs"]
+    assert [r["chunks_computed"] for r in runs] == [8, 2]
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "other-study"])
+def test_damaged_chunk_is_recomputed_never_read(tmp_path, damage):
+    full = run_study(coin_study(), tmp_path, workers=1, progress=False)
+    path = chunk_path(tmp_path, 2)
+    if damage == "truncate":
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2])
+    elif damage == "garbage":
+        path.write_bytes(b"not parquet at all")
+    else:
+        other = tmp_path / "other"
+        run_study(coin_study(seed=99), other, workers=1, progress=False)
+        path.write_bytes(chunk_path(other, 2).read_bytes())
+    with pytest.raises(BadInput, match="chunk 2"):
+        load_study(tmp_path)
+    again = run_study(coin_study(), tmp_path, workers=1, progress=False)
+    pd.testing.assert_frame_equal(full, again)
+    assert load_manifest(tmp_path)["runs"][-1]["chunks_computed"] == 1
+
+
+def test_different_parameters_are_refused(tmp_path):
+    run_study(coin_study(), tmp_path, workers=1, progress=False)
+    with pytest.raises(BadInput, match="different study.*params"):
+        run_study(coin_study(p=0.9), tmp_path, workers=1, progress=False)
+    with pytest.raises(BadInput, match="different study.*seed"):
+        run_study(coin_study(seed=12), tmp_path, workers=1, progress=False)
+
+
+def test_manifest_names_inputs_versions_and_times(tmp_path):
+    card = tmp_path / "cards.toml"
+    card.write_text("x = 1\n")
+    study = Study("toy.coin", {"p": 0.5}, 10, 3, coin_chunk, 5, input_files=[card])
+    run_study(study, tmp_path / "out", workers=1, progress=False, command="bombsolve test")
+    m = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert m["command"] == "bombsolve test"
+    assert m["input_files"][0]["sha256"] == __import__("hashlib").sha256(b"x = 1\n").hexdigest()
+    assert {"bombsolve", "numpy", "numba", "python"} <= set(m["versions"])
+    assert m["started"] and m["finished"] and m["git_commit"]
+    card.write_text("x = 2\n")
+    with pytest.raises(BadInput, match="input_files"):
+        run_study(study, tmp_path / "out", workers=1, progress=False)
+
+
+def test_bad_counts_are_bad_input(tmp_path):
+    with pytest.raises(BadInput):
+        run_study(coin_study(chunk_size=0), tmp_path, workers=1, progress=False)
+    with pytest.raises(BadInput):
+        run_study(coin_study(), tmp_path, workers=0, progress=False)
+
+
+_KILL_SCRIPT = """
+import sys
+from solvers.common.runner import Study, run_study
+from solvers.common.toy import coin_chunk
+s = Study("toy.coin", {"p": 0.4, "sleep": float(sys.argv[2])}, n_cases=2000, seed=11,
+          chunk_fn=coin_chunk, chunk_size=250)
+run_study(s, sys.argv[1], workers=1, progress=False)
+"""
+
+
+def test_sigkill_mid_run_then_rerun_matches_uninterrupted(tmp_path):
+    out = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _KILL_SCRIPT, str(out), "0.4"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if (
+            len(list((out / "chunks").glob("chunk-*.parquet"))) >= 2
+            if (out / "chunks").exists()
+            else False
+        ):
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    n_before = len(list((out / "chunks").glob("chunk-*.parquet")))
+    assert 2 <= n_before < 8, "the kill must land mid-run"
+    resumed = run_study(coin_study(sleep=0.4), out, workers=1, progress=False)
+    clean = run_study(coin_study(sleep=0.4), tmp_path / "clean", workers=2, progress=False)
+    pd.testing.assert_frame_equal(resumed, clean)
+    assert load_manifest(out)["runs"][-1]["chunks_computed"] == 8 - n_before
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_dask_cluster_gives_identical_table(tmp_path, dask_cluster):
+    local = run_study(coin_study(), tmp_path / "local", workers=1, progress=False)
+    dist = run_study(
+        coin_study(), tmp_path / "dask", scheduler=dask_cluster.address, progress=False
+    )
+    pd.testing.assert_frame_equal(local, dist)
+    assert load_manifest(tmp_path / "dask")["runs"][0]["executor"].startswith(
+        "dask tcp://127.0.0.1"
+    )
+
+
+def test_dask_worker_killed_mid_study_does_not_change_result(tmp_path, dask_cluster):
+    study = coin_study(n=2000, chunk_size=125, sleep=0.3)
+    local = run_study(
+        coin_study(n=2000, chunk_size=125), tmp_path / "local", workers=1, progress=False
+    )
+    victim = dask_cluster.workers[0]
+    import threading
+
+    def kill_soon():
+        time.sleep(1.0)
+        os.killpg(victim.pid, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_soon)
+    killer.start()
+    dist = run_study(study, tmp_path / "dask", scheduler=dask_cluster.address, progress=False)
+    killer.join()
+    assert victim.poll() is not None, "the worker was killed while the study ran"
+    pd.testing.assert_frame_equal(local.drop(columns=[]), dist)
+    dask_cluster.workers[0] = dask_cluster.add_worker(9)
+
+
+def test_unreachable_scheduler_is_bad_input(tmp_path, monkeypatch):
+    monkeypatch.setattr("solvers.common.runner.DASK_CONNECT_TIMEOUT", "2s")
+    with pytest.raises(BadInput, match="Dask scheduler"):
+        run_study(
+            coin_study(n=10, chunk_size=5), tmp_path, scheduler="tcp://127.0.0.1:1", progress=False
+        )
