@@ -28,9 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.bomber.rules import Rules
-
-AGENT_SALT = 0x5DEECE66D
+from solvers.bomber.rules import AGENT_SALT, Rules
 
 # Result columns of `play_random_games`.
 COLUMNS = (

@@ -270,6 +270,8 @@ def parse_rules(spec: str | None) -> Rules:
 # --- the deal's random numbers -----------------------------------------------------------
 
 MASK64 = (1 << 64) - 1
+# Agents draw from SplitMix64(seed ^ AGENT_SALT), a stream apart from the deal's.
+AGENT_SALT = 0x5DEECE66D
 
 
 class SplitMix64:
