@@ -22,7 +22,8 @@ Role rules of thumb for ``heuristic`` (each comes from a sentence of the ruleboo
   early in a line, where more cards come after them.
 - Police side (all but the Bomber): Citizens face up where none is yet, and moved to
   the Bridge when it has none ("dispersing Citizens ... helps prevent Chaos"); Bomb
-  Squads onto visible live bombs; their own Bombs only where a Squad already stands.
+  Squads onto visible live bombs; their own Bombs where a Squad already stands, else
+  face up (so that a teammate's Squad can follow) and away from Citizens.
 - Young Lady and Suspicious Person: a safe place: a visible Bomb Squad, or no visible
   live bomb ("ensuring a space for themselves at a safe location").
 - Holy Warrior: "may prefer to fail their teammates and enjoy the ecstasy of winning
@@ -168,7 +169,9 @@ class HeuristicAgent:
                 sc = 1.5 * s.victims[g] + 0.7 * s.others_hidden[g] + 1.0 * (not up)
                 sc -= 6.0 * s.squad[g] + 8.0 * (s.my_bomber == g)
             else:
-                sc = 3.0 * s.squad[g] - 1.5 * s.victims[g]
+                # defused where a Squad stands; face up so that teammates can defuse it
+                sc = 3.0 * s.squad[g] - 1.5 * s.victims[g] + 1.5 * up
+                sc += 1.0 * (view.hand[Card.BOMB_SQUAD] > 0 and not s.squad[g])
         elif card == Card.BOMB_SQUAD:
             if bomber:
                 sc = 3.0 * (s.my_bomber == g) - 4.0 * s.my_bombs[g] - 1.0 * s.squad[g]
