@@ -319,30 +319,33 @@ def replay(seed, players, agents, rules_spec, extras, as_json) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")
 @click.option("--players", type=int, default=None, help="Only this player count.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary table as JSON.")
-@study_options(default_chunk=0)
+@study_options(default_chunk=500)
 def study(part, agents, games, seed, players, as_json, out, workers, scheduler, chunk_size):
     """Run a balance study on the shared runner; write tables and charts into --out.
 
     Outcome rates (Bomber, Police, draw, sole victory) with Wilson 95% intervals per
     row, and which achievements carry the Bomber's victories. Re-run the same command
-    into the same folder to resume. --chunk-size 0 picks 50,000 (kernel) or 500.
+    into the same folder to resume.
 
     \b
     Example:
       bombsolve bomber study --part extras --agents heuristic --games 3000 --out ex
     """
     from solvers.bomber.agents import agents_label, parse_agents
-    from solvers.bomber.study import PARTS, make_study, write_part
+    from solvers.bomber.study import PARTS, collect_part, make_study, write_part
     from solvers.common.runner import run_study
 
     if part not in PARTS:
         raise unknown("study part", part, PARTS)
     _check_seed(seed)
     label = agents_label(parse_agents(agents))
-    st = make_study(part, agents, games, seed, chunk_size or None, players)
+    st = make_study(part, agents, games, seed, chunk_size, players)
     df = run_study(st, Path(out) / label, workers=workers, scheduler=scheduler,
                    command=command_line())  # fmt: skip
-    summaries = write_part(out, part, {label: df}, seed)
+    # Rows of other agents' studies of this part in the same folder join the charts.
+    frames, seeds = collect_part(out, part)
+    frames[label], seeds[label] = df, seed
+    summaries = write_part(out, part, frames, seeds)
     table = summaries[label]
     if as_json:
         click.echo(table.to_json(orient="records", indent=2))
@@ -353,4 +356,16 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
             f"  {r['condition']:<24} N={r['games']:>7,}  Bomber {r['bomber']:6.1%} "
             f"[{r['bomber_lo']:.1%}, {r['bomber_hi']:.1%}]  Police {r['police']:6.1%}  "
             f"draw {r['draw']:5.1%}  sole {r['sole']:5.1%}"
+        )
+
+
+# The shared --chunk-size option has one fixed default; here it depends on the engine
+# (kernel games are ~1000x cheaper), so let the study choose when the user does not.
+for _param in study.params:
+    if _param.name == "chunk_size":
+        _param.default = None
+        _param.show_default = False
+        _param.help = (
+            "Cases per chunk (part of the study's identity); default 50,000 when every "
+            "agent is random (kernel), else 500."
         )

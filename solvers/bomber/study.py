@@ -327,11 +327,12 @@ def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
         err = [vals - summ[f"{key}_lo"].to_numpy() * 100, summ[f"{key}_hi"].to_numpy() * 100 - vals]
         ax.barh(y, vals, height=height * 0.9, xerr=err, color=PALETTE[k], capsize=2,
                 label=f"agents: {agents}", error_kw={"lw": 1})  # fmt: skip
-        for yi, v in zip(y, vals, strict=True):
-            ax.text(v + 1.5, yi, f"{v:.1f}%", va="center", fontsize=8)
+        highs = summ[f"{key}_hi"].to_numpy() * 100
+        for yi, v, hi in zip(y, vals, highs, strict=True):
+            ax.text(hi + 1.0, yi, f"{v:.1f}%", va="center", fontsize=8)
     ax.set_yticks(np.arange(len(conds)) + height * (len(summaries) - 1) / 2, conds)
     ax.invert_yaxis()
-    ax.set_xlim(0, 105)
+    ax.set_xlim(0, 110)
     ax.set_xlabel(f"{OUTCOME_LABELS[key]} (% of games, Wilson 95% interval)")
     ax.grid(axis="x", alpha=0.3)
     ax.grid(axis="y", visible=False)
@@ -343,22 +344,50 @@ def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
 # --- one part, end to end -------------------------------------------------------------------
 
 
-def caption(part: str, agents: list[str], games: Mapping[str, int], seed: int) -> str:
+def caption(part: str, games: Mapping[str, int], seeds: Mapping[str, int]) -> str:
     """Return a chart footer naming rules, options, agents, seeds and N."""
-    n = ", ".join(f"{a}: N={games[a]:,}" for a in agents)
+    runs = "; ".join(f"agents {a} (all roles): N={games[a]:,}, seed {seeds[a]}" for a in games)
     reading = "default rule readings" if part != "readings" else "one reading flipped per row"
     return (
         f"Catch the Bomber, bombsolve bomber study --part {part}; {reading} "
         f"({', '.join(f'{k}={v}' for k, v in R.Rules().as_dict().items())}); "
-        f"agents {', '.join(agents)} (all roles); {n} games split evenly over the rows; "
-        f"seed {seed} (case seeds from SeedSequence children); Wilson 95% intervals."
+        f"extra characters drawn at random unless the row names them. {runs}; games split "
+        "evenly over the rows, case seeds from SeedSequence children; Wilson 95% intervals."
     )
 
 
-def write_part(out_dir, part: str, frames: Mapping[str, pd.DataFrame], seed: int) -> dict:
+def collect_part(out_dir, part: str) -> tuple[dict[str, pd.DataFrame], dict[str, int]]:
+    """Load every finished study of `part` under `out_dir` (one sub-folder per agents label).
+
+    Returns ({agents label: rows}, {agents label: seed}), random agents first.
+    """
+    import json
+    from pathlib import Path
+
+    from solvers.common.runner import MANIFEST, load_study
+
+    frames, seeds = {}, {}
+    out = Path(out_dir)
+    subs = sorted(p for p in out.iterdir() if (p / MANIFEST).exists()) if out.is_dir() else []
+    subs.sort(key=lambda p: (p.name != "random", p.name != "heuristic", p.name))
+    for sub in subs:
+        manifest = json.loads((sub / MANIFEST).read_text())
+        ident = manifest.get("identity", {})
+        if ident.get("study") != f"bomber.{part}" or not manifest.get("finished"):
+            continue
+        label = ident["params"]["agents"]
+        frames[label] = load_study(sub)
+        seeds[label] = int(ident["seed"])
+    return frames, seeds
+
+
+def write_part(
+    out_dir, part: str, frames: Mapping[str, pd.DataFrame], seeds: Mapping[str, int]
+) -> dict:
     """Write a part's tables (CSV and Parquet) and charts (PNG and SVG) into `out_dir`.
 
-    `frames` maps an agents label to the study's rows. Returns the summary tables.
+    `frames` maps an agents label to the study's rows, `seeds` to its root seed.
+    Returns the summary tables.
     """
     from pathlib import Path
 
@@ -376,7 +405,7 @@ def write_part(out_dir, part: str, frames: Mapping[str, pd.DataFrame], seed: int
         with atomic_path(out / f"{name}.parquet") as tmp:
             table.to_parquet(tmp, index=False)
     games = {a: len(df) for a, df in frames.items()}
-    cap = caption(part, list(frames), games, seed)
+    cap = caption(part, games, seeds)
     titles = {
         "players": "Catch the Bomber: who wins, by player count",
         "extras": "Catch the Bomber: who wins, by the extra characters in play",
