@@ -50,7 +50,7 @@ def _parse_extras(spec: str | None, players: int):
         if name not in R.EXTRA_NAMES:
             raise unknown("extra character", name, R.EXTRA_NAMES)
         extras.append(R.EXTRA_NAMES[name])
-    extras = tuple(extras)
+    extras = tuple(sorted(extras))
     R.check_setup(players, extras)
     return extras
 
