@@ -312,28 +312,43 @@ def assess(card, up, length, dog_forbid, warrior_bombing, out_row):
 
 
 @njit(cache=True)
+def new_work():
+    """Allocate the per-game arrays once; `play_one` resets them for every game."""
+    return (
+        np.empty(1, np.uint64),
+        np.empty(1, np.uint64),
+        np.empty((NL, LMAX), np.int8),
+        np.empty((NL, LMAX), np.int8),
+        np.empty((NL, LMAX), np.int8),
+        np.empty(NL, np.int8),
+        np.empty((6, 9), np.int8),
+        np.empty(6, np.int8),
+        np.empty(6, np.int8),
+        np.empty(6, np.int8),
+        np.empty(128, np.int16),
+    )
+
+
+@njit(cache=True)
 def play_one(
     seed, players, extras_mask, dog_forbid, warrior_bombing, stuck_assess, move_optional,
-    out_row, actions,
+    out_row, actions, work,
 ):  # fmt: skip
     """Play one random-agent game; fill out_row (COLUMNS) and actions (-1 padded).
 
     The turn loop mirrors rules.apply / rules._pass_turn: the next player with cards who
     has no possible action leaves play; a stuck Bomber ends the game under 'loses'.
     """
-    rng = np.empty(1, np.uint64)
+    rng, agent, card, up, owner, length, hand, size, out, chars, buf = work
     rng[0] = np.uint64(seed)
-    agent = np.empty(1, np.uint64)
     agent[0] = np.uint64(seed) ^ np.uint64(AGENT_SALT)
-    card = np.full((NL, LMAX), -1, np.int8)
-    up = np.zeros((NL, LMAX), np.int8)
-    owner = np.zeros((NL, LMAX), np.int8)
-    length = np.zeros(NL, np.int8)
-    hand = np.zeros((6, 9), np.int8)
-    size = np.zeros(6, np.int8)
-    out = np.zeros(6, np.int8)
-    chars = np.zeros(6, np.int8)
-    buf = np.empty(128, np.int16)
+    card[:, :] = -1
+    up[:, :] = 0
+    owner[:, :] = 0
+    length[:] = 0
+    size[:] = 0
+    out[:] = 0
+    chars[:] = 0
     mask = deal(players, extras_mask, rng, hand, size, chars)
     for k in range(actions.shape[0]):
         actions[k] = -1
@@ -395,10 +410,11 @@ def play_random_games(
     """Play one random-agent game per seed; return an int32 array [len(seeds), N_COLS]."""
     res = np.zeros((seeds.shape[0], 11), np.int32)
     actions = np.empty(0, np.int16)
+    work = new_work()
     for k in range(seeds.shape[0]):
         play_one(
             seeds[k], players, extras_mask, dog_forbid, warrior_bombing, stuck_assess,
-            move_optional, res[k], actions,
+            move_optional, res[k], actions, work,
         )  # fmt: skip
     return res
 
@@ -417,5 +433,5 @@ def trace_game(seed: int, players: int, rules: Rules | None = None, extras_mask:
     flags = rule_flags(rules or Rules())
     row = np.zeros(N_COLS, np.int32)
     actions = np.full(80, -1, np.int16)
-    play_one(np.uint64(seed), players, extras_mask, *flags, row, actions)
+    play_one(np.uint64(seed), players, extras_mask, *flags, row, actions, new_work())
     return row, [int(a) for a in actions if a >= 0]
