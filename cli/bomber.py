@@ -56,8 +56,8 @@ def _parse_extras(spec: str | None, players: int):
 
 
 def _check_seed(seed: int) -> int:
-    if not 0 <= seed < 2**63:
-        raise BadInput(f"seed {seed} out of range; expected 0 to 2**63-1")
+    if not 0 <= seed < 2**64:
+        raise BadInput(f"seed {seed} out of range; expected 0 to 2**64-1")
     return seed
 
 
@@ -210,24 +210,55 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
 
 
 @bomber.command()
-@click.option("--seed", type=int, required=True, help="The game's seed.")
+@click.option("--seed", type=int, default=None, help="The game's seed.")
 @_players_option
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
 @click.option("--extras", default=None, help=EXTRAS_HELP)
+@click.option(
+    "--study",
+    "study_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Replay a case of this study folder (e.g. results/bomber/players/heuristic).",
+)
+@click.option("--case", type=int, default=None, help="The case to replay, with --study.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
-def replay(seed, players, agents, rules_spec, extras, as_json) -> None:
+def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) -> None:
     """Print one game: the deal, then each location's line after every turn, then the end.
 
-    Face-down cards show in brackets with their owner's seat, e.g. [BMR]2.
+    Face-down cards show in brackets with their owner's seat, e.g. [BMR]2. Give --seed
+    (with --players, --agents, ...) or --study and --case to replay one row of a study.
 
     \b
-    Example:
+    Examples:
       bombsolve bomber replay --seed 42 --players 5 --agents heuristic
+      bombsolve bomber replay --study results/bomber/players/heuristic --case 17
     """
     from solvers.bomber import rules as R
     from solvers.bomber.agents import parse_agents, play_game
 
+    if study_dir is not None or case is not None:
+        if study_dir is None or case is None or seed is not None:
+            raise BadInput("--study and --case go together, without --seed")
+        from solvers.bomber.study import case_game
+
+        game = case_game(study_dir, case)
+        seed, agents = game["seed"], game["agents"]
+        cond = game["condition"]
+        players = int(cond["players"])
+        rules_spec = ",".join(f"{k}={v}" for k, v in cond["rules"].items())
+        mask = int(cond["extras"])
+        extras = (
+            None
+            if mask < 0
+            else ",".join(
+                name for name, c in R.EXTRA_NAMES.items() if mask >> R.EXTRAS.index(c) & 1
+            )
+            or "none"
+        )
+    if seed is None:
+        raise BadInput("missing --seed (or --study and --case); expected the game's seed")
     extras_t = _parse_extras(extras, players)
     rules_obj = R.parse_rules(rules_spec)
     by_role = parse_agents(agents)

@@ -118,7 +118,11 @@ def play_games(cond: Mapping[str, Any], agents_spec: str, seeds: np.ndarray) -> 
 
 
 def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
-    """Chunk function: case i plays condition i % K with the case's own seed."""
+    """Chunk function: case i plays condition i % K with the case's own seed.
+
+    The 64-bit seeds are not stored (they would double the committed tables); `case_game`
+    recomputes any case's seed from the study's manifest.
+    """
     conds = params["conditions"]
     seeds = chunk.case_seeds()
     cases = np.arange(chunk.start, chunk.stop)
@@ -131,11 +135,46 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         df = play_games(cond, params["agents"], seeds[sel])
         df.insert(0, "case", cases[sel])
         df.insert(1, "condition", cond["label"])
-        df.insert(2, "seed", seeds[sel])
         frames.append(df)
     df = pd.concat(frames, ignore_index=True).sort_values("case", kind="stable")
     df["extras"] = [extras_label(int(m)) for m in df["extras"]]
     return df.reset_index(drop=True)
+
+
+def case_game(out_dir, case: int) -> dict[str, Any]:
+    """Return the seed, condition and agents of one case of a study folder.
+
+    Raises BadInput when the folder is not a bomber study or the case is out of range.
+
+    The seed is recomputed exactly as the runner gave it (`ChunkSpec.case_seeds`), so
+    `bombsolve bomber replay --study DIR --case N` shows the very game behind row N.
+    """
+    import json
+    from pathlib import Path
+
+    from solvers.common.runner import MANIFEST
+
+    path = Path(out_dir) / MANIFEST
+    if not path.exists():
+        raise BadInput(f"{out_dir} has no {MANIFEST}; expected a bomber study folder")
+    try:
+        ident = json.loads(path.read_text())["identity"]
+        params, n = ident["params"], int(ident["n_cases"])
+        size, seed = int(ident["chunk_size"]), int(ident["seed"])
+        conds = params["conditions"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadInput(f"{path} is not a bomber study manifest ({exc})") from None
+    if not str(ident.get("study", "")).startswith("bomber."):
+        raise BadInput(f"{out_dir} holds study {ident.get('study')!r}; expected a bomber study")
+    if not 0 <= case < n:
+        raise BadInput(f"case {case} out of range; expected 0 to {n - 1}")
+    index = case // size
+    chunk = ChunkSpec(index, index * size, min(index * size + size, n), seed)
+    return {
+        "seed": int(chunk.case_seeds()[case - chunk.start]),
+        "condition": conds[case % len(conds)],
+        "agents": params["agents"],
+    }
 
 
 def bomber_rate_text(df: pd.DataFrame) -> str:

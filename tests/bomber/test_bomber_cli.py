@@ -82,6 +82,23 @@ def test_study_writes_tables_and_charts(tmp_path):
     assert again.output == r.output
 
 
+def test_replay_a_study_case(tmp_path):
+    out = tmp_path / "st"
+    r = run("study", "--part", "extras", "--agents", "heuristic", "--games", "14", "--out",
+            str(out), "--workers", "1", "--seed", "4")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    from solvers.common.runner import load_study
+
+    df = load_study(out / "heuristic")
+    names = {0: "Bomber's victory", 1: "Police side's victory", 2: "draw", 3: "sole victory"}
+    for case in (0, 5, 13):
+        rp = run("replay", "--study", str(out / "heuristic"), "--case", str(case))
+        assert rp.exit_code == 0, rp.output
+        last = rp.output.strip().splitlines()[-3]
+        assert names[int(df.loc[case, "outcome"])] in last
+        assert rp.output.count("\nturn ") == df.loc[case, "turns"]
+
+
 BAD = [
     (["play", "--players", "7"], "player count 7"),
     (["play", "--players", "2"], "expected 3 to 6"),
@@ -97,7 +114,9 @@ BAD = [
     (["play", "--engine", "kernel", "--agents", "heuristic"], "random agents only"),
     (["play", "--players", "five"], "five"),
     (["replay", "--seed", "1", "--players", "9"], "player count 9"),
-    (["replay"], "--seed"),
+    (["replay"], "missing --seed"),
+    (["replay", "--case", "3"], "go together"),
+    (["replay", "--study", "nowhere", "--case", "3"], "no manifest.json"),
     (["study", "--part", "colours", "--out", "x"], "unknown study part"),
     (["study", "--part", "extras", "--players", "3", "--out", "x"], "no extra characters"),
 ]

@@ -11,6 +11,7 @@ from solvers.bomber.agents import parse_agents, play_game
 from solvers.bomber.study import (
     achievement_set,
     achievements,
+    case_game,
     conditions,
     extras_label,
     games_chunk,
@@ -40,16 +41,17 @@ def test_extras_label():
 
 
 @pytest.mark.parametrize("agents", ["random", "heuristic"])
-def test_chunk_rows_replay_through_the_reference_engine(agents):
-    study = make_study("extras", agents, games=14, seed=9, chunk_size=14)
-    df = games_chunk(study.params, study.chunks()[0])
-    assert list(df["case"]) == list(range(14))
+def test_chunk_rows_replay_through_the_reference_engine(agents, tmp_path):
+    study = make_study("extras", agents, games=21, seed=9, chunk_size=8)
+    df = run_study(study, tmp_path, workers=1, progress=False)
+    assert list(df["case"]) == list(range(21))
     by_role = parse_agents(agents)
     for _, row in df.iterrows():
-        cond = study.params["conditions"][row["case"] % 7]
+        game = case_game(tmp_path, int(row["case"]))
+        cond = game["condition"]
         assert row["condition"] == cond["label"] and row["extras"] == cond["label"].split()[1]
         extras = tuple(c for i, c in enumerate(R.EXTRAS) if cond["extras"] >> i & 1)
-        g = play_game(cond["players"], int(row["seed"]), R.Rules(), by_role, extras)
+        g = play_game(cond["players"], game["seed"], R.Rules(), by_role, extras)
         assert int(g.result.outcome) == row["outcome"]
         assert len(g.history) == row["turns"]
 
@@ -98,3 +100,12 @@ def test_make_study_bad_input():
         make_study("players", "smart", games=10, seed=1)
     with pytest.raises(BadInput, match="expected 3 to 6"):
         make_study("players", "random", games=10, seed=1, players=8)
+
+
+def test_case_game_bad_input(tmp_path):
+    with pytest.raises(BadInput, match="no manifest.json"):
+        case_game(tmp_path, 0)
+    study = make_study("players", "random", games=8, seed=1, chunk_size=4)
+    run_study(study, tmp_path, workers=1, progress=False)
+    with pytest.raises(BadInput, match="case 8 out of range"):
+        case_game(tmp_path, 8)
