@@ -84,6 +84,9 @@ def rules() -> None:
     click.echo("Rule readings (points the rulebook leaves open), defaults first:")
     doc = R.Rules.__doc__.split("\n\n", 1)[1]
     click.echo(doc.rstrip())
+    click.echo("\nFixed readings:")
+    for text in R.FIXED_READINGS:
+        click.echo(f"  - {text}")
     click.echo("\nCards by player count (Preparation):")
     for p in range(3, 7):
         cits = 16 if p == 4 else 18

@@ -237,6 +237,25 @@ class Rules:
 
 RULE_OPTION_NAMES = ("dog", "warrior_bombing", "stuck_bomber", "move_optional")
 
+# Readings fixed in the engine (settled by the maker's FAQ or the data note, or with no
+# second reasonable reading); `bombsolve bomber rules` prints them beside the options.
+FIXED_READINGS = (
+    "Chaos counts face up Citizens once, before any card is turned; the Bridge is a "
+    "location; 4 or fewer locations: Chaos (FAQ).",
+    "Survival: the Bomber is not killed by an explosion (FAQ).",
+    "Escape: the Bomber is at a different location from every Police card (FAQ); a "
+    "card never played is at no location, so an unplayed Bomber cannot Escape.",
+    "The Holy Warrior is a bomb at his location at game end; a Bomb Squad at the same "
+    "location, face down or up, stops every bomb there (data note).",
+    "Moving goes Gathering Point -> Bridge or Bridge -> Gathering Point; playing to the "
+    "Bridge is never allowed (data note); only face up cards move.",
+    "Face-down-only cards (Young Lady; Bomber as last card) only go 2nd or 4th; the "
+    "Police Dog only 1st, 3rd or 5th (data note).",
+    "At 4 or 5 players the extra characters are drawn at random unless named "
+    "(--extras); the starting player is seat 0 (seats are dealt at random).",
+    "A player with no possible action leaves play; their hand stays unplayed.",
+)
+
 
 def parse_rules(spec: str | None) -> Rules:
     """Parse 'key=value,key=value' into `Rules`; raise BadInput naming the bad key or value.
