@@ -94,15 +94,18 @@ def _shuffle(arr, n, rng):
 
 
 @njit(cache=True)
-def deal(players, extras_mask, rng, hand, size, chars):
-    """Deal characters and Basic cards exactly as rules.new_game; return the extras mask."""
+def deal(players, extras_mask, rng, hand, size, chars, scratch):
+    """Deal characters and Basic cards exactly as rules.new_game; return the extras mask.
+
+    scratch: int8[48] reused across games (views into it, no allocation per game).
+    """
     n_extra = players - 3
-    extras = np.zeros(3, np.int8)
+    extras = scratch[0:3]
     if extras_mask < 0:
-        pool = np.array([YOUNG_LADY, HOLY_WARRIOR, SUSPICIOUS], np.int8)
-        _shuffle(pool, 3, rng)
-        for k in range(n_extra):
-            extras[k] = pool[k]
+        extras[0] = YOUNG_LADY
+        extras[1] = HOLY_WARRIOR
+        extras[2] = SUSPICIOUS
+        _shuffle(extras, 3, rng)
         # rules.deal_characters sorts an explicit tuple; a random one keeps pool order.
     else:
         k = 0
@@ -113,14 +116,14 @@ def deal(players, extras_mask, rng, hand, size, chars):
     mask = 0
     for k in range(n_extra):
         mask |= 1 << np.int64(extras[k] - YOUNG_LADY)
-    c = np.empty(players, np.int8)
+    c = scratch[3:9]
     c[0] = BOMBER
     c[1] = POLICE
     c[2] = POLICE
     for k in range(n_extra):
         c[3 + k] = extras[k]
     _shuffle(c, players, rng)
-    basics = np.empty(30, np.int8)
+    basics = scratch[16:46]
     n = 0
     for _ in range(2):
         basics[n] = DOG
@@ -255,7 +258,7 @@ def assess(card, up, length, dog_forbid, warrior_bombing, out_row):
     bombing = False
     bomber_loc = -1
     bomber_idx = -1
-    exploded = np.zeros(NL, np.bool_)
+    exploded = 0  # bit loc set when that location explodes
     for loc in range(NL):
         has_bomb = False
         by_bomb = False
@@ -273,13 +276,13 @@ def assess(card, up, length, dog_forbid, warrior_bombing, out_row):
                 bomber_loc = loc
                 bomber_idx = i
         if has_bomb and not has_squad:
-            exploded[loc] = True
+            exploded |= 1 << loc
             if by_bomb or warrior_bombing:
                 for i in range(length[loc]):
                     cc = card[loc, i]
                     if cc == YOUNG_LADY or cc == HOLY_WARRIOR or cc == SUSPICIOUS or cc == CITIZEN:
                         bombing = True
-    survival = bomber_loc < 0 or not exploded[bomber_loc]
+    survival = bomber_loc < 0 or not (exploded >> bomber_loc) & 1
     escape = False
     warrior_there = False
     if bomber_loc >= 0:
@@ -326,6 +329,7 @@ def new_work():
         np.empty(6, np.int8),
         np.empty(6, np.int8),
         np.empty(128, np.int16),
+        np.empty(48, np.int8),
     )
 
 
@@ -339,7 +343,7 @@ def play_one(
     The turn loop mirrors rules.apply / rules._pass_turn: the next player with cards who
     has no possible action leaves play; a stuck Bomber ends the game under 'loses'.
     """
-    rng, agent, card, up, owner, length, hand, size, out, chars, buf = work
+    rng, agent, card, up, owner, length, hand, size, out, chars, buf, scratch = work
     rng[0] = np.uint64(seed)
     agent[0] = np.uint64(seed) ^ np.uint64(AGENT_SALT)
     card[:, :] = -1
@@ -349,7 +353,7 @@ def play_one(
     size[:] = 0
     out[:] = 0
     chars[:] = 0
-    mask = deal(players, extras_mask, rng, hand, size, chars)
+    mask = deal(players, extras_mask, rng, hand, size, chars, scratch)
     for k in range(actions.shape[0]):
         actions[k] = -1
     turns = 0
