@@ -111,14 +111,8 @@ def test_case_game_bad_input(tmp_path):
         case_game(tmp_path, 8)
 
 
-def test_study_on_a_real_dask_cluster_matches_local(tmp_path):
-    from tests.common.conftest import LocalDaskCluster
-
+def test_study_on_a_real_dask_cluster_matches_local(tmp_path, dask_cluster):
     study = make_study("readings", "random", games=3000, seed=8, chunk_size=1000)
     local = run_study(study, tmp_path / "local", workers=1, progress=False)
-    cluster = LocalDaskCluster(tmp_path, n_workers=1)
-    try:
-        dist = run_study(study, tmp_path / "dask", scheduler=cluster.address, progress=False)
-    finally:
-        cluster.close()
+    dist = run_study(study, tmp_path / "dask", scheduler=dask_cluster.address, progress=False)
     pd.testing.assert_frame_equal(local, dist)
