@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solvers.bomber import rules as R
-from solvers.bomber.kernel import AGENT_SALT, COLUMNS, run_random_games, trace_game
+from solvers.bomber.kernel import AGENT_SALT, COLUMNS, rule_flags, run_random_games, trace_game
 
 READINGS = [
     R.Rules(),
@@ -95,3 +95,53 @@ def test_kernel_outcome_rates_are_plausible():
     assert ((res[won, 1] | res[won, 2] | res[won, 3]) == 1).all()
     police = (res[:, 0] == 1) & (res[:, 5] == 0)
     assert ((res[police, 1] | res[police, 2] | res[police, 3]) == 0).all()
+
+
+def kernel_arrays(state: R.State):
+    """Lay a reference state out in the kernel's flat arrays (see kernel.py's diagram)."""
+    card = np.full((7, 5), -1, np.int8)
+    up = np.zeros((7, 5), np.int8)
+    owner = np.zeros((7, 5), np.int8)
+    length = np.zeros(7, np.int8)
+    for loc, line in enumerate(state.lines):
+        length[loc] = len(line)
+        for i, s in enumerate(line):
+            card[loc, i], up[loc, i], owner[loc, i] = int(s.card), int(s.face_up), s.owner
+    hand = np.zeros((6, 9), np.int8)
+    size = np.zeros(6, np.int8)
+    for p in range(state.players):
+        hand[p, :] = state.hands[p]
+        size[p] = state.hand_size(p)
+    return card, up, owner, length, hand, size
+
+
+@pytest.mark.parametrize("rules", READINGS[:2] + READINGS[4:5], ids=["default", "forbid", "move"])
+def test_kernel_legal_moves_and_steps_match_state_by_state(rules):
+    from solvers.bomber.kernel import legal, step
+
+    dog_forbid, _, _, move_optional = rule_flags(rules)
+    buf = np.empty(128, np.int16)
+    for seed in range(150):
+        g = R.new_game(3 + seed % 4, seed, rules)
+        rng = R.SplitMix64(seed + 77)
+        while not g.over:
+            p = g.current
+            card, up, owner, length, hand, size = kernel_arrays(g)
+            n = legal(p, card, up, length, hand, size, dog_forbid, move_optional, buf)
+            legal_ref = R.legal_actions(g)
+            assert [int(a) for a in buf[:n]] == legal_ref
+            a = legal_ref[rng.below(len(legal_ref))]
+            step(p, a, card, up, owner, length, hand, size)
+            R.apply(g, a)
+            after = kernel_arrays(g)
+            used = after[0] >= 0  # up/owner of an emptied slot are left as they were
+            assert (card == after[0]).all()
+            assert (up[used] == after[1][used]).all() and (owner[used] == after[2][used]).all()
+            for x, y in zip((length, hand, size), after[3:], strict=True):
+                assert (x == y).all()
+
+
+def test_comparison_covers_eliminations_and_stuck_bombers():
+    rows = np.array([trace_game(seed, 3 + seed % 4)[0] for seed in range(2000)])
+    assert (rows[:, COLUMNS.index("eliminated")] > 0).sum() > 20
+    assert rows[:, COLUMNS.index("bomber_stuck")].sum() > 5
