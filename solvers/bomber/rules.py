@@ -37,7 +37,6 @@ file and the kernel so that a seed gives the same deal in both.
 
 from __future__ import annotations
 
-import copy
 import enum
 from dataclasses import dataclass, field, replace
 
@@ -387,8 +386,17 @@ class State:
     result: Result | None = None
 
     def clone(self) -> State:
-        """Return an independent copy."""
-        return copy.deepcopy(self)
+        """Return an independent copy (slots and results are immutable, so shared)."""
+        return replace(
+            self,
+            characters=list(self.characters),
+            hands=[list(h) for h in self.hands],
+            lines=[list(line) for line in self.lines],
+            sheltered=list(self.sheltered),
+            out=list(self.out),
+            history=list(self.history),
+            eliminations=list(self.eliminations),
+        )
 
     @property
     def over(self) -> bool:

@@ -511,3 +511,43 @@ def test_perft_counts_from_a_fixed_deal():
 
 
 PERFT_3P_SEED_11 = [25, 763, 19885]
+
+
+def test_clone_is_independent():
+    g = new_game(4, seed=2)
+    c = g.clone()
+    apply(c, legal_actions(c)[0])
+    assert g.history == [] and all(not line for line in g.lines)
+    assert g.hands != c.hands
+
+
+def _count(state) -> collections.Counter:
+    total = collections.Counter()
+    for h in state.hands:
+        for c in Card:
+            total[c] += h[c]
+    for line in state.lines:
+        total.update(s.card for s in line)
+    total[Card.CITIZEN] += sum(state.sheltered)
+    return total
+
+
+def test_invariants_over_random_games():
+    # Cards are conserved (hands + lines + Shelters = the deal), no line exceeds 5 cards,
+    # the Bridge only ever holds movable face up cards, and every placed card's face
+    # follows its position when it was played.
+    for seed in range(200):
+        g = new_game(3 + seed % 4, seed)
+        dealt = _count(g)
+        rng = R.SplitMix64(seed * 7 + 1)
+        while not g.over:
+            acts = legal_actions(g)
+            a = acts[rng.below(len(acts))]
+            before = {loc: len(line) for loc, line in enumerate(g.lines)}
+            apply(g, a)
+            d = decode(a)
+            if d.kind == "play":
+                assert g.lines[d.dst][-1].face_up == (before[d.dst] % 2 == 0)
+            assert _count(g) == dealt
+            assert all(len(line) <= R.LINE_MAX for line in g.lines)
+            assert all(s.face_up and s.card in R.MOVABLE for s in g.lines[BRIDGE])
