@@ -1,4 +1,4 @@
-"""A real local Dask cluster: a scheduler and workers as separate processes."""
+"""Shared fixtures. A real local Dask cluster: a scheduler and workers as separate processes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class LocalDaskCluster:
