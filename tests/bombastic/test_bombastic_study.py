@@ -100,3 +100,11 @@ def test_study_command_writes_tables_charts_manifest_and_resumes(tmp_path):
     # A different study into the same folder is refused with one line.
     r = CliRunner().invoke(cli, args[:-2] + ["--seed", "9", "--workers", "1"])
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_worker_processes_give_the_same_games(tmp_path):
+    """Chunk functions are picklable and pure: two processes give the rows of one."""
+    st = match_study("heuristic", "random", 8, 11, Options(promos=True), chunk_size=2)
+    one = run_study(st, tmp_path / "one", workers=1, progress=False)
+    two = run_study(st, tmp_path / "two", workers=2, progress=False)
+    pd.testing.assert_frame_equal(one.reset_index(drop=True), two.reset_index(drop=True))
