@@ -456,6 +456,7 @@ def reference_study(
         (endings, "endings"),
         (lengths, "game_lengths"),
         (pd.DataFrame(info_rows), "infostates"),
+        (charts.how_agents_win_and_lose(tour).reset_index(), "outcomes"),
     ]:
         save_table(df, out, stem)
 
