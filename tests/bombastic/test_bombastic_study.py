@@ -108,3 +108,22 @@ def test_worker_processes_give_the_same_games(tmp_path):
     one = run_study(st, tmp_path / "one", workers=1, progress=False)
     two = run_study(st, tmp_path / "two", workers=2, progress=False)
     pd.testing.assert_frame_equal(one.reset_index(drop=True), two.reset_index(drop=True))
+
+
+def test_outcomes_credit_wins_and_losses_to_the_right_agent():
+    from solvers.bombastic.charts import how_agents_win_and_lose
+
+    tour = pd.DataFrame(
+        {
+            "x": ["a", "a", "b", "a"],
+            "o": ["b", "b", "a", "a"],  # the self-play game is left out
+            "winner": [0, 1, 0, 0],
+            "ending": ["GO_FOR_IT_WIN", "GO_FOR_IT_BOMB", "PEEKED_BOMB", "GO_FOR_IT_WIN"],
+        }
+    )
+    t = how_agents_win_and_lose(tour)
+    # Game 1: a wins its line. Game 2: a goes for the bomb. Game 3: a (as O) peeks the bomb.
+    assert round(t.loc["a", "won: own line"]) == 33
+    assert round(t.loc["a", "lost: own failed gamble"]) == 67
+    assert round(t.loc["b", "lost: opponent's line"]) == 33
+    assert round(t.loc["b", "won: opponent's failed gamble"]) == 67
