@@ -134,6 +134,13 @@ def rule_options(fn):
         show_default=True,
         help='"May swap any other 2": a pair other than the first, no tile of it, or any pair.',
     )(fn)
+    fn = click.option(
+        "--shuffle",
+        type=click.Choice(["chance", "opponent"]),
+        default="chance",
+        show_default=True,
+        help='"Opponent shuffles them": a random order, or one the opponent picks.',
+    )(fn)
     fn = click.option("--no-alarms", is_flag=True, help="Leave both ALARM cards out.")(fn)
     fn = click.option("--promos", is_flag=True, help="Add the two promo cards to the deck.")(fn)
     fn = click.option(
@@ -157,6 +164,7 @@ def make_options(kw: dict):
         second_swap=kw.pop("second_swap"),
         deck_known=kw.pop("deck_known"),
         turn_cap=kw.pop("turn_cap"),
+        shuffle=kw.pop("shuffle"),
         removed=removed,
     )
 
@@ -175,6 +183,8 @@ def options_flags(options) -> str:
         flags.append(f"--second-swap {options.second_swap}")
     if not options.deck_known:
         flags.append("--deck-unknown")
+    if options.shuffle != d.shuffle:
+        flags.append(f"--shuffle {options.shuffle}")
     if options.turn_cap != d.turn_cap:
         flags.append(f"--turn-cap {options.turn_cap}")
     if options.removed:

@@ -456,7 +456,8 @@ def determinize(
     p = view.player
     mine: list = list(view.observations)
     obs = (mine, []) if p == 0 else ([], mine)
-    turn_player = 1 - p if view.phase == Phase.OPP_SHOW else p
+    # Asked to show (promo) or to shuffle (shuffle='opponent'): it is the other's turn.
+    turn_player = 1 - p if view.phase in (Phase.OPP_SHOW, Phase.SHUFFLE) else p
     return State(
         options=view.options,
         tiles=grid,
@@ -582,6 +583,7 @@ def to_kernel(state: State, out: np.ndarray) -> None:
     out[K.ENDING] = -1
     out[K.TURN_CAP] = state.options.turn_cap
     out[K.SECOND_SWAP] = ("distinct", "disjoint", "any").index(state.options.second_swap)
+    out[K.SHUFFLE_BY] = ("chance", "opponent").index(state.options.shuffle)
 
 
 # ----- Omniscient -----------------------------------------------------------------------

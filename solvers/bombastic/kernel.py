@@ -17,6 +17,7 @@ State layout (int32, `STATE_SIZE` cells)::
     39, 40  the first swap of PEEK1_SWAP_SWAP (sorted)  41 SWAP_A
     42      WINNER (-1 none)  43 ENDING (index in rules.Ending, -1 none)
     44      TURN_CAP        45  SECOND_SWAP (0 distinct, 1 disjoint, 2 any)
+    46      SHUFFLE_BY (0 chance, 1 the opponent chooses)
 
 Random numbers: SplitMix64 on a one-cell uint64 array, exactly as `rules.SplitMix64`.
 """
@@ -26,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.bombastic.rules import SECOND_SWAP_READINGS, Ending, Options
+from solvers.bombastic.rules import SECOND_SWAP_READINGS, SHUFFLE_READINGS, Ending, Options
 from solvers.bombastic.tiles import L_SHAPES, LINES, PERMS3
 
 DECK = 11
@@ -46,7 +47,8 @@ WINNER = 42
 ENDING = 43
 TURN_CAP = 44
 SECOND_SWAP = 45
-STATE_SIZE = 46
+SHUFFLE_BY = 46
+STATE_SIZE = 47
 
 # Phases (rules.Phase).
 P_TURN, P_PEEK, P_PEEK_OR_STOP, P_SHOW_PEEKED, P_MAY_SWAP = 0, 1, 2, 3, 4
@@ -121,7 +123,9 @@ def _shuffle(a: np.ndarray, n: int, rng: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def setup(s: np.ndarray, cards: np.ndarray, rng: np.ndarray, turn_cap: int, second: int) -> None:
+def setup(
+    s: np.ndarray, cards: np.ndarray, rng: np.ndarray, turn_cap: int, second: int, shuffle_by=0
+) -> None:
     """Fill `s` with a new game ("Setup"), drawing like rules.State.setup."""
     tiles = np.array([0, 0, 0, 0, 1, 1, 1, 1, 2], dtype=np.int32)
     _shuffle(tiles, 9, rng)
@@ -169,6 +173,7 @@ def setup(s: np.ndarray, cards: np.ndarray, rng: np.ndarray, turn_cap: int, seco
     s[ENDING] = -1
     s[TURN_CAP] = turn_cap
     s[SECOND_SWAP] = second
+    s[SHUFFLE_BY] = shuffle_by
 
 
 @njit(cache=True)
@@ -437,7 +442,7 @@ def apply(s: np.ndarray, a: int) -> None:
             for i in range(3):
                 _pick(s, LINES_A[a - A_LINE, i])
             s[PHASE] = P_SHUFFLE
-            s[TO_MOVE] = -1
+            s[TO_MOVE] = -1 if s[SHUFFLE_BY] == 0 else 1 - p
         else:
             _permute(s, a - A_PERM)
             _finish_card(s)
@@ -489,11 +494,13 @@ def apply(s: np.ndarray, a: int) -> None:
 
 
 @njit(cache=True)
-def random_game(seed: int, cards: np.ndarray, turn_cap: int, second: int, s: np.ndarray) -> int:
+def random_game(
+    seed: int, cards: np.ndarray, turn_cap: int, second: int, s: np.ndarray, shuffle_by=0
+) -> int:
     """Play one uniformly random game as rules.random_game; return the decisions made."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
-    setup(s, cards, rng, turn_cap, second)
+    setup(s, cards, rng, turn_cap, second, shuffle_by)
     buf = np.empty(64, dtype=np.int32)
     steps = 0
     while s[PHASE] != P_OVER:
@@ -505,13 +512,13 @@ def random_game(seed: int, cards: np.ndarray, turn_cap: int, second: int, s: np.
 
 @njit(cache=True)
 def random_games(
-    first_seed: int, n_games: int, cards: np.ndarray, turn_cap: int, second: int
+    first_seed: int, n_games: int, cards: np.ndarray, turn_cap: int, second: int, shuffle_by=0
 ) -> np.ndarray:
     """Play games with seeds first_seed.. ; rows: winner, ending, turns, decisions."""
     out = np.empty((n_games, 4), dtype=np.int32)
     s = np.empty(STATE_SIZE, dtype=np.int32)
     for g in range(n_games):
-        steps = random_game(first_seed + g, cards, turn_cap, second, s)
+        steps = random_game(first_seed + g, cards, turn_cap, second, s, shuffle_by)
         out[g, 0] = s[WINNER]
         out[g, 1] = s[ENDING]
         out[g, 2] = s[TURN_NUMBER]
@@ -519,18 +526,23 @@ def random_games(
     return out
 
 
-def options_args(options: Options) -> tuple[np.ndarray, int, int]:
-    """Return (cards, turn_cap, second_swap code) for the kernel from an Options."""
+def options_args(options: Options) -> tuple[np.ndarray, int, int, int]:
+    """Return (cards, turn_cap, second_swap code, shuffle code) for the kernel."""
     cards = np.array([int(c) for c in options.deck_cards()], dtype=np.int32)
-    return cards, options.turn_cap, SECOND_SWAP_READINGS.index(options.second_swap)
+    return (
+        cards,
+        options.turn_cap,
+        SECOND_SWAP_READINGS.index(options.second_swap),
+        SHUFFLE_READINGS.index(options.shuffle),
+    )
 
 
 def new_state(seed: int, options: Options | None = None) -> np.ndarray:
     """Return a kernel state set up from `seed` (same deal as rules.State.new(seed))."""
-    cards, cap, second = options_args(options or Options())
+    cards, cap, second, shuffle_by = options_args(options or Options())
     s = np.empty(STATE_SIZE, dtype=np.int32)
     rng = np.array([seed], dtype=np.uint64)
-    setup(s, cards, rng, cap, second)
+    setup(s, cards, rng, cap, second, shuffle_by)
     return s
 
 

@@ -129,6 +129,8 @@ def test_promos_and_variants_change_the_deck():
 def test_bad_options_and_card_names():
     with pytest.raises(BadInput, match="second-swap"):
         Options(second_swap="sideways")
+    with pytest.raises(BadInput, match="shuffle reading"):
+        Options(shuffle="dealer")
     with pytest.raises(BadInput, match="did you mean peek-many"):
         card_by_slug("peek-manny")
     assert card_by_slug("show3-arrange") == Card.SHOW3_ARRANGE
@@ -277,6 +279,19 @@ def test_peek_line_then_chance_shuffles():
     assert s.observations[0][-2] == ("shuffle", (3, 4, 5))
     assert s.observations[1][-2] == ("shuffle", (3, 4, 5))
     assert s.to_move == 1
+
+
+def test_peek_line_then_the_opponent_picks_the_order():
+    """Options.shuffle='opponent': the opponent decides the order and knows it."""
+    opts = Options(shuffle="opponent")
+    s = play(make(Card.PEEK_LINE_SHUFFLE, options=opts), ACTION_CARD, ACTION_LINE + 1)
+    assert s.to_move == 1 and s.phase == Phase.SHUFFLE
+    perm = PERMS3.index((2, 0, 1))
+    play(s, ACTION_PERM + perm)
+    assert s.tiles[3:6] == [O, BOMB, O]
+    assert s.observations[0][-2] == ("shuffle", (3, 4, 5))  # the peeker: order unknown
+    assert s.observations[1][-2] == ("move", (3, 4, 5), (2, 0, 1))  # the shuffler knows
+    assert s.to_move == 1 and s.turn_player == 1
 
 
 def test_show3_secretly_arrange():
