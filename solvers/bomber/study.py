@@ -385,7 +385,10 @@ def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
 
 def caption(part: str, games: Mapping[str, int], seeds: Mapping[str, int]) -> str:
     """Return a chart footer naming rules, options, agents, seeds and N."""
-    runs = "; ".join(f"agents {a} (all roles): N={games[a]:,}, seed {seeds[a]}" for a in games)
+    runs = "; ".join(
+        f"agents {a}{'' if '=' in a else ' (all roles)'}: N={games[a]:,}, seed {seeds[a]}"
+        for a in games
+    )
     reading = "default rule readings" if part != "readings" else "one reading flipped per row"
     return (
         f"Catch the Bomber, bombsolve bomber study --part {part}; {reading} "
