@@ -269,12 +269,17 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
     turns = []
 
     def on_turn(state, player, action):
+        move = R.describe(action)
+        a = R.decode(action)
+        if a.kind == "move":  # the moved card now ends its new line: name it
+            moved = R.CARD_NAMES[state.lines[a.dst][-1].card]
+            move = move.replace(f"card {a.index + 1} ", f"{moved} (card {a.index + 1}) ")
         turns.append(
             {
                 "turn": len(turns) + 1,
                 "player": player,
                 "action": action,
-                "move": R.describe(action),
+                "move": move,
                 "lines": [R.line_text(line) for line in state.lines],
                 "eliminated": list(state.eliminations),
             }
