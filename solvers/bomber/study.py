@@ -46,7 +46,11 @@ READING_FLIPS = {
 
 
 def extras_label(mask: int) -> str:
-    """Return 'YL+HW' for an extras bit mask (bit 0 Young Lady, 1 Holy Warrior, 2 SP)."""
+    """Return 'YL+HW' for an extras bit mask (bit 0 Young Lady, 1 Holy Warrior, 2 SP).
+
+    >>> extras_label(0b011), extras_label(-1)
+    ('YL+HW', 'none')
+    """
     names = [EXTRA_KEYS[c] for i, c in enumerate(R.EXTRAS) if mask >= 0 and mask >> i & 1]
     return "+".join(names) if names else "none"
 
