@@ -50,6 +50,7 @@ def main() -> None:
             "nodes": out["nodes"],
             "turns": out["turns"],
             "loss_reason": out["reason"],
+            "cards": "stand-in" if cs.is_stand_in() else "user",
         }
     )
     stem = ROOT / "results" / "allisbomb" / f"seeds-{cfg.label()}"

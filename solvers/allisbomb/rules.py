@@ -162,7 +162,12 @@ class State:
         return self.cards.cards[c].side(self.ignited[c])
 
     def is_over(self) -> bool:
+        """True once the game is won or lost."""
         return self.outcome is not Outcome.ONGOING
+
+    def result(self) -> str:
+        """'ongoing', 'win' or 'loss' (the `outcome` attribute as text)."""
+        return self.outcome.value
 
     # --- rulebook D.1: which cards may be played ------------------------------------------
 
