@@ -41,6 +41,7 @@ MAXC = 64  # most choices in one turn (more: the search answers undecided)
 ON_PATH, DONE = 1, 2
 #: outcome codes of solve_batch
 CODE_WIN, CODE_LOSS, CODE_UNDECIDED = 1, 0, 2
+CODE_PAUSED = 3  # dfs only: stopped at `pause_at` nodes, resumable
 
 
 def state_len(n: int) -> int:
@@ -593,6 +594,8 @@ def dfs(
     cs,
     objective,
     best_mode,
+    ctl,
+    pause_at,
 ):
     """Exhaustive DFS from `root` (search.reference_search). Returns (code, nodes, reasons,
     solution turns); the winning line is left in sol[0:turns, :] with sol_len[t] choices.
@@ -602,6 +605,10 @@ def dfs(
     cards lost). Exact, because the wins reachable from a position do not depend on the
     path to it, so visiting each position once still meets every reachable win. If the
     node limit stops it after a win was found, that win is returned with E_NOT_BEST set.
+
+    Pausing (for time limits): when `nodes` reaches `pause_at` the search saves its
+    counters in `ctl` and returns CODE_PAUSED; calling again with ctl[0] == 1 and the same
+    arrays resumes exactly where it stopped.
     """
     H = 5 * n
     L = states.shape[1]
@@ -612,24 +619,39 @@ def dfs(
         return CODE_WIN, 0, 0, 0
     if root[H + 5] == R_LOSS:
         return CODE_LOSS, 0, root[H + 6], 0
-    filled = 0
-    h = state_hash(root, n, tracked, n_tracked)
-    idx, found = _tt_find(keys, gens, gen, h)
-    keys[idx] = h
-    gens[idx] = gen
-    marks[idx] = ON_PATH
-    filled += 1
-    for j in range(L):
-        states[0, j] = root[j]
-    fstarted[0] = 0
-    fidx[0] = idx
-    nodes = 1
-    reasons = 0
-    best = -1
-    best_turns = 0
-    d = 0
+    if ctl[0] == 1:  # resume a paused search
+        d, nodes, reasons, filled, best, best_turns = ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6]
+    else:
+        filled = 0
+        h = state_hash(root, n, tracked, n_tracked)
+        idx, found = _tt_find(keys, gens, gen, h)
+        keys[idx] = h
+        gens[idx] = gen
+        marks[idx] = ON_PATH
+        filled += 1
+        for j in range(L):
+            states[0, j] = root[j]
+        fstarted[0] = 0
+        fidx[0] = idx
+        nodes = 1
+        reasons = 0
+        best = -1
+        best_turns = 0
+        d = 0
+    ctl[0] = 0
     child = states[1]
     while d >= 0:
+        if nodes >= pause_at:
+            ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6] = (
+                1,
+                d,
+                nodes,
+                reasons,
+                filled,
+                best,
+                best_turns,
+            )
+            return CODE_PAUSED, nodes, reasons, 0
         # next complete move of frame d (odometer over choice sequences)
         ok = True
         if fstarted[d] == 0:
@@ -770,6 +792,7 @@ def solve_many(
     cs = np.zeros(3, np.int64)
     root = np.zeros(L, np.int16)
     objective = np.zeros(n, np.int64)
+    ctl = np.zeros(8, np.int64)
     gen = gen0
     for r in range(decks.shape[0]):
         gen += 1
@@ -808,6 +831,8 @@ def solve_many(
             cs,
             objective,
             0,
+            ctl,
+            node_limit + 1,
         )
         out_code[r] = code
         out_nodes[r] = nodes

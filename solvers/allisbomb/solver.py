@@ -29,6 +29,8 @@ from solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
 DEFAULT_NODE_LIMIT = 3_000_000
+#: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock.
+PAUSE_STEP = 100_000
 #: Largest transposition table: 2**22 entries (4 M positions, 54 MB with stamps and marks).
 MAX_TABLE_BITS = 22
 
@@ -198,8 +200,12 @@ def solve_state(
     table_bits: int | None = None,
     check: bool = True,
     keep_most: bool = False,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """Solve from a reference-engine position (e.g. a mid-game `--state`).
+
+    time_limit (seconds): answer 'undecided' once it is exceeded (checked every 100,000
+    positions, so it can be overrun by a fraction of a second).
 
     keep_most=True (Campaign Mode, rulebook H): among all wins, return one that ends with
     the fewest star cards in the DISCARD PILE (the cards the campaign then loses). This
@@ -215,7 +221,81 @@ def solve_state(
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     p = c.prog
     objective = np.array([int(k.campaign == "star") for k in c.cards.cards], np.int64)
-    code, nodes, reasons, turns = K.dfs(
+    ctl = np.zeros(8, np.int64)
+    step = PAUSE_STEP if time_limit is not None else node_limit + 1
+    pause_at = step
+    while True:
+        code, nodes, reasons, turns = _dfs_call(
+            root,
+            n,
+            p,
+            c,
+            keys,
+            gens,
+            gen,
+            node_limit,
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
+            fidx,
+            sol,
+            sol_len,
+            buf,
+            tmp,
+            cs,
+            objective,
+            keep_most,
+            ctl,
+            pause_at,
+        )
+        if code != K.CODE_PAUSED:
+            break
+        if time.perf_counter() - t0 > time_limit:
+            if ctl[5] >= 0:  # keep_most: a win was found, not proven the best
+                code, turns, reasons = K.CODE_WIN, int(ctl[6]), int(reasons) | K.E_NOT_BEST
+            else:
+                code = K.CODE_UNDECIDED
+            break
+        pause_at += step
+    solution: list[tuple[int, ...]] = []
+    if code == K.CODE_WIN:
+        solution = [tuple(int(x) for x in sol[t, : sol_len[t]]) for t in range(turns)]
+    res = SolveResult(
+        OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution, int(reasons)
+    )
+    if check and res.outcome == "win":
+        verify_solution(state, res.solution)
+    return res
+
+
+def _dfs_call(
+    root,
+    n,
+    p,
+    c,
+    keys,
+    gens,
+    gen,
+    node_limit,
+    states,
+    fch,
+    fk,
+    fplen,
+    fstarted,
+    fidx,
+    sol,
+    sol_len,
+    buf,
+    tmp,
+    cs,
+    objective,
+    keep_most,
+    ctl,
+    pause_at,
+):
+    return K.dfs(
         root,
         n,
         p.number,
@@ -246,16 +326,9 @@ def solve_state(
         cs,
         objective,
         int(keep_most),
+        ctl,
+        pause_at,
     )
-    solution: list[tuple[int, ...]] = []
-    if code == K.CODE_WIN:
-        solution = [tuple(int(x) for x in sol[t, : sol_len[t]]) for t in range(turns)]
-    res = SolveResult(
-        OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution, int(reasons)
-    )
-    if check and res.outcome == "win":
-        verify_solution(state, res.solution)
-    return res
 
 
 def solve(
@@ -266,6 +339,7 @@ def solve(
     table_bits: int | None = None,
     check: bool = True,
     keep_most: bool = False,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """Decide one deal (card ids, top first) under perfect play.
 
@@ -281,7 +355,7 @@ def solve(
     state = new_game(c.cards, list(_deck_array(c.cards, deck)))
     if shortest:
         return solve_shortest(state, node_limit, table_bits, check)
-    return solve_state(state, node_limit, table_bits, check, keep_most)
+    return solve_state(state, node_limit, table_bits, check, keep_most, time_limit)
 
 
 def solve_shortest(

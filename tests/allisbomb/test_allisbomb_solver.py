@@ -150,3 +150,25 @@ def test_keep_most_matches_reference_and_never_loses_more_stars():
             assert best <= some
             better += best < some
     assert better >= 1
+
+
+def test_paused_and_resumed_search_is_identical(monkeypatch):
+    """A time limit makes the kernel pause and resume; the answer must not change."""
+    import solvers.allisbomb.solver as S
+
+    cfg = GameConfig()
+    monkeypatch.setattr(S, "PAUSE_STEP", 37)
+    for seed in range(6):
+        deck = np.random.default_rng(seed).permutation(18)
+        a = solve(cfg, deck, node_limit=50_000)
+        b = solve(cfg, deck, node_limit=50_000, time_limit=1e9)
+        assert (a.outcome, a.nodes, a.solution, a.loss_reason) == (
+            b.outcome,
+            b.nodes,
+            b.solution,
+            b.loss_reason,
+        )
+    hard = GameConfig(expansions=("all",))
+    deck = np.random.default_rng(0).permutation(19)
+    r = solve(hard, deck, node_limit=10_000_000, time_limit=1e-6)
+    assert r.outcome == "undecided" and r.nodes < 10_000_000
