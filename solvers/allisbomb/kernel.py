@@ -239,27 +239,25 @@ def _fixed_targets(st, n, card, row, out, tmp):
             out[0] = card
             return 1
         return 0  # (the reference filters flip_back the same way for every zone)
-    k = 0
+    # the pool, top first: the deck st[0..k-1], or the discard pile read from its top
     if zone == Z_DECK:
-        for i in range(st[H]):
-            tmp[k] = st[i]
-            k += 1
+        k = st[H]
+        base, sign = 0, 1
     else:
-        for i in range(st[H + 1] - 1, -1, -1):
-            tmp[k] = st[3 * n + i]
-            k += 1
+        k = st[H + 1]
+        base, sign = 3 * n + k - 1, -1
     m = 0
     if pick == P_TOP:
         for i in range(min(count, k)):
-            out[m] = tmp[i]
+            out[m] = st[base + sign * i]
             m += 1
     elif pick == P_BOTTOM:
         for i in range(min(count, k)):
-            out[m] = tmp[k - 1 - i]
+            out[m] = st[base + sign * (k - 1 - i)]
             m += 1
     else:
         for i in range(nth - 1, min(nth - 1 + count, k)):
-            out[m] = tmp[i]
+            out[m] = st[base + sign * i]
             m += 1
     if row[0] == OP_FLIP:
         j = 0
@@ -501,9 +499,14 @@ def run_turn(
                 st[n + buf[r]] = EQUIP0 + 1 - act
         st[H + 3] = 1 - act
     st[H + 7] += 1
-    if _playable(st, n, keyword, buf) == 0:
-        st[H + 5] = R_LOSS
-        st[H + 6] = E_NOCARD
+    # D.1 of the next turn: a player with any EQUIPPED CARD can play one (an URGENT card
+    # is itself playable), so the game is lost exactly when nothing is equipped
+    z = EQUIP0 + st[H + 3]
+    for c in range(n):
+        if st[n + c] == z:
+            return 0
+    st[H + 5] = R_LOSS
+    st[H + 6] = E_NOCARD
     return 0
 
 
