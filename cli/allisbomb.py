@@ -216,7 +216,9 @@ def solve_command(
             raise BadInput(f"cannot read position {state_file!r}: {exc}") from None
         if any(x for x in (expansions, hands, blitz, cards_file)) or players != 1:
             raise BadInput("--state takes the game options from the position file")
-        state = state_from_json(data.get("position", data))
+        if isinstance(data, dict) and "position" in data:
+            data = data["position"]
+        state = state_from_json(data)
         config = state.config
         cs = compiled(config).cards
         deal = None

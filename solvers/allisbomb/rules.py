@@ -736,8 +736,17 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     """Build a mid-game position from `State.to_json()` data (or its JSON text).
 
     Cards are named by label; a label with several copies is resolved to the copies'
-    ids in order. Raises BadInput naming what is wrong.
+    ids in order. Raises BadInput naming what is wrong, for any malformed input.
     """
+    try:
+        return _state_from_json(data, cards)
+    except BadInput:
+        raise
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+        raise BadInput(f"position: malformed ({type(exc).__name__}: {exc})") from None
+
+
+def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     if isinstance(data, str):
         try:
             data = json.loads(data)
