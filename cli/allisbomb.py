@@ -245,7 +245,12 @@ def solve_command(
         res = solve_shortest(state, node_limit, None, check=True)
     else:
         res = solve_state(
-            state, node_limit=node_limit, check=True, keep_most=keep_most, time_limit=time_limit
+            state,
+            node_limit=node_limit,
+            check=True,
+            keep_most=keep_most,
+            time_limit=time_limit,
+            portfolio=True,
         )
     turns = []
     s = state.copy()

@@ -95,6 +95,8 @@ def _choose(k, ch, cs):
     if cs[0] < cs[1]:
         r = ch[cs[0]]
         cs[0] += 1
+        if cs[3] == 1:  # the search enumerates options last-first (portfolio order B)
+            return k - 1 - r
         return r
     cs[2] = k
     return NEED
@@ -599,6 +601,7 @@ def dfs(
     best_mode,
     ctl,
     pause_at,
+    order=0,
 ):
     """Exhaustive DFS from `root` (search.reference_search). Returns (code, nodes, reasons,
     solution turns); the winning line is left in sol[0:turns, :] with sol_len[t] choices.
@@ -612,10 +615,14 @@ def dfs(
     Pausing (for time limits): when `nodes` reaches `pause_at` the search saves its
     counters in `ctl` and returns CODE_PAUSED; calling again with ctl[0] == 1 and the same
     arrays resumes exactly where it stopped.
+
+    order=1 enumerates every choice last-option-first (the solution is still written in
+    option indices); `portfolio` runs both orders side by side.
     """
     H = 5 * n
     L = states.shape[1]
     max_depth = states.shape[0] - 1
+    cs[3] = order
     cap = keys.shape[0]
     limit_fill = (cap * 3) // 4
     if root[H + 5] == R_WIN:
@@ -718,7 +725,7 @@ def dfs(
             for t in range(d + 1):
                 sol_len[t] = fplen[t]
                 for j in range(fplen[t]):
-                    sol[t, j] = fch[t, j]
+                    sol[t, j] = fch[t, j] if order == 0 else fk[t, j] - 1 - fch[t, j]
             if best_mode == 0 or score == 0:
                 return CODE_WIN, nodes, reasons, d + 1
             best = score
@@ -754,6 +761,136 @@ def dfs(
 
 
 @njit(cache=True)
+def portfolio(
+    root,
+    n,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    tracked,
+    n_tracked,
+    gen,
+    node_limit,
+    buf,
+    tmp,
+    cs,
+    objective,
+    A,
+    B,
+    first_budget,
+):
+    """Run the DFS in two move orders (0 and 1) side by side, with doubling node budgets,
+    until one of them finishes: both are exhaustive, so the first verdict is exact.
+
+    A and B are tuples (keys, gens, marks, states, fch, fk, fplen, fstarted, fidx, sol,
+    sol_len, ctl) of separate tables and stacks. Each order may use up to node_limit // 2
+    positions. Returns (code, nodes of both, reasons, turns, which order answered).
+    """
+    half = max(1, node_limit // 2)
+    A[11][0] = 0
+    B[11][0] = 0
+    budget = first_budget
+    nodes_a = 0
+    nodes_b = 0
+    while True:
+        code, nodes_a, reasons, turns = dfs(
+            root,
+            n,
+            number,
+            keyword,
+            sstart,
+            scount,
+            steps,
+            info,
+            gift_ids,
+            n_gifts,
+            tracked,
+            n_tracked,
+            A[0],
+            A[1],
+            A[2],
+            gen,
+            half,
+            A[3],
+            A[4],
+            A[5],
+            A[6],
+            A[7],
+            A[8],
+            A[9],
+            A[10],
+            buf,
+            tmp,
+            cs,
+            objective,
+            0,
+            A[11],
+            budget,
+            0,
+        )
+        if code != CODE_PAUSED:
+            return code, nodes_a + nodes_b, reasons, turns, 0
+        code, nodes_b, reasons, turns = dfs(
+            root,
+            n,
+            number,
+            keyword,
+            sstart,
+            scount,
+            steps,
+            info,
+            gift_ids,
+            n_gifts,
+            tracked,
+            n_tracked,
+            B[0],
+            B[1],
+            B[2],
+            gen,
+            half,
+            B[3],
+            B[4],
+            B[5],
+            B[6],
+            B[7],
+            B[8],
+            B[9],
+            B[10],
+            buf,
+            tmp,
+            cs,
+            objective,
+            0,
+            B[11],
+            budget,
+            1,
+        )
+        if code != CODE_PAUSED:
+            return code, nodes_a + nodes_b, reasons, turns, 1
+        budget *= 2
+
+
+@njit(cache=True)
+def _frames(max_depth, L):
+    return (
+        np.zeros((max_depth + 1, L), np.int16),
+        np.zeros((max_depth + 1, MAXC), np.int32),
+        np.zeros((max_depth + 1, MAXC), np.int32),
+        np.zeros(max_depth + 1, np.int32),
+        np.zeros(max_depth + 1, np.int32),
+        np.zeros(max_depth + 1, np.int64),
+        np.zeros((max_depth + 1, MAXC), np.int32),
+        np.zeros(max_depth + 1, np.int32),
+        np.zeros(8, np.int64),
+    )
+
+
+@njit(cache=True)
 def solve_many(
     decks,
     n,
@@ -778,8 +915,14 @@ def solve_many(
     out_nodes,
     out_len,
     out_reason,
+    keys_b,
+    gens_b,
+    marks_b,
+    use_portfolio,
+    first_budget,
 ):
     """Solve each row of `decks` (card ids, top first); results into the out arrays.
+    use_portfolio=1 runs `portfolio` (second table in keys_b/gens_b/marks_b).
     Returns the last table generation used."""
     L = 5 * n + 8
     states = np.zeros((max_depth + 1, L), np.int16)
@@ -792,17 +935,50 @@ def solve_many(
     sol_len = np.zeros(max_depth + 1, np.int32)
     buf = np.zeros(2 * n + 8, np.int64)
     tmp = np.zeros(2 * n + 8, np.int64)
-    cs = np.zeros(3, np.int64)
+    cs = np.zeros(4, np.int64)
     root = np.zeros(L, np.int16)
     objective = np.zeros(n, np.int64)
     ctl = np.zeros(8, np.int64)
+    fb = _frames(max_depth, L)
+    A = (keys, gens, marks, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
+    B = (keys_b, gens_b, marks_b, fb[0], fb[1], fb[2], fb[3], fb[4], fb[5], fb[6], fb[7], fb[8])
     gen = gen0
     for r in range(decks.shape[0]):
         gen += 1
         if gen >= 4294967295:
             gens[:] = 0
+            gens_b[:] = 0
             gen = 1
         setup(decks[r], n, players, root)
+        if use_portfolio == 1:
+            code, nodes, reasons, turns, _which = portfolio(
+                root,
+                n,
+                number,
+                keyword,
+                sstart,
+                scount,
+                steps,
+                info,
+                gift_ids,
+                n_gifts,
+                tracked,
+                n_tracked,
+                np.uint32(gen),
+                node_limit,
+                buf,
+                tmp,
+                cs,
+                objective,
+                A,
+                B,
+                first_budget,
+            )
+            out_code[r] = code
+            out_nodes[r] = nodes
+            out_len[r] = turns
+            out_reason[r] = reasons
+            continue
         code, nodes, reasons, turns = dfs(
             root,
             n,
