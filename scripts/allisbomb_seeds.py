@@ -68,6 +68,7 @@ def main() -> None:
         "card_files": {Path(k).name: v for k, v in cs.file_hashes().items()},
         "seeds": f"0..{args.n - 1} (np.random.default_rng(seed).permutation)",
         "node_limit": args.node_limit,
+        "search": "portfolio: two move orders side by side; nodes are the sum of both",
         "n": args.n,
         "win": wins,
         "loss": int((df.outcome == "loss").sum()),
