@@ -2,9 +2,391 @@
 
 from __future__ import annotations
 
+import json
+import time
+
 import click
+import numpy as np
+
+from cli.common import command_line, study_options
+from solvers.common.errors import BadInput
+from solvers.common.stats import wilson
 
 
 @click.group(name="dragon")
 def dragon() -> None:
-    """Bomb the Dragon (Dragon Bomb): simulator, strategies and balance studies."""
+    """Bomb the Dragon (Dragon Bomb): simulator, strategies and balance studies.
+
+    \b
+    Examples:
+      bombsolve dragon play --players 4 --strategies greedy,random --games 1000 --seed 1
+      bombsolve dragon replay --seed 7
+      bombsolve dragon study seats --players 4 --games 5000 --out runs/seats
+      bombsolve dragon rules
+    """
+
+
+def _players(value: int) -> int:
+    if not 2 <= value <= 6:
+        raise BadInput(
+            f"player count {value} is outside 2 to 6; Bomb the Dragon is for 2 to 6 players"
+        )
+    return value
+
+
+def _strategies(text: str, players: int) -> list[str]:
+    from solvers.dragon.strategies import resolve_name
+
+    names = [resolve_name(s) for s in text.split(",") if s.strip()]
+    if not names:
+        raise BadInput("--strategies is empty; expected names such as greedy,random")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise BadInput(
+            f"--strategies lists {len(names)} names for {players} players; "
+            "give one name (every seat) or one per seat"
+        )
+    return names
+
+
+def _positive(value: int, what: str) -> int:
+    if value < 1:
+        raise BadInput(f"{what} {value} is not positive; expected 1 or more")
+    return value
+
+
+def _seed(value: int) -> int:
+    if not 0 <= value < 2**63:
+        raise BadInput(f"seed {value} is outside 0 to 2**63 - 1")
+    return value
+
+
+RULES_HELP = "Rule options as name=value,... (see `bombsolve dragon rules`)."
+
+
+@dragon.command()
+@click.option("--players", "-p", type=int, default=4, show_default=True, help="2 to 6.")
+@click.option(
+    "--strategies",
+    "-s",
+    default="random",
+    show_default=True,
+    help="One name for every seat, or one per seat: random, greedy, position, montecarlo.",
+)
+@click.option("--games", "-n", type=int, default=1000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option("--rules", default="", help=RULES_HELP)
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "kernel", "reference"]),
+    default="auto",
+    show_default=True,
+    help="auto: the Numba kernel unless a strategy needs the reference engine.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def play(players, strategies, games, seed, rules, engine, as_json):
+    """Play seeded games and report each seat's wins with Wilson 95% intervals.
+
+    \b
+    Example:
+      bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 2000 --seed 1
+    """
+    from solvers.dragon import kernel
+    from solvers.dragon.rules import Options, play_game
+    from solvers.dragon.strategies import CODES, KERNEL_STRATEGIES, make_agents
+
+    players = _players(players)
+    names = _strategies(strategies, players)
+    games = _positive(games, "--games")
+    seed = _seed(seed)
+    options = Options.parse(rules)
+    if engine == "auto":
+        engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
+    if engine == "kernel" and not all(n in KERNEL_STRATEGIES for n in names):
+        raise BadInput(
+            f"the kernel plays only {', '.join(KERNEL_STRATEGIES)}; use --engine reference"
+        )
+    seeds = np.arange(seed, seed + games, dtype=np.uint64)
+    t0 = time.perf_counter()
+    if engine == "kernel":
+        out = kernel.run_games(players, seeds, [CODES[n] for n in names], options)
+        scores, wins, turns, rounds = out["scores"], out["winners"], out["turns"], out["rounds"]
+    else:
+        scores = np.zeros((games, players), dtype=np.int64)
+        wins = np.zeros((games, players), dtype=np.int64)
+        turns = np.zeros(games, dtype=np.int64)
+        rounds = np.zeros(games, dtype=np.int64)
+        for i, s in enumerate(seeds):
+            g = play_game(players, make_agents(names), int(s), options)
+            scores[i] = g.scores
+            wins[i, g.winners()] = 1
+            turns[i], rounds[i] = g.turns_total, g.round
+    elapsed = time.perf_counter() - t0
+    seats = []
+    for p in range(players):
+        k = int(wins[:, p].sum())
+        lo, hi = wilson(k, games)
+        seats.append(
+            {
+                "seat": p + 1,
+                "strategy": names[p],
+                "wins": k,
+                "win_rate": k / games,
+                "lo": lo,
+                "hi": hi,
+                "mean_score": float(scores[:, p].mean()),
+            }
+        )
+    result = {
+        "players": players,
+        "games": games,
+        "seeds": [seed, seed + games - 1],
+        "rules": options.describe(),
+        "engine": engine,
+        "seats": seats,
+        "mean_turns": float(turns.mean()),
+        "mean_rounds": float(rounds.mean()),
+        "seconds": elapsed,
+    }
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(
+        f"Bomb the Dragon, {players} players, {games} games (seeds {seed}..{seed + games - 1}), "
+        f"rules: {options.describe()}, engine: {engine}"
+    )
+    click.echo(
+        f"{'seat':>4}  {'strategy':<11}{'wins':>7}  {'win rate [Wilson 95%]':<24}{'mean score':>10}"
+    )
+    for r in seats:
+        interval = f"{r['win_rate']:6.1%} [{r['lo']:.1%}, {r['hi']:.1%}]"
+        click.echo(
+            f"{r['seat']:>4}  {r['strategy']:<11}{r['wins']:>7}  {interval:<24}{r['mean_score']:>10.1f}"
+        )
+    click.echo(
+        f"mean game: {result['mean_turns']:.1f} turns, {result['mean_rounds']:.2f} rounds; "
+        f"shared victories count for every tied winner; {elapsed:.2f} s"
+    )
+
+
+@dragon.command()
+@click.option("--seed", type=int, required=True, help="The game's seed.")
+@click.option("--players", "-p", type=int, default=4, show_default=True, help="2 to 6.")
+@click.option("--strategies", "-s", default="random", show_default=True, help="As for play.")
+@click.option("--rules", default="", help=RULES_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the log and the result as JSON.")
+def replay(seed, players, strategies, rules, as_json):
+    """Print one game turn by turn: the row, every hand, each card placed and what it took.
+
+    Cards print as power, one * per lantern and the special; bodies as [vitality:points].
+
+    \b
+    Example:
+      bombsolve dragon replay --seed 7 --players 3 --strategies greedy,position,random
+    """
+    from solvers.dragon.rules import Options, play_game
+    from solvers.dragon.strategies import make_agents
+
+    players = _players(players)
+    names = _strategies(strategies, players)
+    options = Options.parse(rules)
+    game = play_game(players, make_agents(names), _seed(seed), options, record=True)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "seed": seed,
+                    "players": players,
+                    "strategies": names,
+                    "rules": options.describe(),
+                    "log": game.log,
+                    "scores": game.scores,
+                    "winners": [w + 1 for w in game.winners()],
+                },
+                indent=2,
+            )
+        )
+        return
+    click.echo(
+        f"Bomb the Dragon, seed {seed}, {players} players (p0..p{players - 1}: "
+        f"{', '.join(names)}), rules: {options.describe()}"
+    )
+    for line in game.log:
+        click.echo(line)
+    click.echo(
+        f"final scores {game.scores}; winner(s): "
+        + ", ".join(f"p{w} ({names[w]})" for w in game.winners())
+    )
+
+
+@dragon.command()
+@click.argument("kind", type=click.Choice(["seats", "ladder", "readings", "reference"]))
+@click.option(
+    "--players",
+    "-p",
+    default="2,3,4,5,6",
+    show_default=True,
+    help="Player counts, comma-separated.",
+)
+@click.option(
+    "--strategies",
+    "-s",
+    default="random,greedy",
+    show_default=True,
+    help="seats: one study per name; ladder: every pair; readings: the first name.",
+)
+@click.option(
+    "--games", "-n", type=int, default=2000, show_default=True, help="Games per study cell."
+)
+@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--rules", default="", help=RULES_HELP + " (seats and ladder)")
+@study_options(default_chunk=2000)
+def study(kind, players, strategies, games, seed, rules, out, workers, scheduler, chunk_size):
+    """Run a balance study on the shared runner; write CSV tables and PNG/SVG charts to --out.
+
+    \b
+    seats     win rate by seat (all seats alike), game lengths, points per card kind
+    ladder    one seat of X against a field of Y, seats rotated
+    readings  every rule reading against the defaults (first player count)
+    reference the whole committed study (as scripts/dragon_results.py; --games ignored)
+    Re-running the same command into the same --out resumes it.
+    \b
+    Example:
+      bombsolve dragon study seats --players 4,5 --strategies greedy --games 5000 --out runs/seats
+    """
+    from pathlib import Path
+
+    from solvers.common.files import write_text_atomic
+    from solvers.dragon import charts
+    from solvers.dragon import study as st
+    from solvers.dragon.rules import Options
+
+    counts = []
+    for piece in players.split(","):
+        try:
+            value = int(piece)
+        except ValueError:
+            raise BadInput(f"--players {piece!r} is not a number; expected e.g. 2,3,4") from None
+        counts.append(_players(value))
+    names = [n for n in _strategies(strategies, len(strategies.split(",")))]
+    games = _positive(games, "--games")
+    seed = _seed(seed)
+    options = Options.parse(rules)
+    kw = {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
+    outp = Path(out)
+    desc = options.describe()
+    if kind == "seats":
+        t = st.run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
+        for name, table in t.items():
+            write_text_atomic(outp / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
+        cap = st.caption(
+            "all seats alike", ", ".join(names), seed, f"{games:,} games per cell", desc
+        )
+        charts.seats_chart(t["seats"], outp, cap)
+        charts.lengths_chart(t["turns"], t["lengths"], outp, cap)
+        charts.cards_chart(t["cards"], counts[0], outp, cap)
+        click.echo(t["seats"].to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    elif kind == "ladder":
+        t = st.run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)
+        write_text_atomic(outp / "ladder.csv", t.to_csv(index=False, float_format="%.6g"))
+        cap = st.caption(
+            "one seat of X against a field of Y, seats rotated",
+            ", ".join(names),
+            seed,
+            f"{games:,} games per cell",
+            desc,
+        )
+        charts.ladder_chart(t, outp, cap)
+        click.echo(t.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    elif kind == "readings":
+        if rules:
+            raise BadInput("--rules does not apply to the readings study (it runs every reading)")
+        t = st.run_readings(outp / "runs", counts[0], names[0], games, seed, **kw)
+        write_text_atomic(outp / "readings.csv", t.to_csv(index=False, float_format="%.6g"))
+        cap = st.caption(
+            f"{counts[0]} players, each reading alone",
+            names[0],
+            seed,
+            f"{games:,} games per reading",
+            "one reading per row",
+        )
+        charts.readings_chart(t, outp, cap)
+        click.echo(
+            t[
+                ["reading", "turns_mean", "rounds_mean", "best_rate", "worst_rate", "chi2"]
+            ].to_string(index=False, float_format=lambda x: f"{x:.4f}")
+        )
+    else:
+        st.build_reference(outp, outp / "runs", seed=seed, workers=workers, scheduler=scheduler)
+        click.echo(f"reference study written to {outp}")
+    click.echo(f"tables and charts in {outp} ({command_line()})")
+
+
+@dragon.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+@click.option("--rules", default="", help="Show the effective rules of these options.")
+def rules(as_json, rules):
+    """List the rule options (the rulebook's open points) with their effective values.
+
+    \b
+    Example:
+      bombsolve dragon rules --rules placement=close_up
+    """
+    import dataclasses
+
+    from solvers.dragon.rules import Options
+
+    opts = Options.parse(rules)
+    rows = []
+    for f in dataclasses.fields(Options):
+        choices = Options._CHOICES.get(f.name)
+        if choices is None:
+            choices = ("true", "false") if isinstance(f.default, bool) else ("integer",)
+        rows.append(
+            {
+                "name": f.name,
+                "value": getattr(opts, f.name),
+                "default": f.default,
+                "choices": list(choices),
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        mark = "" if r["value"] == r["default"] else "   (changed)"
+        click.echo(
+            f"{r['name']:<18} = {r['value']!s:<10} choices: {', '.join(map(str, r['choices']))}{mark}"
+        )
+    click.echo("Each option's reading is documented in solvers/dragon/rules.py (class Options).")
+
+
+@dragon.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the cards as JSON.")
+def cards(as_json):
+    """Print the 45 firecrackers and 19 Dragon Body cards (shared/data/dragon-bomb.md).
+
+    \b
+    Example:
+      bombsolve dragon cards
+    """
+    from solvers.dragon.cards import load_cards
+
+    c = load_cards()
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "firecrackers": [vars(f) for f in c.firecrackers],
+                    "bodies": [vars(b) for b in c.bodies],
+                },
+                indent=2,
+            )
+        )
+        return
+    click.echo("Firecrackers (power*lanterns special):")
+    click.echo("  " + " ".join(str(f) for f in c.firecrackers))
+    click.echo("Dragon Body cards [vitality:points]:")
+    click.echo("  " + " ".join(f"{b}{'!' if b.special != 'none' else ''}" for b in c.bodies))
+    click.echo("  ! = special: the 4s lose 3 points; the 13 raises the hand limit by 1 this round")

@@ -1,0 +1,55 @@
+"""Regenerate the committed Bomb the Dragon reference study in results/dragon/.
+
+One command (about 5 minutes of one core; resumable):
+
+    python scripts/dragon_results.py                      # -> results/dragon/
+    python scripts/dragon_results.py --workers 2          # same files, more processes
+
+It runs, on the shared study runner, the seat study (2 to 6 players; random and greedy in
+every seat), the strategy ladder (random, greedy, position at every player count; Monte
+Carlo at 4 players), and the rule-readings study (4 players, greedy), then writes the
+CSV tables, PNG and SVG charts and manifest.json. The runner's chunk files (about 30 MB of
+Parquet) go to --work, outside the repository by default; each study's own runner
+manifest (seed, N, options, input hashes) is copied to results/dragon/manifests/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solvers.dragon.study import REFERENCE_SIZES, build_reference  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Regenerate results/dragon/.")
+    parser.add_argument("--out", default=str(ROOT / "results" / "dragon"))
+    parser.add_argument(
+        "--work",
+        default=str(Path(tempfile.gettempdir()) / "bombsolve-dragon-runs"),
+        help="folder for the runner's chunk files (re-run to resume)",
+    )
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every N (quick checks)")
+    args = parser.parse_args()
+    sizes = {k: max(2, int(v * args.scale)) for k, v in REFERENCE_SIZES.items()}
+    out = Path(args.out)
+    t0 = time.perf_counter()
+    tables = build_reference(
+        out, Path(args.work), seed=args.seed, sizes=sizes, workers=args.workers
+    )
+    print(f"wrote {out} in {time.perf_counter() - t0:.0f} s")
+    for name in ("seats", "ladder", "readings"):
+        print(f"\n{name}:")
+        print(tables[name].to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Bomb the Dragon (Dragon Bomb): cards, reference rules, Numba kernel, strategies, studies."""

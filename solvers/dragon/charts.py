@@ -1,0 +1,207 @@
+"""Charts of the Bomb the Dragon studies (PNG and SVG, each with its provenance caption)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.patches import Patch
+
+from solvers.common.plots import PALETTE, new_figure, save_chart
+
+
+def seats_chart(seats: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -> list[Path]:
+    """Win rate by seat at each player count, one panel per strategy, fair share dashed."""
+    strategies = list(dict.fromkeys(seats["strategy"]))
+    fig, axes = new_figure(5.0 * len(strategies), 4.6)
+    fig.clear()
+    axes = fig.subplots(1, len(strategies), sharey=True, squeeze=False)[0]
+    for ax, strat in zip(axes, strategies, strict=True):
+        sub = seats[seats["strategy"] == strat]
+        players = sorted(sub["players"].unique())
+        for gi, p in enumerate(players):
+            t = sub[sub["players"] == p].sort_values("seat")
+            width = 0.8 / 6
+            xs = gi + (t["seat"].to_numpy() - (p + 1) / 2) * width
+            rate = t["win_rate"].to_numpy() * 100
+            err = [rate - t["lo"].to_numpy() * 100, t["hi"].to_numpy() * 100 - rate]
+            ax.bar(xs, rate, width * 0.9, color=[PALETTE[s - 1] for s in t["seat"]], alpha=0.85)
+            ax.errorbar(xs, rate, yerr=err, fmt="none", ecolor="#333333", lw=0.8, capsize=2)
+            ax.hlines(100 / p, gi - 0.45, gi + 0.45, colors="#333333", linestyles="dashed", lw=1)
+        ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
+        ax.set_title(f"all seats play {strat}", fontsize=10)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("games won by the seat (%)")
+    handles = [Patch(color=PALETTE[i], label=f"seat {i + 1}") for i in range(6)]
+    axes[-1].legend(handles=handles, fontsize=8, ncols=2, frameon=False, loc="upper right")
+    fig.suptitle("Seat advantage: win rate by seat (bars: Wilson 95%; dashed: fair share 1/P)")
+    return save_chart(fig, out_dir, "seats", caption)
+
+
+def ladder_chart(ladder: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -> list[Path]:
+    """Heat maps: win rate of one X seat against a field of Y, relative to the fair share."""
+    players = sorted(ladder["players"].unique())
+    names = list(dict.fromkeys(ladder["strategy"]))
+    fields = list(dict.fromkeys(ladder["field"]))
+    fig, _ = new_figure(3.2 * len(players), 3.9)
+    fig.clear()
+    axes = fig.subplots(1, len(players), squeeze=False)[0]
+    im = None
+    for ax, p in zip(axes, players, strict=True):
+        grid = np.full((len(names), len(fields)), np.nan)
+        sub = ladder[ladder["players"] == p]
+        for _, r in sub.iterrows():
+            grid[names.index(r["strategy"]), fields.index(r["field"])] = r["win_rate"] * p
+        im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=2)
+        for i in range(len(names)):
+            for j in range(len(fields)):
+                if np.isnan(grid[i, j]):
+                    ax.text(j, i, "not run", ha="center", va="center", fontsize=6, color="#888888")
+                else:
+                    rate = grid[i, j] / p * 100
+                    ax.text(j, i, f"{rate:.0f}%", ha="center", va="center", fontsize=8)
+        ax.set_xticks(range(len(fields)), fields, rotation=30, ha="right", fontsize=8)
+        ax.set_yticks(
+            range(len(names)), names if p == players[0] else [""] * len(names), fontsize=8
+        )
+        ax.set_title(f"{p} players (fair {100 / p:.0f}%)", fontsize=9)
+        ax.grid(False)
+    axes[0].set_ylabel("one seat plays")
+    for ax in axes:
+        ax.set_xlabel("the other seats play", fontsize=8)
+    if im is not None:
+        cb = fig.colorbar(im, ax=list(axes), shrink=0.8)
+        cb.set_label("win rate / fair share", fontsize=8)
+    fig.suptitle("Strategy ladder: win rate of one seat against a field (seats rotated)")
+    return save_chart(fig, out_dir, "ladder", caption)
+
+
+def lengths_chart(turns: pd.DataFrame, lengths: pd.DataFrame, out_dir, caption: str) -> list[Path]:
+    """Distribution of turns per game by player count, one panel per strategy."""
+    strategies = list(dict.fromkeys(turns["strategy"]))
+    fig, _ = new_figure(5.0 * len(strategies), 4.2)
+    fig.clear()
+    axes = fig.subplots(1, len(strategies), sharey=True, squeeze=False)[0]
+    for ax, strat in zip(axes, strategies, strict=True):
+        sub = turns[turns["strategy"] == strat]
+        for i, p in enumerate(sorted(sub["players"].unique())):
+            t = sub[sub["players"] == p]
+            share = t["games"] / t["games"].sum() * 100
+            row = lengths[(lengths["players"] == p) & (lengths["strategy"] == strat)].iloc[0]
+            ax.step(
+                t["turns"],
+                share,
+                where="mid",
+                color=PALETTE[i],
+                lw=1.4,
+                label=f"{p} players: {row['turns_mean']:.0f} turns, {row['rounds_mean']:.1f} rounds",
+            )
+        ax.set_title(f"all seats play {strat}", fontsize=10)
+        ax.set_xlabel("turns in the game")
+        ax.legend(fontsize=7, frameon=False)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("share of games (%)")
+    fig.suptitle("Game length: turns per game (legend: mean turns and rounds)")
+    return save_chart(fig, out_dir, "lengths", caption)
+
+
+def cards_chart(cards: pd.DataFrame, players: int, out_dir, caption: str) -> list[Path]:
+    """Points per play of each firecracker kind at one player count, per strategy."""
+    sub = cards[cards["players"] == players]
+    strategies = list(dict.fromkeys(sub["strategy"]))
+    kinds = list(dict.fromkeys(sub["kind"]))
+    fig, ax = new_figure(8.0, 4.4)
+    width = 0.8 / len(strategies)
+    for i, strat in enumerate(strategies):
+        t = sub[sub["strategy"] == strat].set_index("kind").loc[kinds]
+        xs = np.arange(len(kinds)) + (i - (len(strategies) - 1) / 2) * width
+        ax.bar(xs, t["points_per_play"], width * 0.9, color=PALETTE[i], label=strat, alpha=0.85)
+        for x, v in zip(xs, t["points_per_play"], strict=True):
+            ax.text(x, v + 0.03, f"{v:.2f}", ha="center", fontsize=6.5)
+    ax.set_xticks(range(len(kinds)), kinds)
+    ax.set_xlabel("firecracker played (power, special)")
+    ax.set_ylabel("victory points taken per play")
+    ax.legend(title="all seats play", fontsize=8, frameon=False)
+    ax.set_title(f"What each firecracker is worth ({players} players)")
+    return save_chart(fig, out_dir, "cards", caption)
+
+
+def readings_chart(readings: pd.DataFrame, out_dir, caption: str) -> list[Path]:
+    """Each rule reading: mean turns per game, and the best and worst seat's win rate."""
+    fig, _ = new_figure(11.0, 0.42 * len(readings) + 1.8)
+    fig.clear()
+    ax1, ax2 = fig.subplots(1, 2, sharey=True)
+    labels = list(readings["reading"])
+    y = np.arange(len(labels))
+    base = readings.iloc[0]
+    colors = [PALETTE[7] if i == 0 else PALETTE[0] for i in range(len(labels))]
+    ax1.barh(y, readings["turns_mean"], color=colors, alpha=0.85)
+    for yi, v, r in zip(y, readings["turns_mean"], readings["rounds_mean"], strict=True):
+        ax1.text(v + 0.3, yi, f"{v:.1f} turns, {r:.2f} rounds", va="center", fontsize=7)
+    ax1.axvline(base["turns_mean"], color="#333333", ls="dashed", lw=1)
+    ax1.set_yticks(y, labels, fontsize=8)
+    ax1.invert_yaxis()
+    ax1.set_xlabel("mean turns per game")
+    ax1.set_xlim(0, readings["turns_mean"].max() * 1.35)
+    for yi, (_, r) in zip(y, readings.iterrows(), strict=True):
+        ax2.plot([r["worst_rate"] * 100, r["best_rate"] * 100], [yi, yi], color="#999999", lw=2)
+        ax2.plot(r["worst_rate"] * 100, yi, "o", color=PALETTE[3], ms=5)
+        ax2.plot(r["best_rate"] * 100, yi, "o", color=PALETTE[2], ms=5)
+        ax2.errorbar(
+            r["seat1_rate"] * 100,
+            yi,
+            xerr=[
+                [(r["seat1_rate"] - r["seat1_lo"]) * 100],
+                [(r["seat1_hi"] - r["seat1_rate"]) * 100],
+            ],
+            fmt="|",
+            color="#333333",
+            ms=10,
+            capsize=2,
+            lw=0.8,
+        )
+    players = int(round(1 / readings["fair_share"].iloc[0])) if "fair_share" in readings else None
+    if players:
+        ax2.axvline(100 / players, color="#333333", ls="dashed", lw=1)
+    ax2.set_xlabel("win rate: worst seat (red), best seat (green), seat 1 with Wilson 95% (|)")
+    for ax in (ax1, ax2):
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle("Effect of each rule reading (same seeded deals for every reading)")
+    return save_chart(fig, out_dir, "readings", caption)
+
+
+def specials_chart(specials: pd.DataFrame, out_dir, caption: str) -> list[Path]:
+    """Win rate of players by how many 13s and bad-luck 4s they took, per player count."""
+    fig, _ = new_figure(11.0, 4.2)
+    fig.clear()
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, body in zip(axes, dict.fromkeys(specials["body"]), strict=True):
+        sub = specials[specials["body"] == body]
+        labels = list(dict.fromkeys(sub["taken in the game"]))
+        players = sorted(sub["players"].unique())
+        width = 0.8 / len(labels)
+        for li, label in enumerate(labels):
+            t = sub[sub["taken in the game"] == label].set_index("players").loc[players]
+            xs = np.arange(len(players)) + (li - (len(labels) - 1) / 2) * width
+            rate = t["win_rate"].to_numpy() * 100
+            err = [rate - t["lo"].to_numpy() * 100, t["hi"].to_numpy() * 100 - rate]
+            ax.bar(xs, rate, width * 0.9, color=PALETTE[li], alpha=0.85, label=f"took {label}")
+            ax.errorbar(xs, rate, yerr=err, fmt="none", ecolor="#333333", lw=0.8, capsize=2)
+        for gi, p in enumerate(players):
+            ax.hlines(100 / p, gi - 0.45, gi + 0.45, colors="#333333", linestyles="dashed", lw=1)
+        ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
+        ax.set_title(f"the {body}", fontsize=10)
+        ax.legend(fontsize=8, frameon=False)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("games won (%)")
+    fig.suptitle(
+        "What the special bodies are worth: win rate by bodies taken (random play; "
+        "Wilson 95%; dashed: 1/P)"
+    )
+    return save_chart(fig, out_dir, "specials", caption)

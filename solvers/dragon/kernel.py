@@ -1,0 +1,903 @@
+"""Bomb the Dragon in Numba: the rules of `rules.py` on flat arrays, for fast playouts.
+
+The kernel is never the only copy of a rule: `tests/dragon/test_dragon_kernel.py` plays
+thousands of seeded games in both engines and demands identical scores and captures.
+It draws chance and agent randomness from the same splitmix64 streams as `rules.Rng`
+and implements the strategies random, greedy and position move for move.
+
+Array layout (all int64 unless said; n players, S = row slots, at most 6):
+
+    cnt[16]       counters: DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS,
+                  PICKS, BASE, STALLED, CAP_N, OVER
+    deck[45]      firecracker deck, top at deck[DECK_N - 1]
+    disc[45]      discard pile in the order cards went there
+    dragon[19]    Dragon deck, top at dragon[DRAGON_N - 1]
+    hands[6, 16]  hand cards in draw order; hand_n[6] their counts
+    row[3, 6]     per slot: ROW_BODY (-1 = taken), ROW_N (cards under it), ROW_POWER
+    rowc[6, 64]   the cards under each slot, in placement order
+    kept[6, 45]   Doubles set aside face down in front of each player
+    ps[8, 6]      per player: SCORE, BODIES_GAME, ROUND_PTS, BODIES_ROUND, BONUS, KEPT_N,
+                  TOOK_13, TOOK_4 (the game's 13s and bad-luck 4s taken)
+    rng[7]        uint64 splitmix64 states: 0 chance, p + 1 seat p's strategy
+    caps[K, 6]    captures: round, turn, player, body, doubled, card
+    ft[3, 45]     firecracker table: power, lanterns, special (0 none 1 string 2 rocket 3 double)
+    bt[3, 19]     body table: vitality, points, special (0 none 1 bad luck 2 hand limit)
+    opts[17]      rule options, see `encode_options`
+
+Strategy codes: 0 random, 1 greedy, 2 position (`strategies.CODES`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+from solvers.dragon.cards import Cards, load_cards
+from solvers.dragon.rules import Options
+
+# cnt indices
+DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(
+    13
+)
+# row indices
+ROW_BODY, ROW_N, ROW_POWER = range(3)
+# ps indices
+SCORE, BODIES_GAME, ROUND_PTS, BODIES_ROUND, BONUS, KEPT_N, TOOK_13, TOOK_4 = range(8)
+# opts indices
+(
+    O_PLACEMENT,
+    O_ROCKET_TIMING,
+    O_ROCKET_EMPTY,
+    O_DOUBLE_WHEN,
+    O_DOUBLE_CARD,
+    O_STRING_CARD,
+    O_STRING_RESHUFFLE,
+    O_ROUND_END,
+    O_PARTIAL,
+    O_NEW_ROUND,
+    O_TIEBREAK,
+    O_TWO_DEAL,
+    O_THIRTEEN,
+    O_BAD_LUCK,
+    O_TARGET,
+    O_MAX_TURNS,
+    O_MAX_ROUNDS,
+) = range(17)
+N_OPTS = 17
+MAX_CAPS = 512
+S_STRING, S_ROCKET, S_DOUBLE = 1, 2, 3
+B_BAD_LUCK, B_HAND_LIMIT = 1, 2
+
+
+def encode_options(o: Options) -> np.ndarray:
+    """Return the options as the kernel's int64 array (see the O_* indices)."""
+    return np.array(
+        [
+            ("fixed", "close_up").index(o.placement),
+            ("last", "in_order").index(o.rocket_timing),
+            int(o.rocket_empty_slot),
+            ("placer", "under").index(o.double_when),
+            ("kept", "discard").index(o.double_card),
+            ("slot", "discard").index(o.string_card),
+            int(o.string_reshuffle),
+            ("short", "empty").index(o.round_end),
+            int(o.partial_refill),
+            ("rebuild", "continue").index(o.new_round),
+            ("game", "round").index(o.tiebreak),
+            o.two_player_deal,
+            o.thirteen_bonus,
+            int(o.bad_luck),
+            o.target,
+            o.max_turns,
+            o.max_rounds,
+        ],
+        dtype=np.int64,
+    )
+
+
+def tables(cards: Cards | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Return (ft, bt): the firecracker and body tables of the kernel."""
+    a = (cards or load_cards()).arrays()
+    ft = np.stack([a["fc_power"], a["fc_lanterns"], a["fc_special"]]).astype(np.int64)
+    bt = np.stack([a["body_vitality"], a["body_points"], a["body_special"]]).astype(np.int64)
+    return ft, bt
+
+
+# --- chance ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _next(rng, i):
+    x = rng[i] + uint64(0x9E3779B97F4A7C15)
+    rng[i] = x
+    z = (x ^ (x >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
+    return z ^ (z >> uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _below(rng, i, n):
+    """Uniform in [0, n) by Lemire's multiply-and-reject, exactly as rules.Rng.below."""
+    un = uint64(n)
+    low_mask = uint64(0xFFFFFFFF)
+    m = (_next(rng, i) >> uint64(32)) * un
+    low = m & low_mask
+    if low < un:
+        threshold = (uint64(0x100000000) - un) % un
+        while low < threshold:
+            m = (_next(rng, i) >> uint64(32)) * un
+            low = m & low_mask
+    return np.int64(m >> uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _shuffle(rng, arr, n):
+    for i in range(n - 1, 0, -1):
+        j = _below(rng, 0, i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+
+
+@njit(cache=True)
+def _derive(seed, stream):
+    """splitmix-derived stream seed, identical to rules.derive_seed."""
+    tmp = np.zeros(1, dtype=np.uint64)
+    tmp[0] = uint64(seed) ^ (uint64(stream) * uint64(0xD1B54A32D192ED03))
+    a = _next(tmp, 0)
+    tmp[0] = a
+    return _next(tmp, 0)
+
+
+# --- piles ----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _draw(cnt, deck, disc, rng):
+    """Draw the top firecracker, reshuffling the discard pile first; -1 if none."""
+    if cnt[DECK_N] == 0:
+        if cnt[DISC_N] == 0:
+            return -1
+        for i in range(cnt[DISC_N]):
+            deck[i] = disc[i]
+        cnt[DECK_N] = cnt[DISC_N]
+        cnt[DISC_N] = 0
+        _shuffle(rng, deck, cnt[DECK_N])
+    cnt[DECK_N] -= 1
+    return deck[cnt[DECK_N]]
+
+
+@njit(cache=True, inline="always")
+def _to_discard(cnt, disc, card):
+    disc[cnt[DISC_N]] = card
+    cnt[DISC_N] += 1
+
+
+@njit(cache=True, inline="always")
+def _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp):
+    """Stable sort of the slots by vitality (empty slots last); cards move with bodies.
+
+    sc rows 6 and 7 and rowtmp, rowctmp are scratch space.
+    """
+    s = cnt[SLOTS]
+    order = sc[6]
+    key = sc[7]
+    for i in range(s):
+        order[i] = i
+    for i in range(s):
+        key[i] = bt[0, row[ROW_BODY, i]] if row[ROW_BODY, i] >= 0 else 1_000_000_000
+    for i in range(1, s):
+        j = i
+        while j > 0 and key[order[j - 1]] > key[order[j]]:
+            t = order[j - 1]
+            order[j - 1] = order[j]
+            order[j] = t
+            j -= 1
+    moved = False
+    for i in range(s):
+        if order[i] != i:
+            moved = True
+    if not moved:
+        return
+    for i in range(s):
+        for f in range(3):
+            rowtmp[f, i] = row[f, i]
+        for c in range(row[ROW_N, i]):
+            rowctmp[i, c] = rowc[i, c]
+    for i in range(s):
+        o = order[i]
+        for f in range(3):
+            row[f, i] = rowtmp[f, o]
+        for c in range(rowtmp[ROW_N, o]):
+            rowc[i, c] = rowctmp[o, c]
+
+
+@njit(cache=True, inline="always")
+def _body_points(bt, opts, body):
+    pts = bt[1, body]
+    if bt[2, body] == B_BAD_LUCK and opts[O_BAD_LUCK] == 0:
+        return -pts
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng):
+    """Step 4: each player in seat order draws up to the hand limit."""
+    for p in range(cnt[N]):
+        while hand_n[p] < cnt[BASE] + ps[BONUS, p]:
+            card = _draw(cnt, deck, disc, rng)
+            if card < 0:
+                break
+            hands[p, hand_n[p]] = card
+            hand_n[p] += 1
+
+
+@njit(cache=True, inline="always")
+def _setup_round(
+    cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, bt, opts, sc, rowtmp, rowctmp
+):
+    """Setup (and a new round): decks, the row in ascending order, hands."""
+    n = cnt[N]
+    cnt[ROUND] += 1
+    cnt[TURN] = 0
+    rebuild = cnt[ROUND] == 1 or opts[O_NEW_ROUND] == 0
+    if rebuild:
+        for i in range(45):
+            deck[i] = i
+        cnt[DECK_N] = 45
+        cnt[DISC_N] = 0
+        for p in range(n):
+            hand_n[p] = 0
+        _shuffle(rng, deck, 45)
+    else:
+        for i in range(cnt[SLOTS]):
+            for c in range(row[ROW_N, i]):
+                _to_discard(cnt, disc, rowc[i, c])
+        for p in range(n):
+            for c in range(ps[KEPT_N, p]):
+                _to_discard(cnt, disc, kept[p, c])
+    for p in range(n):
+        ps[KEPT_N, p] = 0
+    for i in range(19):
+        dragon[i] = i
+    cnt[DRAGON_N] = 19
+    _shuffle(rng, dragon, 19)
+    for i in range(cnt[SLOTS]):
+        cnt[DRAGON_N] -= 1
+        row[ROW_BODY, i] = dragon[cnt[DRAGON_N]]
+        row[ROW_N, i] = 0
+        row[ROW_POWER, i] = 0
+    _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp)
+    for p in range(n):
+        ps[ROUND_PTS, p] = 0
+        ps[BODIES_ROUND, p] = 0
+        ps[BONUS, p] = 0
+    if rebuild:
+        deal = opts[O_TWO_DEAL] if n == 2 else 3
+        for p in range(n):
+            for _ in range(deal):
+                card = _draw(cnt, deck, disc, rng)
+                if card >= 0:
+                    hands[p, hand_n[p]] = card
+                    hand_n[p] += 1
+    else:
+        _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng)
+
+
+# --- strategies -----------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _key(ft, card):
+    return ft[0, card] * 64 + ft[1, card]
+
+
+@njit(cache=True)
+def _sorted_hand(hands, hand_n, p, ft):
+    h = hands[p, : hand_n[p]].copy()
+    for i in range(1, h.size):
+        j = i
+        while j > 0 and _key(ft, h[j - 1]) > _key(ft, h[j]):
+            t = h[j - 1]
+            h[j - 1] = h[j]
+            h[j] = t
+            j -= 1
+    return h
+
+
+@njit(cache=True)
+def _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps):
+    seen = np.zeros(45, dtype=np.bool_)
+    for c in range(hand_n[p]):
+        seen[hands[p, c]] = True
+    for c in range(cnt[DISC_N]):
+        seen[disc[c]] = True
+    for q in range(cnt[N]):
+        for c in range(ps[KEPT_N, q]):
+            seen[kept[q, c]] = True
+    for i in range(cnt[SLOTS]):
+        for c in range(row[ROW_N, i]):
+            seen[rowc[i, c]] = True
+    out = np.empty(45, dtype=np.int64)
+    k = 0
+    for c in range(45):
+        if not seen[c]:
+            out[k] = c
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def _expected(cnt, row, ft, bt, opts, card, shift, unseen, m):
+    """Expected points of `card` (strategies.expected_points, operation for operation)."""
+    nu = unseen.size
+    if ft[2, card] == S_ROCKET:
+        best = 0.0
+        for i in range(cnt[SLOTS]):
+            b = row[ROW_BODY, i]
+            if b >= 0 and row[ROW_POWER, i] + ft[0, card] >= bt[0, b]:
+                v = float(_body_points(bt, opts, b))
+                if v > best:
+                    best = v
+        return best
+    below = 0
+    for u in unseen:
+        if _key(ft, u) < _key(ft, card) and ft[2, u] != S_ROCKET:
+            below += 1
+    p = below / nu if nu > 0 else 0.0
+    total = 0.0
+    for k in range(m + 1):
+        slot = k + shift
+        if slot >= cnt[SLOTS]:
+            break
+        b = row[ROW_BODY, slot]
+        if b < 0:
+            continue
+        need = bt[0, b] - row[ROW_POWER, slot]
+        if ft[2, card] == S_STRING:
+            if need <= 1:
+                reach = 1.0
+            elif nu == 0:
+                reach = 0.0
+            else:
+                hits = 0
+                for u in unseen:
+                    if ft[0, u] >= need - 1:
+                        hits += 1
+                reach = hits / nu
+        else:
+            reach = 1.0 if ft[0, card] >= need else 0.0
+        if reach > 0.0:
+            c = 1.0
+            for i in range(k):
+                c = c * (m - i) / (i + 1)
+            pk = 1.0
+            for _ in range(k):
+                pk = pk * p
+            qk = 1.0
+            for _ in range(m - k):
+                qk = qk * (1.0 - p)
+            bv = _body_points(bt, opts, b) * (2 if ft[2, card] == S_DOUBLE else 1)
+            total += (c * pk * qk) * reach * bv
+    return total
+
+
+@njit(cache=True)
+def _sure(cnt, row, ft, bt, opts, card, slot):
+    if slot < 0 or slot >= cnt[SLOTS]:
+        return 0
+    b = row[ROW_BODY, slot]
+    if b < 0 or row[ROW_POWER, slot] + ft[0, card] < bt[0, b]:
+        return 0
+    return _body_points(bt, opts, b) * (2 if ft[2, card] == S_DOUBLE else 1)
+
+
+@njit(cache=True, inline="always")
+def _choose(strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts):
+    """Step 1 for one seat: write the chosen card ids into out; return how many."""
+    picks = min(cnt[PICKS], hand_n[p])
+    if picks == 0:
+        return 0
+    if strategy == 0:
+        n = hand_n[p]
+        i = _below(rng, p + 1, n)
+        out[0] = hands[p, i]
+        if picks == 1:
+            return 1
+        j = _below(rng, p + 1, n - 1)
+        if j >= i:
+            j += 1
+        out[1] = hands[p, j]
+        return 2
+    hand = _sorted_hand(hands, hand_n, p, ft)
+    if strategy == 1:
+        unseen = _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps)
+        m = (cnt[N] - 1) * picks
+        if picks == 1:
+            best = hand[0]
+            best_v = -1e18
+            for c in hand:
+                v = _expected(cnt, row, ft, bt, opts, c, 0, unseen, m)
+                if v > best_v + 1e-9:
+                    best = c
+                    best_v = v
+            out[0] = best
+            return 1
+        out[0] = hand[0]
+        out[1] = hand[1]
+        best_v = -1e18
+        for i in range(hand.size):
+            for j in range(i + 1, hand.size):
+                a = hand[i]
+                b = hand[j]
+                shift = 0 if ft[2, a] == S_ROCKET else 1
+                v = _expected(cnt, row, ft, bt, opts, a, 0, unseen, m) + _expected(
+                    cnt, row, ft, bt, opts, b, shift, unseen, m
+                )
+                if v > best_v + 1e-9:
+                    out[0] = a
+                    out[1] = b
+                    best_v = v
+        return 2
+    # position
+    if picks == 2:
+        out[0] = hand[0]
+        out[1] = hand[hand.size - 1]
+        return 2
+    low = -1
+    high = -1
+    rocket = -1
+    for c in hand:
+        if ft[2, c] == S_ROCKET:
+            if rocket < 0:
+                rocket = c
+        else:
+            if low < 0:
+                low = c
+            high = c
+    rocket_v = 0
+    if rocket >= 0:
+        for i in range(cnt[SLOTS]):
+            if row[ROW_BODY, i] >= 0:
+                v = _sure(cnt, row, ft, bt, opts, rocket, i)
+                if v > rocket_v:
+                    rocket_v = v
+    if low < 0:
+        out[0] = rocket
+        return 1
+    low_v = _sure(cnt, row, ft, bt, opts, low, 0)
+    high_v = _sure(cnt, row, ft, bt, opts, high, cnt[SLOTS] - 1)
+    if rocket_v > 0 and rocket_v > low_v and rocket_v > high_v:
+        out[0] = rocket
+    elif high_v > 0 and high_v > low_v:
+        out[0] = high
+    else:
+        out[0] = low
+    return 1
+
+
+@njit(cache=True, inline="always")
+def _rocket_target(strategy, p, card, slots, ns, cnt, row, rng, ft, bt, opts):
+    """Where seat p's Rocket goes (random, or strategies.smart_rocket)."""
+    if strategy == 0:
+        return slots[_below(rng, p + 1, ns)]
+    power = ft[0, card]
+    best = -1
+    best_val = 0
+    for k in range(ns):
+        i = slots[k]
+        b = row[ROW_BODY, i]
+        if b >= 0 and row[ROW_POWER, i] + power >= bt[0, b]:
+            v = _body_points(bt, opts, b)
+            if v > best_val:
+                best = i
+                best_val = v
+    if best >= 0:
+        return best
+    best_val = 1_000_000_000
+    for k in range(ns):
+        i = slots[k]
+        b = row[ROW_BODY, i]
+        if b >= 0 and row[ROW_POWER, i] + power >= bt[0, b]:
+            continue
+        v = _body_points(bt, opts, b) if b >= 0 else 0
+        if v < best_val:
+            best = i
+            best_val = v
+    if best >= 0:
+        return best
+    best = slots[0]
+    best_val = -1_000_000_000
+    for k in range(ns):
+        i = slots[k]
+        v = _body_points(bt, opts, row[ROW_BODY, i])
+        if v > best_val:
+            best = i
+            best_val = v
+    return best
+
+
+# --- a turn ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats, ft, bt, opts):
+    """Put one card under a slot, apply its special, take the body if reached."""
+    row[ROW_POWER, target] += ft[0, card]
+    rowc[target, row[ROW_N, target]] = card
+    row[ROW_N, target] += 1
+    extra = 0
+    if ft[2, card] == S_STRING:
+        drawn = -1
+        if cnt[DECK_N] > 0 or opts[O_STRING_RESHUFFLE] == 1:
+            drawn = _draw(cnt, deck, disc, rng)
+        if drawn >= 0:
+            if opts[O_STRING_CARD] == 0:
+                rowc[target, row[ROW_N, target]] = drawn
+                row[ROW_N, target] += 1
+                row[ROW_POWER, target] += ft[0, drawn]
+            else:
+                extra = ft[0, drawn]
+                _to_discard(cnt, disc, drawn)
+    b = row[ROW_BODY, target]
+    if b < 0:
+        return
+    if row[ROW_POWER, target] + extra < bt[0, b]:
+        return
+    doubled = False
+    if opts[O_DOUBLE_WHEN] == 0:
+        doubled = ft[2, card] == S_DOUBLE
+    else:
+        for c in range(row[ROW_N, target]):
+            if ft[2, rowc[target, c]] == S_DOUBLE:
+                doubled = True
+    pts = _body_points(bt, opts, b) * (2 if doubled else 1)
+    ps[ROUND_PTS, p] += pts
+    ps[BODIES_ROUND, p] += 1
+    ps[BODIES_GAME, p] += 1
+    if bt[2, b] == B_HAND_LIMIT:
+        ps[BONUS, p] += opts[O_THIRTEEN]
+        ps[TOOK_13, p] += 1
+    if bt[2, b] == B_BAD_LUCK:
+        ps[TOOK_4, p] += 1
+    k = cnt[CAP_N]
+    if k < caps.shape[0]:
+        caps[k, 0] = cnt[ROUND]
+        caps[k, 1] = cnt[TURN]
+        caps[k, 2] = p
+        caps[k, 3] = b
+        caps[k, 4] = 1 if doubled else 0
+        caps[k, 5] = card
+    cnt[CAP_N] += 1
+    # stats: points and takes by the card that took the body
+    stats[0, card] += pts
+    stats[1, card] += 1
+    for c in range(row[ROW_N, target]):
+        x = rowc[target, c]
+        trig = False
+        if doubled and opts[O_DOUBLE_CARD] == 0:
+            if opts[O_DOUBLE_WHEN] == 0:
+                trig = x == card
+            else:
+                trig = ft[2, x] == S_DOUBLE
+        if trig:
+            kept[p, ps[KEPT_N, p]] = x
+            ps[KEPT_N, p] += 1
+        else:
+            _to_discard(cnt, disc, x)
+    row[ROW_BODY, target] = -1
+    row[ROW_N, target] = 0
+    row[ROW_POWER, target] = 0
+
+
+@njit(cache=True, inline="always")
+def _play_turn(
+    strat,
+    cnt,
+    deck,
+    disc,
+    dragon,
+    hands,
+    hand_n,
+    row,
+    rowc,
+    kept,
+    ps,
+    rng,
+    caps,
+    stats,
+    ft,
+    bt,
+    opts,
+    sc,
+    rowtmp,
+    rowctmp,
+):
+    """One turn: choose, place, complete the dragon, draw (or end the round).
+
+    sc is scratch space: rows 0..5 hold the played cards, owners, choices, Rocket slots
+    and the reordering buffers; rows 6, 7 belong to `_sort_row`.
+    """
+    n = cnt[N]
+    cnt[TURN] += 1
+    cnt[TURNS] += 1
+    # 1. choose (from the state before any card moves)
+    played = sc[0]
+    owner = sc[1]
+    m = 0
+    out = sc[2]
+    for p in range(n):
+        k = _choose(
+            strat[p], p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts
+        )
+        for i in range(k):
+            played[m] = out[i]
+            owner[m] = p
+            m += 1
+    for i in range(m):
+        stats[2, played[i]] += 1
+    # 2. placement order: lowest power first, fewer lanterns on ties; Rockets last
+    for i in range(1, m):
+        j = i
+        while j > 0 and _key(ft, played[j - 1]) > _key(ft, played[j]):
+            t = played[j - 1]
+            played[j - 1] = played[j]
+            played[j] = t
+            t = owner[j - 1]
+            owner[j - 1] = owner[j]
+            owner[j] = t
+            j -= 1
+    if opts[O_ROCKET_TIMING] == 0:
+        p2 = sc[4]
+        o2 = sc[5]
+        w = 0
+        for i in range(m):
+            if ft[2, played[i]] != S_ROCKET:
+                p2[w] = played[i]
+                o2[w] = owner[i]
+                w += 1
+        for i in range(m):
+            if ft[2, played[i]] == S_ROCKET:
+                p2[w] = played[i]
+                o2[w] = owner[i]
+                w += 1
+        for i in range(m):
+            played[i] = p2[i]
+            owner[i] = o2[i]
+    slots = sc[3]
+    k = 0
+    for i in range(m):
+        card = played[i]
+        p = owner[i]
+        # remove the card from its owner's hand, keeping the order of the others
+        h = 0
+        while hands[p, h] != card:
+            h += 1
+        for x in range(h, hand_n[p] - 1):
+            hands[p, x] = hands[p, x + 1]
+        hand_n[p] -= 1
+        if ft[2, card] == S_ROCKET:
+            ns = 0
+            for s in range(cnt[SLOTS]):
+                if opts[O_ROCKET_EMPTY] == 1 or row[ROW_BODY, s] >= 0:
+                    slots[ns] = s
+                    ns += 1
+            if ns == 0:
+                _to_discard(cnt, disc, card)
+                continue
+            target = _rocket_target(strat[p], p, card, slots, ns, cnt, row, rng, ft, bt, opts)
+        else:
+            target = -1
+            if opts[O_PLACEMENT] == 0:
+                if k < cnt[SLOTS]:
+                    target = k
+            else:
+                seen = 0
+                for s in range(cnt[SLOTS]):
+                    if row[ROW_BODY, s] >= 0:
+                        if seen == k:
+                            target = s
+                            break
+                        seen += 1
+            k += 1
+            if target < 0:
+                _to_discard(cnt, disc, card)
+                continue
+        _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats, ft, bt, opts)
+    # 3. complete the dragon
+    gaps = 0
+    for s in range(cnt[SLOTS]):
+        if row[ROW_BODY, s] < 0:
+            gaps += 1
+    if gaps > cnt[DRAGON_N]:
+        if opts[O_PARTIAL] == 1:
+            for s in range(cnt[SLOTS]):
+                if row[ROW_BODY, s] < 0 and cnt[DRAGON_N] > 0:
+                    cnt[DRAGON_N] -= 1
+                    row[ROW_BODY, s] = dragon[cnt[DRAGON_N]]
+            _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp)
+        return False
+    for s in range(cnt[SLOTS]):
+        if row[ROW_BODY, s] < 0:
+            cnt[DRAGON_N] -= 1
+            row[ROW_BODY, s] = dragon[cnt[DRAGON_N]]
+    _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp)
+    if opts[O_ROUND_END] == 1 and cnt[DRAGON_N] == 0:
+        return False
+    if cnt[TURN] >= opts[O_MAX_TURNS]:
+        cnt[STALLED] += 1
+        return False
+    # 4. draw
+    _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng)
+    return True
+
+
+@njit(cache=True)
+def play_one(n, seed, strat, opts, ft, bt, caps, stats):
+    """Play one game; return (ps, cnt). caps receives the captures, stats per-card counts.
+
+    stats[0, card] points taken by the card, stats[1, card] bodies taken, stats[2, card]
+    times played.
+    """
+    cnt = np.zeros(16, dtype=np.int64)
+    cnt[N] = n
+    cnt[SLOTS] = 4 if n == 2 else n
+    cnt[PICKS] = 2 if n == 2 else 1
+    cnt[BASE] = 4 if n == 2 else 3
+    deck = np.empty(45, dtype=np.int64)
+    disc = np.empty(45, dtype=np.int64)
+    dragon = np.empty(19, dtype=np.int64)
+    hands = np.zeros((6, 16), dtype=np.int64)
+    hand_n = np.zeros(6, dtype=np.int64)
+    row = np.zeros((3, 6), dtype=np.int64)
+    rowc = np.zeros((6, 64), dtype=np.int64)
+    kept = np.zeros((6, 45), dtype=np.int64)
+    ps = np.zeros((8, 6), dtype=np.int64)
+    rng = np.zeros(7, dtype=np.uint64)
+    sc = np.zeros((8, 64), dtype=np.int64)
+    rowtmp = np.zeros((3, 6), dtype=np.int64)
+    rowctmp = np.zeros((6, 64), dtype=np.int64)
+    for s in range(n + 1):
+        rng[s] = _derive(seed, s)
+    new_round = True
+    while True:
+        if new_round:
+            # Setup, and each new round (one call site keeps the inlined code small)
+            _setup_round(
+                cnt,
+                deck,
+                disc,
+                dragon,
+                hands,
+                hand_n,
+                row,
+                rowc,
+                kept,
+                ps,
+                rng,
+                bt,
+                opts,
+                sc,
+                rowtmp,
+                rowctmp,
+            )
+            new_round = False
+        going = _play_turn(
+            strat,
+            cnt,
+            deck,
+            disc,
+            dragon,
+            hands,
+            hand_n,
+            row,
+            rowc,
+            kept,
+            ps,
+            rng,
+            caps,
+            stats,
+            ft,
+            bt,
+            opts,
+            sc,
+            rowtmp,
+            rowctmp,
+        )
+        if going:
+            continue
+        # End of Round: record the points; the game ends at the target.
+        best = -1_000_000
+        for p in range(n):
+            ps[SCORE, p] += ps[ROUND_PTS, p]
+            if ps[SCORE, p] > best:
+                best = ps[SCORE, p]
+        if best >= opts[O_TARGET] or cnt[ROUND] >= opts[O_MAX_ROUNDS]:
+            cnt[OVER] = 1
+            return ps, cnt
+        new_round = True
+
+
+@njit(cache=True)
+def play_many(n, seeds, strat, opts, ft, bt):
+    """Play one game per seed. Returns (scores[G, n], bodies[G, n] used by the tie-break,
+    winners[G, n] as 0/1, info[G, 3] = rounds, turns, stalled rounds, stats[G, 3, 45]:
+    per game, points taken by each card, bodies taken by it, times it was played;
+    took[G, 2, n]: how many 13s and bad-luck 4s each player took in the game).
+    """
+    g = seeds.size
+    scores = np.zeros((g, n), dtype=np.int64)
+    bodies = np.zeros((g, n), dtype=np.int64)
+    winners = np.zeros((g, n), dtype=np.int64)
+    took = np.zeros((g, 2, n), dtype=np.int64)
+    info = np.zeros((g, 3), dtype=np.int64)
+    stats = np.zeros((g, 3, 45), dtype=np.int64)
+    caps = np.zeros((1, 6), dtype=np.int64)
+    tb = BODIES_GAME if opts[O_TIEBREAK] == 0 else BODIES_ROUND
+    for i in range(g):
+        ps, cnt = play_one(n, seeds[i], strat, opts, ft, bt, caps, stats[i])
+        best = -1_000_000
+        for p in range(n):
+            scores[i, p] = ps[SCORE, p]
+            bodies[i, p] = ps[tb, p]
+            if ps[SCORE, p] > best:
+                best = ps[SCORE, p]
+        fewest = 1_000_000
+        for p in range(n):
+            if ps[SCORE, p] == best and ps[tb, p] < fewest:
+                fewest = ps[tb, p]
+        for p in range(n):
+            if ps[SCORE, p] == best and ps[tb, p] == fewest:
+                winners[i, p] = 1
+        info[i, 0] = cnt[ROUND]
+        info[i, 1] = cnt[TURNS]
+        info[i, 2] = cnt[STALLED]
+        for p in range(n):
+            took[i, 0, p] = ps[TOOK_13, p]
+            took[i, 1, p] = ps[TOOK_4, p]
+    return scores, bodies, winners, info, stats, took
+
+
+def run_games(
+    n: int,
+    seeds: np.ndarray,
+    strategies: list[int],
+    options: Options | None = None,
+    cards: Cards | None = None,
+) -> dict[str, np.ndarray]:
+    """Play one game per seed in the kernel; return named result arrays."""
+    ft, bt = tables(cards)
+    opts = encode_options(options or Options())
+    strat = np.asarray(strategies, dtype=np.int64)
+    scores, bodies, winners, info, stats, took = play_many(
+        n, np.asarray(seeds, dtype=np.uint64), strat, opts, ft, bt
+    )
+    return {
+        "scores": scores,
+        "bodies": bodies,
+        "winners": winners,
+        "rounds": info[:, 0],
+        "turns": info[:, 1],
+        "stalled": info[:, 2],
+        "card_points": stats[:, 0],
+        "card_takes": stats[:, 1],
+        "card_plays": stats[:, 2],
+        "took_13": took[:, 0],
+        "took_4": took[:, 1],
+    }
+
+
+def game_record(
+    n: int, seed: int, strategies: list[int], options: Options | None = None
+) -> tuple[list[int], list[tuple[int, ...]], int, int]:
+    """Play one game; return (scores, captures, rounds, turns) for comparison with rules.py."""
+    ft, bt = tables()
+    opts = encode_options(options or Options())
+    caps = np.zeros((MAX_CAPS, 6), dtype=np.int64)
+    stats = np.zeros((3, 45), dtype=np.int64)
+    ps, cnt = play_one(
+        n, np.uint64(seed), np.asarray(strategies, dtype=np.int64), opts, ft, bt, caps, stats
+    )
+    k = min(int(cnt[CAP_N]), MAX_CAPS)
+    captures = [tuple(int(x) for x in caps[i, :6]) for i in range(k)]
+    return [int(x) for x in ps[SCORE, :n]], captures, int(cnt[ROUND]), int(cnt[TURNS])

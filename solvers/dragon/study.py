@@ -1,0 +1,610 @@
+"""Bomb the Dragon balance studies on the shared study runner (DESIGN.md, "Runs that last").
+
+One chunk function, `games_chunk`, plays a batch of seeded games (in the kernel, or in
+the reference engine when a strategy has no kernel version) and returns one row per
+game. The studies are tables over those rows:
+
+- `seats`: every seat plays the same strategy; win rate by seat with Wilson intervals.
+- `ladder`: one seat plays strategy X against a field of Y, the seat rotating game by game
+  so seat advantage cancels; the win rate of X against each field.
+- `lengths`: rounds and turns per game, final scores (from the seats games).
+- `cards`: points per play for each firecracker kind and special (from the seats games).
+- `readings`: each rule reading's effect on balance (game length, seat spread).
+
+A shared victory counts as a win for each tied player (rulebook "End of Game": "all tied
+players share the victory"), so the rates of one game can add up to more than 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from solvers.common.errors import BadInput
+from solvers.common.runner import ChunkSpec, Study, run_study
+from solvers.common.stats import wilson
+from solvers.dragon import kernel
+from solvers.dragon.cards import CARDS_PATH, load_cards
+from solvers.dragon.rules import Options, play_game
+from solvers.dragon.strategies import CODES, KERNEL_STRATEGIES, make_agents, resolve_name
+
+#: Firecracker kinds in power order, named for tables and charts.
+KIND_NAMES = {
+    1: "1 String",
+    2: "2 Rocket",
+    3: "3 Double",
+    5: "5",
+    6: "6",
+    7: "7",
+    8: "8",
+    9: "9",
+    10: "10",
+}
+KINDS = sorted(KIND_NAMES)
+
+
+def seat_strategies(strategies: list[str], rotation: int) -> list[str]:
+    """Return the seat assignment of a game: `strategies` rotated right by `rotation`."""
+    n = len(strategies)
+    r = rotation % n
+    return strategies[n - r :] + strategies[: n - r] if r else list(strategies)
+
+
+def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Play the games [start, stop) of a study; one row per game.
+
+    params: players, strategies (one name per seat, before rotation), rotate (bool: game
+    i rotates the seats by i), options (rule options as name=value text), engine
+    ("kernel" or "reference"). Columns: case, seed, rounds, turns, stalled, focus_seat
+    (where strategies[0] sat), score_s, win_s, took13_s and took4_s (how many 13s and
+    bad-luck 4s seat s took) for each seat s, and for each firecracker
+    kind k (its power): pts_k, takes_k, plays_k summed over the players.
+    """
+    n = int(params["players"])
+    names = [resolve_name(x) for x in params["strategies"]]
+    options = Options.parse(params.get("options", ""))
+    rotate = bool(params.get("rotate", False))
+    engine = params.get("engine", "kernel")
+    seeds = chunk.case_seeds()
+    cards = load_cards()
+    power = np.array([c.power for c in cards.firecrackers])
+    cases = np.arange(chunk.start, chunk.stop)
+    rows: dict[str, Any] = {"case": cases, "seed": seeds.astype(np.uint64)}
+    g = len(cases)
+    scores = np.zeros((g, n), dtype=np.int64)
+    wins = np.zeros((g, n), dtype=np.int64)
+    rounds = np.zeros(g, dtype=np.int64)
+    turns = np.zeros(g, dtype=np.int64)
+    stalled = np.zeros(g, dtype=np.int64)
+    card = np.zeros((g, 3, len(power)), dtype=np.int64)
+    took = np.zeros((g, 2, n), dtype=np.int64)
+    focus = np.array([(c % n) if rotate else 0 for c in cases], dtype=np.int64)
+    if engine == "kernel":
+        groups: dict[int, list[int]] = {}
+        for i, c in enumerate(cases):
+            groups.setdefault(int(c % n) if rotate else 0, []).append(i)
+        for rot, idx in groups.items():
+            seats = seat_strategies(names, rot)
+            out = kernel.run_games(n, seeds[idx], [CODES[s] for s in seats], options)
+            scores[idx] = out["scores"]
+            wins[idx] = out["winners"]
+            rounds[idx] = out["rounds"]
+            turns[idx] = out["turns"]
+            stalled[idx] = out["stalled"]
+            card[idx, 0] = out["card_points"]
+            card[idx, 1] = out["card_takes"]
+            card[idx, 2] = out["card_plays"]
+            took[idx, 0] = out["took_13"]
+            took[idx, 1] = out["took_4"]
+    elif engine == "reference":
+        for i, c in enumerate(cases):
+            seats = seat_strategies(names, int(c % n) if rotate else 0)
+            game = play_game(n, make_agents(seats), int(seeds[i]), options)
+            scores[i] = game.scores
+            for w in game.winners():
+                wins[i, w] = 1
+            rounds[i], turns[i], stalled[i] = game.round, game.turns_total, game.stalled_rounds
+            for _, _, by_player, body, x2, by in game.captures:
+                pts = game.body_points(body) * (2 if x2 else 1)
+                card[i, 0, by] += pts
+                card[i, 1, by] += 1
+                special = cards.bodies[body].special
+                if special == "hand_limit":
+                    took[i, 0, by_player] += 1
+                elif special == "bad_luck":
+                    took[i, 1, by_player] += 1
+            card[i, 2] = game.plays
+    else:
+        raise BadInput(f"unknown engine {engine!r}; expected kernel or reference")
+    rows.update(rounds=rounds, turns=turns, stalled=stalled, focus_seat=focus)
+    for s in range(n):
+        rows[f"score_{s}"] = scores[:, s]
+        rows[f"win_{s}"] = wins[:, s]
+        rows[f"took13_{s}"] = took[:, 0, s]
+        rows[f"took4_{s}"] = took[:, 1, s]
+    for k in KINDS:
+        sel = power == k
+        rows[f"pts_{k}"] = card[:, 0, sel].sum(axis=1)
+        rows[f"takes_{k}"] = card[:, 1, sel].sum(axis=1)
+        rows[f"plays_{k}"] = card[:, 2, sel].sum(axis=1)
+    return pd.DataFrame(rows)
+
+
+def engine_for(strategies: list[str]) -> str:
+    """Return "kernel" if every strategy has a kernel version, else "reference"."""
+    return (
+        "kernel" if all(resolve_name(s) in KERNEL_STRATEGIES for s in strategies) else "reference"
+    )
+
+
+def make_study(
+    name: str,
+    players: int,
+    strategies: list[str],
+    n_games: int,
+    seed: int,
+    options: str = "",
+    rotate: bool = False,
+    chunk_size: int = 1000,
+) -> Study:
+    """Build a runner `Study` of n_games games (validates the players and strategies)."""
+    if not 2 <= players <= 6:
+        raise BadInput(f"player count must be 2 to 6, got {players}")
+    names = [resolve_name(s) for s in strategies]
+    if len(names) != players:
+        raise BadInput(f"need {players} strategies (one per player), got {len(names)}")
+    opts = Options.parse(options)
+    params = {
+        "players": players,
+        "strategies": names,
+        "rotate": rotate,
+        "options": opts.describe() if opts.changed() else "",
+        "engine": engine_for(names),
+    }
+    return Study(
+        name=name,
+        params=params,
+        n_cases=n_games,
+        seed=seed,
+        chunk_fn=games_chunk,
+        chunk_size=chunk_size,
+        input_files=[CARDS_PATH],
+        progress_fn=_progress,
+    )
+
+
+def _progress(df: pd.DataFrame) -> str:
+    k = int(df["win_0"].sum())
+    lo, hi = wilson(k, len(df))
+    return f"seat 0 wins {k / len(df):.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+# --- tables ----------------------------------------------------------------------------
+
+
+def seat_table(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """Return the win rate of each seat with its Wilson 95% interval and mean score."""
+    rows = []
+    n = len(df)
+    for s in range(players):
+        k = int(df[f"win_{s}"].sum())
+        lo, hi = wilson(k, n)
+        rows.append(
+            {
+                "seat": s + 1,
+                "games": n,
+                "wins": k,
+                "win_rate": k / n if n else 0.0,
+                "lo": lo,
+                "hi": hi,
+                "mean_score": float(df[f"score_{s}"].mean()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def focus_table(df: pd.DataFrame, players: int) -> dict[str, float]:
+    """Return the win rate of the focus strategy (strategies[0]) with its interval."""
+    won = np.array([df[f"win_{s}"].to_numpy()[i] for i, s in enumerate(df["focus_seat"])])
+    score = np.array([df[f"score_{s}"].to_numpy()[i] for i, s in enumerate(df["focus_seat"])])
+    k, n = int(won.sum()), len(df)
+    lo, hi = wilson(k, n)
+    return {
+        "games": n,
+        "wins": k,
+        "win_rate": k / n if n else 0.0,
+        "lo": lo,
+        "hi": hi,
+        "mean_score": float(score.mean()) if n else 0.0,
+        "fair_share": 1.0 / players,
+    }
+
+
+def card_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Return per firecracker kind: plays, bodies taken, points, points per play."""
+    rows = []
+    for k in KINDS:
+        plays = int(df[f"plays_{k}"].sum())
+        pts = int(df[f"pts_{k}"].sum())
+        takes = int(df[f"takes_{k}"].sum())
+        rows.append(
+            {
+                "kind": KIND_NAMES[k],
+                "power": k,
+                "plays": plays,
+                "takes": takes,
+                "points": pts,
+                "take_rate": takes / plays if plays else 0.0,
+                "points_per_play": pts / plays if plays else 0.0,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def specials_table(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """Return win rates of players by how many 13s (0, 1+) and bad-luck 4s (0, 1, 2+) they took.
+
+    Each (game, player) is one observation; with random strategies who takes which body
+    is luck, so the gap between the rows estimates what the card is worth in wins.
+    """
+    rows = []
+    won = np.concatenate([df[f"win_{s}"].to_numpy() for s in range(players)])
+    for body, col, groups in (
+        ("13 (hand limit +1)", "took13", [(0, 0, "none"), (1, 99, "1 or more")]),
+        ("4 (bad luck, -3)", "took4", [(0, 0, "none"), (1, 1, "one"), (2, 99, "2 or more")]),
+    ):
+        took = np.concatenate([df[f"{col}_{s}"].to_numpy() for s in range(players)])
+        for lo_k, hi_k, label in groups:
+            sel = (took >= lo_k) & (took <= hi_k)
+            n, k = int(sel.sum()), int(won[sel].sum())
+            lo, hi = wilson(k, n)
+            rows.append(
+                {
+                    "body": body,
+                    "taken in the game": label,
+                    "player_games": n,
+                    "wins": k,
+                    "win_rate": k / n if n else 0.0,
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def length_table(df: pd.DataFrame) -> dict[str, float]:
+    """Return mean and quantiles of rounds and turns per game and of the winning score."""
+    n = len(df)
+    score_cols = [c for c in df.columns if c.startswith("score_")]
+    top = df[score_cols].max(axis=1)
+    return {
+        "games": n,
+        "rounds_mean": float(df["rounds"].mean()),
+        "rounds_p10": float(df["rounds"].quantile(0.1)),
+        "rounds_p90": float(df["rounds"].quantile(0.9)),
+        "turns_mean": float(df["turns"].mean()),
+        "turns_p10": float(df["turns"].quantile(0.1)),
+        "turns_p90": float(df["turns"].quantile(0.9)),
+        "winning_score_mean": float(top.mean()),
+        "stalled_rounds": int(df["stalled"].sum()),
+    }
+
+
+def seat_spread(df: pd.DataFrame, players: int) -> dict[str, float]:
+    """Return the best and worst seat win rates and a chi-square statistic of equality."""
+    t = seat_table(df, players)
+    expected = t["wins"].mean()
+    chi2 = float(((t["wins"] - expected) ** 2 / expected).sum()) if expected else 0.0
+    return {
+        "best_seat": int(t.loc[t["win_rate"].idxmax(), "seat"]),
+        "best_rate": float(t["win_rate"].max()),
+        "worst_seat": int(t.loc[t["win_rate"].idxmin(), "seat"]),
+        "worst_rate": float(t["win_rate"].min()),
+        "chi2": chi2,
+    }
+
+
+# --- the study suites --------------------------------------------------------------------
+
+#: The non-default reading of each open point (and the two study knobs), for `readings`.
+READINGS: dict[str, str] = {
+    "default rules": "",
+    "placement=close_up": "placement=close_up",
+    "rocket_timing=in_order": "rocket_timing=in_order",
+    "rocket_empty_slot=true": "rocket_empty_slot=true",
+    "double_when=under": "double_when=under",
+    "double_card=discard": "double_card=discard",
+    "string_card=discard": "string_card=discard",
+    "string_reshuffle=false": "string_reshuffle=false",
+    "round_end=empty": "round_end=empty",
+    "partial_refill=true": "partial_refill=true",
+    "new_round=continue": "new_round=continue",
+    "tiebreak=round": "tiebreak=round",
+    "thirteen_bonus=0 (no 13 bonus)": "thirteen_bonus=0",
+    "bad_luck=false (the 4 scores +3)": "bad_luck=false",
+}
+
+
+def _run(study: Study, out_dir, workers, scheduler, progress) -> pd.DataFrame:
+    return run_study(study, out_dir, workers=workers, scheduler=scheduler, progress=progress)
+
+
+def run_seats(
+    out_dir,
+    players: list[int],
+    strategies: list[str],
+    n_games: int,
+    seed: int,
+    options: str = "",
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+    chunk_size: int = 2000,
+) -> dict[str, pd.DataFrame]:
+    """Run the seat study for each player count and strategy (all seats alike).
+
+    Returns the tables seats (win rate by seat), lengths (summary), turns (histogram of
+    turns per game) and cards, each with columns players and strategy.
+    """
+    seats, lengths, turns, cards, specials = [], [], [], [], []
+    for p in players:
+        for s in strategies:
+            name = resolve_name(s)
+            study = make_study(
+                "dragon.seats", p, [s] * p, n_games, seed, options, chunk_size=chunk_size
+            )
+            df = _run(study, Path(out_dir) / f"p{p}-{name}", workers, scheduler, progress)
+            t = seat_table(df, p)
+            t.insert(0, "strategy", name)
+            t.insert(0, "players", p)
+            seats.append(t)
+            lengths.append({"players": p, "strategy": name, **length_table(df)})
+            counts = df["turns"].value_counts().sort_index()
+            turns.append(
+                pd.DataFrame(
+                    {"players": p, "strategy": name, "turns": counts.index, "games": counts.values}
+                )
+            )
+            c = card_table(df)
+            c.insert(0, "strategy", name)
+            c.insert(0, "players", p)
+            cards.append(c)
+            sp = specials_table(df, p)
+            sp.insert(0, "strategy", name)
+            sp.insert(0, "players", p)
+            specials.append(sp)
+    return {
+        "seats": pd.concat(seats, ignore_index=True),
+        "lengths": pd.DataFrame(lengths),
+        "turns": pd.concat(turns, ignore_index=True),
+        "cards": pd.concat(cards, ignore_index=True),
+        "specials": pd.concat(specials, ignore_index=True),
+    }
+
+
+def run_ladder(
+    out_dir,
+    players: list[int],
+    strategies: list[str],
+    n_games: int,
+    seed: int,
+    options: str = "",
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+    chunk_size: int = 2000,
+) -> pd.DataFrame:
+    """Run one seat of X against P - 1 seats of Y, for every X and Y, at each player count.
+
+    The seats rotate game by game (game i puts X in seat i mod P), so every seat is played
+    equally often. Returns one row per (players, strategy, field).
+    """
+    rows = []
+    names = [resolve_name(s) for s in strategies]
+    for p in players:
+        for x in names:
+            for y in names:
+                study = make_study(
+                    "dragon.ladder",
+                    p,
+                    [x] + [y] * (p - 1),
+                    n_games,
+                    seed,
+                    options,
+                    rotate=True,
+                    chunk_size=chunk_size,
+                )
+                df = _run(study, Path(out_dir) / f"p{p}-{x}-vs-{y}", workers, scheduler, progress)
+                rows.append({"players": p, "strategy": x, "field": y, **focus_table(df, p)})
+    return pd.DataFrame(rows)
+
+
+def run_readings(
+    out_dir,
+    players: int,
+    strategy: str,
+    n_games: int,
+    seed: int,
+    readings: Mapping[str, str] | None = None,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+    chunk_size: int = 2000,
+) -> pd.DataFrame:
+    """Play the same seeded games under each rule reading; return balance figures per reading."""
+    rows = []
+    for label, opts in (readings or READINGS).items():
+        study = make_study(
+            "dragon.readings",
+            players,
+            [strategy] * players,
+            n_games,
+            seed,
+            opts,
+            chunk_size=chunk_size,
+        )
+        tag = opts.replace("=", "-").replace(",", "+") or "default"
+        df = _run(study, Path(out_dir) / tag, workers, scheduler, progress)
+        first = seat_table(df, players).iloc[0]
+        ct = card_table(df).set_index("power")["points_per_play"]
+        rows.append(
+            {
+                "reading": label,
+                "options": opts,
+                **length_table(df),
+                **seat_spread(df, players),
+                "seat1_rate": float(first["win_rate"]),
+                "seat1_lo": float(first["lo"]),
+                "seat1_hi": float(first["hi"]),
+                "fair_share": 1.0 / players,
+                "string_points_per_play": float(ct[1]),
+                "rocket_points_per_play": float(ct[2]),
+                "double_points_per_play": float(ct[3]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+#: Sizes of the committed reference study (about 5 minutes on one core).
+REFERENCE_SIZES = {
+    "seats_games": 20_000,
+    "ladder_games": 4_000,
+    "mc_games": 120,
+    "readings_games": 10_000,
+}
+
+
+def caption(what: str, strategies: str, seed: int, n: str, options: str = "default rules") -> str:
+    """Return a chart caption naming the rules, options, strategies, seed and N."""
+    return (
+        f"Bomb the Dragon (Dragon Bomb), rules: shared/rules/bomb-the-dragon.txt, cards: "
+        f"solvers/dragon/cards.toml; options: {options}; {what}; strategies: {strategies}; "
+        f"seed {seed}; N = {n}. bombsolve solvers/dragon."
+    )
+
+
+def build_reference(
+    out_dir,
+    work_dir,
+    seed: int = 2026,
+    sizes: Mapping[str, int] | None = None,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Run every study and write the tables (CSV), charts (PNG, SVG) and a manifest.
+
+    The runner's per-chunk Parquet files and manifests go to `work_dir/<study>/...`; the
+    tables and charts go to `out_dir`. Re-running resumes from `work_dir`.
+    """
+    import json
+
+    from solvers.common.files import write_text_atomic
+    from solvers.dragon import charts
+
+    sizes = {**REFERENCE_SIZES, **(sizes or {})}
+    out, work = Path(out_dir), Path(work_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    kw = {"workers": workers, "scheduler": scheduler, "progress": progress}
+    players = [2, 3, 4, 5, 6]
+    seats = run_seats(
+        work / "seats", players, ["random", "greedy"], sizes["seats_games"], seed, **kw
+    )
+    ladder = run_ladder(
+        work / "ladder",
+        players,
+        ["random", "greedy", "position"],
+        sizes["ladder_games"],
+        seed,
+        **kw,
+    )
+    mc = []
+    for field in ("random", "greedy", "position"):
+        study = make_study(
+            "dragon.ladder",
+            4,
+            ["montecarlo"] + [field] * 3,
+            sizes["mc_games"],
+            seed,
+            rotate=True,
+            chunk_size=max(1, sizes["mc_games"] // 4),
+        )
+        df = _run(study, work / "ladder-mc" / f"p4-montecarlo-vs-{field}", **kw)
+        mc.append({"players": 4, "strategy": "montecarlo", "field": field, **focus_table(df, 4)})
+    ladder = pd.concat([ladder, pd.DataFrame(mc)], ignore_index=True)
+    readings = run_readings(work / "readings", 4, "greedy", sizes["readings_games"], seed, **kw)
+    tables = {**seats, "ladder": ladder, "readings": readings}
+    for name, table in tables.items():
+        write_text_atomic(out / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
+    n_seats = f"{sizes['seats_games']:,} games per player count and strategy"
+    charts.seats_chart(
+        seats["seats"], out, caption("all seats alike", "random, greedy", seed, n_seats)
+    )
+    charts.lengths_chart(
+        seats["turns"],
+        seats["lengths"],
+        out,
+        caption("all seats alike", "random, greedy", seed, n_seats),
+    )
+    charts.cards_chart(
+        seats["cards"],
+        4,
+        out,
+        caption("4 players, all seats alike", "random, greedy", seed, n_seats),
+    )
+    specials = seats["specials"][seats["specials"]["strategy"] == "random"]
+    charts.specials_chart(
+        specials,
+        out,
+        caption("each player in each game is one observation", "random", seed, n_seats),
+    )
+    charts.ladder_chart(
+        ladder,
+        out,
+        caption(
+            "one seat of X against a field of Y, seats rotated game by game",
+            "random, greedy, position (kernel); montecarlo (reference engine, 4 players only)",
+            seed,
+            f"{sizes['ladder_games']:,} games per cell ({sizes['mc_games']} for montecarlo)",
+        ),
+    )
+    charts.readings_chart(
+        readings,
+        out,
+        caption(
+            "4 players, each reading alone against the defaults",
+            "greedy in every seat",
+            seed,
+            f"{sizes['readings_games']:,} games per reading",
+            "one reading per row",
+        ),
+    )
+    from solvers.common.runner import _git_commit, _versions
+
+    manifest = {
+        "what": "Bomb the Dragon reference study (issue 5)",
+        "seed": seed,
+        "sizes": sizes,
+        "tables": sorted(f"{n}.csv" for n in tables),
+        "charts": sorted(
+            f"{n}.{e}"
+            for n in ("seats", "lengths", "cards", "ladder", "readings")
+            for e in ("png", "svg")
+        ),
+        "runs": "per-study runner manifests in manifests/ (chunk files are not committed)",
+        "options_default": Options().describe(),
+        "readings": READINGS,
+        "cards": str(CARDS_PATH.name),
+        "git_commit": _git_commit(),
+        "versions": _versions(),
+    }
+    write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    # Keep each runner study's own manifest (seed, N, options, hashes) beside the tables.
+    for m in sorted(work.rglob("manifest.json")):
+        rel = m.parent.relative_to(work).as_posix().replace("/", "__")
+        write_text_atomic(out / "manifests" / f"{rel}.json", m.read_text())
+    return tables

@@ -1,0 +1,98 @@
+"""`bombsolve dragon ...`: play, replay, study, rules, cards and the bad-input contract."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["dragon", *args])
+
+
+def test_play_reports_every_seat_with_intervals():
+    r = run("play", "-p", "3", "-s", "greedy,random,position", "-n", "200", "--seed", "5", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert [s["strategy"] for s in out["seats"]] == ["greedy", "random", "position"]
+    assert out["engine"] == "kernel" and out["games"] == 200
+    assert sum(s["wins"] for s in out["seats"]) >= 200
+    for s in out["seats"]:
+        assert s["lo"] <= s["win_rate"] <= s["hi"]
+
+
+def test_play_kernel_and_reference_agree():
+    args = ["play", "-p", "4", "-s", "greedy,random", "-n", "30", "--seed", "9", "--json"]
+    args[4] = "greedy,random,position,random"
+    k = json.loads(run(*args, "--engine", "kernel").output)
+    ref = json.loads(run(*args, "--engine", "reference").output)
+    assert k["seats"] == ref["seats"] and k["mean_turns"] == ref["mean_turns"]
+
+
+def test_play_text_output_and_montecarlo_on_the_reference():
+    r = run("play", "-p", "4", "-s", "montecarlo,random,random,random", "-n", "2", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    assert "engine: reference" in r.output and "montecarlo" in r.output
+
+
+def test_replay_prints_the_game_and_is_reproducible():
+    a = run("replay", "--seed", "7", "-p", "2", "-s", "greedy,position")
+    b = run("replay", "--seed", "7", "-p", "2", "-s", "greedy,position")
+    assert a.exit_code == 0 and a.output == b.output
+    assert "turn 1.1" in a.output and "final scores" in a.output and "hands:" in a.output
+    j = json.loads(run("replay", "--seed", "7", "--json").output)
+    assert j["log"] and j["winners"]
+
+
+def test_rules_and_cards_commands():
+    r = run("rules", "--rules", "placement=close_up")
+    assert r.exit_code == 0 and "(changed)" in r.output
+    r = run("cards", "--json")
+    data = json.loads(r.output)
+    assert len(data["firecrackers"]) == 45 and len(data["bodies"]) == 19
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["play", "-p", "7"], "player count 7 is outside 2 to 6"),
+        (["play", "-p", "1"], "player count 1 is outside 2 to 6"),
+        (["play", "-s", "grady"], "unknown strategy 'grady' (did you mean greedy?)"),
+        (["play", "-p", "3", "-s", "random,greedy"], "lists 2 names for 3 players"),
+        (["play", "--rules", "placement=sideways"], "rule option placement 'sideways'"),
+        (["play", "--rules", "nonsense"], "must look like name=value"),
+        (["play", "--rules", "target=abc"], "must be an integer"),
+        (["play", "-n", "0"], "--games 0 is not positive"),
+        (["play", "-p", "four"], "four"),
+        (["play", "--engine", "kernel", "-s", "montecarlo"], "the kernel plays only"),
+        (["replay", "--seed", "-1"], "seed -1 is outside"),
+        (["study", "seats", "--out", "x", "-p", "2,9"], "player count 9 is outside"),
+        (["study", "seats", "--out", "x", "-p", "a"], "--players 'a' is not a number"),
+        (["study", "sideways", "--out", "x"], "sideways"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, needle, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run(*args)
+    assert r.exit_code == 2
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and needle in lines[0], r.output
+    assert "Traceback" not in r.output
+
+
+def test_study_seats_writes_tables_and_charts(tmp_path):
+    out = tmp_path / "seats"
+    args = ["study", "seats", "-p", "3", "-s", "random", "-n", "300", "--seed", "4"]
+    r = run(*args, "--out", str(out), "--workers", "1", "--chunk-size", "100")
+    assert r.exit_code == 0, r.output
+    for name in ("seats.csv", "lengths.csv", "cards.csv", "turns.csv", "seats.png", "seats.svg"):
+        assert (out / name).exists(), name
+    first = (out / "seats.csv").read_text()
+    r = run(*args, "--out", str(out), "--workers", "1", "--chunk-size", "100")
+    assert r.exit_code == 0 and (out / "seats.csv").read_text() == first
+    r = run(*args[:-2], "--seed", "5", "--out", str(out), "--workers", "1", "--chunk-size", "100")
+    assert r.exit_code == 2  # the folder holds a different study

@@ -1,0 +1,72 @@
+"""The Numba kernel against the reference engine: identical scores and captures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solvers.dragon import kernel
+from solvers.dragon.rules import Options, play_game
+from solvers.dragon.strategies import CODES, make_agents
+
+READINGS = {
+    "default": Options(),
+    "close_up+in_order+empty_slot": Options(
+        placement="close_up", rocket_timing="in_order", rocket_empty_slot=True
+    ),
+    "under+discards": Options(double_when="under", double_card="discard", string_card="discard"),
+    "no_reshuffle+empty+partial": Options(
+        string_reshuffle=False, round_end="empty", partial_refill=True
+    ),
+    "continue+round+deal3+no13+no_bad_luck": Options(
+        new_round="continue", tiebreak="round", two_player_deal=3, thirteen_bonus=0, bad_luck=False
+    ),
+}
+
+
+def _compare(names: list[str], options: Options, seeds: range) -> int:
+    n = len(names)
+    codes = [CODES[x] for x in names]
+    for seed in seeds:
+        ref = play_game(n, make_agents(names), seed, options)
+        scores, captures, rounds, turns = kernel.game_record(n, seed, codes, options)
+        ref_caps = [(r, t, p, b, int(x2), c) for r, t, p, b, x2, c in ref.captures]
+        assert scores == ref.scores, (names, options.describe(), seed)
+        assert captures == ref_caps, (names, options.describe(), seed)
+        assert (rounds, turns) == (ref.round, ref.turns_total), (names, seed)
+    return len(seeds)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_random_games_match_at_every_player_count(n):
+    assert _compare(["random"] * n, Options(), range(1000 + 100 * n, 1300 + 100 * n)) == 300
+
+
+@pytest.mark.parametrize("reading", list(READINGS))
+def test_mixed_strategies_match_under_every_reading(reading):
+    options = READINGS[reading]
+    played = 0
+    for names in (
+        ["random", "greedy", "position", "random"],
+        ["greedy", "position"],
+        ["position", "greedy", "random", "greedy", "position", "random"],
+    ):
+        played += _compare(names, options, range(60))
+    assert played == 180
+
+
+def test_run_games_winners_follow_the_tiebreak():
+    seeds = np.arange(500, dtype=np.uint64)
+    out = kernel.run_games(4, seeds, [0, 0, 0, 0])
+    assert out["scores"].shape == (500, 4)
+    assert (out["scores"].max(axis=1) >= 50).all()
+    for i in range(500):
+        best = out["scores"][i].max()
+        tied = np.flatnonzero(out["scores"][i] == best)
+        fewest = out["bodies"][i][tied].min()
+        expect = [p for p in tied if out["bodies"][i][p] == fewest]
+        assert list(np.flatnonzero(out["winners"][i])) == expect
+    # Every body taken is credited to the card that took it, and cards are played.
+    assert out["card_points"].sum() == out["scores"].sum()
+    assert out["card_takes"].sum() > 0
+    assert 0.99 * out["turns"].sum() * 4 <= out["card_plays"].sum() <= out["turns"].sum() * 4
