@@ -397,22 +397,25 @@ def run_ladder(
     scheduler: str | None = None,
     progress: bool | None = None,
     chunk_size: int = 2000,
+    mc_games: int | None = None,
 ) -> pd.DataFrame:
     """Run one seat of X against P - 1 seats of Y, for every X and Y, at each player count.
 
     The seats rotate game by game (game i puts X in seat i mod P), so every seat is played
-    equally often. Returns one row per (players, strategy, field).
+    equally often. Cells with montecarlo play `mc_games` games (default n_games). Returns
+    one row per (players, strategy, field).
     """
     rows = []
     names = [resolve_name(s) for s in strategies]
     for p in players:
         for x in names:
             for y in names:
+                mc = "montecarlo" in (x, y)
                 study = make_study(
                     "dragon.ladder",
                     p,
                     [x] + [y] * (p - 1),
-                    n_games,
+                    (mc_games or n_games) if mc else n_games,
                     seed,
                     options,
                     rotate=True,
@@ -473,7 +476,7 @@ def run_readings(
 REFERENCE_SIZES = {
     "seats_games": 20_000,
     "ladder_games": 4_000,
-    "mc_games": 120,
+    "mc_games": 1_000,
     "readings_games": 10_000,
 }
 
@@ -517,25 +520,12 @@ def build_reference(
     ladder = run_ladder(
         work / "ladder",
         players,
-        ["random", "greedy", "position"],
+        ["random", "greedy", "position", "montecarlo"],
         sizes["ladder_games"],
         seed,
+        mc_games=sizes["mc_games"],
         **kw,
     )
-    mc = []
-    for field in ("random", "greedy", "position"):
-        study = make_study(
-            "dragon.ladder",
-            4,
-            ["montecarlo"] + [field] * 3,
-            sizes["mc_games"],
-            seed,
-            rotate=True,
-            chunk_size=max(1, sizes["mc_games"] // 4),
-        )
-        df = _run(study, work / "ladder-mc" / f"p4-montecarlo-vs-{field}", **kw)
-        mc.append({"players": 4, "strategy": "montecarlo", "field": field, **focus_table(df, 4)})
-    ladder = pd.concat([ladder, pd.DataFrame(mc)], ignore_index=True)
     readings = run_readings(work / "readings", 4, "greedy", sizes["readings_games"], seed, **kw)
     tables = {**seats, "ladder": ladder, "readings": readings}
     for name, table in tables.items():
@@ -567,7 +557,7 @@ def build_reference(
         out,
         caption(
             "one seat of X against a field of Y, seats rotated game by game",
-            "random, greedy, position (kernel); montecarlo (reference engine, 4 players only)",
+            "random, greedy, position, montecarlo (24 samples per decision)",
             seed,
             f"{sizes['ladder_games']:,} games per cell ({sizes['mc_games']} for montecarlo)",
         ),
