@@ -46,7 +46,7 @@ def ladder_chart(ladder: pd.DataFrame, out_dir: str | os.PathLike, caption: str)
     players = sorted(ladder["players"].unique())
     names = list(dict.fromkeys(ladder["strategy"]))
     fields = list(dict.fromkeys(ladder["field"]))
-    fig, _ = new_figure(3.2 * len(players), 3.9)
+    fig, _ = new_figure(3.2 * len(players), 4.3)
     fig.clear()
     axes = fig.subplots(1, len(players), squeeze=False)[0]
     im = None
@@ -62,7 +62,16 @@ def ladder_chart(ladder: pd.DataFrame, out_dir: str | os.PathLike, caption: str)
                     ax.text(j, i, "not run", ha="center", va="center", fontsize=6, color="#888888")
                 else:
                     rate = grid[i, j] / p * 100
-                    ax.text(j, i, f"{rate:.0f}%", ha="center", va="center", fontsize=8)
+                    dark = abs(grid[i, j] - 1) > 0.6  # white text on the deep colours
+                    ax.text(
+                        j,
+                        i,
+                        f"{rate:.0f}%",
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                        color="white" if dark else "black",
+                    )
         ax.set_xticks(range(len(fields)), fields, rotation=30, ha="right", fontsize=8)
         ax.set_yticks(
             range(len(names)), names if p == players[0] else [""] * len(names), fontsize=8
@@ -70,8 +79,7 @@ def ladder_chart(ladder: pd.DataFrame, out_dir: str | os.PathLike, caption: str)
         ax.set_title(f"{p} players (fair {100 / p:.0f}%)", fontsize=9)
         ax.grid(False)
     axes[0].set_ylabel("one seat plays")
-    for ax in axes:
-        ax.set_xlabel("the other seats play", fontsize=8)
+    fig.supxlabel("the other seats play", fontsize=9)
     if im is not None:
         cb = fig.colorbar(im, ax=list(axes), shrink=0.8)
         cb.set_label("win rate / fair share", fontsize=8)

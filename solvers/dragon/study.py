@@ -472,7 +472,7 @@ def run_readings(
     return pd.DataFrame(rows)
 
 
-#: Sizes of the committed reference study (about 5 minutes on one core).
+#: Sizes of the committed reference study (about 6 minutes of one core).
 REFERENCE_SIZES = {
     "seats_games": 20_000,
     "ladder_games": 4_000,
@@ -594,7 +594,11 @@ def build_reference(
     }
     write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     # Keep each runner study's own manifest (seed, N, options, hashes) beside the tables.
-    for m in sorted(work.rglob("manifest.json")):
+    for old in (out / "manifests").glob("*.json"):
+        old.unlink()
+    for m in sorted(
+        m for d in ("seats", "ladder", "readings") for m in (work / d).rglob("manifest.json")
+    ):
         rel = m.parent.relative_to(work).as_posix().replace("/", "__")
         write_text_atomic(out / "manifests" / f"{rel}.json", m.read_text())
     return tables
