@@ -237,8 +237,11 @@ def replay(seed, players, strategies, rules, as_json):
 )
 @click.option("--seed", type=int, default=2026, show_default=True)
 @click.option("--rules", default="", help=RULES_HELP + " (seats and ladder)")
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 @study_options(default_chunk=2000)
-def study(kind, players, strategies, games, seed, rules, out, workers, scheduler, chunk_size):
+def study(
+    kind, players, strategies, games, seed, rules, as_json, out, workers, scheduler, chunk_size
+):
     """Run a balance study on the shared runner; write CSV tables and PNG/SVG charts to --out.
 
     \b
@@ -281,8 +284,11 @@ def study(kind, players, strategies, games, seed, rules, out, workers, scheduler
         )
         charts.seats_chart(t["seats"], outp, cap)
         charts.lengths_chart(t["turns"], t["lengths"], outp, cap)
+        charts.scores_chart(t["scores"], outp, cap)
         charts.cards_chart(t["cards"], counts[0], outp, cap)
-        click.echo(t["seats"].to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        sp = t["specials"]
+        charts.specials_chart(sp[sp["strategy"] == names[0]], outp, cap)
+        tables, shown = t, t["seats"]
     elif kind == "ladder":
         t = st.run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)
         write_text_atomic(outp / "ladder.csv", t.to_csv(index=False, float_format="%.6g"))
@@ -294,7 +300,7 @@ def study(kind, players, strategies, games, seed, rules, out, workers, scheduler
             desc,
         )
         charts.ladder_chart(t, outp, cap)
-        click.echo(t.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        tables, shown = {"ladder": t}, t
     elif kind == "readings":
         if rules:
             raise BadInput("--rules does not apply to the readings study (it runs every reading)")
@@ -308,14 +314,22 @@ def study(kind, players, strategies, games, seed, rules, out, workers, scheduler
             "one reading per row",
         )
         charts.readings_chart(t, outp, cap)
-        click.echo(
-            t[
-                ["reading", "turns_mean", "rounds_mean", "best_rate", "worst_rate", "chi2"]
-            ].to_string(index=False, float_format=lambda x: f"{x:.4f}")
-        )
+        tables = {"readings": t}
+        shown = t[["reading", "turns_mean", "rounds_mean", "best_rate", "worst_rate", "chi2"]]
     else:
-        st.build_reference(outp, outp / "runs", seed=seed, workers=workers, scheduler=scheduler)
-        click.echo(f"reference study written to {outp}")
+        tables = st.build_reference(
+            outp, outp / "runs", seed=seed, workers=workers, scheduler=scheduler
+        )
+        shown = tables["seats"]
+    if as_json:
+        click.echo(
+            json.dumps(
+                {name: json.loads(tb.to_json(orient="records")) for name, tb in tables.items()},
+                indent=1,
+            )
+        )
+        return
+    click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     click.echo(f"tables and charts in {outp} ({command_line()})")
 
 

@@ -213,3 +213,35 @@ def specials_chart(specials: pd.DataFrame, out_dir, caption: str) -> list[Path]:
         "Wilson 95%; dashed: 1/P)"
     )
     return save_chart(fig, out_dir, "specials", caption)
+
+
+def scores_chart(scores: pd.DataFrame, out_dir, caption: str) -> list[Path]:
+    """Distribution of the winner's final score and of every player's, by player count."""
+    strategies = list(dict.fromkeys(scores["strategy"]))
+    fig, _ = new_figure(5.0 * len(strategies), 4.2)
+    fig.clear()
+    axes = fig.subplots(1, len(strategies), sharey=True, squeeze=False)[0]
+    for ax, strat in zip(axes, strategies, strict=True):
+        sub = scores[scores["strategy"] == strat]
+        for i, p in enumerate(sorted(sub["players"].unique())):
+            t = sub[sub["players"] == p].sort_values("score")
+            win = t["winners"] / t["winners"].sum() * 100
+            every = t["all_players"] / t["all_players"].sum() * 100
+            mean_win = (t["score"] * t["winners"]).sum() / t["winners"].sum()
+            ax.plot(
+                t["score"],
+                win,
+                color=PALETTE[i],
+                lw=1.4,
+                label=f"{p} players: winner {mean_win:.0f} on average",
+            )
+            ax.plot(t["score"], every, color=PALETTE[i], lw=0.9, ls="dotted")
+        ax.axvline(50, color="#333333", ls="dashed", lw=1)
+        ax.set_title(f"all seats play {strat}", fontsize=10)
+        ax.set_xlabel("final score (dashed: the 50-point target)")
+        ax.legend(fontsize=7, frameon=False)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("share (%): winners solid, every player dotted")
+    fig.suptitle("Final scores: the winner's (solid) and every player's (dotted)")
+    return save_chart(fig, out_dir, "scores", caption)

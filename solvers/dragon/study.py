@@ -276,6 +276,22 @@ def specials_table(df: pd.DataFrame, players: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def score_table(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """Return the distribution of final scores: how many games end with the winner on each
+    score, and how many player-games end on each score."""
+    cols = [f"score_{s}" for s in range(players)]
+    top = df[cols].max(axis=1).value_counts()
+    every = pd.Series(df[cols].to_numpy().ravel()).value_counts()
+    index = sorted(set(top.index) | set(every.index))
+    return pd.DataFrame(
+        {
+            "score": index,
+            "winners": [int(top.get(i, 0)) for i in index],
+            "all_players": [int(every.get(i, 0)) for i in index],
+        }
+    )
+
+
 def length_table(df: pd.DataFrame) -> dict[str, float]:
     """Return mean and quantiles of rounds and turns per game and of the winning score."""
     n = len(df)
@@ -350,7 +366,7 @@ def run_seats(
     Returns the tables seats (win rate by seat), lengths (summary), turns (histogram of
     turns per game) and cards, each with columns players and strategy.
     """
-    seats, lengths, turns, cards, specials = [], [], [], [], []
+    seats, lengths, turns, cards, specials, scores = [], [], [], [], [], []
     for p in players:
         for s in strategies:
             name = resolve_name(s)
@@ -373,6 +389,7 @@ def run_seats(
             c.insert(0, "strategy", name)
             c.insert(0, "players", p)
             cards.append(c)
+            scores.append(score_table(df, p).assign(players=p, strategy=name))
             sp = specials_table(df, p)
             sp.insert(0, "strategy", name)
             sp.insert(0, "players", p)
@@ -383,6 +400,9 @@ def run_seats(
         "turns": pd.concat(turns, ignore_index=True),
         "cards": pd.concat(cards, ignore_index=True),
         "specials": pd.concat(specials, ignore_index=True),
+        "scores": pd.concat(scores, ignore_index=True)[
+            ["players", "strategy", "score", "winners", "all_players"]
+        ],
     }
 
 
@@ -546,6 +566,9 @@ def build_reference(
         out,
         caption("4 players, all seats alike", "random, greedy", seed, n_seats),
     )
+    charts.scores_chart(
+        seats["scores"], out, caption("all seats alike", "random, greedy", seed, n_seats)
+    )
     specials = seats["specials"][seats["specials"]["strategy"] == "random"]
     charts.specials_chart(
         specials,
@@ -582,7 +605,7 @@ def build_reference(
         "tables": sorted(f"{n}.csv" for n in tables),
         "charts": sorted(
             f"{n}.{e}"
-            for n in ("seats", "lengths", "cards", "ladder", "readings")
+            for n in ("seats", "lengths", "scores", "cards", "specials", "ladder", "readings")
             for e in ("png", "svg")
         ),
         "runs": "per-study runner manifests in manifests/ (chunk files are not committed)",

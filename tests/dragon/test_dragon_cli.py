@@ -100,3 +100,39 @@ def test_study_seats_writes_tables_and_charts(tmp_path):
     assert r.exit_code == 0 and (out / "seats.csv").read_text() == first
     r = run(*args[:-2], "--seed", "5", "--out", str(out), "--workers", "1", "--chunk-size", "100")
     assert r.exit_code == 2  # the folder holds a different study
+
+
+def test_study_ladder_and_readings_json(tmp_path):
+    r = run(
+        "study",
+        "ladder",
+        "-p",
+        "3",
+        "-s",
+        "greedy,random",
+        "-n",
+        "60",
+        "--json",
+        "--out",
+        str(tmp_path / "l"),
+        "--workers",
+        "1",
+    )
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.output)["ladder"]
+    assert len(rows) == 4 and {x["strategy"] for x in rows} == {"greedy", "random"}
+    r = run(
+        "study",
+        "readings",
+        "-p",
+        "4",
+        "-s",
+        "random",
+        "-n",
+        "20",
+        "--rules",
+        "target=40",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    assert r.exit_code == 2 and "does not apply" in r.output
