@@ -1,10 +1,421 @@
-"""`bombsolve allisbomb`: All Is Bomb: solve a shuffle under perfect play, sweep win rates."""
+"""`bombsolve allisbomb`: All Is Bomb: solve a shuffle under perfect play, list cards, replay.
+
+`bombsolve allisbomb --seed 42` solves one deal; `cards` prints the card table; `replay`
+plays a saved solution back through the reference engine. The lead's study commands
+(`sweep`, `report`, `campaign`) are attached to this group from `cli/allisbomb_study.py`.
+"""
 
 from __future__ import annotations
 
+import json
+import time
+from pathlib import Path
+
 import click
 
+from solvers.common.errors import BadInput
+from solvers.common.files import write_text_atomic
 
-@click.group(name="allisbomb")
-def allisbomb() -> None:
-    """All Is Bomb: solve a shuffle under perfect play, sweep win rates."""
+STAND_IN_NOTE = (
+    "cards: STAND-IN texts written by the bombsolve project (the printed card texts are not "
+    "available); pass --cards FILE with a transcription of your own cards"
+)
+
+
+def _config(expansions: str | None, players: int, blitz: bool, cards: str | None, hands: bool):
+    from solvers.allisbomb.config import GameConfig, parse_expansions
+
+    names = parse_expansions(expansions)
+    has_hands = hands or "hands" in names
+    exp = tuple(e for e in names if e != "hands")
+    return GameConfig(
+        expansions=exp,
+        hands=has_hands,
+        blitz=blitz,
+        players=players,
+        cards_file=Path(cards) if cards else None,
+    ).validate()
+
+
+def _game_options(f):
+    f = click.option(
+        "--cards",
+        "cards_file",
+        type=click.Path(dir_okay=False),
+        help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
+        "the stand-in cards of the sets it defines.",
+    )(f)
+    f = click.option("--blitz", is_flag=True, help="Blitz variant: 13 base cards.")(f)
+    f = click.option(
+        "--players",
+        type=click.IntRange(1, 2),
+        default=1,
+        show_default=True,
+        help="1 (solo) or 2 (co-op, solved as one team).",
+    )(f)
+    f = click.option("--hands", is_flag=True, help="Add the HANDS helper pack.")(f)
+    f = click.option(
+        "--expansions",
+        default=None,
+        metavar="LIST",
+        help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, "
+        "waking_up, all (and hands).",
+    )(f)
+    return f
+
+
+@click.group(name="allisbomb", invoke_without_command=True)
+@click.option("--seed", type=int, default=None, help="Shuffle with np.random.default_rng(SEED).")
+@click.option(
+    "--rank",
+    "rank_",
+    type=str,
+    default=None,
+    help="The deal with this permutation rank (printed by every solve).",
+)
+@click.option(
+    "--deck",
+    default=None,
+    metavar="'NAME,NAME,...'",
+    help="A physical shuffle, top card first (card names as in `cards`).",
+)
+@click.option(
+    "--state",
+    "state_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Solve from a mid-game position (JSON, as written by --save-state).",
+)
+@_game_options
+@click.option(
+    "--node-limit",
+    type=click.IntRange(1),
+    default=3_000_000,
+    show_default=True,
+    help="Positions to search before answering 'undecided'.",
+)
+@click.option(
+    "--shortest",
+    is_flag=True,
+    help="Find a win with the fewest turns (breadth-first, reference engine).",
+)
+@click.option(
+    "--keep-most",
+    is_flag=True,
+    help="Campaign Mode: of all wins, find one ending with the fewest star cards in the "
+    "discard pile (searches every position, like proving a loss).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the JSON result to FILE (for `replay`).",
+)
+@click.pass_context
+def allisbomb(
+    ctx,
+    seed,
+    rank_,
+    deck,
+    state_file,
+    expansions,
+    hands,
+    players,
+    blitz,
+    cards_file,
+    node_limit,
+    shortest,
+    keep_most,
+    as_json,
+    save,
+) -> None:
+    """All Is Bomb: is this shuffle winnable under perfect play, and how?
+
+    \b
+    Examples:
+      bombsolve allisbomb --seed 42
+      bombsolve allisbomb --seed 7 --expansions mosquitos --players 2 --json
+      bombsolve allisbomb --deck "PRINCESS,KING,JOKER,..." --blitz
+      bombsolve allisbomb cards --expansions all
+    """
+    if ctx.invoked_subcommand is not None:
+        for name, value in (
+            ("--seed", seed),
+            ("--rank", rank_),
+            ("--deck", deck),
+            ("--state", state_file),
+        ):
+            if value is not None:
+                raise BadInput(
+                    f"{name} goes after the subcommand or without one, "
+                    f"not before '{ctx.invoked_subcommand}'"
+                )
+        return
+    sources = [x for x in (seed, rank_, deck, state_file) if x is not None]
+    if not sources:
+        click.echo(ctx.get_help())
+        return
+    if len(sources) > 1:
+        raise BadInput("give one of --seed, --rank, --deck, --state")
+    result = solve_command(
+        seed,
+        rank_,
+        deck,
+        state_file,
+        expansions,
+        hands,
+        players,
+        blitz,
+        cards_file,
+        node_limit,
+        shortest,
+        keep_most,
+    )
+    if save:
+        write_text_atomic(save, json.dumps(result, indent=1) + "\n")
+    if as_json:
+        click.echo(json.dumps(result, indent=1))
+    else:
+        click.echo(render_text(result))
+
+
+def solve_command(
+    seed,
+    rank_,
+    deck,
+    state_file,
+    expansions,
+    hands,
+    players,
+    blitz,
+    cards_file,
+    node_limit,
+    shortest,
+    keep_most=False,
+) -> dict:
+    """Solve one deal or position and return the JSON-ready result (replay-checked)."""
+    from solvers.allisbomb import deals
+    from solvers.allisbomb.rules import new_game, state_from_json
+    from solvers.allisbomb.search import stars_lost
+    from solvers.allisbomb.solver import compiled, solve_state
+
+    if state_file is not None:
+        try:
+            data = json.loads(Path(state_file).read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise BadInput(f"cannot read position {state_file!r}: {exc}") from None
+        if any(x for x in (expansions, hands, blitz, cards_file)) or players != 1:
+            raise BadInput("--state takes the game options from the position file")
+        state = state_from_json(data.get("position", data))
+        config = state.config
+        cs = compiled(config).cards
+        deal = None
+    else:
+        config = _config(expansions, players, blitz, cards_file, hands)
+        cs = compiled(config).cards
+        if seed is not None:
+            deal = deals.deal_from_seed(config, seed)
+        elif rank_ is not None:
+            try:
+                r = int(rank_)
+            except ValueError:
+                raise BadInput(f"--rank must be an integer, not {rank_!r}") from None
+            deal = deals.unrank(r, cs.n)
+        else:
+            deal = deals.parse_deck(deck, cs)
+        state = new_game(cs, deal)
+    if shortest and keep_most:
+        raise BadInput("--shortest and --keep-most ask for different wins; choose one")
+    warm = _warm_up(node_limit)
+    if shortest:
+        from solvers.allisbomb.solver import solve_shortest
+
+        res = solve_shortest(state, node_limit, None, check=True)
+    else:
+        res = solve_state(state, node_limit=node_limit, check=True, keep_most=keep_most)
+    turns = []
+    s = state.copy()
+    for move in res.solution:
+        lines = s.describe_move(move)
+        card = s.card_of(move)
+        s.apply(move)
+        turns.append(
+            {
+                "turn": len(turns) + 1,
+                "card": cs.labels[card],
+                "choices": list(move),
+                "steps": lines,
+                "deck_after": [s.label(c) for c in s.deck],
+                "equipped_after": [
+                    [s.label(c) for c in s.equipped(p)] for p in range(config.players)
+                ],
+            }
+        )
+    out = {
+        "outcome": res.outcome,
+        "nodes": res.nodes,
+        "seconds": round(res.seconds, 4),
+        "compile_seconds": round(warm, 3),
+        "loss_reason": res.loss_reason,
+        "loss_reasons": res.reasons(),
+        "config": config.to_dict(),
+        "stand_in": cs.is_stand_in(),
+        "seed": seed,
+        "rank": None if deal is None else str(deals.rank(deal)),
+        "deck": None if deal is None else [cs.labels[c] for c in deal],
+        "deck_string": None if deal is None else deals.deck_string(deal, cs),
+        "position": state.to_json(),
+        "node_limit": node_limit,
+        "shortest": shortest,
+        "keep_most": keep_most,
+        "stars_lost": stars_lost(s) if res.outcome == "win" else None,
+        "solution": [list(m) for m in res.solution],
+        "turns": turns,
+        "replay_checked": res.outcome == "win",
+    }
+    return out
+
+
+_WARM = {"seconds": None}
+
+
+def _warm_up(node_limit: int) -> float:
+    """Load (or on the very first run, compile) the Numba kernel and allocate the
+    transposition table; return the seconds taken."""
+    if _WARM["seconds"] is None:
+        from solvers.allisbomb.config import GameConfig
+        from solvers.allisbomb.solver import solve, table_bits_for
+
+        t = time.perf_counter()
+        solve(
+            GameConfig(blitz=True),
+            list(range(13)),
+            node_limit=1,
+            check=False,
+            table_bits=table_bits_for(node_limit),
+        )
+        _WARM["seconds"] = time.perf_counter() - t
+    return _WARM["seconds"]
+
+
+def render_text(r: dict) -> str:
+    """The human-readable solve report."""
+    lines = []
+    if r["stand_in"]:
+        lines.append(f"[{STAND_IN_NOTE}]")
+    lines.append(f"game: {r['config']['label']}")
+    if r["deck"] is not None:
+        src = f"seed {r['seed']}, " if r["seed"] is not None else ""
+        lines.append(f"deal: {src}rank {r['rank']} (re-run with --rank {r['rank']})")
+        lines.append(f"deck (top first): {r['deck_string']}")
+    else:
+        lines.append("position: from --state file")
+    for p, eq in enumerate(r["position"]["equipped"]):
+        lines.append(f"player {p + 1} equips: {', '.join(eq) or '(nothing)'}")
+    verdict = r["outcome"].upper()
+    lines.append(
+        f"verdict: {verdict} ({r['nodes']:,} positions searched in {r['seconds']:.3f} s; "
+        f"kernel load/compile {r['compile_seconds']:.2f} s)"
+    )
+    if r["outcome"] == "loss":
+        lines.append(
+            "every line of play loses; losing ends met: " + (", ".join(r["loss_reasons"]) or "none")
+        )
+    elif r["outcome"] == "undecided":
+        lines.append(f"node limit {r['node_limit']:,} reached before a verdict; raise --node-limit")
+    else:
+        if r.get("keep_most"):
+            proven = "NOT_BEST" not in r["loss_reasons"]
+            lines.append(
+                f"campaign: this win discards {r['stars_lost']} star card(s); "
+                + ("no win discards fewer" if proven else "node limit hit: fewer not excluded")
+            )
+        lines.append(
+            f"winning line, {len(r['turns'])} turns (replayed through the reference "
+            "engine: it wins):"
+        )
+        for t in r["turns"]:
+            lines.append(f"turn {t['turn']}: " + t["steps"][0])
+            for step in t["steps"][1:]:
+                lines.append("    " + step.strip())
+            lines.append("    deck: " + (", ".join(t["deck_after"]) or "(empty)"))
+            for p, eq in enumerate(t["equipped_after"]):
+                who = f"player {p + 1} " if len(t["equipped_after"]) > 1 else ""
+                lines.append(f"    {who}equipped: " + (", ".join(eq) or "(nothing)"))
+    return "\n".join(lines)
+
+
+@allisbomb.command(name="cards")
+@_game_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
+def cards_cmd(expansions, hands, players, blitz, cards_file, as_json) -> None:
+    """Print the card table of a game, with each card's provenance.
+
+    \b
+    Example:
+      bombsolve allisbomb cards --expansions mosquitos,hands
+    """
+    from solvers.allisbomb.cards import load_cards
+    from solvers.allisbomb.rules import card_table
+
+    config = _config(expansions, players, blitz, cards_file, hands)
+    cs = load_cards(config)
+    rows = card_table(cs)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"config": config.to_dict(), "cards": rows, "files": [str(p) for p in cs.files]},
+                indent=1,
+            )
+        )
+        return
+    if cs.is_stand_in():
+        click.echo(f"[{STAND_IN_NOTE}]")
+    click.echo(f"{config.label()}: {cs.n} cards")
+    for row in rows:
+        prov = row["provenance"]
+        head = f"{row['label']} x{row['copies']}"
+        extra = ", ".join(
+            x
+            for x in (row["class"], row["set"], row["campaign"] and f"campaign {row['campaign']}")
+            if x
+        )
+        click.echo(f"{head:<26} [{extra}] ({prov})")
+        click.echo(f"    passive {row['passive']}")
+        click.echo(f"    ignited {row['ignited']}")
+
+
+@allisbomb.command(name="replay")
+@click.argument("file", type=click.Path(dir_okay=False))
+def replay_cmd(file) -> None:
+    """Replay a saved solution (from `--save FILE` or `--json`) through the reference engine.
+
+    \b
+    Example:
+      bombsolve allisbomb --seed 42 --save deal42.json && bombsolve allisbomb replay deal42.json
+    """
+    from solvers.allisbomb.rules import Outcome, state_from_json
+
+    try:
+        data = json.loads(Path(file).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BadInput(f"cannot read solution file {file!r}: {exc}") from None
+    if not isinstance(data, dict) or "position" not in data or "solution" not in data:
+        raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
+    state = state_from_json(data["position"])
+    if state.cards.is_stand_in():
+        click.echo(f"[{STAND_IN_NOTE}]")
+    click.echo(f"game: {state.config.label()}")
+    for i, move in enumerate(data["solution"]):
+        if not isinstance(move, list) or not all(isinstance(x, int) for x in move):
+            raise BadInput(f"{file}: solution turn {i + 1} must be a list of integers")
+        lines = state.describe_move(move)
+        state.apply(move)
+        click.echo(f"turn {i + 1}: {lines[0]}")
+        for step in lines[1:]:
+            click.echo("    " + step.strip())
+        click.echo("    deck: " + (", ".join(state.label(c) for c in state.deck) or "(empty)"))
+    click.echo(f"result: {state.outcome.value.upper()}")
+    if data["solution"] and state.outcome is not Outcome.WIN:
+        raise BadInput(f"{file}: the saved solution does not win")

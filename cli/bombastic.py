@@ -2,9 +2,376 @@
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
+
 import click
+
+from cli.common import study_options
+from solvers.common.errors import BadInput
 
 
 @click.group(name="bombastic")
 def bombastic() -> None:
-    """Bombastic: exact odds, agents, tournaments and balance studies."""
+    """Bombastic: exact odds, agents, tournaments and balance studies.
+
+    Tiles are numbered row by row: 0 1 2 / 3 4 5 / 6 7 8. Seat 0 (X) moves first.
+    """
+
+
+def _frac(p: Fraction) -> dict:
+    return {"fraction": str(p), "decimal": float(p)}
+
+
+def _symbol(text: str) -> int:
+    text = text.upper()
+    if text not in ("X", "O"):
+        raise BadInput(f"--as {text!r}: expected X or O")
+    return "XO".index(text)
+
+
+@bombastic.command()
+@click.option("--as", "as_", default="X", show_default=True, help="Whose view: X or O.")
+@click.option(
+    "--events",
+    default="",
+    help="What this player saw, in order, separated by ';' (see below).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+def odds(as_: str, events: str, as_json: bool) -> None:
+    """Print exact odds (fractions and decimals) for every line and every tile.
+
+    \b
+    Events, in the order they happened (tiles 0..8 row by row, values X O B):
+      peek 4=X            I peeked at tile 4 and saw an X
+      show 0=O            tile 0 was shown to both players (Go for It, show cards)
+      swap 1 2            tiles 1 and 2 swapped places in plain sight
+      shuffle 3 4 5       tiles 3 4 5 were put back in an order I do not know
+      place 0=B 1=X 2=O   I secretly arranged tiles 0 1 2 like this
+      secret-swap 4       my opponent secretly swapped shown tile 4 with another
+    Hidden choices of the opponent count as equally likely (see beliefs.py).
+
+    \b
+    Example:
+      bombsolve bombastic odds --as X --events "peek 4=X; show 0=O; swap 0 8"
+    """
+    from solvers.bombastic.beliefs import event_text, exact_belief, parse_events
+    from solvers.bombastic.tiles import LINE_NAMES, LINES
+
+    mine = _symbol(as_)
+    evs = parse_events(events)
+    b = exact_belief(evs)
+    lines = b.line_odds(mine)
+    tiles = b.tile_odds()
+    me, them = "XO"[mine], "XO"[1 - mine]
+    if as_json:
+        out = {
+            "as": me,
+            "events": [event_text(e) for e in evs],
+            "possible_arrangements": b.support(),
+            "lines": [
+                {
+                    "line": LINE_NAMES[k],
+                    "tiles": list(LINES[k]),
+                    "all_mine": _frac(lines[k][0]),
+                    "all_opponents": _frac(lines[k][1]),
+                    "bomb": _frac(lines[k][2]),
+                }
+                for k in range(len(LINES))
+            ],
+            "tiles": [
+                {
+                    "tile": t,
+                    "X": _frac(tiles[t][0]),
+                    "O": _frac(tiles[t][1]),
+                    "B": _frac(tiles[t][2]),
+                }
+                for t in range(9)
+            ],
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+
+    def cell(p: Fraction) -> str:
+        return f"{str(p):>9} {float(p):6.4f}"
+
+    click.echo(f"View of {me}; {b.support()} of 630 arrangements possible.")
+    click.echo(
+        f"{'line':<6}{'tiles':<7}{'all ' + me + ' (mine)':>17}{'all ' + them:>17}{'bomb':>17}"
+    )
+    for k in range(len(LINES)):
+        a, o, bomb = lines[k]
+        t = "".join(map(str, LINES[k]))
+        click.echo(f"{LINE_NAMES[k]:<6}{t:<7}{cell(a):>17}{cell(o):>17}{cell(bomb):>17}")
+    click.echo(f"{'tile':<13}{'X':>17}{'O':>17}{'B':>17}")
+    for t in range(9):
+        x, o, bomb = tiles[t]
+        click.echo(f"{t:<13}{cell(x):>17}{cell(o):>17}{cell(bomb):>17}")
+
+
+# ----- Rule options shared by the game commands -------------------------------------------
+
+
+def rule_options(fn):
+    """Add the rule options (Options fields) to a command."""
+    fn = click.option(
+        "--turn-cap",
+        type=int,
+        default=60,
+        show_default=True,
+        help="Stop a game after this many turns (reported as TURN_CAP, no winner).",
+    )(fn)
+    fn = click.option(
+        "--deck-known/--deck-unknown",
+        default=True,
+        show_default=True,
+        help="Do players remember the order of cards put under the deck?",
+    )(fn)
+    fn = click.option(
+        "--second-swap",
+        type=click.Choice(["distinct", "disjoint", "any"]),
+        default="distinct",
+        show_default=True,
+        help='"May swap any other 2": a pair other than the first, no tile of it, or any pair.',
+    )(fn)
+    fn = click.option("--no-alarms", is_flag=True, help="Leave both ALARM cards out.")(fn)
+    fn = click.option("--promos", is_flag=True, help="Add the two promo cards to the deck.")(fn)
+    fn = click.option(
+        "--without",
+        "without",
+        default="",
+        metavar="CARD[,CARD]",
+        help="Take these cards (by name, e.g. peek-many) out of the deck.",
+    )(fn)
+    return fn
+
+
+def make_options(kw: dict):
+    """Pop the rule options from a command's keyword arguments and build Options."""
+    from solvers.bombastic.rules import Options, card_by_slug
+
+    removed = tuple(int(card_by_slug(s.strip())) for s in kw.pop("without").split(",") if s.strip())
+    return Options(
+        promos=kw.pop("promos"),
+        alarms=not kw.pop("no_alarms"),
+        second_swap=kw.pop("second_swap"),
+        deck_known=kw.pop("deck_known"),
+        turn_cap=kw.pop("turn_cap"),
+        removed=removed,
+    )
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:5.1f}%"
+
+
+@bombastic.command()
+@click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
+@click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
+@click.option("--games", type=int, default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rule_options
+def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
+    """Play GAMES games between two agents and report who wins, how, and how fast.
+
+    Agents: random, heuristic, greedy[:THRESHOLD], ismcts[:ITERATIONS], omniscient.
+
+    \b
+    Example:
+      bombsolve bombastic play --x greedy --o heuristic --games 200 --seed 1
+    """
+    from solvers.bombastic.study import match_study, run_in_memory, summarize
+    from solvers.common.runner import run_study
+
+    options = make_options(kw)
+    study = match_study(x, o, games, seed, options)
+    if out:
+        df = run_study(study, out, workers=workers, scheduler=scheduler)
+    else:
+        df = run_in_memory(study)
+    s = summarize(df)
+    if as_json:
+        s = {**s, "x": x, "o": o, "seed": seed, "options": study.params["options"]}
+        click.echo(json.dumps(s, indent=2, default=list))
+        return
+    click.echo(f"{x} (X, first) vs {o} (O): {games} games, seed {seed}")
+    click.echo(
+        f"  X wins {s['x_wins']:>6}  {_pct(s['x_rate'])}  95% [{_pct(s['x_ci'][0])}, {_pct(s['x_ci'][1])}]"
+    )
+    click.echo(
+        f"  O wins {s['o_wins']:>6}  {_pct(s['o_rate'])}  95% [{_pct(s['o_ci'][0])}, {_pct(s['o_ci'][1])}]"
+    )
+    click.echo(f"  turn cap {s['turn_cap']:>4}")
+    click.echo(f"  turns: mean {s['mean_turns']:.2f}, median {s['median_turns']:.0f}")
+    click.echo("  endings:")
+    for name, n in sorted(s["endings"].items(), key=lambda kv: -kv[1]):
+        click.echo(f"    {name:<22} {n:>6}  {_pct(n / games)}")
+
+
+@bombastic.command()
+@click.option(
+    "--agents",
+    default="random,heuristic,greedy,omniscient",
+    show_default=True,
+    help="Comma-separated agent specs.",
+)
+@click.option("--games", type=int, default=50, show_default=True, help="Games per seating.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rule_options
+def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> None:
+    """Every pair of agents, both seatings: win rates with Wilson 95% intervals, ratings.
+
+    \b
+    Example:
+      bombsolve bombastic tournament --agents random,heuristic,greedy --games 40
+    """
+    from solvers.bombastic.study import pairing_table, ratings
+    from solvers.bombastic.study import tournament as run_tournament
+
+    options = make_options(kw)
+    df = run_tournament(agents.split(","), games, seed, options, out, workers, scheduler)
+    table = pairing_table(df)
+    rt = ratings(df)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"pairings": table.to_dict("records"), "ratings": rt.to_dict("records")}, indent=2
+            )
+        )
+        return
+    click.echo(f"{'X (first)':<14}{'O':<14}{'games':>6}{'X wins':>9}{'95% interval':>18}{'cap':>5}")
+    for r in table.itertuples():
+        ci = f"[{_pct(r.x_lo)}, {_pct(r.x_hi)}]"
+        click.echo(f"{r.x:<14}{r.o:<14}{r.games:>6}{_pct(r.x_rate):>9}{ci:>18}{r.turn_cap:>5}")
+    click.echo("")
+    click.echo(f"{'agent':<14}{'rating':>8}{'score':>8}{'games':>7}   (Bradley-Terry, Elo scale)")
+    for r in rt.itertuples():
+        click.echo(f"{r.agent:<14}{r.rating:>8.0f}{_pct(r.score):>8}{r.games:>7}")
+
+
+@bombastic.command()
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
+@click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
+@click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
+@rule_options
+def replay(seed, x, o, as_json, **kw) -> None:
+    """Show one game turn by turn: the grid, every decision, and what each player knows.
+
+    \b
+    Example:
+      bombsolve bombastic replay --seed 7 --x greedy --o heuristic
+    """
+    from solvers.bombastic.replay import replay_lines, replay_record
+
+    options = make_options(kw)
+    if as_json:
+        click.echo(json.dumps(replay_record(x, o, seed, options), indent=2))
+        return
+    for line in replay_lines(x, o, seed, options):
+        click.echo(line)
+
+
+@bombastic.command()
+@click.option("--depth", type=int, default=1, show_default=True, help="Whole turns to look ahead.")
+@click.option("--player", type=click.Choice(["X", "O", "both"]), default="both", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rule_options
+def infostates(depth, player, as_json, **kw) -> None:
+    """Count each player's distinct information states after 0..DEPTH turns (exhaustive).
+
+    An information state is everything that player has seen (perfect recall); what
+    they cannot see is merged, not counted twice. Depth 1 takes about a minute per
+    player on one core; each further turn costs far more.
+
+    \b
+    Example:
+      bombsolve bombastic infostates --depth 1 --player O
+    """
+    import time
+
+    from solvers.bombastic.infostates import count_infostates
+
+    options = make_options(kw)
+    players = {"X": [0], "O": [1], "both": [0, 1]}[player]
+    out = {}
+    for p in players:
+        t0 = time.perf_counter()
+        r = count_infostates(depth, p, options)
+        out["XO"[p]] = {
+            "by_depth": r.by_depth,
+            "nodes_searched": r.nodes,
+            "seconds": round(time.perf_counter() - t0, 2),
+        }
+    if as_json:
+        click.echo(json.dumps({"depth": depth, "players": out}, indent=2))
+        return
+    for name, r in out.items():
+        click.echo(f"{name}: {r['nodes_searched']} knowledge states searched in {r['seconds']} s")
+        for d, n in enumerate(r["by_depth"]):
+            click.echo(f"  after {d} turn{'s' if d != 1 else ''}: {n:,} information states")
+
+
+@bombastic.command()
+@click.option("--games", type=int, default=60, show_default=True, help="Games per seating.")
+@click.option("--card-games", type=int, default=500, show_default=True, help="Games per deck.")
+@click.option("--kernel-games", type=int, default=1_000_000, show_default=True)
+@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option(
+    "--agents",
+    default="random,heuristic,greedy,ismcts:100,omniscient",
+    show_default=True,
+    help="Agents of the tournament.",
+)
+@click.option("--card-agent", default="heuristic", show_default=True, help="Plays the card study.")
+@study_options(default_chunk=50)
+def study(
+    games, card_games, kernel_games, seed, agents, card_agent, out, workers, scheduler, chunk_size
+) -> None:
+    """Run the balance study: tournament, first-player edge, card values, charts.
+
+    Writes tables (CSV, Parquet), charts (PNG, SVG) and manifest.json into --out; each
+    part's chunks live under --out/runs/ and a re-run resumes them. The committed
+    reference in results/bombastic/ is this command with its defaults and --workers 1.
+
+    \b
+    Example:
+      bombsolve bombastic study --out /tmp/bombastic --games 20 --card-games 100
+    """
+    from solvers.bombastic.agents import make_agent
+    from solvers.bombastic.study import reference_study
+
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    for a in names + [card_agent]:
+        make_agent(a)
+    for name, n in (
+        ("--games", games),
+        ("--card-games", card_games),
+        ("--kernel-games", kernel_games),
+    ):
+        if n < 1:
+            raise BadInput(f"{name} {n} must be at least 1")
+    m = reference_study(
+        out,
+        games=games,
+        card_games=card_games,
+        kernel_games=kernel_games,
+        seed=seed,
+        agents=names,
+        card_agent=card_agent,
+        workers=workers,
+        scheduler=scheduler,
+        log=lambda s: click.echo(s, err=True),
+        chunk_size=chunk_size,
+    )
+    click.echo(f"wrote {out}: manifest.json, tables, charts")
+    for r in m["headline"]["ratings"]:
+        click.echo(f"  {r['agent']:<14}{r['rating']:>7.0f}  score {100 * r['score']:.1f}%")

@@ -2,9 +2,419 @@
 
 from __future__ import annotations
 
+import json
+import time
+from pathlib import Path
+
 import click
+import numpy as np
+
+from cli.common import command_line, study_options
+from solvers.common.errors import BadInput, unknown
+
+AGENT_HELP = (
+    "Agents by role: one name for every role (random, heuristic) and/or role=name "
+    "overrides (bomber, police, young-lady, holy-warrior, suspicious-person), "
+    "e.g. 'random,bomber=heuristic'."
+)
+RULES_HELP = (
+    "Rule readings as key=value,... : dog=caught|forbid, warrior_bombing=true|false, "
+    "stuck_bomber=loses|assess, move_optional=true|false (see `bombsolve bomber rules`)."
+)
+EXTRAS_HELP = (
+    "Extra characters, comma-separated (young-lady, holy-warrior, suspicious-person); "
+    "default: drawn at random. 'none' for 3 players."
+)
+
+
+def _players_option(fn):
+    return click.option(
+        "--players",
+        "-p",
+        type=int,
+        default=5,
+        show_default=True,
+        help="Number of players, 3 to 6.",
+    )(fn)
+
+
+def _parse_extras(spec: str | None, players: int):
+    from solvers.bomber import rules as R
+
+    R.check_setup(players, None)
+    if spec is None:
+        return None
+    names = [s.strip() for s in spec.split(",") if s.strip() and s.strip() != "none"]
+    extras = []
+    for name in names:
+        if name not in R.EXTRA_NAMES:
+            raise unknown("extra character", name, R.EXTRA_NAMES)
+        extras.append(R.EXTRA_NAMES[name])
+    extras = tuple(sorted(extras))
+    R.check_setup(players, extras)
+    return extras
+
+
+MAX_PLAY_GAMES = 50_000_000  # one in-memory table; larger runs belong to `study`
+
+
+def _check_seed(seed: int) -> int:
+    if not 0 <= seed < 2**64:
+        raise BadInput(f"seed {seed} out of range; expected 0 to 2**64-1")
+    return seed
 
 
 @click.group(name="bomber")
 def bomber() -> None:
-    """Catch the Bomber: simulator, hidden-role agents and balance studies."""
+    """Catch the Bomber: simulator, hidden-role agents and balance studies.
+
+    \b
+    Example:
+      bombsolve bomber play --players 5 --agents heuristic --games 1000 --seed 1
+    """
+
+
+@bomber.command()
+def rules() -> None:
+    """Print the rule readings (open points), their defaults, and the card counts.
+
+    \b
+    Example:
+      bombsolve bomber rules
+    """
+    from solvers.bomber import rules as R
+
+    click.echo("Rule readings (points the rulebook leaves open), defaults first:")
+    doc = R.Rules.__doc__.split("\n\n", 1)[1]
+    click.echo(doc.rstrip())
+    click.echo("\nFixed readings:")
+    for text in R.FIXED_READINGS:
+        click.echo(f"  - {text}")
+    click.echo("\nCards by player count (Preparation):")
+    for p in range(3, 7):
+        cits = 16 if p == 4 else 18
+        hand = (12 + cits) // p + 1
+        click.echo(
+            f"  {p} players: Bomber 1, Police 2, extras {p - 3}; Police Dog 2, Bomb 4, "
+            f"Bomb Squad 6, Citizen {cits}; hand {hand} cards"
+        )
+
+
+@bomber.command()
+@_players_option
+@click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
+@click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed+i.")
+@click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
+@click.option("--extras", default=None, help=EXTRAS_HELP)
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "kernel", "reference"]),
+    default="auto",
+    show_default=True,
+    help="auto: the Numba kernel when every agent is random, else the reference engine.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> None:
+    """Play GAMES seeded games and print outcome rates with Wilson 95% intervals.
+
+    \b
+    Example:
+      bombsolve bomber play --players 4 --agents random,bomber=heuristic --games 500 --seed 7
+    """
+    import pandas as pd
+
+    from solvers.bomber import rules as R
+    from solvers.bomber.agents import agents_label, parse_agents, play_game
+    from solvers.bomber.kernel import COLUMNS, run_random_games
+    from solvers.bomber.study import achievements, summarise
+    from solvers.common.progress import progress_bar
+
+    extras_t = _parse_extras(extras, players)
+    rules_obj = R.parse_rules(rules_spec)
+    by_role = parse_agents(agents)
+    _check_seed(seed)
+    if games < 1:
+        raise BadInput(f"game count {games} is not positive; expected 1 or more")
+    all_random = set(by_role.values()) == {"random"}
+    if engine == "kernel" and not all_random:
+        raise BadInput(f"--engine kernel plays random agents only; got --agents {agents!r}")
+    use_kernel = engine == "kernel" or (engine == "auto" and all_random)
+    if games > MAX_PLAY_GAMES:
+        raise BadInput(
+            f"game count {games:,} too large for play; expected at most {MAX_PLAY_GAMES:,} "
+            "(use `bombsolve bomber study` for longer runs)"
+        )
+    if seed + games > 2**64:
+        raise BadInput(f"seeds {seed}..{seed + games - 1} pass 2**64-1; expected a smaller --seed")
+    seeds = np.uint64(seed) + np.arange(games, dtype=np.uint64)
+    t0 = time.perf_counter()
+    if use_kernel:
+        mask = -1 if extras_t is None else sum(1 << R.EXTRAS.index(c) for c in extras_t)
+        df = pd.DataFrame(run_random_games(seeds, players, rules_obj, mask), columns=list(COLUMNS))
+    else:
+        rows = []
+        with progress_bar(games, "games", "game") as bar:
+            for s in seeds:
+                g = play_game(players, int(s), rules_obj, by_role, extras_t)
+                r = g.result
+                rows.append(
+                    (
+                        int(r.outcome),
+                        r.chaos,
+                        r.escape,
+                        r.bombing,
+                        r.survival,
+                        r.termination == "bomber_stuck",
+                        r.chaos_locations,
+                        len(g.history),
+                        len(g.eliminations),
+                        0,
+                        g.bomber_player(),
+                    )  # fmt: skip
+                )
+                bar.update(1)
+        df = pd.DataFrame(rows, columns=list(COLUMNS)).astype(int)
+    elapsed = time.perf_counter() - t0
+    df["condition"] = f"{players}p"
+    summ = summarise(df).iloc[0]
+    ach = achievements(df).iloc[0]
+    report = {
+        "players": players,
+        "agents": agents_label(by_role),
+        "rules": rules_obj.as_dict(),
+        "extras": "random" if extras_t is None else [R.CARD_NAMES[c] for c in extras_t],
+        "games": games,
+        "seeds": [seed, seed + games - 1],
+        "engine": "kernel" if use_kernel else "reference",
+        "seconds": round(elapsed, 3),
+        "outcomes": {
+            k: {"rate": summ[k], "lo": summ[f"{k}_lo"], "hi": summ[f"{k}_hi"]}
+            for k in ("bomber", "police", "draw", "sole")
+        },
+        "achievement_rates": {k: summ[f"{k}_rate"] for k in ("chaos", "escape", "bombing")},
+        "bomber_wins_with": {k: ach[f"{k}_in_wins"] for k in ("chaos", "escape", "bombing")},
+        "bomber_stuck_rate": summ["bomber_stuck_rate"],
+    }
+    if as_json:
+        click.echo(json.dumps(report, indent=2, default=float))
+        return
+    from solvers.bomber.study import OUTCOME_LABELS
+
+    click.echo(
+        f"Catch the Bomber, {players} players, agents {report['agents']}, "
+        f"{games:,} games (seeds {seed}..{seed + games - 1}), {report['engine']} "
+        f"engine, {elapsed:.2f}s"
+    )
+    click.echo(f"rules: {', '.join(f'{k}={v}' for k, v in report['rules'].items())}")
+    for k, label in OUTCOME_LABELS.items():
+        o = report["outcomes"][k]
+        click.echo(f"  {label:<30} {o['rate']:7.2%}  [{o['lo']:.2%}, {o['hi']:.2%}]")
+    rates = report["achievement_rates"]
+    click.echo(
+        "  achievements unlocked: "
+        + ", ".join(f"{k.capitalize()} {v:.1%}" for k, v in rates.items())
+    )
+    wins = report["bomber_wins_with"]
+    click.echo(
+        "  the Bomber's victories include: "
+        + ", ".join(f"{k.capitalize()} {v:.1%}" for k, v in wins.items())
+    )
+
+
+@bomber.command()
+@click.option("--seed", type=int, default=None, help="The game's seed.")
+@_players_option
+@click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
+@click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
+@click.option("--extras", default=None, help=EXTRAS_HELP)
+@click.option(
+    "--study",
+    "study_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Replay a case of this study folder (e.g. results/bomber/players/heuristic).",
+)
+@click.option("--case", type=int, default=None, help="The case to replay, with --study.")
+@click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
+def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) -> None:
+    """Print one game: the deal, then each location's line after every turn, then the end.
+
+    Face-down cards show in brackets with their owner's seat, e.g. [BMR]2. Give --seed
+    (with --players, --agents, ...) or --study and --case to replay one row of a study.
+
+    \b
+    Examples:
+      bombsolve bomber replay --seed 42 --players 5 --agents heuristic
+      bombsolve bomber replay --study results/bomber/players/heuristic --case 17
+    """
+    from solvers.bomber import rules as R
+    from solvers.bomber.agents import parse_agents, play_game
+
+    if study_dir is not None or case is not None:
+        if study_dir is None or case is None or seed is not None:
+            raise BadInput("--study and --case go together, without --seed")
+        from solvers.bomber.study import case_game
+
+        game = case_game(study_dir, case)
+        seed, agents = game["seed"], game["agents"]
+        cond = game["condition"]
+        players = int(cond["players"])
+        rules_spec = ",".join(f"{k}={v}" for k, v in cond["rules"].items())
+        mask = int(cond["extras"])
+        extras = (
+            None
+            if mask < 0
+            else ",".join(
+                name for name, c in R.EXTRA_NAMES.items() if mask >> R.EXTRAS.index(c) & 1
+            )
+            or "none"
+        )
+    if seed is None:
+        raise BadInput("missing --seed (or --study and --case); expected the game's seed")
+    extras_t = _parse_extras(extras, players)
+    rules_obj = R.parse_rules(rules_spec)
+    by_role = parse_agents(agents)
+    _check_seed(seed)
+    turns = []
+
+    def on_turn(state, player, action):
+        move = R.describe(action)
+        a = R.decode(action)
+        if a.kind == "move":  # the moved card now ends its new line: name it
+            moved = R.CARD_NAMES[state.lines[a.dst][-1].card]
+            move = move.replace(f"card {a.index + 1} ", f"{moved} (card {a.index + 1}) ")
+        turns.append(
+            {
+                "turn": len(turns) + 1,
+                "player": player,
+                "action": action,
+                "move": move,
+                "lines": [R.line_text(line) for line in state.lines],
+                "eliminated": list(state.eliminations),
+            }
+        )
+
+    deal = R.new_game(players, seed, rules_obj, extras_t)
+    g = play_game(players, seed, rules_obj, by_role, extras_t, on_turn=on_turn)
+    r = g.result
+    end = {
+        "outcome": R.OUTCOME_NAMES[r.outcome],
+        "termination": r.termination,
+        "chaos": r.chaos,
+        "chaos_locations": r.chaos_locations,
+        "escape": r.escape,
+        "bombing": r.bombing,
+        "survival": r.survival,
+        "killed": [R.CARD_NAMES[c] for c in r.killed],
+        "winners": R.winners(g),
+    }
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "seed": seed,
+                    "players": players,
+                    "rules": rules_obj.as_dict(),
+                    "characters": [R.CARD_NAMES[c] for c in deal.characters],
+                    "hands": [
+                        {R.CARD_NAMES[c]: n for c, n in zip(R.Card, h, strict=True) if n}
+                        for h in deal.hands
+                    ],
+                    "turns": turns,
+                    "end": end,
+                },
+                indent=2,
+            )
+        )
+        return
+    click.echo(f"Catch the Bomber, seed {seed}, {players} players, agents {agents}")
+    click.echo(f"rules: {', '.join(f'{k}={v}' for k, v in rules_obj.as_dict().items())}")
+    for p in range(players):
+        hand = ", ".join(
+            f"{R.CARD_SHORT[c]}x{n}" for c, n in zip(R.Card, deal.hands[p], strict=True) if n
+        )
+        click.echo(f"  seat {p}: {R.CARD_NAMES[deal.characters[p]]:<18} hand {hand}")
+    seen_out: set[int] = set()
+    for t in turns:
+        click.echo(f"\nturn {t['turn']}: seat {t['player']} {t['move']}")
+        for loc, text in enumerate(t["lines"]):
+            click.echo(f"  {R.LOCATION_NAMES[loc]:<7}{text}")
+        for p in t["eliminated"]:
+            if p not in seen_out:
+                seen_out.add(p)
+                click.echo(f"  seat {p} has no possible action: loses and leaves play")
+    click.echo(f"\nend ({r.termination}): {end['outcome']}")
+    click.echo(
+        f"  Chaos {'unlocked' if r.chaos else 'failed'} ({r.chaos_locations} locations "
+        f"with a face up Citizen); Escape {'unlocked' if r.escape else 'failed'}; "
+        f"Bombing {'unlocked' if r.bombing else 'failed'}; "
+        f"Survival {'yes' if r.survival else 'no'}"
+    )
+    click.echo(f"  killed: {', '.join(end['killed']) or 'nobody'}; winners: seats {end['winners']}")
+
+
+@bomber.command()
+@click.option(
+    "--part",
+    default="players",
+    show_default=True,
+    help="players (by player count), extras (by extra characters), readings (rule readings).",
+)
+@click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
+@click.option(
+    "--games", "-n", type=int, default=20000, show_default=True, help="Games over all rows."
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")
+@click.option("--players", type=int, default=None, help="Only this player count.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary table as JSON.")
+@study_options(default_chunk=500)
+def study(part, agents, games, seed, players, as_json, out, workers, scheduler, chunk_size):
+    """Run a balance study on the shared runner; write tables and charts into --out.
+
+    Outcome rates (Bomber, Police, draw, sole victory) with Wilson 95% intervals per
+    row, and which achievements carry the Bomber's victories. Re-run the same command
+    into the same folder to resume.
+
+    \b
+    Example:
+      bombsolve bomber study --part extras --agents heuristic --games 3000 --out ex
+    """
+    from solvers.bomber.agents import agents_label, parse_agents
+    from solvers.bomber.study import PARTS, collect_part, make_study, write_part
+    from solvers.common.runner import run_study
+
+    if part not in PARTS:
+        raise unknown("study part", part, PARTS)
+    _check_seed(seed)
+    label = agents_label(parse_agents(agents))
+    st = make_study(part, agents, games, seed, chunk_size, players)
+    df = run_study(st, Path(out) / label, workers=workers, scheduler=scheduler,
+                   command=command_line())  # fmt: skip
+    # Rows of other agents' studies of this part in the same folder join the charts.
+    frames, seeds = collect_part(out, part)
+    frames[label], seeds[label] = df, seed
+    summaries = write_part(out, part, frames, seeds)
+    table = summaries[label]
+    if as_json:
+        click.echo(table.to_json(orient="records", indent=2))
+        return
+    click.echo(f"bomber.{part}: agents {label}, {games:,} games, seed {seed} -> {out}")
+    for _, r in table.iterrows():
+        click.echo(
+            f"  {r['condition']:<24} N={r['games']:>7,}  Bomber {r['bomber']:6.1%} "
+            f"[{r['bomber_lo']:.1%}, {r['bomber_hi']:.1%}]  Police {r['police']:6.1%}  "
+            f"draw {r['draw']:5.1%}  sole {r['sole']:5.1%}"
+        )
+
+
+# The shared --chunk-size option has one fixed default; here it depends on the engine
+# (kernel games are ~1000x cheaper), so let the study choose when the user does not.
+for _param in study.params:
+    if _param.name == "chunk_size":
+        _param.default = None
+        _param.show_default = False
+        _param.help = (
+            "Cases per chunk (part of the study's identity); default 50,000 when every "
+            "agent is random (kernel), else 500."
+        )

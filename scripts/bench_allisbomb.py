@@ -1,0 +1,141 @@
+"""Benchmark the All Is Bomb kernel against the plain-Python reference search (issue 2 part 7).
+
+Both searches decide the same deals with the same node limit in one run; the script
+reports nodes per CPU-second (one core: process CPU time, so a busy shared machine
+slows the wall clock but not this figure) for each, their ratio, the kernel's first-run compile
+time (fresh Numba cache, in a subprocess) and cache-load time, and the kernel's median
+time per deal over a larger batch. Single process, single core.
+
+    python scripts/bench_allisbomb.py [--ref-deals 40] [--batch-deals 2000] [--node-limit 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.deals import shuffles  # noqa: E402
+from solvers.allisbomb.rules import new_game  # noqa: E402
+from solvers.allisbomb.search import reference_search  # noqa: E402
+from solvers.common.files import write_text_atomic  # noqa: E402
+
+COMPILE_SNIPPET = (
+    "import time; t=time.perf_counter();"
+    "from solvers.allisbomb.config import GameConfig;"
+    "from solvers.allisbomb.solver import solve;"
+    "solve(GameConfig(blitz=True), list(range(13)), node_limit=10, check=False);"
+    "print(time.perf_counter()-t)"
+)
+
+
+def first_run_seconds(fresh_cache: bool) -> float:
+    """Seconds of the first solve in a new process (fresh cache = full JIT compile)."""
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as tmp:
+        if fresh_cache:
+            env["NUMBA_CACHE_DIR"] = tmp
+        out = subprocess.run(
+            [sys.executable, "-c", COMPILE_SNIPPET],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ref-deals", type=int, default=40)
+    ap.add_argument("--batch-deals", type=int, default=2000)
+    ap.add_argument("--node-limit", type=int, default=20_000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--out", default=str(ROOT / "results" / "allisbomb" / "bench.json"))
+    args = ap.parse_args()
+
+    compile_s = first_run_seconds(fresh_cache=True)
+    cached_s = first_run_seconds(fresh_cache=False)
+
+    from solvers.allisbomb.solver import solve, solve_batch
+
+    cfg = GameConfig()
+    rng = np.random.default_rng(args.seed)
+    decks = shuffles(18, max(args.ref_deals, args.batch_deals), rng)
+    solve(cfg, decks[0], node_limit=10, check=False)  # load the kernel
+
+    # 1. the same deals, one at a time, kernel vs reference
+    k_nodes = r_nodes = 0
+    k_time = r_time = 0.0
+    agree = 0
+    for d in decks[: args.ref_deals]:
+        t = time.process_time()
+        a = solve(cfg, d, node_limit=args.node_limit, check=False)
+        k_time += time.process_time() - t
+        t = time.process_time()
+        b = reference_search(new_game(cfg, d), node_limit=args.node_limit)
+        r_time += time.process_time() - t
+        k_nodes += a.nodes
+        r_nodes += b.nodes
+        agree += (a.outcome, a.nodes) == (b.outcome, b.nodes)
+    k_rate = k_nodes / k_time
+    r_rate = r_nodes / r_time
+
+    # 2. a batch in one Numba call: throughput and time per deal
+    batch = decks[: args.batch_deals]
+    wall = time.perf_counter()
+    t_all = time.process_time()
+    out = solve_batch(cfg, batch, node_limit=args.node_limit)
+    t_all = time.process_time() - t_all
+    wall = time.perf_counter() - wall
+    codes = out["code"].tolist()
+    nodes = int(out["nodes"].sum())
+    single = []
+    for d in batch[:300]:
+        t = time.process_time()
+        solve_batch(cfg, d[None, :], node_limit=args.node_limit)
+        single.append(time.process_time() - t)
+
+    res = {
+        "config": cfg.label() + " (stand-in cards)",
+        "seed": args.seed,
+        "node_limit": args.node_limit,
+        "machine": f"{platform.machine()} {platform.python_version()}, 1 core",
+        "load_average_at_start": round(os.getloadavg()[0], 2),
+        "same_deals": args.ref_deals,
+        "same_deals_agree": agree,
+        "kernel_nodes_per_s": round(k_rate),
+        "reference_nodes_per_s": round(r_rate),
+        "ratio": round(k_rate / r_rate, 1),
+        "first_run_compile_s": round(compile_s, 2),
+        "cached_first_run_s": round(cached_s, 2),
+        "batch_deals": len(batch),
+        "batch_cpu_seconds": round(t_all, 3),
+        "batch_wall_seconds": round(wall, 3),
+        "batch_nodes_per_s": round(nodes / t_all),
+        "median_cpu_ms_per_deal": round(1000 * float(np.median(single)), 3),
+        "mean_cpu_ms_per_deal": round(1000 * t_all / len(batch), 3),
+        "batch_win": codes.count(1),
+        "batch_loss": codes.count(0),
+        "batch_undecided": codes.count(2),
+    }
+    write_text_atomic(args.out, json.dumps(res, indent=1) + "\n")
+    for k, v in res.items():
+        print(f"{k:>28}: {v}")
+
+
+if __name__ == "__main__":
+    main()

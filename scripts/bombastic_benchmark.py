@@ -1,0 +1,172 @@
+"""Bombastic speed: the Numba kernel against the reference engine on the same work.
+
+    python scripts/bombastic_benchmark.py [--games 200000] [--json]
+
+Reports (issue section 6): complete random-agent games per second per core (goal
+200,000) in the kernel and in the reference engine, on the same seeds, and their
+ratio; belief updates per second (goal 10 million) for the Numba mask kernel against
+the exact (Fraction) and NumPy references; ISMCTS iterations per second. First-run
+compile time is reported separately from the timed runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+from solvers.bombastic import kernel as K  # noqa: E402
+from solvers.bombastic.agents import ISMCTSAgent, play_game, view_of  # noqa: E402
+from solvers.bombastic.beliefs import (  # noqa: E402
+    HAS_BITS,
+    TRIPLE_MAP,
+    ExactBelief,
+    FastBelief,
+    framed_loop,
+    mask_map_loop,
+    mask_update_loop,
+)
+from solvers.bombastic.rules import Options, State, random_game  # noqa: E402
+from solvers.bombastic.tiles import SWAP_MAP  # noqa: E402
+
+
+def timed(fn, *args):
+    t = time.perf_counter()
+    out = fn(*args)
+    return time.perf_counter() - t, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=200_000, help="kernel games")
+    ap.add_argument("--ref-games", type=int, default=5_000, help="reference games")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    res: dict = {}
+    cards, cap, second = K.options_args(Options())
+
+    compile_s, _ = timed(K.random_games, 0, 10, cards, cap, second)
+    res["kernel_compile_or_cache_load_s"] = compile_s
+    # Same games in both engines: seeds 0..ref_games-1.
+    t_ref, _ = timed(lambda: [random_game(s) for s in range(args.ref_games)])
+    t_ker_same, out = timed(K.random_games, 0, args.ref_games, cards, cap, second)
+    t_ker, out_big = timed(K.random_games, 0, args.games, cards, cap, second)
+    res["random_games"] = {
+        "reference_games_per_s": args.ref_games / t_ref,
+        "kernel_games_per_s_same_games": args.ref_games / t_ker_same,
+        "kernel_games_per_s": args.games / t_ker,
+        "ratio_same_games": t_ref / t_ker_same,
+        "kernel_games": args.games,
+        "reference_games": args.ref_games,
+        "mean_decisions_per_game": float(out_big[:, 3].mean()),
+    }
+
+    rng = np.random.default_rng(1)
+    n_upd = 20_000_000
+    tiles = rng.integers(0, 9, n_upd).astype(np.int64)
+    values = rng.integers(0, 3, n_upd).astype(np.int64)
+    mask_update_loop(tiles[:10], values[:10], HAS_BITS)
+    t_mask, _ = timed(mask_update_loop, tiles, values, HAS_BITS)
+    n_ref = 300
+    t_exact, _ = timed(_exact_updates, tiles[:n_ref], values[:n_ref])
+    n_fast = 20_000
+    t_fast, _ = timed(_fast_updates, tiles[:n_fast], values[:n_fast])
+    swap_maps = SWAP_MAP.astype(np.int32)
+    which = rng.integers(0, 36, 200_000).astype(np.int64)
+    mask_map_loop(swap_maps, which[:10], 1)
+    t_swap, _ = timed(mask_map_loop, swap_maps, which, 1)
+    tri = TRIPLE_MAP.reshape(-1, TRIPLE_MAP.shape[2])
+    which3 = (rng.integers(0, 84, 100_000) * 6).astype(np.int64)
+    mask_map_loop(tri, which3[:10], 6)
+    t_shuf, _ = timed(mask_map_loop, tri, which3, 6)
+    n_fr = 10_000_000
+    pairs = np.array([(a, b) for a in range(9) for b in range(9) if a != b])[
+        rng.integers(0, 72, n_fr)
+    ].astype(np.int64)
+    framed_loop(tiles[:10], values[:10], pairs[:10], HAS_BITS)
+    t_fr, _ = timed(framed_loop, tiles[:n_fr], values[:n_fr], pairs, HAS_BITS)
+    res["belief_updates"] = {
+        "framed_swap_then_peek_updates_per_s": 2 * n_fr / t_fr,
+        "mask_peek_show_per_s": n_upd / t_mask,
+        "mask_swap_per_s": len(which) / t_swap,
+        "mask_shuffle_per_s": len(which3) / t_shuf,
+        "exact_fraction_per_s": n_ref / t_exact,
+        "numpy_float_per_s": n_fast / t_fast,
+        "ratio_mask_vs_exact": (n_upd / t_mask) / (n_ref / t_exact),
+        "ratio_mask_vs_numpy": (n_upd / t_mask) / (n_fast / t_fast),
+        "note": "peek/show on a full mask, reset every 4 updates (impossible ones included)",
+    }
+
+    agent = ISMCTSAgent(iterations=300)
+    views = []
+    for seed in range(6):
+        st = State.new(seed)
+        views.append(view_of(st, 0))
+    agent.act(views[0], np.random.default_rng(0))  # warm up
+    t_is, _ = timed(lambda: [agent.act(v, np.random.default_rng(i)) for i, v in enumerate(views)])
+    res["ismcts"] = {
+        "iterations_per_s": 300 * len(views) / t_is,
+        "note": "first decision of a game, 300 iterations, kernel playouts",
+    }
+    t_game, _ = timed(lambda: [play_game(ISMCTSAgent(100), ISMCTSAgent(100), s) for s in range(5)])
+    res["ismcts"]["seconds_per_game_100_iterations_both"] = t_game / 5
+
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return
+    r = res["random_games"]
+    print(f"kernel compile/cache load: {res['kernel_compile_or_cache_load_s']:.2f} s")
+    print(f"random games/s  reference {r['reference_games_per_s']:>12,.0f}")
+    print(f"                kernel    {r['kernel_games_per_s']:>12,.0f}  (goal 200,000)")
+    print(
+        f"                ratio on the same {r['reference_games']} games: "
+        f"{r['ratio_same_games']:.0f}x"
+    )
+    b = res["belief_updates"]
+    print(f"belief updates/s mask peek/show {b['mask_peek_show_per_s']:>14,.0f}  (goal 10,000,000)")
+    print(f"                 framed swap+peek {b['framed_swap_then_peek_updates_per_s']:>12,.0f}")
+    print(f"                 mask swap      {b['mask_swap_per_s']:>14,.0f}")
+    print(f"                 mask shuffle   {b['mask_shuffle_per_s']:>14,.0f}")
+    print(f"                 exact Fraction {b['exact_fraction_per_s']:>14,.0f}")
+    print(f"                 NumPy float    {b['numpy_float_per_s']:>14,.0f}")
+    print(
+        f"                 ratio mask/exact {b['ratio_mask_vs_exact']:,.0f}x, "
+        f"mask/NumPy {b['ratio_mask_vs_numpy']:,.0f}x"
+    )
+    i = res["ismcts"]
+    print(
+        f"ISMCTS iterations/s {i['iterations_per_s']:,.0f}; "
+        f"a game of ismcts:100 vs itself {i['seconds_per_game_100_iterations_both']:.1f} s"
+    )
+
+
+def _exact_updates(tiles, values):
+    b = ExactBelief()
+    for k, (t, v) in enumerate(zip(tiles, values, strict=True)):
+        if k % 4 == 0:
+            b = ExactBelief()
+        try:
+            b.update(("peek", int(t), int(v)))
+        except ValueError:
+            b = ExactBelief()
+
+
+def _fast_updates(tiles, values):
+    b = FastBelief.uniform()
+    for k, (t, v) in enumerate(zip(tiles, values, strict=True)):
+        if k % 4 == 0:
+            b = FastBelief.uniform()
+        try:
+            b.update(("peek", int(t), int(v)))
+        except ValueError:
+            b = FastBelief.uniform()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""Which cards and rule options a game of All Is Bomb uses (rulebook sections B, F, G, H).
+
+Every rule point the rulebook leaves open is a field here with a documented default; the
+default is the reading we think the rulebook's words support best.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from solvers.common.errors import BadInput, unknown
+
+#: The expansions in campaign order (rulebook G/H), after the HANDS helper pack.
+EXPANSIONS: tuple[str, ...] = (
+    "mosquitos",
+    "dream_guide",
+    "gifts",
+    "the_juice",
+    "waking_up",
+    "all",
+)
+#: Names accepted on the command line (with '-' or '_' and a few aliases).
+ALIASES: dict[str, str] = {
+    "mosquito": "mosquitos",
+    "dream-guide": "dream_guide",
+    "dreamguide": "dream_guide",
+    "gift": "gifts",
+    "juice": "the_juice",
+    "the-juice": "the_juice",
+    "waking-up": "waking_up",
+    "wakingup": "waking_up",
+}
+
+
+def parse_expansions(text: str | None) -> tuple[str, ...]:
+    """Parse 'hands,mosquitos,...' into expansion names (in campaign order); 'hands' is not one.
+
+    Raises BadInput naming an unknown expansion. The HANDS helper pack is a separate flag
+    (`GameConfig.hands`), but 'hands' in this list is accepted and returned as 'hands'.
+    """
+    if not text:
+        return ()
+    names = []
+    for raw in text.split(","):
+        name = raw.strip().lower()
+        if not name:
+            continue
+        name = ALIASES.get(name, name.replace("-", "_"))
+        if name not in EXPANSIONS and name != "hands":
+            raise unknown("expansion", raw.strip(), (*EXPANSIONS, "hands"))
+        if name not in names:
+            names.append(name)
+    return tuple(names)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """The card sets and rule options of one game.
+
+    >>> GameConfig(expansions=("mosquitos",), hands=True).label()
+    'base+mosquitos+hands'
+    """
+
+    #: Expansions shuffled into the base game (rulebook G), any of `EXPANSIONS`.
+    expansions: tuple[str, ...] = ()
+    #: The HANDS helper pack (rulebook G, "Hands").
+    hands: bool = False
+    #: The Blitz variant: base cards only, one of each duplicate pair removed (13 cards).
+    blitz: bool = False
+    #: 1 (solo) or 2 (co-op, rulebook F; solved as one team with full knowledge).
+    players: int = 1
+    #: A user card file replacing the stand-in cards of every set it defines.
+    cards_file: Path | None = None
+    #: Open point, rulebook G "Gifts": "You must play at least 3 GIFT cards during the
+    #: game." Default True: three *different* GIFT cards; False: three GIFT plays.
+    gifts_distinct: bool = True
+    #: Open point, rulebook F "Clean-Up": "the active player chooses an EQUIPPED CARD of
+    #: theirs and gives it to the other player". Default False: giving is mandatory
+    #: whenever the active player has an equipped card; True: the player may decline.
+    give_optional: bool = False
+    #: Open point, rulebook G "All": "ALL must be an EQUIPPED CARD at the end of the
+    #: game." Default True: equipped by either player in the two-player game.
+    all_any_player: bool = True
+    #: Win conditions replaced by WAKING UP's (rulebook G, and H: they are retained for the
+    #: last campaign game even though the WAKING UP cards may be gone). None: exactly when
+    #: WAKING UP is in `expansions`.
+    waking_up_rules: bool | None = None
+    #: Campaign games only: names of cards permanently removed (rulebook H). Each entry
+    #: removes one copy of that card label.
+    removed: tuple[str, ...] = field(default=())
+    #: Campaign games only: sets whose cards are in the deck without their win conditions
+    #: (rulebook H: "You only play with the win conditions of the current expansion").
+    extra_sets: tuple[str, ...] = field(default=())
+
+    def validate(self) -> GameConfig:
+        """Return self if the options make sense together; raise BadInput otherwise."""
+        for name in (*self.expansions, *self.extra_sets):
+            if name not in EXPANSIONS:
+                raise unknown("expansion", name, EXPANSIONS)
+        if len(set(self.expansions)) != len(self.expansions):
+            raise BadInput(f"expansion listed twice in {','.join(self.expansions)}")
+        if self.players not in (1, 2):
+            raise BadInput(f"players must be 1 or 2, not {self.players}")
+        if self.blitz and (self.expansions or self.hands):
+            raise BadInput(
+                "Blitz uses only the base cards (rulebook G, 'Blitz'); "
+                "drop --blitz or the expansions/hands"
+            )
+        if self.cards_file is not None and not Path(self.cards_file).is_file():
+            raise BadInput(f"card file {str(self.cards_file)!r} not found")
+        return self
+
+    @property
+    def waking_up(self) -> bool:
+        """True when WAKING UP's win conditions replace the base ones."""
+        if self.waking_up_rules is not None:
+            return self.waking_up_rules
+        return "waking_up" in self.expansions
+
+    def sets(self) -> tuple[str, ...]:
+        """The card sets in play: 'base', then expansions in campaign order, then 'hands'."""
+        exp = tuple(e for e in EXPANSIONS if e in self.expansions or e in self.extra_sets)
+        return ("base", *exp) + (("hands",) if self.hands else ())
+
+    def label(self) -> str:
+        """A short stable text naming the cards and options, e.g. 'base+mosquitos+hands'."""
+        parts = ["blitz" if self.blitz else "base"]
+        parts += [e for e in EXPANSIONS if e in self.expansions] + (["hands"] if self.hands else [])
+        text = "+".join(parts)
+        if self.players == 2:
+            text += "/2p"
+        if self.cards_file is not None:
+            text += f"/cards={Path(self.cards_file).name}"
+        if self.waking_up_rules is not None and self.waking_up_rules != (
+            "waking_up" in self.expansions
+        ):
+            text += "/waking-up-rules" if self.waking_up_rules else "/base-rules"
+        if not self.gifts_distinct:
+            text += "/gift-plays"
+        if self.give_optional:
+            text += "/give-optional"
+        if not self.all_any_player:
+            text += "/all-own"
+        if self.extra_sets:
+            text += "/carried=" + "+".join(e for e in EXPANSIONS if e in self.extra_sets)
+        if self.removed:
+            text += f"/removed={len(self.removed)}"
+        return text
+
+    def to_dict(self) -> dict:
+        """A JSON-serialisable dict of every field (for manifests and --json)."""
+        d = asdict(self)
+        d["expansions"] = list(self.expansions)
+        d["removed"] = list(self.removed)
+        d["extra_sets"] = list(self.extra_sets)
+        d["cards_file"] = None if self.cards_file is None else str(self.cards_file)
+        d["label"] = self.label()
+        return d

@@ -1,0 +1,816 @@
+"""The All Is Bomb rules and search compiled with Numba (the reference is `rules.py`).
+
+Every function here mirrors one in `rules.py` / `search.py`; tests run both on many
+seeded deals and demand the same outcome, node count and solution.
+
+State layout (one int16 array `st`, N = number of cards, H = 5N):
+
+    st[0:N]      DECK, card ids top first (st[H+0] of them are valid)
+    st[N:2N]     zone of each card: 0 deck, 1/2 equipped by player 1/2, 3 discard, 4 out, 5 play
+    st[2N:3N]    1 if the card is ignited
+    st[3N:4N]    DISCARD PILE, bottom first (st[H+1] valid)
+    st[4N:5N]    1 if the card was played at least once
+    st[H+0..7]   deck length, discard length, desired dish (-1), active player, GIFT plays,
+                 outcome (0 ongoing, 1 win, 2 loss), ending bits (rules.Ending), turn
+
+Program arrays (cards.compile_program): number[n, 2], keyword[n, 2] (1 URGENT, 2 ROYAL),
+step_start[n, 2], step_count[n, 2], steps[k, 13] (layout in cards.py), info[16].
+
+A turn is run with a choice list: `ch` holds the choices, `cs` = [position, how many are
+given, options of the choice that was missing]. When the list runs out the turn stops with
+NEED, and the caller extends the list (an odometer over choice sequences, which visits
+moves in lexicographic order like `rules.State.children`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
+OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
+Z_DECK, Z_EQUIPPED, Z_DISCARD, Z_PLAY, Z_DRAWN = range(5)
+P_TOP, P_BOTTOM, P_NTH, P_ANY, P_NAME, P_CLASS, P_SELF = range(7)
+D_TOP, D_BOTTOM, D_EQUIPPED, D_DISCARD, D_OUT = range(5)
+KW_URGENT, KW_ROYAL = 1, 2
+NEED = -1
+E_DRAW, E_NOCARD, E_UNMET, E_CYCLE = 1, 2, 4, 8
+E_NOT_BEST = 16  # best mode: the node limit stopped the search before the best win was proven
+R_ONGOING, R_WIN, R_LOSS = 0, 1, 2
+MAXC = 64  # most choices in one turn (more: the search answers undecided)
+ON_PATH, DONE = 1, 2
+#: outcome codes of solve_batch
+CODE_WIN, CODE_LOSS, CODE_UNDECIDED = 1, 0, 2
+
+
+def state_len(n: int) -> int:
+    """Length of the state array for n cards."""
+    return 5 * n + 8
+
+
+@njit(cache=True, inline="always")
+def _bit(lo, hi, c):
+    if c < 31:
+        return (lo >> c) & 1
+    return (hi >> (c - 31)) & 1
+
+
+@njit(cache=True)
+def _equipped(st, n, player, out):
+    z = EQUIP0 + player
+    k = 0
+    for c in range(n):
+        if st[n + c] == z:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _playable(st, n, keyword, out):
+    H = 5 * n
+    k = _equipped(st, n, st[H + 3], out)
+    urgent = False
+    for i in range(k):
+        c = out[i]
+        if keyword[c, st[2 * n + c]] == KW_URGENT:
+            urgent = True
+    if not urgent:
+        return k
+    m = 0
+    for i in range(k):
+        c = out[i]
+        kw = keyword[c, st[2 * n + c]]
+        if kw == KW_URGENT or kw == KW_ROYAL:
+            out[m] = c
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _choose(k, ch, cs):
+    if k <= 1:
+        return 0
+    if cs[0] < cs[1]:
+        r = ch[cs[0]]
+        cs[0] += 1
+        return r
+    cs[2] = k
+    return NEED
+
+
+@njit(cache=True)
+def _remove(st, n, c):
+    H = 5 * n
+    z = st[n + c]
+    if z == DECK:
+        L = st[H]
+        j = 0
+        while st[j] != c:
+            j += 1
+        for i in range(j, L - 1):
+            st[i] = st[i + 1]
+        st[H] = L - 1
+    elif z == DISCARD:
+        L = st[H + 1]
+        j = 0
+        while st[3 * n + j] != c:
+            j += 1
+        for i in range(j, L - 1):
+            st[3 * n + i] = st[3 * n + i + 1]
+        st[H + 1] = L - 1
+
+
+@njit(cache=True)
+def _discard(st, n, c):
+    H = 5 * n
+    if st[n + c] == DISCARD:
+        return
+    _remove(st, n, c)
+    st[3 * n + st[H + 1]] = c
+    st[H + 1] += 1
+    st[n + c] = DISCARD
+
+
+@njit(cache=True)
+def _ignite(st, n, c):
+    if st[2 * n + c] == 1:
+        _discard(st, n, c)
+    else:
+        st[2 * n + c] = 1
+
+
+@njit(cache=True)
+def _deck_top(st, n, c):
+    H = 5 * n
+    L = st[H]
+    for i in range(L, 0, -1):
+        st[i] = st[i - 1]
+    st[0] = c
+    st[H] = L + 1
+    st[n + c] = DECK
+
+
+@njit(cache=True)
+def _deck_bottom(st, n, c):
+    H = 5 * n
+    st[st[H]] = c
+    st[H] += 1
+    st[n + c] = DECK
+
+
+@njit(cache=True)
+def _move(st, n, c, to):
+    if to == D_DISCARD:
+        _discard(st, n, c)
+        return
+    _remove(st, n, c)
+    if to == D_TOP:
+        _deck_top(st, n, c)
+    elif to == D_BOTTOM:
+        _deck_bottom(st, n, c)
+    elif to == D_EQUIPPED:
+        st[n + c] = EQUIP0 + st[5 * n + 3]
+    else:
+        st[n + c] = OUT
+
+
+@njit(cache=True)
+def _candidates(st, n, card, row, players, out, tmp):
+    H = 5 * n
+    zone, pick, nth, within = row[1], row[2], row[3], row[4]
+    k = 0
+    if zone == Z_PLAY:
+        if st[n + card] == PLAY:
+            tmp[0] = card
+            k = 1
+    elif zone == Z_DECK:
+        for i in range(st[H]):
+            tmp[k] = st[i]
+            k += 1
+    elif zone == Z_DISCARD:
+        for i in range(st[H + 1] - 1, -1, -1):
+            tmp[k] = st[3 * n + i]
+            k += 1
+    else:
+        act = st[H + 3]
+        z = EQUIP0 + act
+        for c in range(n):
+            if st[n + c] == z:
+                tmp[k] = c
+                k += 1
+        if (pick == P_NAME or pick == P_CLASS) and players == 2:
+            z = EQUIP0 + 1 - act
+            for c in range(n):
+                if st[n + c] == z:
+                    tmp[k] = c
+                    k += 1
+    lo, hi = 0, k
+    if pick == P_TOP:
+        hi = min(k, 1)
+    elif pick == P_BOTTOM:
+        lo = max(0, k - 1)
+    elif pick == P_NTH:
+        lo = min(nth - 1, k)
+        hi = min(nth, k)
+    elif within > 0:
+        hi = min(within, k)
+    m = 0
+    for i in range(lo, hi):
+        c = tmp[i]
+        if pick == P_NAME and _bit(row[5], row[6], c) == 0:
+            continue
+        if pick == P_CLASS and _bit(row[7], row[8], c) == 0:
+            continue
+        if row[0] == OP_FLIP and st[2 * n + c] == 0:
+            continue
+        out[m] = c
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _fixed_targets(st, n, card, row, out, tmp):
+    H = 5 * n
+    zone, pick, nth, count = row[1], row[2], row[3], row[11]
+    if zone == Z_PLAY:
+        if st[n + card] == PLAY and not (row[0] == OP_FLIP and st[2 * n + card] == 0):
+            out[0] = card
+            return 1
+        return 0  # (the reference filters flip_back the same way for every zone)
+    k = 0
+    if zone == Z_DECK:
+        for i in range(st[H]):
+            tmp[k] = st[i]
+            k += 1
+    else:
+        for i in range(st[H + 1] - 1, -1, -1):
+            tmp[k] = st[3 * n + i]
+            k += 1
+    m = 0
+    if pick == P_TOP:
+        for i in range(min(count, k)):
+            out[m] = tmp[i]
+            m += 1
+    elif pick == P_BOTTOM:
+        for i in range(min(count, k)):
+            out[m] = tmp[k - 1 - i]
+            m += 1
+    else:
+        for i in range(nth - 1, min(nth - 1 + count, k)):
+            out[m] = tmp[i]
+            m += 1
+    if row[0] == OP_FLIP:
+        j = 0
+        for i in range(m):
+            if st[2 * n + out[i]] == 1:
+                out[j] = out[i]
+                j += 1
+        m = j
+    return m
+
+
+@njit(cache=True)
+def _apply_select(st, n, c, row):
+    if row[0] == OP_MOVE:
+        _move(st, n, c, row[9])
+    elif row[0] == OP_IGNITE:
+        _ignite(st, n, c)
+    else:
+        st[2 * n + c] = 0
+
+
+@njit(cache=True)
+def _unmet(st, n, card, played_ignited, info, gift_ids, n_gifts):
+    """True if some win condition is unmet (rules.State.unmet_conditions)."""
+    H = 5 * n
+    d = st[H + 2]
+    princess_ok = card == info[1] and played_ignited == 1
+    if d < 0:
+        return True
+    if info[0] == 1:
+        if st[n + d] != DISCARD:
+            return True
+        t = info[2]
+        if not princess_ok or t < 0 or st[2 * n + t] == 0:
+            return True
+        if st[n + t] != EQUIP0 and st[n + t] != EQUIP1:
+            return True
+    else:
+        if st[2 * n + d] == 0:
+            return True
+        if not princess_ok or (st[n + d] != EQUIP0 and st[n + d] != EQUIP1):
+            return True
+    if info[3] != -1:  # mosquitos in play as a condition (mask, -1 = not a condition)
+        lo, hi = info[3], info[4]
+        if lo == 0 and hi == 0:
+            return True
+        for c in range(n):
+            if _bit(lo, hi, c) == 1 and st[n + c] != DISCARD:
+                return True
+    if info[5] != -2:
+        g = info[5]
+        if g < 0 or st[4 * n + g] == 0:
+            return True
+    if info[8] > 0:
+        if info[9] == 1:
+            cnt = 0
+            for i in range(n_gifts):
+                cnt += st[4 * n + gift_ids[i]]
+        else:
+            cnt = st[H + 4]
+        if cnt < 3:
+            return True
+    if info[10] != -2:
+        j = info[10]
+        if j < 0 or d != j:
+            return True
+    if info[11] != -2:
+        a = info[11]
+        if a < 0:
+            return True
+        if info[13] == 1:
+            if st[n + a] != EQUIP0 and st[n + a] != EQUIP1:
+                return True
+        elif st[n + a] != EQUIP0 + st[H + 3]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _is_gift(c, info):
+    return _bit(info[6], info[7], c) == 1
+
+
+@njit(cache=True)
+def run_turn(
+    st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, cs, buf, tmp
+):
+    """Play one turn on `st` with the choices in `ch`; return 0 when done, NEED (-1) if a
+    choice is missing (cs[2] = its number of options). Mirrors rules.State._run_turn."""
+    H = 5 * n
+    players = info[12]
+    act = st[H + 3]
+    # D.1 play a card
+    k = _playable(st, n, keyword, buf)
+    i = _choose(k, ch, cs)
+    if i < 0:
+        return NEED
+    card = buf[i]
+    side = st[2 * n + card]
+    st[n + card] = PLAY
+    st[4 * n + card] = 1
+    if info[8] > 0 and _is_gift(card, info):
+        st[H + 4] += 1
+    # D.2 draw and equip
+    num = number[card, side]
+    L = st[H]
+    drawn = -1
+    if num > L:
+        st[H + 5] = R_LOSS
+        st[H + 6] = E_DRAW
+        return 0
+    if num > 0:
+        for j in range(num):
+            tmp[j] = st[j]
+        for j in range(L - num):
+            st[j] = st[j + num]
+        st[n + tmp[num - 1]] = EQUIP0 + act
+        drawn = tmp[num - 1]
+        for j in range(num - 1):
+            st[L - num + j] = tmp[j]
+        st[H] = L - 1
+    # D.3 card action
+    s0 = sstart[card, side]
+    for si in range(s0, s0 + scount[card, side]):
+        row = steps[si]
+        op = row[0]
+        if op == OP_MOVE or op == OP_IGNITE or op == OP_FLIP:
+            may = row[10]
+            pick = row[2]
+            if pick == P_TOP or pick == P_BOTTOM or pick == P_NTH or pick == P_SELF:
+                m = _fixed_targets(st, n, card, row, buf, tmp)
+                # copy: buf is reused below only after this loop
+                stop = False
+                for j in range(m):
+                    c = buf[j]
+                    if may == 1:
+                        r = _choose(2, ch, cs)
+                        if r < 0:
+                            return NEED
+                        if r == 1:
+                            stop = True
+                            break
+                    _apply_select(st, n, c, row)
+                if stop:
+                    continue
+            else:
+                for _rep in range(row[11]):
+                    m = _candidates(st, n, card, row, players, buf, tmp)
+                    if m == 0:
+                        break
+                    r = _choose(m + may, ch, cs)
+                    if r < 0:
+                        return NEED
+                    if r == m:
+                        break
+                    _apply_select(st, n, buf[r], row)
+        elif op == OP_SWAP:
+            kk = _equipped(st, n, st[H + 3], buf)
+            if kk == 0 or st[H] == 0:
+                continue
+            r = _choose(kk + row[10], ch, cs)
+            if r < 0:
+                return NEED
+            if r == kk:
+                continue
+            e = buf[r]
+            top = st[0]
+            st[0] = e
+            st[n + e] = DECK
+            st[n + top] = EQUIP0 + st[H + 3]
+        elif op == OP_REORDER:
+            m = min(row[3], st[H])
+            if m < 2:
+                continue
+            f = 1
+            for j in range(2, m + 1):
+                f *= j
+            r = _choose(f, ch, cs)
+            if r < 0:
+                return NEED
+            # r-th lexicographic permutation (as itertools.permutations lists them)
+            for j in range(m):
+                tmp[j] = st[j]
+                buf[j] = 1
+            for pos in range(m):
+                f //= m - pos
+                q = r // f
+                r = r % f
+                j = 0
+                while True:
+                    if buf[j] == 1:
+                        if q == 0:
+                            break
+                        q -= 1
+                    j += 1
+                buf[j] = 0
+                st[pos] = tmp[j]
+        elif op == OP_PROPHECY:
+            if st[H + 2] >= 0 or row[12] < 0:
+                continue
+            st[H + 2] = row[12]
+            if st[n + card] == PLAY:
+                st[n + card] = OUT
+        else:  # OP_EQUIPWIN
+            t = st[H + 2] if row[12] == -2 else row[12]
+            if row[1] == Z_DRAWN:
+                if t < 0 or t != drawn or st[n + t] != EQUIP0 + act or st[2 * n + t] == 0:
+                    continue
+            elif t < 0 or st[n + t] != DECK or st[2 * n + t] == 0:
+                continue
+            if row[10] == 1:
+                r = _choose(2, ch, cs)
+                if r < 0:
+                    return NEED
+                if r == 1:
+                    continue
+            if row[1] != Z_DRAWN:
+                _remove(st, n, t)
+                st[n + t] = EQUIP0 + st[H + 3]
+            if _unmet(st, n, card, side, info, gift_ids, n_gifts):
+                st[H + 5] = R_LOSS
+                st[H + 6] = E_UNMET
+            else:
+                st[H + 5] = R_WIN
+            return 0
+    # D.4 ignite
+    if st[n + card] == PLAY:
+        _ignite(st, n, card)
+    # D.5 clean-up
+    if st[n + card] == PLAY:
+        _deck_bottom(st, n, card)
+    if players == 2:
+        kk = _equipped(st, n, act, buf)
+        if kk > 0:
+            r = _choose(kk + info[14], ch, cs)
+            if r < 0:
+                return NEED
+            if r < kk:
+                st[n + buf[r]] = EQUIP0 + 1 - act
+        st[H + 3] = 1 - act
+    st[H + 7] += 1
+    if _playable(st, n, keyword, buf) == 0:
+        st[H + 5] = R_LOSS
+        st[H + 6] = E_NOCARD
+    return 0
+
+
+@njit(cache=True)
+def state_hash(st, n, tracked, n_tracked):
+    """64-bit hash of what rules.State.key() holds."""
+    H = 5 * n
+    h = np.uint64(0xCBF29CE484222325)
+    p = np.uint64(0x100000001B3)
+    for i in range(st[H]):
+        h = (h ^ np.uint64(st[i] + 1)) * p
+    h = (h ^ np.uint64(255)) * p
+    for i in range(st[H + 1]):
+        h = (h ^ np.uint64(st[3 * n + i] + 1)) * p
+    h = (h ^ np.uint64(254)) * p
+    for c in range(n):
+        h = (h ^ np.uint64(st[n + c] * 2 + st[2 * n + c])) * p
+    for i in range(n_tracked):
+        h = (h ^ np.uint64(st[4 * n + tracked[i]] + 7)) * p
+    h = (h ^ np.uint64(st[H + 2] + 300)) * p
+    h = (h ^ np.uint64(min(st[H + 4], 3) + 400)) * p
+    h = (h ^ np.uint64(st[H + 3] + 500)) * p
+    h ^= h >> np.uint64(29)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(32)
+    return h
+
+
+@njit(cache=True)
+def setup(deck, n, players, st):
+    """Rulebook B: the deck (top first), player 1 EQUIPS 3 cards, player 2 (if any) 2."""
+    st[:] = 0
+    H = 5 * n
+    for c in range(n):
+        st[n + c] = DECK
+    first = 3 if players == 1 else 5
+    for i in range(first):
+        st[n + deck[i]] = EQUIP0 if i < 3 else EQUIP1
+    L = 0
+    for i in range(first, n):
+        st[L] = deck[i]
+        L += 1
+    st[H] = L
+    st[H + 2] = -1
+
+
+@njit(cache=True)
+def _tt_find(keys, gens, gen, h):
+    cap = keys.shape[0]
+    idx = np.int64(h & np.uint64(cap - 1))
+    while True:
+        if gens[idx] != gen:
+            return idx, False
+        if keys[idx] == h:
+            return idx, True
+        idx = (idx + 1) & (cap - 1)
+
+
+@njit(cache=True)
+def dfs(
+    root,
+    n,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    tracked,
+    n_tracked,
+    keys,
+    gens,
+    marks,
+    gen,
+    node_limit,
+    states,
+    fch,
+    fk,
+    fplen,
+    fstarted,
+    fidx,
+    sol,
+    sol_len,
+    buf,
+    tmp,
+    cs,
+    objective,
+    best_mode,
+):
+    """Exhaustive DFS from `root` (search.reference_search). Returns (code, nodes, reasons,
+    solution turns); the winning line is left in sol[0:turns, :] with sol_len[t] choices.
+
+    best_mode=1: do not stop at the first win; return the win whose final position has the
+    smallest sum of objective[c] over the cards c in the DISCARD PILE (campaign: the star
+    cards lost). Exact, because the wins reachable from a position do not depend on the
+    path to it, so visiting each position once still meets every reachable win. If the
+    node limit stops it after a win was found, that win is returned with E_NOT_BEST set.
+    """
+    H = 5 * n
+    L = states.shape[1]
+    max_depth = states.shape[0] - 1
+    cap = keys.shape[0]
+    limit_fill = (cap * 3) // 4
+    if root[H + 5] == R_WIN:
+        return CODE_WIN, 0, 0, 0
+    if root[H + 5] == R_LOSS:
+        return CODE_LOSS, 0, root[H + 6], 0
+    filled = 0
+    h = state_hash(root, n, tracked, n_tracked)
+    idx, found = _tt_find(keys, gens, gen, h)
+    keys[idx] = h
+    gens[idx] = gen
+    marks[idx] = ON_PATH
+    filled += 1
+    for j in range(L):
+        states[0, j] = root[j]
+    fstarted[0] = 0
+    fidx[0] = idx
+    nodes = 1
+    reasons = 0
+    best = -1
+    best_turns = 0
+    d = 0
+    child = states[1]
+    while d >= 0:
+        # next complete move of frame d (odometer over choice sequences)
+        ok = True
+        if fstarted[d] == 0:
+            fstarted[d] = 1
+            fplen[d] = 0
+        else:
+            p = fplen[d]
+            while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
+                p -= 1
+            if p == 0:
+                ok = False
+            else:
+                fch[d, p - 1] += 1
+                fplen[d] = p
+        if not ok:
+            if fidx[d] >= 0:
+                marks[fidx[d]] = DONE
+            d -= 1
+            continue
+        child = states[d + 1]  # the child is built in place in the next frame's slot
+        while True:
+            child[:] = states[d]
+            cs[0] = 0
+            cs[1] = fplen[d]
+            status = run_turn(
+                child,
+                n,
+                number,
+                keyword,
+                sstart,
+                scount,
+                steps,
+                info,
+                gift_ids,
+                n_gifts,
+                fch[d],
+                cs,
+                buf,
+                tmp,
+            )
+            if status == NEED:
+                p = fplen[d]
+                if p >= MAXC:  # a turn with more choices than the stack holds: give up
+                    if best >= 0:
+                        return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
+                    return CODE_UNDECIDED, nodes, reasons, 0
+                fch[d, p] = 0
+                fk[d, p] = cs[2]
+                fplen[d] = p + 1
+                continue
+            break
+        res = child[H + 5]
+        if res == R_WIN:
+            score = 0
+            if best_mode == 1:
+                for c in range(n):
+                    if child[n + c] == DISCARD:
+                        score += objective[c]
+                if best >= 0 and score >= best:
+                    continue
+            for t in range(d + 1):
+                sol_len[t] = fplen[t]
+                for j in range(fplen[t]):
+                    sol[t, j] = fch[t, j]
+            if best_mode == 0 or score == 0:
+                return CODE_WIN, nodes, reasons, d + 1
+            best = score
+            best_turns = d + 1
+            continue
+        if res == R_LOSS:
+            reasons |= child[H + 6]
+            continue
+        h = state_hash(child, n, tracked, n_tracked)
+        idx, found = _tt_find(keys, gens, gen, h)
+        if found:
+            if marks[idx] == ON_PATH:
+                reasons |= E_CYCLE
+            continue
+        if nodes >= node_limit or d + 1 >= max_depth:
+            if best >= 0:
+                return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
+            return CODE_UNDECIDED, nodes, reasons, 0
+        nodes += 1
+        if filled < limit_fill:
+            keys[idx] = h
+            gens[idx] = gen
+            marks[idx] = ON_PATH
+            filled += 1
+            fidx[d + 1] = idx
+        else:
+            fidx[d + 1] = -1
+        d += 1
+        fstarted[d] = 0
+    if best >= 0:
+        return CODE_WIN, nodes, reasons, best_turns
+    return CODE_LOSS, nodes, reasons, 0
+
+
+@njit(cache=True)
+def solve_many(
+    decks,
+    n,
+    players,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    tracked,
+    n_tracked,
+    keys,
+    gens,
+    marks,
+    gen0,
+    node_limit,
+    max_depth,
+    out_code,
+    out_nodes,
+    out_len,
+    out_reason,
+):
+    """Solve each row of `decks` (card ids, top first); results into the out arrays.
+    Returns the last table generation used."""
+    L = 5 * n + 8
+    states = np.zeros((max_depth + 1, L), np.int16)
+    fch = np.zeros((max_depth + 1, MAXC), np.int32)
+    fk = np.zeros((max_depth + 1, MAXC), np.int32)
+    fplen = np.zeros(max_depth + 1, np.int32)
+    fstarted = np.zeros(max_depth + 1, np.int32)
+    fidx = np.zeros(max_depth + 1, np.int64)
+    sol = np.zeros((max_depth + 1, MAXC), np.int32)
+    sol_len = np.zeros(max_depth + 1, np.int32)
+    buf = np.zeros(2 * n + 8, np.int64)
+    tmp = np.zeros(2 * n + 8, np.int64)
+    cs = np.zeros(3, np.int64)
+    root = np.zeros(L, np.int16)
+    objective = np.zeros(n, np.int64)
+    gen = gen0
+    for r in range(decks.shape[0]):
+        gen += 1
+        if gen >= 4294967295:
+            gens[:] = 0
+            gen = 1
+        setup(decks[r], n, players, root)
+        code, nodes, reasons, turns = dfs(
+            root,
+            n,
+            number,
+            keyword,
+            sstart,
+            scount,
+            steps,
+            info,
+            gift_ids,
+            n_gifts,
+            tracked,
+            n_tracked,
+            keys,
+            gens,
+            marks,
+            np.uint32(gen),
+            node_limit,
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
+            fidx,
+            sol,
+            sol_len,
+            buf,
+            tmp,
+            cs,
+            objective,
+            0,
+        )
+        out_code[r] = code
+        out_nodes[r] = nodes
+        out_len[r] = turns
+        out_reason[r] = reasons
+    return gen

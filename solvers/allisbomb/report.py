@@ -1,0 +1,413 @@
+"""Aggregates, tables and charts of an All Is Bomb sweep (issue 3 part 3).
+
+Input: the sweep's rows, one per deal (see `solvers.allisbomb.study.SWEEP_COLUMNS`).
+Output: per configuration, the perfect-play win rate with a Wilson 95% interval in which
+undecided deals count against the claim at each end; difficulty (nodes to decide) and
+solution-length distributions; loss reasons; win rate by the starting position of key
+cards; and the skill gap (heuristic players next to perfect play). Tables as CSV and
+Markdown, charts as PNG and SVG, every one captioned with its provenance.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from solvers.common.files import write_text_atomic
+from solvers.common.plots import PALETTE, interval_bars, new_figure, save_chart
+from solvers.common.stats import wilson, wilson_undecided
+
+#: Cards whose starting position is charted (those present in a configuration).
+KEY_CARD_PREFIXES = ("PRINCESS", "PROPHET", "CROISSANT", "EGGS", "PANCAKES", "THE JUICE", "THRONE")
+
+OUTCOMES = ("win", "loss", "undecided")
+
+
+def _rate_columns(prefix: str, wins: int, n: int, undecided: int = 0) -> dict[str, Any]:
+    lo, hi = wilson_undecided(wins, undecided, n) if n else (np.nan, np.nan)
+    return {
+        f"{prefix}_rate": wins / n if n else np.nan,
+        f"{prefix}_lo": lo,
+        f"{prefix}_hi": hi,
+    }
+
+
+def summarize(rows: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Return one row per configuration: counts, win rate and interval, difficulty, skill gap.
+
+    The interval's low end counts undecided deals as losses, its high end as wins.
+    """
+    out = []
+    configs = list(order) if order is not None else list(dict.fromkeys(rows["config"]))
+    for config in configs:
+        g = rows[rows["config"] == config]
+        if g.empty:
+            continue
+        n = len(g)
+        wins = int((g["outcome"] == "win").sum())
+        und = int((g["outcome"] == "undecided").sum())
+        rec: dict[str, Any] = {
+            "config": config,
+            "deals": n,
+            "wins": wins,
+            "losses": int((g["outcome"] == "loss").sum()),
+            "undecided": und,
+        }
+        rec.update(_rate_columns("win", wins, n, und))
+        rec["half_width_pp"] = 100 * (rec["win_hi"] - rec["win_lo"]) / 2
+        rec["nodes_median"] = float(g["nodes"].median())
+        rec["nodes_p99"] = float(g["nodes"].quantile(0.99))
+        rec["nodes_max"] = int(g["nodes"].max())
+        won = g[g["outcome"] == "win"]
+        rec["solution_len_median"] = float(won["solution_len"].median()) if len(won) else np.nan
+        rec["seconds_mean"] = float(g["seconds"].mean())
+        for player in ("greedy", "random"):
+            col = f"{player}_win"
+            if col in g.columns:
+                played = g[col].dropna()
+                rec[f"{player}_deals"] = len(played)
+                rec.update(_rate_columns(player, int(played.sum()), len(played)))
+        out.append(rec)
+    return pd.DataFrame(out)
+
+
+def loss_reasons(rows: pd.DataFrame) -> pd.DataFrame:
+    """Return, per configuration, the share of lost deals by loss reason."""
+    lost = rows[rows["outcome"] == "loss"]
+    if lost.empty:
+        return pd.DataFrame(columns=["config", "loss_reason", "deals", "share_of_losses"])
+    t = lost.groupby(["config", "loss_reason"], sort=False).size().rename("deals").reset_index()
+    t["share_of_losses"] = t["deals"] / t.groupby("config")["deals"].transform("sum")
+    return t
+
+
+def position_table(rows: pd.DataFrame, config: str) -> pd.DataFrame:
+    """Return the win rate by starting deck position of each key card in one configuration.
+
+    Position 1 is the top of the shuffled deck; the first cards drawn are equipped.
+    """
+    g = rows[rows["config"] == config]
+    recs = []
+    for col in [c for c in g.columns if c.startswith("pos:")]:
+        if g[col].isna().all():
+            continue
+        card = col[4:]
+        for pos, h in g.groupby(col):
+            wins, n = int((h["outcome"] == "win").sum()), len(h)
+            lo, hi = wilson(wins, n)
+            recs.append(
+                {
+                    "card": card,
+                    "position": int(pos) + 1,
+                    "deals": n,
+                    "win_rate": wins / n,
+                    "win_lo": lo,
+                    "win_hi": hi,
+                }
+            )
+    return pd.DataFrame(recs)
+
+
+def to_markdown(df: pd.DataFrame, percent: Sequence[str] = (), digits: int = 1) -> str:
+    """Render a table as GitHub Markdown, with the named rate columns as percentages."""
+    cols = list(df.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for _, r in df.iterrows():
+        cells = []
+        for c in cols:
+            v = r[c]
+            if c in percent and pd.notna(v):
+                cells.append(f"{100 * v:.{digits}f}%")
+            elif isinstance(v, float):
+                cells.append("" if np.isnan(v) else f"{v:,.{digits}f}")
+            elif isinstance(v, (int, np.integer)):
+                cells.append(f"{v:,}")
+            else:
+                cells.append(str(v))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def headline_table(summary: pd.DataFrame) -> str:
+    """The README's results table: configuration, deals, win rate [95% interval], difficulty."""
+    t = pd.DataFrame(
+        {
+            "configuration": summary["config"],
+            "deals": summary["deals"],
+            "undecided": summary["undecided"],
+            "perfect-play win rate [95% CI]": [
+                f"{100 * r:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]"
+                for r, lo, hi in zip(
+                    summary["win_rate"], summary["win_lo"], summary["win_hi"], strict=True
+                )
+            ],
+            "median nodes": summary["nodes_median"].map(lambda v: f"{v:,.0f}"),
+            "median winning turns": summary["solution_len_median"].map(
+                lambda v: "" if pd.isna(v) else f"{v:.0f}"
+            ),
+        }
+    )
+    for player in ("greedy", "random"):
+        if f"{player}_rate" in summary.columns:
+            t[f"{player} player"] = [
+                "" if pd.isna(r) else f"{100 * r:.1f}%" for r in summary[f"{player}_rate"]
+            ]
+    return to_markdown(t)
+
+
+def write_report(
+    rows: pd.DataFrame,
+    out_dir: str | os.PathLike,
+    caption: str,
+    order: Sequence[str] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> dict[str, Path]:
+    """Write tables (CSV, Markdown) and charts (PNG, SVG) for a sweep into `out_dir`.
+
+    Returns the paths written, by name.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = summarize(rows, order)
+    reasons = loss_reasons(rows)
+    written: dict[str, Path] = {}
+
+    def table(name: str, df: pd.DataFrame, percent: Sequence[str] = ()) -> None:
+        csv = out / f"{name}.csv"
+        write_text_atomic(csv, df.to_csv(index=False))
+        md = out / f"{name}.md"
+        write_text_atomic(md, f"<!-- {caption} -->\n\n" + to_markdown(df, percent))
+        written[name] = csv
+
+    rate_cols = [c for c in summary.columns if c.endswith(("_rate", "_lo", "_hi"))]
+    table("summary", summary, rate_cols)
+    table("loss_reasons", reasons, ["share_of_losses"])
+    headline = out / "headline.md"
+    write_text_atomic(headline, headline_table(summary))
+    written["headline"] = headline
+
+    configs = list(summary["config"])
+    positions = (
+        pd.concat([position_table(rows, c).assign(config=c) for c in configs], ignore_index=True)
+        if configs
+        else pd.DataFrame()
+    )
+    if not positions.empty:
+        table("positions", positions, ["win_rate", "win_lo", "win_hi"])
+
+    _chart_win_rates(summary, out, caption)
+    _chart_difficulty(rows, configs, out, caption)
+    _chart_solution_length(rows, configs, out, caption)
+    if not positions.empty:
+        _chart_positions(positions, configs[0], out, caption)
+    if "greedy_rate" in summary.columns or "random_rate" in summary.columns:
+        _chart_skill_gap(summary, out, caption)
+    return written
+
+
+def _chart_win_rates(summary: pd.DataFrame, out: Path, caption: str) -> None:
+    fig, ax = new_figure(8, 0.5 + 0.38 * len(summary))
+    interval_bars(
+        ax, list(summary["config"]), summary["win_rate"], summary["win_lo"], summary["win_hi"]
+    )
+    ax.set_xlabel("perfect-play win rate (%), Wilson 95% interval (undecided counted against)")
+    ax.set_xlim(0, 105)
+    ax.set_title("All Is Bomb: how often is a shuffle winnable? (STAND-IN cards)")
+    save_chart(fig, out, "win_rate_by_config", caption)
+
+
+def _chart_difficulty(rows: pd.DataFrame, configs: Sequence[str], out: Path, caption: str) -> None:
+    fig, ax = new_figure()
+    for i, config in enumerate(configs):
+        nodes = np.sort(rows.loc[rows["config"] == config, "nodes"].to_numpy())
+        if len(nodes) == 0:
+            continue
+        y = np.arange(1, len(nodes) + 1) / len(nodes)
+        ax.step(
+            np.maximum(nodes, 1),
+            y,
+            where="post",
+            color=PALETTE[i % len(PALETTE)],
+            lw=1.4,
+            ls="-" if i < len(PALETTE) else "--",
+            label=config,
+        )
+    ax.set_xscale("log")
+    ax.set_xlabel("search nodes to decide the deal (log scale)")
+    ax.set_ylabel("share of deals decided")
+    ax.set_ylim(0, 1.01)
+    ax.set_title("Difficulty: nodes the exhaustive search needs (CDF, STAND-IN cards)")
+    ax.legend(fontsize=7, ncol=2, frameon=False, loc="lower right")
+    save_chart(fig, out, "difficulty_cdf", caption)
+
+
+def _chart_solution_length(
+    rows: pd.DataFrame, configs: Sequence[str], out: Path, caption: str
+) -> None:
+    won = rows[rows["outcome"] == "win"]
+    fig, ax = new_figure()
+    if not won.empty:
+        hi = int(won["solution_len"].max())
+        bins = np.arange(0.5, hi + 1.5, 1)
+        for i, config in enumerate(configs):
+            lengths = won.loc[won["config"] == config, "solution_len"]
+            if len(lengths):
+                ax.hist(
+                    lengths,
+                    bins=bins,
+                    histtype="step",
+                    density=True,
+                    lw=1.4,
+                    color=PALETTE[i % len(PALETTE)],
+                    ls="-" if i < len(PALETTE) else "--",
+                    label=config,
+                )
+        ax.legend(fontsize=7, ncol=2, frameon=False)
+    ax.set_xlabel("turns in the winning line found by the solver")
+    ax.set_ylabel("share of won deals")
+    ax.set_title("Length of winning lines (STAND-IN cards)")
+    save_chart(fig, out, "solution_length_hist", caption)
+
+
+def _chart_positions(positions: pd.DataFrame, config: str, out: Path, caption: str) -> None:
+    p = positions[positions["config"] == config]
+    grid = p.pivot(index="card", columns="position", values="win_rate")
+    fig, ax = new_figure(9, 0.8 + 0.45 * len(grid))
+    im = ax.imshow(100 * grid.to_numpy(dtype=float), aspect="auto", cmap="RdYlGn", vmin=0, vmax=100)
+    ax.set_yticks(range(len(grid.index)), list(grid.index))
+    ax.set_xticks(range(len(grid.columns)), [str(c) for c in grid.columns], fontsize=7)
+    ax.set_xlabel(
+        "starting position in the shuffled deck (1 = top; the first cards drawn are equipped)"
+    )
+    ax.grid(False)
+    for y in range(grid.shape[0]):
+        for x in range(grid.shape[1]):
+            v = grid.iat[y, x]
+            if pd.notna(v):
+                ax.text(x, y, f"{100 * v:.0f}", ha="center", va="center", fontsize=6)
+    fig.colorbar(im, ax=ax, label="perfect-play win rate (%)")
+    ax.set_title(f"Win rate by where key cards start ({config}, STAND-IN cards)")
+    save_chart(fig, out, "position_heatmap", caption)
+
+
+def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
+    players = [("win", "perfect play")] + [
+        (p, f"{p} player") for p in ("greedy", "random") if f"{p}_rate" in summary.columns
+    ]
+    fig, ax = new_figure(9, 0.6 + 0.55 * len(summary))
+    n = len(players)
+    height = 0.8 / n
+    y0 = np.arange(len(summary))
+    for i, (key, label) in enumerate(players):
+        rate = 100 * summary[f"{key}_rate"].to_numpy(dtype=float)
+        lo = 100 * summary[f"{key}_lo"].to_numpy(dtype=float)
+        hi = 100 * summary[f"{key}_hi"].to_numpy(dtype=float)
+        ax.barh(
+            y0 + i * height,
+            rate,
+            height,
+            xerr=[rate - lo, hi - rate],
+            color=PALETTE[i],
+            label=label,
+            capsize=2,
+            error_kw={"lw": 0.8},
+        )
+    ax.set_yticks(y0 + height * (n - 1) / 2, list(summary["config"]))
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.grid(axis="x", alpha=0.3)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("win rate (%), Wilson 95% interval")
+    ax.set_title("Skill gap: perfect play against heuristic players (STAND-IN cards)")
+    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    save_chart(fig, out, "skill_gap", caption)
+
+
+# --- campaign (issue 3 part 5) --------------------------------------------------------------
+
+MEDAL_ORDER = ("gold", "silver", "bronze", "none")
+
+
+def campaign_summary(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Medal rates (at least that medal) and per-game outcome rates of a campaign study."""
+    n = len(rows)
+    medals = []
+    for i, medal in enumerate(MEDAL_ORDER[:-1]):
+        k = int(rows["medal"].isin(MEDAL_ORDER[: i + 1]).sum())
+        lo, hi = wilson(k, n)
+        medals.append(
+            {
+                "result": f"{medal} or better",
+                "campaigns": n,
+                "count": k,
+                "rate": k / n,
+                "lo": lo,
+                "hi": hi,
+            }
+        )
+    games = []
+    for col in [c for c in rows.columns if c.startswith("game:")]:
+        wins = int((rows[col] == "win").sum())
+        und = int((rows[col] == "undecided").sum())
+        lo, hi = wilson_undecided(wins, und, n)
+        games.append(
+            {
+                "game": col[5:],
+                "campaigns": n,
+                "wins": wins,
+                "undecided": und,
+                "win_rate": wins / n,
+                "win_lo": lo,
+                "win_hi": hi,
+            }
+        )
+    return pd.DataFrame(medals), pd.DataFrame(games)
+
+
+def write_campaign_report(rows: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -> str:
+    """Write the campaign tables and charts; return the Markdown summary."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    medals, games = campaign_summary(rows)
+    undecided = (rows[[c for c in rows.columns if c.startswith("game:")]] == "undecided").any(
+        axis=1
+    )
+    md = (
+        to_markdown(medals, ["rate", "lo", "hi"])
+        + "\n"
+        + to_markdown(games, ["win_rate", "win_lo", "win_hi"])
+        + f"\nmean score {rows['points'].mean():.2f}, median {rows['points'].median():.0f} "
+        f"(N = {len(rows):,} campaigns; {int(undecided.sum()):,} of them had an undecided game, "
+        "scored as a loss, so scores and medal rates are lower bounds)\n"
+    )
+    write_text_atomic(out / "campaign_medals.csv", medals.to_csv(index=False))
+    write_text_atomic(out / "campaign_games.csv", games.to_csv(index=False))
+    write_text_atomic(out / "campaign.md", f"<!-- {caption} -->\n\n" + md)
+
+    fig, ax = new_figure()
+    lo_p, hi_p = int(rows["points"].min()), int(rows["points"].max())
+    ax.hist(rows["points"], bins=np.arange(lo_p - 0.5, hi_p + 1.5), color=PALETTE[0], alpha=0.85)
+    for need, name, color in (
+        (5, "bronze", "#a0522d"),
+        (10, "silver", "#7f7f7f"),
+        (15, "gold", "#c9a400"),
+    ):
+        ax.axvline(need - 0.5, color=color, ls="--", lw=1.2)
+        ax.text(need - 0.4, ax.get_ylim()[1] * 0.95, name, color=color, fontsize=8, va="top")
+    ax.set_xlabel("campaign score (cards kept into the last game + wins, last win worth 3)")
+    ax.set_ylabel("campaigns")
+    ax.set_title("All Is Bomb campaign scores under perfect play (STAND-IN cards)")
+    save_chart(fig, out, "campaign_scores", caption)
+
+    fig, ax = new_figure(8, 3.6)
+    interval_bars(ax, list(games["game"]), games["win_rate"], games["win_lo"], games["win_hi"])
+    ax.set_xlim(0, 105)
+    ax.set_xlabel("win rate of each campaign game (%), Wilson 95% interval, undecided against")
+    ax.set_title("Campaign: which game breaks the run? (STAND-IN cards)")
+    save_chart(fig, out, "campaign_games", caption)
+    return md

@@ -1,0 +1,849 @@
+"""The All Is Bomb reference engine: plain Python that reads like the rulebook.
+
+Sections follow the rulebook: B. Setup (`new_game`), D. Playing a Turn (`State.apply`
+runs the five phases: `_play_a_card`, `_draw_and_equip`, `_card_action`, `_ignite_phase`,
+`_clean_up`), E. How to Win / Losing the Game (`_game_ends`, `Ending`), F. Two-Player
+Game, G. Expansions (win conditions stack), H. Campaign Mode (in `campaign.py`).
+
+A *move* is one whole turn, written as the tuple of choices the player makes during it,
+in the order the rules ask for them: first which EQUIPPED CARD to play (an index into
+`State.playable()`), then each choice its CARD ACTION asks for (which card, whether to
+do a "may" step, the order of reordered cards), then (two players) which card to give.
+A choice with a single option is not asked and not written. `State.legal_moves()` lists
+every move in lexicographic order; `describe_move` says in words what a move does.
+
+Choices inside a step are numbered by the candidates in a fixed order: DECK from the top
+down, DISCARD PILE from the top down, EQUIPPED CARDS by card id (the active player's
+first); for an optional ("may") step the last option is "do not". A reorder of the top m
+cards offers the m! orders in lexicographic order (0 = leave as is).
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from solvers.allisbomb.cards import Card, CardSet, Side, Step, load_cards
+from solvers.allisbomb.config import GameConfig
+from solvers.common.errors import BadInput, unknown
+
+# Where a card is (one value per card id).
+DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = range(6)
+ZONE_NAMES = (
+    "deck",
+    "equipped (player 1)",
+    "equipped (player 2)",
+    "discard pile",
+    "out of play",
+    "play area",
+)
+
+
+class Outcome(enum.Enum):
+    """Whether the game goes on, is won or is lost (rulebook D, E)."""
+
+    ONGOING = "ongoing"
+    WIN = "win"
+    LOSS = "loss"
+
+
+class Ending(enum.IntFlag):
+    """How a game was lost (rulebook E, "Losing the Game"), as bits so a search can OR them.
+
+    DREW_TOO_MANY: "you would draw more cards than there are available in the DECK".
+    NO_CARD_TO_PLAY: "you can't play any card in the Play A Card phase".
+    CONDITIONS_UNMET: "you don't fulfill all win conditions when the game ends".
+    CYCLE: (searches only) a line of play that returns to a position already on the line.
+    NOT_BEST: (searches only, keep-most mode) a win was found but the node limit stopped
+    the search before it was proven the one keeping most cards.
+    """
+
+    NONE = 0
+    DREW_TOO_MANY = 1
+    NO_CARD_TO_PLAY = 2
+    CONDITIONS_UNMET = 4
+    CYCLE = 8
+    NOT_BEST = 16
+
+
+class NeedChoice(Exception):
+    """Raised by a chooser that has no more recorded choices; `k` is the number of options."""
+
+    def __init__(self, k: int) -> None:
+        super().__init__(k)
+        self.k = k
+
+
+Chooser = Callable[[int, list[str]], int]
+
+
+@dataclass
+class State:
+    """A position at the start of a turn (or a finished game).
+
+    deck: card ids, top first. discard: card ids, bottom first (top = last).
+    zone[c]: DECK, EQUIP0/EQUIP1 (equipped by player 1/2), DISCARD, OUT (set aside or
+    removed), PLAY. ignited[c]: the side up. desired: card id of the DESIRED DISH or -1.
+    played[c]: played at least once. gift_plays: GIFT plays (for the gifts condition).
+    """
+
+    cards: CardSet
+    deck: list[int]
+    discard: list[int]
+    zone: list[int]
+    ignited: list[bool]
+    desired: int
+    played: list[bool]
+    gift_plays: int
+    active: int
+    outcome: Outcome = Outcome.ONGOING
+    ending: Ending = Ending.NONE
+    turn: int = 0
+    _log: list[str] | None = None
+    _drawn: int = -1  # the card EQUIPPED in this turn's Draw & Equip phase (transient)
+
+    # --- basics -------------------------------------------------------------------------
+
+    @property
+    def config(self) -> GameConfig:
+        return self.cards.config
+
+    def copy(self) -> State:
+        """Return an independent copy (no log)."""
+        return State(
+            self.cards,
+            list(self.deck),
+            list(self.discard),
+            list(self.zone),
+            list(self.ignited),
+            self.desired,
+            list(self.played),
+            self.gift_plays,
+            self.active,
+            self.outcome,
+            self.ending,
+            self.turn,
+            None,
+        )
+
+    def key(self) -> tuple:
+        """The position as a hashable value (what the search's transposition table stores).
+
+        Only what can change the future is kept: zones, orders, sides, the prophecy, the
+        active player, and the play counts that win conditions read.
+        """
+        info = _info(self.cards)
+        tracked = tuple(self.played[c] for c in info["tracked"])
+        return (
+            tuple(self.deck),
+            tuple(self.discard),
+            tuple(self.zone),
+            tuple(self.ignited),
+            self.desired,
+            tracked,
+            min(self.gift_plays, 3),
+            self.active,
+        )
+
+    def equipped(self, player: int) -> list[int]:
+        """The EQUIPPED CARDS of a player (0 or 1), by card id."""
+        z = EQUIP0 + player
+        return [c for c in range(len(self.zone)) if self.zone[c] == z]
+
+    def label(self, c: int) -> str:
+        """The card's label with its side, e.g. 'GUARDIAN (ignited)'."""
+        return f"{self.cards.cards[c].label} ({'ignited' if self.ignited[c] else 'passive'})"
+
+    def side_of(self, c: int) -> Side:
+        """The side of card c that is up."""
+        return self.cards.cards[c].side(self.ignited[c])
+
+    def is_over(self) -> bool:
+        return self.outcome is not Outcome.ONGOING
+
+    # --- rulebook D.1: which cards may be played ------------------------------------------
+
+    def playable(self) -> list[int]:
+        """The EQUIPPED CARDS the active player may play (rulebook D.1, URGENT and ROYAL).
+
+        If an URGENT card is equipped, only URGENT cards (any of them) or ROYAL cards may
+        be played.
+        """
+        mine = self.equipped(self.active)
+        urgent = [c for c in mine if self.side_of(c).keyword == "URGENT"]
+        if not urgent:
+            return mine
+        return [c for c in mine if self.side_of(c).keyword in ("URGENT", "ROYAL")]
+
+    # --- moves ----------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[tuple[int, ...]]:
+        """Every move (whole turn as a choice tuple), in lexicographic order."""
+        return [m for m, _ in self.children()]
+
+    def children(self) -> list[tuple[tuple[int, ...], State]]:
+        """Every (move, resulting state), in lexicographic order of moves."""
+        if self.is_over():
+            return []
+        out: list[tuple[tuple[int, ...], State]] = []
+        todo: list[tuple[int, ...]] = [()]
+        while todo:
+            prefix = todo.pop()
+            child = self.copy()
+            try:
+                child._run_turn(_replay_chooser(prefix, strict=False))
+            except NeedChoice as need:
+                todo.extend(prefix + (i,) for i in reversed(range(need.k)))
+                continue
+            out.append((prefix, child))
+        return out
+
+    def apply(self, move: tuple[int, ...] | list[int]) -> State:
+        """Play one turn in place and return self. Raises BadInput for an illegal move."""
+        if self.is_over():
+            raise BadInput("the game is over; no more moves")
+        backup = self.copy()
+        try:
+            self._run_turn(_replay_chooser(tuple(move), strict=True))
+        except (NeedChoice, _BadChoice) as exc:
+            self.__dict__.update({k: v for k, v in backup.__dict__.items() if k != "_log"})
+            raise BadInput(f"illegal move {list(move)} at turn {self.turn + 1}: {exc}") from None
+        return self
+
+    def card_of(self, move: tuple[int, ...] | list[int]) -> int:
+        """The card id a move plays (its first choice, unless only one card is playable)."""
+        options = self.playable()
+        if len(options) == 1:
+            return options[0]
+        if not move or not 0 <= move[0] < len(options):
+            raise BadInput(f"illegal move {list(move)}: choose a card 0..{len(options) - 1}")
+        return options[move[0]]
+
+    def describe_move(self, move: tuple[int, ...] | list[int]) -> list[str]:
+        """Return the turn in words, as a player would carry it out (state unchanged)."""
+        s = self.copy()
+        s._log = []
+        s.apply(move)
+        return s._log
+
+    # --- rulebook D: a turn ----------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        if self._log is not None:
+            self._log.append(text)
+
+    def _run_turn(self, choose: Chooser) -> None:
+        """Play one turn: the five phases of rulebook D, then the next turn's start check."""
+        self._drawn = -1
+        card = self._play_a_card(choose)
+        side = self.side_of(card)
+        played_ignited = self.ignited[card]
+        if not self._draw_and_equip(side.number):
+            return
+        self._card_action(card, side, played_ignited, choose)
+        if self.is_over():
+            return
+        self._ignite_phase(card)
+        self._clean_up(card, choose)
+        self.turn += 1
+        if not self.playable():
+            self._lose(Ending.NO_CARD_TO_PLAY)
+            self._say(f"player {self.active + 1} has no card to play: the game is lost")
+
+    def _play_a_card(self, choose: Chooser) -> int:
+        """D.1: put an EQUIPPED CARD into the PLAY AREA (URGENT first, unless ROYAL)."""
+        options = self.playable()
+        card = options[_ask(choose, options, [self.label(c) for c in options])]
+        side = self.side_of(card)
+        self._say(f"play {self.label(card)}, number {side.number}: {side.text}")
+        self.zone[card] = PLAY
+        self.played[card] = True
+        if "GIFT" in self.cards.cards[card].classes and _info(self.cards)["gifts_needed"]:
+            self.gift_plays += 1
+        return card
+
+    def _draw_and_equip(self, number: int) -> bool:
+        """D.2: draw `number` cards, EQUIP the last, the rest to the bottom in order.
+
+        Returns False (and loses) if the DECK holds fewer than `number` cards.
+        """
+        if number > len(self.deck):
+            self._lose(Ending.DREW_TOO_MANY)
+            self._say(f"must draw {number} but the deck holds {len(self.deck)}: the game is lost")
+            return False
+        if number == 0:
+            return True
+        drawn = self.deck[:number]
+        self._drawn = drawn[-1]
+        del self.deck[:number]
+        self.zone[drawn[-1]] = EQUIP0 + self.active
+        self.deck.extend(drawn[:-1])
+        if number > 1:
+            rest = ", ".join(self.label(c) for c in drawn[:-1])
+            self._say(f"draw {number}: {rest} to the bottom; equip {self.label(drawn[-1])}")
+        else:
+            self._say(f"draw 1: equip {self.label(drawn[-1])}")
+        return True
+
+    def _card_action(self, card: int, side: Side, played_ignited: bool, choose: Chooser) -> None:
+        """D.3: carry out the action, as much of it as possible, step by step."""
+        for step in side.steps:
+            _STEP_RUNNERS[step.op](self, card, step, played_ignited, choose)
+            if self.is_over():
+                return
+
+    def _ignite_phase(self, card: int) -> None:
+        """D.4: IGNITE the played card (turn it, or discard it if already ignited)."""
+        if self.zone[card] != PLAY:
+            return  # the action moved it (e.g. the first prophet is set aside)
+        if self.ignited[card]:
+            self._say(f"ignite: {self.cards.cards[card].label} is already ignited, discard it")
+        else:
+            self._say(f"ignite: turn {self.cards.cards[card].label} to its ignited side")
+        self._ignite(card)
+
+    def _clean_up(self, card: int, choose: Chooser) -> None:
+        """D.5: a played card not discarded goes to the bottom of the DECK; F: give a card."""
+        if self.zone[card] == PLAY:
+            self._remove(card)
+            self.deck.append(card)
+            self.zone[card] = DECK
+            self._say(f"put {self.label(card)} at the bottom of the deck")
+        if self.config.players == 2:
+            mine = self.equipped(self.active)
+            if mine:
+                labels = [self.label(c) for c in mine]
+                if self.config.give_optional:
+                    labels.append("give nothing")
+                i = _ask(choose, labels, labels)
+                if i < len(mine):
+                    self.zone[mine[i]] = EQUIP0 + (1 - self.active)
+                    self._say(f"give {self.label(mine[i])} to player {2 - self.active}")
+            self.active = 1 - self.active
+
+    # --- primitive actions ----------------------------------------------------------------
+
+    def _remove(self, c: int) -> None:
+        """Take card c out of the DECK or DISCARD PILE list (zone updated by the caller)."""
+        if self.zone[c] == DECK:
+            self.deck.remove(c)
+        elif self.zone[c] == DISCARD:
+            self.discard.remove(c)
+
+    def _discard(self, c: int) -> None:
+        """Put c on top of the DISCARD PILE; a card already there is left alone (rulebook G)."""
+        if self.zone[c] == DISCARD:
+            return
+        self._remove(c)
+        self.discard.append(c)
+        self.zone[c] = DISCARD
+
+    def _ignite(self, c: int) -> None:
+        """IGNITE (rulebook D.4): passive -> ignited; already ignited -> DISCARD."""
+        if self.ignited[c]:
+            self._discard(c)
+        else:
+            self.ignited[c] = True
+
+    def _move(self, c: int, to: str) -> None:
+        if to == "discard":
+            self._discard(c)
+            return
+        self._remove(c)
+        if to == "deck_top":
+            self.deck.insert(0, c)
+            self.zone[c] = DECK
+        elif to == "deck_bottom":
+            self.deck.append(c)
+            self.zone[c] = DECK
+        elif to == "equipped":
+            self.zone[c] = EQUIP0 + self.active
+        elif to == "out":
+            self.zone[c] = OUT
+
+    def _lose(self, why: Ending) -> None:
+        self.outcome = Outcome.LOSS
+        self.ending = why
+
+    # --- rulebook E and G: the end of the game --------------------------------------------
+
+    def unmet_conditions(self, card: int, played_ignited: bool) -> list[str]:
+        """The win conditions not met if the game ended now by `card`'s equip-for-the-win."""
+        info = _info(self.cards)
+        cfg = self.config
+        unmet = []
+        princess_ok = self.cards.cards[card].name == "PRINCESS" and played_ignited
+        d = self.desired
+        if d < 0:
+            unmet.append("no PROPHECY was made")
+        if cfg.waking_up:
+            if d >= 0 and self.zone[d] != DISCARD:
+                unmet.append("the DESIRED DISH is not in the DISCARD PILE")
+            t = info["throne"]
+            if (
+                not princess_ok
+                or t < 0
+                or not self.ignited[t]
+                or self.zone[t] not in (EQUIP0, EQUIP1)
+            ):
+                unmet.append("the ignited PRINCESS did not EQUIP the ignited THRONE")
+        else:
+            if d >= 0 and not self.ignited[d]:
+                unmet.append("the DESIRED DISH is not ignited")
+            if not princess_ok or d < 0 or self.zone[d] not in (EQUIP0, EQUIP1):
+                unmet.append("the ignited PRINCESS did not EQUIP the DESIRED DISH")
+        if "mosquitos" in cfg.expansions:
+            if not info["mosquitos"] or any(self.zone[m] != DISCARD for m in info["mosquitos"]):
+                unmet.append("not both MOSQUITO cards are in the DISCARD PILE")
+        if "dream_guide" in cfg.expansions:
+            g = info["dream_guide"]
+            if g < 0 or not self.played[g]:
+                unmet.append("the DREAM GUIDE was never played")
+        if "gifts" in cfg.expansions:
+            if cfg.gifts_distinct:
+                n = sum(self.played[g] for g in info["gifts"])
+            else:
+                n = self.gift_plays
+            if n < 3:
+                unmet.append(f"only {n} GIFT card(s) played, 3 needed")
+        if "the_juice" in cfg.expansions:
+            j = info["juice"]
+            if j < 0 or d != j:
+                unmet.append("THE JUICE is not the DESIRED DISH")
+        if "all" in cfg.expansions:
+            a = info["all"]
+            ok_zones = (EQUIP0, EQUIP1) if cfg.all_any_player else (EQUIP0 + self.active,)
+            if a < 0 or self.zone[a] not in ok_zones:
+                unmet.append("ALL is not an EQUIPPED CARD")
+        return unmet
+
+    def _game_ends(self, card: int, played_ignited: bool) -> None:
+        unmet = self.unmet_conditions(card, played_ignited)
+        if unmet:
+            self._lose(Ending.CONDITIONS_UNMET)
+            self._say("the game ends without all win conditions: " + "; ".join(unmet))
+        else:
+            self.outcome = Outcome.WIN
+            self._say("the game ends with every win condition met: WIN")
+
+    # --- positions as JSON ------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        """A position as JSON-ready data, cards by label (see `state_from_json`)."""
+        lab = self.cards.labels
+        return {
+            "config": self.config.to_dict(),
+            "deck": [lab[c] for c in self.deck],
+            "discard": [lab[c] for c in self.discard],
+            "equipped": [[lab[c] for c in self.equipped(p)] for p in range(self.config.players)],
+            "out": [lab[c] for c in range(len(self.zone)) if self.zone[c] == OUT],
+            "ignited": sorted({lab[c] for c in range(len(lab)) if self.ignited[c]}),
+            "ignited_ids": [c for c in range(len(lab)) if self.ignited[c]],
+            "deck_ids": list(self.deck),
+            "discard_ids": list(self.discard),
+            "zone_ids": list(self.zone),
+            "desired": None if self.desired < 0 else lab[self.desired],
+            "played": [c for c in range(len(lab)) if self.played[c]],
+            "gift_plays": self.gift_plays,
+            "active": self.active,
+            "turn": self.turn,
+        }
+
+
+# --- steps of a CARD ACTION (vocabulary: data/CARDS.md) -------------------------------------
+
+
+class _BadChoice(Exception):
+    pass
+
+
+def _ask(choose: Chooser, options: list, labels: list[str]) -> int:
+    """Ask for one of len(options) options; a single option is taken without asking."""
+    k = len(labels)
+    if k <= 1:
+        return 0
+    return choose(k, labels)
+
+
+def _replay_chooser(prefix: tuple[int, ...], strict: bool) -> Chooser:
+    pos = [0]
+
+    def choose(k: int, labels: list[str]) -> int:
+        i = pos[0]
+        if i >= len(prefix):
+            if strict:
+                raise _BadChoice(f"choice {i + 1} missing (options: {', '.join(labels)})")
+            raise NeedChoice(k)
+        pos[0] += 1
+        if not 0 <= prefix[i] < k:
+            raise _BadChoice(f"choice {i + 1} is {prefix[i]}, expected 0..{k - 1}")
+        return prefix[i]
+
+    return choose
+
+
+def _candidates(s: State, card: int, step: Step) -> list[int]:
+    """The cards a selecting step may act on, in the fixed order (module docstring)."""
+    cards = s.cards.cards
+    if step.zone == "play":
+        pool = [card] if s.zone[card] == PLAY else []
+    elif step.zone == "deck":
+        pool = list(s.deck)
+    elif step.zone == "discard":
+        pool = list(reversed(s.discard))
+    else:  # equipped: the active player's own; by name or class also the partner's (rule F)
+        pool = s.equipped(s.active)
+        if step.pick in ("name", "class") and s.config.players == 2:
+            pool += s.equipped(1 - s.active)
+    if step.pick == "top":
+        pool = pool[:1]
+    elif step.pick == "bottom":
+        pool = pool[-1:]
+    elif step.pick == "nth":
+        pool = pool[step.n - 1 : step.n]
+    elif step.within:
+        pool = pool[: step.within]
+    if step.pick == "name":
+        pool = [c for c in pool if cards[c].name == step.name]
+    elif step.pick == "class":
+        pool = [c for c in pool if step.cls in cards[c].classes]
+    if step.op == "flip_back":
+        pool = [c for c in pool if s.ignited[c]]
+    return pool
+
+
+def _fixed_targets(s: State, card: int, step: Step) -> list[int]:
+    """Cards of a fixed-position step with count > 1, taken all at once (RASCAL, FAQ)."""
+    if step.zone == "play":
+        pool = [card] if s.zone[card] == PLAY else []
+    elif step.zone == "deck":
+        pool = list(s.deck)
+    else:
+        pool = list(reversed(s.discard))
+    if step.pick == "self":
+        pass
+    elif step.pick == "top":
+        pool = pool[: step.count]
+    elif step.pick == "bottom":
+        pool = pool[::-1][: step.count]
+    else:
+        pool = pool[step.n - 1 : step.n - 1 + step.count]
+    if step.op == "flip_back":
+        pool = [c for c in pool if s.ignited[c]]
+    return pool
+
+
+def _apply_select(s: State, c: int, step: Step) -> None:
+    lab = s.label(c)
+    if step.op == "move":
+        s._move(c, step.to)
+        s._say(f"  move {lab} to {step.to.replace('_', ' ')}")
+    elif step.op == "ignite":
+        s._say(f"  ignite {lab}" + (" (already ignited: discard it)" if s.ignited[c] else ""))
+        s._ignite(c)
+    else:
+        s.ignited[c] = False
+        s._say(f"  turn {s.cards.cards[c].label} back to its passive side")
+
+
+def _run_select(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
+    """move / ignite / flip_back: pick cards and act on each, as much as possible."""
+    if step.pick in ("top", "bottom", "nth", "self"):
+        for c in _fixed_targets(s, card, step):
+            if step.may and _ask(choose, [0, 1], [f"do it to {s.label(c)}", "do not"]) == 1:
+                s._say("  (choose not to)")
+                return
+            _apply_select(s, c, step)
+        return
+    for _ in range(step.count):
+        pool = _candidates(s, card, step)
+        if not pool:
+            return
+        labels = [s.label(c) for c in pool] + (["do not"] if step.may else [])
+        i = _ask(choose, labels, labels)
+        if i == len(pool):
+            s._say("  (choose not to)")
+            return
+        _apply_select(s, pool[i], step)
+
+
+def _run_swap(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
+    """swap: exchange one of your EQUIPPED CARDS with the top card of the DECK."""
+    mine = s.equipped(s.active)
+    if not mine or not s.deck:
+        return
+    labels = [s.label(c) for c in mine] + (["do not"] if step.may else [])
+    i = _ask(choose, labels, labels)
+    if i == len(mine):
+        s._say("  (choose not to swap)")
+        return
+    e, top = mine[i], s.deck[0]
+    s.deck[0] = e
+    s.zone[e] = DECK
+    s.zone[top] = EQUIP0 + s.active
+    s._say(f"  swap {s.label(e)} with the top card {s.label(top)}")
+
+
+def _run_reorder(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
+    """reorder: put the top n cards back in any order (m! orders, lexicographic)."""
+    m = min(step.n, len(s.deck))
+    if m < 2:
+        return
+    top = s.deck[:m]
+    orders = list(itertools.permutations(range(m)))
+    labels = [", ".join(s.cards.cards[top[j]].label for j in o) for o in orders]
+    i = _ask(choose, orders, labels)
+    s.deck[:m] = [top[j] for j in orders[i]]
+    s._say(f"  reorder the top {m}: {labels[i]}")
+
+
+def _run_prophecy(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
+    """E.1: the first PROPHECY fixes the DESIRED DISH; that prophet is set aside."""
+    if s.desired >= 0:
+        s._say("  the first PROPHECY was already made: no effect")
+        return
+    ids = s.cards.ids_named(step.dish)
+    if not ids:
+        s._say(f"  {step.dish} is not in this game: no effect")
+        return
+    s.desired = ids[0]
+    s._say(f"  PROPHECY: {step.dish} is the DESIRED DISH")
+    if s.zone[card] == PLAY:
+        s.zone[card] = OUT
+        s._say(f"  set {s.cards.cards[card].label} aside (out of play)")
+
+
+def _run_equip_win(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
+    """E.3: EQUIP the ignited target from the DECK; the game then ends."""
+    if step.target == "desired":
+        t = s.desired
+    else:
+        ids = s.cards.ids_named(step.target)
+        t = ids[0] if ids else -1
+    if step.zone == "drawn":
+        # the card EQUIPPED in this turn's Draw & Equip phase must be the target
+        if t < 0 or t != s._drawn or s.zone[t] != EQUIP0 + s.active or not s.ignited[t]:
+            return
+    elif t < 0 or s.zone[t] != DECK or not s.ignited[t]:
+        return
+    if step.may and _ask(choose, [0, 1], [f"equip {s.label(t)} and end the game", "do not"]):
+        s._say(f"  (choose not to equip {s.label(t)})")
+        return
+    if step.zone == "drawn":
+        s._say(f"  {s.label(t)} was equipped in the Draw & Equip phase")
+    else:
+        s._remove(t)
+        s.zone[t] = EQUIP0 + s.active
+        s._say(f"  equip {s.label(t)} from the deck")
+    s._game_ends(card, played_ignited)
+
+
+_STEP_RUNNERS = {
+    "move": _run_select,
+    "ignite": _run_select,
+    "flip_back": _run_select,
+    "swap": _run_swap,
+    "reorder": _run_reorder,
+    "prophecy": _run_prophecy,
+    "equip_win": _run_equip_win,
+}
+
+_INFO_CACHE: dict[int, dict] = {}
+
+
+def _info(cs: CardSet) -> dict:
+    """Card ids the win conditions read (cached per card set)."""
+    key = id(cs)
+    if key not in _INFO_CACHE:
+        cfg = cs.config
+        ids = cs.ids_named
+        info = {
+            "throne": (ids("THRONE") or [-1])[0],
+            "mosquitos": ids("MOSQUITO"),
+            "dream_guide": (ids("DREAM GUIDE") or [-1])[0],
+            "gifts": [i for i, c in enumerate(cs.cards) if "GIFT" in c.classes],
+            "juice": (ids("THE JUICE") or [-1])[0],
+            "all": (ids("ALL") or [-1])[0],
+            "gifts_needed": 3 if "gifts" in cfg.expansions else 0,
+        }
+        tracked = []
+        if "dream_guide" in cfg.expansions and info["dream_guide"] >= 0:
+            tracked.append(info["dream_guide"])
+        if "gifts" in cfg.expansions and cfg.gifts_distinct:
+            tracked.extend(info["gifts"])
+        info["tracked"] = sorted(tracked)
+        _INFO_CACHE[key] = info
+        _INFO_CACHE[-key - 1] = cs  # keep cs alive so its id is not reused
+    return _INFO_CACHE[key]
+
+
+# --- rulebook B: setup -----------------------------------------------------------------------
+
+
+def new_game(config: GameConfig | CardSet, deck: list[int] | tuple[int, ...]) -> State:
+    """Set up a game from a deck order (card ids, top first) (rulebook B, F "Setup").
+
+    Player 1 EQUIPS the top 3 cards; in the two-player game player 2 then EQUIPS 2.
+    Raises BadInput if `deck` is not a permutation of the game's card ids.
+    """
+    cs = config if isinstance(config, CardSet) else load_cards(config)
+    n = cs.n
+    deck = [int(c) for c in deck]
+    if sorted(deck) != list(range(n)):
+        raise BadInput(f"a deck must hold each of the {n} card ids 0..{n - 1} once")
+    s = State(cs, deck, [], [DECK] * n, [False] * n, -1, [False] * n, 0, 0)
+    for _ in range(3):
+        s.zone[s.deck.pop(0)] = EQUIP0
+    if cs.config.players == 2:
+        for _ in range(2):
+            s.zone[s.deck.pop(0)] = EQUIP1
+    return s
+
+
+def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
+    """Build a mid-game position from `State.to_json()` data (or its JSON text).
+
+    Cards are named by label; a label with several copies is resolved to the copies'
+    ids in order. Raises BadInput naming what is wrong.
+    """
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise BadInput(f"position is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise BadInput("a position must be a JSON object")
+    if cards is None:
+        c = data.get("config", {})
+        cfg = GameConfig(
+            expansions=tuple(c.get("expansions", ())),
+            hands=bool(c.get("hands", False)),
+            blitz=bool(c.get("blitz", False)),
+            players=int(c.get("players", 1)),
+            extra_sets=tuple(c.get("extra_sets", ())),
+            removed=tuple(c.get("removed", ())),
+            waking_up_rules=c.get("waking_up_rules"),
+        )
+        cards = load_cards(cfg)
+    n = cards.n
+    free: dict[str, list[int]] = {}
+    for i, lab in enumerate(cards.labels):
+        free.setdefault(lab, []).append(i)
+
+    def take(lab: object, where: str) -> int:
+        if not isinstance(lab, str):
+            raise BadInput(f"position: {where}: card labels must be strings, not {lab!r}")
+        if lab not in free:
+            raise unknown("card", lab, set(cards.labels))
+        if not free[lab]:
+            raise BadInput(f"position: {where}: too many {lab} cards")
+        return free[lab].pop(0)
+
+    zone = [-1] * n
+    deck = [take(x, "deck") for x in data.get("deck", [])]
+    discard = [take(x, "discard") for x in data.get("discard", [])]
+    exact = [data.get(k) for k in ("deck_ids", "discard_ids", "zone_ids")]
+    if all(isinstance(x, list) for x in exact):
+        # exact card ids (written by to_json): copies of a card keep their own ids
+        ok = all(isinstance(c, int) and 0 <= c < n for x in exact for c in x)
+        if not ok or len(exact[2]) != n or not all(0 <= z <= OUT for z in exact[2]):
+            raise BadInput("position: deck_ids/discard_ids/zone_ids are not valid card ids")
+        if [cards.labels[c] for c in exact[0]] != [cards.labels[c] for c in deck] or [
+            cards.labels[c] for c in exact[1]
+        ] != [cards.labels[c] for c in discard]:
+            raise BadInput("position: deck_ids/discard_ids disagree with deck/discard")
+        deck, discard = list(exact[0]), list(exact[1])
+        if sorted(deck) != [c for c in range(n) if exact[2][c] == DECK] or sorted(discard) != [
+            c for c in range(n) if exact[2][c] == DISCARD
+        ]:
+            raise BadInput("position: zone_ids disagree with deck_ids/discard_ids")
+        free = {}
+        zone = list(exact[2])
+    for c in deck:
+        zone[c] = DECK
+    for c in discard:
+        zone[c] = DISCARD
+    for p, cards_p in enumerate([] if not free and n else data.get("equipped", [])):
+        if p >= cards.config.players:
+            raise BadInput("position: equipped cards listed for a player not in the game")
+        for x in cards_p:
+            zone[take(x, "equipped")] = EQUIP0 + p
+    for x in [] if not free and n else data.get("out", []):
+        zone[take(x, "out")] = OUT
+    missing = [cards.labels[c] for c in range(n) if zone[c] < 0]
+    if missing:
+        raise BadInput(f"position: cards missing from every zone: {', '.join(missing)}")
+    ignited = [False] * n
+    if "ignited_ids" in data:
+        for c in data["ignited_ids"]:
+            if not isinstance(c, int) or not 0 <= c < n:
+                raise BadInput(f"position: ignited_ids: bad card id {c!r}")
+            ignited[c] = True
+    else:
+        for lab in data.get("ignited", []):
+            if lab not in free and lab not in cards.labels:
+                raise unknown("card", lab, set(cards.labels))
+            for c in range(n):
+                if cards.labels[c] == lab:
+                    ignited[c] = True
+    desired = -1
+    if data.get("desired"):
+        ids = [c for c in range(n) if cards.labels[c] == data["desired"]]
+        if not ids:
+            raise unknown("card", data["desired"], set(cards.labels))
+        desired = ids[0]
+    played = [False] * n
+    for c in data.get("played", []):
+        if isinstance(c, int) and 0 <= c < n:
+            played[c] = True
+    active = int(data.get("active", 0))
+    if active not in range(cards.config.players):
+        raise BadInput(f"position: active player {active} not in the game")
+    s = State(
+        cards,
+        deck,
+        discard,
+        zone,
+        ignited,
+        desired,
+        played,
+        int(data.get("gift_plays", 0)),
+        active,
+        turn=int(data.get("turn", 0)),
+    )
+    if not s.playable():
+        s._lose(Ending.NO_CARD_TO_PLAY)
+    return s
+
+
+def card_table(cs: CardSet) -> list[dict]:
+    """One row per card kind in play: what `bombsolve allisbomb cards` prints."""
+    rows = []
+    seen: dict[str, dict] = {}
+    for c in cs.cards:
+        if c.label in seen:
+            seen[c.label]["copies"] += 1
+            continue
+        row = _card_row(c)
+        seen[c.label] = row
+        rows.append(row)
+    return rows
+
+
+def _card_row(c: Card) -> dict:
+    return {
+        "label": c.label,
+        "name": c.name,
+        "copies": 1,
+        "class": ",".join(c.classes),
+        "set": c.expansion,
+        "campaign": c.campaign,
+        "provenance": c.provenance,
+        "passive": f"[{c.passive.number}{' ' + c.passive.keyword if c.passive.keyword else ''}]"
+        f" {c.passive.text}",
+        "ignited": f"[{c.ignited.number}{' ' + c.ignited.keyword if c.ignited.keyword else ''}]"
+        f" {c.ignited.text}",
+    }

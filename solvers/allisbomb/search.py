@@ -1,0 +1,147 @@
+"""The plain-Python reference search: exhaustive depth-first search over `rules.State`.
+
+It is the specification the Numba kernel is tested against (same move order, same
+transposition rule, same node count). Single-player (or two-player as one team) with no
+chance after the shuffle: a position is winnable iff some line of moves reaches a win.
+A depth-first search that never re-enters a position already seen is therefore exact:
+a position seen before is either fully explored (it cannot win) or on the current line
+(going back to it is a cycle, recorded in `loss_reason`, and its other lines are being
+explored anyway).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from solvers.allisbomb.rules import Ending, Outcome, State
+
+ON_PATH, DONE = 1, 2
+#: Deepest line (in turns) either search follows before giving up as undecided.
+MAX_DEPTH = 1000
+#: Most choices in one turn the kernel can hold (kernel.MAXC); a turn needing more is
+#: answered 'undecided' by both searches.
+MAX_CHOICES = 64
+
+
+@dataclass
+class SearchResult:
+    """What a search found: outcome 'win' | 'loss' | 'undecided' and counters."""
+
+    outcome: str
+    nodes: int
+    seconds: float
+    solution: list[tuple[int, ...]] = field(default_factory=list)
+    loss_reason: int = 0
+
+
+def stars_lost(state: State) -> int:
+    """Star cards in the DISCARD PILE: what Campaign Mode removes after a game (rulebook H)."""
+    return sum(state.cards.cards[c].campaign == "star" for c in state.discard)
+
+
+def reference_search(
+    root: State, node_limit: int = 1_000_000, keep_most: bool = False
+) -> SearchResult:
+    """Decide `root` by exhaustive DFS; `nodes` counts the positions entered (root included).
+
+    `loss_reason` ORs the `Ending` bits of every losing end the search met (meaningful
+    for a 'loss': the ways every line failed). keep_most=True: search on after a win and
+    return the win with the fewest star cards in the discard pile (`stars_lost`).
+    """
+    t0 = time.perf_counter()
+    if root.outcome is Outcome.WIN:
+        return SearchResult("win", 0, time.perf_counter() - t0)
+    if root.outcome is Outcome.LOSS:
+        return SearchResult("loss", 0, time.perf_counter() - t0, [], int(root.ending))
+    seen = {root.key(): ON_PATH}
+    nodes = 1
+    reasons = 0
+    stack = [(root, iter(root.children()))]
+    line: list[tuple[int, ...]] = []
+    best: tuple[int, list[tuple[int, ...]]] | None = None
+
+    def stop(nodes: int, reasons: int) -> SearchResult:
+        if best is not None:
+            secs = time.perf_counter() - t0
+            return SearchResult("win", nodes, secs, best[1], reasons | int(Ending.NOT_BEST))
+        return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons)
+
+    while stack:
+        state, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            seen[state.key()] = DONE
+            stack.pop()
+            if line:
+                line.pop()
+            continue
+        move, child = nxt
+        if len(move) > MAX_CHOICES:
+            return stop(nodes, reasons)
+        if child.outcome is Outcome.WIN:
+            if not keep_most:
+                return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
+            score = stars_lost(child)
+            if best is not None and score >= best[0]:
+                continue
+            if score == 0:
+                return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
+            best = (score, line + [move])
+            continue
+        if child.outcome is Outcome.LOSS:
+            reasons |= int(child.ending)
+            continue
+        key = child.key()
+        mark = seen.get(key)
+        if mark == ON_PATH:
+            reasons |= int(Ending.CYCLE)
+            continue
+        if mark == DONE:
+            continue
+        if nodes >= node_limit or len(stack) >= MAX_DEPTH:
+            return stop(nodes, reasons)
+        nodes += 1
+        seen[key] = ON_PATH
+        stack.append((child, iter(child.children())))
+        line.append(move)
+    if best is not None:
+        return SearchResult("win", nodes, time.perf_counter() - t0, best[1], reasons)
+    return SearchResult("loss", nodes, time.perf_counter() - t0, [], reasons)
+
+
+def reference_shortest(root: State, node_limit: int = 1_000_000) -> SearchResult:
+    """Breadth-first search: a win with the fewest turns, or a loss / undecided."""
+    t0 = time.perf_counter()
+    if root.is_over():
+        out = "win" if root.outcome is Outcome.WIN else "loss"
+        return SearchResult(out, 0, time.perf_counter() - t0, [], int(root.ending))
+    parent: dict[tuple, tuple[tuple | None, tuple[int, ...] | None]] = {root.key(): (None, None)}
+    queue = deque([root])
+    nodes = 1
+    reasons = 0
+    while queue:
+        state = queue.popleft()
+        skey = state.key()
+        for move, child in state.children():
+            if child.outcome is Outcome.WIN:
+                line = [move]
+                k = skey
+                while parent[k][0] is not None:
+                    pk, pm = parent[k]
+                    line.append(pm)
+                    k = pk
+                return SearchResult("win", nodes, time.perf_counter() - t0, line[::-1], reasons)
+            if child.outcome is Outcome.LOSS:
+                reasons |= int(child.ending)
+                continue
+            key = child.key()
+            if key in parent:
+                continue
+            if nodes >= node_limit:
+                return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons)
+            nodes += 1
+            parent[key] = (skey, move)
+            queue.append(child)
+    return SearchResult("loss", nodes, time.perf_counter() - t0, [], reasons)

@@ -1,0 +1,336 @@
+"""Solve All Is Bomb deals under perfect play: `solve` (one deal) and `solve_batch` (many).
+
+Verdicts (DESIGN.md, "Truth of results"): 'win' with a move list that replays through the
+reference engine, 'loss' (every line of play loses), or 'undecided' (node limit, or a
+line deeper than `search.MAX_DEPTH` turns). The card program of a config is compiled once
+and cached; the transposition table is allocated once per process and reused with
+generation stamps, so many calls in one process are cheap.
+
+Loss reason (`loss_reason`, bits of `rules.Ending`, OR-ed over every losing end the search
+met): 1 drew too many (rulebook E: "would draw more cards than there are in the DECK"),
+2 no card to play, 4 the game ended without every win condition, 8 a line returned to a
+position already on it (a cycle). For a 'loss' it says which ways every line failed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from solvers.allisbomb import kernel as K
+from solvers.allisbomb.cards import CardSet, Program, compile_program, load_cards
+from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.rules import Ending, Outcome, State, new_game
+from solvers.allisbomb.search import MAX_DEPTH
+from solvers.common.errors import BadInput
+
+OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
+DEFAULT_NODE_LIMIT = 3_000_000
+#: Largest transposition table: 2**22 entries (4 M positions, 54 MB with stamps and marks).
+MAX_TABLE_BITS = 22
+
+
+def table_bits_for(node_limit: int) -> int:
+    """The table size (log2 entries) for a node limit: twice the limit, 2**16..2**22.
+
+    A small table stays in the CPU cache (much faster); the search stops inserting at 75%
+    full, after which it stays exact but may revisit positions (and so hit the limit).
+    """
+    need = max(1, 2 * int(node_limit))
+    return int(min(MAX_TABLE_BITS, max(16, need.bit_length())))
+
+
+@dataclass
+class SolveResult:
+    """The verdict on one deal."""
+
+    outcome: str  # "win" | "loss" | "undecided"
+    nodes: int
+    seconds: float
+    solution: list[tuple[int, ...]] = field(default_factory=list)
+    loss_reason: int = 0
+
+    def reasons(self) -> list[str]:
+        """The loss reason bits as names, e.g. ['DREW_TOO_MANY', 'CYCLE']."""
+        return [e.name for e in Ending if e and self.loss_reason & e]
+
+
+@dataclass
+class _Compiled:
+    cards: CardSet
+    prog: Program
+    gift_ids: np.ndarray
+    tracked: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def compiled(config: GameConfig) -> _Compiled:
+    """The card set and opcode arrays of a config (cached)."""
+    cs = load_cards(config)
+    prog = compile_program(cs)
+    gifts = np.array([i for i, c in enumerate(cs.cards) if "GIFT" in c.classes] or [0], np.int64)
+    n_g = sum("GIFT" in c.classes for c in cs.cards)
+    from solvers.allisbomb.rules import _info
+
+    tracked = np.array(_info(cs)["tracked"] or [0], np.int64)
+    comp = _Compiled(cs, prog, gifts[: max(n_g, 1)], tracked)
+    comp.n_gifts = n_g  # type: ignore[attr-defined]
+    comp.n_tracked = len(_info(cs)["tracked"])  # type: ignore[attr-defined]
+    return comp
+
+
+class _Table:
+    """The process-wide transposition table (open addressing, generation-stamped)."""
+
+    def __init__(self) -> None:
+        self.bits = 0
+        self.keys = np.zeros(1, np.uint64)
+        self.gens = np.zeros(1, np.uint32)
+        self.marks = np.zeros(1, np.uint8)
+        self.gen = 0
+        self.frames: dict[int, tuple] = {}
+
+    def get(self, bits: int) -> tuple[np.ndarray, np.ndarray]:
+        if bits != self.bits:
+            self.bits = bits
+            self.keys = np.zeros(1 << bits, np.uint64)
+            self.gens = np.zeros(1 << bits, np.uint32)
+            self.marks = np.zeros(1 << bits, np.uint8)
+            # touch the pages now, so the first search's time is search, not page faults
+            self.gens.fill(0)
+            self.keys.fill(0)
+            self.gen = 0
+        return self.keys, self.gens
+
+    def next_gen(self) -> int:
+        """A fresh generation stamp: entries of earlier searches become empty slots."""
+        self.gen += 1
+        if self.gen >= 2**32 - 1:
+            self.gens[:] = 0
+            self.gen = 1
+        return self.gen
+
+    def frame_buffers(self, n: int) -> tuple:
+        """The DFS stack arrays for n cards (allocated once per process and size)."""
+        if n not in self.frames:
+            L = K.state_len(n)
+            d = MAX_DEPTH + 1
+            self.frames[n] = (
+                np.zeros((d, L), np.int16),  # states
+                np.zeros((d, K.MAXC), np.int32),  # fch
+                np.zeros((d, K.MAXC), np.int32),  # fk
+                np.zeros(d, np.int32),  # fplen
+                np.zeros(d, np.int32),  # fstarted
+                np.zeros(d, np.int64),  # fidx
+                np.zeros((d, K.MAXC), np.int32),  # sol
+                np.zeros(d, np.int32),  # sol_len
+                np.zeros(2 * n + 8, np.int64),  # buf
+                np.zeros(2 * n + 8, np.int64),  # tmp
+                np.zeros(3, np.int64),  # cs
+            )
+        return self.frames[n]
+
+
+_TABLE = _Table()
+
+
+def _deck_array(cards: CardSet, deck) -> np.ndarray:
+    arr = np.asarray(deck, dtype=np.int64)
+    if arr.ndim != 1 or sorted(arr.tolist()) != list(range(cards.n)):
+        raise BadInput(f"a deck must hold each of the {cards.n} card ids 0..{cards.n - 1} once")
+    return arr
+
+
+def solve_batch(
+    config: GameConfig,
+    decks: np.ndarray,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    table_bits: int | None = None,
+) -> dict[str, np.ndarray]:
+    """Solve every row of `decks` (int array [m, n], card ids top first) in one Numba call.
+
+    Returns arrays of length m: 'code' (1 win, 0 loss, 2 undecided), 'nodes', 'turns'
+    (solution length in turns, 0 unless won), 'reason' (loss reason bits, see module doc).
+    Rows are not checked to be permutations (callers make them with `deals`).
+    """
+    c = compiled(config)
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+    if decks.ndim != 2 or decks.shape[1] != c.cards.n:
+        raise BadInput(f"decks must be an array [m, {c.cards.n}] for {config.label()}")
+    m = decks.shape[0]
+    out = {k: np.zeros(m, np.int64) for k in ("code", "nodes", "turns", "reason")}
+    keys, gens = _TABLE.get(table_bits or table_bits_for(node_limit))
+    p = c.prog
+    _TABLE.gen = K.solve_many(
+        decks,
+        p.n,
+        config.players,
+        p.number,
+        p.keyword,
+        p.step_start,
+        p.step_count,
+        p.steps,
+        p.info,
+        c.gift_ids,
+        c.n_gifts,
+        c.tracked,
+        c.n_tracked,
+        keys,
+        gens,
+        _TABLE.marks,
+        _TABLE.gen,
+        node_limit,
+        MAX_DEPTH,
+        out["code"],
+        out["nodes"],
+        out["turns"],
+        out["reason"],
+    )
+    return out
+
+
+def solve_state(
+    state: State,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    table_bits: int | None = None,
+    check: bool = True,
+    keep_most: bool = False,
+) -> SolveResult:
+    """Solve from a reference-engine position (e.g. a mid-game `--state`).
+
+    keep_most=True (Campaign Mode, rulebook H): among all wins, return one that ends with
+    the fewest star cards in the DISCARD PILE (the cards the campaign then loses). This
+    searches every reachable position, so it costs as much as proving a loss; if the node
+    limit stops it after a win, that win is returned with loss_reason bit 16 (NOT_BEST).
+    """
+    t0 = time.perf_counter()
+    c = compiled(state.config)
+    n = c.cards.n
+    root = to_kernel_state(state)
+    keys, gens = _TABLE.get(table_bits or table_bits_for(node_limit))
+    gen = _TABLE.next_gen()
+    states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
+    p = c.prog
+    objective = np.array([int(k.campaign == "star") for k in c.cards.cards], np.int64)
+    code, nodes, reasons, turns = K.dfs(
+        root,
+        n,
+        p.number,
+        p.keyword,
+        p.step_start,
+        p.step_count,
+        p.steps,
+        p.info,
+        c.gift_ids,
+        c.n_gifts,
+        c.tracked,
+        c.n_tracked,
+        keys,
+        gens,
+        _TABLE.marks,
+        np.uint32(gen),
+        node_limit,
+        states,
+        fch,
+        fk,
+        fplen,
+        fstarted,
+        fidx,
+        sol,
+        sol_len,
+        buf,
+        tmp,
+        cs,
+        objective,
+        int(keep_most),
+    )
+    solution: list[tuple[int, ...]] = []
+    if code == K.CODE_WIN:
+        solution = [tuple(int(x) for x in sol[t, : sol_len[t]]) for t in range(turns)]
+    res = SolveResult(
+        OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution, int(reasons)
+    )
+    if check and res.outcome == "win":
+        verify_solution(state, res.solution)
+    return res
+
+
+def solve(
+    config: GameConfig,
+    deck,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    shortest: bool = False,
+    table_bits: int | None = None,
+    check: bool = True,
+    keep_most: bool = False,
+) -> SolveResult:
+    """Decide one deal (card ids, top first) under perfect play.
+
+    shortest=True finds a win with the fewest turns (breadth-first, reference engine;
+    slower). keep_most=True finds the win losing the fewest star cards (see solve_state).
+    With check=True a win's move list is replayed through the reference engine and a
+    mismatch raises RuntimeError (it would be a bug, never a user error).
+
+    >>> solve(GameConfig(blitz=True), list(range(13))).outcome in ("win", "loss")
+    True
+    """
+    c = compiled(config)
+    state = new_game(c.cards, list(_deck_array(c.cards, deck)))
+    if shortest:
+        return solve_shortest(state, node_limit, table_bits, check)
+    return solve_state(state, node_limit, table_bits, check, keep_most)
+
+
+def solve_shortest(
+    state: State, node_limit: int, table_bits: int | None, check: bool
+) -> SolveResult:
+    """A win with the fewest turns, by breadth-first search over the reference engine.
+
+    Exact but plain Python (about 20,000 positions per second): meant for single deals.
+    """
+    del table_bits
+    from solvers.allisbomb.search import reference_shortest
+
+    r = reference_shortest(state, node_limit)
+    res = SolveResult(r.outcome, r.nodes, r.seconds, r.solution, r.loss_reason)
+    if check and res.outcome == "win":
+        verify_solution(state, res.solution)
+    return res
+
+
+def verify_solution(state: State, solution: list[tuple[int, ...]]) -> State:
+    """Replay a move list through the reference engine; raise RuntimeError unless it wins."""
+    s = state.copy()
+    for t, move in enumerate(solution):
+        if s.is_over():
+            raise RuntimeError(f"solution replay: game over before turn {t + 1}")
+        s.apply(move)
+    if s.outcome is not Outcome.WIN:
+        raise RuntimeError(f"solution replay does not win (ends {s.outcome.value})")
+    return s
+
+
+def to_kernel_state(state: State) -> np.ndarray:
+    """Encode a reference position as the kernel's state array (layout in kernel.py)."""
+    n = state.cards.n
+    H = 5 * n
+    st = np.zeros(K.state_len(n), np.int16)
+    st[: len(state.deck)] = state.deck
+    st[n : 2 * n] = state.zone
+    st[2 * n : 3 * n] = state.ignited
+    st[3 * n : 3 * n + len(state.discard)] = state.discard
+    st[4 * n : 5 * n] = state.played
+    st[H] = len(state.deck)
+    st[H + 1] = len(state.discard)
+    st[H + 2] = state.desired
+    st[H + 3] = state.active
+    st[H + 4] = state.gift_plays
+    st[H + 5] = {Outcome.ONGOING: K.R_ONGOING, Outcome.WIN: K.R_WIN, Outcome.LOSS: K.R_LOSS}[
+        state.outcome
+    ]
+    st[H + 6] = int(state.ending)
+    st[H + 7] = state.turn
+    return st

@@ -1,0 +1,306 @@
+"""All Is Bomb win-rate sweeps on the shared study runner (issue 3 part 2).
+
+A sweep decides N uniformly shuffled deals of each configuration under perfect play.
+Case ``k`` of a sweep over configurations ``c_0 .. c_m-1`` is deal ``k % N`` of
+configuration ``c_{k // N}``; its deck is ``rng.permutation(n)`` for a generator seeded
+with the case's own seed (`ChunkSpec.case_seeds`), so any deal can be re-run alone from
+the ``seed`` or ``rank`` it records (``bombsolve allisbomb --seed S`` or ``--rank R``
+with the same options).
+
+One row per deal (`SWEEP_COLUMNS`): configuration, rank, outcome (``win``/``loss``/
+``undecided``), nodes, seconds, solution length in turns, loss reason, the first equipped
+cards, the starting position of key cards (``pos:LABEL``, 0 = top), and for the first
+``heuristic_deals`` deals of each configuration whether the greedy and the random player
+won (`solvers.allisbomb.players`). ``seconds`` is the one column that is not reproducible.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from solvers import __version__
+from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.deals import rank
+from solvers.allisbomb.players import play_greedy, play_random
+from solvers.allisbomb.rules import Ending, new_game
+from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve_batch
+from solvers.common.errors import BadInput
+from solvers.common.runner import ChunkSpec, Study
+from solvers.common.stats import wilson_undecided
+
+SWEEP_COLUMNS = (
+    "case",
+    "config",
+    "deal",
+    "seed",
+    "rank",
+    "outcome",
+    "nodes",
+    "seconds",
+    "solution_len",
+    "loss_reason",
+    "equipped",
+    "greedy_win",
+    "random_win",
+)
+OUTCOME_OF_CODE = {1: "win", 0: "loss", 2: "undecided"}
+KEY_CARDS = ("PRINCESS", "PROPHET", "CROISSANT", "EGGS", "PANCAKES", "THE JUICE", "THRONE")
+#: Node limit of sweeps: a deal the search cannot decide within it is 'undecided'.
+SWEEP_NODE_LIMIT = DEFAULT_NODE_LIMIT
+
+
+def matrix_configs() -> list[GameConfig]:
+    """Every standard configuration (issue 3 part 2), each without and with HANDS.
+
+    Base; base + each expansion alone; all expansions; Blitz; two players. Blitz has no
+    HANDS variant: it "uses only the cards from the base set" (rulebook G, "Blitz").
+    """
+    bases = [GameConfig()]
+    bases += [GameConfig(expansions=(e,)) for e in EXPANSIONS]
+    bases += [GameConfig(expansions=EXPANSIONS), GameConfig(blitz=True), GameConfig(players=2)]
+    out: list[GameConfig] = []
+    for c in bases:
+        out.append(c)
+        if not c.blitz:
+            out.append(replace(c, hands=True))
+    return out
+
+
+def config_to_params(c: GameConfig) -> dict[str, Any]:
+    """A configuration as JSON-ready study parameters (card file by path)."""
+    d = c.to_dict()
+    d.pop("label", None)
+    return d
+
+
+def config_from_params(d: Mapping[str, Any]) -> GameConfig:
+    """Inverse of `config_to_params`."""
+    d = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+    if d.get("cards_file"):
+        d["cards_file"] = Path(d["cards_file"])
+    return GameConfig(**d).validate()
+
+
+def reason_text(bits: int) -> str:
+    """Loss-reason bits (`rules.Ending`) as text, e.g. 'DREW_TOO_MANY+CYCLE'."""
+    return "+".join(e.name for e in Ending if e and bits & e)
+
+
+def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Decide the deals of one chunk (the runner's chunk function; see module doc)."""
+    configs = [config_from_params(d) for d in params["configs"]]
+    n_deals = int(params["deals"])
+    node_limit = int(params["node_limit"])
+    n_heur = int(params.get("heuristic_deals", 0))
+    cases = np.arange(chunk.start, chunk.stop, dtype=np.int64)
+    seeds = chunk.case_seeds()
+    frames = []
+    for ci in np.unique(cases // n_deals):
+        sel = cases // n_deals == ci
+        config = configs[int(ci)]
+        cs = load_cards(config)
+        rngs = [np.random.default_rng(int(s)) for s in seeds[sel]]
+        decks = np.stack([rng.permutation(cs.n).astype(np.int64) for rng in rngs])
+        m = len(decks)
+        code = np.zeros(m, np.int64)
+        nodes = np.zeros(m, np.int64)
+        turns = np.zeros(m, np.int64)
+        reason = np.zeros(m, np.int64)
+        secs = np.zeros(m)
+        for i in range(m):
+            t0 = time.perf_counter()
+            out = solve_batch(config, decks[i : i + 1], node_limit=node_limit)
+            secs[i] = time.perf_counter() - t0
+            code[i], nodes[i], turns[i], reason[i] = (
+                out["code"][0],
+                out["nodes"][0],
+                out["turns"][0],
+                out["reason"][0],
+            )
+        deal_idx = cases[sel] % n_deals
+        rec: dict[str, Any] = {
+            "case": cases[sel],
+            "config": config.label(),
+            "deal": deal_idx,
+            "seed": seeds[sel],
+            "rank": [str(rank(d)) for d in decks],
+            "outcome": [OUTCOME_OF_CODE[int(c)] for c in code],
+            "nodes": nodes,
+            "seconds": secs,
+            "solution_len": np.where(code == 1, turns, -1),
+            "loss_reason": [
+                reason_text(int(r)) if c == 0 else "" for c, r in zip(code, reason, strict=True)
+            ],
+        }
+        greedy = np.full(m, np.nan)
+        rand = np.full(m, np.nan)
+        equipped = []
+        for i, deck in enumerate(decks):
+            start = new_game(cs, deck.tolist())
+            hands = [start.equipped(p) for p in range(config.players)]
+            equipped.append(" | ".join(",".join(cs.labels[c] for c in h) for h in hands))
+            if deal_idx[i] < n_heur:
+                greedy[i] = float(play_greedy(start.copy()))
+                # The random player's generator continues the deal's own stream.
+                rand[i] = float(play_random(start.copy(), rngs[i]))
+        rec["equipped"] = equipped
+        rec["greedy_win"] = greedy
+        rec["random_win"] = rand
+        frame = pd.DataFrame(rec)
+        for label in dict.fromkeys(cs.labels):
+            if label.startswith(KEY_CARDS):
+                ids = [i for i, lab in enumerate(cs.labels) if lab == label]
+                if len(ids) == 1:
+                    frame[f"pos:{label}"] = np.argmax(decks == ids[0], axis=1)
+        frames.append(frame)
+    df = pd.concat(frames, ignore_index=True)
+    pos_cols = [c for c in df.columns if c.startswith("pos:")]
+    df[pos_cols] = df[pos_cols].astype("Int64")
+    return df
+
+
+def sweep_estimate(df: pd.DataFrame) -> str:
+    """The running estimate shown on the progress bar: the first configuration's win rate."""
+    first = df["config"].iloc[0]
+    g = df[df["config"] == first]
+    wins = int((g["outcome"] == "win").sum())
+    und = int((g["outcome"] == "undecided").sum())
+    lo, hi = wilson_undecided(wins, und, len(g))
+    return f"{first}: win {wins / len(g):.2%} [{lo:.2%}, {hi:.2%}] undecided {und}"
+
+
+def sweep_study(
+    configs: Sequence[GameConfig],
+    deals: int,
+    seed: int,
+    node_limit: int = SWEEP_NODE_LIMIT,
+    heuristic_deals: int = 0,
+    chunk_size: int = 2000,
+) -> Study:
+    """Build the sweep study over `configs` (N deals each) for `runner.run_study`."""
+    if deals < 1:
+        raise BadInput(f"--deals {deals} is not positive; expected 1 or more")
+    if not configs:
+        raise BadInput("no configuration to sweep")
+    labels = [c.validate().label() for c in configs]
+    if len(set(labels)) != len(labels):
+        raise BadInput(f"configuration listed twice: {labels}")
+    files: list[Path] = []
+    for c in configs:
+        for f in load_cards(c).files:
+            if f not in files:
+                files.append(f)
+    params = {
+        "configs": [config_to_params(c) for c in configs],
+        "labels": labels,
+        "deals": int(deals),
+        "node_limit": int(node_limit),
+        "heuristic_deals": int(min(heuristic_deals, deals)),
+        "players": {
+            "perfect": "exhaustive DFS (solver.solve_batch)",
+            "greedy": "players.play_greedy",
+            "random": "players.play_random",
+        },
+    }
+    return Study(
+        name="allisbomb.sweep",
+        params=params,
+        n_cases=len(configs) * deals,
+        seed=int(seed),
+        chunk_fn=sweep_chunk,
+        chunk_size=int(chunk_size),
+        input_files=files,
+        progress_fn=sweep_estimate,
+    )
+
+
+def caption(manifest: Mapping[str, Any]) -> str:
+    """The provenance line printed under every chart and table of a sweep."""
+    ident = manifest["identity"]
+    p = ident["params"]
+    stand_in = "STAND-IN card texts (bombsolve's own, not the printed cards)"
+    return (
+        f"All Is Bomb, {stand_in}; {ident['n_cases'] // len(p['labels']):,} deals per configuration "
+        f"(uniform shuffles, SeedSequence({ident['seed']}), chunks of {ident['chunk_size']}); perfect "
+        f"play = exhaustive search, node limit {p['node_limit']:,}; greedy/random players on the first "
+        f"{p['heuristic_deals']:,} deals; rule options at defaults unless the label says otherwise; "
+        f"bombsolve {manifest['versions']['bombsolve']} @ {manifest['git_commit'][:12]}"
+    )
+
+
+__all__ = [
+    "SWEEP_COLUMNS",
+    "matrix_configs",
+    "sweep_chunk",
+    "sweep_study",
+    "caption",
+    "__version__",
+]
+
+
+# --- campaign study (issue 3 part 5) ------------------------------------------------------
+
+
+def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Play one chunk of whole six-game campaigns (rulebook H) under perfect play per game."""
+    from solvers.allisbomb.campaign import play_campaign
+
+    recs = []
+    for case, s in zip(range(chunk.start, chunk.stop), chunk.case_seeds(), strict=True):
+        t0 = time.perf_counter()
+        r = play_campaign(
+            np.random.default_rng(int(s)),
+            players=int(params["players"]),
+            node_limit=int(params["node_limit"]),
+        )
+        rec: dict[str, Any] = {
+            "case": case,
+            "seed": s,
+            "points": r.points,
+            "medal": r.medal,
+            "kept_cards": r.kept_cards,
+            "wins": sum(o == "win" for o in r.outcomes),
+            "nodes": r.nodes,
+            "seconds": time.perf_counter() - t0,
+        }
+        for game, outcome in zip(EXPANSIONS, r.outcomes, strict=True):
+            rec[f"game:{game}"] = outcome
+        recs.append(rec)
+    return pd.DataFrame(recs)
+
+
+def campaign_study(
+    campaigns: int, seed: int, players: int = 1, node_limit: int = 2_000_000, chunk_size: int = 50
+) -> Study:
+    """Build the campaign study: `campaigns` independent six-game campaigns."""
+    from solvers.allisbomb.campaign import campaign_config
+
+    if campaigns < 1:
+        raise BadInput(f"--campaigns {campaigns} is not positive; expected 1 or more")
+    files: list[Path] = []
+    for game in range(len(EXPANSIONS)):
+        for f in load_cards(campaign_config(game, (), players)).files:
+            if f not in files:
+                files.append(f)
+    return Study(
+        name="allisbomb.campaign",
+        params={
+            "players": int(players),
+            "node_limit": int(node_limit),
+            "play": "perfect play per game (solver); lost or undecided games remove "
+            "every circle and star card (campaign.removals_pessimistic)",
+        },
+        n_cases=int(campaigns),
+        seed=int(seed),
+        chunk_fn=campaign_chunk,
+        chunk_size=int(chunk_size),
+        input_files=files,
+    )

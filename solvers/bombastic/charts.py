@@ -1,0 +1,109 @@
+"""Charts of the Bombastic reference study (PNG and SVG, with a provenance caption)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from solvers.common.plots import PALETTE, interval_bars, new_figure, save_chart
+
+
+def first_player_chart(first: pd.DataFrame, out: Path, caption: str) -> None:
+    """First player's win rate with Wilson intervals, one bar per pairing."""
+    fig, ax = new_figure(8.0, 0.35 * len(first) + 1.6)
+    labels = [f"{p}  (n={n})" for p, n in zip(first["pairing"], first["games"], strict=True)]
+    interval_bars(ax, labels, first["rate"], first["lo"], first["hi"])
+    for patch, p in zip(ax.patches, first["pairing"], strict=True):
+        if "kernel" in p:  # a million Numba games: a different source, a different colour
+            patch.set_color(PALETTE[1])
+    ax.axvline(50, color="#333333", lw=1, ls="--")
+    ax.set_xlim(0, 105)
+    ax.set_xlabel("first player (X) wins, % of games, both seatings pooled")
+    ax.set_title("Does moving first help? First player's win rate by pairing")
+    save_chart(fig, out, "first_player", caption)
+
+
+def card_value_chart(variants: pd.DataFrame, usage: pd.DataFrame, out: Path, caption: str) -> None:
+    """Left: first player's win rate per deck variant. Right: win rate of a card's users."""
+    fig, (ax1, ax2) = plt.subplots(
+        1, 2, figsize=(12, 0.35 * len(variants) + 2.0), layout="constrained"
+    )
+    for ax in (ax1, ax2):
+        ax.spines[["top", "right"]].set_visible(False)
+    labels = [
+        f"{v} ({t:.1f} turns)"
+        for v, t in zip(variants["variant"], variants["mean_turns"], strict=True)
+    ]
+    interval_bars(ax1, labels, variants["x_rate"], variants["x_lo"], variants["x_hi"])
+    base = variants.iloc[0]["x_rate"] * 100
+    ax1.axvline(base, color=PALETTE[1], lw=1, ls="--", label="base deck")
+    ax1.set_xlim(0, 105)
+    ax1.set_xlabel("first player (X) wins, %")
+    ax1.set_title("Deck variants: leave one card out, add promos, drop ALARM")
+    ax1.legend(loc="lower right", fontsize=8, frameon=False)
+    u = usage.sort_values("win_rate", ascending=False)
+    ulabels = [f"{c} (used {n}x)" for c, n in zip(u["card"], u["users"], strict=True)]
+    interval_bars(ax2, ulabels, u["win_rate"], u["lo"], u["hi"], color=PALETTE[2])
+    ax2.axvline(50, color="#333333", lw=1, ls="--")
+    ax2.set_xlim(0, 105)
+    ax2.set_xlabel("games won by a player who used the card at least once, %")
+    ax2.set_title("Card value in use (base deck)")
+    save_chart(fig, out, "card_values", caption)
+
+
+def game_length_chart(tour: pd.DataFrame, out: Path, caption: str) -> None:
+    """Left: distribution of game length for each mirror match. Right: how games end."""
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.8), layout="constrained")
+    for ax in (ax1, ax2):
+        ax.spines[["top", "right"]].set_visible(False)
+    mirrors = [a for a in dict.fromkeys(tour["x"]) if ((tour["x"] == a) & (tour["o"] == a)).any()]
+    top = int(tour["turns"].max())
+    bins = np.arange(0.5, top + 1.5)
+    for i, a in enumerate(mirrors):
+        t = tour[(tour["x"] == a) & (tour["o"] == a)]["turns"].clip(upper=bins[-1] - 0.5)
+        ax1.hist(
+            t,
+            bins=bins,
+            histtype="step",
+            lw=1.8,
+            color=PALETTE[i % len(PALETTE)],
+            density=True,
+            label=f"{a} vs {a} (mean {t.mean():.1f})",
+        )
+    ax1.set_xlabel("turns played (both players' turns counted)")
+    ax1.set_ylabel("share of games")
+    ax1.set_title("Game length, each agent against itself")
+    ax1.legend(fontsize=8, frameon=False)
+    ends = tour.groupby(["x", "ending"]).size().unstack(fill_value=0)
+    ends = ends.div(ends.sum(axis=1), axis=0) * 100
+    order = ends.sum().sort_values(ascending=False).index
+    left = np.zeros(len(ends))
+    for i, e in enumerate(order):
+        ax2.barh(range(len(ends)), ends[e], left=left, color=PALETTE[i % len(PALETTE)], label=e)
+        left += ends[e].to_numpy()
+    ax2.set_yticks(range(len(ends)), [f"{a} as X" for a in ends.index])
+    ax2.invert_yaxis()
+    ax2.set_xlabel("% of games (all opponents)")
+    ax2.set_title("How games end")
+    ax2.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
+    save_chart(fig, out, "game_length", caption)
+
+
+def ladder_chart(rates: pd.DataFrame, out: Path, caption: str) -> None:
+    """Agents ranked by Bradley-Terry rating, with their score."""
+    fig, ax = new_figure(8.0, 0.5 * len(rates) + 1.6)
+    y = np.arange(len(rates))
+    ax.barh(y, rates["rating"] - 1000, left=1000, color=PALETTE[4], alpha=0.85)
+    for yi, r, s, n in zip(y, rates["rating"], rates["score"], rates["games"], strict=True):
+        ax.text(r + 10, yi, f"{r:.0f}  (score {100 * s:.0f}% of {n})", va="center", fontsize=9)
+    ax.set_yticks(y, rates["agent"])
+    ax.invert_yaxis()
+    ax.set_xlim(min(1000, rates["rating"].min() - 50), rates["rating"].max() + 350)
+    ax.set_xlabel("rating (Bradley-Terry on Elo scale, mean 1500; self-play left out)")
+    ax.set_title("Ladder of agents")
+    ax.grid(axis="x", alpha=0.3)
+    ax.grid(axis="y", visible=False)
+    save_chart(fig, out, "ladder", caption)

@@ -1,0 +1,553 @@
+"""The Bombastic rules compiled with Numba, for fast random playouts.
+
+This is a second copy of `rules.py` (the spec), over one flat int32 array per game;
+`tests/bombastic/test_bombastic_kernel.py` plays thousands of seeded games in both and
+demands the same decisions, tiles, cards, winner and ending at every step. It keeps no
+observations: agents that need them use the reference engine and `beliefs`.
+
+State layout (int32, `STATE_SIZE` cells)::
+
+    0..8    tiles (0 X, 1 O, 2 Bomb), positions row by row
+    9, 10   face-up cards (slots 0, 1)
+    11..21  the face-down deck, top first; DECK_LEN cells are used
+    22      DECK_LEN        23  TO_MOVE (0, 1, -1 chance, -2 over)
+    24      TURN_PLAYER     25  TURN_NUMBER       26  PHASE (rules.Phase)
+    27      CARD            28  SLOT
+    29..37  PICKED: tiles peeked or shown on this card, 38 N_PICKED
+    39, 40  the first swap of PEEK1_SWAP_SWAP (sorted)  41 SWAP_A
+    42      WINNER (-1 none)  43 ENDING (index in rules.Ending, -1 none)
+    44      TURN_CAP        45  SECOND_SWAP (0 distinct, 1 disjoint, 2 any)
+
+Random numbers: SplitMix64 on a one-cell uint64 array, exactly as `rules.SplitMix64`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.bombastic.rules import SECOND_SWAP_READINGS, Ending, Options
+from solvers.bombastic.tiles import L_SHAPES, LINES, PERMS3
+
+DECK = 11
+DECK_LEN = 22
+TO_MOVE = 23
+TURN_PLAYER = 24
+TURN_NUMBER = 25
+PHASE = 26
+CARD = 27
+SLOT = 28
+PICKED = 29
+N_PICKED = 38
+FIRST_A = 39
+FIRST_B = 40
+SWAP_A = 41
+WINNER = 42
+ENDING = 43
+TURN_CAP = 44
+SECOND_SWAP = 45
+STATE_SIZE = 46
+
+# Phases (rules.Phase).
+P_TURN, P_PEEK, P_PEEK_OR_STOP, P_SHOW_PEEKED, P_MAY_SWAP = 0, 1, 2, 3, 4
+P_OUT_PEEKED, P_OUT_OTHER, P_SWAP_A, P_SWAP_B, P_SWAP2_A, P_SWAP2_B = 5, 6, 7, 8, 9, 10
+P_PEEK_LINE, P_SHUFFLE, P_SHOW, P_ARRANGE, P_GO, P_L_SHAPE = 11, 12, 13, 14, 15, 16
+P_OPP_SHOW, P_SECRET_SWAP, P_OVER = 17, 18, 19
+
+# Actions (rules.ACTION_*).
+A_LINE, A_CARD, A_STOP, A_L, A_PERM, A_SHOWSET, A_YES = 9, 17, 19, 20, 36, 42, 48
+
+# Endings, by their index in rules.Ending.
+_E = list(Ending)
+E_GO_WIN = _E.index(Ending.GO_FOR_IT_WIN)
+E_GO_BOMB = _E.index(Ending.GO_FOR_IT_BOMB)
+E_PEEKED_BOMB = _E.index(Ending.PEEKED_BOMB)
+E_ALARM_WIN = _E.index(Ending.ALARM_GO_FOR_IT_WIN)
+E_ALARM_BOMB = _E.index(Ending.ALARM_GO_FOR_IT_BOMB)
+E_L_WIN = _E.index(Ending.L_SHAPE_WIN)
+E_L_LOSS = _E.index(Ending.L_SHAPE_LOSS)
+E_OPP_BOMB = _E.index(Ending.OPPONENT_SHOWED_BOMB)
+E_CAP = _E.index(Ending.TURN_CAP)
+
+LINES_A = np.array(LINES, dtype=np.int32)
+L_A = np.array(L_SHAPES, dtype=np.int32)
+PERMS_A = np.array(PERMS3, dtype=np.int32)
+SHOWSETS_A = np.array([[0, -1], [1, -1], [2, -1], [0, 1], [0, 2], [1, 2]], dtype=np.int32)
+# The first phase of each card (rules.State._start_turn).
+FIRST_PHASE = np.array(
+    [
+        P_PEEK,
+        P_PEEK,
+        P_PEEK,
+        P_PEEK,
+        P_PEEK,
+        P_PEEK_LINE,
+        P_SHOW,
+        P_PEEK,
+        P_L_SHAPE,
+        P_PEEK,
+        P_SHOW,
+    ],
+    dtype=np.int32,
+)
+ALARM_A, ALARM_B = 7, 8
+BOMB = 2
+MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def rng_next(rng: np.ndarray) -> np.uint64:
+    """SplitMix64 step on rng[0]; returns the next 64-bit value."""
+    rng[0] = rng[0] + np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rng_below(rng: np.ndarray, n: int) -> int:
+    """A number in 0..n-1, as rules.SplitMix64.below."""
+    return int(rng_next(rng) % np.uint64(n))
+
+
+@njit(cache=True)
+def _shuffle(a: np.ndarray, n: int, rng: np.ndarray) -> None:
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+@njit(cache=True)
+def setup(s: np.ndarray, cards: np.ndarray, rng: np.ndarray, turn_cap: int, second: int) -> None:
+    """Fill `s` with a new game ("Setup"), drawing like rules.State.setup."""
+    tiles = np.array([0, 0, 0, 0, 1, 1, 1, 1, 2], dtype=np.int32)
+    _shuffle(tiles, 9, rng)
+    s[:9] = tiles
+    n = cards.shape[0]
+    deck = cards.astype(np.int32).copy()
+    _shuffle(deck, n, rng)
+    aside = np.empty(2, dtype=np.int32)
+    n_aside = 0
+    n_up = 0
+    head = 0
+    while n_up < 2:
+        c = deck[head]
+        head += 1
+        if c == ALARM_A or c == ALARM_B:
+            aside[n_aside] = c
+            n_aside += 1
+        else:
+            s[9 + n_up] = c
+            n_up += 1
+    rest = np.empty(n - 2, dtype=np.int32)
+    k = 0
+    for i in range(head, n):
+        rest[k] = deck[i]
+        k += 1
+    for i in range(n_aside):
+        rest[k] = aside[i]
+        k += 1
+    if n_aside > 0:
+        _shuffle(rest, k, rng)
+    for i in range(k):
+        s[DECK + i] = rest[i]
+    s[DECK_LEN] = k
+    s[TO_MOVE] = 0
+    s[TURN_PLAYER] = 0
+    s[TURN_NUMBER] = 1
+    s[PHASE] = P_TURN
+    s[CARD] = -1
+    s[SLOT] = -1
+    s[N_PICKED] = 0
+    s[FIRST_A] = -1
+    s[FIRST_B] = -1
+    s[SWAP_A] = -1
+    s[WINNER] = -1
+    s[ENDING] = -1
+    s[TURN_CAP] = turn_cap
+    s[SECOND_SWAP] = second
+
+
+@njit(cache=True)
+def _is_picked(s: np.ndarray, t: int) -> bool:
+    for i in range(s[N_PICKED]):
+        if s[PICKED + i] == t:
+            return True
+    return False
+
+
+@njit(cache=True)
+def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal actions, increasing, into `out`; return how many."""
+    ph = s[PHASE]
+    n = 0
+    if ph == P_OVER:
+        return 0
+    if ph == P_TURN:
+        for k in range(8):
+            out[n] = A_LINE + k
+            n += 1
+        out[n] = A_CARD
+        out[n + 1] = A_CARD + 1
+        return n + 2
+    if ph == P_PEEK or ph == P_SHOW or ph == P_OUT_OTHER or ph == P_PEEK_OR_STOP:
+        for t in range(9):
+            if not _is_picked(s, t):
+                out[n] = t
+                n += 1
+        if ph == P_PEEK_OR_STOP:
+            out[n] = A_STOP
+            n += 1
+        return n
+    if ph == P_SHOW_PEEKED or ph == P_OUT_PEEKED:
+        a = s[PICKED]
+        b = s[PICKED + 1]
+        out[0] = min(a, b)
+        out[1] = max(a, b)
+        n = 2
+        if ph == P_SHOW_PEEKED:
+            out[2] = A_STOP
+            n = 3
+        return n
+    if ph == P_MAY_SWAP:
+        out[0] = A_STOP
+        out[1] = A_YES
+        return 2
+    if ph == P_SWAP_A:
+        for t in range(9):
+            out[t] = t
+        return 9
+    if ph == P_SWAP_B:
+        for t in range(9):
+            if t != s[SWAP_A]:
+                out[n] = t
+                n += 1
+        return n
+    if ph == P_SWAP2_A:
+        for t in range(9):
+            if s[SECOND_SWAP] == 1 and (t == s[FIRST_A] or t == s[FIRST_B]):
+                continue
+            out[n] = t
+            n += 1
+        out[n] = A_STOP
+        return n + 1
+    if ph == P_SWAP2_B:
+        a = s[SWAP_A]
+        for t in range(9):
+            if t == a:
+                continue
+            lo = min(a, t)
+            hi = max(a, t)
+            if s[SECOND_SWAP] == 0 and lo == s[FIRST_A] and hi == s[FIRST_B]:
+                continue
+            if s[SECOND_SWAP] == 1 and (t == s[FIRST_A] or t == s[FIRST_B]):
+                continue
+            out[n] = t
+            n += 1
+        return n
+    if ph == P_PEEK_LINE or ph == P_GO:
+        for k in range(8):
+            out[k] = A_LINE + k
+        return 8
+    if ph == P_SHUFFLE or ph == P_ARRANGE:
+        for k in range(6):
+            out[k] = A_PERM + k
+        return 6
+    if ph == P_L_SHAPE:
+        for k in range(16):
+            out[k] = A_L + k
+        return 16
+    if ph == P_OPP_SHOW:
+        for k in range(6):
+            out[k] = A_SHOWSET + k
+        return 6
+    if ph == P_SECRET_SWAP:
+        for t in range(9):
+            if t != s[PICKED]:
+                out[n] = t
+                n += 1
+        return n
+    return 0
+
+
+@njit(cache=True)
+def _end(s: np.ndarray, winner: int, ending: int) -> None:
+    s[WINNER] = winner
+    s[ENDING] = ending
+    s[PHASE] = P_OVER
+    s[TO_MOVE] = -2
+
+
+@njit(cache=True)
+def _end_turn(s: np.ndarray) -> None:
+    s[TURN_PLAYER] = 1 - s[TURN_PLAYER]
+    s[TO_MOVE] = s[TURN_PLAYER]
+    s[TURN_NUMBER] += 1
+    s[CARD] = -1
+    s[SLOT] = -1
+    s[N_PICKED] = 0
+    s[FIRST_A] = -1
+    s[FIRST_B] = -1
+    s[SWAP_A] = -1
+    s[PHASE] = P_TURN
+    if s[TURN_NUMBER] > s[TURN_CAP]:
+        _end(s, -1, E_CAP)
+
+
+@njit(cache=True)
+def _finish_card(s: np.ndarray) -> None:
+    n = s[DECK_LEN]
+    s[DECK + n] = s[CARD]
+    top = s[DECK]
+    for i in range(n):
+        s[DECK + i] = s[DECK + i + 1]
+    s[9 + s[SLOT]] = top
+    _end_turn(s)
+
+
+@njit(cache=True)
+def _swap(s: np.ndarray, a: int, b: int) -> None:
+    t = s[a]
+    s[a] = s[b]
+    s[b] = t
+
+
+@njit(cache=True)
+def _permute(s: np.ndarray, p: int) -> None:
+    v0 = s[s[PICKED]]
+    v1 = s[s[PICKED + 1]]
+    v2 = s[s[PICKED + 2]]
+    s[s[PICKED + PERMS_A[p, 0]]] = v0
+    s[s[PICKED + PERMS_A[p, 1]]] = v1
+    s[s[PICKED + PERMS_A[p, 2]]] = v2
+
+
+@njit(cache=True)
+def _pick(s: np.ndarray, t: int) -> None:
+    s[PICKED + s[N_PICKED]] = t
+    s[N_PICKED] += 1
+
+
+@njit(cache=True)
+def _go_for_it(s: np.ndarray, line: int, alarm: bool) -> None:
+    p = s[TURN_PLAYER]
+    mine = 0
+    bomb = False
+    for i in range(3):
+        v = s[LINES_A[line, i]]
+        if v == p:  # seat 0 plays X (0), seat 1 plays O (1)
+            mine += 1
+        if v == BOMB:
+            bomb = True
+    if mine == 3:
+        _end(s, p, E_ALARM_WIN if alarm else E_GO_WIN)
+    elif bomb:
+        _end(s, 1 - p, E_ALARM_BOMB if alarm else E_GO_BOMB)
+
+
+@njit(cache=True)
+def apply(s: np.ndarray, a: int) -> None:
+    """Apply one legal decision (not checked), as rules.State.apply."""
+    ph = s[PHASE]
+    p = s[TURN_PLAYER]
+    if ph == P_TURN:
+        if a < A_CARD:
+            _go_for_it(s, a - A_LINE, False)
+            if s[PHASE] != P_OVER:
+                _end_turn(s)
+            return
+        s[SLOT] = a - A_CARD
+        s[CARD] = s[9 + s[SLOT]]
+        s[N_PICKED] = 0
+        s[PHASE] = FIRST_PHASE[s[CARD]]
+        return
+    if ph == P_GO:
+        _go_for_it(s, a - A_LINE, True)
+        if s[PHASE] != P_OVER:
+            _finish_card(s)
+        return
+    c = s[CARD]
+    if c == 0:  # PEEK2_SHOW
+        if ph == P_PEEK:
+            _pick(s, a)
+            if s[N_PICKED] == 2:
+                s[PHASE] = P_SHOW_PEEKED
+        elif ph == P_SHOW_PEEKED:
+            if a == A_STOP:
+                _finish_card(s)
+            else:
+                s[PHASE] = P_PEEK_OR_STOP
+        else:
+            _finish_card(s)
+    elif c == 1:  # PEEK2_MAY_SWAP
+        if ph == P_PEEK:
+            _pick(s, a)
+            if s[N_PICKED] == 2:
+                s[PHASE] = P_MAY_SWAP
+        else:
+            if a == A_YES:
+                _swap(s, s[PICKED], s[PICKED + 1])
+            _finish_card(s)
+    elif c == 2:  # PEEK2_SWAP_OUT
+        if ph == P_PEEK:
+            _pick(s, a)
+            if s[N_PICKED] == 2:
+                s[PHASE] = P_OUT_PEEKED
+        elif ph == P_OUT_PEEKED:
+            s[SWAP_A] = a
+            s[PHASE] = P_OUT_OTHER
+        else:
+            _swap(s, s[SWAP_A], a)
+            _finish_card(s)
+    elif c == 3:  # PEEK1_SWAP_SWAP
+        if ph == P_PEEK:
+            _pick(s, a)
+            s[PHASE] = P_SWAP_A
+        elif ph == P_SWAP_A:
+            s[SWAP_A] = a
+            s[PHASE] = P_SWAP_B
+        elif ph == P_SWAP_B:
+            _swap(s, s[SWAP_A], a)
+            s[FIRST_A] = min(s[SWAP_A], a)
+            s[FIRST_B] = max(s[SWAP_A], a)
+            s[PHASE] = P_SWAP2_A
+        elif ph == P_SWAP2_A:
+            if a == A_STOP:
+                _finish_card(s)
+            else:
+                s[SWAP_A] = a
+                s[PHASE] = P_SWAP2_B
+        else:
+            _swap(s, s[SWAP_A], a)
+            _finish_card(s)
+    elif c == 4:  # PEEK_MANY
+        if a == A_STOP:
+            _finish_card(s)
+            return
+        _pick(s, a)
+        if s[a] == BOMB:
+            _end(s, 1 - p, E_PEEKED_BOMB)
+            return
+        s[PHASE] = P_PEEK_OR_STOP
+    elif c == 5:  # PEEK_LINE_SHUFFLE
+        if ph == P_PEEK_LINE:
+            for i in range(3):
+                _pick(s, LINES_A[a - A_LINE, i])
+            s[PHASE] = P_SHUFFLE
+            s[TO_MOVE] = -1
+        else:
+            _permute(s, a - A_PERM)
+            _finish_card(s)
+    elif c == 6:  # SHOW3_ARRANGE
+        if ph == P_SHOW:
+            _pick(s, a)
+            if s[N_PICKED] == 3:
+                s[PHASE] = P_ARRANGE
+        else:
+            _permute(s, a - A_PERM)
+            _finish_card(s)
+    elif c == 7:  # ALARM_PEEK_GO
+        _pick(s, a)
+        s[PHASE] = P_GO
+    elif c == 8:  # ALARM_L_SHAPE
+        k = a - A_L
+        mine = 0
+        for i in range(3):
+            if s[L_A[k, i]] == p:
+                mine += 1
+        if mine == 3:
+            _end(s, p, E_L_WIN)
+        else:
+            _end(s, 1 - p, E_L_LOSS)
+    elif c == 9:  # PROMO_PEEK3
+        if ph == P_PEEK:
+            _pick(s, a)
+            if s[N_PICKED] == 3:
+                s[PHASE] = P_OPP_SHOW
+                s[TO_MOVE] = 1 - p
+        else:
+            k = a - A_SHOWSET
+            bomb = False
+            for i in range(2):
+                j = SHOWSETS_A[k, i]
+                if j >= 0 and s[s[PICKED + j]] == BOMB:
+                    bomb = True
+            if bomb:
+                _end(s, p, E_OPP_BOMB)
+            else:
+                _finish_card(s)
+    else:  # PROMO_SHOW_SWAP
+        if ph == P_SHOW:
+            _pick(s, a)
+            s[PHASE] = P_SECRET_SWAP
+        else:
+            _swap(s, s[PICKED], a)
+            _finish_card(s)
+
+
+@njit(cache=True)
+def random_game(seed: int, cards: np.ndarray, turn_cap: int, second: int, s: np.ndarray) -> int:
+    """Play one uniformly random game as rules.random_game; return the decisions made."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    setup(s, cards, rng, turn_cap, second)
+    buf = np.empty(64, dtype=np.int32)
+    steps = 0
+    while s[PHASE] != P_OVER:
+        n = legal_actions(s, buf)
+        apply(s, buf[rng_below(rng, n)])
+        steps += 1
+    return steps
+
+
+@njit(cache=True)
+def random_games(
+    first_seed: int, n_games: int, cards: np.ndarray, turn_cap: int, second: int
+) -> np.ndarray:
+    """Play games with seeds first_seed.. ; rows: winner, ending, turns, decisions."""
+    out = np.empty((n_games, 4), dtype=np.int32)
+    s = np.empty(STATE_SIZE, dtype=np.int32)
+    for g in range(n_games):
+        steps = random_game(first_seed + g, cards, turn_cap, second, s)
+        out[g, 0] = s[WINNER]
+        out[g, 1] = s[ENDING]
+        out[g, 2] = s[TURN_NUMBER]
+        out[g, 3] = steps
+    return out
+
+
+def options_args(options: Options) -> tuple[np.ndarray, int, int]:
+    """Return (cards, turn_cap, second_swap code) for the kernel from an Options."""
+    cards = np.array([int(c) for c in options.deck_cards()], dtype=np.int32)
+    return cards, options.turn_cap, SECOND_SWAP_READINGS.index(options.second_swap)
+
+
+def new_state(seed: int, options: Options | None = None) -> np.ndarray:
+    """Return a kernel state set up from `seed` (same deal as rules.State.new(seed))."""
+    cards, cap, second = options_args(options or Options())
+    s = np.empty(STATE_SIZE, dtype=np.int32)
+    rng = np.array([seed], dtype=np.uint64)
+    setup(s, cards, rng, cap, second)
+    return s
+
+
+def legal_list(s: np.ndarray) -> list[int]:
+    """Return the legal actions of a kernel state as a Python list."""
+    buf = np.empty(64, dtype=np.int32)
+    n = legal_actions(s, buf)
+    return buf[:n].tolist()
+
+
+@njit(cache=True)
+def playout(s: np.ndarray, seed: int) -> int:
+    """Finish the game in `s` with uniformly random decisions; return the winner (-1 none)."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    buf = np.empty(64, dtype=np.int32)
+    while s[PHASE] != P_OVER:
+        n = legal_actions(s, buf)
+        apply(s, buf[rng_below(rng, n)])
+    return s[WINNER]

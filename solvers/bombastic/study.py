@@ -1,0 +1,475 @@
+"""Bombastic studies on the shared runner: matches, tournaments, card values, charts.
+
+Issue section 4. Every game is one case: its seed is the case's seed from the runner
+(`ChunkSpec.case_seeds`), so any game can be replayed alone with
+`bombsolve bombastic replay --seed SEED --x A --o B`. Chunk functions are module-level
+and pure, as the runner requires.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from solvers.bombastic import kernel as K
+from solvers.bombastic.agents import make_agent, play_game
+from solvers.bombastic.rules import CARD_SLUG, Card, Ending, Options
+from solvers.common.errors import BadInput
+from solvers.common.runner import ChunkSpec, Study, run_study
+from solvers.common.stats import wilson
+
+ENDING_NAMES = [e.name for e in Ending]
+
+
+def options_to_params(options: Options) -> dict[str, Any]:
+    """Return Options as JSON-friendly study parameters."""
+    d = dataclasses.asdict(options)
+    d["removed"] = sorted(int(c) for c in d["removed"])
+    return d
+
+
+def options_from_params(d: Mapping[str, Any]) -> Options:
+    """Rebuild Options from study parameters."""
+    d = dict(d)
+    d["removed"] = tuple(d.get("removed", ()))
+    return Options(**d)
+
+
+def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Play one game per case between params['x'] (seat 0) and params['o'] (seat 1)."""
+    options = options_from_params(params["options"])
+    rows = []
+    for case, seed in zip(range(chunk.start, chunk.stop), chunk.case_seeds(), strict=True):
+        # Fresh agents per game: no memory carried from one game to the next.
+        r = play_game(make_agent(params["x"]), make_agent(params["o"]), int(seed), options)
+        rows.append(
+            {
+                "case": case,
+                "seed": int(seed),
+                "x": params["x"],
+                "o": params["o"],
+                "winner": -1 if r.winner is None else r.winner,
+                "ending": r.ending.name,
+                "turns": r.turns,
+                "decisions": r.decisions,
+                "x_cards": _bits(r.cards_used[0]),
+                "o_cards": _bits(r.cards_used[1]),
+            }
+        )
+    df = pd.DataFrame(rows)
+    df["seed"] = df["seed"].astype(np.uint64)
+    return df
+
+
+def kernel_random_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Random-versus-random games in the Numba kernel (seed = case number + params seed)."""
+    cards, cap, second = K.options_args(options_from_params(params["options"]))
+    out = K.random_games(int(params["base"]) + chunk.start, len(chunk), cards, cap, second)
+    return pd.DataFrame(
+        {
+            "case": np.arange(chunk.start, chunk.stop, dtype=np.int64),
+            "winner": out[:, 0],
+            "ending": [ENDING_NAMES[e] for e in out[:, 1]],
+            "turns": out[:, 2] - (out[:, 1] == ENDING_NAMES.index("TURN_CAP")),
+            "decisions": out[:, 3],
+        }
+    )
+
+
+def _bits(cards: Sequence[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
+
+
+def x_win_estimate(df: pd.DataFrame) -> str:
+    """Running estimate for the progress bar: X's win rate and its Wilson interval."""
+    n = len(df)
+    k = int((df["winner"] == 0).sum())
+    lo, hi = wilson(k, n)
+    return f"X wins {k / n:.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def match_study(x: str, o: str, games: int, seed: int, options: Options, chunk_size=50) -> Study:
+    """A Study of `games` games, agent `x` moving first."""
+    make_agent(x), make_agent(o)  # fail early, with a clear line, on bad names
+    if games < 1:
+        raise BadInput(f"--games {games} must be at least 1")
+    return Study(
+        name="bombastic.match",
+        params={"x": x, "o": o, "options": options_to_params(options)},
+        n_cases=games,
+        seed=seed,
+        chunk_fn=games_chunk,
+        chunk_size=chunk_size,
+        progress_fn=x_win_estimate,
+    )
+
+
+def run_in_memory(study: Study) -> pd.DataFrame:
+    """Run a study's chunks here without writing files (same rows as run_study)."""
+    frames = [study.chunk_fn(study.params, c) for c in study.chunks()]
+    return pd.concat(frames, ignore_index=True)
+
+
+def summarize(df: pd.DataFrame) -> dict[str, Any]:
+    """Wins, draws, Wilson 95% intervals, endings and game length of a set of games."""
+    n = len(df)
+    x = int((df["winner"] == 0).sum())
+    o = int((df["winner"] == 1).sum())
+    draws = n - x - o
+    return {
+        "games": n,
+        "x_wins": x,
+        "o_wins": o,
+        "turn_cap": draws,
+        "x_rate": x / n,
+        "x_ci": wilson(x, n),
+        "o_rate": o / n,
+        "o_ci": wilson(o, n),
+        "endings": df["ending"].value_counts().to_dict(),
+        "mean_turns": float(df["turns"].mean()),
+        "median_turns": float(df["turns"].median()),
+    }
+
+
+# ----- Tournaments ----------------------------------------------------------------------
+
+
+def tournament(
+    agents: Sequence[str],
+    games: int,
+    seed: int,
+    options: Options,
+    out_dir: str | Path | None = None,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    chunk_size: int = 50,
+) -> pd.DataFrame:
+    """Play every ordered pairing (both seatings, and each agent against itself).
+
+    Each pairing is its own Study (seed derived from `seed` and the pairing's place), in
+    `out_dir/pairs/X-vs-O/` when `out_dir` is given. Returns all games.
+    """
+    agents = list(dict.fromkeys(a.strip() for a in agents if a.strip()))
+    if len(agents) < 2:
+        raise BadInput(f"--agents needs at least 2 different agents, got {agents}")
+    frames = []
+    for i, x in enumerate(agents):
+        for j, o in enumerate(agents):
+            study = match_study(x, o, games, seed * 1000 + i * len(agents) + j, options, chunk_size)
+            if out_dir is None:
+                df = run_in_memory(study)
+            else:
+                folder = Path(out_dir) / "pairs" / f"{_safe(x)}-vs-{_safe(o)}"
+                df = run_study(study, folder, workers=workers, scheduler=scheduler)
+            frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _safe(name: str) -> str:
+    return name.replace(":", "_")
+
+
+def pairing_table(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (X agent, O agent): X's win rate with its Wilson interval, and more."""
+    rows = []
+    for (x, o), g in df.groupby(["x", "o"], sort=False):
+        s = summarize(g)
+        rows.append(
+            {
+                "x": x,
+                "o": o,
+                "games": s["games"],
+                "x_wins": s["x_wins"],
+                "o_wins": s["o_wins"],
+                "turn_cap": s["turn_cap"],
+                "x_rate": s["x_rate"],
+                "x_lo": s["x_ci"][0],
+                "x_hi": s["x_ci"][1],
+                "mean_turns": s["mean_turns"],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def ratings(df: pd.DataFrame, iterations: int = 500) -> pd.DataFrame:
+    """Bradley-Terry ratings (Elo scale, mean 1500) and score rates from all games.
+
+    A draw (turn cap) counts half a win each way. Fitted with Hunter's (2004) MM steps.
+    Games an agent plays against itself are left out.
+    """
+    games = df[df["x"] != df["o"]]
+    agents = sorted(set(games["x"]) | set(games["o"]))
+    idx = {a: i for i, a in enumerate(agents)}
+    n = len(agents)
+    wins = np.zeros((n, n))
+    for x, o, w in zip(games["x"], games["o"], games["winner"], strict=True):
+        i, j = idx[x], idx[o]
+        if w == 0:
+            wins[i, j] += 1
+        elif w == 1:
+            wins[j, i] += 1
+        else:
+            wins[i, j] += 0.5
+            wins[j, i] += 0.5
+    # A tiny prior (one draw against a virtual average player) keeps perfect records finite.
+    played = wins + wins.T
+    strength = np.ones(n)
+    for _ in range(iterations):
+        new = np.empty(n)
+        for i in range(n):
+            denom = sum(played[i, j] / (strength[i] + strength[j]) for j in range(n) if j != i)
+            new[i] = (wins[i].sum() + 0.5) / (denom + 1.0 / (strength[i] + 1.0))
+        strength = new / math.exp(np.log(new).mean())
+    elo = 400 * np.log10(strength)
+    elo = elo - elo.mean() + 1500
+    score = [(wins[i].sum()) / max(played[i].sum(), 1) for i in range(n)]
+    games_n = [int(played[i].sum()) for i in range(n)]
+    out = pd.DataFrame({"agent": agents, "rating": elo, "score": score, "games": games_n})
+    return out.sort_values("rating", ascending=False, ignore_index=True)
+
+
+# ----- Card values ----------------------------------------------------------------------
+
+
+def card_variants() -> list[tuple[str, Options]]:
+    """The deck variants of the card-value study: base, each card left out, promos, no ALARM."""
+    base = Options()
+    out = [("base deck", base)]
+    for c in base.deck_cards():
+        out.append((f"without {CARD_SLUG[Card(c)]}", Options(removed=(int(c),))))
+    out.append(("with promos", Options(promos=True)))
+    out.append(("without ALARM", Options(alarms=False)))
+    return out
+
+
+def card_usage(df: pd.DataFrame) -> pd.DataFrame:
+    """For each card: how often a player used it, and that player's win rate when they did."""
+    rows = []
+    for c in Card:
+        bit = 1 << int(c)
+        used_x = (df["x_cards"] & bit) > 0
+        used_o = (df["o_cards"] & bit) > 0
+        n = int(used_x.sum() + used_o.sum())
+        if n == 0:
+            continue
+        k = int(((df["winner"] == 0) & used_x).sum() + ((df["winner"] == 1) & used_o).sum())
+        lo, hi = wilson(k, n)
+        rows.append(
+            {
+                "card": CARD_SLUG[c],
+                "users": n,
+                "user_wins": k,
+                "win_rate": k / n,
+                "lo": lo,
+                "hi": hi,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+# ----- The reference study --------------------------------------------------------------
+
+REFERENCE_AGENTS = ("random", "heuristic", "greedy", "ismcts:100", "omniscient")
+
+
+def first_player_table(df: pd.DataFrame, kernel: pd.DataFrame | None = None) -> pd.DataFrame:
+    """First player's win rate for each unordered pairing (both seatings pooled)."""
+    rows = []
+    agents = list(dict.fromkeys(list(df["x"]) + list(df["o"])))
+    for i, a in enumerate(agents):
+        for b in agents[i:]:
+            g = df[((df["x"] == a) & (df["o"] == b)) | ((df["x"] == b) & (df["o"] == a))]
+            if g.empty:
+                continue
+            n, k = len(g), int((g["winner"] == 0).sum())
+            lo, hi = wilson(k, n)
+            rows.append(
+                {
+                    "pairing": f"{a} / {b}",
+                    "games": n,
+                    "first_wins": k,
+                    "rate": k / n,
+                    "lo": lo,
+                    "hi": hi,
+                }
+            )
+    if kernel is not None:
+        n, k = len(kernel), int((kernel["winner"] == 0).sum())
+        lo, hi = wilson(k, n)
+        rows.append(
+            {
+                "pairing": "random / random (kernel)",
+                "games": n,
+                "first_wins": k,
+                "rate": k / n,
+                "lo": lo,
+                "hi": hi,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def card_variant_table(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """For each deck variant: first player's win rate, game length, how games end."""
+    rows = []
+    for name, g in frames.items():
+        s = summarize(g)
+        row = {
+            "variant": name,
+            "games": s["games"],
+            "x_wins": s["x_wins"],
+            "o_wins": s["o_wins"],
+            "turn_cap": s["turn_cap"],
+            "x_rate": s["x_rate"],
+            "x_lo": s["x_ci"][0],
+            "x_hi": s["x_ci"][1],
+            "mean_turns": s["mean_turns"],
+        }
+        for e in ENDING_NAMES:
+            row[e] = int(s["endings"].get(e, 0))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def ending_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Games by pairing and ending."""
+    t = df.groupby(["x", "o", "ending"], sort=False).size().unstack(fill_value=0)
+    return t.reset_index()
+
+
+def save_table(df: pd.DataFrame, out_dir: Path, stem: str) -> None:
+    """Write a table as CSV and Parquet, atomically."""
+    from solvers.common.files import atomic_path
+
+    with atomic_path(out_dir / f"{stem}.csv") as tmp:
+        df.to_csv(tmp, index=False, float_format="%.6g")
+    with atomic_path(out_dir / f"{stem}.parquet") as tmp:
+        df.to_parquet(tmp, index=False)
+
+
+def reference_study(
+    out_dir: str | Path,
+    games: int = 60,
+    card_games: int = 500,
+    kernel_games: int = 1_000_000,
+    seed: int = 2026,
+    agents: Sequence[str] = REFERENCE_AGENTS,
+    card_agent: str = "heuristic",
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    log=print,
+    chunk_size: int = 50,
+) -> dict[str, Any]:
+    """Run the whole reference study into `out_dir`: tables, charts, and a manifest.
+
+    Parts: a tournament (every ordered pairing of `agents`, `games` each); random games
+    in the kernel (`kernel_games`); the card study (`card_agent` against itself,
+    `card_games` per deck variant). Each part runs on the shared runner into its own
+    folder under `out_dir/runs/` (so re-running resumes), then tables and charts are
+    written at the top of `out_dir`. `chunk_size` is the tournament's games per chunk
+    (the card study uses 100, the kernel 250,000).
+    """
+    from solvers.bombastic import charts
+    from solvers.common.files import write_text_atomic
+
+    out = Path(out_dir)
+    runs = out / "runs"
+    base = Options()
+    log(f"tournament: {len(agents)} agents, {games} games per seating")
+    tour = tournament(
+        agents, games, seed, base, runs / "tournament", workers, scheduler, chunk_size
+    )
+    log(f"kernel: {kernel_games} random games")
+    kstudy = Study(
+        name="bombastic.kernel_random",
+        params={"options": options_to_params(base), "base": seed * 10_000_000},
+        n_cases=kernel_games,
+        seed=seed,
+        chunk_fn=kernel_random_chunk,
+        chunk_size=max(1, min(250_000, kernel_games)),
+    )
+    kdf = run_study(kstudy, runs / "kernel_random", workers=workers, scheduler=scheduler)
+    variant_frames = {}
+    for i, (name, opts) in enumerate(card_variants()):
+        log(f"cards: {name}")
+        st = Study(
+            name="bombastic.match",
+            params={"x": card_agent, "o": card_agent, "options": options_to_params(opts)},
+            n_cases=card_games,
+            seed=seed + 100 + i,
+            chunk_fn=games_chunk,
+            chunk_size=100,
+            progress_fn=x_win_estimate,
+        )
+        folder = runs / "cards" / name.replace(" ", "_")
+        variant_frames[name] = run_study(st, folder, workers=workers, scheduler=scheduler)
+
+    pairs = pairing_table(tour)
+    rates = ratings(tour)
+    first = first_player_table(tour, kdf)
+    variants = card_variant_table(variant_frames)
+    usage = card_usage(variant_frames["base deck"])
+    promo_usage = card_usage(variant_frames["with promos"])
+    endings = ending_table(tour)
+    lengths = tour.groupby(["x", "o", "turns"]).size().rename("games").reset_index()
+    for df, stem in [
+        (pairs, "pairings"),
+        (rates, "ratings"),
+        (first, "first_player"),
+        (variants, "card_variants"),
+        (usage, "card_usage"),
+        (promo_usage, "card_usage_with_promos"),
+        (endings, "endings"),
+        (lengths, "game_lengths"),
+    ]:
+        save_table(df, out, stem)
+
+    caption = (
+        f"Bombastic, default rules (second swap 'distinct', deck order remembered, turn cap "
+        f"{base.turn_cap}, no promos unless stated). Agents: {', '.join(agents)}. "
+        f"Tournament: {games} games per seating, seed {seed}; kernel: {kernel_games} random "
+        f"games; cards: {card_agent} vs {card_agent}, {card_games} games per deck, seeds "
+        f"{seed + 100}..{seed + 100 + len(variant_frames) - 1}. Wilson 95% intervals."
+    )
+    charts.first_player_chart(first, out, caption)
+    charts.card_value_chart(variants, usage, out, caption)
+    charts.game_length_chart(tour, out, caption)
+    charts.ladder_chart(rates, out, caption)
+
+    mirror = {r.x: r for r in pairs.itertuples() if r.x == r.o}
+    headline = {
+        "ratings": rates.to_dict("records"),
+        "first_player_random_kernel": first.iloc[-1].to_dict(),
+        "first_player_mirrors": {
+            a: {"x_rate": r.x_rate, "x_lo": r.x_lo, "x_hi": r.x_hi, "games": r.games}
+            for a, r in mirror.items()
+        },
+        "card_variants": variants[
+            ["variant", "games", "x_rate", "x_lo", "x_hi", "mean_turns"]
+        ].to_dict("records"),
+    }
+    manifest = {
+        "study": "bombastic.reference",
+        "command": "python scripts/bombastic_reference.py",
+        "seed": seed,
+        "agents": list(agents),
+        "games_per_seating": games,
+        "card_agent": card_agent,
+        "card_games_per_variant": card_games,
+        "kernel_games": kernel_games,
+        "options": options_to_params(base),
+        "runs": "runs/ holds each part's chunks and its own manifest.json (runner)",
+        "headline": headline,
+    }
+    write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=2, default=float))
+    return manifest

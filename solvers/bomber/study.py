@@ -1,0 +1,478 @@
+"""Catch the Bomber balance studies on the shared runner (`solvers.common.runner`).
+
+A study plays many seeded games over a list of *conditions* (player count, extra
+characters, rule reading); case i plays condition ``i % len(conditions)`` with the
+case's own seed, so every condition gets the same number of games and any one game can
+be replayed alone (`bombsolve bomber replay --seed`). All-random agents run in the Numba
+kernel, any other agents in the reference engine (same games for the same seed).
+
+Parts (what question each answers):
+
+- ``players``: outcome rates by player count, 3 to 6 (extras drawn at random).
+- ``extras``: outcome rates by which extra characters are in play (4, 5, 6 players).
+- ``readings``: the effect of each open rule reading, one flipped at a time (5 players).
+
+Tables: `summarise` gives, per condition, each outcome's rate with its Wilson 95%
+interval, and `achievements` splits the Bomber's victories by which achievements he
+unlocked (Chaos, Escape, Bombing).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from solvers.bomber import rules as R
+from solvers.bomber.agents import agents_label, parse_agents, play_game
+from solvers.bomber.kernel import COLUMNS, run_random_games
+from solvers.common.errors import BadInput, unknown
+from solvers.common.runner import ChunkSpec, Study
+from solvers.common.stats import wilson
+
+PARTS = ("players", "extras", "readings")
+OUTCOME_KEYS = ("bomber", "police", "draw", "sole")  # Outcome values 0..3
+EXTRA_KEYS = {R.Card.YOUNG_LADY: "YL", R.Card.HOLY_WARRIOR: "HW", R.Card.SUSPICIOUS_PERSON: "SP"}
+READING_FLIPS = {
+    "default": {},
+    "dog=forbid": {"dog": "forbid"},
+    "warrior_bombing=false": {"warrior_bombing": False},
+    "stuck_bomber=assess": {"stuck_bomber": "assess"},
+    "move_optional=false": {"move_optional": False},
+}
+
+
+def extras_label(mask: int) -> str:
+    """Return 'YL+HW' for an extras bit mask (bit 0 Young Lady, 1 Holy Warrior, 2 SP).
+
+    >>> extras_label(0b011), extras_label(-1)
+    ('YL+HW', 'none')
+    """
+    names = [EXTRA_KEYS[c] for i, c in enumerate(R.EXTRAS) if mask >= 0 and mask >> i & 1]
+    return "+".join(names) if names else "none"
+
+
+def conditions(part: str, players: int | None = None) -> list[dict[str, Any]]:
+    """Return the conditions of a study part, each a JSON-serialisable dict.
+
+    Raises BadInput for an unknown part.
+    """
+    default = R.Rules().as_dict()
+    if part == "players":
+        counts = [players] if players else [3, 4, 5, 6]
+        return [{"players": p, "extras": -1, "rules": default, "label": f"{p}p"} for p in counts]
+    if part == "extras":
+        out = []
+        for p in [players] if players else [4, 5, 6]:
+            for combo in itertools.combinations(range(3), p - 3):
+                mask = sum(1 << i for i in combo)
+                label = f"{p}p {extras_label(mask)}"
+                out.append({"players": p, "extras": mask, "rules": default, "label": label})
+        return out
+    if part == "readings":
+        p = players or 5
+        return [
+            {"players": p, "extras": -1, "rules": {**default, **flip}, "label": name}
+            for name, flip in READING_FLIPS.items()
+        ]
+    raise unknown("study part", part, PARTS)
+
+
+def _extras_tuple(mask: int) -> tuple[R.Card, ...] | None:
+    if mask < 0:
+        return None
+    return tuple(c for i, c in enumerate(R.EXTRAS) if mask >> i & 1)
+
+
+def play_games(cond: Mapping[str, Any], agents_spec: str, seeds: np.ndarray) -> pd.DataFrame:
+    """Play one game per seed under a condition; return one row per game (kernel COLUMNS).
+
+    All-random agents use the kernel; otherwise the reference engine and `play_game`.
+    """
+    rules = R.Rules(**cond["rules"])
+    players, mask = int(cond["players"]), int(cond["extras"])
+    by_role = parse_agents(agents_spec)
+    if set(by_role.values()) == {"random"}:
+        rows = run_random_games(seeds, players, rules, mask)
+        return pd.DataFrame(rows, columns=list(COLUMNS))
+    out = []
+    for s in seeds:
+        g = play_game(players, int(s), rules, by_role, _extras_tuple(mask))
+        r = g.result
+        extras = sum(1 << (c - R.Card.YOUNG_LADY) for c in g.characters if c in R.EXTRAS)
+        out.append(
+            (
+                int(r.outcome),
+                r.chaos,
+                r.escape,
+                r.bombing,
+                r.survival,
+                r.termination == "bomber_stuck",
+                r.chaos_locations,
+                len(g.history),
+                len(g.eliminations),
+                extras,
+                g.bomber_player(),
+            )  # fmt: skip
+        )
+    return pd.DataFrame(out, columns=list(COLUMNS)).astype("int32")
+
+
+def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Chunk function: case i plays condition i % K with the case's own seed.
+
+    The 64-bit seeds are not stored (they would double the committed tables); `case_game`
+    recomputes any case's seed from the study's manifest.
+    """
+    conds = params["conditions"]
+    seeds = chunk.case_seeds()
+    cases = np.arange(chunk.start, chunk.stop)
+    which = cases % len(conds)
+    frames = []
+    for k, cond in enumerate(conds):
+        sel = which == k
+        if not sel.any():
+            continue
+        df = play_games(cond, params["agents"], seeds[sel])
+        df.insert(0, "case", cases[sel])
+        df.insert(1, "condition", cond["label"])
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True).sort_values("case", kind="stable")
+    df["extras"] = [extras_label(int(m)) for m in df["extras"]]
+    return df.reset_index(drop=True)
+
+
+def case_game(out_dir, case: int) -> dict[str, Any]:
+    """Return the seed, condition and agents of one case of a study folder.
+
+    Raises BadInput when the folder is not a bomber study or the case is out of range.
+
+    The seed is recomputed exactly as the runner gave it (`ChunkSpec.case_seeds`), so
+    `bombsolve bomber replay --study DIR --case N` shows the very game behind row N.
+    """
+    import json
+    from pathlib import Path
+
+    from solvers.common.runner import MANIFEST
+
+    path = Path(out_dir) / MANIFEST
+    if not path.exists():
+        raise BadInput(f"{out_dir} has no {MANIFEST}; expected a bomber study folder")
+    try:
+        ident = json.loads(path.read_text())["identity"]
+        params, n = ident["params"], int(ident["n_cases"])
+        size, seed = int(ident["chunk_size"]), int(ident["seed"])
+        conds = params["conditions"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadInput(f"{path} is not a bomber study manifest ({exc})") from None
+    if not str(ident.get("study", "")).startswith("bomber."):
+        raise BadInput(f"{out_dir} holds study {ident.get('study')!r}; expected a bomber study")
+    if not 0 <= case < n:
+        raise BadInput(f"case {case} out of range; expected 0 to {n - 1}")
+    index = case // size
+    chunk = ChunkSpec(index, index * size, min(index * size + size, n), seed)
+    return {
+        "seed": int(chunk.case_seeds()[case - chunk.start]),
+        "condition": conds[case % len(conds)],
+        "agents": params["agents"],
+    }
+
+
+def bomber_rate_text(df: pd.DataFrame) -> str:
+    """Progress text: the running Bomber's victory rate and its interval."""
+    k, n = int((df["outcome"] == 0).sum()), len(df)
+    lo, hi = wilson(k, n)
+    return f"Bomber {k / max(n, 1):.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def make_study(
+    part: str,
+    agents: str,
+    games: int,
+    seed: int,
+    chunk_size: int | None = None,
+    players: int | None = None,
+) -> Study:
+    """Build the runner `Study` for a part; `games` is the total over all conditions.
+
+    Raises BadInput for an unknown part or agent, a non-positive game count or an
+    impossible player count.
+    """
+    if games < 1:
+        raise BadInput(f"game count {games} is not positive; expected 1 or more")
+    if players is not None:
+        R.check_setup(players, None)
+        if part == "extras" and players == 3:
+            raise BadInput("3 players have no extra characters; expected 4 to 6 for part extras")
+    by_role = parse_agents(agents)
+    label = agents_label(by_role)
+    conds = conditions(part, players)
+    fast = set(by_role.values()) == {"random"}
+    if chunk_size is None:
+        chunk_size = 50_000 if fast else 500
+    return Study(
+        name=f"bomber.{part}",
+        params={"part": part, "agents": label, "conditions": conds},
+        n_cases=games,
+        seed=seed,
+        chunk_fn=games_chunk,
+        chunk_size=chunk_size,
+        progress_fn=bomber_rate_text,
+    )
+
+
+def summarise(df: pd.DataFrame) -> pd.DataFrame:
+    """Return per condition: games, each outcome's rate with Wilson 95% interval, etc."""
+    rows = []
+    for cond, g in df.groupby("condition", sort=False):
+        n = len(g)
+        row: dict[str, Any] = {"condition": cond, "games": n}
+        for code, key in enumerate(OUTCOME_KEYS):
+            k = int((g["outcome"] == code).sum())
+            lo, hi = wilson(k, n)
+            row[f"{key}"] = k / n
+            row[f"{key}_lo"] = lo
+            row[f"{key}_hi"] = hi
+        for col in ("chaos", "escape", "bombing", "survival", "bomber_stuck"):
+            row[f"{col}_rate"] = float(g[col].mean())
+        row["mean_eliminated"] = float(g["eliminated"].mean())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+ACHIEVEMENT_SETS = (
+    "Chaos",
+    "Escape",
+    "Bombing",
+    "Chaos+Escape",
+    "Chaos+Bombing",
+    "Escape+Bombing",
+    "all three",
+)
+
+
+def achievement_set(chaos: int, escape: int, bombing: int) -> str:
+    """Name the set of unlocked achievements, e.g. 'Chaos+Escape'."""
+    names = [n for n, f in (("Chaos", chaos), ("Escape", escape), ("Bombing", bombing)) if f]
+    if len(names) == 3:
+        return "all three"
+    return "+".join(names) if names else "none"
+
+
+def achievements(df: pd.DataFrame) -> pd.DataFrame:
+    """Return, per condition, the share of the Bomber's victories by achievement set.
+
+    Also the share of his victories each single achievement is part of (chaos_any...).
+    """
+    rows = []
+    for cond, g in df.groupby("condition", sort=False):
+        wins = g[g["outcome"] == 0]
+        n = len(wins)
+        row: dict[str, Any] = {"condition": cond, "bomber_wins": n}
+        flags = zip(wins["chaos"], wins["escape"], wins["bombing"], strict=True)
+        sets = [achievement_set(*t) for t in flags]
+        counts = pd.Series(sets, dtype="object").value_counts()
+        for name in ACHIEVEMENT_SETS:
+            row[name] = float(counts.get(name, 0)) / n if n else 0.0
+        for col in ("chaos", "escape", "bombing"):
+            row[f"{col}_in_wins"] = float(wins[col].mean()) if n else 0.0
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --- charts ----------------------------------------------------------------------------------
+
+OUTCOME_LABELS = {
+    "bomber": "Bomber's victory",
+    "police": "Police side's victory",
+    "draw": "draw",
+    "sole": "Holy Warrior's sole victory",
+}
+OUTCOME_COLOURS = {"bomber": "#b8473d", "police": "#3b6ea8", "draw": "#9a9a9a", "sole": "#d9a62b"}
+SET_COLOURS = ["#b8473d", "#d9822b", "#7d5ba6", "#c2569a", "#8c6d4f", "#4f9a55", "#333333"]
+
+
+def chart_outcomes(summaries: Mapping[str, pd.DataFrame], title: str):
+    """Return a figure: one panel per agent set, a 100% bar of outcomes per condition.
+
+    The Bomber's victory share is written on each bar with its Wilson 95% interval.
+    """
+    from solvers.common.plots import new_figure
+
+    n_panels = len(summaries)
+    n_rows = max(len(s) for s in summaries.values())
+    fig, ax0 = new_figure(9.0, 1.1 + 0.42 * n_rows * n_panels + 0.5 * n_panels)
+    fig.clear()
+    axes = fig.subplots(n_panels, 1, squeeze=False, sharex=True)[:, 0]
+    for ax, (agents, summ) in zip(axes, summaries.items(), strict=True):
+        y = np.arange(len(summ))
+        left = np.zeros(len(summ))
+        for key in OUTCOME_KEYS:
+            vals = summ[key].to_numpy() * 100
+            ax.barh(y, vals, left=left, color=OUTCOME_COLOURS[key], label=OUTCOME_LABELS[key])
+            left += vals
+        for yi, (_, r) in zip(y, summ.iterrows(), strict=True):
+            ax.text(1, yi, f"{r['bomber']:.1%} [{r['bomber_lo']:.1%}, {r['bomber_hi']:.1%}]",
+                    va="center", ha="left", fontsize=8, color="white")  # fmt: skip
+        ax.set_yticks(y, [f"{c}  (N={n:,})" for c, n in zip(summ["condition"], summ["games"],
+                                                            strict=True)])  # fmt: skip
+        ax.invert_yaxis()
+        ax.set_xlim(0, 100)
+        ax.set_title(f"agents: {agents}", fontsize=10, loc="left")
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[-1].set_xlabel("share of games (%)")
+    axes[0].legend(ncols=4, fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.12), frameon=False)
+    fig.suptitle(title, fontsize=12, x=0.01, ha="left")
+    return fig
+
+
+def chart_achievements(tables: Mapping[str, pd.DataFrame], title: str):
+    """Return a figure: the Bomber's victories split by the achievements he unlocked."""
+    from solvers.common.plots import new_figure
+
+    n_panels = len(tables)
+    n_rows = max(len(t) for t in tables.values())
+    fig, _ = new_figure(9.0, 1.1 + 0.42 * n_rows * n_panels + 0.5 * n_panels)
+    fig.clear()
+    axes = fig.subplots(n_panels, 1, squeeze=False, sharex=True)[:, 0]
+    for ax, (agents, tab) in zip(axes, tables.items(), strict=True):
+        y = np.arange(len(tab))
+        left = np.zeros(len(tab))
+        for name, colour in zip(ACHIEVEMENT_SETS, SET_COLOURS, strict=True):
+            vals = tab[name].to_numpy() * 100
+            ax.barh(y, vals, left=left, color=colour, label=name)
+            left += vals
+        ax.set_yticks(y, [f"{c}  ({n:,} wins)" for c, n in zip(tab["condition"], tab["bomber_wins"],
+                                                              strict=True)])  # fmt: skip
+        ax.invert_yaxis()
+        ax.set_xlim(0, 100)
+        ax.set_title(f"agents: {agents}", fontsize=10, loc="left")
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[-1].set_xlabel("share of the Bomber's victories (%)")
+    axes[0].legend(ncols=4, fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.12), frameon=False)
+    fig.suptitle(title, fontsize=12, x=0.01, ha="left")
+    return fig
+
+
+def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
+    """Return a figure: one outcome's rate with Wilson 95% interval, per condition and agents."""
+    from solvers.common.plots import PALETTE, new_figure
+
+    conds = list(next(iter(summaries.values()))["condition"])
+    fig, ax = new_figure(8.0, 1.6 + 0.25 * len(conds) * max(len(summaries), 2))
+    height = 0.8 / len(summaries)
+    for k, (agents, summ) in enumerate(summaries.items()):
+        y = np.arange(len(summ)) + k * height
+        vals = summ[key].to_numpy() * 100
+        err = [vals - summ[f"{key}_lo"].to_numpy() * 100, summ[f"{key}_hi"].to_numpy() * 100 - vals]
+        ax.barh(y, vals, height=height * 0.9, xerr=err, color=PALETTE[k], capsize=2,
+                label=f"agents: {agents}", error_kw={"lw": 1})  # fmt: skip
+        highs = summ[f"{key}_hi"].to_numpy() * 100
+        for yi, v, hi in zip(y, vals, highs, strict=True):
+            ax.text(hi + 1.0, yi, f"{v:.1f}%", va="center", fontsize=8)
+    ax.set_yticks(np.arange(len(conds)) + height * (len(summaries) - 1) / 2, conds)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 110)
+    ax.set_xlabel(f"{OUTCOME_LABELS[key]} (% of games, Wilson 95% interval)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.grid(axis="y", visible=False)
+    # legend above the bars, never over them
+    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2, frameon=False)
+    fig.suptitle(title, fontsize=12, x=0.01, ha="left")
+    return fig
+
+
+# --- one part, end to end -------------------------------------------------------------------
+
+
+def caption(part: str, games: Mapping[str, int], seeds: Mapping[str, int]) -> str:
+    """Return a chart footer naming rules, options, agents, seeds and N."""
+    runs = "; ".join(
+        f"agents {a}{'' if '=' in a else ' (all roles)'}: N={games[a]:,}, seed {seeds[a]}"
+        for a in games
+    )
+    reading = (
+        "default rule readings"
+        if part != "readings"
+        else "one reading per row flipped from the defaults"
+    )
+    return (
+        f"Catch the Bomber, bombsolve bomber study --part {part}; {reading} "
+        f"({', '.join(f'{k}={v}' for k, v in R.Rules().as_dict().items())}); "
+        f"extra characters drawn at random unless the row names them. {runs}; games split "
+        "evenly over the rows, case seeds from SeedSequence children; Wilson 95% intervals."
+    )
+
+
+def collect_part(out_dir, part: str) -> tuple[dict[str, pd.DataFrame], dict[str, int]]:
+    """Load every finished study of `part` under `out_dir` (one sub-folder per agents label).
+
+    Returns ({agents label: rows}, {agents label: seed}), random agents first.
+    """
+    import json
+    from pathlib import Path
+
+    from solvers.common.runner import MANIFEST, load_study
+
+    frames, seeds = {}, {}
+    out = Path(out_dir)
+    subs = sorted(p for p in out.iterdir() if (p / MANIFEST).exists()) if out.is_dir() else []
+    subs.sort(key=lambda p: (p.name != "random", p.name != "heuristic", p.name))
+    for sub in subs:
+        manifest = json.loads((sub / MANIFEST).read_text())
+        ident = manifest.get("identity", {})
+        if ident.get("study") != f"bomber.{part}" or not manifest.get("finished"):
+            continue
+        label = ident["params"]["agents"]
+        frames[label] = load_study(sub)
+        seeds[label] = int(ident["seed"])
+    return frames, seeds
+
+
+def write_part(
+    out_dir, part: str, frames: Mapping[str, pd.DataFrame], seeds: Mapping[str, int]
+) -> dict:
+    """Write a part's tables (CSV and Parquet) and charts (PNG and SVG) into `out_dir`.
+
+    `frames` maps an agents label to the study's rows, `seeds` to its root seed.
+    Returns the summary tables.
+    """
+    from pathlib import Path
+
+    from solvers.common.files import atomic_path
+    from solvers.common.plots import save_chart
+
+    out = Path(out_dir)
+    summaries = {a: summarise(df) for a, df in frames.items()}
+    ach = {a: achievements(df) for a, df in frames.items()}
+    for name, tabs in (("summary", summaries), ("achievements", ach)):
+        table = pd.concat([t.assign(agents=a) for a, t in tabs.items()], ignore_index=True)
+        table.insert(0, "agents", table.pop("agents"))
+        with atomic_path(out / f"{name}.csv") as tmp:
+            table.to_csv(tmp, index=False, float_format="%.6f")
+        with atomic_path(out / f"{name}.parquet") as tmp:
+            table.to_parquet(tmp, index=False)
+    games = {a: len(df) for a, df in frames.items()}
+    cap = caption(part, games, seeds)
+    titles = {
+        "players": "Catch the Bomber: who wins, by player count",
+        "extras": "Catch the Bomber: who wins, by the extra characters in play",
+        "readings": "Catch the Bomber (5 players): who wins under each rule reading",
+    }
+    save_chart(chart_outcomes(summaries, titles[part]), out, "outcomes", cap)
+    save_chart(
+        chart_achievements(ach, "Which achievements carry the Bomber's victories"),
+        out,
+        "achievements",
+        cap,
+    )
+    save_chart(
+        chart_rate(summaries, "bomber", titles[part].replace("who wins", "the Bomber's victory")),
+        out,
+        "bomber_rate",
+        cap,
+    )
+    return summaries

@@ -1,0 +1,46 @@
+"""Helpers for All Is Bomb tests: build positions by card label."""
+
+from __future__ import annotations
+
+from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.rules import State, state_from_json
+
+
+def position(
+    config: GameConfig,
+    deck=(),
+    equipped=((),),
+    discard=(),
+    ignited=(),
+    desired=None,
+    played=(),
+    active=0,
+) -> State:
+    """A position with the given zones (labels); every other card is out of play."""
+    cs = load_cards(config)
+    used = list(deck) + [x for e in equipped for x in e] + list(discard)
+    rest = list(cs.labels)
+    for lab in used:
+        rest.remove(lab)
+    ids: list[int] = []
+    free = {}
+    for i, lab in enumerate(cs.labels):
+        free.setdefault(lab, []).append(i)
+    for lab in ignited:
+        ids.append(free[lab].pop(0))
+    data = {
+        "deck": list(deck),
+        "equipped": [list(e) for e in equipped],
+        "discard": list(discard),
+        "out": rest,
+        "ignited_ids": ids,
+        "desired": desired,
+        "played": list(played),
+        "active": active,
+    }
+    return state_from_json(data, cs)
+
+
+def labels(state: State, ids) -> list[str]:
+    return [state.cards.labels[c] for c in ids]

@@ -1,0 +1,45 @@
+"""The campaign study (issue 3 part 5): whole campaigns on the runner, scored by rulebook H."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from solvers.allisbomb.campaign import score
+from solvers.allisbomb.config import EXPANSIONS
+from solvers.common.runner import load_study
+
+
+def test_campaign_command_scores_each_campaign(tmp_path):
+    out = tmp_path / "camp"
+    args = [
+        "allisbomb",
+        "campaign",
+        "--campaigns",
+        "3",
+        "--seed",
+        "4",
+        "--node-limit",
+        "30000",
+        "--workers",
+        "1",
+        "--chunk-size",
+        "2",
+        "--out",
+        str(out),
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    rows = load_study(out)
+    assert len(rows) == 3
+    for _, r in rows.iterrows():
+        outcomes = [r[f"game:{g}"] for g in EXPANSIONS]
+        assert set(outcomes) <= {"win", "loss", "undecided"}
+        assert r["wins"] == sum(o == "win" for o in outcomes)
+        # undecided games score as losses: a lower bound, said in the report
+        assert (r["points"], r["medal"]) == score(
+            int(r["kept_cards"]), [o == "win" for o in outcomes]
+        )
+    assert "STAND-IN" in result.output and "lower bounds" in result.output
+    for name in ("campaign_scores.png", "campaign_scores.svg", "campaign_games.png", "campaign.md"):
+        assert (out / "report" / name).exists()

@@ -1,0 +1,102 @@
+"""`bombsolve allisbomb`: solve, cards, replay, bad input."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from cli.main import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["allisbomb", *args])
+
+
+def test_seed_42_solves_and_prints_the_line():
+    r = run("--seed", "42")
+    assert r.exit_code == 0, r.output
+    assert "STAND-IN" in r.output
+    assert "verdict: WIN" in r.output and "rank" in r.output
+    assert "turn 1: play" in r.output and "deck:" in r.output
+
+
+def test_json_keys_and_rank_rerun_and_deck_rerun():
+    r = run("--seed", "42", "--json")
+    assert r.exit_code == 0
+    d = json.loads(r.output)
+    for key in ("outcome", "nodes", "seconds", "rank", "deck", "solution"):
+        assert key in d
+    assert d["stand_in"] is True
+    r2 = json.loads(run("--rank", d["rank"], "--json").output)
+    assert r2["deck"] == d["deck"] and r2["outcome"] == d["outcome"]
+    r3 = json.loads(run("--deck", d["deck_string"], "--json").output)
+    assert r3["solution"] == d["solution"]
+
+
+def test_save_and_replay(tmp_path):
+    path = tmp_path / "s.json"
+    assert run("--seed", "42", "--save", str(path)).exit_code == 0
+    r = run("replay", str(path))
+    assert r.exit_code == 0 and "result: WIN" in r.output
+
+
+def test_state_file(tmp_path):
+    d = json.loads(run("--seed", "42", "--json").output)
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(d["position"]))
+    r = run("--state", str(path), "--json")
+    assert r.exit_code == 0
+    assert json.loads(r.output)["outcome"] == d["outcome"]
+
+
+def test_cards_listing_shows_provenance():
+    r = run("cards", "--expansions", "mosquitos,hands")
+    assert r.exit_code == 0
+    assert "stand-in" in r.output and "SKOOT" in r.output and "LEFT HAND" in r.output
+
+
+def test_two_players_and_expansions_run():
+    r = run(
+        "--seed",
+        "3",
+        "--players",
+        "2",
+        "--expansions",
+        "mosquitos",
+        "--node-limit",
+        "20000",
+        "--json",
+    )
+    assert r.exit_code == 0
+    assert json.loads(r.output)["outcome"] in ("win", "loss", "undecided")
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[set]\nname='base'\n[[card]]\nname='KING'\n[card.passive]\nnumber='x'\n")
+    cases = [
+        ("--deck", "PRINCES,KING"),
+        ("--deck", "PRINCESS,KING"),
+        ("--seed", "1", "--expansions", "mosquitoes"),
+        ("--seed", "1", "--blitz", "--expansions", "all"),
+        ("--seed", "1", "--rank", "5"),
+        ("--rank", "-1"),
+        ("--seed", "1", "--cards", str(bad)),
+        ("replay", str(bad)),
+    ]
+    for args in cases:
+        r = run(*args)
+        assert r.exit_code == 2, (args, r.output)
+        assert "Traceback" not in r.output
+        assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_shortest_and_keep_most_flags():
+    short = json.loads(run("--seed", "1", "--blitz", "--shortest", "--json").output)
+    plain = json.loads(run("--seed", "1", "--blitz", "--json").output)
+    keep = json.loads(run("--seed", "1", "--blitz", "--keep-most", "--json").output)
+    assert short["outcome"] == plain["outcome"] == keep["outcome"] == "win"
+    assert len(short["solution"]) <= len(plain["solution"])
+    assert keep["stars_lost"] <= plain["stars_lost"]
+    assert run("--seed", "1", "--shortest", "--keep-most").exit_code == 2

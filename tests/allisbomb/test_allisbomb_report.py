@@ -1,0 +1,79 @@
+"""Sweep aggregates and charts (issue 3 part 3), on rows whose answers are known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from solvers.allisbomb.report import (
+    headline_table,
+    loss_reasons,
+    position_table,
+    summarize,
+    write_report,
+)
+from solvers.common.stats import wilson
+
+
+def rows() -> pd.DataFrame:
+    recs = []
+    # config A: 6 wins, 3 losses, 1 undecided; config B: 1 win, 1 loss
+    outcomes = {"A": ["win"] * 6 + ["loss"] * 3 + ["undecided"], "B": ["win", "loss"]}
+    for config, outs in outcomes.items():
+        for i, o in enumerate(outs):
+            recs.append(
+                {
+                    "case": len(recs),
+                    "config": config,
+                    "outcome": o,
+                    "nodes": 10 * (i + 1),
+                    "seconds": 0.01,
+                    "solution_len": 5 + i if o == "win" else -1,
+                    "loss_reason": "drew too many" if o == "loss" else "",
+                    "pos:PRINCESS": i % 2,
+                    "greedy_win": float(i < 2),
+                    "random_win": np.nan,
+                }
+            )
+    return pd.DataFrame(recs)
+
+
+def test_summary_counts_undecided_against_the_claim():
+    s = summarize(rows()).set_index("config")
+    a = s.loc["A"]
+    assert (a["deals"], a["wins"], a["losses"], a["undecided"]) == (10, 6, 3, 1)
+    assert a["win_rate"] == 0.6
+    assert a["win_lo"] == wilson(6, 10)[0]
+    assert a["win_hi"] == wilson(7, 10)[1]
+    assert a["solution_len_median"] == 7.5
+    assert a["greedy_rate"] == 0.2 and a["greedy_deals"] == 10
+    assert s.loc["B", "random_deals"] == 0
+
+
+def test_loss_reasons_share():
+    t = loss_reasons(rows())
+    assert t.set_index("config").loc["A", "share_of_losses"] == 1.0
+
+
+def test_position_table_rates():
+    t = position_table(rows(), "A").set_index("position")
+    # positions alternate 0,1,...: even i at position 1 -> i in 0,2,4,6,8 -> wins at 0,2,4
+    assert t.loc[1, "win_rate"] == 3 / 5
+    assert t.loc[2, "win_rate"] == 3 / 5
+
+
+def test_write_report_writes_tables_and_charts(tmp_path):
+    written = write_report(rows(), tmp_path, "STAND-IN cards; test rows")
+    assert {"summary", "loss_reasons", "headline", "positions"} <= set(written)
+    for stem in (
+        "win_rate_by_config",
+        "difficulty_cdf",
+        "solution_length_hist",
+        "position_heatmap",
+        "skill_gap",
+    ):
+        assert (tmp_path / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert b"<svg" in (tmp_path / f"{stem}.svg").read_bytes()[:2000]
+        assert b"STAND-IN" in (tmp_path / f"{stem}.svg").read_bytes()
+    assert "60.00% [" in headline_table(summarize(rows()))
+    assert "STAND-IN" in (tmp_path / "summary.md").read_text()

@@ -1,0 +1,152 @@
+"""The Numba kernel against the plain-Python reference search, and the solve API."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solvers.allisbomb.campaign import (
+    campaign_config,
+    removals_after_game,
+    score,
+)
+from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.deals import shuffles
+from solvers.allisbomb.rules import Outcome, new_game
+from solvers.allisbomb.search import reference_search, reference_shortest
+from solvers.allisbomb.solver import solve, solve_batch, solve_state, verify_solution
+
+
+def _agree(cfg, seeds, limit):
+    n = load_cards(cfg).n
+    outcomes = []
+    for seed in seeds:
+        deck = np.random.default_rng(seed).permutation(n)
+        a = solve(cfg, deck, node_limit=limit)
+        b = reference_search(new_game(cfg, deck), node_limit=limit)
+        assert (a.outcome, a.nodes, a.loss_reason) == (b.outcome, b.nodes, b.loss_reason), (
+            cfg.label(),
+            seed,
+        )
+        assert a.solution == b.solution
+        if a.outcome == "win":
+            assert verify_solution(new_game(cfg, deck), a.solution).outcome is Outcome.WIN
+        outcomes.append(a.outcome)
+    return outcomes
+
+
+def test_kernel_matches_reference_on_200_base_deals():
+    """Differential test (issue part 6): same verdict, node count, loss reason and line on
+    200 random base deals; the sample holds decided wins and losses."""
+    outcomes = _agree(GameConfig(), range(200), limit=1200)
+    assert outcomes.count("win") >= 20
+    assert outcomes.count("loss") >= 3
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        GameConfig(players=2),
+        GameConfig(blitz=True),
+        GameConfig(hands=True),
+        *[GameConfig(expansions=(e,)) for e in EXPANSIONS],
+        GameConfig(expansions=EXPANSIONS, hands=True, players=2),
+        GameConfig(expansions=("gifts",), gifts_distinct=False, players=2, give_optional=True),
+    ],
+    ids=lambda c: c.label(),
+)
+def test_kernel_matches_reference_other_configs(cfg):
+    _agree(cfg, range(12), limit=400)
+
+
+def test_batch_matches_single_solves():
+    cfg = GameConfig()
+    decks = shuffles(18, 40, np.random.default_rng(9))
+    out = solve_batch(cfg, decks, node_limit=20_000)
+    for i in range(len(decks)):
+        r = solve(cfg, decks[i], node_limit=20_000)
+        code = {"win": 1, "loss": 0, "undecided": 2}[r.outcome]
+        assert (out["code"][i], out["nodes"][i], out["reason"][i]) == (code, r.nodes, r.loss_reason)
+        assert out["turns"][i] == len(r.solution)
+
+
+def test_solve_is_repeatable_and_small_table_still_exact():
+    cfg = GameConfig()
+    deck = np.random.default_rng(42).permutation(18)
+    a = solve(cfg, deck)
+    b = solve(cfg, deck)
+    c = solve(cfg, deck, table_bits=12)
+    assert (a.outcome, a.nodes, a.solution) == (b.outcome, b.nodes, b.solution)
+    assert c.outcome == a.outcome
+
+
+def test_shortest_is_no_longer_than_dfs():
+    cfg = GameConfig(blitz=True)
+    for seed in range(3):
+        deck = np.random.default_rng(seed).permutation(13)
+        a = solve(cfg, deck)
+        s = solve(cfg, deck, shortest=True, node_limit=200_000)
+        if a.outcome == "win" and s.outcome == "win":
+            assert len(s.solution) <= len(a.solution)
+    r = reference_shortest(new_game(cfg, list(range(13))), node_limit=50)
+    assert r.outcome in ("win", "loss", "undecided")
+
+
+def test_solve_state_mid_game():
+    cfg = GameConfig()
+    s = new_game(cfg, np.random.default_rng(42).permutation(18).tolist())
+    r = solve_state(s)
+    if r.outcome == "win":
+        s2 = s.copy().apply(r.solution[0])
+        r2 = solve_state(s2)
+        assert r2.outcome == "win"
+
+
+def test_campaign_removals_and_score():
+    """H: circle cards removed; star cards removed only from the discard pile; score."""
+    cfg = campaign_config(0)
+    assert cfg.expansions == ("mosquitos",) and cfg.hands
+    cs = load_cards(cfg)
+    s = new_game(cs, list(range(cs.n)))
+    star = next(i for i, c in enumerate(cs.cards) if c.campaign == "star")
+    s._discard(star)
+    gone = removals_after_game(s)
+    circles = [c.label for c in cs.cards if c.campaign == "circle"]
+    assert sorted(gone) == sorted(circles + [cs.labels[star]])
+    later = campaign_config(1, tuple(gone))
+    assert load_cards(later).n == cs.n - len(gone) + 5
+    assert campaign_config(5).waking_up and not campaign_config(3).waking_up
+    assert score(10, [False] * 5 + [True]) == (13, "silver")
+    assert score(2, [True, True, False, False, False, False]) == (4, "none")
+    assert score(2, [True, True, True, False, False, False])[1] == "bronze"
+
+
+def test_keep_most_matches_reference_and_never_loses_more_stars():
+    """Campaign option: among wins, the one with the fewest star cards discarded."""
+    from solvers.allisbomb.search import stars_lost
+
+    cfg = GameConfig(blitz=True)
+    for seed in (0, 3, 4):
+        deck = np.random.default_rng(seed).permutation(13)
+        a = solve(cfg, deck, node_limit=15_000, keep_most=True)
+        b = reference_search(new_game(cfg, deck), node_limit=15_000, keep_most=True)
+        assert (a.outcome, a.nodes, a.solution, a.loss_reason) == (
+            b.outcome,
+            b.nodes,
+            b.solution,
+            b.loss_reason,
+        )
+        assert a.outcome == "win" and not a.loss_reason & 16
+    better = 0
+    for seed in range(12):
+        deck = np.random.default_rng(seed).permutation(13)
+        a = solve(cfg, deck, node_limit=200_000, keep_most=True)
+        first = solve(cfg, deck, node_limit=200_000)
+        assert a.outcome == first.outcome
+        if a.outcome == "win":
+            best = stars_lost(verify_solution(new_game(cfg, deck), a.solution))
+            some = stars_lost(verify_solution(new_game(cfg, deck), first.solution))
+            assert best <= some
+            better += best < some
+    assert better >= 1

@@ -1,0 +1,197 @@
+"""All Is Bomb sweeps (issue 3 parts 2 and 7): rows, reproducibility, resume, Dask, bad input."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.deals import rank
+from solvers.allisbomb.solver import solve
+from solvers.allisbomb.study import matrix_configs, sweep_study
+from solvers.common.runner import load_manifest, load_study, run_study
+
+ROOT = Path(__file__).resolve().parents[2]
+BLITZ = [GameConfig(blitz=True)]
+
+
+def stable(df: pd.DataFrame) -> pd.DataFrame:
+    """Every column but the wall-clock one."""
+    return df.drop(columns=["seconds"])
+
+
+def test_matrix_has_every_standard_configuration():
+    labels = [c.label() for c in matrix_configs()]
+    assert labels[:2] == ["base", "base+hands"]
+    for e in EXPANSIONS:
+        assert f"base+{e}" in labels and f"base+{e}+hands" in labels
+    assert "blitz" in labels and "blitz+hands" not in labels
+    assert "base/2p" in labels and "base+hands/2p" in labels
+    assert len(labels) == len(set(labels)) == 19
+
+
+def test_rows_replay_alone_from_seed_and_rank(tmp_path):
+    study = sweep_study(BLITZ + [GameConfig()], deals=12, seed=3, heuristic_deals=4, chunk_size=5)
+    df = run_study(study, tmp_path, workers=1, progress=False)
+    assert len(df) == 24 and list(df["case"]) == list(range(24))
+    assert set(df["config"]) == {"blitz", "base"}
+    assert set(df["outcome"]) <= {"win", "loss", "undecided"}
+    for _, row in df.iloc[[0, 7, 13, 23]].iterrows():
+        config = GameConfig(blitz=row["config"] == "blitz")
+        n = 13 if config.blitz else 18
+        deck = np.random.default_rng(int(row["seed"])).permutation(n)
+        assert str(rank(deck)) == row["rank"]
+        alone = solve(config, deck.tolist())
+        assert alone.outcome == row["outcome"] and alone.nodes == row["nodes"]
+        if alone.outcome == "win":
+            assert len(alone.solution) == row["solution_len"]
+    heur = df[df["deal"] < 4]
+    assert heur["greedy_win"].notna().all() and df[df["deal"] >= 4]["greedy_win"].isna().all()
+    assert df["pos:PRINCESS"].between(0, 17).all()
+
+
+def test_one_two_workers_and_dask_agree(tmp_path, dask_cluster):
+    study = sweep_study(BLITZ, deals=40, seed=5, heuristic_deals=5, chunk_size=10)
+    a = run_study(study, tmp_path / "a", workers=1, progress=False)
+    b = run_study(study, tmp_path / "b", workers=2, progress=False)
+    c = run_study(study, tmp_path / "c", scheduler=dask_cluster.address, progress=False)
+    pd.testing.assert_frame_equal(stable(a), stable(b))
+    pd.testing.assert_frame_equal(stable(a), stable(c))
+
+
+def _sweep_args(out: Path) -> list[str]:
+    return [
+        "allisbomb",
+        "sweep",
+        "--blitz",
+        "--deals",
+        "60",
+        "--seed",
+        "9",
+        "--chunk-size",
+        "5",
+        "--heuristic-deals",
+        "60",
+        "--workers",
+        "1",
+        "--no-report",
+        "--out",
+        str(out),
+    ]
+
+
+def test_sweep_killed_then_rerun_matches_uninterrupted(tmp_path):
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *_sweep_args(killed)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    chunks = killed / "chunks"
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None:
+        if chunks.exists() and len(list(chunks.glob("*.parquet"))) >= 2:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    n_before = len(list(chunks.glob("*.parquet")))
+    assert 1 <= n_before < 12, f"the kill must land mid-run ({n_before} chunks)"
+    result = CliRunner().invoke(cli, _sweep_args(killed))
+    assert result.exit_code == 0, result.output
+    clean = tmp_path / "clean"
+    assert CliRunner().invoke(cli, _sweep_args(clean)).exit_code == 0
+    pd.testing.assert_frame_equal(stable(load_study(killed)), stable(load_study(clean)))
+    assert load_manifest(killed)["runs"][-1]["chunks_computed"] == 12 - n_before
+
+
+def test_sweep_command_writes_report(tmp_path):
+    out = tmp_path / "s"
+    args = [
+        "allisbomb",
+        "sweep",
+        "--blitz",
+        "--deals",
+        "20",
+        "--seed",
+        "2",
+        "--chunk-size",
+        "10",
+        "--heuristic-deals",
+        "5",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "| blitz | 20 |" in result.output and "STAND-IN" in result.output
+    for name in (
+        "summary.csv",
+        "summary.md",
+        "headline.md",
+        "win_rate_by_config.png",
+        "win_rate_by_config.svg",
+        "difficulty_cdf.svg",
+        "skill_gap.png",
+    ):
+        assert (out / "report" / name).exists(), name
+    again = CliRunner().invoke(cli, ["allisbomb", "report", str(out)])
+    assert again.exit_code == 0 and "| blitz | 20 |" in again.output
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--matrix", "--blitz"], "--matrix runs every standard configuration"),
+        (["--expansions", "mosquitoz"], "unknown expansion 'mosquitoz' (did you mean mosquitos?)"),
+        (["--blitz", "--expansions", "all"], "Blitz"),
+    ],
+)
+def test_bad_sweep_input_is_one_line_exit_2(tmp_path, extra, message):
+    out = tmp_path / "x"
+    result = CliRunner().invoke(
+        cli, ["allisbomb", "sweep", "--deals", "5", "--out", str(out), *extra]
+    )
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_different_parameters_into_existing_folder_is_refused(tmp_path):
+    out = tmp_path / "s"
+    base = [
+        "allisbomb",
+        "sweep",
+        "--blitz",
+        "--deals",
+        "5",
+        "--workers",
+        "1",
+        "--no-report",
+        "--heuristic-deals",
+        "0",
+        "--out",
+        str(out),
+    ]
+    assert CliRunner().invoke(cli, base).exit_code == 0
+    result = CliRunner().invoke(cli, [*base[:-2], "--seed", "8", "--out", str(out)])
+    assert result.exit_code == 2 and "different study" in result.output
+
+
+def test_report_of_a_non_study_folder_is_bad_input(tmp_path):
+    result = CliRunner().invoke(cli, ["allisbomb", "report", str(tmp_path)])
+    assert result.exit_code == 2 and "manifest.json" in result.output

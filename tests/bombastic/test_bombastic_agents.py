@@ -1,0 +1,114 @@
+"""Agents: legal moves only, views without tiles, sound determinizations, sane strength."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from solvers.bombastic import kernel as K
+from solvers.bombastic.agents import (
+    AGENTS,
+    FastBelief,
+    ISMCTSAgent,
+    OmniscientAgent,
+    RandomAgent,
+    determinize,
+    make_agent,
+    play_game,
+    to_kernel,
+    view_of,
+)
+from solvers.bombastic.rules import Options, SplitMix64, State, random_game
+from solvers.bombastic.tiles import index_of
+from solvers.common.errors import BadInput
+
+
+def test_views_do_not_hold_the_tiles():
+    fields = {f.name for f in dataclasses.fields(view_of(State.new(1), 0))}
+    assert "tiles" not in fields and "deck" not in fields
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "greedy", "ismcts:20", "omniscient"])
+def test_every_agent_finishes_games_with_legal_moves(spec):
+    opts = Options(promos=True, turn_cap=20)
+    for seed in range(3):
+        # State.apply raises on an illegal action, so finishing proves legality.
+        r = play_game(make_agent(spec), make_agent("heuristic"), seed, opts)
+        assert r.state.is_over()
+        r = play_game(make_agent("random"), make_agent(spec), seed + 10, opts)
+        assert r.state.is_over()
+
+
+def test_agent_specs_and_bad_names():
+    assert make_agent("greedy:0.8").spec() == "greedy:0.8"
+    assert make_agent("ismcts:30").iterations == 30
+    with pytest.raises(BadInput, match="did you mean ismcts"):
+        make_agent("ismct")
+    with pytest.raises(BadInput, match="not a number"):
+        make_agent("ismcts:lots")
+    with pytest.raises(BadInput, match="takes no parameter"):
+        make_agent("random:3")
+    assert set(AGENTS) == {"random", "heuristic", "greedy", "ismcts", "omniscient"}
+
+
+def test_determinize_agrees_with_what_the_player_saw():
+    rng = np.random.default_rng(0)
+    for seed in range(40):
+        g = random_game(seed, Options(turn_cap=8))
+        if g.is_over() and g.ending.name != "TURN_CAP":
+            g = g  # finished games still have observations worth checking
+        view = view_of(g, g.turn_player)
+        b = FastBelief.uniform()
+        for ev in view.observations:
+            b.update(ev)
+        d = determinize(view, b, rng)
+        assert b.w[index_of(d.tiles)] > 0
+        assert d.face_up == g.face_up
+        assert sorted(d.deck) == sorted(g.deck)
+        # Cards put under the deck keep their public order at the bottom.
+        tail = [c for c in g.deck if c in g.cycled]
+        assert d.deck[len(d.deck) - len(tail) :] == tail
+
+
+def test_to_kernel_mid_game_then_both_engines_finish_alike():
+    """Stop a reference game part way, copy it into the kernel, finish both the same way."""
+    ks = np.empty(K.STATE_SIZE, dtype=np.int32)
+    for seed in range(300):
+        rng = SplitMix64(seed)
+        s = State.setup(rng, Options(promos=True))
+        for _ in range(seed % 7):
+            if s.is_over():
+                break
+            legal = s.legal_actions()
+            s.apply(legal[rng.below(len(legal))])
+        to_kernel(s, ks)
+        assert K.legal_list(ks) == s.legal_actions()
+        fin = SplitMix64(seed + 1000)
+        while not s.is_over():
+            legal = s.legal_actions()
+            s.apply(legal[fin.below(len(legal))])
+        winner = K.playout(ks, seed + 1000)
+        assert winner == (-1 if s.winner is None else s.winner)
+        assert ks[:9].tolist() == s.tiles
+
+
+def test_omniscient_beats_random_and_heuristic():
+    wins = sum(play_game(OmniscientAgent(), RandomAgent(), s).winner == 0 for s in range(20))
+    assert wins >= 18
+    wins = sum(
+        play_game(make_agent("heuristic"), OmniscientAgent(), s).winner == 1 for s in range(20)
+    )
+    assert wins >= 16
+
+
+def test_ismcts_beats_random():
+    # Random players lose most games to the bomb by themselves; ISMCTS must do far better
+    # than the 50% a random player gets against random.
+    wins = sum(play_game(ISMCTSAgent(60), RandomAgent(), s).winner == 0 for s in range(30))
+    assert wins >= 20
+
+
+def test_play_game_is_reproducible():
+    a = play_game(make_agent("greedy"), make_agent("ismcts:20"), 5)
+    b = play_game(make_agent("greedy"), make_agent("ismcts:20"), 5)
+    assert a.state.history == b.state.history and a.winner == b.winner

@@ -1,0 +1,92 @@
+"""The `bombsolve bombastic` commands: output, JSON, and one-line bad input (exit 2)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["bombastic", *args])
+
+
+def test_odds_text_and_json_agree():
+    r = run("odds", "--as", "O", "--events", "peek 4=O; show 0=X")
+    assert r.exit_code == 0, r.output
+    assert "View of O" in r.output
+    j = json.loads(run("odds", "--as", "O", "--events", "peek 4=O; show 0=X", "--json").output)
+    assert j["as"] == "O" and j["events"] == ["peek 4=O", "show 0=X"]
+    col2 = j["lines"][4]  # 1 4 7: tile 4 is O; 1 and 7 both O among 7 (3 X, 3 O, 1 B)
+    assert col2["all_mine"]["fraction"] == "1/7"
+    assert j["tiles"][4]["O"]["fraction"] == "1"
+    assert j["possible_arrangements"] == 140
+
+
+def test_odds_no_events_is_the_uniform_prior():
+    j = json.loads(run("odds", "--json").output)
+    assert {ln["all_mine"]["fraction"] for ln in j["lines"]} == {"1/21"}
+    assert {ln["bomb"]["fraction"] for ln in j["lines"]} == {"1/3"}
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["odds", "--events", "peek 0=X; peek 1=X; peek 2=X; peek 3=X; peek 4=X"], "impossible"),
+        (["odds", "--events", "peek 0=X; peek 0=O"], "cannot be O"),
+        (["odds", "--as", "Z"], "expected X or O"),
+        (["odds", "--events", "look 3"], "unknown event"),
+        (["play", "--x", "grandmaster", "--games", "1"], "unknown agent"),
+        (["play", "--without", "peek-mny", "--games", "1"], "did you mean peek-many"),
+        (["play", "--games", "0"], "at least 1"),
+        (["tournament", "--agents", "random", "--games", "1"], "at least 2"),
+        (["play", "--x", "ismcts:0", "--games", "1"], "at least 1"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args, words):
+    r = run(*args)
+    assert r.exit_code == 2
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and words in lines[0]
+    assert "Traceback" not in r.output
+
+
+def test_play_reports_wins_with_intervals():
+    r = run("play", "--x", "heuristic", "--o", "random", "--games", "12", "--seed", "3")
+    assert r.exit_code == 0, r.output
+    assert "X wins" in r.output and "95% [" in r.output
+    j = json.loads(
+        run(
+            "play", "--x", "heuristic", "--o", "random", "--games", "12", "--seed", "3", "--json"
+        ).output
+    )
+    assert j["games"] == 12 and j["x_wins"] + j["o_wins"] + j["turn_cap"] == 12
+
+
+def test_play_with_out_folder_resumes_to_the_same_result(tmp_path):
+    args = ["play", "--x", "random", "--o", "heuristic", "--games", "30", "--seed", "2", "--json"]
+    a = json.loads(run(*args, "--out", str(tmp_path / "m")).output)
+    b = json.loads(run(*args, "--out", str(tmp_path / "m")).output)
+    c = json.loads(run(*args).output)
+    assert a == b == c
+    assert (tmp_path / "m" / "manifest.json").exists()
+
+
+def test_tournament_table_and_ratings():
+    r = run("tournament", "--agents", "random,omniscient", "--games", "6", "--json")
+    assert r.exit_code == 0, r.output
+    j = json.loads(r.output)
+    assert len(j["pairings"]) == 4
+    assert j["ratings"][0]["agent"] == "omniscient"
+
+
+def test_replay_shows_turns_and_knowledge():
+    r = run("replay", "--seed", "4", "--x", "heuristic", "--o", "random")
+    assert r.exit_code == 0, r.output
+    assert "Turn 1: X to play" in r.output and "Game over:" in r.output
+    assert "arrangements possible" in r.output
+    j = json.loads(
+        run("replay", "--seed", "4", "--x", "heuristic", "--o", "random", "--json").output
+    )
+    assert j["turns"][0]["player"] == "X" and j["ending"]

@@ -1,0 +1,93 @@
+"""Studies on the shared runner: tables, charts, manifest, resume, ratings."""
+
+import json
+
+import pandas as pd
+from click.testing import CliRunner
+
+from cli.main import cli
+from solvers.bombastic.rules import Options
+from solvers.bombastic.study import (
+    card_usage,
+    card_variants,
+    match_study,
+    ratings,
+    run_in_memory,
+    summarize,
+)
+from solvers.common.runner import run_study
+
+
+def test_match_study_same_rows_in_memory_and_on_the_runner(tmp_path):
+    st = match_study("random", "heuristic", 12, 5, Options(), chunk_size=5)
+    a = run_in_memory(st)
+    b = run_study(st, tmp_path / "m", workers=1, progress=False)
+    pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
+    s = summarize(a)
+    assert s["x_wins"] + s["o_wins"] + s["turn_cap"] == 12
+    assert s["x_ci"][0] <= s["x_rate"] <= s["x_ci"][1]
+
+
+def test_ratings_order_a_clear_ladder():
+    rows = []
+    # a beats b 9 of 10, b beats c 9 of 10, a beats c 10 of 10, both seatings.
+    for x, o, wins_x in [("a", "b", 9), ("b", "c", 9), ("a", "c", 10)]:
+        for i in range(10):
+            rows.append({"x": x, "o": o, "winner": 0 if i < wins_x else 1})
+            rows.append({"x": o, "o": x, "winner": 1 if i < wins_x else 0})
+    r = ratings(pd.DataFrame(rows))
+    assert list(r["agent"]) == ["a", "b", "c"]
+    assert abs(r["rating"].mean() - 1500) < 1e-6
+
+
+def test_card_variants_cover_every_card_once():
+    names = [n for n, _ in card_variants()]
+    assert names[0] == "base deck" and len(names) == 1 + 9 + 2
+    assert all(
+        len(o.deck_cards()) == 8
+        for n, o in card_variants()
+        if n.startswith("without ") and "ALARM" not in n
+    )
+
+
+def test_card_usage_counts_users():
+    df = pd.DataFrame(
+        {"winner": [0, 1, 0], "x_cards": [1, 1, 0], "o_cards": [0, 1, 1], "ending": ["a"] * 3}
+    )
+    u = card_usage(df).set_index("card")
+    assert u.loc["peek2-show", "users"] == 4 and u.loc["peek2-show", "user_wins"] == 2
+
+
+def test_study_command_writes_tables_charts_manifest_and_resumes(tmp_path):
+    out = tmp_path / "ref"
+    args = [
+        "bombastic",
+        "study",
+        "--out",
+        str(out),
+        "--games",
+        "2",
+        "--card-games",
+        "4",
+        "--kernel-games",
+        "300",
+        "--agents",
+        "random,omniscient",
+        "--workers",
+        "1",
+    ]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    for stem in ("first_player", "card_values", "game_length", "ladder"):
+        assert (out / f"{stem}.png").stat().st_size > 0 and (out / f"{stem}.svg").exists()
+    for stem in ("pairings", "ratings", "first_player", "card_variants", "card_usage"):
+        assert (out / f"{stem}.csv").exists() and (out / f"{stem}.parquet").exists()
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["agents"] == ["random", "omniscient"] and m["kernel_games"] == 300
+    before = (out / "pairings.csv").read_text()
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    assert (out / "pairings.csv").read_text() == before
+    # A different study into the same folder is refused with one line.
+    r = CliRunner().invoke(cli, args[:-2] + ["--seed", "9", "--workers", "1"])
+    assert r.exit_code == 2 and "Traceback" not in r.output

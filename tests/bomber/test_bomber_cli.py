@@ -1,0 +1,137 @@
+"""`bombsolve bomber ...`: play, replay, study, rules, and bad input (one line, exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["bomber", *args])
+
+
+def test_play_kernel_prints_rates_with_intervals():
+    r = run("play", "--players", "5", "--games", "2000", "--seed", "3")
+    assert r.exit_code == 0, r.output
+    assert "kernel engine" in r.output and "Bomber's victory" in r.output and "[" in r.output
+
+
+def test_play_json_kernel_and_reference_agree():
+    k = run("play", "-p", "4", "-n", "60", "--seed", "11", "--json")
+    ref = run("play", "-p", "4", "-n", "60", "--seed", "11", "--json", "--engine", "reference")
+    assert k.exit_code == 0 and ref.exit_code == 0
+    a, b = json.loads(k.output), json.loads(ref.output)
+    assert a["engine"] == "kernel" and b["engine"] == "reference"
+    assert a["outcomes"] == b["outcomes"]
+
+
+def test_play_heuristic_with_options():
+    r = run("play", "-p", "5", "--agents", "heuristic,bomber=random", "-n", "20",
+            "--rules", "dog=forbid", "--extras", "holy-warrior,young-lady", "--json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["engine"] == "reference" and out["rules"]["dog"] == "forbid"
+    assert out["extras"] == ["Young Lady", "Holy Warrior"]
+    assert abs(sum(o["rate"] for o in out["outcomes"].values()) - 1) < 1e-9
+
+
+def test_replay_prints_each_line_after_every_turn():
+    r = run("replay", "--seed", "42", "--players", "5")
+    assert r.exit_code == 0, r.output
+    turns = r.output.count("\nturn ")
+    assert turns >= 30  # 5 players x 7 cards, minus any who left play
+    assert r.output.count("\n  Bridge ") == turns
+    assert "end (" in r.output and "Chaos" in r.output
+
+
+def test_replay_json_matches_play():
+    r = run("replay", "--seed", "5", "-p", "3", "--agents", "heuristic", "--json")
+    game = json.loads(r.output)
+    assert game["seed"] == 5 and len(game["characters"]) == 3
+    assert len(game["turns"][0]["lines"]) == 7
+
+
+def test_rules_lists_every_reading():
+    r = run("rules")
+    assert r.exit_code == 0
+    for key in ("dog", "warrior_bombing", "stuck_bomber", "move_optional", "Citizen 16"):
+        assert key in r.output
+
+
+def test_study_writes_tables_and_charts(tmp_path):
+    out = tmp_path / "st"
+    r = run("study", "--part", "readings", "--games", "500", "--seed", "2", "--out", str(out),
+            "--workers", "1")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    r2 = run("study", "--part", "readings", "--agents", "heuristic", "--games", "10", "--seed",
+             "2", "--out", str(out), "--workers", "1")  # fmt: skip
+    assert r2.exit_code == 0, r2.output
+    for name in ("summary.csv", "summary.parquet", "achievements.csv", "outcomes.png",
+                 "outcomes.svg", "bomber_rate.svg", "achievements.png"):  # fmt: skip
+        assert (out / name).exists(), name
+    text = (out / "summary.csv").read_text()
+    assert "random,default" in text and "heuristic,dog=forbid" in text
+    assert (out / "random" / "manifest.json").exists()
+    # re-running the same command resumes (nothing to compute) and prints the same table
+    again = run("study", "--part", "readings", "--games", "500", "--seed", "2", "--out",
+                str(out), "--workers", "1")  # fmt: skip
+    assert again.output == r.output
+
+
+def test_replay_a_study_case(tmp_path):
+    out = tmp_path / "st"
+    r = run("study", "--part", "extras", "--agents", "heuristic", "--games", "14", "--out",
+            str(out), "--workers", "1", "--seed", "4")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    from solvers.common.runner import load_study
+
+    df = load_study(out / "heuristic")
+    names = {0: "Bomber's victory", 1: "Police side's victory", 2: "draw", 3: "sole victory"}
+    for case in (0, 5, 13):
+        rp = run("replay", "--study", str(out / "heuristic"), "--case", str(case))
+        assert rp.exit_code == 0, rp.output
+        last = rp.output.strip().splitlines()[-3]
+        assert names[int(df.loc[case, "outcome"])] in last
+        assert rp.output.count("\nturn ") == df.loc[case, "turns"]
+
+
+BAD = [
+    (["play", "--players", "7"], "player count 7"),
+    (["play", "--players", "2"], "expected 3 to 6"),
+    (["play", "--agents", "clever"], "unknown agent 'clever'"),
+    (["play", "--agents", "boss=random"], "unknown role"),
+    (["play", "--rules", "dog=cat"], "unknown dog reading"),
+    (["play", "--rules", "dog"], "expected key=value"),
+    (["play", "--rules", "move_optional=perhaps"], "true or false"),
+    (["play", "--extras", "young-lady", "-p", "5"], "take 2 extra"),
+    (["play", "--extras", "duke", "-p", "4"], "unknown extra character"),
+    (["play", "--games", "0"], "not positive"),
+    (["play", "--seed", "-1"], "seed -1"),
+    (["play", "--seed", str(2**64 - 1), "-n", "2"], "pass 2**64-1"),
+    (["play", "--seed", str(2**64), "-n", "1"], "out of range"),
+    (["play", "-n", "10000000000"], "too large for play"),
+    (["play", "--engine", "kernel", "--agents", "heuristic"], "random agents only"),
+    (["play", "--players", "five"], "five"),
+    (["replay", "--seed", "1", "--players", "9"], "player count 9"),
+    (["replay"], "missing --seed"),
+    (["replay", "--case", "3"], "go together"),
+    (["replay", "--study", "nowhere", "--case", "3"], "no manifest.json"),
+    (["study", "--part", "colours", "--out", "x"], "unknown study part"),
+    (["study", "--part", "extras", "--players", "3", "--out", "x"], "no extra characters"),
+]
+
+
+@pytest.mark.parametrize("args,fragment", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_is_one_line_exit_2(args, fragment, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.output
+    assert fragment in lines[0]
+    assert "Traceback" not in r.output
+    assert not (tmp_path / "x").exists()  # nothing written on bad input
