@@ -625,3 +625,26 @@ def build_reference(
         rel = m.parent.relative_to(work).as_posix().replace("/", "__")
         write_text_atomic(out / "manifests" / f"{rel}.json", m.read_text())
     return tables
+
+
+def ladder_markdown(ladder: pd.DataFrame) -> str:
+    """Return the ladder as a Markdown table: win % [Wilson 95%] of one seat against a field."""
+    fields = list(dict.fromkeys(ladder["field"]))
+    lines = [
+        "| players | one seat plays | " + " | ".join(f"vs {f} field" for f in fields) + " |",
+        "|---|---|" + "---|" * len(fields),
+    ]
+    for (p, x), g in ladder.groupby(["players", "strategy"], sort=False):
+        cells = []
+        for f in fields:
+            r = g[g["field"] == f]
+            if r.empty:
+                cells.append("")
+                continue
+            r = r.iloc[0]
+            cells.append(f"{r.win_rate:.1%} [{r.lo:.1%}, {r.hi:.1%}]".replace("%", ""))
+        lines.append(f"| {p} | {x} | " + " | ".join(cells) + " |")
+    n = ", ".join(f"{k:,}" for k in sorted(set(ladder["games"]), reverse=True))
+    lines.append("")
+    lines.append(f"Win % with Wilson 95% interval; games per cell: {n}; fair share 1/P.")
+    return "\n".join(lines) + "\n"
