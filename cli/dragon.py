@@ -104,6 +104,15 @@ def play(players, strategies, games, seed, rules, engine, as_json):
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
+    if engine == "kernel" and not kernel.play_many.signatures:
+        # First use in this process: compile (minutes, once) or load the on-disk cache.
+        t0 = time.perf_counter()
+        kernel.run_games(players, seeds[:1], [CODES[n] for n in names], options)
+        spent = time.perf_counter() - t0
+        if spent > 2.0:
+            click.echo(
+                f"compiled the Numba kernel in {spent:.0f} s (cached for next runs)", err=True
+            )
     t0 = time.perf_counter()
     if engine == "kernel":
         out = kernel.run_games(players, seeds, [CODES[n] for n in names], options)
