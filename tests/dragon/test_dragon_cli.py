@@ -17,7 +17,7 @@ def run(*args: str):
 def test_play_reports_every_seat_with_intervals():
     r = run("play", "-p", "3", "-s", "greedy,random,position", "-n", "200", "--seed", "5", "--json")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert [s["strategy"] for s in out["seats"]] == ["greedy", "random", "position"]
     assert out["engine"] == "kernel" and out["games"] == 200
     assert sum(s["wins"] for s in out["seats"]) >= 200
@@ -28,8 +28,8 @@ def test_play_reports_every_seat_with_intervals():
 def test_play_kernel_and_reference_agree():
     args = ["play", "-p", "4", "-s", "greedy,random", "-n", "30", "--seed", "9", "--json"]
     args[4] = "greedy,random,position,random"
-    k = json.loads(run(*args, "--engine", "kernel").output)
-    ref = json.loads(run(*args, "--engine", "reference").output)
+    k = json.loads(run(*args, "--engine", "kernel").stdout)
+    ref = json.loads(run(*args, "--engine", "reference").stdout)
     assert k["seats"] == ref["seats"] and k["mean_turns"] == ref["mean_turns"]
 
 
@@ -40,7 +40,7 @@ def test_play_text_output_and_montecarlo_in_both_engines():
     assert k.exit_code == 0 and r.exit_code == 0, k.output + r.output
     assert "engine: kernel" in k.output and "engine: reference" in r.output
     # Same games, same table (only the engine name and the timing differ).
-    assert k.output.splitlines()[1:-1] == r.output.splitlines()[1:-1]
+    assert k.stdout.splitlines()[1:-1] == r.stdout.splitlines()[1:-1]
 
 
 def test_replay_prints_the_game_and_is_reproducible():
@@ -48,7 +48,7 @@ def test_replay_prints_the_game_and_is_reproducible():
     b = run("replay", "--seed", "7", "-p", "2", "-s", "greedy,position")
     assert a.exit_code == 0 and a.output == b.output
     assert "turn 1.1" in a.output and "final scores" in a.output and "hands:" in a.output
-    j = json.loads(run("replay", "--seed", "7", "--json").output)
+    j = json.loads(run("replay", "--seed", "7", "--json").stdout)
     assert j["log"] and j["winners"]
 
 
@@ -56,7 +56,7 @@ def test_rules_and_cards_commands():
     r = run("rules", "--rules", "placement=close_up")
     assert r.exit_code == 0 and "(changed)" in r.output
     r = run("cards", "--json")
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     assert len(data["firecrackers"]) == 45 and len(data["bodies"]) == 19
 
 
@@ -119,7 +119,7 @@ def test_study_ladder_and_readings_json(tmp_path):
         "1",
     )
     assert r.exit_code == 0, r.output
-    rows = json.loads(r.output)["ladder"]
+    rows = json.loads(r.stdout)["ladder"]
     assert len(rows) == 4 and {x["strategy"] for x in rows} == {"greedy", "random"}
     r = run(
         "study",
