@@ -55,6 +55,9 @@ def _parse_extras(spec: str | None, players: int):
     return extras
 
 
+MAX_PLAY_GAMES = 50_000_000  # one in-memory table; larger runs belong to `study`
+
+
 def _check_seed(seed: int) -> int:
     if not 0 <= seed < 2**64:
         raise BadInput(f"seed {seed} out of range; expected 0 to 2**64-1")
@@ -137,7 +140,14 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
     if engine == "kernel" and not all_random:
         raise BadInput(f"--engine kernel plays random agents only; got --agents {agents!r}")
     use_kernel = engine == "kernel" or (engine == "auto" and all_random)
-    seeds = np.arange(seed, seed + games, dtype=np.uint64)
+    if games > MAX_PLAY_GAMES:
+        raise BadInput(
+            f"game count {games:,} too large for play; expected at most {MAX_PLAY_GAMES:,} "
+            "(use `bombsolve bomber study` for longer runs)"
+        )
+    if seed + games > 2**64:
+        raise BadInput(f"seeds {seed}..{seed + games - 1} pass 2**64-1; expected a smaller --seed")
+    seeds = np.uint64(seed) + np.arange(games, dtype=np.uint64)
     t0 = time.perf_counter()
     if use_kernel:
         mask = -1 if extras_t is None else sum(1 << R.EXTRAS.index(c) for c in extras_t)
@@ -269,12 +279,17 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
     turns = []
 
     def on_turn(state, player, action):
+        move = R.describe(action)
+        a = R.decode(action)
+        if a.kind == "move":  # the moved card now ends its new line: name it
+            moved = R.CARD_NAMES[state.lines[a.dst][-1].card]
+            move = move.replace(f"card {a.index + 1} ", f"{moved} (card {a.index + 1}) ")
         turns.append(
             {
                 "turn": len(turns) + 1,
                 "player": player,
                 "action": action,
-                "move": R.describe(action),
+                "move": move,
                 "lines": [R.line_text(line) for line in state.lines],
                 "eliminated": list(state.eliminations),
             }

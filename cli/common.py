@@ -9,8 +9,11 @@ import sys
 import click
 
 
-def study_options(default_chunk: int = 1000):
-    """Add ``--out``, ``--workers``, ``--scheduler`` and ``--chunk-size`` to a study command."""
+def study_options(default_chunk: int | None = 1000):
+    """Add ``--out``, ``--workers``, ``--scheduler`` and ``--chunk-size`` to a study command.
+
+    ``default_chunk=None`` leaves ``--chunk-size`` unset so the command can choose.
+    """
 
     def decorate(fn):
         @click.option(

@@ -97,14 +97,17 @@ class LocalDaskCluster:
             client.wait_for_workers(n, timeout=60)
 
     def close(self) -> None:
+        # Dask workers may ignore SIGTERM while they close their connections; a short
+        # grace period, then SIGKILL, keeps teardown to seconds.
         for proc in [*self.workers, self.scheduler]:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
         for proc in [*self.workers, self.scheduler]:
             try:
-                proc.wait(timeout=20)
+                proc.wait(timeout=3)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,7 @@ Role rules of thumb for ``heuristic`` (each comes from a sentence of the ruleboo
 
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass
 
 from solvers.bomber import rules as R
@@ -290,12 +291,18 @@ def parse_agents(spec: str) -> dict[Card, str]:
 
 
 def agents_label(by_role: dict[Card, str]) -> str:
-    """Return a short stable label, e.g. 'heuristic' or 'bomber=heuristic,others=random'."""
-    names = set(by_role.values())
-    if len(names) == 1:
-        return names.pop()
+    """Return a short stable label in the spec's own syntax, e.g. 'random,bomber=heuristic'.
+
+    The most common agent is the default; roles that differ follow as role=name.
+
+    >>> agents_label(parse_agents("heuristic,bomber=random"))
+    'heuristic,bomber=random'
+    """
+    counts = collections.Counter(by_role.values())
+    default = max(sorted(counts), key=lambda n: counts[n])
     inv = {v: k for k, v in ROLES.items()}
-    return ",".join(f"{inv[c]}={n}" for c, n in sorted(by_role.items()))
+    overrides = [f"{inv[c]}={n}" for c, n in sorted(by_role.items()) if n != default]
+    return ",".join([default, *overrides])
 
 
 def play_game(

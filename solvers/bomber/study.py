@@ -46,7 +46,11 @@ READING_FLIPS = {
 
 
 def extras_label(mask: int) -> str:
-    """Return 'YL+HW' for an extras bit mask (bit 0 Young Lady, 1 Holy Warrior, 2 SP)."""
+    """Return 'YL+HW' for an extras bit mask (bit 0 Young Lady, 1 Holy Warrior, 2 SP).
+
+    >>> extras_label(0b011), extras_label(-1)
+    ('YL+HW', 'none')
+    """
     names = [EXTRA_KEYS[c] for i, c in enumerate(R.EXTRAS) if mask >= 0 and mask >> i & 1]
     return "+".join(names) if names else "none"
 
@@ -358,7 +362,7 @@ def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
     from solvers.common.plots import PALETTE, new_figure
 
     conds = list(next(iter(summaries.values()))["condition"])
-    fig, ax = new_figure(8.0, 1.2 + 0.5 * len(conds))
+    fig, ax = new_figure(8.0, 1.6 + 0.25 * len(conds) * max(len(summaries), 2))
     height = 0.8 / len(summaries)
     for k, (agents, summ) in enumerate(summaries.items()):
         y = np.arange(len(summ)) + k * height
@@ -375,8 +379,9 @@ def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
     ax.set_xlabel(f"{OUTCOME_LABELS[key]} (% of games, Wilson 95% interval)")
     ax.grid(axis="x", alpha=0.3)
     ax.grid(axis="y", visible=False)
-    ax.legend(fontsize=8, loc="lower right")
-    ax.set_title(title, fontsize=12, loc="left")
+    # legend above the bars, never over them
+    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2, frameon=False)
+    fig.suptitle(title, fontsize=12, x=0.01, ha="left")
     return fig
 
 
@@ -385,8 +390,15 @@ def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
 
 def caption(part: str, games: Mapping[str, int], seeds: Mapping[str, int]) -> str:
     """Return a chart footer naming rules, options, agents, seeds and N."""
-    runs = "; ".join(f"agents {a} (all roles): N={games[a]:,}, seed {seeds[a]}" for a in games)
-    reading = "default rule readings" if part != "readings" else "one reading flipped per row"
+    runs = "; ".join(
+        f"agents {a}{'' if '=' in a else ' (all roles)'}: N={games[a]:,}, seed {seeds[a]}"
+        for a in games
+    )
+    reading = (
+        "default rule readings"
+        if part != "readings"
+        else "one reading per row flipped from the defaults"
+    )
     return (
         f"Catch the Bomber, bombsolve bomber study --part {part}; {reading} "
         f"({', '.join(f'{k}={v}' for k, v in R.Rules().as_dict().items())}); "
