@@ -512,28 +512,60 @@ def run_turn(
     return 0
 
 
+@njit(cache=True, inline="always")
+def _mix(h, w):
+    h = (h ^ w) * np.uint64(0x9E3779B97F4A7C15)
+    return h ^ (h >> np.uint64(29))
+
+
 @njit(cache=True)
 def state_hash(st, n, tracked, n_tracked):
-    """64-bit hash of what rules.State.key() holds."""
+    """64-bit hash of what rules.State.key() holds.
+
+    Every value fits in 6 bits (cards are fewer than 63), so ten of them are packed into
+    one 64-bit word before each multiply: the lengths first, so the packing is unambiguous.
+    This is several times cheaper than one multiply per value.
+    """
     H = 5 * n
     h = np.uint64(0xCBF29CE484222325)
-    p = np.uint64(0x100000001B3)
+    six = np.uint64(6)
+    acc = np.uint64(st[H]) << six | np.uint64(st[H + 1])
+    k = 2
     for i in range(st[H]):
-        h = (h ^ np.uint64(st[i] + 1)) * p
-    h = (h ^ np.uint64(255)) * p
+        acc = acc << six | np.uint64(st[i] + 1)
+        k += 1
+        if k == 10:
+            h = _mix(h, acc)
+            acc = np.uint64(0)
+            k = 0
     for i in range(st[H + 1]):
-        h = (h ^ np.uint64(st[3 * n + i] + 1)) * p
-    h = (h ^ np.uint64(254)) * p
+        acc = acc << six | np.uint64(st[3 * n + i] + 1)
+        k += 1
+        if k == 10:
+            h = _mix(h, acc)
+            acc = np.uint64(0)
+            k = 0
     for c in range(n):
-        h = (h ^ np.uint64(st[n + c] * 2 + st[2 * n + c])) * p
+        acc = acc << six | np.uint64(st[n + c] * 2 + st[2 * n + c])
+        k += 1
+        if k == 10:
+            h = _mix(h, acc)
+            acc = np.uint64(0)
+            k = 0
     for i in range(n_tracked):
-        h = (h ^ np.uint64(st[4 * n + tracked[i]] + 7)) * p
-    h = (h ^ np.uint64(st[H + 2] + 300)) * p
-    h = (h ^ np.uint64(min(st[H + 4], 3) + 400)) * p
-    h = (h ^ np.uint64(st[H + 3] + 500)) * p
-    h ^= h >> np.uint64(29)
-    h *= np.uint64(0xBF58476D1CE4E5B9)
+        acc = acc << six | np.uint64(st[4 * n + tracked[i]])
+        k += 1
+        if k == 10:
+            h = _mix(h, acc)
+            acc = np.uint64(0)
+            k = 0
+    # desired dish (-1..n-1), GIFT plays (capped at 3), active player: 6 + 2 + 1 bits
+    last = np.uint64(st[H + 2] + 1) << np.uint64(3) | np.uint64(min(st[H + 4], 3) << 1)
+    h = _mix(h, acc)
+    h = _mix(h, last | np.uint64(st[H + 3]))
     h ^= h >> np.uint64(32)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(29)
     return h
 
 
