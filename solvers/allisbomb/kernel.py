@@ -16,10 +16,11 @@ State layout (one int16 array `st`, N = number of cards, H = 5N):
 Program arrays (cards.compile_program): number[n, 2], keyword[n, 2] (1 URGENT, 2 ROYAL),
 step_start[n, 2], step_count[n, 2], steps[k, 13] (layout in cards.py), info[16].
 
-A turn is run with a choice list: `ch` holds the choices, `cs` = [position, how many are
-given, options of the choice that was missing]. When the list runs out the turn stops with
-NEED, and the caller extends the list (an odometer over choice sequences, which visits
-moves in lexicographic order like `rules.State.children`).
+A turn is run with a choice list: `ch` holds the choices, `chk` their numbers of options,
+`cs` = [position, how many are given, options of a choice that did not fit, order]. A choice
+past the given ones is taken as option 0 and appended, and the caller then advances the
+list like an odometer over choice sequences, which visits moves in lexicographic order
+like `rules.State.children`.
 """
 
 from __future__ import annotations
@@ -89,17 +90,28 @@ def _playable(st, n, keyword, out):
 
 
 @njit(cache=True)
-def _choose(k, ch, cs):
+def _choose(k, ch, chk, cs):
+    """The next choice of the turn among k options. When the list `ch` runs out, the
+    choice is appended as option 0 (cs[1] grows; its option count goes to chk[p]):
+    exactly what the odometer would do by restarting the turn with a 0 appended, without
+    replaying the turn. NEED only when the list is full (MAXC choices)."""
     if k <= 1:
         return 0
-    if cs[0] < cs[1]:
-        r = ch[cs[0]]
-        cs[0] += 1
-        if cs[3] == 1:  # the search enumerates options last-first (portfolio order B)
-            return k - 1 - r
-        return r
-    cs[2] = k
-    return NEED
+    p = cs[0]
+    if p < cs[1]:
+        r = ch[p]
+    else:
+        if p >= MAXC:
+            cs[2] = k
+            return NEED
+        ch[p] = 0
+        chk[p] = k
+        cs[1] = p + 1
+        r = 0
+    cs[0] = p + 1
+    if cs[3] == 1:  # the search enumerates options last-first (portfolio order B)
+        return k - 1 - r
+    return r
 
 
 @njit(cache=True)
@@ -345,16 +357,17 @@ def _is_gift(c, info):
 
 @njit(cache=True)
 def run_turn(
-    st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, cs, buf, tmp
+    st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
 ):
-    """Play one turn on `st` with the choices in `ch`; return 0 when done, NEED (-1) if a
-    choice is missing (cs[2] = its number of options). Mirrors rules.State._run_turn."""
+    """Play one turn on `st` with the choices in `ch`; choices past the given ones are
+    taken as option 0 and appended (see `_choose`). Return 0 when done, NEED (-1) if the
+    turn needs more than MAXC choices. Mirrors rules.State._run_turn."""
     H = 5 * n
     players = info[12]
     act = st[H + 3]
     # D.1 play a card
     k = _playable(st, n, keyword, buf)
-    i = _choose(k, ch, cs)
+    i = _choose(k, ch, chk, cs)
     if i < 0:
         return NEED
     card = buf[i]
@@ -396,7 +409,7 @@ def run_turn(
                 for j in range(m):
                     c = buf[j]
                     if may == 1:
-                        r = _choose(2, ch, cs)
+                        r = _choose(2, ch, chk, cs)
                         if r < 0:
                             return NEED
                         if r == 1:
@@ -410,7 +423,7 @@ def run_turn(
                     m = _candidates(st, n, card, row, players, buf, tmp)
                     if m == 0:
                         break
-                    r = _choose(m + may, ch, cs)
+                    r = _choose(m + may, ch, chk, cs)
                     if r < 0:
                         return NEED
                     if r == m:
@@ -420,7 +433,7 @@ def run_turn(
             kk = _equipped(st, n, st[H + 3], buf)
             if kk == 0 or st[H] == 0:
                 continue
-            r = _choose(kk + row[10], ch, cs)
+            r = _choose(kk + row[10], ch, chk, cs)
             if r < 0:
                 return NEED
             if r == kk:
@@ -437,7 +450,7 @@ def run_turn(
             f = 1
             for j in range(2, m + 1):
                 f *= j
-            r = _choose(f, ch, cs)
+            r = _choose(f, ch, chk, cs)
             if r < 0:
                 return NEED
             # r-th lexicographic permutation (as itertools.permutations lists them)
@@ -471,7 +484,7 @@ def run_turn(
             elif t < 0 or st[n + t] != DECK or st[2 * n + t] == 0:
                 continue
             if row[10] == 1:
-                r = _choose(2, ch, cs)
+                r = _choose(2, ch, chk, cs)
                 if r < 0:
                     return NEED
                 if r == 1:
@@ -494,7 +507,7 @@ def run_turn(
     if players == 2:
         kk = _equipped(st, n, act, buf)
         if kk > 0:
-            r = _choose(kk + info[14], ch, cs)
+            r = _choose(kk + info[14], ch, chk, cs)
             if r < 0:
                 return NEED
             if r < kk:
@@ -714,37 +727,32 @@ def dfs(
             d -= 1
             continue
         child = states[d + 1]  # the child is built in place in the next frame's slot
-        while True:
-            child[:] = states[d]
-            cs[0] = 0
-            cs[1] = fplen[d]
-            status = run_turn(
-                child,
-                n,
-                number,
-                keyword,
-                sstart,
-                scount,
-                steps,
-                info,
-                gift_ids,
-                n_gifts,
-                fch[d],
-                cs,
-                buf,
-                tmp,
-            )
-            if status == NEED:
-                p = fplen[d]
-                if p >= MAXC:  # a turn with more choices than the stack holds: give up
-                    if best >= 0:
-                        return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
-                    return CODE_UNDECIDED, nodes, reasons, 0
-                fch[d, p] = 0
-                fk[d, p] = cs[2]
-                fplen[d] = p + 1
-                continue
-            break
+        child[:] = states[d]
+        cs[0] = 0
+        cs[1] = fplen[d]
+        status = run_turn(
+            child,
+            n,
+            number,
+            keyword,
+            sstart,
+            scount,
+            steps,
+            info,
+            gift_ids,
+            n_gifts,
+            fch[d],
+            fk[d],
+            cs,
+            buf,
+            tmp,
+        )
+        # choices met for the first time were appended to fch[d] (option 0)
+        fplen[d] = cs[1]
+        if status == NEED:  # a turn with more choices than the stack holds: give up
+            if best >= 0:
+                return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
+            return CODE_UNDECIDED, nodes, reasons, 0
         res = child[H + 5]
         if res == R_WIN:
             score = 0
