@@ -437,8 +437,9 @@ def check_setup(players: int, extras: tuple[Card, ...] | None) -> None:
         raise BadInput(f"player count {players!r} not supported; expected 3 to 6")
     if extras is not None:
         if len(set(extras)) != len(extras) or any(e not in EXTRAS for e in extras):
+            given = ", ".join(CARD_NAMES.get(e, repr(e)) for e in extras)
             raise BadInput(
-                f"extra characters {extras!r}: expected distinct names from "
+                f"extra characters {given}: expected distinct names from "
                 "young-lady, holy-warrior, suspicious-person"
             )
         if len(extras) != players - 3:
