@@ -278,6 +278,10 @@ def test_stuck_bomber_reading(reading):
         apply(st, play_action(Card.BOMB, 0))
         assert st.over and st.result.termination == "assessment"
         assert not st.result.escape  # a Bomber never played is at no location
+        # no face up Citizen anywhere: Chaos, and the Bomber survives; but he left play
+        # ("loses the game immediately"), so he cannot win: a draw, and nobody wins
+        assert st.result.chaos and st.result.survival
+        assert st.result.outcome == Outcome.DRAW and R.winners(st) == []
 
 
 def test_game_ends_when_every_hand_is_exhausted():
@@ -396,6 +400,26 @@ def test_outcome_sole_victory():
     r = assessed({**SPREAD, 1: "CIT [BMR] HW POL", 2: "CIT POL"}, characters=chars)
     assert r.bombing and not r.survival
     assert r.outcome == Outcome.SOLE_VICTORY
+
+
+def test_sole_victory_when_a_bomb_and_the_warrior_kill_the_bomber_together():
+    # Both explode at the Bomber's location: the Holy Warrior is among his killers.
+    chars = [Card.BOMBER, Card.POLICE, Card.POLICE, HW]
+    r = assessed({**SPREAD, 1: "CIT [BMR] HW BMB", 2: "CIT POL"}, characters=chars)
+    assert not r.survival and r.bombing and r.outcome == Outcome.SOLE_VICTORY
+    # with only a Bomb there (the Warrior elsewhere) it is a plain draw
+    r2 = assessed({**SPREAD, 1: "CIT [BMR] BMB", 2: "CIT POL HW"}, characters=chars)
+    assert r2.outcome == Outcome.DRAW
+
+
+def test_a_warrior_who_left_play_has_no_sole_victory():
+    # "the player loses the game immediately and stops playing": the Holy Warrior who
+    # left play with no possible action cannot win later, so his sole victory is a draw.
+    chars = [Card.BOMBER, Card.POLICE, Card.POLICE, HW]
+    st = position(lines={**SPREAD, 1: "CIT [BMR] HW POL", 2: "CIT POL"}, characters=chars)
+    assert assess(st).outcome == Outcome.SOLE_VICTORY
+    st.out[3] = True
+    assert assess(st).outcome == Outcome.DRAW
 
 
 def test_chaos_alone_wins_for_a_surviving_bomber():
