@@ -189,6 +189,12 @@ def write_tables(out: Path, readme: Path | None) -> None:
         print(f"{readme}: block bomber-results {'updated' if changed else 'unchanged'}")
 
 
+def fail(exc: Exception) -> None:
+    """Bad input: one line on stderr, exit code 2 (as the CLI does)."""
+    print(f"bomber_results: {exc}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="results/bomber")
@@ -216,7 +222,7 @@ def main() -> None:
         try:
             write_tables(out, readme)
         except BadInput as exc:
-            sys.exit(f"bomber_results: {exc}")
+            fail(exc)
         return
     t_all = time.perf_counter()
     frames: dict[str, dict] = {}
@@ -237,7 +243,7 @@ def main() -> None:
     try:
         write_tables(out, readme)
     except BadInput as exc:
-        sys.exit(f"bomber_results: {exc}")
+        fail(exc)
     manifest = {
         "command": "python scripts/bomber_results.py" + (
             f" --scale {args.scale}" if args.scale != 1.0 else ""),
