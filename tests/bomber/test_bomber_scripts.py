@@ -40,8 +40,10 @@ def test_readme_block_matches_the_committed_tables():
     body = mod.readme_block(mod.load_tables(ROOT / "results" / "bomber"))
     readme = (ROOT / "README.md").read_text()
     assert render_block("bomber-results", body) in readme
+    # inside the bomber section: after its marker, before the next "## " heading if any
     section = readme[readme.index("<!-- section: bomber -->") :]
-    assert section.index("generated:bomber-results") < section.index("\n## ")
+    end = section.find("\n## ", 1)
+    assert "generated:bomber-results" in (section if end < 0 else section[:end])
 
 
 def test_tables_only_writes_results_and_block_then_refuses_hand_edits(tmp_path):
