@@ -100,6 +100,12 @@ def _game_options(f):
     help="Find a win with the fewest turns (breadth-first, reference engine).",
 )
 @click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Seconds to search before answering 'undecided' (checked every 100,000 positions).",
+)
+@click.option(
     "--keep-most",
     is_flag=True,
     help="Campaign Mode: of all wins, find one ending with the fewest star cards in the "
@@ -126,6 +132,7 @@ def allisbomb(
     cards_file,
     node_limit,
     shortest,
+    time_limit,
     keep_most,
     as_json,
     save,
@@ -171,6 +178,7 @@ def allisbomb(
         node_limit,
         shortest,
         keep_most,
+        time_limit,
     )
     if save:
         write_text_atomic(save, json.dumps(result, indent=1) + "\n")
@@ -193,6 +201,7 @@ def solve_command(
     node_limit,
     shortest,
     keep_most=False,
+    time_limit=None,
 ) -> dict:
     """Solve one deal or position and return the JSON-ready result (replay-checked)."""
     from solvers.allisbomb import deals
@@ -207,7 +216,9 @@ def solve_command(
             raise BadInput(f"cannot read position {state_file!r}: {exc}") from None
         if any(x for x in (expansions, hands, blitz, cards_file)) or players != 1:
             raise BadInput("--state takes the game options from the position file")
-        state = state_from_json(data.get("position", data))
+        if isinstance(data, dict) and "position" in data:
+            data = data["position"]
+        state = state_from_json(data)
         config = state.config
         cs = compiled(config).cards
         deal = None
@@ -233,7 +244,14 @@ def solve_command(
 
         res = solve_shortest(state, node_limit, None, check=True)
     else:
-        res = solve_state(state, node_limit=node_limit, check=True, keep_most=keep_most)
+        res = solve_state(
+            state,
+            node_limit=node_limit,
+            check=True,
+            keep_most=keep_most,
+            time_limit=time_limit,
+            portfolio=True,
+        )
     turns = []
     s = state.copy()
     for move in res.solution:
@@ -267,6 +285,7 @@ def solve_command(
         "deck_string": None if deal is None else deals.deck_string(deal, cs),
         "position": state.to_json(),
         "node_limit": node_limit,
+        "time_limit": time_limit,
         "shortest": shortest,
         "keep_most": keep_most,
         "stars_lost": stars_lost(s) if res.outcome == "win" else None,
@@ -323,7 +342,10 @@ def render_text(r: dict) -> str:
             "every line of play loses; losing ends met: " + (", ".join(r["loss_reasons"]) or "none")
         )
     elif r["outcome"] == "undecided":
-        lines.append(f"node limit {r['node_limit']:,} reached before a verdict; raise --node-limit")
+        lines.append(
+            f"node limit {r['node_limit']:,} or time limit {r['time_limit']} s reached "
+            "before a verdict; raise --node-limit / --time-limit"
+        )
     else:
         if r.get("keep_most"):
             proven = "NOT_BEST" not in r["loss_reasons"]

@@ -134,6 +134,13 @@ def rule_options(fn):
         show_default=True,
         help='"May swap any other 2": a pair other than the first, no tile of it, or any pair.',
     )(fn)
+    fn = click.option(
+        "--shuffle",
+        type=click.Choice(["chance", "opponent"]),
+        default="chance",
+        show_default=True,
+        help='"Opponent shuffles them": a random order, or one the opponent picks.',
+    )(fn)
     fn = click.option("--no-alarms", is_flag=True, help="Leave both ALARM cards out.")(fn)
     fn = click.option("--promos", is_flag=True, help="Add the two promo cards to the deck.")(fn)
     fn = click.option(
@@ -157,8 +164,35 @@ def make_options(kw: dict):
         second_swap=kw.pop("second_swap"),
         deck_known=kw.pop("deck_known"),
         turn_cap=kw.pop("turn_cap"),
+        shuffle=kw.pop("shuffle"),
         removed=removed,
     )
+
+
+def options_flags(options) -> str:
+    """The command-line flags that give these rule options (empty for the defaults)."""
+    from solvers.bombastic.rules import CARD_SLUG, Card, Options
+
+    d = Options()
+    flags = []
+    if options.promos:
+        flags.append("--promos")
+    if not options.alarms:
+        flags.append("--no-alarms")
+    if options.second_swap != d.second_swap:
+        flags.append(f"--second-swap {options.second_swap}")
+    if not options.deck_known:
+        flags.append("--deck-unknown")
+    if options.shuffle != d.shuffle:
+        flags.append(f"--shuffle {options.shuffle}")
+    if options.turn_cap != d.turn_cap:
+        flags.append(f"--turn-cap {options.turn_cap}")
+    if options.removed:
+        flags.append("--without " + ",".join(CARD_SLUG[Card(c)] for c in options.removed))
+    return " ".join(flags)
+
+
+_WINNER = {0: "X wins,", 1: "O wins,", -1: "no winner,"}
 
 
 def _pct(p: float) -> str:
@@ -210,6 +244,15 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     click.echo("  endings:")
     for name, n in sorted(s["endings"].items(), key=lambda kv: -kv[1]):
         click.echo(f"    {name:<22} {n:>6}  {_pct(n / games)}")
+    # Point at one game to look at: the first the first player lost, else the first.
+    lost = df[df["winner"] != 0]
+    row = (lost if len(lost) else df).iloc[0]
+    flags = options_flags(options)
+    click.echo(
+        f"  replay game {int(row['case'])} ({_WINNER[int(row['winner'])]} {row['ending']}): "
+        f"bombsolve bombastic replay "
+        f"--seed {int(row['seed'])} --x {x} --o {o}" + (f" {flags}" if flags else "")
+    )
 
 
 @bombastic.command()
@@ -332,9 +375,26 @@ def infostates(depth, player, as_json, **kw) -> None:
     help="Agents of the tournament.",
 )
 @click.option("--card-agent", default="heuristic", show_default=True, help="Plays the card study.")
+@click.option(
+    "--infostate-depth",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Count information states to this many turns (-1: skip; 1 takes minutes).",
+)
 @study_options(default_chunk=50)
 def study(
-    games, card_games, kernel_games, seed, agents, card_agent, out, workers, scheduler, chunk_size
+    games,
+    card_games,
+    kernel_games,
+    seed,
+    agents,
+    card_agent,
+    infostate_depth,
+    out,
+    workers,
+    scheduler,
+    chunk_size,
 ) -> None:
     """Run the balance study: tournament, first-player edge, card values, charts.
 
@@ -371,6 +431,7 @@ def study(
         scheduler=scheduler,
         log=lambda s: click.echo(s, err=True),
         chunk_size=chunk_size,
+        infostate_depth=infostate_depth,
     )
     click.echo(f"wrote {out}: manifest.json, tables, charts")
     for r in m["headline"]["ratings"]:

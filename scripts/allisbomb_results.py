@@ -87,16 +87,20 @@ def main() -> int:
     caption = (matrix / "report" / "summary.md").read_text().splitlines()[0]
     caption = caption.removeprefix("<!-- ").removesuffix(" -->")
     campaign = (args.out / "campaign" / "report" / "campaign.md").read_text().split("\n\n", 1)[1]
-    rel = matrix.relative_to(ROOT) / "report"
+    rel = (matrix.relative_to(ROOT) if matrix.is_relative_to(ROOT) else matrix) / "report"
     body = (
         f"{headline}\n{caption}.\n\n"
         f"![win rate by configuration]({rel}/win_rate_by_config.png)\n\n"
         f"Campaign mode (rulebook H), same cards:\n\n{campaign}\n"
         f"Regenerate: `python scripts/allisbomb_results.py --deals {args.deals} "
-        f"--campaigns {args.campaigns} --node-limit {args.node_limit}`\n"
+        f"--campaigns {args.campaigns} --seed {args.seed} --node-limit {args.node_limit} "
+        f"--campaign-node-limit {args.campaign_node_limit} --heuristic-deals {args.heuristic_deals}`\n"
     )
     update_block(
-        ROOT / "README.md", "allisbomb-results", body, anchor="### How often is a shuffle winnable?"
+        ROOT / "README.md",
+        "allisbomb-results",
+        body,
+        anchor="`results/allisbomb/` (never typed by hand):",
     )
     print(f"README block 'allisbomb-results' written from {matrix}")
     return 0

@@ -38,9 +38,12 @@ def main() -> None:
     cfg = GameConfig(blitz=args.blitz)
     cs = load_cards(cfg)
     decks = np.array([deal_from_seed(cfg, s) for s in range(args.n)], np.int64)
+    solve_batch(cfg, decks[:1], node_limit=10)  # load the kernel first
     t = time.perf_counter()
+    cpu = time.process_time()
     out = solve_batch(cfg, decks, node_limit=args.node_limit)
     secs = time.perf_counter() - t
+    cpu = time.process_time() - cpu
     names = {1: "win", 0: "loss", 2: "undecided"}
     df = pd.DataFrame(
         {
@@ -50,6 +53,7 @@ def main() -> None:
             "nodes": out["nodes"],
             "turns": out["turns"],
             "loss_reason": out["reason"],
+            "cards": "stand-in" if cs.is_stand_in() else "user",
         }
     )
     stem = ROOT / "results" / "allisbomb" / f"seeds-{cfg.label()}"
@@ -64,12 +68,15 @@ def main() -> None:
         "card_files": {Path(k).name: v for k, v in cs.file_hashes().items()},
         "seeds": f"0..{args.n - 1} (np.random.default_rng(seed).permutation)",
         "node_limit": args.node_limit,
+        "search": "portfolio: two move orders side by side; nodes are the sum of both",
         "n": args.n,
         "win": wins,
         "loss": int((df.outcome == "loss").sum()),
         "undecided": und,
         "win_rate_wilson95": [round(lo, 4), round(hi, 4)],
         "seconds": round(secs, 2),
+        "cpu_seconds": round(cpu, 2),
+        "mean_cpu_ms_per_deal": round(1000 * cpu / args.n, 2),
         "median_nodes": float(df.nodes.median()),
         "first_losing_seeds": df.seed[df.outcome == "loss"].head(10).tolist(),
     }

@@ -83,7 +83,7 @@ def main() -> None:
     agree = 0
     for d in decks[: args.ref_deals]:
         t = time.process_time()
-        a = solve(cfg, d, node_limit=args.node_limit, check=False)
+        a = solve(cfg, d, node_limit=args.node_limit, check=False, portfolio=False)
         k_time += time.process_time() - t
         t = time.process_time()
         b = reference_search(new_game(cfg, d), node_limit=args.node_limit)
@@ -98,15 +98,18 @@ def main() -> None:
     batch = decks[: args.batch_deals]
     wall = time.perf_counter()
     t_all = time.process_time()
-    out = solve_batch(cfg, batch, node_limit=args.node_limit)
+    out = solve_batch(cfg, batch, node_limit=args.node_limit, portfolio=False)
     t_all = time.process_time() - t_all
     wall = time.perf_counter() - wall
+    t_pf = time.process_time()
+    out_pf = solve_batch(cfg, batch, node_limit=args.node_limit)
+    t_pf = time.process_time() - t_pf
     codes = out["code"].tolist()
     nodes = int(out["nodes"].sum())
     single = []
     for d in batch[:300]:
         t = time.process_time()
-        solve_batch(cfg, d[None, :], node_limit=args.node_limit)
+        solve_batch(cfg, d[None, :], node_limit=args.node_limit, portfolio=False)
         single.append(time.process_time() - t)
 
     res = {
@@ -131,6 +134,10 @@ def main() -> None:
         "batch_win": codes.count(1),
         "batch_loss": codes.count(0),
         "batch_undecided": codes.count(2),
+        "portfolio_mean_cpu_ms_per_deal": round(1000 * t_pf / len(batch), 3),
+        "portfolio_win": int((out_pf["code"] == 1).sum()),
+        "portfolio_loss": int((out_pf["code"] == 0).sum()),
+        "portfolio_undecided": int((out_pf["code"] == 2).sum()),
     }
     write_text_atomic(args.out, json.dumps(res, indent=1) + "\n")
     for k, v in res.items():

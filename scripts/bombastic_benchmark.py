@@ -49,7 +49,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     res: dict = {}
-    cards, cap, second = K.options_args(Options())
+    cards, cap, second, _ = K.options_args(Options())
 
     compile_s, _ = timed(K.random_games, 0, 10, cards, cap, second)
     res["kernel_compile_or_cache_load_s"] = compile_s

@@ -35,6 +35,7 @@ def main() -> None:
             kernel_games=2000,
             workers=args.workers,
             agents=("random", "heuristic", "greedy", "ismcts:20", "omniscient"),
+            infostate_depth=0,
         )
     else:
         reference_study(args.out, workers=args.workers)

@@ -343,9 +343,8 @@ def _user_sets(path: Path) -> dict[str, list[Card]]:
 
     Each card may carry `expansion = "..."`; otherwise the file's `[set][name]` applies.
     """
-    text = Path(path).read_text()
-    data = tomllib.loads(text) if text else {}
-    cards = load_file(path)
+    cards = load_file(path)  # validates first: malformed files raise BadInput here
+    data = tomllib.loads(Path(path).read_text())
     raw_cards = data.get("card", [])
     out: dict[str, list[Card]] = {}
     for raw, card in zip(raw_cards, cards, strict=True):

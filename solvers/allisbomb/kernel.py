@@ -41,6 +41,7 @@ MAXC = 64  # most choices in one turn (more: the search answers undecided)
 ON_PATH, DONE = 1, 2
 #: outcome codes of solve_batch
 CODE_WIN, CODE_LOSS, CODE_UNDECIDED = 1, 0, 2
+CODE_PAUSED = 3  # dfs only: stopped at `pause_at` nodes, resumable
 
 
 def state_len(n: int) -> int:
@@ -94,6 +95,8 @@ def _choose(k, ch, cs):
     if cs[0] < cs[1]:
         r = ch[cs[0]]
         cs[0] += 1
+        if cs[3] == 1:  # the search enumerates options last-first (portfolio order B)
+            return k - 1 - r
         return r
     cs[2] = k
     return NEED
@@ -238,27 +241,25 @@ def _fixed_targets(st, n, card, row, out, tmp):
             out[0] = card
             return 1
         return 0  # (the reference filters flip_back the same way for every zone)
-    k = 0
+    # the pool, top first: the deck st[0..k-1], or the discard pile read from its top
     if zone == Z_DECK:
-        for i in range(st[H]):
-            tmp[k] = st[i]
-            k += 1
+        k = st[H]
+        base, sign = 0, 1
     else:
-        for i in range(st[H + 1] - 1, -1, -1):
-            tmp[k] = st[3 * n + i]
-            k += 1
+        k = st[H + 1]
+        base, sign = 3 * n + k - 1, -1
     m = 0
     if pick == P_TOP:
         for i in range(min(count, k)):
-            out[m] = tmp[i]
+            out[m] = st[base + sign * i]
             m += 1
     elif pick == P_BOTTOM:
         for i in range(min(count, k)):
-            out[m] = tmp[k - 1 - i]
+            out[m] = st[base + sign * (k - 1 - i)]
             m += 1
     else:
         for i in range(nth - 1, min(nth - 1 + count, k)):
-            out[m] = tmp[i]
+            out[m] = st[base + sign * i]
             m += 1
     if row[0] == OP_FLIP:
         j = 0
@@ -500,9 +501,14 @@ def run_turn(
                 st[n + buf[r]] = EQUIP0 + 1 - act
         st[H + 3] = 1 - act
     st[H + 7] += 1
-    if _playable(st, n, keyword, buf) == 0:
-        st[H + 5] = R_LOSS
-        st[H + 6] = E_NOCARD
+    # D.1 of the next turn: a player with any EQUIPPED CARD can play one (an URGENT card
+    # is itself playable), so the game is lost exactly when nothing is equipped
+    z = EQUIP0 + st[H + 3]
+    for c in range(n):
+        if st[n + c] == z:
+            return 0
+    st[H + 5] = R_LOSS
+    st[H + 6] = E_NOCARD
     return 0
 
 
@@ -593,6 +599,9 @@ def dfs(
     cs,
     objective,
     best_mode,
+    ctl,
+    pause_at,
+    order=0,
 ):
     """Exhaustive DFS from `root` (search.reference_search). Returns (code, nodes, reasons,
     solution turns); the winning line is left in sol[0:turns, :] with sol_len[t] choices.
@@ -602,34 +611,57 @@ def dfs(
     cards lost). Exact, because the wins reachable from a position do not depend on the
     path to it, so visiting each position once still meets every reachable win. If the
     node limit stops it after a win was found, that win is returned with E_NOT_BEST set.
+
+    Pausing (for time limits): when `nodes` reaches `pause_at` the search saves its
+    counters in `ctl` and returns CODE_PAUSED; calling again with ctl[0] == 1 and the same
+    arrays resumes exactly where it stopped.
+
+    order=1 enumerates every choice last-option-first (the solution is still written in
+    option indices); `portfolio` runs both orders side by side.
     """
     H = 5 * n
     L = states.shape[1]
     max_depth = states.shape[0] - 1
+    cs[3] = order
     cap = keys.shape[0]
     limit_fill = (cap * 3) // 4
     if root[H + 5] == R_WIN:
         return CODE_WIN, 0, 0, 0
     if root[H + 5] == R_LOSS:
         return CODE_LOSS, 0, root[H + 6], 0
-    filled = 0
-    h = state_hash(root, n, tracked, n_tracked)
-    idx, found = _tt_find(keys, gens, gen, h)
-    keys[idx] = h
-    gens[idx] = gen
-    marks[idx] = ON_PATH
-    filled += 1
-    for j in range(L):
-        states[0, j] = root[j]
-    fstarted[0] = 0
-    fidx[0] = idx
-    nodes = 1
-    reasons = 0
-    best = -1
-    best_turns = 0
-    d = 0
+    if ctl[0] == 1:  # resume a paused search
+        d, nodes, reasons, filled, best, best_turns = ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6]
+    else:
+        filled = 0
+        h = state_hash(root, n, tracked, n_tracked)
+        idx, found = _tt_find(keys, gens, gen, h)
+        keys[idx] = h
+        gens[idx] = gen
+        marks[idx] = ON_PATH
+        filled += 1
+        for j in range(L):
+            states[0, j] = root[j]
+        fstarted[0] = 0
+        fidx[0] = idx
+        nodes = 1
+        reasons = 0
+        best = -1
+        best_turns = 0
+        d = 0
+    ctl[0] = 0
     child = states[1]
     while d >= 0:
+        if nodes >= pause_at:
+            ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6] = (
+                1,
+                d,
+                nodes,
+                reasons,
+                filled,
+                best,
+                best_turns,
+            )
+            return CODE_PAUSED, nodes, reasons, 0
         # next complete move of frame d (odometer over choice sequences)
         ok = True
         if fstarted[d] == 0:
@@ -693,7 +725,7 @@ def dfs(
             for t in range(d + 1):
                 sol_len[t] = fplen[t]
                 for j in range(fplen[t]):
-                    sol[t, j] = fch[t, j]
+                    sol[t, j] = fch[t, j] if order == 0 else fk[t, j] - 1 - fch[t, j]
             if best_mode == 0 or score == 0:
                 return CODE_WIN, nodes, reasons, d + 1
             best = score
@@ -729,6 +761,136 @@ def dfs(
 
 
 @njit(cache=True)
+def portfolio(
+    root,
+    n,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    tracked,
+    n_tracked,
+    gen,
+    node_limit,
+    buf,
+    tmp,
+    cs,
+    objective,
+    A,
+    B,
+    first_budget,
+):
+    """Run the DFS in two move orders (0 and 1) side by side, with doubling node budgets,
+    until one of them finishes: both are exhaustive, so the first verdict is exact.
+
+    A and B are tuples (keys, gens, marks, states, fch, fk, fplen, fstarted, fidx, sol,
+    sol_len, ctl) of separate tables and stacks. Each order may use up to node_limit // 2
+    positions. Returns (code, nodes of both, reasons, turns, which order answered).
+    """
+    half = max(1, node_limit // 2)
+    A[11][0] = 0
+    B[11][0] = 0
+    budget = first_budget
+    nodes_a = 0
+    nodes_b = 0
+    while True:
+        code, nodes_a, reasons, turns = dfs(
+            root,
+            n,
+            number,
+            keyword,
+            sstart,
+            scount,
+            steps,
+            info,
+            gift_ids,
+            n_gifts,
+            tracked,
+            n_tracked,
+            A[0],
+            A[1],
+            A[2],
+            gen,
+            half,
+            A[3],
+            A[4],
+            A[5],
+            A[6],
+            A[7],
+            A[8],
+            A[9],
+            A[10],
+            buf,
+            tmp,
+            cs,
+            objective,
+            0,
+            A[11],
+            budget,
+            0,
+        )
+        if code != CODE_PAUSED:
+            return code, nodes_a + nodes_b, reasons, turns, 0
+        code, nodes_b, reasons, turns = dfs(
+            root,
+            n,
+            number,
+            keyword,
+            sstart,
+            scount,
+            steps,
+            info,
+            gift_ids,
+            n_gifts,
+            tracked,
+            n_tracked,
+            B[0],
+            B[1],
+            B[2],
+            gen,
+            half,
+            B[3],
+            B[4],
+            B[5],
+            B[6],
+            B[7],
+            B[8],
+            B[9],
+            B[10],
+            buf,
+            tmp,
+            cs,
+            objective,
+            0,
+            B[11],
+            budget,
+            1,
+        )
+        if code != CODE_PAUSED:
+            return code, nodes_a + nodes_b, reasons, turns, 1
+        budget *= 2
+
+
+@njit(cache=True)
+def _frames(max_depth, L):
+    return (
+        np.zeros((max_depth + 1, L), np.int16),
+        np.zeros((max_depth + 1, MAXC), np.int32),
+        np.zeros((max_depth + 1, MAXC), np.int32),
+        np.zeros(max_depth + 1, np.int32),
+        np.zeros(max_depth + 1, np.int32),
+        np.zeros(max_depth + 1, np.int64),
+        np.zeros((max_depth + 1, MAXC), np.int32),
+        np.zeros(max_depth + 1, np.int32),
+        np.zeros(8, np.int64),
+    )
+
+
+@njit(cache=True)
 def solve_many(
     decks,
     n,
@@ -753,8 +915,14 @@ def solve_many(
     out_nodes,
     out_len,
     out_reason,
+    keys_b,
+    gens_b,
+    marks_b,
+    use_portfolio,
+    first_budget,
 ):
     """Solve each row of `decks` (card ids, top first); results into the out arrays.
+    use_portfolio=1 runs `portfolio` (second table in keys_b/gens_b/marks_b).
     Returns the last table generation used."""
     L = 5 * n + 8
     states = np.zeros((max_depth + 1, L), np.int16)
@@ -767,16 +935,50 @@ def solve_many(
     sol_len = np.zeros(max_depth + 1, np.int32)
     buf = np.zeros(2 * n + 8, np.int64)
     tmp = np.zeros(2 * n + 8, np.int64)
-    cs = np.zeros(3, np.int64)
+    cs = np.zeros(4, np.int64)
     root = np.zeros(L, np.int16)
     objective = np.zeros(n, np.int64)
+    ctl = np.zeros(8, np.int64)
+    fb = _frames(max_depth, L)
+    A = (keys, gens, marks, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
+    B = (keys_b, gens_b, marks_b, fb[0], fb[1], fb[2], fb[3], fb[4], fb[5], fb[6], fb[7], fb[8])
     gen = gen0
     for r in range(decks.shape[0]):
         gen += 1
         if gen >= 4294967295:
             gens[:] = 0
+            gens_b[:] = 0
             gen = 1
         setup(decks[r], n, players, root)
+        if use_portfolio == 1:
+            code, nodes, reasons, turns, _which = portfolio(
+                root,
+                n,
+                number,
+                keyword,
+                sstart,
+                scount,
+                steps,
+                info,
+                gift_ids,
+                n_gifts,
+                tracked,
+                n_tracked,
+                np.uint32(gen),
+                node_limit,
+                buf,
+                tmp,
+                cs,
+                objective,
+                A,
+                B,
+                first_budget,
+            )
+            out_code[r] = code
+            out_nodes[r] = nodes
+            out_len[r] = turns
+            out_reason[r] = reasons
+            continue
         code, nodes, reasons, turns = dfs(
             root,
             n,
@@ -808,6 +1010,8 @@ def solve_many(
             cs,
             objective,
             0,
+            ctl,
+            node_limit + 1,
         )
         out_code[r] = code
         out_nodes[r] = nodes

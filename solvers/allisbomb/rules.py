@@ -25,6 +25,7 @@ import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from solvers.allisbomb.cards import Card, CardSet, Side, Step, load_cards
 from solvers.allisbomb.config import GameConfig
@@ -162,7 +163,12 @@ class State:
         return self.cards.cards[c].side(self.ignited[c])
 
     def is_over(self) -> bool:
+        """True once the game is won or lost."""
         return self.outcome is not Outcome.ONGOING
+
+    def result(self) -> str:
+        """'ongoing', 'win' or 'loss' (the `outcome` attribute as text)."""
+        return self.outcome.value
 
     # --- rulebook D.1: which cards may be played ------------------------------------------
 
@@ -703,12 +709,44 @@ def new_game(config: GameConfig | CardSet, deck: list[int] | tuple[int, ...]) ->
     return s
 
 
+def config_from_dict(c: object) -> GameConfig:
+    """Rebuild a GameConfig from `GameConfig.to_dict()` data; BadInput if malformed."""
+    if not isinstance(c, dict):
+        raise BadInput("position: 'config' must be an object")
+    try:
+        cfg = GameConfig(
+            expansions=tuple(c.get("expansions", ())),
+            hands=bool(c.get("hands", False)),
+            blitz=bool(c.get("blitz", False)),
+            players=int(c.get("players", 1)),
+            cards_file=Path(c["cards_file"]) if c.get("cards_file") else None,
+            gifts_distinct=bool(c.get("gifts_distinct", True)),
+            give_optional=bool(c.get("give_optional", False)),
+            all_any_player=bool(c.get("all_any_player", True)),
+            waking_up_rules=c.get("waking_up_rules"),
+            removed=tuple(c.get("removed", ())),
+            extra_sets=tuple(c.get("extra_sets", ())),
+        )
+    except (TypeError, ValueError) as exc:
+        raise BadInput(f"position: bad 'config': {exc}") from None
+    return cfg.validate()
+
+
 def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     """Build a mid-game position from `State.to_json()` data (or its JSON text).
 
     Cards are named by label; a label with several copies is resolved to the copies'
-    ids in order. Raises BadInput naming what is wrong.
+    ids in order. Raises BadInput naming what is wrong, for any malformed input.
     """
+    try:
+        return _state_from_json(data, cards)
+    except BadInput:
+        raise
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+        raise BadInput(f"position: malformed ({type(exc).__name__}: {exc})") from None
+
+
+def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     if isinstance(data, str):
         try:
             data = json.loads(data)
@@ -718,15 +756,7 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
         raise BadInput("a position must be a JSON object")
     if cards is None:
         c = data.get("config", {})
-        cfg = GameConfig(
-            expansions=tuple(c.get("expansions", ())),
-            hands=bool(c.get("hands", False)),
-            blitz=bool(c.get("blitz", False)),
-            players=int(c.get("players", 1)),
-            extra_sets=tuple(c.get("extra_sets", ())),
-            removed=tuple(c.get("removed", ())),
-            waking_up_rules=c.get("waking_up_rules"),
-        )
+        cfg = config_from_dict(c)
         cards = load_cards(cfg)
     n = cards.n
     free: dict[str, list[int]] = {}

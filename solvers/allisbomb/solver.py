@@ -29,6 +29,8 @@ from solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
 DEFAULT_NODE_LIMIT = 3_000_000
+#: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock.
+PAUSE_STEP = 100_000
 #: Largest transposition table: 2**22 entries (4 M positions, 54 MB with stamps and marks).
 MAX_TABLE_BITS = 22
 
@@ -129,12 +131,16 @@ class _Table:
                 np.zeros(d, np.int32),  # sol_len
                 np.zeros(2 * n + 8, np.int64),  # buf
                 np.zeros(2 * n + 8, np.int64),  # tmp
-                np.zeros(3, np.int64),  # cs
+                np.zeros(4, np.int64),  # cs
             )
         return self.frames[n]
 
 
 _TABLE = _Table()
+#: The second order's table and stacks (portfolio search; see kernel.portfolio).
+_TABLE_B = _Table()
+#: Positions each order searches before the first switch (then doubling).
+PORTFOLIO_FIRST = 1000
 
 
 def _deck_array(cards: CardSet, deck) -> np.ndarray:
@@ -149,8 +155,14 @@ def solve_batch(
     decks: np.ndarray,
     node_limit: int = DEFAULT_NODE_LIMIT,
     table_bits: int | None = None,
+    portfolio: bool = True,
 ) -> dict[str, np.ndarray]:
     """Solve every row of `decks` (int array [m, n], card ids top first) in one Numba call.
+
+    portfolio=True (default) runs two move orders side by side (kernel.portfolio): the
+    same verdicts, usually far fewer positions, and `nodes` is then the sum of both
+    searches (each may use node_limit // 2). portfolio=False gives the single plain
+    search whose node counts match the reference search exactly.
 
     Returns arrays of length m: 'code' (1 win, 0 loss, 2 undecided), 'nodes', 'turns'
     (solution length in turns, 0 unless won), 'reason' (loss reason bits, see module doc).
@@ -162,7 +174,9 @@ def solve_batch(
         raise BadInput(f"decks must be an array [m, {c.cards.n}] for {config.label()}")
     m = decks.shape[0]
     out = {k: np.zeros(m, np.int64) for k in ("code", "nodes", "turns", "reason")}
-    keys, gens = _TABLE.get(table_bits or table_bits_for(node_limit))
+    bits = table_bits or table_bits_for(node_limit)
+    keys, gens = _TABLE.get(bits)
+    keys_b, gens_b = _TABLE_B.get(bits)
     p = c.prog
     _TABLE.gen = K.solve_many(
         decks,
@@ -188,6 +202,11 @@ def solve_batch(
         out["nodes"],
         out["turns"],
         out["reason"],
+        keys_b,
+        gens_b,
+        _TABLE_B.marks,
+        int(portfolio),
+        PORTFOLIO_FIRST,
     )
     return out
 
@@ -198,8 +217,16 @@ def solve_state(
     table_bits: int | None = None,
     check: bool = True,
     keep_most: bool = False,
+    time_limit: float | None = None,
+    portfolio: bool = False,
 ) -> SolveResult:
     """Solve from a reference-engine position (e.g. a mid-game `--state`).
+
+    portfolio=True runs two move orders side by side (see `solve_batch`); it is ignored
+    with keep_most or a time limit.
+
+    time_limit (seconds): answer 'undecided' once it is exceeded (checked every 100,000
+    positions, so it can be overrun by a fraction of a second).
 
     keep_most=True (Campaign Mode, rulebook H): among all wins, return one that ends with
     the fewest star cards in the DISCARD PILE (the cards the campaign then loses). This
@@ -215,7 +242,117 @@ def solve_state(
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     p = c.prog
     objective = np.array([int(k.campaign == "star") for k in c.cards.cards], np.int64)
-    code, nodes, reasons, turns = K.dfs(
+    if portfolio and not keep_most and time_limit is None:
+        _TABLE_B.get(table_bits or table_bits_for(node_limit))
+        fb = _TABLE_B.frame_buffers(n)
+        ctl_a = np.zeros(8, np.int64)
+        ctl_b = np.zeros(8, np.int64)
+        A = (keys, gens, _TABLE.marks, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
+        B = (_TABLE_B.keys, _TABLE_B.gens, _TABLE_B.marks, *fb[:8], ctl_b)
+        code, nodes, reasons, turns, which = K.portfolio(
+            root,
+            n,
+            p.number,
+            p.keyword,
+            p.step_start,
+            p.step_count,
+            p.steps,
+            p.info,
+            c.gift_ids,
+            c.n_gifts,
+            c.tracked,
+            c.n_tracked,
+            np.uint32(gen),
+            node_limit,
+            buf,
+            tmp,
+            cs,
+            objective,
+            A,
+            B,
+            PORTFOLIO_FIRST,
+        )
+        sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
+        return _result(state, code, nodes, reasons, turns, sol, sol_len, t0, check)
+    ctl = np.zeros(8, np.int64)
+    step = PAUSE_STEP if time_limit is not None else node_limit + 1
+    pause_at = step
+    while True:
+        code, nodes, reasons, turns = _dfs_call(
+            root,
+            n,
+            p,
+            c,
+            keys,
+            gens,
+            gen,
+            node_limit,
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
+            fidx,
+            sol,
+            sol_len,
+            buf,
+            tmp,
+            cs,
+            objective,
+            keep_most,
+            ctl,
+            pause_at,
+        )
+        if code != K.CODE_PAUSED:
+            break
+        if time.perf_counter() - t0 > time_limit:
+            if ctl[5] >= 0:  # keep_most: a win was found, not proven the best
+                code, turns, reasons = K.CODE_WIN, int(ctl[6]), int(reasons) | K.E_NOT_BEST
+            else:
+                code = K.CODE_UNDECIDED
+            break
+        pause_at += step
+    return _result(state, code, nodes, reasons, turns, sol, sol_len, t0, check)
+
+
+def _result(state, code, nodes, reasons, turns, sol, sol_len, t0, check) -> SolveResult:
+    solution: list[tuple[int, ...]] = []
+    if code == K.CODE_WIN:
+        solution = [tuple(int(x) for x in sol[t, : sol_len[t]]) for t in range(turns)]
+    res = SolveResult(
+        OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution, int(reasons)
+    )
+    if check and res.outcome == "win":
+        verify_solution(state, res.solution)
+    return res
+
+
+def _dfs_call(
+    root,
+    n,
+    p,
+    c,
+    keys,
+    gens,
+    gen,
+    node_limit,
+    states,
+    fch,
+    fk,
+    fplen,
+    fstarted,
+    fidx,
+    sol,
+    sol_len,
+    buf,
+    tmp,
+    cs,
+    objective,
+    keep_most,
+    ctl,
+    pause_at,
+):
+    return K.dfs(
         root,
         n,
         p.number,
@@ -246,16 +383,9 @@ def solve_state(
         cs,
         objective,
         int(keep_most),
+        ctl,
+        pause_at,
     )
-    solution: list[tuple[int, ...]] = []
-    if code == K.CODE_WIN:
-        solution = [tuple(int(x) for x in sol[t, : sol_len[t]]) for t in range(turns)]
-    res = SolveResult(
-        OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution, int(reasons)
-    )
-    if check and res.outcome == "win":
-        verify_solution(state, res.solution)
-    return res
 
 
 def solve(
@@ -266,9 +396,13 @@ def solve(
     table_bits: int | None = None,
     check: bool = True,
     keep_most: bool = False,
+    time_limit: float | None = None,
+    portfolio: bool = True,
 ) -> SolveResult:
     """Decide one deal (card ids, top first) under perfect play.
 
+    portfolio=True (default) runs two move orders side by side (see `solve_batch`);
+    portfolio=False is the plain search that matches the reference search node for node.
     shortest=True finds a win with the fewest turns (breadth-first, reference engine;
     slower). keep_most=True finds the win losing the fewest star cards (see solve_state).
     With check=True a win's move list is replayed through the reference engine and a
@@ -281,7 +415,7 @@ def solve(
     state = new_game(c.cards, list(_deck_array(c.cards, deck)))
     if shortest:
         return solve_shortest(state, node_limit, table_bits, check)
-    return solve_state(state, node_limit, table_bits, check, keep_most)
+    return solve_state(state, node_limit, table_bits, check, keep_most, time_limit, portfolio)
 
 
 def solve_shortest(

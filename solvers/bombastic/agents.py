@@ -456,7 +456,8 @@ def determinize(
     p = view.player
     mine: list = list(view.observations)
     obs = (mine, []) if p == 0 else ([], mine)
-    turn_player = 1 - p if view.phase == Phase.OPP_SHOW else p
+    # Asked to show (promo) or to shuffle (shuffle='opponent'): it is the other's turn.
+    turn_player = 1 - p if view.phase in (Phase.OPP_SHOW, Phase.SHUFFLE) else p
     return State(
         options=view.options,
         tiles=grid,
@@ -476,15 +477,24 @@ def determinize(
 
 
 class ISMCTSAgent(Agent):
-    """Single-observer ISMCTS with random playouts in the Numba kernel."""
+    """Single-observer ISMCTS with playouts in the Numba kernel.
+
+    `rollout="random"` (default) plays uniformly random decisions; `"informed"` uses
+    `kernel.informed_action` (random, but no blunders on the sampled grid). In 60 games
+    each against heuristic and greedy at 100 iterations the two won equally often, so
+    the default stays the simpler one.
+    """
 
     name = "ismcts"
 
-    def __init__(self, iterations: int = 200, c: float = 0.7) -> None:
+    def __init__(self, iterations: int = 200, c: float = 0.7, rollout: str = "random") -> None:
         if iterations < 1:
             raise BadInput(f"ISMCTS iterations {iterations} must be at least 1")
+        if rollout not in ("informed", "random"):
+            raise unknown("ISMCTS rollout", rollout, ("informed", "random"))
         self.iterations = iterations
         self.c = c
+        self.rollout = rollout
         self.cache = _BeliefCache()
         self.nodes_visited = 0
 
@@ -542,12 +552,13 @@ class ISMCTSAgent(Agent):
         root = tree.get((), {})
         return max(view.legal, key=lambda a: root.get(a, [0.0])[0])
 
-    @staticmethod
-    def _playout(state: State, ks: np.ndarray, seed: int) -> int:
+    def _playout(self, state: State, ks: np.ndarray, seed: int) -> int:
         if state.is_over():
             return -1 if state.winner is None else state.winner
         to_kernel(state, ks)
-        return int(K.playout(ks, seed))
+        if self.rollout == "random":
+            return int(K.playout(ks, seed))
+        return int(K.playout_informed(ks, seed))
 
 
 def to_kernel(state: State, out: np.ndarray) -> None:
@@ -572,6 +583,7 @@ def to_kernel(state: State, out: np.ndarray) -> None:
     out[K.ENDING] = -1
     out[K.TURN_CAP] = state.options.turn_cap
     out[K.SECOND_SWAP] = ("distinct", "disjoint", "any").index(state.options.second_swap)
+    out[K.SHUFFLE_BY] = ("chance", "opponent").index(state.options.shuffle)
 
 
 # ----- Omniscient -----------------------------------------------------------------------

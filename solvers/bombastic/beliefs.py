@@ -190,6 +190,8 @@ class ExactBelief:
         elif kind == "secret_swap":
             t = ev[1]
             self._mix([SWAP_MAP[PAIR_INDEX[t, u]] for u in range(N_TILES) if u != t], (t,))
+        elif kind == "move":
+            self._mix([perm3_map(tuple(ev[1]), tuple(ev[2]))], ev[1])
 
     def _mix(self, maps: list[np.ndarray], positions) -> None:
         """Average the beliefs moved by each map (one hidden choice, equally likely)."""
@@ -280,6 +282,11 @@ class FastBelief:
             t = ev[1]
             maps = np.array([SWAP_MAP[PAIR_INDEX[t, u]] for u in range(N_TILES) if u != t])
             self.w = _mix_np(self.w, maps)
+        elif kind == "move":
+            # One known permutation (not closed under inverses): scatter, not gather.
+            new = np.empty_like(self.w)
+            new[perm3_map(tuple(ev[1]), tuple(ev[2]))] = self.w
+            self.w = new
 
     def tile_odds(self) -> np.ndarray:
         """Return a (9, 3) array: P(tile t holds value v)."""
@@ -417,6 +424,8 @@ def event_maps(ev: tuple) -> np.ndarray | None:
     if kind == "secret_swap":
         t = ev[1]
         return np.array([SWAP_MAP[PAIR_INDEX[t, u]] for u in range(N_TILES) if u != t])
+    if kind == "move":
+        return perm3_map(tuple(ev[1]), tuple(ev[2]))[None, :]
     return None
 
 

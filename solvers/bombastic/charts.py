@@ -77,19 +77,70 @@ def game_length_chart(tour: pd.DataFrame, out: Path, caption: str) -> None:
     ax1.set_ylabel("share of games")
     ax1.set_title("Game length, each agent against itself")
     ax1.legend(fontsize=8, frameon=False)
-    ends = tour.groupby(["x", "ending"]).size().unstack(fill_value=0)
-    ends = ends.div(ends.sum(axis=1), axis=0) * 100
-    order = ends.sum().sort_values(ascending=False).index
+    ends = how_agents_win_and_lose(tour)
+    order = [c for c in OUTCOMES if c in ends.columns]
+    colors = {c: col for c, col in zip(OUTCOMES, OUTCOME_COLORS, strict=True)}
     left = np.zeros(len(ends))
-    for i, e in enumerate(order):
-        ax2.barh(range(len(ends)), ends[e], left=left, color=PALETTE[i % len(PALETTE)], label=e)
+    for e in order:
+        ax2.barh(range(len(ends)), ends[e], left=left, color=colors[e], label=e)
         left += ends[e].to_numpy()
-    ax2.set_yticks(range(len(ends)), [f"{a} as X" for a in ends.index])
+    ax2.set_yticks(range(len(ends)), list(ends.index))
     ax2.invert_yaxis()
-    ax2.set_xlabel("% of games (all opponents)")
-    ax2.set_title("How games end")
+    ax2.set_xlim(0, 100)
+    ax2.set_xlabel("% of the agent's games (both seats, all opponents)")
+    ax2.set_title("How each agent wins and loses")
     ax2.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
     save_chart(fig, out, "game_length", caption)
+
+
+OUTCOMES = (
+    "won: own line",
+    "won: L shape",
+    "won: opponent's failed gamble",
+    "won: opponent showed the bomb",
+    "turn cap",
+    "lost: showed the bomb",
+    "lost: own failed gamble",
+    "lost: opponent's line",
+)
+OUTCOME_COLORS = (
+    "#2f6f3e",
+    "#4f9a55",
+    "#8cc084",
+    "#c5e0b4",
+    "#bbbbbb",
+    "#f2b8a0",
+    "#d9822b",
+    "#b8473d",
+)
+_WIN_LINE = {"GO_FOR_IT_WIN", "ALARM_GO_FOR_IT_WIN"}
+_GAMBLE = {"GO_FOR_IT_BOMB", "ALARM_GO_FOR_IT_BOMB", "PEEKED_BOMB", "L_SHAPE_LOSS"}
+
+
+def _outcome(won: bool, ending: str) -> str:
+    if ending == "TURN_CAP":
+        return "turn cap"
+    if ending in _WIN_LINE:
+        return "won: own line" if won else "lost: opponent's line"
+    if ending == "L_SHAPE_WIN":
+        return "won: L shape" if won else "lost: opponent's line"
+    if ending in _GAMBLE:
+        return "won: opponent's failed gamble" if won else "lost: own failed gamble"
+    return "won: opponent showed the bomb" if won else "lost: showed the bomb"
+
+
+def how_agents_win_and_lose(tour: pd.DataFrame) -> pd.DataFrame:
+    """Percent of each agent's games (either seat, self-play left out) by outcome."""
+    rows = []
+    games = tour[tour["x"] != tour["o"]]
+    for seat, col in ((0, "x"), (1, "o")):
+        for agent, w, e in zip(games[col], games["winner"], games["ending"], strict=True):
+            rows.append((agent, _outcome(w == seat, e)))
+    df = pd.DataFrame(rows, columns=["agent", "outcome"])
+    t = df.groupby(["agent", "outcome"]).size().unstack(fill_value=0)
+    t = t.div(t.sum(axis=1), axis=0) * 100
+    won = [c for c in t.columns if c.startswith("won")]
+    return t.loc[t[won].sum(axis=1).sort_values(ascending=False).index]
 
 
 def ladder_chart(rates: pd.DataFrame, out: Path, caption: str) -> None:

@@ -50,7 +50,7 @@ def _hidden_to(state: State, p: int) -> bool:
     """Is the decision about to be made invisible to player p?"""
     if state.to_move == CHANCE:
         return True
-    if state.to_move != p and state.phase in (Phase.ARRANGE, Phase.SECRET_SWAP):
+    if state.to_move != p and state.phase in (Phase.ARRANGE, Phase.SECRET_SWAP, Phase.SHUFFLE):
         return True
     return False
 

@@ -17,6 +17,7 @@ State layout (int32, `STATE_SIZE` cells)::
     39, 40  the first swap of PEEK1_SWAP_SWAP (sorted)  41 SWAP_A
     42      WINNER (-1 none)  43 ENDING (index in rules.Ending, -1 none)
     44      TURN_CAP        45  SECOND_SWAP (0 distinct, 1 disjoint, 2 any)
+    46      SHUFFLE_BY (0 chance, 1 the opponent chooses)
 
 Random numbers: SplitMix64 on a one-cell uint64 array, exactly as `rules.SplitMix64`.
 """
@@ -26,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.bombastic.rules import SECOND_SWAP_READINGS, Ending, Options
+from solvers.bombastic.rules import SECOND_SWAP_READINGS, SHUFFLE_READINGS, Ending, Options
 from solvers.bombastic.tiles import L_SHAPES, LINES, PERMS3
 
 DECK = 11
@@ -46,7 +47,8 @@ WINNER = 42
 ENDING = 43
 TURN_CAP = 44
 SECOND_SWAP = 45
-STATE_SIZE = 46
+SHUFFLE_BY = 46
+STATE_SIZE = 47
 
 # Phases (rules.Phase).
 P_TURN, P_PEEK, P_PEEK_OR_STOP, P_SHOW_PEEKED, P_MAY_SWAP = 0, 1, 2, 3, 4
@@ -121,7 +123,9 @@ def _shuffle(a: np.ndarray, n: int, rng: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def setup(s: np.ndarray, cards: np.ndarray, rng: np.ndarray, turn_cap: int, second: int) -> None:
+def setup(
+    s: np.ndarray, cards: np.ndarray, rng: np.ndarray, turn_cap: int, second: int, shuffle_by=0
+) -> None:
     """Fill `s` with a new game ("Setup"), drawing like rules.State.setup."""
     tiles = np.array([0, 0, 0, 0, 1, 1, 1, 1, 2], dtype=np.int32)
     _shuffle(tiles, 9, rng)
@@ -169,6 +173,7 @@ def setup(s: np.ndarray, cards: np.ndarray, rng: np.ndarray, turn_cap: int, seco
     s[ENDING] = -1
     s[TURN_CAP] = turn_cap
     s[SECOND_SWAP] = second
+    s[SHUFFLE_BY] = shuffle_by
 
 
 @njit(cache=True)
@@ -437,7 +442,7 @@ def apply(s: np.ndarray, a: int) -> None:
             for i in range(3):
                 _pick(s, LINES_A[a - A_LINE, i])
             s[PHASE] = P_SHUFFLE
-            s[TO_MOVE] = -1
+            s[TO_MOVE] = -1 if s[SHUFFLE_BY] == 0 else 1 - p
         else:
             _permute(s, a - A_PERM)
             _finish_card(s)
@@ -489,11 +494,13 @@ def apply(s: np.ndarray, a: int) -> None:
 
 
 @njit(cache=True)
-def random_game(seed: int, cards: np.ndarray, turn_cap: int, second: int, s: np.ndarray) -> int:
+def random_game(
+    seed: int, cards: np.ndarray, turn_cap: int, second: int, s: np.ndarray, shuffle_by=0
+) -> int:
     """Play one uniformly random game as rules.random_game; return the decisions made."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
-    setup(s, cards, rng, turn_cap, second)
+    setup(s, cards, rng, turn_cap, second, shuffle_by)
     buf = np.empty(64, dtype=np.int32)
     steps = 0
     while s[PHASE] != P_OVER:
@@ -505,13 +512,13 @@ def random_game(seed: int, cards: np.ndarray, turn_cap: int, second: int, s: np.
 
 @njit(cache=True)
 def random_games(
-    first_seed: int, n_games: int, cards: np.ndarray, turn_cap: int, second: int
+    first_seed: int, n_games: int, cards: np.ndarray, turn_cap: int, second: int, shuffle_by=0
 ) -> np.ndarray:
     """Play games with seeds first_seed.. ; rows: winner, ending, turns, decisions."""
     out = np.empty((n_games, 4), dtype=np.int32)
     s = np.empty(STATE_SIZE, dtype=np.int32)
     for g in range(n_games):
-        steps = random_game(first_seed + g, cards, turn_cap, second, s)
+        steps = random_game(first_seed + g, cards, turn_cap, second, s, shuffle_by)
         out[g, 0] = s[WINNER]
         out[g, 1] = s[ENDING]
         out[g, 2] = s[TURN_NUMBER]
@@ -519,18 +526,23 @@ def random_games(
     return out
 
 
-def options_args(options: Options) -> tuple[np.ndarray, int, int]:
-    """Return (cards, turn_cap, second_swap code) for the kernel from an Options."""
+def options_args(options: Options) -> tuple[np.ndarray, int, int, int]:
+    """Return (cards, turn_cap, second_swap code, shuffle code) for the kernel."""
     cards = np.array([int(c) for c in options.deck_cards()], dtype=np.int32)
-    return cards, options.turn_cap, SECOND_SWAP_READINGS.index(options.second_swap)
+    return (
+        cards,
+        options.turn_cap,
+        SECOND_SWAP_READINGS.index(options.second_swap),
+        SHUFFLE_READINGS.index(options.shuffle),
+    )
 
 
 def new_state(seed: int, options: Options | None = None) -> np.ndarray:
     """Return a kernel state set up from `seed` (same deal as rules.State.new(seed))."""
-    cards, cap, second = options_args(options or Options())
+    cards, cap, second, shuffle_by = options_args(options or Options())
     s = np.empty(STATE_SIZE, dtype=np.int32)
     rng = np.array([seed], dtype=np.uint64)
-    setup(s, cards, rng, cap, second)
+    setup(s, cards, rng, cap, second, shuffle_by)
     return s
 
 
@@ -550,4 +562,94 @@ def playout(s: np.ndarray, seed: int) -> int:
     while s[PHASE] != P_OVER:
         n = legal_actions(s, buf)
         apply(s, buf[rng_below(rng, n)])
+    return s[WINNER]
+
+
+@njit(cache=True)
+def _all_mine(s: np.ndarray, tiles: np.ndarray, k: int, p: int) -> bool:
+    for i in range(3):
+        if s[tiles[k, i]] != p:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _has_bomb(s: np.ndarray, tiles: np.ndarray, k: int) -> bool:
+    for i in range(3):
+        if s[tiles[k, i]] == BOMB:
+            return True
+    return False
+
+
+@njit(cache=True)
+def informed_action(s: np.ndarray, buf: np.ndarray, n: int, rng: np.ndarray) -> int:
+    """A playout policy that sees the (sampled) grid: random, but no blunders.
+
+    It goes for a line only when it is all the mover's, plays the L-shape ALARM only to
+    win, never peeks at the bomb with "Peek at as many", never shows the bomb when asked
+    to show, and otherwise picks uniformly among the legal decisions.
+    """
+    ph = s[PHASE]
+    p = s[TO_MOVE]
+    if ph == P_TURN:
+        for k in range(8):
+            if _all_mine(s, LINES_A, k, p):
+                return A_LINE + k
+        for slot in range(2):
+            if s[9 + slot] == ALARM_B:
+                for k in range(16):
+                    if _all_mine(s, L_A, k, p):
+                        return A_CARD + slot  # the L-shape ALARM wins: play it
+        slot = 0 if rng_below(rng, 2) == 0 else 1
+        if s[9 + slot] == ALARM_B:
+            slot = 1 - slot  # the L-shape ALARM would lose: take the other card
+        return A_CARD + slot
+    if ph == P_GO:
+        best = -1
+        for k in range(8):
+            if _all_mine(s, LINES_A, k, s[TURN_PLAYER]):
+                return A_LINE + k
+            if best < 0 and not _has_bomb(s, LINES_A, k):
+                best = k
+        return A_LINE + best
+    if ph == P_L_SHAPE:
+        for k in range(16):
+            if _all_mine(s, L_A, k, s[TURN_PLAYER]):
+                return A_L + k
+        return buf[rng_below(rng, n)]
+    if ph == P_PEEK_OR_STOP and s[CARD] == 4:
+        if rng_below(rng, 2) == 0:
+            return A_STOP
+        a = buf[rng_below(rng, n)]
+        if a != A_STOP and s[a] == BOMB:
+            return A_STOP
+        return a
+    if ph == P_PEEK and s[CARD] == 4:
+        for _ in range(16):
+            a = buf[rng_below(rng, n)]
+            if s[a] != BOMB:
+                return a
+    if ph == P_OPP_SHOW:
+        for _ in range(16):
+            a = buf[rng_below(rng, n)]
+            k = a - A_SHOWSET
+            safe = True
+            for i in range(2):
+                j = SHOWSETS_A[k, i]
+                if j >= 0 and s[s[PICKED + j]] == BOMB:
+                    safe = False
+            if safe:
+                return a
+    return buf[rng_below(rng, n)]
+
+
+@njit(cache=True)
+def playout_informed(s: np.ndarray, seed: int) -> int:
+    """Finish the game in `s` with `informed_action` for both players; return the winner."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    buf = np.empty(64, dtype=np.int32)
+    while s[PHASE] != P_OVER:
+        n = legal_actions(s, buf)
+        apply(s, informed_action(s, buf, n, rng))
     return s[WINNER]

@@ -14,6 +14,7 @@ from solvers.bombastic.agents import make_agent, play_game
 from solvers.bombastic.beliefs import FastBelief
 from solvers.bombastic.rules import (
     ACTION_CARD,
+    ACTION_STOP,
     CARD_TEXT,
     CHANCE,
     Card,
@@ -46,11 +47,49 @@ def _knowledge(state: State, player: int) -> dict[str, Any]:
     }
 
 
-def _describe(state: State, action: int, before: int, after_obs: list) -> str:
+_VERBS = {
+    Phase.PEEK: "peek at tile {t}",
+    Phase.PEEK_OR_STOP: "peek at tile {t}",
+    Phase.SHOW: "show tile {t}",
+    Phase.SHOW_PEEKED: "show peeked tile {t}",
+    Phase.OUT_PEEKED: "swap peeked tile {t} ...",
+    Phase.OUT_OTHER: "... with tile {t}",
+    Phase.SWAP_A: "swap tile {t} ...",
+    Phase.SWAP_B: "... with tile {t}",
+    Phase.SWAP2_A: "swap again: tile {t} ...",
+    Phase.SWAP2_B: "... with tile {t}",
+    Phase.SECRET_SWAP: "secretly swap it with tile {t}",
+}
+_STOPS = {
+    Phase.PEEK_OR_STOP: "stop peeking",
+    Phase.SHOW_PEEKED: "show nothing",
+    Phase.SWAP2_A: "no second swap",
+    Phase.MAY_SWAP: "do not swap",
+}
+
+
+def _describe(state: State, action: int) -> str:
+    """Say what a decision does, in the card's words where it has them."""
     who = "chance" if state.to_move == CHANCE else "XO"[state.to_move]
-    if state.phase == Phase.TURN and action >= ACTION_CARD:
-        card = Card(state.face_up[action - ACTION_CARD])
-        text = f"uses card: {CARD_TEXT[card]}"
+    ph = state.phase
+    if ph == Phase.TURN and action >= ACTION_CARD:
+        text = f"uses card: {CARD_TEXT[Card(state.face_up[action - ACTION_CARD])]}"
+    elif ph == Phase.TURN or ph == Phase.GO:
+        text = f"goes for it: {action_name(action).removeprefix('line ')}"
+    elif action == ACTION_STOP:
+        text = _STOPS.get(ph, "stop")
+    elif ph == Phase.MAY_SWAP:
+        text = "swap them"
+    elif ph in _VERBS:
+        text = _VERBS[ph].format(t=action)
+    elif ph == Phase.PEEK_LINE:
+        text = f"peek at line {action_name(action).removeprefix('line ')}"
+    elif ph == Phase.SHUFFLE:
+        text = "shuffles the three tiles"
+    elif ph == Phase.ARRANGE:
+        text = f"puts them back in {action_name(action)}"
+    elif ph == Phase.L_SHAPE:
+        text = f"flips {action_name(action)}"
     else:
         text = action_name(action)
     return f"{who}: {text}"
@@ -73,7 +112,7 @@ def replay_record(x: str, o: str, seed: int, options: Options) -> dict[str, Any]
             }
             turns.append(current)
         n0 = [len(state.observations[p]) for p in (0, 1)]
-        line = _describe(state, action, n0[0], [])
+        line = _describe(state, action)
         state.apply(action)
         seen = {
             "XO"[p]: [list(map(_jsonable, ev)) for ev in state.observations[p][n0[p] :]]

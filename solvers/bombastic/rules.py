@@ -134,6 +134,7 @@ class Ending(enum.Enum):
 
 
 SECOND_SWAP_READINGS = ("distinct", "disjoint", "any")
+SHUFFLE_READINGS = ("chance", "opponent")
 
 
 @dataclass(frozen=True)
@@ -156,10 +157,16 @@ class Options:
     deck_known: bool = True
     # Studies only: the game stops after this many turns, ending TURN_CAP, no winner.
     turn_cap: int = 60
+    # "Then, your opponent shuffles their positions randomly." Who picks the new order?
+    #   "chance" (default; the card says "randomly"): a uniformly random order no one sees,
+    #   "opponent": the opponent chooses the order (face down) and knows where each went.
+    shuffle: str = "chance"
 
     def __post_init__(self) -> None:
         if self.second_swap not in SECOND_SWAP_READINGS:
             raise unknown("second-swap reading", self.second_swap, SECOND_SWAP_READINGS)
+        if self.shuffle not in SHUFFLE_READINGS:
+            raise unknown("shuffle reading", self.shuffle, SHUFFLE_READINGS)
         if self.turn_cap < 1:
             raise BadInput(f"turn cap {self.turn_cap} must be at least 1")
         for c in self.removed:
@@ -259,6 +266,7 @@ class Phase(enum.IntEnum):
 #   ("shuffle", (a, b, c))    tiles a, b, c were put back in an order unknown to me
 #   ("place", (a, b, c), (va, vb, vc))  I secretly arranged: now a is va, b is vb, c is vc
 #   ("secret_swap", t)        my opponent swapped tile t with a tile I was not shown
+#   ("move", (a, b, c), perm) I moved the tile at a, b, c to (a, b, c)[perm[i]], unseen
 #   ("card", player, card)    a player chose an action card
 #   ("go", player, line)      a player went for it on a line
 #   ("reveal", card)          a card was revealed from the deck
@@ -562,17 +570,24 @@ class State:
             self.phase = Phase.PEEK_OR_STOP
         elif card == Card.PEEK_LINE_SHUFFLE:
             # "Peek at 3 tiles that are in a row. Then, your opponent shuffles their
-            # positions randomly." Randomly: a chance move, no one sees the new order.
+            # positions randomly." Options.shuffle: a chance move no one sees (default),
+            # or an order the opponent chooses and so knows.
             if ph == Phase.PEEK_LINE:
                 line = LINES[action - ACTION_LINE]
                 for t in line:
                     self._peek(t)
                 self.picked = list(line)
                 self.phase = Phase.SHUFFLE
-                self.to_move = CHANCE
+                self.to_move = CHANCE if self.options.shuffle == "chance" else 1 - p
             else:
-                self._permute(self.picked, PERMS3[action - ACTION_PERM])
-                self._record_public(("shuffle", tuple(self.picked)))
+                pos = tuple(self.picked)
+                perm = PERMS3[action - ACTION_PERM]
+                self._permute(pos, perm)
+                if self.options.shuffle == "chance":
+                    self._record_public(("shuffle", pos))
+                else:
+                    self.observations[p].append(("shuffle", pos))
+                    self.observations[1 - p].append(("move", pos, perm))
                 return self._finish_card()
         elif card == Card.SHOW3_ARRANGE:
             # "Show any 3 tiles. Then, pick them up. While your opponent looks away, place

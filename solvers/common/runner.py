@@ -322,6 +322,8 @@ def run_study(
         "started": _now(),
         "chunks_computed": len(todo),
         "chunks_reused": len(done),
+        # Each run's code version: a resumed study may mix chunks computed by several.
+        "git_commit": _git_commit(),
         "executor": f"dask {scheduler}"
         if scheduler
         else f"processes x{min(n_workers, max(len(todo), 1))}",

@@ -100,3 +100,24 @@ def test_shortest_and_keep_most_flags():
     assert len(short["solution"]) <= len(plain["solution"])
     assert keep["stars_lost"] <= plain["stars_lost"]
     assert run("--seed", "1", "--shortest", "--keep-most").exit_code == 2
+
+
+def test_user_card_file_is_used_by_solve_state_and_replay(tmp_path):
+    from solvers.allisbomb.cards import DATA_DIR
+
+    text = (DATA_DIR / "base.toml").read_text().replace('"stand-in"', '"printed"')
+    text = text.replace('number = 3\nkeyword = "ROYAL"', 'number = 2\nkeyword = "ROYAL"')
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text)
+    out = tmp_path / "s.json"
+    r = run("--seed", "5", "--cards", str(mine), "--save", str(out))
+    assert r.exit_code == 0 and "STAND-IN" not in r.output
+    d = json.loads(out.read_text())
+    assert d["stand_in"] is False and d["config"]["cards_file"] == str(mine)
+    if d["outcome"] == "win":
+        rr = run("replay", str(out))
+        assert rr.exit_code == 0 and "result: WIN" in rr.output
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(d["position"]))
+    again = json.loads(run("--state", str(pos), "--json").output)
+    assert again["outcome"] == d["outcome"] and again["stand_in"] is False

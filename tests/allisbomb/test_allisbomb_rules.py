@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
@@ -367,3 +369,43 @@ def test_json_position_round_trip():
 
     t = state_from_json(s.to_json())
     assert t.key() == s.key()
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.sampled_from(["KING", "JOKER", "X"]),
+    lambda kids: (
+        st.lists(kids, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "deck",
+                    "equipped",
+                    "discard",
+                    "out",
+                    "ignited",
+                    "desired",
+                    "active",
+                    "config",
+                    "deck_ids",
+                    "zone_ids",
+                    "discard_ids",
+                    "played",
+                ]
+            ),
+            kids,
+            max_size=5,
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_json)
+def test_random_json_positions_never_crash(data):
+    from solvers.allisbomb.rules import state_from_json
+
+    try:
+        state_from_json(data)
+    except BadInput:
+        pass

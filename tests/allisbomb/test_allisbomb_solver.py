@@ -23,7 +23,7 @@ def _agree(cfg, seeds, limit):
     outcomes = []
     for seed in seeds:
         deck = np.random.default_rng(seed).permutation(n)
-        a = solve(cfg, deck, node_limit=limit)
+        a = solve(cfg, deck, node_limit=limit, portfolio=False)
         b = reference_search(new_game(cfg, deck), node_limit=limit)
         assert (a.outcome, a.nodes, a.loss_reason) == (b.outcome, b.nodes, b.loss_reason), (
             cfg.label(),
@@ -63,9 +63,9 @@ def test_kernel_matches_reference_other_configs(cfg):
 def test_batch_matches_single_solves():
     cfg = GameConfig()
     decks = shuffles(18, 40, np.random.default_rng(9))
-    out = solve_batch(cfg, decks, node_limit=20_000)
+    out = solve_batch(cfg, decks, node_limit=20_000, portfolio=False)
     for i in range(len(decks)):
-        r = solve(cfg, decks[i], node_limit=20_000)
+        r = solve(cfg, decks[i], node_limit=20_000, portfolio=False)
         code = {"win": 1, "loss": 0, "undecided": 2}[r.outcome]
         assert (out["code"][i], out["nodes"][i], out["reason"][i]) == (code, r.nodes, r.loss_reason)
         assert out["turns"][i] == len(r.solution)
@@ -129,7 +129,7 @@ def test_keep_most_matches_reference_and_never_loses_more_stars():
     cfg = GameConfig(blitz=True)
     for seed in (0, 3, 4):
         deck = np.random.default_rng(seed).permutation(13)
-        a = solve(cfg, deck, node_limit=15_000, keep_most=True)
+        a = solve(cfg, deck, node_limit=15_000, keep_most=True, portfolio=False)
         b = reference_search(new_game(cfg, deck), node_limit=15_000, keep_most=True)
         assert (a.outcome, a.nodes, a.solution, a.loss_reason) == (
             b.outcome,
@@ -150,3 +150,46 @@ def test_keep_most_matches_reference_and_never_loses_more_stars():
             assert best <= some
             better += best < some
     assert better >= 1
+
+
+def test_paused_and_resumed_search_is_identical(monkeypatch):
+    """A time limit makes the kernel pause and resume; the answer must not change."""
+    import solvers.allisbomb.solver as S
+
+    cfg = GameConfig()
+    monkeypatch.setattr(S, "PAUSE_STEP", 37)
+    for seed in range(6):
+        deck = np.random.default_rng(seed).permutation(18)
+        a = solve(cfg, deck, node_limit=50_000, portfolio=False)
+        b = solve(cfg, deck, node_limit=50_000, time_limit=1e9)
+        assert (a.outcome, a.nodes, a.solution, a.loss_reason) == (
+            b.outcome,
+            b.nodes,
+            b.solution,
+            b.loss_reason,
+        )
+    hard = GameConfig(expansions=("all",))
+    deck = np.random.default_rng(0).permutation(19)
+    r = solve(hard, deck, node_limit=10_000_000, time_limit=1e-6)
+    assert r.outcome == "undecided" and r.nodes < 10_000_000
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [GameConfig(), GameConfig(players=2), GameConfig(expansions=("gifts",))],
+    ids=lambda c: c.label(),
+)
+def test_portfolio_same_verdicts_and_batch_matches_single(cfg):
+    """Two move orders side by side: the same verdict as the plain search (both exact),
+    wins replay through the reference engine, and batch = single solves."""
+    n = load_cards(cfg).n
+    decks = shuffles(n, 40, np.random.default_rng(11))
+    plain = solve_batch(cfg, decks, node_limit=400_000, portfolio=False)
+    fast = solve_batch(cfg, decks, node_limit=800_000, portfolio=True)
+    decided = (plain["code"] != 2) & (fast["code"] != 2)
+    assert decided.sum() >= 30
+    assert (plain["code"][decided] == fast["code"][decided]).all()
+    for i in range(0, 40, 4):
+        r = solve(cfg, decks[i], node_limit=800_000, portfolio=True)  # check=True replays
+        assert {"win": 1, "loss": 0, "undecided": 2}[r.outcome] == fast["code"][i]
+        assert r.nodes == fast["nodes"][i]

@@ -30,7 +30,7 @@ def test_views_do_not_hold_the_tiles():
 
 @pytest.mark.parametrize("spec", ["random", "heuristic", "greedy", "ismcts:20", "omniscient"])
 def test_every_agent_finishes_games_with_legal_moves(spec):
-    opts = Options(promos=True, turn_cap=20)
+    opts = Options(promos=True, turn_cap=20, shuffle="opponent")
     for seed in range(3):
         # State.apply raises on an illegal action, so finishing proves legality.
         r = play_game(make_agent(spec), make_agent("heuristic"), seed, opts)
@@ -112,3 +112,23 @@ def test_play_game_is_reproducible():
     a = play_game(make_agent("greedy"), make_agent("ismcts:20"), 5)
     b = play_game(make_agent("greedy"), make_agent("ismcts:20"), 5)
     assert a.state.history == b.state.history and a.winner == b.winner
+
+
+def test_informed_playout_policy_is_legal_and_avoids_blunders():
+    from solvers.bombastic.kernel import informed_action, rng_next  # noqa: F401
+
+    buf = np.empty(64, dtype=np.int32)
+    rng = np.array([7], dtype=np.uint64)
+    for seed in range(300):
+        s = K.new_state(seed, Options(promos=True))
+        while s[K.PHASE] != K.P_OVER:
+            n = K.legal_actions(s, buf)
+            a = informed_action(s, buf, n, rng)
+            assert a in buf[:n].tolist()
+            if s[K.PHASE] == K.P_TURN and a < K.A_CARD:
+                line = K.LINES_A[a - K.A_LINE]
+                assert all(s[t] != 2 for t in line)  # never goes for the bomb
+            K.apply(s, a)
+        assert s[K.ENDING] not in (K.E_GO_BOMB, K.E_PEEKED_BOMB, K.E_ALARM_BOMB)
+    r = play_game(ISMCTSAgent(20, rollout="informed"), RandomAgent(), 1)
+    assert r.state.is_over()

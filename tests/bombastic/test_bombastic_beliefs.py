@@ -161,6 +161,11 @@ def _brute_force(events):
                     prob /= 6
                     if kind == "place":
                         ok = all(tiles[t] == v for t, v in zip(pos, ev[2], strict=True))
+                elif kind == "move":
+                    pos, perm = ev[1], ev[2]
+                    vals = [tiles[t] for t in pos]
+                    for i in range(3):
+                        tiles[pos[perm[i]]] = vals[i]
                 elif kind == "secret_swap":
                     u = next(it)
                     t = ev[1]
@@ -181,7 +186,7 @@ def _random_events(rng: random.Random, n: int):
     events = []
     n_hidden = 0
     for _ in range(n):
-        kind = rng.choice(["peek", "show", "swap", "shuffle", "secret_swap", "place"])
+        kind = rng.choice(["peek", "show", "swap", "shuffle", "secret_swap", "place", "move"])
         if kind in ("shuffle", "secret_swap", "place"):
             if n_hidden == 2:
                 kind = "peek"
@@ -194,6 +199,13 @@ def _random_events(rng: random.Random, n: int):
             a, b = rng.sample(range(9), 2)
             tiles[a], tiles[b] = tiles[b], tiles[a]
             events.append(("swap", a, b))
+        elif kind == "move":
+            pos = tuple(sorted(rng.sample(range(9), 3)))
+            perm = rng.choice(PERMS3)
+            vals = [tiles[t] for t in pos]
+            for i in range(3):
+                tiles[pos[perm[i]]] = vals[i]
+            events.append(("move", pos, perm))
         elif kind in ("shuffle", "place"):
             pos = tuple(sorted(rng.sample(range(9), 3)))
             perm = rng.choice(PERMS3)
@@ -259,7 +271,7 @@ def test_mask_kernels_count():
 def test_real_games_keep_the_truth_possible():
     """Each player's observations in real games always allow the true grid."""
     for seed in range(150):
-        g = random_game(seed, Options(promos=True))
+        g = random_game(seed, Options(promos=True, shuffle=("chance", "opponent")[seed % 2]))
         truth = index_of(g.tiles)
         for p in (0, 1):
             b = FastBelief.uniform()

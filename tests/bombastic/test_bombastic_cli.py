@@ -90,3 +90,17 @@ def test_replay_shows_turns_and_knowledge():
         run("replay", "--seed", "4", "--x", "heuristic", "--o", "random", "--json").output
     )
     assert j["turns"][0]["player"] == "X" and j["ending"]
+
+
+def test_play_points_at_a_game_that_replay_reproduces():
+    r = run("play", "--x", "greedy", "--o", "random", "--games", "6", "--promos", "--seed", "4")
+    hint = [ln for ln in r.output.splitlines() if "replay game" in ln][0]
+    who, ending = hint.split("(")[1].split(")")[0].split(", ")
+    args = hint.split("bombsolve bombastic ")[1].split()
+    again = run(*args)
+    assert again.exit_code == 0, again.output
+    last = again.output.strip().splitlines()[-1]
+    assert last.endswith(f"({ending})")
+    assert last.startswith(
+        f"Game over: {who.split()[0]} wins" if "wins" in who else "Game over: nobody"
+    )

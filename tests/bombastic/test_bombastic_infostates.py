@@ -23,7 +23,7 @@ def _walk(s: State, p: int, key: tuple, seen: set) -> None:
         seen.add(key + (("end", s.is_over(), s.winner, tuple(s.face_up)),))
         return
     hidden = s.to_move == CHANCE or (
-        s.to_move != p and s.phase in (Phase.ARRANGE, Phase.SECRET_SWAP)
+        s.to_move != p and s.phase in (Phase.ARRANGE, Phase.SECRET_SWAP, Phase.SHUFFLE)
     )
     for a in s.legal_actions():
         unseen = sorted({c for c in s.deck if c not in s.cycled}) or [s.deck[0]]
@@ -44,8 +44,7 @@ def _walk(s: State, p: int, key: tuple, seen: set) -> None:
 SMALL = Options(alarms=False, removed=(int(Card.PEEK_MANY), int(Card.PEEK1_SWAP_SWAP)))
 
 
-def _position(face_up, worlds_events):
-    opts = SMALL
+def _position(face_up, worlds_events, opts=SMALL):
     deck = [int(c) for c in opts.deck_cards() if c not in face_up]
     st = State(options=opts, tiles=ARR[0].tolist(), face_up=list(face_up), deck=deck)
     return st
@@ -65,6 +64,17 @@ def test_memoised_count_matches_plain_enumeration_for_both_players():
         for p in (0, 1):
             got = _Counter(p, SMALL).count(st, mask, 1)
             assert got == _naive(st, worlds, p), (face_up, p)
+
+
+def test_opponent_shuffle_reading_matches_plain_enumeration():
+    grids = ["XXXXOOOOB", "XXXOXOOOB", "OXXXXOOOB"]
+    worlds = [index_of(["XOB".index(ch) for ch in g]) for g in grids]
+    mask = np.zeros(N_ARR, dtype=bool)
+    mask[worlds] = True
+    opts = SMALL.with_(shuffle="opponent")
+    st = _position((int(Card.PEEK_LINE_SHUFFLE), int(Card.PEEK2_MAY_SWAP)), worlds, opts)
+    for p in (0, 1):
+        assert _Counter(p, opts).count(st, mask, 1) == _naive(st, worlds, p)
 
 
 def test_depth_zero_is_the_setup():

@@ -11,7 +11,7 @@ OPTION_SETS = [
     Options(promos=True),
     Options(alarms=False, second_swap="disjoint"),
     Options(promos=True, second_swap="any", turn_cap=6),
-    Options(removed=(4,)),
+    Options(removed=(4,), shuffle="opponent"),
 ]
 
 
@@ -48,8 +48,8 @@ def test_step_by_step_same_as_reference(options):
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_batch_random_games_match_reference(options):
     """The compiled playout loop gives the same winner, ending and length as rules."""
-    cards, cap, second = K.options_args(options)
-    out = K.random_games(1000, 1500, cards, cap, second)
+    cards, cap, second, shuffle_by = K.options_args(options)
+    out = K.random_games(1000, 1500, cards, cap, second, shuffle_by)
     for g in range(1500):
         ref = random_game(1000 + g, options)
         assert out[g, 0] == (-1 if ref.winner is None else ref.winner)

@@ -129,6 +129,8 @@ def test_promos_and_variants_change_the_deck():
 def test_bad_options_and_card_names():
     with pytest.raises(BadInput, match="second-swap"):
         Options(second_swap="sideways")
+    with pytest.raises(BadInput, match="shuffle reading"):
+        Options(shuffle="dealer")
     with pytest.raises(BadInput, match="did you mean peek-many"):
         card_by_slug("peek-manny")
     assert card_by_slug("show3-arrange") == Card.SHOW3_ARRANGE
@@ -279,6 +281,19 @@ def test_peek_line_then_chance_shuffles():
     assert s.to_move == 1
 
 
+def test_peek_line_then_the_opponent_picks_the_order():
+    """Options.shuffle='opponent': the opponent decides the order and knows it."""
+    opts = Options(shuffle="opponent")
+    s = play(make(Card.PEEK_LINE_SHUFFLE, options=opts), ACTION_CARD, ACTION_LINE + 1)
+    assert s.to_move == 1 and s.phase == Phase.SHUFFLE
+    perm = PERMS3.index((2, 0, 1))
+    play(s, ACTION_PERM + perm)
+    assert s.tiles[3:6] == [O, BOMB, O]
+    assert s.observations[0][-2] == ("shuffle", (3, 4, 5))  # the peeker: order unknown
+    assert s.observations[1][-2] == ("move", (3, 4, 5), (2, 0, 1))  # the shuffler knows
+    assert s.to_move == 1 and s.turn_player == 1
+
+
 def test_show3_secretly_arrange():
     s = play(make(Card.SHOW3_ARRANGE), ACTION_CARD, 0, 5, 8)
     assert ("show", 5, BOMB) in s.observations[1]
@@ -366,3 +381,12 @@ def test_clone_is_independent():
     c = s.clone()
     c.apply(c.legal_actions()[0])
     assert s.history == [] and c.history
+
+
+def test_setup_face_up_pairs_are_uniform():
+    # 7 regular cards: 42 ordered face-up pairs, each equally likely.
+    counts = collections.Counter(tuple(State.new(seed).face_up) for seed in range(21000))
+    assert len(counts) == 42
+    expected = 21000 / 42
+    chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
+    assert chi2 < 41 + 6 * math.sqrt(2 * 41)  # 41 degrees of freedom

@@ -68,7 +68,9 @@ def test_study_command_writes_tables_charts_manifest_and_resumes(tmp_path):
         "--games",
         "2",
         "--card-games",
-        "4",
+        "2",
+        "--infostate-depth",
+        "0",
         "--kernel-games",
         "300",
         "--agents",
@@ -80,7 +82,14 @@ def test_study_command_writes_tables_charts_manifest_and_resumes(tmp_path):
     assert r.exit_code == 0, r.output
     for stem in ("first_player", "card_values", "game_length", "ladder"):
         assert (out / f"{stem}.png").stat().st_size > 0 and (out / f"{stem}.svg").exists()
-    for stem in ("pairings", "ratings", "first_player", "card_variants", "card_usage"):
+    for stem in (
+        "pairings",
+        "ratings",
+        "first_player",
+        "card_variants",
+        "card_usage",
+        "infostates",
+    ):
         assert (out / f"{stem}.csv").exists() and (out / f"{stem}.parquet").exists()
     m = json.loads((out / "manifest.json").read_text())
     assert m["agents"] == ["random", "omniscient"] and m["kernel_games"] == 300
@@ -91,3 +100,30 @@ def test_study_command_writes_tables_charts_manifest_and_resumes(tmp_path):
     # A different study into the same folder is refused with one line.
     r = CliRunner().invoke(cli, args[:-2] + ["--seed", "9", "--workers", "1"])
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_worker_processes_give_the_same_games(tmp_path):
+    """Chunk functions are picklable and pure: two processes give the rows of one."""
+    st = match_study("heuristic", "random", 8, 11, Options(promos=True), chunk_size=2)
+    one = run_study(st, tmp_path / "one", workers=1, progress=False)
+    two = run_study(st, tmp_path / "two", workers=2, progress=False)
+    pd.testing.assert_frame_equal(one.reset_index(drop=True), two.reset_index(drop=True))
+
+
+def test_outcomes_credit_wins_and_losses_to_the_right_agent():
+    from solvers.bombastic.charts import how_agents_win_and_lose
+
+    tour = pd.DataFrame(
+        {
+            "x": ["a", "a", "b", "a"],
+            "o": ["b", "b", "a", "a"],  # the self-play game is left out
+            "winner": [0, 1, 0, 0],
+            "ending": ["GO_FOR_IT_WIN", "GO_FOR_IT_BOMB", "PEEKED_BOMB", "GO_FOR_IT_WIN"],
+        }
+    )
+    t = how_agents_win_and_lose(tour)
+    # Game 1: a wins its line. Game 2: a goes for the bomb. Game 3: a (as O) peeks the bomb.
+    assert round(t.loc["a", "won: own line"]) == 33
+    assert round(t.loc["a", "lost: own failed gamble"]) == 67
+    assert round(t.loc["b", "lost: opponent's line"]) == 33
+    assert round(t.loc["b", "won: opponent's failed gamble"]) == 67
