@@ -269,16 +269,20 @@ def parse_rules(spec: str | None) -> Rules:
     rules = Rules()
     if not spec:
         return rules
+    seen: set[str] = set()
     for part in spec.split(","):
         part = part.strip()
         if not part:
             continue
-        if "=" not in part:
+        key, _, value = (s.strip() for s in part.partition("="))
+        if "=" not in part or not key or not value:
             raise BadInput(f"malformed rule option {part!r}; expected key=value")
-        key, value = (s.strip() for s in part.split("=", 1))
         key = key.replace("-", "_")
         if key not in RULE_OPTION_NAMES:
             raise unknown("rule option", key, RULE_OPTION_NAMES)
+        if key in seen:
+            raise BadInput(f"rule option {key} given twice in {spec!r}; expected it once")
+        seen.add(key)
         if key in ("warrior_bombing", "move_optional"):
             truth = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
             if value.lower() not in truth:
