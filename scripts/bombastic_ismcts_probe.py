@@ -4,7 +4,7 @@
 
 ISMCTS plays X against `heuristic` on the same seeded deals with 100 and 400 iterations
 and random playouts, and with 100 iterations and the "informed" playouts (random, but no
-blunders on the sampled grid). For each: X's wins with a Wilson 95% interval, and the
+blunders on the sampled grid), and `ismcts-guarded` at 100 iterations. For each: X's wins with a Wilson 95% interval, and the
 games X lost by going for a line that held the bomb.
 """
 
@@ -18,7 +18,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solvers.bombastic.agents import ISMCTSAgent, make_agent, play_game  # noqa: E402
+from solvers.bombastic.agents import (  # noqa: E402
+    GuardedISMCTSAgent,
+    ISMCTSAgent,
+    make_agent,
+    play_game,
+)
 from solvers.bombastic.rules import Options  # noqa: E402
 from solvers.common.stats import wilson  # noqa: E402
 
@@ -29,17 +34,23 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=31)
     args = ap.parse_args()
     seeds = np.random.SeedSequence(args.seed).generate_state(args.games, dtype=np.uint64)
-    for iterations, rollout in [(100, "random"), (400, "random"), (100, "informed")]:
+    variants = [
+        (ISMCTSAgent, 100, "random"),
+        (ISMCTSAgent, 400, "random"),
+        (ISMCTSAgent, 100, "informed"),
+        (GuardedISMCTSAgent, 100, "random"),
+    ]
+    for cls, iterations, rollout in variants:
         wins = bombed = 0
         for s in seeds:
             r = play_game(
-                ISMCTSAgent(iterations, rollout=rollout), make_agent("heuristic"), int(s), Options()
+                cls(iterations, rollout=rollout), make_agent("heuristic"), int(s), Options()
             )
             wins += r.winner == 0
             bombed += r.winner == 1 and r.ending.name == "GO_FOR_IT_BOMB"
         lo, hi = wilson(wins, args.games)
         print(
-            f"ismcts:{iterations} ({rollout} playouts) as X vs heuristic: won {wins}/{args.games}"
+            f"{cls.name}:{iterations} ({rollout} playouts) as X vs heuristic: won {wins}/{args.games}"
             f" = {wins / args.games:.0%} [{lo:.0%}, {hi:.0%}]; went for the bomb in {bombed}"
         )
 
