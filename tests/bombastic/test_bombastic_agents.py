@@ -48,7 +48,14 @@ def test_agent_specs_and_bad_names():
         make_agent("ismcts:lots")
     with pytest.raises(BadInput, match="takes no parameter"):
         make_agent("random:3")
-    assert set(AGENTS) == {"random", "heuristic", "greedy", "ismcts", "omniscient"}
+    assert set(AGENTS) == {
+        "random",
+        "heuristic",
+        "greedy",
+        "ismcts",
+        "ismcts-guarded",
+        "omniscient",
+    }
 
 
 def test_determinize_agrees_with_what_the_player_saw():
