@@ -84,7 +84,8 @@ def _game_options(f):
     "state_file",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Solve from a mid-game position (JSON, as written by --save-state).",
+    help="Solve from a mid-game position (JSON: the 'position' of a --json or --save "
+    "result, or written by hand; see the README).",
 )
 @_game_options
 @click.option(
@@ -257,11 +258,13 @@ def solve_command(
     for move in res.solution:
         lines = s.describe_move(move)
         card = s.card_of(move)
+        player = s.active + 1
         s.apply(move)
         turns.append(
             {
                 "turn": len(turns) + 1,
                 "card": cs.labels[card],
+                "player": player,
                 "choices": list(move),
                 "steps": lines,
                 "deck_after": [s.label(c) for c in s.deck],
@@ -358,7 +361,8 @@ def render_text(r: dict) -> str:
             "engine: it wins):"
         )
         for t in r["turns"]:
-            lines.append(f"turn {t['turn']}: " + t["steps"][0])
+            who = f" (player {t['player']})" if len(t["equipped_after"]) > 1 else ""
+            lines.append(f"turn {t['turn']}{who}: " + t["steps"][0])
             for step in t["steps"][1:]:
                 lines.append("    " + step.strip())
             lines.append("    deck: " + (", ".join(t["deck_after"]) or "(empty)"))
@@ -429,12 +433,16 @@ def replay_cmd(file) -> None:
     if state.cards.is_stand_in():
         click.echo(f"[{STAND_IN_NOTE}]")
     click.echo(f"game: {state.config.label()}")
+    two = state.config.players == 2
     for i, move in enumerate(data["solution"]):
         if not isinstance(move, list) or not all(isinstance(x, int) for x in move):
             raise BadInput(f"{file}: solution turn {i + 1} must be a list of integers")
+        if state.is_over():
+            raise BadInput(f"{file}: the game is over before turn {i + 1}")
         lines = state.describe_move(move)
+        who = f" (player {state.active + 1})" if two else ""
         state.apply(move)
-        click.echo(f"turn {i + 1}: {lines[0]}")
+        click.echo(f"turn {i + 1}{who}: {lines[0]}")
         for step in lines[1:]:
             click.echo("    " + step.strip())
         click.echo("    deck: " + (", ".join(state.label(c) for c in state.deck) or "(empty)"))

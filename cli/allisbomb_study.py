@@ -184,8 +184,8 @@ def campaign(campaigns, seed, players, node_limit, out, workers, scheduler, chun
     text = (
         f"All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards); "
         f"{campaigns:,} campaigns, SeedSequence({seed}), {players} player(s), perfect play per "
-        f"game (node limit {node_limit:,}; lost or undecided games remove every circle and star "
-        f"card); bombsolve {m['versions']['bombsolve']} @ {m['git_commit'][:12]}"
+        f"game (node limit {node_limit:,}; of a game's wins the one leaving the fewest star cards "
+        f"in the discard pile; lost or undecided games remove every circle and star card); bombsolve {m['versions']['bombsolve']} @ {m['git_commit'][:12]}"
     )
     click.echo(write_campaign_report(rows, Path(out) / "report", text))
     click.echo(text)

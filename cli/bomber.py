@@ -381,7 +381,13 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
       bombsolve bomber study --part extras --agents heuristic --games 3000 --out ex
     """
     from solvers.bomber.agents import agents_label, parse_agents
-    from solvers.bomber.study import PARTS, collect_part, make_study, write_part
+    from solvers.bomber.study import (
+        PARTS,
+        check_part_folder,
+        collect_part,
+        make_study,
+        write_part,
+    )
     from solvers.common.runner import run_study
 
     if part not in PARTS:
@@ -389,6 +395,7 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
     _check_seed(seed)
     label = agents_label(parse_agents(agents))
     st = make_study(part, agents, games, seed, chunk_size, players)
+    check_part_folder(out, part)  # before anything is written
     df = run_study(st, Path(out) / label, workers=workers, scheduler=scheduler,
                    command=command_line())  # fmt: skip
     # Rows of other agents' studies of this part in the same folder join the charts.

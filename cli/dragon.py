@@ -82,7 +82,7 @@ RULES_HELP = "Rule options as name=value,... (see `bombsolve dragon rules`)."
     type=click.Choice(["auto", "kernel", "reference"]),
     default="auto",
     show_default=True,
-    help="auto: the Numba kernel unless a strategy needs the reference engine.",
+    help="auto: the Numba kernel; reference: the plain-Python engine (same results, slower).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def play(players, strategies, games, seed, rules, engine, as_json):
@@ -103,11 +103,16 @@ def play(players, strategies, games, seed, rules, engine, as_json):
     options = Options.parse(rules)
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
-    if engine == "kernel" and not all(n in KERNEL_STRATEGIES for n in names):
-        raise BadInput(
-            f"the kernel plays only {', '.join(KERNEL_STRATEGIES)}; use --engine reference"
-        )
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
+    if engine == "kernel" and not kernel.play_many.signatures:
+        # First use in this process: compile (minutes, once) or load the on-disk cache.
+        t0 = time.perf_counter()
+        kernel.run_games(players, seeds[:1], [CODES[n] for n in names], options)
+        spent = time.perf_counter() - t0
+        if spent > 2.0:
+            click.echo(
+                f"compiled the Numba kernel in {spent:.0f} s (cached for next runs)", err=True
+            )
     t0 = time.perf_counter()
     if engine == "kernel":
         out = kernel.run_games(players, seeds, [CODES[n] for n in names], options)
@@ -241,8 +246,11 @@ def replay(seed, players, strategies, rules, as_json):
 )
 @click.option("--seed", type=int, default=2026, show_default=True)
 @click.option("--rules", default="", help=RULES_HELP + " (seats and ladder)")
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 @study_options(default_chunk=2000)
-def study(kind, players, strategies, games, seed, rules, out, workers, scheduler, chunk_size):
+def study(
+    kind, players, strategies, games, seed, rules, as_json, out, workers, scheduler, chunk_size
+):
     """Run a balance study on the shared runner; write CSV tables and PNG/SVG charts to --out.
 
     \b
@@ -285,8 +293,11 @@ def study(kind, players, strategies, games, seed, rules, out, workers, scheduler
         )
         charts.seats_chart(t["seats"], outp, cap)
         charts.lengths_chart(t["turns"], t["lengths"], outp, cap)
+        charts.scores_chart(t["scores"], outp, cap)
         charts.cards_chart(t["cards"], counts[0], outp, cap)
-        click.echo(t["seats"].to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        sp = t["specials"]
+        charts.specials_chart(sp[sp["strategy"] == names[0]], outp, cap)
+        tables, shown = t, t["seats"]
     elif kind == "ladder":
         t = st.run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)
         write_text_atomic(outp / "ladder.csv", t.to_csv(index=False, float_format="%.6g"))
@@ -298,7 +309,7 @@ def study(kind, players, strategies, games, seed, rules, out, workers, scheduler
             desc,
         )
         charts.ladder_chart(t, outp, cap)
-        click.echo(t.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        tables, shown = {"ladder": t}, t
     elif kind == "readings":
         if rules:
             raise BadInput("--rules does not apply to the readings study (it runs every reading)")
@@ -312,14 +323,22 @@ def study(kind, players, strategies, games, seed, rules, out, workers, scheduler
             "one reading per row",
         )
         charts.readings_chart(t, outp, cap)
-        click.echo(
-            t[
-                ["reading", "turns_mean", "rounds_mean", "best_rate", "worst_rate", "chi2"]
-            ].to_string(index=False, float_format=lambda x: f"{x:.4f}")
-        )
+        tables = {"readings": t}
+        shown = t[["reading", "turns_mean", "rounds_mean", "best_rate", "worst_rate", "chi2"]]
     else:
-        st.build_reference(outp, outp / "runs", seed=seed, workers=workers, scheduler=scheduler)
-        click.echo(f"reference study written to {outp}")
+        tables = st.build_reference(
+            outp, outp / "runs", seed=seed, workers=workers, scheduler=scheduler
+        )
+        shown = tables["seats"]
+    if as_json:
+        click.echo(
+            json.dumps(
+                {name: json.loads(tb.to_json(orient="records")) for name, tb in tables.items()},
+                indent=1,
+            )
+        )
+        return
+    click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     click.echo(f"tables and charts in {outp} ({command_line()})")
 
 

@@ -51,6 +51,12 @@ def main() -> None:
     ap.add_argument("--ref-games", type=int, default=3_000)
     ap.add_argument("--json", default=None, help="Also write the figures to this file.")
     args = ap.parse_args()
+    if not 1 <= args.ref_games <= args.games:
+        # bad input: one line, exit 2 (argparse's own convention), nothing written
+        ap.error(
+            f"--games {args.games} and --ref-games {args.ref_games}: expected "
+            "1 <= --ref-games <= --games (the reference replays the kernel's first games)"
+        )
 
     t0 = time.perf_counter()
     run_random_games(np.arange(2, dtype=np.uint64), 5)

@@ -6,6 +6,7 @@ on those games, and prints games per second and the ratio, in one run on one cor
 
     python scripts/dragon_bench.py                # defaults: 200,000 kernel, 400 reference games
     python scripts/dragon_bench.py --json
+    python scripts/dragon_bench.py --out results/dragon/benchmark.json
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="kernel timing: best of")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--out", default=None, help="also write the JSON result to this file")
     args = parser.parse_args()
     n = args.players
     strat = [0] * n
@@ -88,6 +90,10 @@ def main() -> None:
         "cpu": platform.processor() or platform.machine(),
         "load_average": os.getloadavg()[0],
     }
+    if args.out:
+        from solvers.common.files import write_text_atomic
+
+        write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
     if args.json:
         print(json.dumps(result, indent=2))
         return

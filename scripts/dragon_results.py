@@ -1,6 +1,6 @@
 """Regenerate the committed Bomb the Dragon reference study in results/dragon/.
 
-One command (about 5 minutes of one core; resumable):
+One command (about 6 minutes of one core; resumable):
 
     python scripts/dragon_results.py                      # -> results/dragon/
     python scripts/dragon_results.py --workers 2          # same files, more processes
@@ -24,7 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.dragon.study import REFERENCE_SIZES, build_reference  # noqa: E402
+from solvers.common.readme import update_block  # noqa: E402
+from solvers.dragon.study import REFERENCE_SIZES, build_reference, ladder_markdown  # noqa: E402
+
+README_ANCHOR = "Strategy ladder (written by `scripts/dragon_results.py`):"
 
 
 def main() -> None:
@@ -38,6 +41,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every N (quick checks)")
+    parser.add_argument(
+        "--readme", default=str(ROOT / "README.md"), help="README to update ('' to skip)"
+    )
     args = parser.parse_args()
     sizes = {k: max(2, int(v * args.scale)) for k, v in REFERENCE_SIZES.items()}
     out = Path(args.out)
@@ -46,6 +52,11 @@ def main() -> None:
         out, Path(args.work), seed=args.seed, sizes=sizes, workers=args.workers
     )
     print(f"wrote {out} in {time.perf_counter() - t0:.0f} s")
+    if args.readme and args.scale == 1.0:
+        if update_block(
+            args.readme, "dragon-ladder", ladder_markdown(tables["ladder"]), README_ANCHOR
+        ):
+            print(f"updated the ladder table in {args.readme}")
     for name in ("seats", "ladder", "readings"):
         print(f"\n{name}:")
         print(tables[name].to_string(index=False, float_format=lambda x: f"{x:.4f}"))

@@ -797,81 +797,93 @@ def portfolio(
     budget = first_budget
     nodes_a = 0
     nodes_b = 0
+    reasons_a = 0
+    reasons_b = 0
+    alive_a = True
+    alive_b = True
     while True:
-        code, nodes_a, reasons, turns = dfs(
-            root,
-            n,
-            number,
-            keyword,
-            sstart,
-            scount,
-            steps,
-            info,
-            gift_ids,
-            n_gifts,
-            tracked,
-            n_tracked,
-            A[0],
-            A[1],
-            A[2],
-            gen,
-            half,
-            A[3],
-            A[4],
-            A[5],
-            A[6],
-            A[7],
-            A[8],
-            A[9],
-            A[10],
-            buf,
-            tmp,
-            cs,
-            objective,
-            0,
-            A[11],
-            budget,
-            0,
-        )
-        if code != CODE_PAUSED:
-            return code, nodes_a + nodes_b, reasons, turns, 0
-        code, nodes_b, reasons, turns = dfs(
-            root,
-            n,
-            number,
-            keyword,
-            sstart,
-            scount,
-            steps,
-            info,
-            gift_ids,
-            n_gifts,
-            tracked,
-            n_tracked,
-            B[0],
-            B[1],
-            B[2],
-            gen,
-            half,
-            B[3],
-            B[4],
-            B[5],
-            B[6],
-            B[7],
-            B[8],
-            B[9],
-            B[10],
-            buf,
-            tmp,
-            cs,
-            objective,
-            0,
-            B[11],
-            budget,
-            1,
-        )
-        if code != CODE_PAUSED:
-            return code, nodes_a + nodes_b, reasons, turns, 1
+        if alive_a:
+            code, nodes_a, reasons_a, turns = dfs(
+                root,
+                n,
+                number,
+                keyword,
+                sstart,
+                scount,
+                steps,
+                info,
+                gift_ids,
+                n_gifts,
+                tracked,
+                n_tracked,
+                A[0],
+                A[1],
+                A[2],
+                gen,
+                half,
+                A[3],
+                A[4],
+                A[5],
+                A[6],
+                A[7],
+                A[8],
+                A[9],
+                A[10],
+                buf,
+                tmp,
+                cs,
+                objective,
+                0,
+                A[11],
+                budget,
+                0,
+            )
+            if code == CODE_UNDECIDED:
+                alive_a = False  # its share of the node limit is spent; B goes on alone
+            elif code != CODE_PAUSED:
+                return code, nodes_a + nodes_b, reasons_a, turns, 0
+        if alive_b:
+            code, nodes_b, reasons_b, turns = dfs(
+                root,
+                n,
+                number,
+                keyword,
+                sstart,
+                scount,
+                steps,
+                info,
+                gift_ids,
+                n_gifts,
+                tracked,
+                n_tracked,
+                B[0],
+                B[1],
+                B[2],
+                gen,
+                half,
+                B[3],
+                B[4],
+                B[5],
+                B[6],
+                B[7],
+                B[8],
+                B[9],
+                B[10],
+                buf,
+                tmp,
+                cs,
+                objective,
+                0,
+                B[11],
+                budget,
+                1,
+            )
+            if code == CODE_UNDECIDED:
+                alive_b = False
+            elif code != CODE_PAUSED:
+                return code, nodes_a + nodes_b, reasons_b, turns, 1
+        if not alive_a and not alive_b:
+            return CODE_UNDECIDED, nodes_a + nodes_b, reasons_a | reasons_b, 0, 0
         budget *= 2
 
 

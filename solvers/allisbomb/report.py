@@ -210,13 +210,35 @@ def write_report(
     return written
 
 
+def _short(label: str) -> str:
+    """A configuration label short enough for a chart axis."""
+    return label.replace("mosquitos+dream_guide+gifts+the_juice+waking_up+all", "all 6 expansions")
+
+
 def _chart_win_rates(summary: pd.DataFrame, out: Path, caption: str) -> None:
-    fig, ax = new_figure(8, 0.5 + 0.38 * len(summary))
+    fig, ax = new_figure(8, 0.8 + 0.38 * len(summary))
     interval_bars(
-        ax, list(summary["config"]), summary["win_rate"], summary["win_lo"], summary["win_hi"]
+        ax,
+        [_short(c) for c in summary["config"]],
+        summary["win_rate"],
+        summary["win_lo"],
+        summary["win_hi"],
     )
+    und = summary["undecided"] / summary["deals"]
+    if und.any():
+        ax.barh(
+            range(len(summary)),
+            100 * und,
+            left=100 * summary["win_rate"],
+            color="none",
+            edgecolor=PALETTE[0],
+            hatch="///",
+            lw=0.5,
+            label="undecided (node limit)",
+        )
+        ax.legend(frameon=False, fontsize=8, loc="lower left")
     ax.set_xlabel("perfect-play win rate (%), Wilson 95% interval (undecided counted against)")
-    ax.set_xlim(0, 105)
+    ax.set_xlim(0, 110)
     ax.set_title("All Is Bomb: how often is a shuffle winnable? (STAND-IN cards)")
     save_chart(fig, out, "win_rate_by_config", caption)
 
@@ -301,6 +323,7 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
     ]
     fig, ax = new_figure(9, 0.6 + 0.55 * len(summary))
     n = len(players)
+    labels = [_short(c) for c in summary["config"]]
     height = 0.8 / n
     y0 = np.arange(len(summary))
     for i, (key, label) in enumerate(players):
@@ -317,7 +340,7 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
             capsize=2,
             error_kw={"lw": 0.8},
         )
-    ax.set_yticks(y0 + height * (n - 1) / 2, list(summary["config"]))
+    ax.set_yticks(y0 + height * (n - 1) / 2, labels)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.grid(axis="x", alpha=0.3)

@@ -390,10 +390,18 @@ def play_one(
         if n == 0:
             break
     bomber_seat = 0
+    warrior_seat = -1
     for i in range(players):
         if chars[i] == BOMBER:
             bomber_seat = i
+        elif chars[i] == HOLY_WARRIOR:
+            warrior_seat = i
     assess(card, up, length, dog_forbid, warrior_bombing, out_row)
+    # as rules.assess: a player who left play has lost, so his victory becomes a draw
+    if out_row[0] == 0 and out[bomber_seat]:
+        out_row[0] = 2
+    if out_row[0] == 3 and warrior_seat >= 0 and out[warrior_seat]:
+        out_row[0] = 2
     if stuck:
         out_row[0] = 1
         out_row[1] = 0

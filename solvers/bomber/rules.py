@@ -207,7 +207,8 @@ class Rules:
         loses the game immediately and stops playing". "loses" (default): when that
         player is the Bomber the game ends at once in the Police side's victory.
         "assess": the Bomber leaves play like anyone else and the game is assessed at
-        the end as usual (a Bomber card never played is at no location).
+        the end as usual (a Bomber card never played is at no location), except that
+        the Bomber has lost: where he would have won, the game is a draw.
     move_optional: "Then the player may move a face up Citizen, Police Dog or Bomb Squad".
         True (default): sheltering a Citizen and moving nothing is a whole turn. False: a
         move must follow, so sheltering is only possible when some card can be moved.
@@ -252,7 +253,10 @@ FIXED_READINGS = (
     "Police Dog only 1st, 3rd or 5th (data note).",
     "At 4 or 5 players the extra characters are drawn at random unless named "
     "(--extras); the starting player is seat 0 (seats are dealt at random).",
-    "A player with no possible action leaves play; their hand stays unplayed.",
+    "A player with no possible action leaves play; their hand stays unplayed; having "
+    "lost, they cannot win later: a Bomber's or sole victory of theirs is a draw.",
+    "Sole victory: the Holy Warrior exploded at the Bomber's location (a Bomb there "
+    "too still counts him among the killers).",
 )
 
 
@@ -265,16 +269,20 @@ def parse_rules(spec: str | None) -> Rules:
     rules = Rules()
     if not spec:
         return rules
+    seen: set[str] = set()
     for part in spec.split(","):
         part = part.strip()
         if not part:
             continue
-        if "=" not in part:
+        key, _, value = (s.strip() for s in part.partition("="))
+        if "=" not in part or not key or not value:
             raise BadInput(f"malformed rule option {part!r}; expected key=value")
-        key, value = (s.strip() for s in part.split("=", 1))
         key = key.replace("-", "_")
         if key not in RULE_OPTION_NAMES:
             raise unknown("rule option", key, RULE_OPTION_NAMES)
+        if key in seen:
+            raise BadInput(f"rule option {key} given twice in {spec!r}; expected it once")
+        seen.add(key)
         if key in ("warrior_bombing", "move_optional"):
             truth = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
             if value.lower() not in truth:
@@ -437,8 +445,9 @@ def check_setup(players: int, extras: tuple[Card, ...] | None) -> None:
         raise BadInput(f"player count {players!r} not supported; expected 3 to 6")
     if extras is not None:
         if len(set(extras)) != len(extras) or any(e not in EXTRAS for e in extras):
+            given = ", ".join(CARD_NAMES.get(e, repr(e)) for e in extras)
             raise BadInput(
-                f"extra characters {extras!r}: expected distinct names from "
+                f"extra characters {given}: expected distinct names from "
                 "young-lady, holy-warrior, suspicious-person"
             )
         if len(extras) != players - 3:
@@ -655,6 +664,11 @@ def explodes(line: list[Slot]) -> bool:
     return has_bomb and Card.BOMB_SQUAD not in cards
 
 
+def _left_play(state: State, character: Card) -> bool:
+    """True if the player holding `character` left play with no possible action."""
+    return character in state.characters and state.out[state.characters.index(character)]
+
+
 def assess(state: State) -> Result:
     """Assess a finished game ("Achievement Assessment", "Victory Conditions").
 
@@ -667,7 +681,10 @@ def assess(state: State) -> Result:
        line).
     Bomber's victory: Survival and an Achievement. Police side's victory: no
     Achievement. Otherwise a draw, which is the Holy Warrior's sole victory when he
-    killed the Bomber (he exploded at the Bomber's location).
+    killed the Bomber (he exploded at the Bomber's location, with or without a Bomb
+    there). A player who left play with no possible action has lost ("Steps in
+    Detail", the rare case): a Bomber's victory or sole victory of a player who left
+    play becomes a draw.
     """
     chaos_locations = _chaos_locations(state)
     chaos = chaos_locations <= 4
@@ -703,6 +720,14 @@ def assess(state: State) -> Result:
     else:
         warrior_there = any(s.card == Card.HOLY_WARRIOR for s in state.lines[bomber_loc])
         outcome = Outcome.SOLE_VICTORY if warrior_there else Outcome.DRAW
+    # "the player loses the game immediately and stops playing": a player who left play
+    # cannot win later. A Bomber who left play (stuck_bomber='assess') fails his victory
+    # condition and a Holy Warrior who left play loses his sole victory; where that
+    # player would have won, neither side fulfils its condition: a draw.
+    if outcome == Outcome.BOMBER_VICTORY and _left_play(state, Card.BOMBER):
+        outcome = Outcome.DRAW
+    if outcome == Outcome.SOLE_VICTORY and _left_play(state, Card.HOLY_WARRIOR):
+        outcome = Outcome.DRAW
     return Result(
         outcome=outcome,
         chaos=chaos,

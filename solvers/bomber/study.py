@@ -432,6 +432,66 @@ def collect_part(out_dir, part: str) -> tuple[dict[str, pd.DataFrame], dict[str,
     return frames, seeds
 
 
+# What `write_part` writes into a part folder (besides one study sub-folder per agents).
+PART_FILES = frozenset(
+    f"{stem}.{ext}"
+    for stem, exts in (
+        ("summary", ("csv", "parquet")),
+        ("achievements", ("csv", "parquet", "png", "svg")),
+        ("outcomes", ("png", "svg")),
+        ("bomber_rate", ("png", "svg")),
+    )
+    for ext in exts
+)
+
+
+def check_part_folder(out_dir, part: str) -> None:
+    """Raise BadInput unless `out_dir` is new, empty, or a folder of `part` studies.
+
+    `bombsolve bomber study --out DIR` writes tables and charts into DIR and each study
+    into DIR/<agents>; pointing it at another study's folder (another part, another game,
+    or a study sub-folder itself) would overwrite that study's files, so it is refused
+    before anything is written.
+
+    >>> check_part_folder("no/such/folder", "players")
+    """
+    import json
+    from pathlib import Path
+
+    from solvers.common.runner import CHUNK_DIR, MANIFEST
+
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"--out {out} is a file; expected a folder for the bomber.{part} study")
+    if not out.is_dir():
+        return
+    if (out / MANIFEST).exists():
+        raise BadInput(
+            f"--out {out} is itself a study folder (it holds {MANIFEST}); expected a new "
+            f"folder or one written by `bombsolve bomber study --part {part}`"
+        )
+    for item in sorted(out.iterdir()):
+        if item.is_file() and item.name in PART_FILES:
+            continue
+        if item.is_dir() and (item / MANIFEST).exists():
+            try:
+                study = json.loads((item / MANIFEST).read_text())["identity"]["study"]
+            except (ValueError, KeyError, TypeError):
+                study = None
+            if study == f"bomber.{part}":
+                continue
+            raise BadInput(
+                f"--out {out} holds another study ({study or 'unreadable manifest'} in "
+                f"{item.name}); expected a new folder or one of bomber.{part} studies"
+            )
+        if item.is_dir() and {c.name for c in item.iterdir()} <= {CHUNK_DIR}:
+            continue  # a study interrupted before its manifest; the runner vets it
+        raise BadInput(
+            f"--out {out} holds {item.name}, which no bomber.{part} study writes; "
+            "expected a new folder or one written by this command"
+        )
+
+
 def write_part(
     out_dir, part: str, frames: Mapping[str, pd.DataFrame], seeds: Mapping[str, int]
 ) -> dict:

@@ -320,8 +320,11 @@ def run_study(
     n_workers = workers or os.cpu_count() or 1
     run = {
         "started": _now(),
-        "chunks_computed": len(todo),
+        "chunks_planned": len(todo),
+        "chunks_computed": 0,
         "chunks_reused": len(done),
+        # Each run's code version: a resumed study may mix chunks computed by several.
+        "git_commit": _git_commit(),
         "executor": f"dask {scheduler}"
         if scheduler
         else f"processes x{min(n_workers, max(len(todo), 1))}",
@@ -363,6 +366,7 @@ def run_study(
         nonlocal cases_run
         _write_chunk(out, chunk, df, ident)
         done[chunk.index] = df
+        run["chunks_computed"] += 1
         cases_run += len(chunk)
         bar.update(1)
         if not bar.disable:

@@ -46,7 +46,7 @@ def ladder_chart(ladder: pd.DataFrame, out_dir: str | os.PathLike, caption: str)
     players = sorted(ladder["players"].unique())
     names = list(dict.fromkeys(ladder["strategy"]))
     fields = list(dict.fromkeys(ladder["field"]))
-    fig, _ = new_figure(3.2 * len(players), 3.9)
+    fig, _ = new_figure(3.2 * len(players), 4.3)
     fig.clear()
     axes = fig.subplots(1, len(players), squeeze=False)[0]
     im = None
@@ -62,7 +62,16 @@ def ladder_chart(ladder: pd.DataFrame, out_dir: str | os.PathLike, caption: str)
                     ax.text(j, i, "not run", ha="center", va="center", fontsize=6, color="#888888")
                 else:
                     rate = grid[i, j] / p * 100
-                    ax.text(j, i, f"{rate:.0f}%", ha="center", va="center", fontsize=8)
+                    dark = abs(grid[i, j] - 1) > 0.6  # white text on the deep colours
+                    ax.text(
+                        j,
+                        i,
+                        f"{rate:.0f}%",
+                        ha="center",
+                        va="center",
+                        fontsize=8,
+                        color="white" if dark else "black",
+                    )
         ax.set_xticks(range(len(fields)), fields, rotation=30, ha="right", fontsize=8)
         ax.set_yticks(
             range(len(names)), names if p == players[0] else [""] * len(names), fontsize=8
@@ -70,8 +79,7 @@ def ladder_chart(ladder: pd.DataFrame, out_dir: str | os.PathLike, caption: str)
         ax.set_title(f"{p} players (fair {100 / p:.0f}%)", fontsize=9)
         ax.grid(False)
     axes[0].set_ylabel("one seat plays")
-    for ax in axes:
-        ax.set_xlabel("the other seats play", fontsize=8)
+    fig.supxlabel("the other seats play", fontsize=9)
     if im is not None:
         cb = fig.colorbar(im, ax=list(axes), shrink=0.8)
         cb.set_label("win rate / fair share", fontsize=8)
@@ -205,3 +213,35 @@ def specials_chart(specials: pd.DataFrame, out_dir, caption: str) -> list[Path]:
         "Wilson 95%; dashed: 1/P)"
     )
     return save_chart(fig, out_dir, "specials", caption)
+
+
+def scores_chart(scores: pd.DataFrame, out_dir, caption: str) -> list[Path]:
+    """Distribution of the winner's final score and of every player's, by player count."""
+    strategies = list(dict.fromkeys(scores["strategy"]))
+    fig, _ = new_figure(5.0 * len(strategies), 4.2)
+    fig.clear()
+    axes = fig.subplots(1, len(strategies), sharey=True, squeeze=False)[0]
+    for ax, strat in zip(axes, strategies, strict=True):
+        sub = scores[scores["strategy"] == strat]
+        for i, p in enumerate(sorted(sub["players"].unique())):
+            t = sub[sub["players"] == p].sort_values("score")
+            win = t["winners"] / t["winners"].sum() * 100
+            every = t["all_players"] / t["all_players"].sum() * 100
+            mean_win = (t["score"] * t["winners"]).sum() / t["winners"].sum()
+            ax.plot(
+                t["score"],
+                win,
+                color=PALETTE[i],
+                lw=1.4,
+                label=f"{p} players: winner {mean_win:.0f} on average",
+            )
+            ax.plot(t["score"], every, color=PALETTE[i], lw=0.9, ls="dotted")
+        ax.axvline(50, color="#333333", ls="dashed", lw=1)
+        ax.set_title(f"all seats play {strat}", fontsize=10)
+        ax.set_xlabel("final score (dashed: the 50-point target)")
+        ax.legend(fontsize=7, frameon=False)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("share (%): winners solid, every player dotted")
+    fig.suptitle("Final scores: the winner's (solid) and every player's (dotted)")
+    return save_chart(fig, out_dir, "scores", caption)

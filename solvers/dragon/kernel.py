@@ -3,7 +3,7 @@
 The kernel is never the only copy of a rule: `tests/dragon/test_dragon_kernel.py` plays
 thousands of seeded games in both engines and demands identical scores and captures.
 It draws chance and agent randomness from the same splitmix64 streams as `rules.Rng`
-and implements the strategies random, greedy and position move for move.
+and implements the strategies random, greedy, position and montecarlo move for move.
 
 Array layout (all int64 unless said; n players, S = row slots, at most 6):
 
@@ -24,7 +24,7 @@ Array layout (all int64 unless said; n players, S = row slots, at most 6):
     bt[3, 19]     body table: vitality, points, special (0 none 1 bad luck 2 hand limit)
     opts[17]      rule options, see `encode_options`
 
-Strategy codes: 0 random, 1 greedy, 2 position (`strategies.CODES`).
+Strategy codes: 0 random, 1 greedy, 2 position, 3 montecarlo (`strategies.CODES`).
 """
 
 from __future__ import annotations
@@ -128,6 +128,16 @@ def _below(rng, i, n):
             m = (_next(rng, i) >> uint64(32)) * un
             low = m & low_mask
     return np.int64(m >> uint64(32))
+
+
+@njit(cache=True)
+def _shuffle_s(rng, stream, arr, n):
+    """Shuffle arr[:n] with the given stream (rules.Rng.shuffle)."""
+    for i in range(n - 1, 0, -1):
+        j = _below(rng, stream, i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
 
 
 @njit(cache=True, inline="always")
@@ -392,6 +402,210 @@ def _sure(cnt, row, ft, bt, opts, card, slot):
     return _body_points(bt, opts, b) * (2 if ft[2, card] == S_DOUBLE else 1)
 
 
+#: Monte Carlo samples per decision (strategies.MonteCarloStrategy's default).
+MC_SAMPLES = 24
+
+
+@njit(cache=True)
+def _place_world(
+    played,
+    owner,
+    m,
+    wstrat,
+    cnt,
+    deck,
+    disc,
+    hands,
+    hand_n,
+    row,
+    rowc,
+    kept,
+    ps,
+    rng,
+    caps,
+    stats,
+    ft,
+    bt,
+    opts,
+    sc,
+):
+    """Place one sampled turn in a Monte Carlo world (its own copy of step 2)."""
+    _place_all(
+        played,
+        owner,
+        m,
+        wstrat,
+        cnt,
+        deck,
+        disc,
+        hands,
+        hand_n,
+        row,
+        rowc,
+        kept,
+        ps,
+        rng,
+        caps,
+        stats,
+        ft,
+        bt,
+        opts,
+        sc,
+    )
+
+
+@njit(cache=True)
+def _mc_choose(p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts):
+    """strategies.MonteCarloStrategy, draw for draw. Sees only seat p's view: its own hand,
+    the hand sizes, the row, the discard pile, kept Doubles and the round points."""
+    n = cnt[N]
+    picks = min(cnt[PICKS], hand_n[p])
+    hand = _sorted_hand(hands, hand_n, p, ft)
+    hs = hand.size
+    cand = np.zeros((16, 2), dtype=np.int64)
+    nc = 0
+    if picks == 1:
+        for i in range(hs):
+            cand[nc, 0] = hand[i]
+            nc += 1
+    else:
+        for i in range(hs):
+            for j in range(i + 1, hs):
+                cand[nc, 0] = hand[i]
+                cand[nc, 1] = hand[j]
+                nc += 1
+    if nc == 1:
+        for t in range(picks):
+            out[t] = cand[0, t]
+        return picks
+    unseen = _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps)
+    nu = unseen.size
+    totals = np.zeros(nc)
+    pool = np.empty(max(nu, 1), dtype=np.int64)
+    whands = np.zeros((6, 16), dtype=np.int64)
+    whand_n = np.zeros(6, dtype=np.int64)
+    oth = np.zeros((6, 2), dtype=np.int64)
+    oth_n = np.zeros(6, dtype=np.int64)
+    hbuf = np.zeros(16, dtype=np.int64)
+    wcnt = np.zeros(16, dtype=np.int64)
+    wdeck = np.zeros(45, dtype=np.int64)
+    wdisc = np.zeros(45, dtype=np.int64)
+    wh = np.zeros((6, 16), dtype=np.int64)
+    whn = np.zeros(6, dtype=np.int64)
+    wrow = np.zeros((3, 6), dtype=np.int64)
+    wrowc = np.zeros((6, 64), dtype=np.int64)
+    wkept = np.zeros((6, 45), dtype=np.int64)
+    wps = np.zeros((8, 6), dtype=np.int64)
+    wrng = np.zeros(7, dtype=np.uint64)
+    wcaps = np.zeros((1, 6), dtype=np.int64)
+    wstats = np.zeros((3, 45), dtype=np.int64)
+    wsc = np.zeros((8, 64), dtype=np.int64)
+    wstrat = np.ones(6, dtype=np.int64)  # every Rocket in a sample goes by smart_rocket
+    for _ in range(MC_SAMPLES):
+        for i in range(nu):
+            pool[i] = unseen[i]
+        _shuffle_s(rng, p + 1, pool, nu)
+        pool_n = nu
+        for q in range(n):
+            if q == p:
+                for c in range(hand_n[p]):
+                    whands[q, c] = hands[p, c]
+                whand_n[q] = hand_n[p]
+                continue
+            size = min(hand_n[q], pool_n)
+            for c in range(size):
+                pool_n -= 1
+                whands[q, c] = pool[pool_n]
+            whand_n[q] = size
+        for q in range(n):
+            oth_n[q] = 0
+            if q == p:
+                continue
+            k = min(picks, whand_n[q])
+            hl = whand_n[q]
+            for c in range(hl):
+                hbuf[c] = whands[q, c]
+            for t in range(k):
+                j = _below(rng, p + 1, hl)
+                oth[q, t] = hbuf[j]
+                for x in range(j, hl - 1):
+                    hbuf[x] = hbuf[x + 1]
+                hl -= 1
+            oth_n[q] = k
+        seed = _next(rng, p + 1)
+        for ci in range(nc):
+            for f in range(16):
+                wcnt[f] = cnt[f]
+            wcnt[DECK_N] = pool_n
+            wcnt[CAP_N] = 0
+            for i in range(pool_n):
+                wdeck[i] = pool[i]
+            for i in range(cnt[DISC_N]):
+                wdisc[i] = disc[i]
+            for q in range(n):
+                whn[q] = whand_n[q]
+                for c in range(whand_n[q]):
+                    wh[q, c] = whands[q, c]
+                for f in range(8):
+                    wps[f, q] = 0
+                wps[ROUND_PTS, q] = ps[ROUND_PTS, q]
+            for sl in range(cnt[SLOTS]):
+                for f in range(3):
+                    wrow[f, sl] = row[f, sl]
+                for c in range(row[ROW_N, sl]):
+                    wrowc[sl, c] = rowc[sl, c]
+            wrng[0] = seed
+            m = 0
+            for q in range(n):
+                if q == p:
+                    for t in range(picks):
+                        wsc[0, m] = cand[ci, t]
+                        wsc[1, m] = q
+                        m += 1
+                else:
+                    for t in range(oth_n[q]):
+                        wsc[0, m] = oth[q, t]
+                        wsc[1, m] = q
+                        m += 1
+            _place_world(
+                wsc[0],
+                wsc[1],
+                m,
+                wstrat,
+                wcnt,
+                wdeck,
+                wdisc,
+                wh,
+                whn,
+                wrow,
+                wrowc,
+                wkept,
+                wps,
+                wrng,
+                wcaps,
+                wstats,
+                ft,
+                bt,
+                opts,
+                wsc,
+            )
+            mine = wps[ROUND_PTS, p] - ps[ROUND_PTS, p]
+            rival = -1_000_000
+            for q in range(n):
+                if q != p:
+                    g = wps[ROUND_PTS, q] - ps[ROUND_PTS, q]
+                    if g > rival:
+                        rival = g
+            totals[ci] += mine - rival
+    best = 0
+    for ci in range(1, nc):
+        if totals[ci] > totals[best] + 1e-9:
+            best = ci
+    for t in range(picks):
+        out[t] = cand[best, t]
+    return picks
+
+
 @njit(cache=True, inline="always")
 def _choose(strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts):
     """Step 1 for one seat: write the chosen card ids into out; return how many."""
@@ -409,6 +623,8 @@ def _choose(strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng
             j += 1
         out[1] = hands[p, j]
         return 2
+    if strategy == 3:
+        return _mc_choose(p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts)
     hand = _sorted_hand(hands, hand_n, p, ft)
     if strategy == 1:
         unseen = _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps)
@@ -591,12 +807,14 @@ def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats
 
 
 @njit(cache=True, inline="always")
-def _play_turn(
+def _place_all(
+    played,
+    owner,
+    m,
     strat,
     cnt,
     deck,
     disc,
-    dragon,
     hands,
     hand_n,
     row,
@@ -610,33 +828,9 @@ def _play_turn(
     bt,
     opts,
     sc,
-    rowtmp,
-    rowctmp,
 ):
-    """One turn: choose, place, complete the dragon, draw (or end the round).
-
-    sc is scratch space: rows 0..5 hold the played cards, owners, choices, Rocket slots
-    and the reordering buffers; rows 6, 7 belong to `_sort_row`.
-    """
-    n = cnt[N]
-    cnt[TURN] += 1
-    cnt[TURNS] += 1
-    # 1. choose (from the state before any card moves)
-    played = sc[0]
-    owner = sc[1]
-    m = 0
-    out = sc[2]
-    for p in range(n):
-        k = _choose(
-            strat[p], p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts
-        )
-        for i in range(k):
-            played[m] = out[i]
-            owner[m] = p
-            m += 1
-    for i in range(m):
-        stats[2, played[i]] += 1
-    # 2. placement order: lowest power first, fewer lanterns on ties; Rockets last
+    """Step 2: order the m revealed cards and place them one by one (rules.GameState.place)."""
+    # placement order: lowest power first, fewer lanterns on ties; Rockets last
     for i in range(1, m):
         j = i
         while j > 0 and _key(ft, played[j - 1]) > _key(ft, played[j]):
@@ -704,6 +898,77 @@ def _play_turn(
                 _to_discard(cnt, disc, card)
                 continue
         _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats, ft, bt, opts)
+
+
+@njit(cache=True, inline="always")
+def _play_turn(
+    strat,
+    cnt,
+    deck,
+    disc,
+    dragon,
+    hands,
+    hand_n,
+    row,
+    rowc,
+    kept,
+    ps,
+    rng,
+    caps,
+    stats,
+    ft,
+    bt,
+    opts,
+    sc,
+    rowtmp,
+    rowctmp,
+):
+    """One turn: choose, place, complete the dragon, draw (or end the round).
+
+    sc is scratch space: rows 0..5 hold the played cards, owners, choices, Rocket slots
+    and the reordering buffers; rows 6, 7 belong to `_sort_row`.
+    """
+    n = cnt[N]
+    cnt[TURN] += 1
+    cnt[TURNS] += 1
+    # 1. choose (from the state before any card moves)
+    played = sc[0]
+    owner = sc[1]
+    m = 0
+    out = sc[2]
+    for p in range(n):
+        k = _choose(
+            strat[p], p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts
+        )
+        for i in range(k):
+            played[m] = out[i]
+            owner[m] = p
+            m += 1
+    for i in range(m):
+        stats[2, played[i]] += 1
+    # 2. place
+    _place_all(
+        played,
+        owner,
+        m,
+        strat,
+        cnt,
+        deck,
+        disc,
+        hands,
+        hand_n,
+        row,
+        rowc,
+        kept,
+        ps,
+        rng,
+        caps,
+        stats,
+        ft,
+        bt,
+        opts,
+        sc,
+    )
     # 3. complete the dragon
     gaps = 0
     for s in range(cnt[SLOTS]):

@@ -14,11 +14,11 @@ in `STRATEGIES`:
   whichever takes a body now; if neither does, play the lowest (keep the big cards).
 - `montecarlo`: samples the others' hands from the unseen cards and their choices at
   random, plays each sample's turn out, and picks the card with the best mean of (own
-  points minus the best other's points) this turn. Python only (uses the reference).
+  points minus the best other's points) this turn.
 
 greedy, position and montecarlo share one Rocket rule (`smart_rocket`): take the best
 positive body the Rocket reaches; otherwise go under the body worth least to the others.
-The kernel (`kernel.py`) implements random, greedy and position identically.
+The kernel (`kernel.py`) implements all four identically, draw for draw.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from solvers.dragon.rules import GameState, Rng, Slot, View
 
 #: Strategy codes shared with the kernel.
 CODES = {"random": 0, "greedy": 1, "position": 2, "montecarlo": 3}
-KERNEL_STRATEGIES = ("random", "greedy", "position")
+KERNEL_STRATEGIES = ("random", "greedy", "position", "montecarlo")
 
 
 def body_value(view: View, body: int, double: bool) -> int:

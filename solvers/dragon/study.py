@@ -276,6 +276,22 @@ def specials_table(df: pd.DataFrame, players: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def score_table(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """Return the distribution of final scores: how many games end with the winner on each
+    score, and how many player-games end on each score."""
+    cols = [f"score_{s}" for s in range(players)]
+    top = df[cols].max(axis=1).value_counts()
+    every = pd.Series(df[cols].to_numpy().ravel()).value_counts()
+    index = sorted(set(top.index) | set(every.index))
+    return pd.DataFrame(
+        {
+            "score": index,
+            "winners": [int(top.get(i, 0)) for i in index],
+            "all_players": [int(every.get(i, 0)) for i in index],
+        }
+    )
+
+
 def length_table(df: pd.DataFrame) -> dict[str, float]:
     """Return mean and quantiles of rounds and turns per game and of the winning score."""
     n = len(df)
@@ -350,7 +366,7 @@ def run_seats(
     Returns the tables seats (win rate by seat), lengths (summary), turns (histogram of
     turns per game) and cards, each with columns players and strategy.
     """
-    seats, lengths, turns, cards, specials = [], [], [], [], []
+    seats, lengths, turns, cards, specials, scores = [], [], [], [], [], []
     for p in players:
         for s in strategies:
             name = resolve_name(s)
@@ -373,6 +389,7 @@ def run_seats(
             c.insert(0, "strategy", name)
             c.insert(0, "players", p)
             cards.append(c)
+            scores.append(score_table(df, p).assign(players=p, strategy=name))
             sp = specials_table(df, p)
             sp.insert(0, "strategy", name)
             sp.insert(0, "players", p)
@@ -383,6 +400,9 @@ def run_seats(
         "turns": pd.concat(turns, ignore_index=True),
         "cards": pd.concat(cards, ignore_index=True),
         "specials": pd.concat(specials, ignore_index=True),
+        "scores": pd.concat(scores, ignore_index=True)[
+            ["players", "strategy", "score", "winners", "all_players"]
+        ],
     }
 
 
@@ -397,22 +417,25 @@ def run_ladder(
     scheduler: str | None = None,
     progress: bool | None = None,
     chunk_size: int = 2000,
+    mc_games: int | None = None,
 ) -> pd.DataFrame:
     """Run one seat of X against P - 1 seats of Y, for every X and Y, at each player count.
 
     The seats rotate game by game (game i puts X in seat i mod P), so every seat is played
-    equally often. Returns one row per (players, strategy, field).
+    equally often. Cells with montecarlo play `mc_games` games (default n_games). Returns
+    one row per (players, strategy, field).
     """
     rows = []
     names = [resolve_name(s) for s in strategies]
     for p in players:
         for x in names:
             for y in names:
+                mc = "montecarlo" in (x, y)
                 study = make_study(
                     "dragon.ladder",
                     p,
                     [x] + [y] * (p - 1),
-                    n_games,
+                    (mc_games or n_games) if mc else n_games,
                     seed,
                     options,
                     rotate=True,
@@ -469,11 +492,11 @@ def run_readings(
     return pd.DataFrame(rows)
 
 
-#: Sizes of the committed reference study (about 5 minutes on one core).
+#: Sizes of the committed reference study (about 6 minutes of one core).
 REFERENCE_SIZES = {
     "seats_games": 20_000,
     "ladder_games": 4_000,
-    "mc_games": 120,
+    "mc_games": 1_000,
     "readings_games": 10_000,
 }
 
@@ -517,25 +540,12 @@ def build_reference(
     ladder = run_ladder(
         work / "ladder",
         players,
-        ["random", "greedy", "position"],
+        ["random", "greedy", "position", "montecarlo"],
         sizes["ladder_games"],
         seed,
+        mc_games=sizes["mc_games"],
         **kw,
     )
-    mc = []
-    for field in ("random", "greedy", "position"):
-        study = make_study(
-            "dragon.ladder",
-            4,
-            ["montecarlo"] + [field] * 3,
-            sizes["mc_games"],
-            seed,
-            rotate=True,
-            chunk_size=max(1, sizes["mc_games"] // 4),
-        )
-        df = _run(study, work / "ladder-mc" / f"p4-montecarlo-vs-{field}", **kw)
-        mc.append({"players": 4, "strategy": "montecarlo", "field": field, **focus_table(df, 4)})
-    ladder = pd.concat([ladder, pd.DataFrame(mc)], ignore_index=True)
     readings = run_readings(work / "readings", 4, "greedy", sizes["readings_games"], seed, **kw)
     tables = {**seats, "ladder": ladder, "readings": readings}
     for name, table in tables.items():
@@ -556,6 +566,9 @@ def build_reference(
         out,
         caption("4 players, all seats alike", "random, greedy", seed, n_seats),
     )
+    charts.scores_chart(
+        seats["scores"], out, caption("all seats alike", "random, greedy", seed, n_seats)
+    )
     specials = seats["specials"][seats["specials"]["strategy"] == "random"]
     charts.specials_chart(
         specials,
@@ -567,7 +580,7 @@ def build_reference(
         out,
         caption(
             "one seat of X against a field of Y, seats rotated game by game",
-            "random, greedy, position (kernel); montecarlo (reference engine, 4 players only)",
+            "random, greedy, position, montecarlo (24 samples per decision)",
             seed,
             f"{sizes['ladder_games']:,} games per cell ({sizes['mc_games']} for montecarlo)",
         ),
@@ -592,7 +605,7 @@ def build_reference(
         "tables": sorted(f"{n}.csv" for n in tables),
         "charts": sorted(
             f"{n}.{e}"
-            for n in ("seats", "lengths", "cards", "ladder", "readings")
+            for n in ("seats", "lengths", "scores", "cards", "specials", "ladder", "readings")
             for e in ("png", "svg")
         ),
         "runs": "per-study runner manifests in manifests/ (chunk files are not committed)",
@@ -604,7 +617,34 @@ def build_reference(
     }
     write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     # Keep each runner study's own manifest (seed, N, options, hashes) beside the tables.
-    for m in sorted(work.rglob("manifest.json")):
+    for old in (out / "manifests").glob("*.json"):
+        old.unlink()
+    for m in sorted(
+        m for d in ("seats", "ladder", "readings") for m in (work / d).rglob("manifest.json")
+    ):
         rel = m.parent.relative_to(work).as_posix().replace("/", "__")
         write_text_atomic(out / "manifests" / f"{rel}.json", m.read_text())
     return tables
+
+
+def ladder_markdown(ladder: pd.DataFrame) -> str:
+    """Return the ladder as a Markdown table: win % [Wilson 95%] of one seat against a field."""
+    fields = list(dict.fromkeys(ladder["field"]))
+    lines = [
+        "| players | one seat plays | " + " | ".join(f"vs {f} field" for f in fields) + " |",
+        "|---|---|" + "---|" * len(fields),
+    ]
+    for (p, x), g in ladder.groupby(["players", "strategy"], sort=False):
+        cells = []
+        for f in fields:
+            r = g[g["field"] == f]
+            if r.empty:
+                cells.append("")
+                continue
+            r = r.iloc[0]
+            cells.append(f"{r.win_rate:.1%} [{r.lo:.1%}, {r.hi:.1%}]".replace("%", ""))
+        lines.append(f"| {p} | {x} | " + " | ".join(cells) + " |")
+    n = ", ".join(f"{k:,}" for k in sorted(set(ladder["games"]), reverse=True))
+    lines.append("")
+    lines.append(f"Win % with Wilson 95% interval; games per cell: {n}; fair share 1/P.")
+    return "\n".join(lines) + "\n"

@@ -122,6 +122,24 @@ BAD = [
     (["replay", "--study", "nowhere", "--case", "3"], "no manifest.json"),
     (["study", "--part", "colours", "--out", "x"], "unknown study part"),
     (["study", "--part", "extras", "--players", "3", "--out", "x"], "no extra characters"),
+    (["play", "-p", "5", "--extras", "young-lady,young-lady"], "distinct names"),
+    (["play", "--rules", "colour=red"], "unknown rule option 'colour'"),
+    (["play", "--rules", "=forbid"], "malformed rule option"),
+    (["play", "--rules", "dog="], "malformed rule option"),
+    (["play", "--rules", "dog=caught,dog=forbid"], "given twice"),
+    (["play", "--rules", "stuck_bomber=sulks"], "unknown stuck-bomber reading"),
+    (["play", "--agents", "random,bomber"], "unknown agent 'bomber'"),
+    (["play", "--agents", ""], "empty agent spec"),
+    (["replay", "--seed", "1", "--players", "2"], "player count 2"),
+    (["replay", "--seed", "1", "--agents", "clever"], "unknown agent 'clever'"),
+    (["replay", "--seed", "1", "--rules", "dog"], "expected key=value"),
+    (["replay", "--seed", "1", "--extras", "duke", "-p", "4"], "unknown extra character"),
+    (["study", "--players", "2", "--out", "x"], "player count 2"),
+    (["study", "--players", "7", "--out", "x"], "player count 7"),
+    (["study", "--agents", "clever", "--out", "x"], "unknown agent 'clever'"),
+    (["study", "--rules", "dog=cat", "--out", "x"], "No such option"),
+    (["study", "--games", "0", "--out", "x"], "not positive"),
+    (["study", "--seed", "-3", "--out", "x"], "seed -3"),
 ]
 
 
@@ -134,4 +152,88 @@ def test_bad_input_is_one_line_exit_2(args, fragment, tmp_path, monkeypatch):
     assert len(lines) == 1, r.output
     assert fragment in lines[0]
     assert "Traceback" not in r.output
-    assert not (tmp_path / "x").exists()  # nothing written on bad input
+    assert list(tmp_path.iterdir()) == []  # nothing written on bad input
+
+
+def _snapshot(folder):
+    return {p: p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _one_line_exit_2(r, fragment):
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and fragment in lines[0], r.output
+
+
+def test_study_refuses_the_folder_of_another_study(tmp_path):
+    # Another game's results folder, a runner study folder itself, a part folder of
+    # another part, and a folder of unrelated files: refused, and not one byte changes.
+    from solvers.common.runner import MANIFEST
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / MANIFEST).write_text('{"identity": {"study": "dragon.seats"}}')
+    (other / "summary.csv").write_text("keep me")
+    foreign_sub = tmp_path / "foreign"
+    (foreign_sub / "random").mkdir(parents=True)
+    (foreign_sub / "random" / MANIFEST).write_text('{"identity": {"study": "allisbomb.x"}}')
+    extras = tmp_path / "extras"
+    r = run("study", "--part", "extras", "-n", "8", "--out", str(extras), "--workers", "1")
+    assert r.exit_code == 0, r.output
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "todo.txt").write_text("mine")
+    before = _snapshot(tmp_path)
+    cases = [
+        (other, "players", "itself a study folder"),
+        (extras / "random", "extras", "itself a study folder"),
+        (extras, "players", "holds another study (bomber.extras in random)"),
+        (foreign_sub, "players", "holds another study (allisbomb.x in random)"),
+        (notes, "players", "holds todo.txt"),
+    ]
+    for out, part, fragment in cases:
+        _one_line_exit_2(run("study", "--part", part, "-n", "8", "--out", str(out)), fragment)
+    assert _snapshot(tmp_path) == before
+
+
+def test_replay_refuses_a_folder_of_another_study(tmp_path):
+    from solvers.common.runner import MANIFEST
+
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / MANIFEST).write_text(
+        json.dumps(
+            {
+                "identity": {
+                    "study": "dragon.seats",
+                    "params": {"conditions": []},
+                    "n_cases": 5,
+                    "chunk_size": 5,
+                    "seed": 1,
+                }
+            }
+        )  # fmt: skip
+    )
+    before = _snapshot(tmp_path)
+    _one_line_exit_2(run("replay", "--study", str(tmp_path / "d"), "--case", "0"),
+                     "expected a bomber study")  # fmt: skip
+    _one_line_exit_2(run("replay", "--study", str(tmp_path), "--case", "0"), "no manifest.json")
+    assert _snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("command", ["", "rules", "play", "replay", "study"])
+def test_help_shows_an_example_that_parses(command):
+    # Every bomber command's --help carries an example, and the example's arguments are
+    # accepted by the command's own option parser (parsed only, not run).
+    from cli.bomber import bomber
+
+    r = run(*([command] if command else []), "--help")
+    assert r.exit_code == 0
+    examples = [ln.split() for ln in r.output.splitlines() if ln.strip().startswith("bombsolve")]
+    assert "Example" in r.output and examples, r.output
+    for words in examples:
+        assert words[:2] == ["bombsolve", "bomber"]
+        name = words[2]
+        assert not command or name == command
+        cmd = bomber.commands[name]
+        with cmd.make_context(name, words[3:]) as ctx:
+            assert ctx.command is cmd

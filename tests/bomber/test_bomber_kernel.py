@@ -145,3 +145,22 @@ def test_comparison_covers_eliminations_and_stuck_bombers():
     rows = np.array([trace_game(seed, 3 + seed % 4)[0] for seed in range(2000)])
     assert (rows[:, COLUMNS.index("eliminated")] > 0).sum() > 20
     assert rows[:, COLUMNS.index("bomber_stuck")].sum() > 5
+
+
+def test_comparison_covers_a_bomber_who_left_play_and_would_have_won():
+    # Under stuck_bomber='assess' a Bomber who left play is assessed but has lost: the
+    # kernel must turn his would-be victory into a draw exactly as the reference does.
+    rules = R.Rules(stuck_bomber="assess")
+    seen = 0
+    for seed in range(1500):
+        players = 3 + seed % 4
+        g, actions = reference_game(seed, players, rules)
+        if not g.out[g.bomber_player()]:
+            continue
+        row, _ = trace_game(seed, players, rules)
+        assert list(row) == reference_row(g, actions), f"seed {seed}: results differ"
+        r = g.result
+        if r.survival and (r.chaos or r.escape or r.bombing):
+            assert r.outcome == R.Outcome.DRAW
+            seen += 1
+    assert seen > 5

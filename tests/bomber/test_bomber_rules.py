@@ -278,6 +278,10 @@ def test_stuck_bomber_reading(reading):
         apply(st, play_action(Card.BOMB, 0))
         assert st.over and st.result.termination == "assessment"
         assert not st.result.escape  # a Bomber never played is at no location
+        # no face up Citizen anywhere: Chaos, and the Bomber survives; but he left play
+        # ("loses the game immediately"), so he cannot win: a draw, and nobody wins
+        assert st.result.chaos and st.result.survival
+        assert st.result.outcome == Outcome.DRAW and R.winners(st) == []
 
 
 def test_game_ends_when_every_hand_is_exhausted():
@@ -396,6 +400,26 @@ def test_outcome_sole_victory():
     r = assessed({**SPREAD, 1: "CIT [BMR] HW POL", 2: "CIT POL"}, characters=chars)
     assert r.bombing and not r.survival
     assert r.outcome == Outcome.SOLE_VICTORY
+
+
+def test_sole_victory_when_a_bomb_and_the_warrior_kill_the_bomber_together():
+    # Both explode at the Bomber's location: the Holy Warrior is among his killers.
+    chars = [Card.BOMBER, Card.POLICE, Card.POLICE, HW]
+    r = assessed({**SPREAD, 1: "CIT [BMR] HW BMB", 2: "CIT POL"}, characters=chars)
+    assert not r.survival and r.bombing and r.outcome == Outcome.SOLE_VICTORY
+    # with only a Bomb there (the Warrior elsewhere) it is a plain draw
+    r2 = assessed({**SPREAD, 1: "CIT [BMR] BMB", 2: "CIT POL HW"}, characters=chars)
+    assert r2.outcome == Outcome.DRAW
+
+
+def test_a_warrior_who_left_play_has_no_sole_victory():
+    # "the player loses the game immediately and stops playing": the Holy Warrior who
+    # left play with no possible action cannot win later, so his sole victory is a draw.
+    chars = [Card.BOMBER, Card.POLICE, Card.POLICE, HW]
+    st = position(lines={**SPREAD, 1: "CIT [BMR] HW POL", 2: "CIT POL"}, characters=chars)
+    assert assess(st).outcome == Outcome.SOLE_VICTORY
+    st.out[3] = True
+    assert assess(st).outcome == Outcome.DRAW
 
 
 def test_chaos_alone_wins_for_a_surviving_bomber():
@@ -551,3 +575,90 @@ def test_invariants_over_random_games():
             assert _count(g) == dealt
             assert all(len(line) <= R.LINE_MAX for line in g.lines)
             assert all(s.face_up and s.card in R.MOVABLE for s in g.lines[BRIDGE])
+
+
+# --- audit additions: rulebook sentences and FAQ points without a direct test before --------
+
+
+def test_played_character_card_does_not_change_the_character():
+    # "Character cards ... after being played, do not change a player's character."
+    st = position(
+        hands={0: {Card.BOMBER: 1, Card.CITIZEN: 1}, 1: {Card.CITIZEN: 1}, 2: {Card.CITIZEN: 1}}
+    )
+    apply(st, play_action(Card.BOMBER, 0))
+    assert st.characters == [Card.BOMBER, Card.POLICE, Card.POLICE]
+    assert st.bomber_player() == 0 and st.lines[0][0].owner == 0
+
+
+def test_after_a_move_the_next_card_takes_the_face_of_its_new_position():
+    # The gap closes ("moving the cards behind leftwards"), so a line of 3 that loses a
+    # card holds 2: the next card played there is the 3rd and goes face up.
+    st = position(lines={0: "CIT [BMB] CIT"}, hands={0: {Card.CITIZEN: 1, Card.BOMB: 1},
+                  1: {Card.BOMB: 1}, 2: {Card.BOMB: 1}})  # fmt: skip
+    apply(st, to_bridge_action(0, 0))
+    assert lines_text(st, 0) == [(Card.BOMB, False), (Card.CITIZEN, True)]
+    apply(st, play_action(Card.BOMB, 0))
+    assert lines_text(st, 0)[-1] == (Card.BOMB, True)
+    apply(st, play_action(Card.BOMB, 0))
+    assert lines_text(st, 0)[-1] == (Card.BOMB, False)  # 4th: face down
+
+
+def test_a_line_shortened_by_a_move_takes_cards_again():
+    # "Cards shall not be moved to a location already with 5 cards": the limit is the
+    # current count, so a full line that loses a card may receive one again.
+    st = position(lines={0: "CIT [CIT] CIT [CIT] CIT"}, hands={0: {Card.CITIZEN: 2}})
+    assert play_action(Card.CITIZEN, 0) not in legal_actions(st)
+    apply(st, to_bridge_action(0, 0))
+    st.current = 0
+    assert play_action(Card.CITIZEN, 0) in legal_actions(st)
+    assert from_bridge_action(0, 0) in legal_actions(st)
+
+
+def test_face_down_bomb_explodes_at_game_end():
+    # Destiny: "flip over all face down cards" before the explosions.
+    r = assessed({0: "CIT [BMB]", 1: "BMR"})
+    assert r.killed == (Card.CITIZEN,) and r.bombing
+
+
+def test_police_dog_bomb_squad_police_and_bombs_are_alive():
+    # Shields: Police, Police Dog, Bomb Squad are alive; a Bomb is no victim either.
+    r = assessed({0: "POL [BMB] DOG", 1: "BMR"})
+    assert r.killed == () and not r.bombing
+
+
+def test_every_dead_in_explosion_card_dies():
+    # Skulls: Bomber, Young Lady, Holy Warrior, Suspicious Person, Citizen.
+    chars = [Card.BOMBER, Card.POLICE, Card.POLICE, YL, HW, SP]
+    r = assessed({0: "BMB [YL] SP [CIT] HW", 1: "BMR"}, characters=chars)
+    assert sorted(r.killed) == sorted([YL, SP, Card.CITIZEN, HW])
+
+
+def test_sheltered_citizens_are_at_no_location():
+    # A Citizen placed on a Shelter is not beneath any Location: it neither counts for
+    # Chaos nor dies in an explosion.
+    st = position(lines={0: "CIT", 1: "BMB"}, hands={0: {Card.CITIZEN: 3}})
+    before = assess(st)
+    for _ in range(3):
+        st.current = 0
+        apply(st, SHELTER_ONLY)
+    assert st.sheltered[0] == 3
+    after = assess(st)
+    assert (after.chaos_locations, after.killed) == (before.chaos_locations, before.killed)
+
+
+def test_gathering_point_arrangement_has_no_effect():
+    # FAQ: where the Gathering Points lie around the Bridge has no effect on play.
+    lines = {0: "CIT [BMR] HW", 1: "POL", 2: "CIT BMB", 3: "DOG", BRIDGE: "CIT SQD"}
+    chars = [Card.BOMBER, Card.POLICE, Card.POLICE, HW]
+    base = assessed(lines, characters=chars)
+    for perm in ((5, 4, 3, 2, 1, 0), (2, 0, 1, 5, 3, 4)):
+        moved = {(perm[k] if k != BRIDGE else k): v for k, v in lines.items()}
+        assert assessed(moved, characters=chars) == base
+
+
+def test_police_cannot_be_moved_or_played_to_the_bridge():
+    # "the Police cannot be moved but only stationed at the 6 Gathering Points".
+    st = position(lines={0: "POL", BRIDGE: "CIT"}, hands={0: {Card.POLICE: 1, Card.CITIZEN: 1}})
+    acts = legal_actions(st)
+    assert to_bridge_action(0, 0) not in acts
+    assert all(decode(a).dst != BRIDGE for a in acts if decode(a).kind == "play")

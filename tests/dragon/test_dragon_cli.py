@@ -17,7 +17,7 @@ def run(*args: str):
 def test_play_reports_every_seat_with_intervals():
     r = run("play", "-p", "3", "-s", "greedy,random,position", "-n", "200", "--seed", "5", "--json")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert [s["strategy"] for s in out["seats"]] == ["greedy", "random", "position"]
     assert out["engine"] == "kernel" and out["games"] == 200
     assert sum(s["wins"] for s in out["seats"]) >= 200
@@ -28,15 +28,19 @@ def test_play_reports_every_seat_with_intervals():
 def test_play_kernel_and_reference_agree():
     args = ["play", "-p", "4", "-s", "greedy,random", "-n", "30", "--seed", "9", "--json"]
     args[4] = "greedy,random,position,random"
-    k = json.loads(run(*args, "--engine", "kernel").output)
-    ref = json.loads(run(*args, "--engine", "reference").output)
+    k = json.loads(run(*args, "--engine", "kernel").stdout)
+    ref = json.loads(run(*args, "--engine", "reference").stdout)
     assert k["seats"] == ref["seats"] and k["mean_turns"] == ref["mean_turns"]
 
 
-def test_play_text_output_and_montecarlo_on_the_reference():
-    r = run("play", "-p", "4", "-s", "montecarlo,random,random,random", "-n", "2", "--seed", "1")
-    assert r.exit_code == 0, r.output
-    assert "engine: reference" in r.output and "montecarlo" in r.output
+def test_play_text_output_and_montecarlo_in_both_engines():
+    args = ["play", "-p", "3", "-s", "montecarlo,random,greedy", "-n", "2", "--seed", "1"]
+    k = run(*args)
+    r = run(*args, "--engine", "reference")
+    assert k.exit_code == 0 and r.exit_code == 0, k.output + r.output
+    assert "engine: kernel" in k.output and "engine: reference" in r.output
+    # Same games, same table (only the engine name and the timing differ).
+    assert k.stdout.splitlines()[1:-1] == r.stdout.splitlines()[1:-1]
 
 
 def test_replay_prints_the_game_and_is_reproducible():
@@ -44,7 +48,7 @@ def test_replay_prints_the_game_and_is_reproducible():
     b = run("replay", "--seed", "7", "-p", "2", "-s", "greedy,position")
     assert a.exit_code == 0 and a.output == b.output
     assert "turn 1.1" in a.output and "final scores" in a.output and "hands:" in a.output
-    j = json.loads(run("replay", "--seed", "7", "--json").output)
+    j = json.loads(run("replay", "--seed", "7", "--json").stdout)
     assert j["log"] and j["winners"]
 
 
@@ -52,7 +56,7 @@ def test_rules_and_cards_commands():
     r = run("rules", "--rules", "placement=close_up")
     assert r.exit_code == 0 and "(changed)" in r.output
     r = run("cards", "--json")
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)
     assert len(data["firecrackers"]) == 45 and len(data["bodies"]) == 19
 
 
@@ -68,7 +72,7 @@ def test_rules_and_cards_commands():
         (["play", "--rules", "target=abc"], "must be an integer"),
         (["play", "-n", "0"], "--games 0 is not positive"),
         (["play", "-p", "four"], "four"),
-        (["play", "--engine", "kernel", "-s", "montecarlo"], "the kernel plays only"),
+        (["play", "--engine", "turbo"], "turbo"),
         (["replay", "--seed", "-1"], "seed -1 is outside"),
         (["study", "seats", "--out", "x", "-p", "2,9"], "player count 9 is outside"),
         (["study", "seats", "--out", "x", "-p", "a"], "--players 'a' is not a number"),
@@ -96,3 +100,39 @@ def test_study_seats_writes_tables_and_charts(tmp_path):
     assert r.exit_code == 0 and (out / "seats.csv").read_text() == first
     r = run(*args[:-2], "--seed", "5", "--out", str(out), "--workers", "1", "--chunk-size", "100")
     assert r.exit_code == 2  # the folder holds a different study
+
+
+def test_study_ladder_and_readings_json(tmp_path):
+    r = run(
+        "study",
+        "ladder",
+        "-p",
+        "3",
+        "-s",
+        "greedy,random",
+        "-n",
+        "60",
+        "--json",
+        "--out",
+        str(tmp_path / "l"),
+        "--workers",
+        "1",
+    )
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)["ladder"]
+    assert len(rows) == 4 and {x["strategy"] for x in rows} == {"greedy", "random"}
+    r = run(
+        "study",
+        "readings",
+        "-p",
+        "4",
+        "-s",
+        "random",
+        "-n",
+        "20",
+        "--rules",
+        "target=40",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    assert r.exit_code == 2 and "does not apply" in r.output

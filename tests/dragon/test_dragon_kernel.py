@@ -55,6 +55,15 @@ def test_mixed_strategies_match_under_every_reading(reading):
     assert played == 180
 
 
+@pytest.mark.parametrize("reading", ["default", "close_up+in_order+empty_slot", "under+discards"])
+def test_montecarlo_matches_draw_for_draw(reading):
+    options = READINGS[reading]
+    played = 0
+    for names in (["montecarlo", "random", "greedy", "position"], ["montecarlo", "montecarlo"]):
+        played += _compare(names, options, range(2))
+    assert played == 4
+
+
 def test_run_games_winners_follow_the_tiebreak():
     seeds = np.arange(500, dtype=np.uint64)
     out = kernel.run_games(4, seeds, [0, 0, 0, 0])

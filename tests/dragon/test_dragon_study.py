@@ -36,6 +36,10 @@ def test_seats_suite_tables(tmp_path):
     assert (seats["lo"] <= seats["win_rate"]).all() and (seats["win_rate"] <= seats["hi"]).all()
     # Shared victories count for each tied winner, so wins add up to at least the games.
     assert seats.groupby("players")["wins"].sum().ge(200).all()
+    sc = t["scores"]
+    assert sc.groupby("players")["winners"].sum().eq(200).all()
+    assert sc.groupby("players")["all_players"].sum().to_dict() == {2: 400, 5: 1000}
+    assert sc[sc["winners"] > 0]["score"].min() >= 50
     cards = t["cards"]
     assert len(cards) == 18 and cards["plays"].gt(0).all()
     df = load_study(tmp_path / "p5-random")
