@@ -212,7 +212,8 @@ def _pct(p: float) -> str:
 def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     """Play GAMES games between two agents and report who wins, how, and how fast.
 
-    Agents: random, heuristic, greedy[:THRESHOLD], ismcts[:ITERATIONS], omniscient.
+    Agents: random, heuristic, greedy[:THRESHOLD], ismcts[:ITERATIONS],
+    ismcts-guarded[:ITERATIONS], omniscient.
 
     \b
     Example:

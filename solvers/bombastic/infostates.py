@@ -17,6 +17,15 @@ possible for the player, the public state, turns left), so counts are memoised o
 Within the tree, the grids still possible are represented by concrete arrangements and
 every move is made on each of them with the reference engine (`rules.State`), so the
 rules are not written a second time here.
+
+Symmetry (`symmetry=True`, the default): the rules never tell one tile from another
+except through the 8 lines and 16 L-shapes, and both sets are mapped onto themselves by
+the 8 rotations and reflections of the square; the two face-up slots are likewise
+interchangeable (a card is replaced in the slot it came from). Relabelling the tiles or
+the slots of a knowledge state is a bijection between the histories below it and those
+below its image, so the count below a node is memoised on the smallest of its 16
+images. `tests/bombastic/test_bombastic_infostates.py` checks the two keys give the
+same counts and the plain enumeration agrees.
 """
 
 from __future__ import annotations
@@ -33,7 +42,7 @@ from solvers.bombastic.rules import (
     Phase,
     State,
 )
-from solvers.bombastic.tiles import ARR, CODE_TO_INDEX, N_ARR
+from solvers.bombastic.tiles import ARR, CODE_TO_INDEX, N_ARR, _permuted_index
 from solvers.common.errors import BadInput
 
 
@@ -76,23 +85,64 @@ def _touched(st: State, a: int) -> list[int]:
     return seen
 
 
+def _rotate(t: int) -> int:
+    r, c = divmod(t, 3)
+    return 3 * c + (2 - r)
+
+
+def _grid_symmetries() -> list[list[int]]:
+    """The 8 symmetries of the square as tile maps: tile t goes to position g[t]."""
+    rot = [list(range(9))]
+    for _ in range(3):
+        rot.append([_rotate(t) for t in rot[-1]])
+    mirror = [3 * (t // 3) + 2 - t % 3 for t in range(9)]
+    return rot + [[mirror[g[t]] for t in range(9)] for g in rot]
+
+
+SYMMETRIES = _grid_symmetries()
+# SYM_ARR[k][i]: the arrangement that grid i becomes under symmetry k.
+SYM_ARR = np.stack([_permuted_index(g) for g in SYMMETRIES])
+
+
 class _Counter:
-    def __init__(self, p: int, options: Options) -> None:
+    def __init__(self, p: int, options: Options, symmetry: bool = True) -> None:
         self.p = p
         self.options = options
+        self.symmetry = symmetry
         self.memo: dict[tuple, int] = {}
         self.nodes = 0
 
     def key(self, st: State, mask: np.ndarray, left: int) -> tuple:
-        picked = tuple(sorted(st.picked)) if st.card == Card.PEEK_MANY else tuple(st.picked)
+        """The memo key: the knowledge state (its smallest image under the symmetries)."""
+        if not self.symmetry:
+            return self._key(st, mask, left, list(range(9)), False)
+        idx = np.flatnonzero(mask)
+        best = None
+        for g, sym_arr in zip(SYMMETRIES, SYM_ARR, strict=True):
+            image = np.zeros(N_ARR, dtype=bool)
+            image[sym_arr[idx]] = True
+            for flip in (False, True):
+                k = self._key(st, image, left, g, flip)
+                if best is None or k < best:
+                    best = k
+        return best
+
+    def _key(self, st: State, mask: np.ndarray, left: int, g: list[int], flip: bool) -> tuple:
+        picked = [g[t] for t in st.picked]
+        picked = tuple(sorted(picked)) if st.card == Card.PEEK_MANY else tuple(picked)
         unseen = tuple(sorted(c for c in st.deck if c not in st.cycled))
-        inner = (st.phase, st.turn_player, st.to_move, st.card, picked, st.swap_a, st.swap_first)
+        first = () if st.swap_first is None else tuple(sorted(g[t] for t in st.swap_first))
+        swap_a = -1 if st.swap_a < 0 else g[st.swap_a]
+        inner = (int(st.phase), st.turn_player, st.to_move, st.card, picked, swap_a, first)
         if left == 1 and st.phase != Phase.TURN:
             # The turn ends in a leaf: only how many cards might be revealed matters.
             public = (len(unseen) or 1,)
         else:
             tail = tuple(c for c in st.deck if c in st.cycled)
-            public = (tuple(st.face_up), unseen, tail, st.slot)
+            face_up, slot = tuple(st.face_up), st.slot
+            if flip:
+                face_up, slot = face_up[::-1], (-1 if slot < 0 else 1 - slot)
+            public = (face_up, unseen, tail, slot)
         return (np.packbits(mask).tobytes(), left, inner, public)
 
     def count(self, st: State, mask: np.ndarray, left: int) -> int:
@@ -182,7 +232,9 @@ def _moved(mask: np.ndarray, pi: list[int]) -> np.ndarray:
     return CODE_TO_INDEX[rows @ (3 ** np.arange(8, -1, -1))]
 
 
-def count_infostates(depth: int, player: int, options: Options | None = None) -> InfostateCount:
+def count_infostates(
+    depth: int, player: int, options: Options | None = None, symmetry: bool = True
+) -> InfostateCount:
     """Count `player`'s information states after 0..depth whole turns (exhaustive).
 
     Setup is public: every ordered pair of regular cards may be face up, the rest of the
@@ -195,7 +247,7 @@ def count_infostates(depth: int, player: int, options: Options | None = None) ->
     options = options or Options()
     cards = [int(c) for c in options.deck_cards()]
     regular = [c for c in cards if c not in ALARM_CARDS]
-    counter = _Counter(player, options)
+    counter = _Counter(player, options, symmetry)
     worlds = np.ones(N_ARR, dtype=bool)
     by_depth = []
     for d in range(depth + 1):

@@ -48,7 +48,14 @@ def test_agent_specs_and_bad_names():
         make_agent("ismcts:lots")
     with pytest.raises(BadInput, match="takes no parameter"):
         make_agent("random:3")
-    assert set(AGENTS) == {"random", "heuristic", "greedy", "ismcts", "omniscient"}
+    assert set(AGENTS) == {
+        "random",
+        "heuristic",
+        "greedy",
+        "ismcts",
+        "ismcts-guarded",
+        "omniscient",
+    }
 
 
 def test_determinize_agrees_with_what_the_player_saw():
@@ -132,3 +139,26 @@ def test_informed_playout_policy_is_legal_and_avoids_blunders():
         assert s[K.ENDING] not in (K.E_GO_BOMB, K.E_PEEKED_BOMB, K.E_ALARM_BOMB)
     r = play_game(ISMCTSAgent(20, rollout="informed"), RandomAgent(), 1)
     assert r.state.is_over()
+
+
+def test_guard_drops_losing_gambles_and_keeps_a_sure_line():
+    from solvers.bombastic.agents import safe_gambles
+    from solvers.bombastic.rules import ACTION_CARD, ACTION_LINE
+    from solvers.bombastic.tiles import ARR, N_ARR
+
+    view = view_of(State.new(3), 0)
+    # No knowledge: every line holds the bomb with chance 1/3, is all X with 1/21.
+    assert safe_gambles(view, FastBelief.uniform()) == [ACTION_CARD, ACTION_CARD + 1]
+    # X knows the top row is all X: that line stays, the others (bomb 1/3 or more) go.
+    w = np.where((ARR[:, :3] == 0).all(axis=1), 1.0, 0.0)
+    assert 0 < w.sum() < N_ARR
+    kept = safe_gambles(view, FastBelief(w))
+    assert ACTION_LINE + 0 in kept and ACTION_CARD in kept and ACTION_CARD + 1 in kept
+    assert ACTION_LINE + 1 not in kept and ACTION_LINE + 6 not in kept
+
+
+def test_guarded_ismcts_is_named_and_plays_legal_games():
+    agent = make_agent("ismcts-guarded:15")
+    assert agent.spec() == "ismcts-guarded:15"
+    r = play_game(agent, make_agent("heuristic"), 5, Options())
+    assert r.winner in (None, 0, 1)
