@@ -39,29 +39,10 @@ from dataclasses import dataclass, field, replace
 
 from solvers.bombastic.tiles import BOMB, L_SHAPES, LINES, N_TILES, PERMS3, O, X
 from solvers.common.errors import BadInput, unknown
+from solvers.common.rng import SplitMix64
 
 CHANCE = -1
 TERMINAL = -2
-MASK64 = (1 << 64) - 1
-
-
-class SplitMix64:
-    """SplitMix64 (Steele, Lea, Flood 2014): the shared random source of both engines."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK64
-
-    def next(self) -> int:
-        """Return the next 64-bit value."""
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """Return a number in 0..n-1 (modulo reduction; bias < n / 2**64)."""
-        return self.next() % n
 
 
 class Card(enum.IntEnum):

@@ -41,6 +41,7 @@ import enum
 from dataclasses import dataclass, field, replace
 
 from solvers.common.errors import BadInput, unknown
+from solvers.common.rng import SplitMix64
 
 # --- cards -----------------------------------------------------------------------------
 
@@ -295,32 +296,8 @@ def parse_rules(spec: str | None) -> Rules:
 
 # --- the deal's random numbers -----------------------------------------------------------
 
-MASK64 = (1 << 64) - 1
 # Agents draw from SplitMix64(seed ^ AGENT_SALT), a stream apart from the deal's.
 AGENT_SALT = 0x5DEECE66D
-
-
-class SplitMix64:
-    """SplitMix64 (Steele, Lea, Flood 2014): the one generator shared with the kernel.
-
-    >>> SplitMix64(0).next()
-    16294208416658607535
-    """
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK64
-
-    def next(self) -> int:
-        """Return the next 64-bit output."""
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """Return an integer in [0, n) (modulo bias below 2**-58 for n <= 64)."""
-        return self.next() % n
 
 
 def shuffle(items: list, rng: SplitMix64) -> None:
