@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import sys
 
 import click
@@ -54,11 +53,3 @@ def study_options(default_chunk: int | None = 1000):
 def command_line() -> str:
     """The command as the user typed it, for manifests."""
     return " ".join(["bombsolve", *sys.argv[1:]]) if sys.argv else "bombsolve"
-
-
-def cpu_count() -> int:
-    """Cores available to this process."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1

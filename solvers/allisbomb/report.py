@@ -22,9 +22,6 @@ from solvers.common.files import write_text_atomic
 from solvers.common.plots import PALETTE, interval_bars, new_figure, save_chart
 from solvers.common.stats import wilson, wilson_undecided
 
-#: Cards whose starting position is charted (those present in a configuration).
-KEY_CARD_PREFIXES = ("PRINCESS", "PROPHET", "CROISSANT", "EGGS", "PANCAKES", "THE JUICE", "THRONE")
-
 OUTCOMES = ("win", "loss", "undecided")
 
 

@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers import __version__
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.deals import rank
@@ -242,7 +241,6 @@ __all__ = [
     "sweep_chunk",
     "sweep_study",
     "caption",
-    "__version__",
 ]
 
 

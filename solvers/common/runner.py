@@ -195,6 +195,14 @@ def _versions() -> dict[str, str]:
     return versions
 
 
+def _cores() -> int:
+    """Cores this process may run on (the affinity mask, not the machine's total)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
@@ -317,7 +325,7 @@ def run_study(
 
     if workers is not None and workers < 1:
         raise BadInput(f"--workers {workers} is not positive; expected 1 or more")
-    n_workers = workers or os.cpu_count() or 1
+    n_workers = workers or _cores()
     run = {
         "started": _now(),
         "chunks_planned": len(todo),
