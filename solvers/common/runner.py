@@ -32,6 +32,8 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime as _dt
 import hashlib
 import json
@@ -61,6 +63,36 @@ MANIFEST = "manifest.json"
 CHUNK_DIR = "chunks"
 _META_KEY = b"bombsolve.chunk"
 DASK_CONNECT_TIMEOUT = "10s"
+
+#: A time budget set by a command's ``--time-budget`` for every study it runs (`time_budget`).
+_COMMAND_BUDGET: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "bombsolve_time_budget", default=None
+)
+
+
+class StudyPaused(Exception):
+    """A study stopped at a command's time budget before all its chunks were done."""
+
+    def __init__(self, out_dir: Path, done: int, total: int) -> None:
+        super().__init__(
+            f"stopped at the time budget with {done} of {total} chunks of {out_dir} done; "
+            "re-run the same command to resume"
+        )
+
+
+@contextlib.contextmanager
+def time_budget(seconds: float | None):
+    """Give every `run_study` inside the block this time budget (for ``--time-budget``).
+
+    A study left unfinished there raises `StudyPaused` instead of returning part of its rows,
+    so that no command builds a report from a partial study by accident.
+    """
+    token = _COMMAND_BUDGET.set(seconds)
+    try:
+        yield
+    finally:
+        _COMMAND_BUDGET.reset(token)
+
 
 ChunkFn = Callable[[Mapping[str, Any], "ChunkSpec"], pd.DataFrame]
 
@@ -321,6 +353,9 @@ def run_study(
     Raises `BadInput` when `out_dir` holds a different study.
     """
     out = Path(out_dir)
+    from_command = time_budget is None and _COMMAND_BUDGET.get() is not None
+    if from_command:
+        time_budget = _COMMAND_BUDGET.get()
     chunks = study.chunks()
     ident = study.identity_hash()
     old = _check_manifest(out, study, ident)
@@ -419,6 +454,8 @@ def run_study(
             manifest["finished"] = run["finished"]
         _write_manifest(out, manifest)
 
+    if from_command and len(done) < len(chunks):
+        raise StudyPaused(out, len(done), len(chunks))
     df = _concat(done[c.index] for c in chunks if c.index in done)
     df.attrs["complete"] = len(done) == len(chunks)
     return df
