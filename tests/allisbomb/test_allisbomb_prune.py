@@ -241,6 +241,29 @@ def test_all_rule_and_the_spent_retriever():
     assert check(s) is None
 
 
+def test_burial_under_cards_nothing_can_clear():
+    """A card deep in the pile is lost when only top-card retrievals could take it and a card
+    that nothing can take out of the pile lies above it (module docstring, Psi)."""
+    lay = dict(
+        deck=["MENDER", "RASCAL", "KING", "ALL", "LEFT HAND"],
+        equipped=[["PRINCESS"]],
+        desired="EGGS",
+    )
+    assert check(position(ALL_HANDS, discard=["GUARDIAN", "EGGS"], **lay)) is None  # on top
+    assert check(position(ALL_HANDS, discard=["EGGS", "GUARDIAN"], **lay)) == "DISH"
+    # a COURT card above it can be taken off by PERFUME (never spent): not buried
+    gh = GameConfig(expansions=("gifts",), hands=True)
+    lay = dict(
+        deck=["MENDER", "RASCAL", "LEFT HAND", "PERFUME", "MUSIC BOX", "JEWEL"],
+        equipped=[["PRINCESS"]],
+        desired="EGGS",
+    )
+    assert check(position(gh, discard=["EGGS", "JOKER"], **lay)) is None
+    assert check(position(gh, discard=["EGGS", "GUARDIAN"], **lay)) == "DISH"
+    lay["deck"].remove("PERFUME")
+    assert check(position(gh, discard=["EGGS", "JOKER"], **lay)) == "DISH"
+
+
 def test_custom_card_file_with_a_retrieval_card_is_not_pruned(tmp_path):
     """(d) the analysis reads the card file: a new retrieval card keeps positions alive."""
     text = """
@@ -277,7 +300,7 @@ number = 1
     a = prune.analyse(load_cards(custom))
     skoot = load_cards(custom).labels.index("SKOOT")
     breakfasts = {i for i, c in enumerate(load_cards(custom).cards) if "BREAKFAST" in c.classes}
-    assert a.retrieves[skoot] == breakfasts
+    assert a.retrieves(skoot) == breakfasts and a.deep[skoot] == breakfasts
     # and the solver's verdicts with this file do not depend on pruning
     rng = np.random.default_rng(5)
     decks = np.stack([rng.permutation(load_cards(custom).n) for _ in range(30)])
@@ -287,10 +310,15 @@ number = 1
 def test_analysis_of_the_stand_in_set():
     cs = load_cards(GameConfig(expansions=EXPANSIONS, hands=True))
     a = prune.analyse(cs)
-    retrievers = {cs.labels[c] for c in range(cs.n) if a.retrieves[c]}
+    retrievers = {cs.labels[c] for c in range(cs.n) if a.retrieves(c)}
     assert retrievers == {"KING", "ALL", "QUEEN", "PILLOW", "PERFUME", "LEFT HAND"}
     spent = {cs.labels[c] for c in range(cs.n) if a.spent[c]}
     assert spent == {"ALL", "QUEEN", "PILLOW", "LEFT HAND"}  # retrieval on the ignited side
+    single = {cs.labels[c] for c in range(cs.n) if a.single[c]}
+    assert single == spent  # each takes one card, then lands on the pile
+    near = {cs.labels[c]: a.depth[c] for c in range(cs.n) if a.near[c]}
+    assert near == {"ALL": 0, "PILLOW": 0, "LEFT HAND": 0}  # the top card only
+    assert {cs.labels[c] for c in range(cs.n) if a.deep[c]} == {"KING", "QUEEN", "PERFUME"}
     assert a.princess_wins == 1 and a.princess_number == 1  # the WAKING UP PRINCESS
     prophets = {cs.labels[c]: {cs.names[d] for d in a.dishes[c]} for c in range(cs.n)}
     assert prophets["PROPHET OF THE JUICE"] == {"THE JUICE"}
@@ -369,7 +397,8 @@ def test_dead_blitz_positions_against_the_reference_search():
 
 
 def assert_same_verdicts(config: GameConfig, decks: np.ndarray, node_limit: int) -> int:
-    """Pruned and unpruned verdicts agree wherever the unpruned search decides."""
+    """Wherever the unpruned search decides, the pruned one gives the same verdict; returns
+    how many deals that was."""
     with prune.pruning(config, False):
         plain = solve_batch(config, decks, node_limit=node_limit)
     pruned = solve_batch(config, decks, node_limit=node_limit)
