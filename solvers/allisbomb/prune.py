@@ -460,19 +460,24 @@ def _closure_mask(st, n, info, off):
     n_rem = info[INFO_N_REMOVERS]
     L = st[5 * n + 1]
     reach = np.int64(0)
+    disc = np.int64(0)
     for c in range(n):
         z = st[n + c]
-        if z != DISCARD and z != OUT:
+        if z == DISCARD:
+            disc |= _bit(c)
+        elif z != OUT:
             reach |= _bit(c)
     while True:
         clear = np.int64(0)
         deep = np.int64(0)
+        max_depth = -1
         for i in range(n_rem):
             q = info[INFO_LISTS + i]
             if _has(reach, q) and not _has(off, q):
                 b = t0 + TABLE_WIDTH * q
                 clear |= _pair(info, b + 5)
                 deep |= _pair(info, b)
+                max_depth = max(max_depth, info[b + 4])
         grew = True
         while grew:
             grew = False
@@ -484,27 +489,27 @@ def _closure_mask(st, n, info, off):
                     if m & ~clear != 0:
                         clear |= m
                         grew = True
-        new = np.int64(0)
+        new = disc & deep & ~reach
         buried = 0
-        for j in range(L - 1, -1, -1):  # the pile from its top down
+        j = L - 1
+        # the pile from its top down, as long as some top-card retrieval could reach that far
+        while j >= 0 and buried <= max_depth:
             y = st[3 * n + j]
-            if not _has(reach, y):
-                if _has(deep, y):
-                    new |= _bit(y)
-                else:
-                    for i in range(n_rem):
-                        q = info[INFO_LISTS + i]
-                        b = t0 + TABLE_WIDTH * q
-                        if (
-                            _has(reach, q)
-                            and not _has(off, q)
-                            and _has(_pair(info, b + 2), y)
-                            and buried <= info[b + 4]
-                        ):
-                            new |= _bit(y)
-                            break
+            if not _has(reach, y) and not _has(new, y):
+                for i in range(n_rem):
+                    q = info[INFO_LISTS + i]
+                    b = t0 + TABLE_WIDTH * q
+                    if (
+                        _has(reach, q)
+                        and not _has(off, q)
+                        and _has(_pair(info, b + 2), y)
+                        and buried <= info[b + 4]
+                    ):
+                        new |= _bit(y)
+                        break
             if not _has(clear, y):
                 buried += 1
+            j -= 1
         if new == 0:
             return reach
         reach |= new
@@ -529,21 +534,27 @@ def reach_mask(st, n, info):
     off = np.int64(0)
     while True:
         reach = _closure_mask(st, n, info, off)
+        # once: retrievable by some card of R; twice: by two or more of them
+        once = np.int64(0)
+        twice = np.int64(0)
+        for i in range(n_rem):
+            q = info[INFO_LISTS + i]
+            if _has(reach, q) and not _has(off, q):
+                b = t0 + TABLE_WIDTH * q
+                m = _pair(info, b) | _pair(info, b + 2)
+                twice |= once & m
+                once |= m
         more = np.int64(0)
         for i in range(n_rem):
             r = info[INFO_LISTS + i]
             if not _has(must, r) or not _has(reach, r) or _has(off, r):
                 continue
-            if info[t0 + TABLE_WIDTH * r + 9] == 0:
+            b = t0 + TABLE_WIDTH * r
+            if info[b + 9] == 0:
                 continue
-            others = np.int64(0)
-            for k in range(n_rem):
-                q = info[INFO_LISTS + k]
-                if q != r and _has(reach, q) and not _has(off, q):
-                    b = t0 + TABLE_WIDTH * q
-                    others |= _pair(info, b) | _pair(info, b + 2)
-            if not _has(others, r):
-                more |= _bit(r)
+            own = _has(_pair(info, b) | _pair(info, b + 2), r)
+            if not (_has(twice, r) or (_has(once, r) and not own)):
+                more |= _bit(r)  # no other card of R can take r back
         if more == 0:
             return reach
         off |= more
@@ -575,43 +586,39 @@ def dead(st, n, info):
             return True  # THRONE
     elif d >= 0 and not _has(reach, d):
         return True  # DISH
+    out = np.int64(0)
+    played = np.int64(0)
+    for c in range(n):
+        if st[n + c] == OUT:
+            out |= _bit(c)
+        if st[4 * n + c] == 1:
+            played |= _bit(c)
     if d < 0:
         t0 = INFO_LISTS + 2 * n
-        ok = False
+        named = np.int64(0)
         for i in range(info[INFO_N_PROPHETS]):
             q = info[INFO_LISTS + n + i]
-            if not _has(reach, q):
-                continue
-            named = _pair(info, t0 + TABLE_WIDTH * q + 11)
-            for r in range(n):
-                if not _has(named, r):
-                    continue
-                if info[0] == 1:
-                    good = st[n + r] != OUT and r != t
-                else:
-                    good = _has(reach, r)
-                if good and (j == -2 or r == j):
-                    ok = True
-        if not ok:
+            if _has(reach, q):
+                named |= _pair(info, t0 + TABLE_WIDTH * q + 11)
+        if info[0] == 1:
+            usable = ~out & ~_bit(t)  # (t >= 0 here: THRONE above)
+        else:
+            usable = reach
+        if j != -2:
+            usable &= _bit(j)  # (j >= 0 here: THE JUICE above)
+        if named & usable == 0:
             return True  # PROPHECY
     if info[3] != -1:
         mos = _pair(info, 3)
-        if mos == 0:
+        if mos == 0 or mos & out != 0:
             return True  # MOSQUITOS
-        for c in range(n):
-            if _has(mos, c) and st[n + c] == OUT:
-                return True  # MOSQUITOS
     g = info[5]
-    if g != -2 and (g < 0 or (st[4 * n + g] == 0 and not _has(reach, g))):
+    if g != -2 and (g < 0 or not (_has(played, g) or _has(reach, g))):
         return True  # DREAM GUIDE
     if info[8] > 0:
         gifts = _pair(info, 6)
         if info[9] == 1:
-            cnt = 0
-            for c in range(n):
-                if _has(gifts, c) and (st[4 * n + c] == 1 or _has(reach, c)):
-                    cnt += 1
-            if cnt < info[8]:
+            if _popcount(gifts & (played | reach)) < info[8]:
                 return True  # GIFTS
         elif st[H + 4] < info[8] and (gifts & reach) == 0:
             return True  # GIFTS
