@@ -340,6 +340,14 @@ SOUND_CONFIGS = [
     ALL_HANDS,
     GameConfig(players=2),
     GameConfig(expansions=("the_juice", "all"), hands=True),
+    # the last game of a campaign: earlier sets carried without their conditions, cards lost
+    GameConfig(
+        expansions=("all",),
+        hands=True,
+        waking_up_rules=True,
+        extra_sets=("mosquitos", "dream_guide", "gifts", "the_juice", "waking_up"),
+        removed=("GUARDIAN", "JOKER"),
+    ),
 ]
 
 
