@@ -1,24 +1,66 @@
 #!/usr/bin/env python3
 """Regenerate results/allisbomb/: the matrix sweep, the campaign study, and the README table.
 
-    python scripts/allisbomb_results.py                      # the full reference study
-    python scripts/allisbomb_results.py --deals 200 --campaigns 40   # a smaller one
+    python scripts/allisbomb_results.py                        # the reference study
+    python scripts/allisbomb_results.py --time-budget 60       # one hour of it, then resume
+    python scripts/allisbomb_results.py --deals 500 --campaigns 40 --out /tmp/ab  # a small one
 
-Runs `bombsolve allisbomb sweep --matrix` into results/allisbomb/matrix (resumable: re-run
-the same command after an interruption), `bombsolve allisbomb campaign` into
-results/allisbomb/campaign, then writes the README's generated results block from the
-sweep's tables. Nothing in README's block is typed by hand.
+The matrix sweep (`bombsolve allisbomb sweep --matrix`: every standard configuration) goes
+into ``OUT/matrix`` and the campaign study (`bombsolve allisbomb campaign`) into
+``OUT/campaign``, both on the shared study runner, then the README's generated block
+``allisbomb-results`` is written from their tables. Nothing in that block is typed by hand.
+
+The reference study is long (100,000 deals of each of 19 configurations). ``--time-budget
+MINUTES`` stops starting chunks after that long; re-running the same command resumes. The
+sweep's chunks are computed round-robin over the configurations (chunk k of every
+configuration before chunk k+1 of any), so a study stopped part-way holds the same number
+of deals, a uniform sample, of each configuration. Its report then says how many of the
+planned deals are in, and the README block says the study is in progress.
+
+The chunk files (Parquet, about 50 bytes per deal) are not committed; the manifests, the
+tables and the charts are.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
+import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from solvers.allisbomb.report import (  # noqa: E402
+    headline_table,
+    summarize,
+    write_campaign_report,
+    write_report,
+)
+from solvers.allisbomb.study import (  # noqa: E402
+    campaign_study,
+    caption,
+    matrix_configs,
+    sweep_study,
+)
+from solvers.common.readme import update_block  # noqa: E402
+from solvers.common.runner import load_manifest, run_study  # noqa: E402
+
+
+def _round_robin(deals: int, chunk_size: int):
+    def key(chunk):
+        config, first = divmod(chunk.start, deals)
+        return (first // chunk_size, config)
+
+    return key
+
+
+def _progress_text(rows, planned: int, labels) -> str:
+    counts = rows.groupby("config").size().reindex(labels).fillna(0).astype(int)
+    lo, hi = int(counts.min()), int(counts.max())
+    have = f"{lo:,}" if lo == hi else f"{lo:,} to {hi:,}"
+    return f"{have} of the planned {planned:,} deals per configuration computed so far"
 
 
 def main() -> int:
@@ -28,74 +70,101 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=100_000, help="deals per configuration")
     ap.add_argument("--campaigns", type=int, default=1_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--node-limit", type=int, default=5_000_000)
-    ap.add_argument("--campaign-node-limit", type=int, default=2_000_000)
+    ap.add_argument("--node-limit", type=int, default=200_000)
+    ap.add_argument("--campaign-node-limit", type=int, default=1_000_000)
     ap.add_argument("--heuristic-deals", type=int, default=1_000)
     ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--chunk-size", type=int, default=1_000)
+    ap.add_argument("--chunk-size", type=int, default=500)
+    ap.add_argument(
+        "--time-budget",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help="start no chunk after this long (sweep, then campaigns share it); re-run to resume",
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb")
+    ap.add_argument("--no-readme", action="store_true", help="do not write the README block")
     args = ap.parse_args()
+    t0 = time.monotonic()
 
-    bombsolve = [sys.executable, "-m", "cli.main", "allisbomb"]
-    workers = ["--workers", str(args.workers)] if args.workers else []
+    def budget_left() -> float | None:
+        if args.time_budget is None:
+            return None
+        return max(0.0, args.time_budget * 60.0 - (time.monotonic() - t0))
+
+    regen = (
+        f"python scripts/allisbomb_results.py --deals {args.deals} --campaigns {args.campaigns} "
+        f"--seed {args.seed} --node-limit {args.node_limit} "
+        f"--campaign-node-limit {args.campaign_node_limit} "
+        f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size}"
+    )
+
+    # --- the matrix sweep -------------------------------------------------------------
     matrix = args.out / "matrix"
-    subprocess.run(
-        [
-            *bombsolve,
-            "sweep",
-            "--matrix",
-            "--deals",
-            str(args.deals),
-            "--seed",
-            str(args.seed),
-            "--node-limit",
-            str(args.node_limit),
-            "--heuristic-deals",
-            str(args.heuristic_deals),
-            "--chunk-size",
-            str(min(args.chunk_size, args.deals)),
-            "--out",
-            str(matrix),
-            *workers,
-        ],
-        cwd=ROOT,
-        check=True,
+    chunk = min(args.chunk_size, args.deals)
+    study = sweep_study(
+        matrix_configs(),
+        args.deals,
+        args.seed,
+        node_limit=args.node_limit,
+        heuristic_deals=args.heuristic_deals,
+        chunk_size=chunk,
     )
-    subprocess.run(
-        [
-            *bombsolve,
-            "campaign",
-            "--campaigns",
-            str(args.campaigns),
-            "--seed",
-            str(args.seed),
-            "--node-limit",
-            str(args.campaign_node_limit),
-            "--chunk-size",
-            "10",
-            "--out",
-            str(args.out / "campaign"),
-            *workers,
-        ],
-        cwd=ROOT,
-        check=True,
+    study = replace(study, order=_round_robin(args.deals, chunk))
+    rows = run_study(study, matrix, workers=args.workers, command=regen, time_budget=budget_left())
+    labels = study.params["labels"]
+    manifest = load_manifest(matrix)
+    text = caption(manifest)
+    if not rows.attrs["complete"]:
+        progress = _progress_text(rows, args.deals, labels)
+        text = text.replace(
+            f"{args.deals:,} deals per configuration",
+            f"{progress} (study in progress; resumable)",
+        )
+    write_report(rows, matrix / "report", text, order=labels)
+    print(headline_table(summarize(rows, labels)))
+    print(text)
+
+    # --- the campaign study -----------------------------------------------------------
+    camp_dir = args.out / "campaign"
+    camp = campaign_study(
+        args.campaigns, args.seed, players=1, node_limit=args.campaign_node_limit, chunk_size=10
     )
+    camp_rows = run_study(
+        camp, camp_dir, workers=args.workers, command=regen, time_budget=budget_left()
+    )
+    m = load_manifest(camp_dir)
+    done = len(camp_rows)
+    camp_text = (
+        f"All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards); "
+        f"{done:,} campaigns"
+        + ("" if camp_rows.attrs["complete"] else f" of the planned {args.campaigns:,} so far")
+        + f", SeedSequence({args.seed}), 1 player, perfect play per game (node limit "
+        f"{args.campaign_node_limit:,}; of a game's wins the one leaving the fewest star cards in "
+        f"the discard pile; lost or undecided games remove every circle and star card); "
+        f"bombsolve {m['versions']['bombsolve']} @ {m['git_commit'][:12]}"
+    )
+    campaign_md = write_campaign_report(camp_rows, camp_dir / "report", camp_text) if done else ""
 
-    from solvers.common.readme import update_block
-
+    if args.no_readme:
+        return 0
     headline = (matrix / "report" / "headline.md").read_text()
-    caption = (matrix / "report" / "summary.md").read_text().splitlines()[0]
-    caption = caption.removeprefix("<!-- ").removesuffix(" -->")
-    campaign = (args.out / "campaign" / "report" / "campaign.md").read_text().split("\n\n", 1)[1]
     rel = (matrix.relative_to(ROOT) if matrix.is_relative_to(ROOT) else matrix) / "report"
+    status = ""
+    if not rows.attrs["complete"]:
+        status = (
+            f"**Study in progress:** {_progress_text(rows, args.deals, labels)}; the same "
+            "command resumes it.\n\n"
+        )
     body = (
-        f"{headline}\n{caption}.\n\n"
+        f"{status}{headline}\n{text}.\n\n"
         f"![win rate by configuration]({rel}/win_rate_by_config.png)\n\n"
-        f"Campaign mode (rulebook H), same cards:\n\n{campaign}\n"
-        f"Regenerate: `python scripts/allisbomb_results.py --deals {args.deals} "
-        f"--campaigns {args.campaigns} --seed {args.seed} --node-limit {args.node_limit} "
-        f"--campaign-node-limit {args.campaign_node_limit} --heuristic-deals {args.heuristic_deals}`\n"
     )
+    if campaign_md:
+        body += (
+            f"Campaign mode (rulebook H), same cards:\n\n{campaign_md.split(chr(10) * 2, 1)[1]}\n"
+        )
+    body += f"Regenerate or resume: `{regen} [--time-budget MINUTES]`\n"
     update_block(
         ROOT / "README.md",
         "allisbomb-results",
