@@ -14,7 +14,8 @@ State layout (one int16 array `st`, N = number of cards, H = 5N):
                  outcome (0 ongoing, 1 win, 2 loss), ending bits (rules.Ending), turn
 
 Program arrays (cards.compile_program): number[n, 2], keyword[n, 2] (1 URGENT, 2 ROYAL),
-step_start[n, 2], step_count[n, 2], steps[k, 13] (layout in cards.py), info[16].
+step_start[n, 2], step_count[n, 2], steps[k, 13] (layout in cards.py), info (cards.win_info's
+16 entries, then the tables of prune.py).
 
 A turn is run with a choice list: `ch` holds the choices, `chk` their numbers of options,
 `cs` = [position, how many are given, options of a choice that did not fit, order]. A choice
