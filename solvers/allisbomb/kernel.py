@@ -612,107 +612,6 @@ def _tt_find(keys, gens, gen, h):
         idx = (idx + 1) & (cap - 1)
 
 
-#: move orders of `dfs`: choice sequences in lexicographic order, in reverse, or by `_score`
-ORDER_LEX, ORDER_REV, ORDER_SCORE = 0, 1, 2
-#: most choices of one move an ordered frame can store (more: that frame falls back to ORDER_LEX)
-KCH = 16
-
-
-@njit(cache=True)
-def _score(st, n, info, gift_ids, n_gifts):
-    """How close a position looks to winning (higher first); only orders the search.
-
-    Counts the win conditions of rulebook E (and of G for the expansions) that the position
-    already meets or is near: a prophecy made, the DESIRED DISH ignited (WAKING UP: in the
-    DISCARD PILE), the PRINCESS (and THRONE) ignited and equipped, MOSQUITOS discarded, the
-    DREAM GUIDE played, GIFTS played; and penalises the PRINCESS or the dish leaving play, or
-    a dish other than THE JUICE desired. Any order keeps the search exhaustive and exact.
-    """
-    H = 5 * n
-    s = 0
-    p = info[1]
-    if p >= 0:
-        z = st[n + p]
-        if z == DISCARD or z == OUT:
-            s -= 4
-        else:
-            s += 3 * st[2 * n + p]
-            if z == EQUIP0 or z == EQUIP1:
-                s += 2
-    d = st[H + 2]
-    if d >= 0:
-        s += 6
-        if info[10] >= 0 and d != info[10]:
-            s -= 20  # only the first prophecy counts, so THE JUICE can no longer be desired
-        z = st[n + d]
-        if info[0] == 1:
-            if z == DISCARD:
-                s += 4
-        else:
-            s += 3 * st[2 * n + d]
-            if z == DISCARD or z == OUT:
-                s -= 6
-    if info[0] == 1 and info[2] >= 0:
-        t = info[2]
-        z = st[n + t]
-        if z == DISCARD or z == OUT:
-            s -= 6
-        else:
-            s += 3 * st[2 * n + t]
-    if info[3] != -1:
-        for c in range(n):
-            if _bit(info[3], info[4], c) == 1 and st[n + c] == DISCARD:
-                s += 2
-    if info[5] >= 0:
-        s += 3 * st[4 * n + info[5]]
-    if info[8] > 0:
-        if info[9] == 1:
-            cnt = 0
-            for i in range(n_gifts):
-                cnt += st[4 * n + gift_ids[i]]
-        else:
-            cnt = st[H + 4]
-        s += 2 * min(cnt, 3)
-    return s
-
-
-@njit(cache=True)
-def _arena(rows, n, max_depth):
-    """The child store of the ORDER_SCORE search: (states, choices, lengths, scores, hashes,
-    order, frame base, frame count, frame position, frame mode, frame current child)."""
-    L = 5 * n + 8
-    return (
-        np.zeros((rows, L), np.int16),
-        np.zeros((rows, KCH), np.int32),
-        np.zeros(rows, np.int32),
-        np.zeros(rows, np.int32),
-        np.zeros(rows, np.uint64),
-        np.zeros(rows, np.int32),
-        np.zeros(max_depth + 1, np.int32),
-        np.zeros(max_depth + 1, np.int32),
-        np.zeros(max_depth + 1, np.int32),
-        np.zeros(max_depth + 1, np.int8),
-        np.zeros(max_depth + 1, np.int32),
-    )
-
-
-@njit(cache=True)
-def _write_line(d, fch, fk, fplen, sol, sol_len, order, ar):
-    """Copy the line to frame d's current move (the move just found winning) into sol.
-    Frames that ran ORDER_SCORE (mode 1) took their stored child ar[10][t]."""
-    kch, klen, fmode, fcur = ar[1], ar[2], ar[9], ar[10]
-    for t in range(d + 1):
-        if t < d and order == ORDER_SCORE and fmode[t] == 1:
-            i = fcur[t]
-            sol_len[t] = klen[i]
-            for j in range(klen[i]):
-                sol[t, j] = kch[i, j]
-            continue
-        sol_len[t] = fplen[t]
-        for j in range(fplen[t]):
-            sol[t, j] = fch[t, j] if order != ORDER_REV else fk[t, j] - 1 - fch[t, j]
-
-
 @njit(cache=True)
 def dfs(
     root,
@@ -747,7 +646,6 @@ def dfs(
     best_mode,
     ctl,
     pause_at,
-    ar,
     order=0,
 ):
     """Exhaustive DFS from `root` (search.reference_search). Returns (code, nodes, reasons,
@@ -763,24 +661,14 @@ def dfs(
     counters in `ctl` and returns CODE_PAUSED; calling again with ctl[0] == 1 and the same
     arrays resumes exactly where it stopped.
 
-    order=1 (ORDER_REV) enumerates every choice last-option-first (the solution is still
-    written in option indices); `portfolio` runs two orders side by side. order=2
-    (ORDER_SCORE) first builds every child of a position into the arena `ar` (see
-    `_arena`), drops wins (returned at once), losses and positions already in the table,
-    and then enters the rest highest `_score` first (ties in lexicographic order). A frame
-    whose children do not fit the arena (or a move with more than KCH choices) falls back to
-    lexicographic order. Every order enters each reachable position at most once and skips
-    only positions already entered, so all three are exhaustive and give the same verdict.
-    best_mode needs order 0.
+    order=1 enumerates every choice last-option-first (the solution is still written in
+    option indices); `portfolio` runs both orders side by side.
     """
     H = 5 * n
     L = states.shape[1]
     max_depth = states.shape[0] - 1
-    cs[3] = 1 if order == ORDER_REV else 0
+    cs[3] = order
     cap = keys.shape[0]
-    kst, kch, klen, kscore, khash, korder = ar[0], ar[1], ar[2], ar[3], ar[4], ar[5]
-    fbase, fcnt, fpos, fmode, fcur = ar[6], ar[7], ar[8], ar[9], ar[10]
-    rows = kst.shape[0]
     limit_fill = (cap * 3) // 4
     if root[H + 5] == R_WIN:
         return CODE_WIN, 0, 0, 0
@@ -800,8 +688,6 @@ def dfs(
             states[0, j] = root[j]
         fstarted[0] = 0
         fidx[0] = idx
-        ar[6][0] = 0
-        ar[9][0] = 1 if order == ORDER_SCORE else 0
         nodes = 1
         reasons = 0
         best = -1
@@ -821,116 +707,6 @@ def dfs(
                 best_turns,
             )
             return CODE_PAUSED, nodes, reasons, 0
-        if fmode[d] == 1:  # ORDER_SCORE: build every child first, then enter the best
-            if fstarted[d] == 0:
-                fstarted[d] = 1
-                fplen[d] = 0
-                base = fbase[d]
-                m = 0
-                overflow = False
-                while True:
-                    child = states[d + 1]
-                    child[:] = states[d]
-                    cs[0] = 0
-                    cs[1] = fplen[d]
-                    status = run_turn(
-                        child,
-                        n,
-                        number,
-                        keyword,
-                        sstart,
-                        scount,
-                        steps,
-                        info,
-                        gift_ids,
-                        n_gifts,
-                        fch[d],
-                        fk[d],
-                        cs,
-                        buf,
-                        tmp,
-                    )
-                    fplen[d] = cs[1]
-                    if status == NEED:
-                        return CODE_UNDECIDED, nodes, reasons, 0
-                    res = child[H + 5]
-                    if res == R_WIN:
-                        _write_line(d, fch, fk, fplen, sol, sol_len, order, ar)
-                        return CODE_WIN, nodes, reasons, d + 1
-                    if res == R_LOSS:
-                        reasons |= child[H + 6]
-                    else:
-                        h = state_hash(child, n, tracked, n_tracked)
-                        idx, found = _tt_find(keys, gens, gen, h)
-                        if found:
-                            if marks[idx] == ON_PATH:
-                                reasons |= E_CYCLE
-                        elif base + m >= rows or fplen[d] > KCH:
-                            overflow = True
-                            break
-                        else:
-                            r = base + m
-                            kst[r, :] = child
-                            klen[r] = fplen[d]
-                            for j in range(fplen[d]):
-                                kch[r, j] = fch[d, j]
-                            kscore[r] = _score(child, n, info, gift_ids, n_gifts)
-                            khash[r] = h
-                            # insertion by score, stable: equal scores keep move order
-                            j = m
-                            while j > 0 and kscore[korder[base + j - 1]] < kscore[r]:
-                                korder[base + j] = korder[base + j - 1]
-                                j -= 1
-                            korder[base + j] = r
-                            m += 1
-                    # the odometer's next move
-                    p = fplen[d]
-                    while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
-                        p -= 1
-                    if p == 0:
-                        break
-                    fch[d, p - 1] += 1
-                    fplen[d] = p
-                if overflow:  # this frame searches in lexicographic order instead
-                    fmode[d] = 0
-                    fstarted[d] = 0
-                    fcnt[d] = 0
-                    continue
-                fcnt[d] = m
-                fpos[d] = 0
-            base = fbase[d]
-            i = -1
-            while fpos[d] < fcnt[d]:
-                r = korder[base + fpos[d]]
-                fpos[d] += 1
-                # entered meanwhile below a sibling (then DONE), or a duplicate sibling
-                idx, found = _tt_find(keys, gens, gen, khash[r])
-                if not found:
-                    i = r
-                    break
-            if i < 0:
-                if fidx[d] >= 0:
-                    marks[fidx[d]] = DONE
-                d -= 1
-                continue
-            if nodes >= node_limit or d + 1 >= max_depth:
-                return CODE_UNDECIDED, nodes, reasons, 0
-            nodes += 1
-            if filled < limit_fill:
-                keys[idx] = khash[i]
-                gens[idx] = gen
-                marks[idx] = ON_PATH
-                filled += 1
-                fidx[d + 1] = idx
-            else:
-                fidx[d + 1] = -1
-            fcur[d] = i
-            states[d + 1, :] = kst[i]
-            d += 1
-            fstarted[d] = 0
-            fmode[d] = 1
-            fbase[d] = base + fcnt[d - 1]
-            continue
         # next complete move of frame d (odometer over choice sequences)
         ok = True
         if fstarted[d] == 0:
@@ -986,7 +762,10 @@ def dfs(
                         score += objective[c]
                 if best >= 0 and score >= best:
                     continue
-            _write_line(d, fch, fk, fplen, sol, sol_len, order, ar)
+            for t in range(d + 1):
+                sol_len[t] = fplen[t]
+                for j in range(fplen[t]):
+                    sol[t, j] = fch[t, j] if order == 0 else fk[t, j] - 1 - fch[t, j]
             if best_mode == 0 or score == 0:
                 return CODE_WIN, nodes, reasons, d + 1
             best = score
@@ -1016,9 +795,6 @@ def dfs(
             fidx[d + 1] = -1
         d += 1
         fstarted[d] = 0
-        if order == ORDER_SCORE:
-            fmode[d] = 1
-            fbase[d] = fbase[d - 1]
     if best >= 0:
         return CODE_WIN, nodes, reasons, best_turns
     return CODE_LOSS, nodes, reasons, 0
@@ -1047,14 +823,12 @@ def portfolio(
     A,
     B,
     first_budget,
-    order_a=ORDER_SCORE,
-    order_b=ORDER_REV,
 ):
-    """Run the DFS in two move orders (order_a and order_b) side by side, with doubling node budgets,
+    """Run the DFS in two move orders (0 and 1) side by side, with doubling node budgets,
     until one of them finishes: both are exhaustive, so the first verdict is exact.
 
     A and B are tuples (keys, gens, marks, states, fch, fk, fplen, fstarted, fidx, sol,
-    sol_len, ctl, arena) of separate tables and stacks (arena: `_arena`, used by ORDER_SCORE). Each order may use up to node_limit // 2
+    sol_len, ctl) of separate tables and stacks. Each order may use up to node_limit // 2
     positions. Returns (code, nodes of both, reasons, turns, which order answered).
     """
     half = max(1, node_limit // 2)
@@ -1102,8 +876,7 @@ def portfolio(
                 0,
                 A[11],
                 budget,
-                A[12],
-                order_a,
+                0,
             )
             if code == CODE_UNDECIDED:
                 alive_a = False  # its share of the node limit is spent; B goes on alone
@@ -1143,8 +916,7 @@ def portfolio(
                 0,
                 B[11],
                 budget,
-                B[12],
-                order_b,
+                1,
             )
             if code == CODE_UNDECIDED:
                 alive_b = False
@@ -1200,14 +972,9 @@ def solve_many(
     marks_b,
     use_portfolio,
     first_budget,
-    ar_a,
-    ar_b,
-    order_a,
-    order_b,
 ):
     """Solve each row of `decks` (card ids, top first); results into the out arrays.
-    use_portfolio=1 runs `portfolio` in orders order_a and order_b (second table in
-    keys_b/gens_b/marks_b); otherwise one `dfs` in order_a. ar_a/ar_b: `_arena`s.
+    use_portfolio=1 runs `portfolio` (second table in keys_b/gens_b/marks_b).
     Returns the last table generation used."""
     L = 5 * n + 8
     states = np.zeros((max_depth + 1, L), np.int16)
@@ -1225,22 +992,8 @@ def solve_many(
     objective = np.zeros(n, np.int64)
     ctl = np.zeros(8, np.int64)
     fb = _frames(max_depth, L)
-    A = (keys, gens, marks, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl, ar_a)
-    B = (
-        keys_b,
-        gens_b,
-        marks_b,
-        fb[0],
-        fb[1],
-        fb[2],
-        fb[3],
-        fb[4],
-        fb[5],
-        fb[6],
-        fb[7],
-        fb[8],
-        ar_b,
-    )
+    A = (keys, gens, marks, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
+    B = (keys_b, gens_b, marks_b, fb[0], fb[1], fb[2], fb[3], fb[4], fb[5], fb[6], fb[7], fb[8])
     gen = gen0
     for r in range(decks.shape[0]):
         gen += 1
@@ -1272,8 +1025,6 @@ def solve_many(
                 A,
                 B,
                 first_budget,
-                order_a,
-                order_b,
             )
             out_code[r] = code
             out_nodes[r] = nodes
@@ -1313,8 +1064,6 @@ def solve_many(
             0,
             ctl,
             node_limit + 1,
-            ar_a,
-            order_a,
         )
         out_code[r] = code
         out_nodes[r] = nodes

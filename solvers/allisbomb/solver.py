@@ -94,7 +94,6 @@ class _Table:
         self.marks = np.zeros(1, np.uint8)
         self.gen = 0
         self.frames: dict[int, tuple] = {}
-        self.arenas: dict[int, tuple] = {}
 
     def get(self, bits: int) -> tuple[np.ndarray, np.ndarray]:
         if bits != self.bits:
@@ -136,24 +135,12 @@ class _Table:
             )
         return self.frames[n]
 
-    def arena(self, n: int) -> tuple:
-        """The child store of the scored move order for n cards (kernel._arena)."""
-        if n not in self.arenas:
-            self.arenas[n] = K._arena(ARENA_ROWS, n, MAX_DEPTH)
-        return self.arenas[n]
 
-
-#: Children the scored move order can hold along one line (a frame past it falls back to
-#: lexicographic order; exact either way).
-ARENA_ROWS = 1 << 15
 _TABLE = _Table()
 #: The second order's table and stacks (portfolio search; see kernel.portfolio).
 _TABLE_B = _Table()
 #: Positions each order searches before the first switch (then doubling).
 PORTFOLIO_FIRST = 1000
-#: The two move orders of the portfolio search (kernel.ORDER_*): children by score
-#: (`kernel._score`), and choice sequences in reverse lexicographic order.
-PORTFOLIO_ORDERS = (K.ORDER_SCORE, K.ORDER_REV)
 
 
 def _deck_array(cards: CardSet, deck) -> np.ndarray:
@@ -220,10 +207,6 @@ def solve_batch(
         _TABLE_B.marks,
         int(portfolio),
         PORTFOLIO_FIRST,
-        _TABLE.arena(p.n),
-        _TABLE_B.arena(p.n),
-        PORTFOLIO_ORDERS[0] if portfolio else K.ORDER_LEX,
-        PORTFOLIO_ORDERS[1],
     )
     return out
 
@@ -264,22 +247,8 @@ def solve_state(
         fb = _TABLE_B.frame_buffers(n)
         ctl_a = np.zeros(8, np.int64)
         ctl_b = np.zeros(8, np.int64)
-        A = (
-            keys,
-            gens,
-            _TABLE.marks,
-            states,
-            fch,
-            fk,
-            fplen,
-            fstarted,
-            fidx,
-            sol,
-            sol_len,
-            ctl_a,
-            _TABLE.arena(n),
-        )
-        B = (_TABLE_B.keys, _TABLE_B.gens, _TABLE_B.marks, *fb[:8], ctl_b, _TABLE_B.arena(n))
+        A = (keys, gens, _TABLE.marks, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
+        B = (_TABLE_B.keys, _TABLE_B.gens, _TABLE_B.marks, *fb[:8], ctl_b)
         code, nodes, reasons, turns, which = K.portfolio(
             root,
             n,
@@ -302,7 +271,6 @@ def solve_state(
             A,
             B,
             PORTFOLIO_FIRST,
-            *PORTFOLIO_ORDERS,
         )
         sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
         return _result(state, code, nodes, reasons, turns, sol, sol_len, t0, check)
@@ -417,8 +385,6 @@ def _dfs_call(
         int(keep_most),
         ctl,
         pause_at,
-        _TABLE.arena(n),
-        K.ORDER_LEX,
     )
 
 
