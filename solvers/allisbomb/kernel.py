@@ -919,6 +919,151 @@ def dfs(
 
 
 @njit(cache=True)
+def shortest(
+    root,
+    n,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    tracked,
+    n_tracked,
+    tags,
+    table,
+    kw,
+    tdepth,
+    gen0,
+    node_limit,
+    max_turns,
+    states,
+    fch,
+    fk,
+    fplen,
+    fstarted,
+    sol,
+    sol_len,
+    buf,
+    tmp,
+    cs,
+):
+    """A win with the fewest turns, by iterative deepening (search.reference_shortest is
+    the breadth-first reference). Returns (code, nodes, reasons, turns, last generation);
+    the line is left in sol[0:turns, :] like `dfs`.
+
+    Depth limit D = 1, 2, ..., max_turns (the caller knows a win of max_turns turns, e.g.
+    from `dfs`, so the deepening ends). Within one limit, each position is entered again
+    only when reached at a smaller depth than before (tdepth[slot], a fresh table
+    generation per limit). This is complete: along a shortest winning line p0..pL, every
+    p_i is entered at depth <= i (by induction: p_i's visit at depth <= i tries p_(i+1),
+    which is then entered at depth <= i + 1 or already was, an ancestor on the line
+    included), so the limit D = L finds a win and no limit below L does: the first win
+    found has exactly L turns. A full table only stops recording (more work, never a
+    wrong prune). `nodes` counts positions entered over all limits.
+    """
+    H = 5 * n
+    L = states.shape[1]
+    cap = tags.shape[0]
+    limit_fill = (cap * 3) // 4
+    cs[3] = 0
+    nodes = 0
+    reasons = 0
+    gen = gen0
+    if root[H + 5] == R_WIN:
+        return CODE_WIN, 0, 0, 0, gen
+    if root[H + 5] == R_LOSS:
+        return CODE_LOSS, 0, root[H + 6], 0, gen
+    for D in range(1, max_turns + 1):
+        gen += 1
+        if gen >= 4294967295:
+            tags[:] = 0
+            gen = 1
+        filled = 0
+        h = pack_state(root, n, tracked, n_tracked, kw)
+        idx, found = _tt_find(tags, table, gen, h, kw, cap)
+        _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
+        tdepth[idx] = 0
+        filled += 1
+        for j in range(L):
+            states[0, j] = root[j]
+        fstarted[0] = 0
+        nodes += 1
+        d = 0
+        while d >= 0:
+            ok = True
+            if fstarted[d] == 0:
+                fstarted[d] = 1
+                fplen[d] = 0
+            else:
+                p = fplen[d]
+                while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
+                    p -= 1
+                if p == 0:
+                    ok = False
+                else:
+                    fch[d, p - 1] += 1
+                    fplen[d] = p
+            if not ok:
+                d -= 1
+                continue
+            child = states[d + 1]
+            child[:] = states[d]
+            cs[0] = 0
+            cs[1] = fplen[d]
+            status = run_turn(
+                child,
+                n,
+                number,
+                keyword,
+                sstart,
+                scount,
+                steps,
+                info,
+                gift_ids,
+                n_gifts,
+                fch[d],
+                fk[d],
+                cs,
+                buf,
+                tmp,
+            )
+            fplen[d] = cs[1]
+            if status == NEED:
+                return CODE_UNDECIDED, nodes, reasons, 0, gen
+            res = child[H + 5]
+            if res == R_WIN:
+                for t in range(d + 1):
+                    sol_len[t] = fplen[t]
+                    for j in range(fplen[t]):
+                        sol[t, j] = fch[t, j]
+                return CODE_WIN, nodes, reasons, d + 1, gen
+            if res == R_LOSS:
+                reasons |= child[H + 6]
+                continue
+            if d + 1 >= D:
+                continue  # the depth limit: its children are tried by the next limit
+            h = pack_state(child, n, tracked, n_tracked, kw)
+            idx, found = _tt_find(tags, table, gen, h, kw, cap)
+            if found and tdepth[idx] <= d + 1:
+                continue
+            if nodes >= node_limit:
+                return CODE_UNDECIDED, nodes, reasons, 0, gen
+            nodes += 1
+            if found:
+                tdepth[idx] = d + 1
+            elif filled < limit_fill:
+                _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
+                tdepth[idx] = d + 1
+                filled += 1
+            d += 1
+            fstarted[d] = 0
+    return CODE_UNDECIDED, nodes, reasons, 0, gen
+
+
+@njit(cache=True)
 def portfolio(
     root,
     n,

@@ -100,6 +100,7 @@ class _Table:
     def __init__(self) -> None:
         self.tag_buf = np.zeros(0, np.uint64)
         self.word_buf = np.zeros(0, np.uint64)
+        self.depth_buf = np.zeros(0, np.int16)
         self.gen = 0
         self.frames: dict[int, tuple] = {}
 
@@ -114,6 +115,13 @@ class _Table:
             self.tag_buf = np.zeros(size, np.uint64)  # the old entries lost their words
         cap = 1 << bits
         return self.tag_buf[:cap], self.word_buf[: cap * words].reshape(cap, words)
+
+    def depths(self, bits: int) -> np.ndarray:
+        """Per-slot depths for kernel.shortest (valid where the slot's tag is current)."""
+        size = 1 << max(bits, MAX_TABLE_BITS)
+        if self.depth_buf.shape[0] < size:
+            self.depth_buf = np.zeros(size, np.int16)
+        return self.depth_buf[: 1 << bits]
 
     def frame_buffers(self, n: int) -> tuple:
         """The DFS stack arrays for n cards (allocated once per process and size)."""
@@ -423,8 +431,8 @@ def solve(
 
     portfolio=True (default) runs two move orders side by side (see `solve_batch`);
     portfolio=False is the plain search that matches the reference search node for node.
-    shortest=True finds a win with the fewest turns (breadth-first, reference engine;
-    slower). keep_most=True finds the win losing the fewest star cards (see solve_state).
+    shortest=True finds a win with the fewest turns (see solve_shortest). keep_most=True
+    finds the win losing the fewest star cards (see solve_state).
     With check=True a win's move list is replayed through the reference engine and a
     mismatch raises RuntimeError (it would be a bug, never a user error).
 
@@ -441,18 +449,63 @@ def solve(
 def solve_shortest(
     state: State, node_limit: int, table_bits: int | None, check: bool
 ) -> SolveResult:
-    """A win with the fewest turns, by breadth-first search over the reference engine.
+    """A win with the fewest turns: the portfolio search decides the deal, and if it is
+    won, iterative deepening in the kernel (kernel.shortest) finds the fewest turns, at
+    most the length of the win already found. Exact; `nodes` counts both searches.
 
-    Exact but plain Python (about 20,000 positions per second): meant for single deals.
+    A loss or 'undecided' of the first search is the answer. If the node limit stops the
+    deepening, the answer is 'undecided' (a win exists, but none is proven shortest), as
+    with the breadth-first reference (search.reference_shortest).
     """
-    del table_bits
-    from solvers.allisbomb.search import reference_shortest
-
-    r = reference_shortest(state, node_limit)
-    res = SolveResult(r.outcome, r.nodes, r.seconds, r.solution, r.loss_reason)
-    if check and res.outcome == "win":
-        verify_solution(state, res.solution)
-    return res
+    t0 = time.perf_counter()
+    first = solve_state(state, node_limit, table_bits, check=False, portfolio=True)
+    if first.outcome != "win":
+        return SolveResult(
+            first.outcome, first.nodes, time.perf_counter() - t0, [], first.loss_reason
+        )
+    c = compiled(state.config)
+    n = c.cards.n
+    words = K.key_words(n, c.n_tracked)
+    bits = table_bits or table_bits_for(node_limit)
+    tags, table = _TABLE.get(bits, words)
+    tdepth = _TABLE.depths(bits)
+    states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
+    p = c.prog
+    code, nodes, reasons, turns, last_gen = K.shortest(
+        to_kernel_state(state),
+        n,
+        p.number,
+        p.keyword,
+        p.step_start,
+        p.step_count,
+        p.steps,
+        p.info,
+        c.gift_ids,
+        c.n_gifts,
+        c.tracked,
+        c.n_tracked,
+        tags,
+        table,
+        np.zeros(words, np.uint64),
+        tdepth,
+        _next_gen(),
+        max(1, node_limit - first.nodes),
+        len(first.solution),
+        states,
+        fch,
+        fk,
+        fplen,
+        fstarted,
+        sol,
+        sol_len,
+        buf,
+        tmp,
+        cs,
+    )
+    _TABLE.gen = _TABLE_B.gen = int(last_gen)
+    if code != K.CODE_WIN:
+        code = K.CODE_UNDECIDED
+    return _result(state, code, first.nodes + nodes, reasons, turns, sol, sol_len, t0, check)
 
 
 def verify_solution(state: State, solution: list[tuple[int, ...]]) -> State:
