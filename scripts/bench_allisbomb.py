@@ -4,9 +4,16 @@ Both searches decide the same deals with the same node limit in one run; the scr
 reports nodes per CPU-second (one core: process CPU time, so a busy shared machine
 slows the wall clock but not this figure) for each, their ratio, the kernel's first-run compile
 time (fresh Numba cache, in a subprocess) and cache-load time, and the kernel's median
-time per deal over a larger batch. Single process, single core.
+time per deal over a larger batch. Single process, single core. Every kernel entry point
+is called once on a tiny case before any timing, so a cold Numba cache (a compile) never
+counts in a timed figure.
+
+Hard configurations (`--hard-deals`, default 200 each of base+all and base+the_juice+hands,
+`--six` adds all six expansions): the default portfolio search at a fixed node limit
+(`--hard-limit`), reporting decided deals, positions per CPU-second and CPU seconds.
 
     python scripts/bench_allisbomb.py [--ref-deals 40] [--batch-deals 2000] [--node-limit 20000]
+        [--hard-deals 200] [--hard-limit 200000] [--six] [--no-compile]
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solvers.allisbomb.cards import load_cards  # noqa: E402
 from solvers.allisbomb.config import GameConfig  # noqa: E402
 from solvers.allisbomb.deals import shuffles  # noqa: E402
 from solvers.allisbomb.rules import new_game  # noqa: E402
@@ -58,24 +66,70 @@ def first_run_seconds(fresh_cache: bool) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+HARD_CONFIGS = {
+    "base+all": GameConfig(expansions=("all",)),
+    "base+the_juice+hands": GameConfig(expansions=("the_juice",), hands=True),
+}
+SIX = GameConfig(expansions=("mosquitos", "dream_guide", "gifts", "the_juice", "waking_up", "all"))
+
+
+def warm_up() -> None:
+    """Load (or compile) every kernel entry point the timings use, on tiny cases."""
+    from solvers.allisbomb.solver import solve, solve_batch
+
+    cfg = GameConfig()
+    deck = np.arange(18)
+    for pf in (False, True):
+        solve(cfg, deck, node_limit=10, check=False, portfolio=pf)
+        solve_batch(cfg, deck[None, :], node_limit=10, portfolio=pf)
+
+
+def hard_configs(configs: dict, deals: int, limit: int, seed: int) -> dict:
+    """The default (portfolio) batch search on `deals` deals of each config at `limit`."""
+    from solvers.allisbomb.solver import solve_batch
+
+    out = {}
+    for name, cfg in configs.items():
+        n = load_cards(cfg).n
+        decks = shuffles(n, deals, np.random.default_rng(seed))
+        t = time.process_time()
+        r = solve_batch(cfg, decks, node_limit=limit)
+        cpu = time.process_time() - t
+        codes = r["code"].tolist()
+        out[name] = {
+            "deals": deals,
+            "win": codes.count(1),
+            "loss": codes.count(0),
+            "undecided": codes.count(2),
+            "cpu_seconds": round(cpu, 2),
+            "positions_per_s": round(int(r["nodes"].sum()) / cpu),
+        }
+        print(f"{name}: {out[name]}", flush=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ref-deals", type=int, default=40)
     ap.add_argument("--batch-deals", type=int, default=2000)
     ap.add_argument("--node-limit", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--hard-deals", type=int, default=200)
+    ap.add_argument("--hard-limit", type=int, default=200_000)
+    ap.add_argument("--six", action="store_true", help="also all six expansions")
+    ap.add_argument("--no-compile", action="store_true", help="skip the fresh-cache compile")
     ap.add_argument("--out", default=str(ROOT / "results" / "allisbomb" / "bench.json"))
     args = ap.parse_args()
 
-    compile_s = first_run_seconds(fresh_cache=True)
+    compile_s = None if args.no_compile else first_run_seconds(fresh_cache=True)
     cached_s = first_run_seconds(fresh_cache=False)
 
-    from solvers.allisbomb.solver import solve, solve_batch
+    from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve, solve_batch
 
+    warm_up()
     cfg = GameConfig()
     rng = np.random.default_rng(args.seed)
     decks = shuffles(18, max(args.ref_deals, args.batch_deals), rng)
-    solve(cfg, decks[0], node_limit=10, check=False)  # load the kernel
 
     # 1. the same deals, one at a time, kernel vs reference
     k_nodes = r_nodes = 0
@@ -123,7 +177,7 @@ def main() -> None:
         "kernel_nodes_per_s": round(k_rate),
         "reference_nodes_per_s": round(r_rate),
         "ratio": round(k_rate / r_rate, 1),
-        "first_run_compile_s": round(compile_s, 2),
+        "first_run_compile_s": None if compile_s is None else round(compile_s, 2),
         "cached_first_run_s": round(cached_s, 2),
         "batch_deals": len(batch),
         "batch_cpu_seconds": round(t_all, 3),
@@ -139,6 +193,25 @@ def main() -> None:
         "portfolio_loss": int((out_pf["code"] == 0).sum()),
         "portfolio_undecided": int((out_pf["code"] == 2).sum()),
     }
+    # 3. as the sweep runs: one solve_batch call per deal, the default node limit and search
+    study_deals = decks[: args.batch_deals]
+    study_codes = []
+    t = time.process_time()
+    for d in study_deals:
+        study_codes.append(int(solve_batch(cfg, d[None, :])["code"][0]))
+    t = time.process_time() - t
+    res["study_like_deals"] = len(study_deals)
+    res["study_like_node_limit"] = DEFAULT_NODE_LIMIT
+    res["study_like_cpu_ms_per_deal"] = round(1000 * t / len(study_deals), 3)
+    res["study_like_undecided"] = study_codes.count(2)
+    print(f"study-like: {1000 * t / len(study_deals):.3f} ms/deal", flush=True)
+
+    configs = dict(HARD_CONFIGS)
+    if args.six:
+        configs["six expansions"] = SIX
+    res["hard_seed"] = args.seed
+    res["hard_node_limit"] = args.hard_limit
+    res["hard"] = hard_configs(configs, args.hard_deals, args.hard_limit, args.seed)
     write_text_atomic(args.out, json.dumps(res, indent=1) + "\n")
     for k, v in res.items():
         print(f"{k:>28}: {v}")

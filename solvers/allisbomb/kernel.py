@@ -44,6 +44,8 @@ E_DEAD = 32  # a position from which no win is reachable (prune.dead), counted a
 R_ONGOING, R_WIN, R_LOSS = 0, 1, 2
 MAXC = 64  # most choices in one turn (more: the search answers undecided)
 ON_PATH, DONE = 1, 2
+#: Table slots a search starts with (doubled as it fills, up to the whole table).
+TT_START = 1 << 12
 #: outcome codes of solve_batch
 CODE_WIN, CODE_LOSS, CODE_UNDECIDED = 1, 0, 2
 CODE_PAUSED = 3  # dfs only: stopped at `pause_at` nodes, resumable
@@ -536,54 +538,93 @@ def _mix(h, w):
 
 
 @njit(cache=True)
-def state_hash(st, n, tracked, n_tracked):
-    """64-bit hash of what rules.State.key() holds.
+def key_words(n: int, n_tracked: int) -> int:
+    """Words (uint64) of the packed position `pack_state` writes for n cards: ten 6-bit
+    values a word (two lengths, at most n deck and discard cards, n zones, the tracked
+    play marks), then one word for the prophecy, GIFT plays and active player."""
+    return (2 + 2 * n + n_tracked + 9) // 10 + 1
 
-    Every value fits in 6 bits (cards are fewer than 63), so ten of them are packed into
-    one 64-bit word before each multiply: the lengths first, so the packing is unambiguous.
-    This is several times cheaper than one multiply per value.
+
+@njit(cache=True)
+def pack_state(st, n, tracked, n_tracked, kw):
+    """Write the position into kw (all of `key_words` words) and return its 64-bit hash.
+
+    The words hold exactly what rules.State.key() holds, ten 6-bit values a word (every
+    value fits: card ids < 63, zone * 2 + side <= 11): the deck and discard lengths, the
+    deck top first, the discard pile bottom first, each card's zone * 2 + side, the
+    tracked play marks; the last word holds the desired dish + 1, GIFT plays capped at 3
+    and the active player; unused words are 0. The lengths come first, so the layout of
+    the rest is fixed by them: two positions have the same words if and only if they have
+    the same key(). Packing ten values before each multiply of the hash is several times
+    cheaper than one multiply per value.
     """
     H = 5 * n
-    h = np.uint64(0xCBF29CE484222325)
     six = np.uint64(6)
     acc = np.uint64(st[H]) << six | np.uint64(st[H + 1])
     k = 2
+    j = 0
     for i in range(st[H]):
         acc = acc << six | np.uint64(st[i] + 1)
         k += 1
         if k == 10:
-            h = _mix(h, acc)
+            kw[j] = acc
+            j += 1
             acc = np.uint64(0)
             k = 0
     for i in range(st[H + 1]):
         acc = acc << six | np.uint64(st[3 * n + i] + 1)
         k += 1
         if k == 10:
-            h = _mix(h, acc)
+            kw[j] = acc
+            j += 1
             acc = np.uint64(0)
             k = 0
     for c in range(n):
         acc = acc << six | np.uint64(st[n + c] * 2 + st[2 * n + c])
         k += 1
         if k == 10:
-            h = _mix(h, acc)
+            kw[j] = acc
+            j += 1
             acc = np.uint64(0)
             k = 0
     for i in range(n_tracked):
         acc = acc << six | np.uint64(st[4 * n + tracked[i]])
         k += 1
         if k == 10:
-            h = _mix(h, acc)
+            kw[j] = acc
+            j += 1
             acc = np.uint64(0)
             k = 0
+    W = kw.shape[0]
+    for i in range(j, W - 1):
+        kw[i] = 0
+    kw[j] = acc  # a partial word (0 values when k == 0: still unambiguous, lengths first)
     # desired dish (-1..n-1), GIFT plays (capped at 3), active player: 6 + 2 + 1 bits
-    last = np.uint64(st[H + 2] + 1) << np.uint64(3) | np.uint64(min(st[H + 4], 3) << 1)
-    h = _mix(h, acc)
-    h = _mix(h, last | np.uint64(st[H + 3]))
+    kw[W - 1] = (
+        np.uint64(st[H + 2] + 1) << np.uint64(3)
+        | np.uint64(min(st[H + 4], 3) << 1)
+        | np.uint64(st[H + 3])
+    )
+    return _hash_words(kw)
+
+
+@njit(cache=True, inline="always")
+def _hash_words(kw):
+    """The 64-bit hash of packed words (so a table can be rehashed from its entries)."""
+    h = np.uint64(0xCBF29CE484222325)
+    for i in range(kw.shape[0]):
+        h = _mix(h, kw[i])
     h ^= h >> np.uint64(32)
     h *= np.uint64(0xBF58476D1CE4E5B9)
     h ^= h >> np.uint64(29)
     return h
+
+
+@njit(cache=True)
+def state_hash(st, n, tracked, n_tracked):
+    """64-bit hash of what rules.State.key() holds (the hash `pack_state` returns)."""
+    kw = np.zeros(key_words(n, n_tracked), np.uint64)
+    return pack_state(st, n, tracked, n_tracked, kw)
 
 
 @njit(cache=True)
@@ -604,16 +645,90 @@ def setup(deck, n, players, st):
     st[H + 2] = -1
 
 
-@njit(cache=True)
-def _tt_find(keys, gens, gen, h):
-    cap = keys.shape[0]
+@njit(cache=True, inline="always")
+def _tt_find(tags, table, gen, h, kw, cap):
+    """Find the packed position kw (hash h) in the table: (slot, found). Not found: the
+    slot is the empty one where it would go.
+
+    Layout: tags (uint64 [2**bits]) = generation (high 32 bits) | the hash's top 30 bits
+    << 2 | mark (ON_PATH / DONE, 2 bits); table (uint64 [2**bits, W]) = the packed
+    positions. A slot whose generation is not `gen` is empty (earlier searches' entries
+    expire without clearing). Probing reads the small tags only; a tag match is confirmed
+    by comparing every word of the position, so two different positions are never taken
+    for one another: the table is exact. A search uses only the first `cap` slots (a
+    power of two that `_tt_grow` doubles as it fills), so a small search stays in cache.
+    """
+    W = table.shape[1]
+    g = np.uint64(gen)
+    tag = (g << np.uint64(32)) | ((h >> np.uint64(34)) << np.uint64(2))
     idx = np.int64(h & np.uint64(cap - 1))
     while True:
-        if gens[idx] != gen:
+        t = tags[idx]
+        if (t >> np.uint64(32)) != g:
             return idx, False
-        if keys[idx] == h:
-            return idx, True
+        if (t & ~np.uint64(3)) == tag:
+            same = True
+            for j in range(W):
+                if table[idx, j] != kw[j]:
+                    same = False
+                    break
+            if same:
+                return idx, True
         idx = (idx + 1) & (cap - 1)
+
+
+@njit(cache=True, inline="always")
+def _tt_put(tags, table, idx, gen, h, kw, mark):
+    """Store the packed position kw (hash h) in slot idx with a mark."""
+    tags[idx] = (
+        (np.uint64(gen) << np.uint64(32)) | ((h >> np.uint64(34)) << np.uint64(2)) | np.uint64(mark)
+    )
+    for j in range(table.shape[1]):
+        table[idx, j] = kw[j]
+
+
+@njit(cache=True)
+def _tt_grow(tags, table, gen, cap, fidx, d):
+    """Double the slots in use (cap -> 2 cap) and move this search's entries to their
+    slots under the new mask; fidx[0..d] (the slots of the current line) follow them.
+    Slots past cap hold only older generations, i.e. they are empty for this search."""
+    W = table.shape[1]
+    olds = np.empty(cap, np.int64)
+    m = 0
+    g = np.uint64(gen)
+    for i in range(cap):
+        if (tags[i] >> np.uint64(32)) == g:
+            olds[m] = i
+            m += 1
+    keep_tags = np.empty(m, np.uint64)
+    keep = np.empty((m, W), np.uint64)
+    for e in range(m):
+        keep_tags[e] = tags[olds[e]]
+        keep[e, :] = table[olds[e]]
+        tags[olds[e]] = 0
+    new_cap = 2 * cap
+    newpos = np.full(cap, -1, np.int64)
+    for e in range(m):
+        idx = np.int64(_hash_words(keep[e]) & np.uint64(new_cap - 1))
+        while (tags[idx] >> np.uint64(32)) == g:
+            idx = (idx + 1) & (new_cap - 1)
+        tags[idx] = keep_tags[e]
+        table[idx, :] = keep[e]
+        newpos[olds[e]] = idx
+    for t in range(d + 1):
+        if fidx[t] >= 0:
+            fidx[t] = newpos[fidx[t]]
+    return new_cap
+
+
+@njit(cache=True, inline="always")
+def _tt_mark(tags, idx):
+    return tags[idx] & np.uint64(3)
+
+
+@njit(cache=True, inline="always")
+def _tt_done(tags, idx):
+    tags[idx] = (tags[idx] & ~np.uint64(3)) | np.uint64(DONE)
 
 
 @njit(cache=True)
@@ -630,9 +745,9 @@ def dfs(
     n_gifts,
     tracked,
     n_tracked,
-    keys,
-    gens,
-    marks,
+    tags,
+    table,
+    kw,
     gen,
     node_limit,
     states,
@@ -672,21 +787,20 @@ def dfs(
     L = states.shape[1]
     max_depth = states.shape[0] - 1
     cs[3] = order
-    cap = keys.shape[0]
-    limit_fill = (cap * 3) // 4
+    full = tags.shape[0]
     if root[H + 5] == R_WIN:
         return CODE_WIN, 0, 0, 0
     if root[H + 5] == R_LOSS:
         return CODE_LOSS, 0, root[H + 6], 0
     if ctl[0] == 1:  # resume a paused search
         d, nodes, reasons, filled, best, best_turns = ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6]
+        cap = ctl[7]
     else:
         filled = 0
-        h = state_hash(root, n, tracked, n_tracked)
-        idx, found = _tt_find(keys, gens, gen, h)
-        keys[idx] = h
-        gens[idx] = gen
-        marks[idx] = ON_PATH
+        cap = min(full, TT_START)
+        h = pack_state(root, n, tracked, n_tracked, kw)
+        idx, found = _tt_find(tags, table, gen, h, kw, cap)
+        _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
         filled += 1
         for j in range(L):
             states[0, j] = root[j]
@@ -698,10 +812,11 @@ def dfs(
         best_turns = 0
         d = 0
     ctl[0] = 0
+    limit_fill = (cap * 3) // 4
     child = states[1]
     while d >= 0:
         if nodes >= pause_at:
-            ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6] = (
+            ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6], ctl[7] = (
                 1,
                 d,
                 nodes,
@@ -709,6 +824,7 @@ def dfs(
                 filled,
                 best,
                 best_turns,
+                cap,
             )
             return CODE_PAUSED, nodes, reasons, 0
         # next complete move of frame d (odometer over choice sequences)
@@ -727,7 +843,7 @@ def dfs(
                 fplen[d] = p
         if not ok:
             if fidx[d] >= 0:
-                marks[fidx[d]] = DONE
+                _tt_done(tags, fidx[d])
             d -= 1
             continue
         child = states[d + 1]  # the child is built in place in the next frame's slot
@@ -781,10 +897,10 @@ def dfs(
         if dead(child, n, info):
             reasons |= E_DEAD
             continue
-        h = state_hash(child, n, tracked, n_tracked)
-        idx, found = _tt_find(keys, gens, gen, h)
+        h = pack_state(child, n, tracked, n_tracked, kw)
+        idx, found = _tt_find(tags, table, gen, h, kw, cap)
         if found:
-            if marks[idx] == ON_PATH:
+            if _tt_mark(tags, idx) == ON_PATH:
                 reasons |= E_CYCLE
             continue
         if nodes >= node_limit or d + 1 >= max_depth:
@@ -792,10 +908,12 @@ def dfs(
                 return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
             return CODE_UNDECIDED, nodes, reasons, 0
         nodes += 1
+        if filled >= limit_fill and cap < full:
+            cap = _tt_grow(tags, table, gen, cap, fidx, d)
+            limit_fill = (cap * 3) // 4
+            idx, found = _tt_find(tags, table, gen, h, kw, cap)
         if filled < limit_fill:
-            keys[idx] = h
-            gens[idx] = gen
-            marks[idx] = ON_PATH
+            _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
             filled += 1
             fidx[d + 1] = idx
         else:
@@ -805,6 +923,154 @@ def dfs(
     if best >= 0:
         return CODE_WIN, nodes, reasons, best_turns
     return CODE_LOSS, nodes, reasons, 0
+
+
+@njit(cache=True)
+def shortest(
+    root,
+    n,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    tracked,
+    n_tracked,
+    tags,
+    table,
+    kw,
+    tdepth,
+    gen0,
+    node_limit,
+    max_turns,
+    states,
+    fch,
+    fk,
+    fplen,
+    fstarted,
+    sol,
+    sol_len,
+    buf,
+    tmp,
+    cs,
+):
+    """A win with the fewest turns, by iterative deepening (search.reference_shortest is
+    the breadth-first reference). Returns (code, nodes, reasons, turns, last generation);
+    the line is left in sol[0:turns, :] like `dfs`.
+
+    Depth limit D = 1, 2, ..., max_turns (the caller knows a win of max_turns turns, e.g.
+    from `dfs`, so the deepening ends). Within one limit, each position is entered again
+    only when reached at a smaller depth than before (tdepth[slot], a fresh table
+    generation per limit). This is complete: along a shortest winning line p0..pL, every
+    p_i is entered at depth <= i (by induction: p_i's visit at depth <= i tries p_(i+1),
+    which is then entered at depth <= i + 1 or already was, an ancestor on the line
+    included), so the limit D = L finds a win and no limit below L does: the first win
+    found has exactly L turns. A full table only stops recording (more work, never a
+    wrong prune). `nodes` counts positions entered over all limits.
+    """
+    H = 5 * n
+    L = states.shape[1]
+    cap = tags.shape[0]
+    limit_fill = (cap * 3) // 4
+    cs[3] = 0
+    nodes = 0
+    reasons = 0
+    gen = gen0
+    if root[H + 5] == R_WIN:
+        return CODE_WIN, 0, 0, 0, gen
+    if root[H + 5] == R_LOSS:
+        return CODE_LOSS, 0, root[H + 6], 0, gen
+    for D in range(1, max_turns + 1):
+        gen += 1
+        if gen >= 4294967295:
+            tags[:] = 0
+            gen = 1
+        filled = 0
+        h = pack_state(root, n, tracked, n_tracked, kw)
+        idx, found = _tt_find(tags, table, gen, h, kw, cap)
+        _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
+        tdepth[idx] = 0
+        filled += 1
+        for j in range(L):
+            states[0, j] = root[j]
+        fstarted[0] = 0
+        nodes += 1
+        d = 0
+        while d >= 0:
+            ok = True
+            if fstarted[d] == 0:
+                fstarted[d] = 1
+                fplen[d] = 0
+            else:
+                p = fplen[d]
+                while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
+                    p -= 1
+                if p == 0:
+                    ok = False
+                else:
+                    fch[d, p - 1] += 1
+                    fplen[d] = p
+            if not ok:
+                d -= 1
+                continue
+            child = states[d + 1]
+            child[:] = states[d]
+            cs[0] = 0
+            cs[1] = fplen[d]
+            status = run_turn(
+                child,
+                n,
+                number,
+                keyword,
+                sstart,
+                scount,
+                steps,
+                info,
+                gift_ids,
+                n_gifts,
+                fch[d],
+                fk[d],
+                cs,
+                buf,
+                tmp,
+            )
+            fplen[d] = cs[1]
+            if status == NEED:
+                return CODE_UNDECIDED, nodes, reasons, 0, gen
+            res = child[H + 5]
+            if res == R_WIN:
+                for t in range(d + 1):
+                    sol_len[t] = fplen[t]
+                    for j in range(fplen[t]):
+                        sol[t, j] = fch[t, j]
+                return CODE_WIN, nodes, reasons, d + 1, gen
+            if res == R_LOSS:
+                reasons |= child[H + 6]
+                continue
+            if dead(child, n, info):  # no win below it, so no shortest line through it
+                reasons |= E_DEAD
+                continue
+            if d + 1 >= D:
+                continue  # the depth limit: its children are tried by the next limit
+            h = pack_state(child, n, tracked, n_tracked, kw)
+            idx, found = _tt_find(tags, table, gen, h, kw, cap)
+            if found and tdepth[idx] <= d + 1:
+                continue
+            if nodes >= node_limit:
+                return CODE_UNDECIDED, nodes, reasons, 0, gen
+            nodes += 1
+            if found:
+                tdepth[idx] = d + 1
+            elif filled < limit_fill:
+                _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
+                tdepth[idx] = d + 1
+                filled += 1
+            d += 1
+            fstarted[d] = 0
+    return CODE_UNDECIDED, nodes, reasons, 0, gen
 
 
 @njit(cache=True)
@@ -834,8 +1100,8 @@ def portfolio(
     """Run the DFS in two move orders (0 and 1) side by side, with doubling node budgets,
     until one of them finishes: both are exhaustive, so the first verdict is exact.
 
-    A and B are tuples (keys, gens, marks, states, fch, fk, fplen, fstarted, fidx, sol,
-    sol_len, ctl) of separate tables and stacks. Each order may use up to node_limit // 2
+    A and B are tuples (tags, table, kw, states, fch, fk, fplen, fstarted, fidx, sol, sol_len,
+    ctl) of separate tables and stacks. Each order may use up to node_limit // 2
     positions. Returns (code, nodes of both, reasons, turns, which order answered).
     """
     half = max(1, node_limit // 2)
@@ -964,9 +1230,8 @@ def solve_many(
     n_gifts,
     tracked,
     n_tracked,
-    keys,
-    gens,
-    marks,
+    tags,
+    table,
     gen0,
     node_limit,
     max_depth,
@@ -974,14 +1239,13 @@ def solve_many(
     out_nodes,
     out_len,
     out_reason,
-    keys_b,
-    gens_b,
-    marks_b,
+    tags_b,
+    table_b,
     use_portfolio,
     first_budget,
 ):
     """Solve each row of `decks` (card ids, top first); results into the out arrays.
-    use_portfolio=1 runs `portfolio` (second table in keys_b/gens_b/marks_b).
+    use_portfolio=1 runs `portfolio` (second table in tags_b, table_b).
     Returns the last table generation used."""
     L = 5 * n + 8
     states = np.zeros((max_depth + 1, L), np.int16)
@@ -999,14 +1263,16 @@ def solve_many(
     objective = np.zeros(n, np.int64)
     ctl = np.zeros(8, np.int64)
     fb = _frames(max_depth, L)
-    A = (keys, gens, marks, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
-    B = (keys_b, gens_b, marks_b, fb[0], fb[1], fb[2], fb[3], fb[4], fb[5], fb[6], fb[7], fb[8])
+    kw = np.zeros(table.shape[1], np.uint64)
+    kw_b = np.zeros(table.shape[1], np.uint64)
+    A = (tags, table, kw, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
+    B = (tags_b, table_b, kw_b, fb[0], fb[1], fb[2], fb[3], fb[4], fb[5], fb[6], fb[7], fb[8])
     gen = gen0
     for r in range(decks.shape[0]):
         gen += 1
         if gen >= 4294967295:
-            gens[:] = 0
-            gens_b[:] = 0
+            tags[:] = 0
+            tags_b[:] = 0
             gen = 1
         setup(decks[r], n, players, root)
         if use_portfolio == 1:
@@ -1051,9 +1317,9 @@ def solve_many(
             n_gifts,
             tracked,
             n_tracked,
-            keys,
-            gens,
-            marks,
+            tags,
+            table,
+            kw,
             np.uint32(gen),
             node_limit,
             states,

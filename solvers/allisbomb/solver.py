@@ -31,7 +31,9 @@ OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "unde
 DEFAULT_NODE_LIMIT = 3_000_000
 #: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock.
 PAUSE_STEP = 100_000
-#: Largest transposition table: 2**22 entries (4 M positions, 54 MB with stamps and marks).
+#: Largest transposition table: 2**22 entries (4 M positions; 8 bytes per entry for the
+#: tag plus 8 per packed word, kernel.key_words: 5 words, 201 MB, for the base game),
+#: mapped by the operating system only as far as searches fill it.
 MAX_TABLE_BITS = 22
 
 
@@ -85,35 +87,41 @@ def compiled(config: GameConfig) -> _Compiled:
 
 
 class _Table:
-    """The process-wide transposition table (open addressing, generation-stamped)."""
+    """The process-wide transposition table (open addressing, generation-stamped, exact:
+    each entry holds the whole packed position, see kernel._tt_find).
+
+    The buffers are allocated once for the largest size and handed out as views: the
+    operating system maps a page only when a search first writes to it, and a search
+    starts on the first kernel.TT_START slots and doubles them only as it fills, so a
+    small search touches a few hundred kilobytes. Entries of another size or card count
+    are older generations, i.e. empty to every later search.
+    """
 
     def __init__(self) -> None:
-        self.bits = 0
-        self.keys = np.zeros(1, np.uint64)
-        self.gens = np.zeros(1, np.uint32)
-        self.marks = np.zeros(1, np.uint8)
+        self.tag_buf = np.zeros(0, np.uint64)
+        self.word_buf = np.zeros(0, np.uint64)
+        self.depth_buf = np.zeros(0, np.int16)
         self.gen = 0
         self.frames: dict[int, tuple] = {}
 
-    def get(self, bits: int) -> tuple[np.ndarray, np.ndarray]:
-        if bits != self.bits:
-            self.bits = bits
-            self.keys = np.zeros(1 << bits, np.uint64)
-            self.gens = np.zeros(1 << bits, np.uint32)
-            self.marks = np.zeros(1 << bits, np.uint8)
-            # touch the pages now, so the first search's time is search, not page faults
-            self.gens.fill(0)
-            self.keys.fill(0)
-            self.gen = 0
-        return self.keys, self.gens
+    def get(self, bits: int, words: int) -> tuple[np.ndarray, np.ndarray]:
+        """The tags [2**bits] and packed positions [2**bits, words] of the table."""
+        size = 1 << max(bits, MAX_TABLE_BITS)
+        if self.tag_buf.shape[0] < size:
+            self.tag_buf = np.zeros(size, np.uint64)
+            self.word_buf = np.zeros(0, np.uint64)
+        if self.word_buf.shape[0] < size * words:
+            self.word_buf = np.zeros(size * words, np.uint64)
+            self.tag_buf = np.zeros(size, np.uint64)  # the old entries lost their words
+        cap = 1 << bits
+        return self.tag_buf[:cap], self.word_buf[: cap * words].reshape(cap, words)
 
-    def next_gen(self) -> int:
-        """A fresh generation stamp: entries of earlier searches become empty slots."""
-        self.gen += 1
-        if self.gen >= 2**32 - 1:
-            self.gens[:] = 0
-            self.gen = 1
-        return self.gen
+    def depths(self, bits: int) -> np.ndarray:
+        """Per-slot depths for kernel.shortest (valid where the slot's tag is current)."""
+        size = 1 << max(bits, MAX_TABLE_BITS)
+        if self.depth_buf.shape[0] < size:
+            self.depth_buf = np.zeros(size, np.int16)
+        return self.depth_buf[: 1 << bits]
 
     def frame_buffers(self, n: int) -> tuple:
         """The DFS stack arrays for n cards (allocated once per process and size)."""
@@ -139,6 +147,20 @@ class _Table:
 _TABLE = _Table()
 #: The second order's table and stacks (portfolio search; see kernel.portfolio).
 _TABLE_B = _Table()
+
+
+def _next_gen() -> int:
+    """A generation stamp newer than every entry of both tables (one counter for both,
+    never reset when a table is reallocated, so no stale entry can look current)."""
+    gen = max(_TABLE.gen, _TABLE_B.gen) + 1
+    if gen >= 2**32 - 1:
+        _TABLE.tag_buf[:] = 0
+        _TABLE_B.tag_buf[:] = 0
+        gen = 1
+    _TABLE.gen = _TABLE_B.gen = gen
+    return gen
+
+
 #: Positions each order searches before the first switch (then doubling).
 PORTFOLIO_FIRST = 1000
 
@@ -174,11 +196,13 @@ def solve_batch(
         raise BadInput(f"decks must be an array [m, {c.cards.n}] for {config.label()}")
     m = decks.shape[0]
     out = {k: np.zeros(m, np.int64) for k in ("code", "nodes", "turns", "reason")}
-    bits = table_bits or table_bits_for(node_limit)
-    keys, gens = _TABLE.get(bits)
-    keys_b, gens_b = _TABLE_B.get(bits)
+    # each portfolio order may enter half the limit, so each table needs half the room
+    bits = table_bits or table_bits_for(node_limit // 2 if portfolio else node_limit)
+    words = K.key_words(c.cards.n, c.n_tracked)
+    tags, table = _TABLE.get(bits, words)
+    tags_b, table_b = _TABLE_B.get(bits, words)
     p = c.prog
-    _TABLE.gen = K.solve_many(
+    _TABLE.gen = _TABLE_B.gen = K.solve_many(
         decks,
         p.n,
         config.players,
@@ -192,19 +216,17 @@ def solve_batch(
         c.n_gifts,
         c.tracked,
         c.n_tracked,
-        keys,
-        gens,
-        _TABLE.marks,
-        _TABLE.gen,
+        tags,
+        table,
+        max(_TABLE.gen, _TABLE_B.gen),
         node_limit,
         MAX_DEPTH,
         out["code"],
         out["nodes"],
         out["turns"],
         out["reason"],
-        keys_b,
-        gens_b,
-        _TABLE_B.marks,
+        tags_b,
+        table_b,
         int(portfolio),
         PORTFOLIO_FIRST,
     )
@@ -237,18 +259,22 @@ def solve_state(
     c = compiled(state.config)
     n = c.cards.n
     root = to_kernel_state(state)
-    keys, gens = _TABLE.get(table_bits or table_bits_for(node_limit))
-    gen = _TABLE.next_gen()
+    words = K.key_words(n, c.n_tracked)
+    use_pf = portfolio and not keep_most and time_limit is None
+    bits = table_bits or table_bits_for(node_limit // 2 if use_pf else node_limit)
+    tags, table = _TABLE.get(bits, words)
+    kw = np.zeros(words, np.uint64)
+    gen = _next_gen()
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     p = c.prog
     objective = np.array([int(k.campaign == "star") for k in c.cards.cards], np.int64)
-    if portfolio and not keep_most and time_limit is None:
-        _TABLE_B.get(table_bits or table_bits_for(node_limit))
+    if use_pf:
+        tags_b, table_b = _TABLE_B.get(bits, words)
         fb = _TABLE_B.frame_buffers(n)
         ctl_a = np.zeros(8, np.int64)
         ctl_b = np.zeros(8, np.int64)
-        A = (keys, gens, _TABLE.marks, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
-        B = (_TABLE_B.keys, _TABLE_B.gens, _TABLE_B.marks, *fb[:8], ctl_b)
+        A = (tags, table, kw, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
+        B = (tags_b, table_b, np.zeros(words, np.uint64), *fb[:8], ctl_b)
         code, nodes, reasons, turns, which = K.portfolio(
             root,
             n,
@@ -283,8 +309,9 @@ def solve_state(
             n,
             p,
             c,
-            keys,
-            gens,
+            tags,
+            table,
+            kw,
             gen,
             node_limit,
             states,
@@ -332,8 +359,9 @@ def _dfs_call(
     n,
     p,
     c,
-    keys,
-    gens,
+    tags,
+    table,
+    kw,
     gen,
     node_limit,
     states,
@@ -365,9 +393,9 @@ def _dfs_call(
         c.n_gifts,
         c.tracked,
         c.n_tracked,
-        keys,
-        gens,
-        _TABLE.marks,
+        tags,
+        table,
+        kw,
         np.uint32(gen),
         node_limit,
         states,
@@ -403,8 +431,8 @@ def solve(
 
     portfolio=True (default) runs two move orders side by side (see `solve_batch`);
     portfolio=False is the plain search that matches the reference search node for node.
-    shortest=True finds a win with the fewest turns (breadth-first, reference engine;
-    slower). keep_most=True finds the win losing the fewest star cards (see solve_state).
+    shortest=True finds a win with the fewest turns (see solve_shortest). keep_most=True
+    finds the win losing the fewest star cards (see solve_state).
     With check=True a win's move list is replayed through the reference engine and a
     mismatch raises RuntimeError (it would be a bug, never a user error).
 
@@ -421,18 +449,63 @@ def solve(
 def solve_shortest(
     state: State, node_limit: int, table_bits: int | None, check: bool
 ) -> SolveResult:
-    """A win with the fewest turns, by breadth-first search over the reference engine.
+    """A win with the fewest turns: the portfolio search decides the deal, and if it is
+    won, iterative deepening in the kernel (kernel.shortest) finds the fewest turns, at
+    most the length of the win already found. Exact; `nodes` counts both searches.
 
-    Exact but plain Python (about 20,000 positions per second): meant for single deals.
+    A loss or 'undecided' of the first search is the answer. If the node limit stops the
+    deepening, the answer is 'undecided' (a win exists, but none is proven shortest), as
+    with the breadth-first reference (search.reference_shortest).
     """
-    del table_bits
-    from solvers.allisbomb.search import reference_shortest
-
-    r = reference_shortest(state, node_limit)
-    res = SolveResult(r.outcome, r.nodes, r.seconds, r.solution, r.loss_reason)
-    if check and res.outcome == "win":
-        verify_solution(state, res.solution)
-    return res
+    t0 = time.perf_counter()
+    first = solve_state(state, node_limit, table_bits, check=False, portfolio=True)
+    if first.outcome != "win":
+        return SolveResult(
+            first.outcome, first.nodes, time.perf_counter() - t0, [], first.loss_reason
+        )
+    c = compiled(state.config)
+    n = c.cards.n
+    words = K.key_words(n, c.n_tracked)
+    bits = table_bits or table_bits_for(node_limit)
+    tags, table = _TABLE.get(bits, words)
+    tdepth = _TABLE.depths(bits)
+    states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
+    p = c.prog
+    code, nodes, reasons, turns, last_gen = K.shortest(
+        to_kernel_state(state),
+        n,
+        p.number,
+        p.keyword,
+        p.step_start,
+        p.step_count,
+        p.steps,
+        p.info,
+        c.gift_ids,
+        c.n_gifts,
+        c.tracked,
+        c.n_tracked,
+        tags,
+        table,
+        np.zeros(words, np.uint64),
+        tdepth,
+        _next_gen(),
+        max(1, node_limit - first.nodes),
+        len(first.solution),
+        states,
+        fch,
+        fk,
+        fplen,
+        fstarted,
+        sol,
+        sol_len,
+        buf,
+        tmp,
+        cs,
+    )
+    _TABLE.gen = _TABLE_B.gen = int(last_gen)
+    if code != K.CODE_WIN:
+        code = K.CODE_UNDECIDED
+    return _result(state, code, first.nodes + nodes, reasons, turns, sol, sol_len, t0, check)
 
 
 def verify_solution(state: State, solution: list[tuple[int, ...]]) -> State:
