@@ -41,7 +41,7 @@ from solvers.common.errors import BadInput
     type=click.IntRange(min=0),
     default=1000,
     show_default=True,
-    help="Also play the greedy and random players on this many deals per configuration.",
+    help="Also play the lookahead, greedy and random players on this many deals per configuration.",
 )
 @click.option("--no-report", is_flag=True, help="Do not write tables and charts at the end.")
 @study_options(default_chunk=1000)
