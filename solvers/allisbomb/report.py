@@ -353,7 +353,7 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
     players = [(perfect, "perfect play")] + [
         (p, f"{p} player") for p in HEURISTICS if f"{p}_rate" in summary.columns
     ]
-    fig, ax = new_figure(9, 0.6 + 0.55 * len(summary))
+    fig, ax = new_figure(9, 1.8 + 0.55 * len(summary))
     n = len(players)
     labels = [_short(c) for c in summary["config"]]
     height = 0.8 / n
@@ -378,8 +378,9 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
     ax.grid(axis="x", alpha=0.3)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel("win rate (%) on the same deals, Wilson 95% interval")
-    ax.set_title("Skill gap: perfect play against heuristic players (STAND-IN cards)")
-    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    ax.set_title("Skill gap: perfect play against heuristic players (STAND-IN cards)", pad=24)
+    # above the bars, under the title: the bars reach 100% and would hide it
+    ax.legend(frameon=False, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=n)
     save_chart(fig, out, "skill_gap", caption)
 
 
