@@ -2,6 +2,7 @@
 """Measure the skill-gap players against perfect play on deals no study or tuning used.
 
     python scripts/allisbomb_players.py [--deals 300] [--seed0 200000] [--configs base,blitz]
+    python scripts/allisbomb_players.py --readme-only   # the README block from players.json
 
 For each configuration, deals ``np.random.default_rng(seed).permutation`` for seeds
 seed0 .. seed0+N-1 (the lookahead weights were tuned on seeds 100000 and up; sweeps use
@@ -112,6 +113,28 @@ def markdown(rows: list[dict]) -> str:
     return head + "\n".join(lines) + "\n"
 
 
+def readme_body(summary: dict) -> str:
+    """The README block: the table, its caption and the command that regenerates it."""
+    first, last = (int(x) for x in summary["seeds"].split(" ")[0].split(".."))
+    b = summary["lookahead_budget"]
+    caption = (
+        f"All Is Bomb, STAND-IN cards; seeds {summary['seeds']}; perfect play = exhaustive "
+        f"search, node limit {summary['node_limit']:,} (undecided counted against it); "
+        f"lookahead: up to {b['depth']} turns, at most {b['positions']} positions per move; "
+        "greedy; random; Wilson 95% intervals; lookahead CPU seconds per game on a shared "
+        "machine."
+    )
+    configs = ",".join(r["config"] for r in summary["rows"])
+    cmd = (
+        f"python scripts/allisbomb_players.py --deals {last - first + 1} --seed0 {first} "
+        f"--node-limit {summary['node_limit']} --configs {configs}"
+    )
+    return (
+        f"{markdown(summary['rows'])}\n{caption}\n\nRegenerate: `{cmd}` "
+        f"({summary['wall_seconds']:,.0f} s wall, one process).\n"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=300)
@@ -120,39 +143,34 @@ def main() -> None:
     ap.add_argument("--configs", default=DEFAULT_CONFIGS)
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb")
     ap.add_argument("--no-readme", action="store_true", help="do not rewrite the README block")
-    args = ap.parse_args()
-    seeds = range(args.seed0, args.seed0 + args.deals)
-    rows = []
-    t0 = time.perf_counter()
-    for label in args.configs.split(","):
-        rows.append(measure(parse_config(label.strip()), seeds, args.node_limit))
-        print(json.dumps(rows[-1]), flush=True)
-    summary = {
-        "cards": "stand-in",
-        "seeds": f"{seeds.start}..{seeds.stop - 1} (np.random.default_rng(seed).permutation)",
-        "node_limit": args.node_limit,
-        "lookahead_budget": asdict(DEFAULT_BUDGET),
-        "lookahead_weights": asdict(DEFAULT_WEIGHTS),
-        "wall_seconds": round(time.perf_counter() - t0, 1),
-        "rows": rows,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(args.out / "players.json", json.dumps(summary, indent=1) + "\n")
-    caption = (
-        f"All Is Bomb, STAND-IN cards; seeds {summary['seeds']}; perfect play = exhaustive "
-        f"search, node limit {args.node_limit:,} (undecided counted against it); "
-        f"{DEFAULT_BUDGET.describe()}; Wilson 95% intervals; CPU seconds on a shared machine."
+    ap.add_argument(
+        "--readme-only", action="store_true", help="rewrite the README block from players.json"
     )
-    md = markdown(rows) + "\n" + caption + "\n"
-    write_text_atomic(args.out / "players.md", md)
-    print(md)
+    args = ap.parse_args()
+    if not args.readme_only:
+        seeds = range(args.seed0, args.seed0 + args.deals)
+        rows = []
+        t0 = time.perf_counter()
+        for label in args.configs.split(","):
+            rows.append(measure(parse_config(label.strip()), seeds, args.node_limit))
+            print(json.dumps(rows[-1]), flush=True)
+        summary = {
+            "cards": "stand-in",
+            "seeds": f"{seeds.start}..{seeds.stop - 1} (np.random.default_rng(seed).permutation)",
+            "node_limit": args.node_limit,
+            "lookahead_budget": asdict(DEFAULT_BUDGET),
+            "lookahead_weights": asdict(DEFAULT_WEIGHTS),
+            "wall_seconds": round(time.perf_counter() - t0, 1),
+            "rows": rows,
+        }
+        args.out.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(args.out / "players.json", json.dumps(summary, indent=1) + "\n")
+    summary = json.loads((args.out / "players.json").read_text())
+    body = readme_body(summary)
+    write_text_atomic(args.out / "players.md", body)
+    print(body)
     if not args.no_readme:
-        cmd = (
-            f"`python scripts/allisbomb_players.py --deals {args.deals} --seed0 {args.seed0} "
-            f"--node-limit {args.node_limit} --configs {args.configs}` "
-            f"({summary['wall_seconds']:,.0f} s wall, one process)"
-        )
-        update_block(ROOT / "README.md", "allisbomb-players", f"{md}\nRegenerate: {cmd}\n", ANCHOR)
+        update_block(ROOT / "README.md", "allisbomb-players", body, ANCHOR)
 
 
 if __name__ == "__main__":
