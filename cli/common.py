@@ -7,11 +7,20 @@ import sys
 
 import click
 
+from solvers.common.runner import StudyPaused, time_budget
+
+#: Exit code of a study command stopped by ``--time-budget`` before the study was done.
+EXIT_PAUSED = 3
+
 
 def study_options(default_chunk: int | None = 1000):
-    """Add ``--out``, ``--workers``, ``--scheduler`` and ``--chunk-size`` to a study command.
+    """Add ``--out``, ``--workers``, ``--scheduler``, ``--chunk-size`` and ``--time-budget`` to
+    a study command.
 
     ``default_chunk=None`` leaves ``--chunk-size`` unset so the command can choose.
+    ``--time-budget MINUTES`` starts no chunk after that long; the command then stops with
+    one line on stderr and exit code 3 (`EXIT_PAUSED`), keeping every finished chunk, and the
+    same command run again resumes the study.
     """
 
     def decorate(fn):
@@ -41,9 +50,24 @@ def study_options(default_chunk: int | None = 1000):
             show_default=True,
             help="Cases per chunk (part of the study's identity).",
         )
+        @click.option(
+            "--time-budget",
+            "time_budget_minutes",
+            type=click.FloatRange(min=0),
+            default=None,
+            metavar="MINUTES",
+            help="Start no chunk after this many minutes; re-run the command to resume.",
+        )
         @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            return fn(*args, **kwargs)
+        def wrapper(*args, time_budget_minutes=None, **kwargs):
+            if time_budget_minutes is None:
+                return fn(*args, **kwargs)
+            with time_budget(time_budget_minutes * 60.0):
+                try:
+                    return fn(*args, **kwargs)
+                except StudyPaused as exc:
+                    click.echo(f"bombsolve: {exc}", err=True)
+                    sys.exit(EXIT_PAUSED)
 
         return wrapper
 

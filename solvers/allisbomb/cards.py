@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.prune import extend_info
 from solvers.common.errors import BadInput
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -421,7 +422,7 @@ class Program:
     step_start: np.ndarray  # int32 [n, 2]
     step_count: np.ndarray  # int32 [n, 2]
     steps: np.ndarray  # int32 [k, STEP_WIDTH]
-    info: np.ndarray  # int32 [16]: win-condition parameters, see kernel.INFO_*
+    info: np.ndarray  # int32: win_info's 16 entries, then prune.py's tables (prune.info_len)
 
 
 def card_mask(ids: list[int]) -> int:
@@ -457,7 +458,7 @@ def compile_program(cs: CardSet) -> Program:
         if rows
         else np.zeros((1, STEP_WIDTH), np.int32)
     )
-    return Program(n, number, keyword, start, count, steps, win_info(cs))
+    return Program(n, number, keyword, start, count, steps, extend_info(cs, win_info(cs)))
 
 
 def step_row(cs: CardSet, st: Step) -> list[int]:

@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.allisbomb.prune import dead
+
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
 Z_DECK, Z_EQUIPPED, Z_DISCARD, Z_PLAY, Z_DRAWN = range(5)
@@ -37,6 +39,7 @@ KW_URGENT, KW_ROYAL = 1, 2
 NEED = -1
 E_DRAW, E_NOCARD, E_UNMET, E_CYCLE = 1, 2, 4, 8
 E_NOT_BEST = 16  # best mode: the node limit stopped the search before the best win was proven
+E_DEAD = 32  # a position from which no win is reachable (prune.dead), counted as a loss
 R_ONGOING, R_WIN, R_LOSS = 0, 1, 2
 MAXC = 64  # most choices in one turn (more: the search answers undecided)
 ON_PATH, DONE = 1, 2
@@ -773,6 +776,9 @@ def dfs(
             continue
         if res == R_LOSS:
             reasons |= child[H + 6]
+            continue
+        if dead(child, n, info):
+            reasons |= E_DEAD
             continue
         h = state_hash(child, n, tracked, n_tracked)
         idx, found = _tt_find(keys, gens, gen, h)

@@ -60,6 +60,8 @@ class Ending(enum.IntFlag):
     CYCLE: (searches only) a line of play that returns to a position already on the line.
     NOT_BEST: (searches only, keep-most mode) a win was found but the node limit stopped
     the search before it was proven the one keeping most cards.
+    NO_WIN_REACHABLE: (kernel search only) a position that `prune.dead` proves can reach
+    no win, counted as a loss without being searched.
     """
 
     NONE = 0
@@ -68,6 +70,7 @@ class Ending(enum.IntFlag):
     CONDITIONS_UNMET = 4
     CYCLE = 8
     NOT_BEST = 16
+    NO_WIN_REACHABLE = 32
 
 
 class NeedChoice(Exception):

@@ -15,6 +15,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
+from solvers.allisbomb.prune import dead_reason, pruning_enabled
 from solvers.allisbomb.rules import Ending, Outcome, State
 
 ON_PATH, DONE = 1, 2
@@ -58,6 +59,7 @@ def reference_search(
     seen = {root.key(): ON_PATH}
     nodes = 1
     reasons = 0
+    prune_on = pruning_enabled(root.config)
     stack = [(root, iter(root.children()))]
     line: list[tuple[int, ...]] = []
     best: tuple[int, list[tuple[int, ...]]] | None = None
@@ -92,6 +94,9 @@ def reference_search(
             continue
         if child.outcome is Outcome.LOSS:
             reasons |= int(child.ending)
+            continue
+        if prune_on and dead_reason(child) is not None:  # the kernel prunes the same
+            reasons |= int(Ending.NO_WIN_REACHABLE)
             continue
         key = child.key()
         mark = seen.get(key)

@@ -12,7 +12,12 @@ A study is a pure function over a chunk of cases. The runner
   parameters, input files and their hashes, versions, git commit and times;
 - on a re-run with the same study resumes with only the missing chunks; a chunk file that is
   truncated, corrupt or belongs to another study is recomputed, never read as data; a
-  different study pointed at the same folder is refused with `BadInput`.
+  different study pointed at the same folder is refused with `BadInput`;
+- with a ``time_budget`` stops starting chunks once the budget is spent, so a study too long
+  for one sitting is computed over several runs (each run is recorded in the manifest);
+  ``Study.order`` chooses which chunks go first (results do not depend on it), so that a
+  partial study is a fair sample of every part of it, and ``load_study(..., partial=True)``
+  reads what is done.
 
 Example:
 
@@ -27,6 +32,8 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime as _dt
 import hashlib
 import json
@@ -56,6 +63,36 @@ MANIFEST = "manifest.json"
 CHUNK_DIR = "chunks"
 _META_KEY = b"bombsolve.chunk"
 DASK_CONNECT_TIMEOUT = "10s"
+
+#: A time budget set by a command's ``--time-budget`` for every study it runs (`time_budget`).
+_COMMAND_BUDGET: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "bombsolve_time_budget", default=None
+)
+
+
+class StudyPaused(Exception):
+    """A study stopped at a command's time budget before all its chunks were done."""
+
+    def __init__(self, out_dir: Path, done: int, total: int) -> None:
+        super().__init__(
+            f"stopped at the time budget with {done} of {total} chunks of {out_dir} done; "
+            "re-run the same command to resume"
+        )
+
+
+@contextlib.contextmanager
+def time_budget(seconds: float | None):
+    """Give every `run_study` inside the block this time budget (for ``--time-budget``).
+
+    A study left unfinished there raises `StudyPaused` instead of returning part of its rows,
+    so that no command builds a report from a partial study by accident.
+    """
+    token = _COMMAND_BUDGET.set(seconds)
+    try:
+        yield
+    finally:
+        _COMMAND_BUDGET.reset(token)
+
 
 ChunkFn = Callable[[Mapping[str, Any], "ChunkSpec"], pd.DataFrame]
 
@@ -101,6 +138,9 @@ class Study:
     chunk_size: int = 1000
     input_files: Sequence[str | os.PathLike] = ()
     progress_fn: Callable[[pd.DataFrame], str] | None = field(default=None, compare=False)
+    #: Sort key for the order in which missing chunks are computed (default: by index). It
+    #: never changes a result, only which chunks a partial run has.
+    order: Callable[[ChunkSpec], Any] | None = field(default=None, compare=False)
 
     def chunks(self) -> list[ChunkSpec]:
         """All chunks of the study, in order."""
@@ -302,14 +342,20 @@ def run_study(
     scheduler: str | None = None,
     progress: bool | None = None,
     command: str | None = None,
+    time_budget: float | None = None,
 ) -> pd.DataFrame:
     """Run (or resume) `study` into `out_dir` and return all its rows, sorted by case.
 
     ``workers=None`` uses every core; ``workers=1`` runs in this process. ``scheduler`` sends the
-    chunks to a Dask distributed scheduler instead. Raises `BadInput` when `out_dir` holds a
-    different study.
+    chunks to a Dask distributed scheduler instead. ``time_budget`` (seconds): start no chunk
+    after it is spent; chunks already running finish and are kept, and the rows of the chunks
+    done so far are returned (``df.attrs["complete"]`` says whether that is all of them).
+    Raises `BadInput` when `out_dir` holds a different study.
     """
     out = Path(out_dir)
+    from_command = time_budget is None and _COMMAND_BUDGET.get() is not None
+    if from_command:
+        time_budget = _COMMAND_BUDGET.get()
     chunks = study.chunks()
     ident = study.identity_hash()
     old = _check_manifest(out, study, ident)
@@ -322,6 +368,11 @@ def run_study(
         if df is not None:
             done[chunk.index] = df
     todo = [c for c in chunks if c.index not in done]
+    if study.order is not None:
+        todo.sort(key=study.order)
+    if time_budget is not None and time_budget < 0:
+        raise BadInput(f"time budget {time_budget} is negative; expected seconds >= 0")
+    deadline = None if time_budget is None else time.monotonic() + time_budget
 
     if workers is not None and workers < 1:
         raise BadInput(f"--workers {workers} is not positive; expected 1 or more")
@@ -387,12 +438,14 @@ def run_study(
     try:
         if todo:
             if scheduler:
-                _run_dask(study, todo, scheduler, finish)
+                _run_dask(study, todo, scheduler, finish, deadline)
             elif n_workers == 1 or len(todo) == 1:
                 for chunk in todo:
+                    if _spent(deadline):
+                        break
                     finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
             else:
-                _run_pool(study, todo, n_workers, finish)
+                _run_pool(study, todo, n_workers, finish, deadline)
     finally:
         bar.close()
         run["finished"] = _now()
@@ -401,7 +454,15 @@ def run_study(
             manifest["finished"] = run["finished"]
         _write_manifest(out, manifest)
 
-    return _concat(done[c.index] for c in chunks)
+    if from_command and len(done) < len(chunks):
+        raise StudyPaused(out, len(done), len(chunks))
+    df = _concat(done[c.index] for c in chunks if c.index in done)
+    df.attrs["complete"] = len(done) == len(chunks)
+    return df
+
+
+def _spent(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
 
 
 def _concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
@@ -412,25 +473,41 @@ def _concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
     return df.sort_values("case", kind="stable").reset_index(drop=True)
 
 
-def _run_pool(study: Study, todo: list[ChunkSpec], n_workers: int, finish) -> None:
+def _run_pool(
+    study: Study, todo: list[ChunkSpec], n_workers: int, finish, deadline: float | None = None
+) -> None:
     # Spawned (not forked) workers: no inherited threads or Numba state; the cache makes
     # their first compile cheap.
     ctx = get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(n_workers, len(todo)), mp_context=ctx) as pool:
-        pending = {pool.submit(run_chunk, study.chunk_fn, study.params, c): c for c in todo}
+    n_workers = min(n_workers, len(todo))
+    queue = list(reversed(todo))
+    with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx) as pool:
+        pending: dict = {}
+
+        def top_up() -> None:
+            # Two chunks per worker in flight: the workers never wait, and a time budget
+            # leaves at most that much work running past it.
+            while queue and len(pending) < 2 * n_workers and not _spent(deadline):
+                c = queue.pop()
+                pending[pool.submit(run_chunk, study.chunk_fn, study.params, c)] = c
+
+        top_up()
         try:
             while pending:
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     chunk = pending.pop(fut)
                     finish(chunk, fut.result())
+                top_up()
         except BaseException:
             for fut in pending:
                 fut.cancel()
             raise
 
 
-def _run_dask(study: Study, todo: list[ChunkSpec], scheduler: str, finish) -> None:
+def _run_dask(
+    study: Study, todo: list[ChunkSpec], scheduler: str, finish, deadline: float | None = None
+) -> None:
     from distributed import Client, as_completed
 
     try:
@@ -440,27 +517,42 @@ def _run_dask(study: Study, todo: list[ChunkSpec], scheduler: str, finish) -> No
             f"cannot reach Dask scheduler {scheduler!r} ({exc}); expected tcp://HOST:PORT"
         ) from None
     try:
+        ident = study.identity_hash()
+        # Enough in flight to keep every worker busy; the rest wait here, so that a time
+        # budget can stop them and the scheduler's queue stays short.
+        width = 2 * max(1, len(client.scheduler_info().get("workers", {})))
+        queue = list(reversed(todo))
         futures = {}
-        for c in todo:
+
+        def submit() -> None:
+            c = queue.pop()
             fut = client.submit(
                 run_chunk,
                 study.chunk_fn,
                 study.params,
                 c,
-                key=f"{study.name}-{c.index}-{study.identity_hash()}",
+                key=f"{study.name}-{c.index}-{ident}",
                 pure=False,
             )
             futures[fut] = c
-        for fut in as_completed(list(futures)):
-            finish(futures[fut], fut.result())
+            running.add(fut)
+
+        running = as_completed([])
+        while queue and len(futures) < width and not _spent(deadline):
+            submit()
+        for fut in running:
+            finish(futures.pop(fut), fut.result())
+            if queue and not _spent(deadline):
+                submit()
     finally:
         client.close()
 
 
-def load_study(out_dir: str | os.PathLike) -> pd.DataFrame:
+def load_study(out_dir: str | os.PathLike, partial: bool = False) -> pd.DataFrame:
     """Return every row of a finished study folder, sorted by case.
 
-    Raises `BadInput` when the folder is not a finished study.
+    Raises `BadInput` when the folder is not a finished study. ``partial=True`` returns the
+    rows of the chunks that are done instead (``df.attrs["complete"]`` says if that is all).
     """
     out = Path(out_dir)
     path = out / MANIFEST
@@ -479,13 +571,17 @@ def load_study(out_dir: str | os.PathLike) -> pd.DataFrame:
     for i, start in enumerate(range(0, n, size)):
         chunk = ChunkSpec(i, start, min(start + size, n), seed)
         df = _read_chunk(out, chunk, ident)
+        if df is None and partial:
+            continue
         if df is None:
             raise BadInput(
                 f"{out} is unfinished or damaged (chunk {i} missing or unreadable); "
                 "re-run the same command to complete it"
             )
         frames.append(df)
-    return _concat(frames)
+    df = _concat(frames)
+    df.attrs["complete"] = len(frames) == len(range(0, n, size))
+    return df
 
 
 def load_manifest(out_dir: str | os.PathLike) -> dict[str, Any]:

@@ -187,3 +187,57 @@ def test_unreachable_scheduler_is_bad_input(tmp_path, monkeypatch):
         run_study(
             coin_study(n=10, chunk_size=5), tmp_path, scheduler="tcp://127.0.0.1:1", progress=False
         )
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_time_budget_stops_then_resume_completes(tmp_path, workers):
+    """A study too long for one sitting: runs with a budget keep what they finished, and the
+    runs together give the table of one uninterrupted run."""
+    study = coin_study(n=2000, chunk_size=100, sleep=0.05)
+    first = run_study(study, tmp_path, workers=workers, progress=False, time_budget=0.0)
+    # A zero budget starts nothing.
+    assert len(first) == 0 and first.attrs["complete"] is False
+    part = run_study(study, tmp_path, workers=workers, progress=False, time_budget=0.3)
+    assert 0 < len(part) < 2000 and part.attrs["complete"] is False
+    with pytest.raises(BadInput, match="unfinished"):
+        load_study(tmp_path)
+    partial = load_study(tmp_path, partial=True)
+    pd.testing.assert_frame_equal(partial, part)
+    assert partial.attrs["complete"] is False
+    rest = run_study(study, tmp_path, workers=workers, progress=False)
+    assert rest.attrs["complete"] is True
+    whole = run_study(
+        coin_study(n=2000, chunk_size=100, sleep=0.0), tmp_path / "w", workers=1, progress=False
+    )
+    pd.testing.assert_frame_equal(
+        rest.drop(columns="sleep", errors="ignore"), whole.drop(columns="sleep", errors="ignore")
+    )
+    manifest = load_manifest(tmp_path)
+    assert [r["chunks_computed"] for r in manifest["runs"]][0] == 0
+    assert sum(r["chunks_computed"] for r in manifest["runs"]) == 20
+    assert manifest["finished"] is not None
+
+
+def test_order_chooses_what_a_partial_run_holds(tmp_path):
+    """`Study.order` changes which chunks come first, never the rows."""
+    from dataclasses import replace
+
+    study = replace(coin_study(n=1000, chunk_size=100), order=lambda c: -c.index)
+    part = run_study(study, tmp_path, workers=1, progress=False, time_budget=0.0)
+    assert len(part) == 0
+    # One chunk at a time in this process: the budget is checked before each chunk.
+    slow = replace(coin_study(n=1000, chunk_size=100, sleep=0.02), order=lambda c: -c.index)
+    got = run_study(slow, tmp_path / "s", workers=1, progress=False, time_budget=0.05)
+    assert 0 < len(got) < 1000
+    assert got["case"].max() == 999  # the last chunk went first
+    assert got["case"].min() > 0
+    full = run_study(slow, tmp_path / "s", workers=1, progress=False)
+    plain = run_study(
+        coin_study(n=1000, chunk_size=100, sleep=0.02), tmp_path / "p", workers=1, progress=False
+    )
+    pd.testing.assert_frame_equal(full, plain)
+
+
+def test_negative_time_budget_is_bad_input(tmp_path):
+    with pytest.raises(BadInput, match="time budget"):
+        run_study(coin_study(n=10), tmp_path, workers=1, progress=False, time_budget=-1)

@@ -1,0 +1,656 @@
+"""Sound dead-position pruning for the All Is Bomb search (issue 2 part 4, issue 3).
+
+A position is *dead* when no winning position can be reached from it. The exhaustive
+search (`kernel.dfs`, and `search.reference_search` alike) then counts it as a loss
+without exploring it: a win is a reachable winning position, so skipping positions that
+reach none never changes a verdict. The check must be **sound** (True only when there
+really is no win); it need not find every dead position.
+
+**Static analysis** of the card set (`analyse`, from the card file's steps, so it holds
+for any `--cards` file). A *removal* is a `move` step from zone `discard`; a *retrieval*
+is one whose destination is the DECK or the EQUIPPED CARDS. For every card: which cards
+its retrievals can reach at any depth of the DISCARD PILE (by name, by class, `any`
+without `within`, `bottom`), which only near the top (`top`, `nth`, `within`: down to a
+fixed depth), which dishes its PROPHECY steps name, and whether it is
+
+- *spent*: its retrievals are all on its ignited side, its passive side removes nothing,
+  and its ignited side neither acts on the played card itself nor has an
+  equip-for-the-win step. Playing that side ends with the card in the DISCARD PILE (the
+  ignite phase discards an ignited played card, D.4) or set aside by a prophecy;
+- *single*: spent, with exactly one removal step taking one card and no prophecy: each
+  such play takes at most one card out of the DISCARD PILE and then lands on its top.
+
+**Facts of the engine** the argument rests on (rulebook D, G "Discard Pile", CARDS.md):
+(1) a card acts only when played, and only an EQUIPPED CARD is played (D.1); (2) nothing
+leaves "out of play" (no step selects from that zone); (3) a card leaves the DISCARD PILE
+only by a removal step of the card being played ("You can't change the order of the
+cards in the DISCARD PILE, unless a CARD ACTION states otherwise"); igniting or turning
+back a discarded card leaves it in place; (4) every other card enters the pile on top.
+
+**The reach set R** (`reach_mask`, `reach_set`): the least fixpoint of "the cards in the
+DECK, the EQUIPPED CARDS or the PLAY AREA, plus each card Y of the DISCARD PILE that a
+retrieval of some card of R can reach". It contains every card that will ever again be
+in the DECK or equipped, on any line: the first card to come back from outside R would
+have been retrieved by a card that was back already, so in R. *Reach* takes burial into
+account: let C (clearable) be the least set holding every card that a removal of a
+non-single card of R can take, and what a single card of R that is itself in C can take;
+let Psi(Y) count the cards *not* in C above Y. Psi(Y) never decreases while Y stays in
+the pile: a new card goes on top; a non-single removal takes a card of C; a single card
+in C takes a card of C and lands on top (a card of C); a single card not in C takes one
+card and lands on top as one card not in C. The number of cards above Y is at least
+Psi(Y), so a retrieval that reaches only depth k can never take Y once Psi(Y) > k.
+
+**Spent retrievers** (refinement): a card r that must be in the DECK or equipped when
+the game is won (the PRINCESS; ALL; the THRONE under WAKING UP's rules; the DESIRED DISH
+under the base rules) and is spent, with no other card of R able to retrieve it: on a
+winning line r never plays its ignited side (it would stay in the pile or out of play),
+so it removes nothing, and R and C are recomputed without it. Repeated to a fixpoint;
+each round is sound given the previous one.
+
+**The rules** (each is a necessary condition of every win; `RULES`):
+
+- PRINCESS (E, "Playing the Princess"): the win is made by the ignited PRINCESS's
+  equip-for-the-win step, so she must still be playable: not in R -> dead. A game with no
+  PRINCESS, or whose PRINCESS has no equip-for-the-win step on her ignited side, has no win.
+- DECK (D.2, E "Losing the Game"): in the winning turn the PRINCESS draws her ignited
+  NUMBER from a DECK that holds at most the cards of R other than her: more -> dead.
+- DISH (E, "Desired Dish"): the base rules need the DESIRED DISH ignited and EQUIPPED by
+  the PRINCESS, so it must come out of the DECK: not in R -> dead. WAKING UP (G) needs it
+  in the DISCARD PILE: out of play -> dead.
+- THRONE (G, "Waking Up"): the ignited PRINCESS must EQUIP the ignited THRONE: not in R
+  (or not in the game) -> dead.
+- PROPHECY (E.1): with no prophecy made yet, some card of R must have a PROPHECY step
+  naming a dish that can still serve (in R under the base rules; not out of play and not
+  the THRONE under WAKING UP; THE JUICE if that expansion is in play). None -> dead.
+- THE JUICE (G): THE JUICE must be the DESIRED DISH; once another dish was named -> dead.
+- MOSQUITOS (G): both MOSQUITO cards must end in the DISCARD PILE: one out of play -> dead.
+- DREAM GUIDE (G): it must be played once: never played and not in R -> dead.
+- GIFTS (G): three different GIFT cards must be played (option `gifts_distinct`): played
+  ones plus unplayed ones in R fewer than three -> dead. With `gifts_distinct=False`
+  (three GIFT plays): fewer than three plays and no GIFT card in R -> dead.
+- ALL (G): ALL must be an EQUIPPED CARD at the end: not in R -> dead.
+
+The tables travel in the kernel's `info` array after the 16 win-condition entries of
+`cards.win_info` (layout: `INFO_*` below), so the search's signatures do not change.
+`dead` is the Numba predicate the search calls; `dead_reason` is the same analysis in
+plain Python over a `rules.State`, naming the rule that fired (tests compare the two).
+Pruning is on by default; `pruning(config, False)` switches it off for both searches.
+
+Numba's on-disk cache tracks each function's own source file only: after editing this
+file, delete `solvers/allisbomb/__pycache__/kernel.*.nbi` and `.nbc`, or `kernel.dfs`
+keeps running the `dead` it was compiled with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+if TYPE_CHECKING:
+    from solvers.allisbomb.cards import CardSet, Step
+    from solvers.allisbomb.config import GameConfig
+
+# Zones, as in the kernel's state layout and rules.py (kept here to avoid an import cycle).
+DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
+
+#: info[INFO_ON]: 1 = the searches prune dead positions, 0 = they do not.
+INFO_ON = 16
+#: info[INFO_PRINCESS_WINS]: 1 if the PRINCESS's ignited side has an equip-for-the-win step,
+#: 0 if not (or the game has no PRINCESS), 2 if a card file has several PRINCESS cards (the
+#: PRINCESS and DECK rules are then not used).
+INFO_PRINCESS_WINS = 17
+#: info[INFO_PRINCESS_NUMBER]: the NUMBER of the PRINCESS's ignited side (0 if none).
+INFO_PRINCESS_NUMBER = 18
+#: info[INFO_N_REMOVERS], info[INFO_N_PROPHETS]: lengths of the two id lists at INFO_LISTS
+#: (cards with a removal step, then cards with a PROPHECY step).
+INFO_N_REMOVERS = 19
+INFO_N_PROPHETS = 20
+INFO_LISTS = 24
+#: Per-card table at info[table_start(n) + TABLE_WIDTH * c + k]; masks as lo/hi pairs of
+#: 31 bits: k = 0/1 cards it can retrieve at any depth, 2/3 cards it can retrieve near the
+#: top, 4 how deep that reaches (-1: none), 5/6 what it can remove (0 for a single card),
+#: 7/8 what a single card can remove (else 0), 9 spent, 10 single, 11/12 dishes named.
+TABLE_WIDTH = 13
+#: Names of the rules, in the order `dead_reason` tests them.
+RULES = (
+    "PRINCESS",
+    "DECK",
+    "DISH",
+    "THRONE",
+    "PROPHECY",
+    "THE JUICE",
+    "MOSQUITOS",
+    "DREAM GUIDE",
+    "GIFTS",
+    "ALL",
+)
+
+
+def table_start(n: int) -> int:
+    """Where the per-card table starts in `info` for n cards."""
+    return INFO_LISTS + 2 * n
+
+
+def info_len(n: int) -> int:
+    """Length of the `info` array for n cards (win conditions + pruning tables)."""
+    return table_start(n) + TABLE_WIDTH * n
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What each card's steps can do (see the module docstring), indexed by card id.
+
+    deep / near: the cards its retrievals reach at any depth / only down to `depth`
+    (0 = the top card; -1 if it has no such retrieval). removes: what its removal steps
+    can take, all of them (used for C). spent, single: as in the module docstring.
+    dishes: the card ids its PROPHECY steps name. princess_wins: see INFO_PRINCESS_WINS;
+    princess_number: the NUMBER of the PRINCESS's ignited side.
+    """
+
+    deep: tuple[frozenset[int], ...]
+    near: tuple[frozenset[int], ...]
+    depth: tuple[int, ...]
+    removes: tuple[frozenset[int], ...]
+    spent: tuple[bool, ...]
+    single: tuple[bool, ...]
+    dishes: tuple[frozenset[int], ...]
+    princess_wins: int
+    princess_number: int
+
+    def retrieves(self, c: int) -> frozenset[int]:
+        """Every card that card c can take back from the DISCARD PILE (any depth)."""
+        return self.deep[c] | self.near[c]
+
+
+_ANALYSES: dict[int, tuple[CardSet, Analysis]] = {}
+
+
+def analyse(cs: CardSet) -> Analysis:
+    """Analyse the steps of every card of `cs` (plain Python, from the card file's steps).
+
+    Cached per card set (the reference search asks for it at every position).
+    """
+    hit = _ANALYSES.get(id(cs))
+    if hit is not None and hit[0] is cs:
+        return hit[1]
+    a = _analyse(cs)
+    _ANALYSES[id(cs)] = (cs, a)  # holding cs keeps its id from being reused
+    return a
+
+
+def _selects(cs: CardSet, st: Step) -> frozenset[int]:
+    if st.pick == "name":
+        return frozenset(cs.ids_named(st.name))
+    if st.pick == "class":
+        return frozenset(i for i, c in enumerate(cs.cards) if st.cls in c.classes)
+    return frozenset(range(cs.n))  # by position: any card can come to be there
+
+
+def _reach_depth(st: Step) -> int:
+    """How deep in the pile (0 = top) a removal reaches; -1 = any depth."""
+    if st.pick == "top":
+        return st.count - 1
+    if st.pick == "nth":
+        return st.n + st.count - 2
+    if st.pick == "bottom" or st.within == 0:
+        return -1
+    return st.within + st.count - 2  # each earlier choice may lift the next card by one
+
+
+def _analyse(cs: CardSet) -> Analysis:
+    deep, near, depth, removes, spent, single, dishes = [], [], [], [], [], [], []
+    for card in cs.cards:
+        dp: set[int] = set()
+        nr: set[int] = set()
+        dep = -1
+        rm: set[int] = set()
+        n_removals = [0, 0]
+        retrieves_on = [False, False]
+        named: set[int] = set()
+        for s, side in enumerate((card.passive, card.ignited)):
+            for st in side.steps:
+                if st.op == "move" and st.zone == "discard":
+                    sel = _selects(cs, st)
+                    rm |= sel
+                    n_removals[s] += st.count
+                    if st.to == "out":
+                        continue  # out of play: never back in the game
+                    retrieves_on[s] = True
+                    k = _reach_depth(st)
+                    if k < 0:
+                        dp |= sel
+                    else:
+                        nr |= sel
+                        dep = max(dep, k)
+                elif st.op == "prophecy":
+                    ids = cs.ids_named(st.dish)
+                    if ids:  # the kernel and the engine name the first card of that name
+                        named.add(ids[0])
+        ign = card.ignited.steps
+        is_spent = (
+            retrieves_on[1]
+            and n_removals[0] == 0
+            and not any(st.zone == "play" or st.op == "equip_win" for st in ign)
+        )
+        is_single = is_spent and n_removals[1] == 1 and not any(st.op == "prophecy" for st in ign)
+        deep.append(frozenset(dp))
+        near.append(frozenset(nr))
+        depth.append(dep)
+        removes.append(frozenset(rm))
+        spent.append(is_spent)
+        single.append(is_single)
+        dishes.append(frozenset(named))
+    ids = cs.ids_named("PRINCESS")
+    wins, number = 0, 0
+    if len(ids) > 1:
+        wins = 2  # which one wins is not the same in kernel and engine: assume nothing
+    elif ids:
+        side = cs.cards[ids[0]].ignited
+        wins = int(any(st.op == "equip_win" for st in side.steps))
+        number = side.number
+    return Analysis(
+        tuple(deep),
+        tuple(near),
+        tuple(depth),
+        tuple(removes),
+        tuple(spent),
+        tuple(single),
+        tuple(dishes),
+        wins,
+        number,
+    )
+
+
+def _mask(ids) -> int:
+    m = 0
+    for i in ids:
+        m |= 1 << i
+    return m
+
+
+def extend_info(cs: CardSet, info: np.ndarray) -> np.ndarray:
+    """Return `info` (the 16 win-condition entries) extended with the pruning tables."""
+    a = analyse(cs)
+    n = cs.n
+    out = np.zeros(info_len(n), np.int32)
+    out[: len(info)] = info
+    out[INFO_ON] = 1
+    out[INFO_PRINCESS_WINS] = a.princess_wins
+    out[INFO_PRINCESS_NUMBER] = a.princess_number
+    removers = [c for c in range(n) if a.removes[c]]
+    prophets = [c for c in range(n) if a.dishes[c]]
+    out[INFO_N_REMOVERS] = len(removers)
+    out[INFO_N_PROPHETS] = len(prophets)
+    out[INFO_LISTS : INFO_LISTS + len(removers)] = removers
+    out[INFO_LISTS + n : INFO_LISTS + n + len(prophets)] = prophets
+    t0 = table_start(n)
+    for c in range(n):
+        b = t0 + TABLE_WIDTH * c
+        rm = _mask(a.removes[c])
+        row = []
+        for m in (_mask(a.deep[c]), _mask(a.near[c])):
+            row += [m & 0x7FFFFFFF, m >> 31]
+        row.append(a.depth[c])
+        for m in (0 if a.single[c] else rm, rm if a.single[c] else 0):
+            row += [m & 0x7FFFFFFF, m >> 31]
+        row += [int(a.spent[c]), int(a.single[c])]
+        d = _mask(a.dishes[c])
+        row += [d & 0x7FFFFFFF, d >> 31]
+        out[b : b + TABLE_WIDTH] = row
+    return out
+
+
+# --- the reference predicate (plain Python over rules.State) ----------------------------------
+
+
+def _closure(state, a: Analysis, off: set[int]) -> set[int]:
+    """The least fixpoint R (module docstring), without the removals of cards in `off`."""
+    n = state.cards.n
+    reach = {c for c in range(n) if state.zone[c] in (DECK, EQUIP0, EQUIP1, PLAY)}
+    pile = list(reversed(state.discard))  # top first
+    while True:
+        actors = [q for q in sorted(reach) if q not in off and a.removes[q]]
+        clear = set().union(*(a.removes[q] for q in actors if not a.single[q]))
+        grew = True
+        while grew:
+            grew = False
+            for s in actors:
+                if a.single[s] and s in clear and not a.removes[s] <= clear:
+                    clear |= a.removes[s]
+                    grew = True
+        deep = set().union(*(a.deep[q] for q in actors))
+        new = set()
+        buried = 0  # Psi: cards not in C above the card looked at
+        for y in pile:
+            if y not in reach:
+                depths = [a.depth[q] for q in actors if y in a.near[q]]
+                if y in deep or (depths and buried <= max(depths)):
+                    new.add(y)
+            if y not in clear:
+                buried += 1
+        if not new:
+            return reach
+        reach |= new
+
+
+def reach_set(state, a: Analysis | None = None) -> set[int]:
+    """The cards that can ever again be in the DECK or equipped on a winning line."""
+    cs = state.cards
+    a = a or analyse(cs)
+    cfg = cs.config
+    ids = cs.ids_named
+    must = set(ids("PRINCESS")[:1]) if a.princess_wins != 2 else set()
+    if cfg.waking_up:
+        must |= set(ids("THRONE")[:1])
+    elif state.desired >= 0:
+        must.add(state.desired)
+    if "all" in cfg.expansions:
+        must |= set(ids("ALL")[:1])
+    off: set[int] = set()
+    while True:
+        reach = _closure(state, a, off)
+        more = set()
+        for r in must & reach:
+            if a.spent[r] and r not in off:
+                others = set().union(*(a.retrieves(q) for q in reach if q != r and q not in off))
+                if r not in others:
+                    more.add(r)
+        if not more:
+            return reach
+        off |= more
+
+
+def dead_reason(state) -> str | None:
+    """Name the rule (one of `RULES`) proving no win is reachable from `state`, or None.
+
+    The plain-Python twin of `dead` (same analysis, written over sets and card names).
+    """
+    cs = state.cards
+    cfg = cs.config
+    a = analyse(cs)
+    reach = reach_set(state, a)
+    ids = cs.ids_named
+    first = lambda name: (ids(name) or [-1])[0]  # noqa: E731
+    p = first("PRINCESS")
+    if a.princess_wins != 2:
+        if p < 0 or not a.princess_wins or p not in reach:
+            return "PRINCESS"
+        if a.princess_number > len(reach) - 1:
+            return "DECK"
+    d = state.desired
+    throne = first("THRONE") if cfg.waking_up else -1
+    if cfg.waking_up:
+        if d >= 0 and state.zone[d] == OUT:
+            return "DISH"
+        if throne < 0 or throne not in reach:
+            return "THRONE"
+    elif d >= 0 and d not in reach:
+        return "DISH"
+    juice = first("THE JUICE") if "the_juice" in cfg.expansions else -2
+    if d < 0:
+        named = set().union(*(a.dishes[q] for q in reach))
+        if cfg.waking_up:
+            ok = {r for r in named if state.zone[r] != OUT and r != throne}
+        else:
+            ok = named & reach
+        if juice != -2:
+            ok &= {juice}
+        if not ok:
+            return "PROPHECY"
+    if juice != -2 and (juice < 0 or (d >= 0 and d != juice)):
+        return "THE JUICE"
+    if "mosquitos" in cfg.expansions:
+        mos = ids("MOSQUITO")
+        if not mos or any(state.zone[m] == OUT for m in mos):
+            return "MOSQUITOS"
+    if "dream_guide" in cfg.expansions:
+        g = first("DREAM GUIDE")
+        if g < 0 or (not state.played[g] and g not in reach):
+            return "DREAM GUIDE"
+    if "gifts" in cfg.expansions:
+        gifts = [i for i, c in enumerate(cs.cards) if "GIFT" in c.classes]
+        if cfg.gifts_distinct:
+            if sum(1 for g in gifts if state.played[g] or g in reach) < 3:
+                return "GIFTS"
+        elif state.gift_plays < 3 and not set(gifts) & reach:
+            return "GIFTS"
+    if "all" in cfg.expansions:
+        al = first("ALL")
+        if al < 0 or al not in reach:
+            return "ALL"
+    return None
+
+
+# --- the Numba predicate ---------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _pair(info, i):
+    return np.int64(info[i]) | (np.int64(info[i + 1]) << np.int64(31))
+
+
+@njit(cache=True, inline="always")
+def _has(mask, c):
+    return (mask >> np.int64(c)) & np.int64(1) == 1
+
+
+@njit(cache=True, inline="always")
+def _bit(c):
+    return np.int64(1) << np.int64(c)
+
+
+@njit(cache=True)
+def _popcount(m):
+    k = 0
+    while m != 0:
+        m &= m - np.int64(1)
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _closure_mask(st, n, info, off):
+    """The reach set R without the removals of the cards in mask `off` (see `_closure`)."""
+    t0 = INFO_LISTS + 2 * n
+    n_rem = info[INFO_N_REMOVERS]
+    L = st[5 * n + 1]
+    reach = np.int64(0)
+    disc = np.int64(0)
+    for c in range(n):
+        z = st[n + c]
+        if z == DISCARD:
+            disc |= _bit(c)
+        elif z != OUT:
+            reach |= _bit(c)
+    while True:
+        clear = np.int64(0)
+        deep = np.int64(0)
+        max_depth = -1
+        for i in range(n_rem):
+            q = info[INFO_LISTS + i]
+            if _has(reach, q) and not _has(off, q):
+                b = t0 + TABLE_WIDTH * q
+                clear |= _pair(info, b + 5)
+                deep |= _pair(info, b)
+                max_depth = max(max_depth, info[b + 4])
+        grew = True
+        while grew:
+            grew = False
+            for i in range(n_rem):
+                s = info[INFO_LISTS + i]
+                b = t0 + TABLE_WIDTH * s
+                if info[b + 10] == 1 and _has(reach, s) and not _has(off, s) and _has(clear, s):
+                    m = _pair(info, b + 7)
+                    if m & ~clear != 0:
+                        clear |= m
+                        grew = True
+        new = disc & deep & ~reach
+        buried = 0
+        j = L - 1
+        # the pile from its top down, as long as some top-card retrieval could reach that far
+        while j >= 0 and buried <= max_depth:
+            y = st[3 * n + j]
+            if not _has(reach, y) and not _has(new, y):
+                for i in range(n_rem):
+                    q = info[INFO_LISTS + i]
+                    b = t0 + TABLE_WIDTH * q
+                    if (
+                        _has(reach, q)
+                        and not _has(off, q)
+                        and _has(_pair(info, b + 2), y)
+                        and buried <= info[b + 4]
+                    ):
+                        new |= _bit(y)
+                        break
+            if not _has(clear, y):
+                buried += 1
+            j -= 1
+        if new == 0:
+            return reach
+        reach |= new
+
+
+@njit(cache=True)
+def reach_mask(st, n, info):
+    """The reach set R of `st` as a bit mask of card ids (see `reach_set`)."""
+    H = 5 * n
+    t0 = INFO_LISTS + 2 * n
+    n_rem = info[INFO_N_REMOVERS]
+    must = np.int64(0)
+    if info[1] >= 0 and info[INFO_PRINCESS_WINS] != 2:
+        must |= _bit(info[1])
+    if info[0] == 1:
+        if info[2] >= 0:
+            must |= _bit(info[2])
+    elif st[H + 2] >= 0:
+        must |= _bit(st[H + 2])
+    if info[11] >= 0:
+        must |= _bit(info[11])
+    off = np.int64(0)
+    while True:
+        reach = _closure_mask(st, n, info, off)
+        # once: retrievable by some card of R; twice: by two or more of them
+        once = np.int64(0)
+        twice = np.int64(0)
+        for i in range(n_rem):
+            q = info[INFO_LISTS + i]
+            if _has(reach, q) and not _has(off, q):
+                b = t0 + TABLE_WIDTH * q
+                m = _pair(info, b) | _pair(info, b + 2)
+                twice |= once & m
+                once |= m
+        more = np.int64(0)
+        for i in range(n_rem):
+            r = info[INFO_LISTS + i]
+            if not _has(must, r) or not _has(reach, r) or _has(off, r):
+                continue
+            b = t0 + TABLE_WIDTH * r
+            if info[b + 9] == 0:
+                continue
+            own = _has(_pair(info, b) | _pair(info, b + 2), r)
+            if not (_has(twice, r) or (_has(once, r) and not own)):
+                more |= _bit(r)  # no other card of R can take r back
+        if more == 0:
+            return reach
+        off |= more
+
+
+@njit(cache=True)
+def dead(st, n, info):
+    """True only if no winning position is reachable from `st` (module docstring, rule by
+    rule); always False when info[INFO_ON] is 0. Mirrors `dead_reason`."""
+    if info[INFO_ON] == 0:
+        return False
+    H = 5 * n
+    d = st[H + 2]
+    j = info[10]
+    if j != -2 and (j < 0 or (d >= 0 and d != j)):
+        return True  # THE JUICE (tested first: it needs no reach set)
+    reach = reach_mask(st, n, info)
+    p = info[1]
+    if info[INFO_PRINCESS_WINS] != 2:
+        if p < 0 or info[INFO_PRINCESS_WINS] == 0 or not _has(reach, p):
+            return True  # PRINCESS
+        if info[INFO_PRINCESS_NUMBER] > _popcount(reach) - 1:
+            return True  # DECK
+    t = info[2]
+    if info[0] == 1:
+        if d >= 0 and st[n + d] == OUT:
+            return True  # DISH
+        if t < 0 or not _has(reach, t):
+            return True  # THRONE
+    elif d >= 0 and not _has(reach, d):
+        return True  # DISH
+    out = np.int64(0)
+    played = np.int64(0)
+    for c in range(n):
+        if st[n + c] == OUT:
+            out |= _bit(c)
+        if st[4 * n + c] == 1:
+            played |= _bit(c)
+    if d < 0:
+        t0 = INFO_LISTS + 2 * n
+        named = np.int64(0)
+        for i in range(info[INFO_N_PROPHETS]):
+            q = info[INFO_LISTS + n + i]
+            if _has(reach, q):
+                named |= _pair(info, t0 + TABLE_WIDTH * q + 11)
+        if info[0] == 1:
+            usable = ~out & ~_bit(t)  # (t >= 0 here: THRONE above)
+        else:
+            usable = reach
+        if j != -2:
+            usable &= _bit(j)  # (j >= 0 here: THE JUICE above)
+        if named & usable == 0:
+            return True  # PROPHECY
+    if info[3] != -1:
+        mos = _pair(info, 3)
+        if mos == 0 or mos & out != 0:
+            return True  # MOSQUITOS
+    g = info[5]
+    if g != -2 and (g < 0 or not (_has(played, g) or _has(reach, g))):
+        return True  # DREAM GUIDE
+    if info[8] > 0:
+        gifts = _pair(info, 6)
+        if info[9] == 1:
+            if _popcount(gifts & (played | reach)) < info[8]:
+                return True  # GIFTS
+        elif st[H + 4] < info[8] and (gifts & reach) == 0:
+            return True  # GIFTS
+    a = info[11]
+    if a != -2 and (a < 0 or not _has(reach, a)):
+        return True  # ALL
+    return False
+
+
+# --- switching it off (for differential tests and benchmarks) --------------------------------
+
+
+def pruning_enabled(config: GameConfig) -> bool:
+    """True if the searches (kernel and reference) prune dead positions of `config`'s game."""
+    from solvers.allisbomb.solver import compiled
+
+    return bool(compiled(config).prog.info[INFO_ON])
+
+
+@contextmanager
+def pruning(config: GameConfig, on: bool) -> Iterator[None]:
+    """Within the block, the searches prune dead positions of `config`'s game iff `on`.
+
+    The switch is `info[INFO_ON]` of the solver's cached compiled program (the kernel reads
+    it there; `search.reference_search` asks `pruning_enabled`). On by default.
+    """
+    from solvers.allisbomb.solver import compiled
+
+    info = compiled(config).prog.info
+    old = int(info[INFO_ON])
+    info[INFO_ON] = int(on)
+    try:
+        yield
+    finally:
+        info[INFO_ON] = old

@@ -1,0 +1,453 @@
+"""Dead-position pruning (solvers/allisbomb/prune.py): every rule, soundness, verdicts.
+
+Soundness is what matters: whenever `dead` says True, an exhaustive search without
+pruning must find no win. The random positions come from random legal playouts of seeded
+deals; the kernel's `dead` and the plain-Python `dead_reason` must agree on each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from solvers.allisbomb import prune
+from solvers.allisbomb.cards import compile_program, load_cards
+from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.rules import Ending, State, new_game
+from solvers.allisbomb.search import reference_search
+from solvers.allisbomb.solver import solve_batch, solve_state, to_kernel_state
+from solvers.allisbomb.study import matrix_configs
+from tests.allisbomb.helpers import position
+
+BASE = GameConfig()
+WAKING = GameConfig(expansions=("waking_up",))
+ALL = GameConfig(expansions=("all",))
+ALL_HANDS = GameConfig(expansions=("all",), hands=True)
+JUICE = GameConfig(expansions=("the_juice",))
+DREAM = GameConfig(expansions=("dream_guide",))
+GIFTS = GameConfig(expansions=("gifts",))
+MOSQ = GameConfig(expansions=("mosquitos",))
+
+
+def kernel_dead(s: State) -> bool:
+    info = compile_program(s.cards).info  # its own copy: pruning() does not switch it off
+    return bool(prune.dead(to_kernel_state(s), s.cards.n, info))
+
+
+def check(s: State) -> str | None:
+    """dead_reason, after checking that the Numba predicate agrees with it."""
+    why = prune.dead_reason(s)
+    assert kernel_dead(s) == (why is not None), (why, s.to_json())
+    return why
+
+
+# --- (c) each rule on hand-built positions ----------------------------------------------------
+
+BASE_REST = ["JOKER", "MENDER", "RASCAL", "LIBRARIAN", "GUARDIAN"]
+
+
+def test_princess_rule_needs_the_king():
+    s = position(
+        BASE, deck=["EGGS", "MENDER", "RASCAL"], equipped=[["JOKER"]], discard=["PRINCESS"]
+    )
+    assert check(s) == "PRINCESS"
+    s = position(BASE, deck=["EGGS", "MENDER", "KING"], equipped=[["JOKER"]], discard=["PRINCESS"])
+    assert check(s) != "PRINCESS"
+
+
+def test_princess_out_of_play_is_dead_even_with_the_king():
+    s = position(BASE, deck=["EGGS", "MENDER", "KING", "RASCAL"], equipped=[["JOKER"]])
+    assert check(s) == "PRINCESS"  # position() puts every unlisted card out of play
+
+
+def test_deck_rule():
+    # R = PRINCESS + 2 cards: her ignited NUMBER 3 can never be drawn
+    s = position(BASE, deck=["MENDER", "EGGS"], equipped=[["PRINCESS"]], desired="EGGS")
+    assert check(s) == "DECK"
+    s = position(BASE, deck=["MENDER", "EGGS", "RASCAL"], equipped=[["PRINCESS"]], desired="EGGS")
+    assert check(s) is None
+
+
+def test_dish_rule_base_and_waking_up():
+    s = position(
+        BASE,
+        deck=["MENDER", "RASCAL", "KING"],
+        equipped=[["PRINCESS"]],
+        discard=["EGGS"],
+        desired="EGGS",
+    )
+    assert check(s) == "DISH"
+    s = position(
+        BASE,
+        deck=["MENDER", "RASCAL", "KING", "EGGS"],
+        equipped=[["PRINCESS"]],
+        discard=["PANCAKES"],
+        desired="EGGS",
+    )
+    assert check(s) is None
+    # WAKING UP wants the dish in the DISCARD PILE: there it is fine, out of play it is not
+    s = position(
+        WAKING,
+        deck=["MENDER", "RASCAL", "THRONE"],
+        equipped=[["PRINCESS"]],
+        discard=["EGGS"],
+        desired="EGGS",
+    )
+    assert check(s) is None
+    s = position(
+        WAKING,
+        deck=["MENDER", "RASCAL", "THRONE", "EGGS"],
+        equipped=[["PRINCESS"]],
+        desired="PANCAKES",
+    )
+    assert check(s) == "DISH"
+
+
+def test_throne_rule():
+    s = position(
+        WAKING,
+        deck=["MENDER", "RASCAL", "KING"],
+        equipped=[["PRINCESS"]],
+        discard=["EGGS", "THRONE"],
+        desired="EGGS",
+    )
+    assert check(s) == "THRONE"
+
+
+def test_prophecy_rule():
+    prophets = ["PROPHET OF CROISSANT", "PROPHET OF EGGS", "PROPHET OF PANCAKES"]
+    dishes = ["CROISSANT", "EGGS", "PANCAKES"]
+    s = position(BASE, deck=["MENDER", "RASCAL", "KING", *dishes], equipped=[["PRINCESS"]])
+    assert check(s) == "PROPHECY"  # no prophet left
+    s = position(
+        BASE, deck=["MENDER", "RASCAL", "KING", *prophets], equipped=[["PRINCESS"]], discard=dishes
+    )
+    assert check(s) == "PROPHECY"  # every dish a prophet could name is lost
+    # the one dish still in play has lost its prophet
+    s = position(
+        BASE,
+        deck=["MENDER", "RASCAL", "KING", "PROPHET OF CROISSANT", "PROPHET OF EGGS", "PANCAKES"],
+        equipped=[["PRINCESS"]],
+        discard=["CROISSANT", "EGGS", "PROPHET OF PANCAKES"],
+    )
+    assert check(s) == "PROPHECY"
+    s = position(
+        BASE,
+        deck=["MENDER", "RASCAL", "KING", "PROPHET OF PANCAKES", "PANCAKES"],
+        equipped=[["PRINCESS"]],
+        discard=["CROISSANT", "EGGS"],
+    )
+    assert check(s) is None
+
+
+def test_the_juice_rule():
+    s = position(
+        JUICE,
+        deck=["MENDER", "RASCAL", "EGGS", "THE JUICE"],
+        equipped=[["PRINCESS"]],
+        desired="EGGS",
+    )
+    assert check(s) == "THE JUICE"
+    s = position(
+        JUICE,
+        deck=["MENDER", "RASCAL", "EGGS", "THE JUICE"],
+        equipped=[["PRINCESS"]],
+        desired="THE JUICE",
+    )
+    assert check(s) is None
+    # before the prophecy: only the PROPHET OF THE JUICE can still name the right dish
+    s = position(
+        JUICE,
+        deck=["MENDER", "RASCAL", "THE JUICE", "PROPHET OF EGGS", "EGGS"],
+        equipped=[["PRINCESS"]],
+        discard=["PROPHET OF THE JUICE"],
+    )
+    assert check(s) == "PROPHECY"
+
+
+def test_mosquitos_rule():
+    s = position(
+        MOSQ, deck=["MENDER", "RASCAL", "EGGS", "SKOOT"], equipped=[["PRINCESS"]], desired="EGGS"
+    )
+    assert check(s) == "MOSQUITOS"  # SQUEEK is out of play
+    s = position(
+        MOSQ,
+        deck=["MENDER", "RASCAL", "EGGS", "SKOOT"],
+        equipped=[["PRINCESS"]],
+        discard=["SQUEEK"],
+        desired="EGGS",
+    )
+    assert check(s) is None
+
+
+def test_dream_guide_rule():
+    base = dict(deck=["MENDER", "RASCAL", "EGGS"], equipped=[["PRINCESS"]], desired="EGGS")
+    s = position(DREAM, discard=["DREAM GUIDE"], **base)
+    assert check(s) == "DREAM GUIDE"
+    s = position(
+        DREAM, discard=["DREAM GUIDE"], played=[], **{**base, "deck": [*base["deck"], "QUEEN"]}
+    )
+    assert check(s) is None  # the QUEEN can bring it back
+    guide = load_cards(DREAM).ids_named("DREAM GUIDE")[0]
+    s = position(DREAM, discard=["DREAM GUIDE"], played=[guide], **base)
+    assert check(s) is None  # already played once: the condition is met
+
+
+def test_gifts_rule_distinct_and_plays():
+    base = dict(
+        deck=["MENDER", "RASCAL", "EGGS", "MUSIC BOX", "JEWEL"],
+        equipped=[["PRINCESS"]],
+        desired="EGGS",
+    )
+    s = position(GIFTS, **base)
+    assert check(s) == "GIFTS"  # PERFUME and PORTRAIT are out of play, never played
+    ids = load_cards(GIFTS).ids_named("PORTRAIT")
+    assert check(position(GIFTS, played=ids, **base)) is None
+    plays = replace(GIFTS, gifts_distinct=False)
+    assert check(position(plays, **base)) is None  # one GIFT card can be played 3 times
+    s = position(plays, deck=["MENDER", "RASCAL", "EGGS"], equipped=[["PRINCESS"]], desired="EGGS")
+    assert check(s) == "GIFTS"
+
+
+def test_all_rule_and_the_spent_retriever():
+    s = position(
+        ALL,
+        deck=["MENDER", "RASCAL", "EGGS"],
+        equipped=[["PRINCESS"]],
+        discard=["ALL"],
+        desired="EGGS",
+    )
+    assert check(s) == "ALL"
+    # ALL could take EGGS back from the discard pile, but that play discards ALL for good,
+    # and ALL must be equipped at the end: so EGGS is lost
+    s = position(
+        ALL,
+        deck=["MENDER", "RASCAL", "ALL"],
+        equipped=[["PRINCESS"]],
+        discard=["EGGS"],
+        desired="EGGS",
+    )
+    assert check(s) == "DISH"
+    # with HANDS, the LEFT HAND can bring ALL back afterwards: not dead
+    s = position(
+        ALL_HANDS,
+        deck=["MENDER", "RASCAL", "ALL", "LEFT HAND"],
+        equipped=[["PRINCESS"]],
+        discard=["EGGS"],
+        desired="EGGS",
+    )
+    assert check(s) is None
+
+
+def test_burial_under_cards_nothing_can_clear():
+    """A card deep in the pile is lost when only top-card retrievals could take it and a card
+    that nothing can take out of the pile lies above it (module docstring, Psi)."""
+    lay = dict(
+        deck=["MENDER", "RASCAL", "KING", "ALL", "LEFT HAND"],
+        equipped=[["PRINCESS"]],
+        desired="EGGS",
+    )
+    assert check(position(ALL_HANDS, discard=["GUARDIAN", "EGGS"], **lay)) is None  # on top
+    assert check(position(ALL_HANDS, discard=["EGGS", "GUARDIAN"], **lay)) == "DISH"
+    # a COURT card above it can be taken off by PERFUME (never spent): not buried
+    gh = GameConfig(expansions=("gifts",), hands=True)
+    lay = dict(
+        deck=["MENDER", "RASCAL", "LEFT HAND", "PERFUME", "MUSIC BOX", "JEWEL"],
+        equipped=[["PRINCESS"]],
+        desired="EGGS",
+    )
+    assert check(position(gh, discard=["EGGS", "JOKER"], **lay)) is None
+    assert check(position(gh, discard=["EGGS", "GUARDIAN"], **lay)) == "DISH"
+    lay["deck"].remove("PERFUME")
+    assert check(position(gh, discard=["EGGS", "JOKER"], **lay)) == "DISH"
+
+
+def test_custom_card_file_with_a_retrieval_card_is_not_pruned(tmp_path):
+    """(d) the analysis reads the card file: a new retrieval card keeps positions alive."""
+    text = """
+[set]
+name = "mosquitos"
+provenance = "printed"
+[[card]]
+name = "MOSQUITO"
+label = "SKOOT"
+[card.passive]
+number = 1
+steps = [{op = "move", zone = "discard", pick = "class", class = "BREAKFAST", to = "deck_top"}]
+[card.ignited]
+number = 1
+[[card]]
+name = "MOSQUITO"
+label = "SQUEEK"
+[card.passive]
+number = 2
+[card.ignited]
+number = 1
+"""
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    custom = GameConfig(expansions=("mosquitos",), cards_file=path)
+    lay = dict(
+        deck=["MENDER", "RASCAL", "KING", "SKOOT"],
+        equipped=[["PRINCESS"]],
+        discard=["EGGS", "SQUEEK"],
+        desired="EGGS",
+    )
+    assert check(position(MOSQ, **lay)) == "DISH"
+    assert check(position(custom, **lay)) is None
+    a = prune.analyse(load_cards(custom))
+    skoot = load_cards(custom).labels.index("SKOOT")
+    breakfasts = {i for i, c in enumerate(load_cards(custom).cards) if "BREAKFAST" in c.classes}
+    assert a.retrieves(skoot) == breakfasts and a.deep[skoot] == breakfasts
+    # and the solver's verdicts with this file do not depend on pruning
+    rng = np.random.default_rng(5)
+    decks = np.stack([rng.permutation(load_cards(custom).n) for _ in range(30)])
+    assert_same_verdicts(custom, decks, 50_000)
+
+
+def test_analysis_of_the_stand_in_set():
+    cs = load_cards(GameConfig(expansions=EXPANSIONS, hands=True))
+    a = prune.analyse(cs)
+    retrievers = {cs.labels[c] for c in range(cs.n) if a.retrieves(c)}
+    assert retrievers == {"KING", "ALL", "QUEEN", "PILLOW", "PERFUME", "LEFT HAND"}
+    spent = {cs.labels[c] for c in range(cs.n) if a.spent[c]}
+    assert spent == {"ALL", "QUEEN", "PILLOW", "LEFT HAND"}  # retrieval on the ignited side
+    single = {cs.labels[c] for c in range(cs.n) if a.single[c]}
+    assert single == spent  # each takes one card, then lands on the pile
+    near = {cs.labels[c]: a.depth[c] for c in range(cs.n) if a.near[c]}
+    assert near == {"ALL": 0, "PILLOW": 0, "LEFT HAND": 0}  # the top card only
+    assert {cs.labels[c] for c in range(cs.n) if a.deep[c]} == {"KING", "QUEEN", "PERFUME"}
+    assert a.princess_wins == 1 and a.princess_number == 1  # the WAKING UP PRINCESS
+    prophets = {cs.labels[c]: {cs.names[d] for d in a.dishes[c]} for c in range(cs.n)}
+    assert prophets["PROPHET OF THE JUICE"] == {"THE JUICE"}
+    assert prophets["KING"] == set()
+
+
+# --- (a) soundness on random positions --------------------------------------------------------
+
+SOUND_CONFIGS = [
+    BASE,
+    GameConfig(blitz=True),
+    MOSQ,
+    DREAM,
+    GIFTS,
+    replace(GIFTS, gifts_distinct=False),
+    JUICE,
+    WAKING,
+    ALL,
+    ALL_HANDS,
+    GameConfig(players=2),
+    GameConfig(expansions=("the_juice", "all"), hands=True),
+    # the last game of a campaign: earlier sets carried without their conditions, cards lost
+    GameConfig(
+        expansions=("all",),
+        hands=True,
+        waking_up_rules=True,
+        extra_sets=("mosquitos", "dream_guide", "gifts", "the_juice", "waking_up"),
+        removed=("GUARDIAN", "JOKER"),
+    ),
+]
+
+
+def random_positions(config: GameConfig, deals: int, seed: int) -> list[State]:
+    """Positions met on random legal playouts of seeded deals (every turn of each)."""
+    cs = load_cards(config)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(deals):
+        s = new_game(cs, list(rng.permutation(cs.n)))
+        while not s.is_over() and s.turn < 60:
+            moves = s.legal_moves()
+            s = s.copy().apply(moves[rng.integers(len(moves))])
+            if not s.is_over():
+                out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("config", SOUND_CONFIGS, ids=lambda c: c.label())
+def test_dead_positions_have_no_win(config):
+    """(a) Whenever `dead` says True, the unpruned kernel search finds no win."""
+    positions = random_positions(config, 12, 2026)
+    dead = [s for s in positions if check(s) is not None]
+    with prune.pruning(config, False):
+        for s in dead[:: max(1, len(dead) // 30)]:
+            r = solve_state(s, node_limit=100_000, check=False)
+            assert r.outcome != "win", s.to_json()
+    assert len(positions) > 50
+
+
+def test_soundness_finds_dead_positions_and_decides_them():
+    """The soundness test is not vacuous: it meets dead positions, and proves them lost."""
+    found = decided = 0
+    for config in (BASE, ALL, JUICE):
+        for s in random_positions(config, 12, 2026):
+            if check(s) is None:
+                continue
+            found += 1
+            with prune.pruning(config, False):
+                decided += solve_state(s, node_limit=100_000, check=False).outcome == "loss"
+    assert found >= 30 and decided >= found * 0.8, (found, decided)
+
+
+def test_dead_blitz_positions_against_the_reference_search():
+    """On the 13-card Blitz deck the plain-Python reference search confirms dead positions."""
+    config = GameConfig(blitz=True)
+    dead = [s for s in random_positions(config, 10, 7) if check(s) is not None]
+    assert len(dead) >= 5
+    for s in dead[:25]:
+        r = reference_search(s, node_limit=20_000)
+        assert r.outcome != "win", s.to_json()
+
+
+# --- (b) verdicts with and without pruning ----------------------------------------------------
+
+
+def assert_same_verdicts(config: GameConfig, decks: np.ndarray, node_limit: int) -> int:
+    """Wherever the unpruned search decides, the pruned one gives the same verdict; returns
+    how many deals that was."""
+    with prune.pruning(config, False):
+        plain = solve_batch(config, decks, node_limit=node_limit)
+    pruned = solve_batch(config, decks, node_limit=node_limit)
+    decided = plain["code"] != 2
+    assert (pruned["code"][decided] == plain["code"][decided]).all(), config.label()
+    return int(decided.sum())
+
+
+@pytest.mark.parametrize("config", matrix_configs(), ids=lambda c: c.label())
+def test_same_verdicts_on_matrix_configs(config):
+    """(b) Every matrix configuration, 200 seeded uniform deals (60 with all six expansions,
+    plus mid-game positions): identical verdicts wherever the unpruned search decides."""
+    cs = load_cards(config)
+    rng = np.random.default_rng(1)
+    every = set(config.expansions) == set(EXPANSIONS)
+    # with all six, whole deals are rarely decided at this limit: fewer, plus positions
+    decks = np.stack([rng.permutation(cs.n) for _ in range(60 if every else 200)])
+    decided = assert_same_verdicts(config, decks, 10_000)
+    if not every:
+        assert decided > 0
+    else:  # compare mid-game positions of random playouts too
+        positions = random_positions(config, 6, 11)[::4]
+        decided = 0
+        for s in positions:
+            with prune.pruning(config, False):
+                plain = solve_state(s, node_limit=20_000, check=False).outcome
+            if plain != "undecided":
+                decided += 1
+                assert solve_state(s, node_limit=20_000).outcome == plain, s.to_json()
+        assert decided >= 5, decided
+
+
+def test_dead_is_reported_as_no_win_reachable():
+    config = ALL
+    cs = load_cards(config)
+    rng = np.random.default_rng(3)
+    decks = np.stack([rng.permutation(cs.n) for _ in range(30)])
+    out = solve_batch(config, decks, node_limit=50_000)
+    lost = out["code"] == 0
+    assert lost.any()
+    assert any(int(r) & Ending.NO_WIN_REACHABLE for r in out["reason"][lost])
+    with prune.pruning(config, False):
+        off = solve_batch(config, decks, node_limit=50_000)
+    assert not any(int(r) & Ending.NO_WIN_REACHABLE for r in off["reason"])
