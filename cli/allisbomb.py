@@ -7,8 +7,10 @@ plays a saved solution back through the reference engine. The lead's study comma
 
 from __future__ import annotations
 
+import functools
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -22,46 +24,83 @@ STAND_IN_NOTE = (
 )
 
 
-def _config(expansions: str | None, players: int, blitz: bool, cards: str | None, hands: bool):
-    from solvers.allisbomb.config import GameConfig, parse_expansions
+@dataclass(frozen=True)
+class GameArgs:
+    """The game options as typed (`game_options`): which cards and rules to play with."""
 
-    names = parse_expansions(expansions)
-    has_hands = hands or "hands" in names
-    exp = tuple(e for e in names if e != "hands")
-    return GameConfig(
-        expansions=exp,
-        hands=has_hands,
-        blitz=blitz,
-        players=players,
-        cards_file=Path(cards) if cards else None,
-    ).validate()
+    expansions: str | None = None
+    hands: bool = False
+    players: int = 1
+    blitz: bool = False
+    cards_file: str | None = None
+
+    def rules_given(self) -> bool:
+        """True if a card set or variant option differs from its default (--cards aside)."""
+        return bool(self.expansions or self.hands or self.blitz) or self.players != 1
+
+    def given(self) -> bool:
+        """True if any game option differs from its default."""
+        return self.rules_given() or bool(self.cards_file)
+
+    def config(self):
+        """The validated `GameConfig` (raises BadInput naming a bad value)."""
+        from solvers.allisbomb.config import GameConfig, parse_expansions
+
+        names = parse_expansions(self.expansions)
+        return GameConfig(
+            expansions=tuple(e for e in names if e != "hands"),
+            hands=self.hands or "hands" in names,
+            blitz=self.blitz,
+            players=self.players,
+            cards_file=Path(self.cards_file) if self.cards_file else None,
+        ).validate()
 
 
-def _game_options(f):
-    f = click.option(
-        "--cards",
-        "cards_file",
-        type=click.Path(dir_okay=False),
-        help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
-        "the stand-in cards of the sets it defines.",
-    )(f)
-    f = click.option("--blitz", is_flag=True, help="Blitz variant: 13 base cards.")(f)
-    f = click.option(
-        "--players",
-        type=click.IntRange(1, 2),
-        default=1,
-        show_default=True,
-        help="1 (solo) or 2 (co-op, solved as one team).",
-    )(f)
-    f = click.option("--hands", is_flag=True, help="Add the HANDS helper pack.")(f)
-    f = click.option(
-        "--expansions",
-        default=None,
-        metavar="LIST",
-        help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, "
-        "waking_up, all (and hands).",
-    )(f)
-    return f
+_GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file")
+
+
+def game_options(hands_flag: str = "--hands"):
+    """Add the game options (--expansions, --hands, --players, --blitz, --cards) to a command.
+
+    The command receives them as one keyword argument, ``game`` (a `GameArgs`).
+    `hands_flag` is the HANDS option's declaration (e.g. "--hands/--no-hands").
+    """
+
+    def decorate(fn):
+        @click.option(
+            "--expansions",
+            default=None,
+            metavar="LIST",
+            help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, "
+            "waking_up, all (and hands).",
+        )
+        @click.option(
+            hands_flag, "hands", is_flag=True, default=False, help="Add the HANDS helper pack."
+        )
+        @click.option(
+            "--players",
+            type=click.IntRange(1, 2),
+            default=1,
+            show_default=True,
+            help="1 (solo) or 2 (co-op, solved as one team).",
+        )
+        @click.option("--blitz", is_flag=True, help="Blitz variant: 13 base cards.")
+        @click.option(
+            "--cards",
+            "cards_file",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
+            "the stand-in cards of the sets it defines.",
+        )
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            game = GameArgs(**{k: kwargs.pop(k) for k in _GAME_PARAMS})
+            return fn(*args, game=game, **kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 @click.group(name="allisbomb", invoke_without_command=True)
@@ -87,7 +126,7 @@ def _game_options(f):
     help="Solve from a mid-game position (JSON: the 'position' of a --json or --save "
     "result, or written by hand; see the README).",
 )
-@_game_options
+@game_options()
 @click.option(
     "--node-limit",
     type=click.IntRange(1),
@@ -126,11 +165,7 @@ def allisbomb(
     rank_,
     deck,
     state_file,
-    expansions,
-    hands,
-    players,
-    blitz,
-    cards_file,
+    game,
     node_limit,
     shortest,
     time_limit,
@@ -171,11 +206,7 @@ def allisbomb(
         rank_,
         deck,
         state_file,
-        expansions,
-        hands,
-        players,
-        blitz,
-        cards_file,
+        game,
         node_limit,
         shortest,
         keep_most,
@@ -194,11 +225,7 @@ def solve_command(
     rank_,
     deck,
     state_file,
-    expansions,
-    hands,
-    players,
-    blitz,
-    cards_file,
+    game: GameArgs,
     node_limit,
     shortest,
     keep_most=False,
@@ -215,7 +242,7 @@ def solve_command(
             data = json.loads(Path(state_file).read_text())
         except (OSError, json.JSONDecodeError) as exc:
             raise BadInput(f"cannot read position {state_file!r}: {exc}") from None
-        if any(x for x in (expansions, hands, blitz, cards_file)) or players != 1:
+        if game.given():
             raise BadInput("--state takes the game options from the position file")
         if isinstance(data, dict) and "position" in data:
             data = data["position"]
@@ -224,7 +251,7 @@ def solve_command(
         cs = compiled(config).cards
         deal = None
     else:
-        config = _config(expansions, players, blitz, cards_file, hands)
+        config = game.config()
         cs = compiled(config).cards
         if seed is not None:
             deal = deals.deal_from_seed(config, seed)
@@ -373,9 +400,9 @@ def render_text(r: dict) -> str:
 
 
 @allisbomb.command(name="cards")
-@_game_options
+@game_options()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
-def cards_cmd(expansions, hands, players, blitz, cards_file, as_json) -> None:
+def cards_cmd(game, as_json) -> None:
     """Print the card table of a game, with each card's provenance.
 
     \b
@@ -385,7 +412,7 @@ def cards_cmd(expansions, hands, players, blitz, cards_file, as_json) -> None:
     from solvers.allisbomb.cards import load_cards
     from solvers.allisbomb.rules import card_table
 
-    config = _config(expansions, players, blitz, cards_file, hands)
+    config = game.config()
     cs = load_cards(config)
     rows = card_table(cs)
     if as_json:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from cli.allisbomb import game_options
 from cli.common import command_line, study_options
 from solvers.common.errors import BadInput
 
@@ -28,22 +29,7 @@ from solvers.common.errors import BadInput
     help="Every standard configuration: base, base + each expansion, all expansions, "
     "Blitz, two players, each with and without HANDS.",
 )
-@click.option(
-    "--expansions",
-    default=None,
-    metavar="LIST",
-    help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, waking_up, all.",
-)
-@click.option("--hands/--no-hands", default=False, help="Add the HANDS helper pack.")
-@click.option("--blitz", is_flag=True, help="Blitz variant: 13 base cards.")
-@click.option("--players", type=click.IntRange(1, 2), default=1, show_default=True)
-@click.option(
-    "--cards",
-    "cards_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="A card file replacing the stand-in cards of the sets it defines.",
-)
+@game_options(hands_flag="--hands/--no-hands")
 @click.option(
     "--node-limit",
     type=click.IntRange(min=1),
@@ -55,7 +41,7 @@ from solvers.common.errors import BadInput
     type=click.IntRange(min=0),
     default=1000,
     show_default=True,
-    help="Also play the greedy and random players on this many deals per configuration.",
+    help="Also play the lookahead, greedy and random players on this many deals per configuration.",
 )
 @click.option("--no-report", is_flag=True, help="Do not write tables and charts at the end.")
 @study_options(default_chunk=1000)
@@ -63,11 +49,7 @@ def sweep(
     deals,
     seed,
     matrix,
-    expansions,
-    hands,
-    blitz,
-    players,
-    cards_file,
+    game,
     node_limit,
     heuristic_deals,
     no_report,
@@ -86,30 +68,20 @@ def sweep(
     """
     from dataclasses import replace
 
-    from solvers.allisbomb.config import GameConfig, parse_expansions
     from solvers.allisbomb.study import SWEEP_NODE_LIMIT, matrix_configs, sweep_study
     from solvers.common.runner import run_study
 
     if matrix:
-        if expansions or hands or blitz or players != 1:
+        if game.rules_given():
             raise BadInput(
                 "--matrix runs every standard configuration; drop --expansions, "
                 "--hands, --blitz and --players"
             )
         configs = matrix_configs()
-        if cards_file:
-            configs = [replace(c, cards_file=Path(cards_file)) for c in configs]
+        if game.cards_file:
+            configs = [replace(c, cards_file=Path(game.cards_file)) for c in configs]
     else:
-        names = parse_expansions(expansions)
-        configs = [
-            GameConfig(
-                expansions=tuple(e for e in names if e != "hands"),
-                hands=hands or "hands" in names,
-                blitz=blitz,
-                players=players,
-                cards_file=Path(cards_file) if cards_file else None,
-            )
-        ]
+        configs = [game.config()]
     study = sweep_study(
         configs, deals, seed, node_limit or SWEEP_NODE_LIMIT, heuristic_deals, chunk_size
     )

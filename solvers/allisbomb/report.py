@@ -23,6 +23,8 @@ from solvers.common.plots import PALETTE, interval_bars, new_figure, save_chart
 from solvers.common.stats import wilson, wilson_undecided
 
 OUTCOMES = ("win", "loss", "undecided")
+#: The heuristic players of the skill gap, strongest first (`solvers.allisbomb.players`).
+HEURISTICS = ("lookahead", "greedy", "random")
 
 
 def _rate_columns(prefix: str, wins: int, n: int, undecided: int = 0) -> dict[str, Any]:
@@ -63,12 +65,24 @@ def summarize(rows: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Data
         won = g[g["outcome"] == "win"]
         rec["solution_len_median"] = float(won["solution_len"].median()) if len(won) else np.nan
         rec["seconds_mean"] = float(g["seconds"].mean())
-        for player in ("greedy", "random"):
-            col = f"{player}_win"
-            if col in g.columns:
-                played = g[col].dropna()
-                rec[f"{player}_deals"] = len(played)
-                rec.update(_rate_columns(player, int(played.sum()), len(played)))
+        cols = [f"{p}_win" for p in HEURISTICS if f"{p}_win" in g.columns]
+        if cols:
+            # perfect play on the very deals the heuristic players played (the skill gap)
+            same = g[g[cols].notna().any(axis=1)]
+            rec["perfect_deals"] = len(same)
+            rec.update(
+                _rate_columns(
+                    "perfect",
+                    int((same["outcome"] == "win").sum()),
+                    len(same),
+                    int((same["outcome"] == "undecided").sum()),
+                )
+            )
+        for col in cols:
+            played = g[col].dropna()
+            player = col.removesuffix("_win")
+            rec[f"{player}_deals"] = len(played)
+            rec.update(_rate_columns(player, int(played.sum()), len(played)))
         out.append(rec)
     return pd.DataFrame(out)
 
@@ -130,6 +144,23 @@ def to_markdown(df: pd.DataFrame, percent: Sequence[str] = (), digits: int = 1) 
     return "\n".join(lines) + "\n"
 
 
+def skill_gap_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per configuration: perfect play and each heuristic player on the same deals.
+
+    Rates with Wilson 95% intervals (perfect play's counts undecided deals against the
+    claim at each end); `deals` is the number of deals the heuristic players played.
+    """
+    players = [p for p in ("perfect", *HEURISTICS) if f"{p}_rate" in summary.columns]
+    t = pd.DataFrame({"config": summary["config"]})
+    if "perfect_deals" in summary.columns:
+        t["deals"] = summary["perfect_deals"]
+    for p in players:
+        t[p] = summary[f"{p}_rate"]
+        t[f"{p}_lo"] = summary[f"{p}_lo"]
+        t[f"{p}_hi"] = summary[f"{p}_hi"]
+    return t
+
+
 def headline_table(summary: pd.DataFrame) -> str:
     """The README's results table: configuration, deals, win rate [95% interval], difficulty."""
     t = pd.DataFrame(
@@ -149,7 +180,7 @@ def headline_table(summary: pd.DataFrame) -> str:
             ),
         }
     )
-    for player in ("greedy", "random"):
+    for player in HEURISTICS:
         if f"{player}_rate" in summary.columns:
             t[f"{player} player"] = [
                 "" if pd.isna(r) else f"{100 * r:.1f}%" for r in summary[f"{player}_rate"]
@@ -202,7 +233,9 @@ def write_report(
     _chart_solution_length(rows, configs, out, caption)
     if not positions.empty:
         _chart_positions(positions, configs[0], out, caption)
-    if "greedy_rate" in summary.columns or "random_rate" in summary.columns:
+    if any(f"{p}_rate" in summary.columns for p in HEURISTICS):
+        gap = skill_gap_table(summary)
+        table("skill_gap", gap, [c for c in gap.columns if c not in ("config", "deals")])
         _chart_skill_gap(summary, out, caption)
     return written
 
@@ -315,10 +348,12 @@ def _chart_positions(positions: pd.DataFrame, config: str, out: Path, caption: s
 
 
 def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
-    players = [("win", "perfect play")] + [
-        (p, f"{p} player") for p in ("greedy", "random") if f"{p}_rate" in summary.columns
+    # perfect play on the same deals as the heuristic players (all deals in older studies)
+    perfect = "perfect" if "perfect_rate" in summary.columns else "win"
+    players = [(perfect, "perfect play")] + [
+        (p, f"{p} player") for p in HEURISTICS if f"{p}_rate" in summary.columns
     ]
-    fig, ax = new_figure(9, 0.6 + 0.55 * len(summary))
+    fig, ax = new_figure(9, 1.8 + 0.55 * len(summary))
     n = len(players)
     labels = [_short(c) for c in summary["config"]]
     height = 0.8 / n
@@ -342,9 +377,10 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
     ax.set_xlim(0, 100)
     ax.grid(axis="x", alpha=0.3)
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel("win rate (%), Wilson 95% interval")
-    ax.set_title("Skill gap: perfect play against heuristic players (STAND-IN cards)")
-    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    ax.set_xlabel("win rate (%) on the same deals, Wilson 95% interval")
+    ax.set_title("Skill gap: perfect play against heuristic players (STAND-IN cards)", pad=24)
+    # above the bars, under the title: the bars reach 100% and would hide it
+    ax.legend(frameon=False, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=n)
     save_chart(fig, out, "skill_gap", caption)
 
 

@@ -10,15 +10,16 @@ with the same options).
 One row per deal (`SWEEP_COLUMNS`): configuration, rank, outcome (``win``/``loss``/
 ``undecided``), nodes, seconds, solution length in turns, loss reason, the first equipped
 cards, the starting position of key cards (``pos:LABEL``, 0 = top), and for the first
-``heuristic_deals`` deals of each configuration whether the greedy and the random player
-won (`solvers.allisbomb.players`). ``seconds`` is the one column that is not reproducible.
+``heuristic_deals`` deals of each configuration whether the lookahead, the greedy and the
+random player won (`solvers.allisbomb.players`; the lookahead player's budget and weights
+are study parameters). ``seconds`` is the one column that is not reproducible.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,15 @@ import pandas as pd
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.deals import rank
-from solvers.allisbomb.players import play_greedy, play_random
+from solvers.allisbomb.players import (
+    DEFAULT_BUDGET,
+    DEFAULT_WEIGHTS,
+    Budget,
+    Weights,
+    play_greedy,
+    play_lookahead,
+    play_random,
+)
 from solvers.allisbomb.rules import Ending, new_game
 from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve_batch
 from solvers.common.errors import BadInput
@@ -47,6 +56,7 @@ SWEEP_COLUMNS = (
     "solution_len",
     "loss_reason",
     "equipped",
+    "lookahead_win",
     "greedy_win",
     "random_win",
 )
@@ -99,6 +109,9 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     n_deals = int(params["deals"])
     node_limit = int(params["node_limit"])
     n_heur = int(params.get("heuristic_deals", 0))
+    look = params.get("players", {}).get("lookahead")
+    budget = Budget(**look["budget"]) if look else DEFAULT_BUDGET
+    weights = Weights(**look["weights"]) if look else DEFAULT_WEIGHTS
     cases = np.arange(chunk.start, chunk.stop, dtype=np.int64)
     seeds = chunk.case_seeds()
     frames = []
@@ -139,6 +152,7 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
                 reason_text(int(r)) if c == 0 else "" for c, r in zip(code, reason, strict=True)
             ],
         }
+        lookahead = np.full(m, np.nan)
         greedy = np.full(m, np.nan)
         rand = np.full(m, np.nan)
         equipped = []
@@ -147,10 +161,12 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             hands = [start.equipped(p) for p in range(config.players)]
             equipped.append(" | ".join(",".join(cs.labels[c] for c in h) for h in hands))
             if deal_idx[i] < n_heur:
+                lookahead[i] = float(play_lookahead(start.copy(), budget, weights))
                 greedy[i] = float(play_greedy(start.copy()))
                 # The random player's generator continues the deal's own stream.
                 rand[i] = float(play_random(start.copy(), rngs[i]))
         rec["equipped"] = equipped
+        rec["lookahead_win"] = lookahead
         rec["greedy_win"] = greedy
         rec["random_win"] = rand
         frame = pd.DataFrame(rec)
@@ -183,8 +199,14 @@ def sweep_study(
     node_limit: int = SWEEP_NODE_LIMIT,
     heuristic_deals: int = 0,
     chunk_size: int = 2000,
+    budget: Budget = DEFAULT_BUDGET,
+    weights: Weights = DEFAULT_WEIGHTS,
 ) -> Study:
-    """Build the sweep study over `configs` (N deals each) for `runner.run_study`."""
+    """Build the sweep study over `configs` (N deals each) for `runner.run_study`.
+
+    The lookahead player's `budget` and `weights` are part of the study's parameters, so
+    a study made with another budget or other weights is a different study.
+    """
     if deals < 1:
         raise BadInput(f"--deals {deals} is not positive; expected 1 or more")
     if not configs:
@@ -205,6 +227,11 @@ def sweep_study(
         "heuristic_deals": int(min(heuristic_deals, deals)),
         "players": {
             "perfect": "exhaustive DFS (solver.solve_batch)",
+            "lookahead": {
+                "play": "players.play_lookahead",
+                "budget": asdict(budget),
+                "weights": asdict(weights),
+            },
             "greedy": "players.play_greedy",
             "random": "players.play_random",
         },
@@ -229,10 +256,18 @@ def caption(manifest: Mapping[str, Any]) -> str:
     return (
         f"All Is Bomb, {stand_in}; {ident['n_cases'] // len(p['labels']):,} deals per configuration "
         f"(uniform shuffles, SeedSequence({ident['seed']}), chunks of {ident['chunk_size']}); perfect "
-        f"play = exhaustive search, node limit {p['node_limit']:,}; greedy/random players on the first "
+        f"play = exhaustive search, node limit {p['node_limit']:,}; {_players_text(p)} on the first "
         f"{p['heuristic_deals']:,} deals; rule options at defaults unless the label says otherwise; "
         f"bombsolve {manifest['versions']['bombsolve']} @ {manifest['git_commit'][:12]}"
     )
+
+
+def _players_text(params: Mapping[str, Any]) -> str:
+    look = params.get("players", {}).get("lookahead")
+    if not look:
+        return "greedy/random players"
+    b = Budget(**look["budget"])
+    return f"lookahead ({b.depth} turns, <= {b.positions} positions/move)/greedy/random players"
 
 
 __all__ = [

@@ -9,6 +9,7 @@ from solvers.allisbomb.report import (
     headline_table,
     loss_reasons,
     position_table,
+    skill_gap_table,
     summarize,
     write_report,
 )
@@ -31,6 +32,7 @@ def rows() -> pd.DataFrame:
                     "solution_len": 5 + i if o == "win" else -1,
                     "loss_reason": "drew too many" if o == "loss" else "",
                     "pos:PRINCESS": i % 2,
+                    "lookahead_win": float(i < 5) if i < 8 else np.nan,
                     "greedy_win": float(i < 2),
                     "random_win": np.nan,
                 }
@@ -47,7 +49,24 @@ def test_summary_counts_undecided_against_the_claim():
     assert a["win_hi"] == wilson(7, 10)[1]
     assert a["solution_len_median"] == 7.5
     assert a["greedy_rate"] == 0.2 and a["greedy_deals"] == 10
+    assert a["lookahead_rate"] == 5 / 8 and a["lookahead_deals"] == 8
     assert s.loc["B", "random_deals"] == 0
+    # perfect play on the deals the heuristic players played (here all of A's ten)
+    assert a["perfect_deals"] == 10 and a["perfect_rate"] == 0.6
+
+
+def test_skill_gap_compares_players_on_the_same_deals():
+    r = rows()
+    r["greedy_win"] = np.where(r["case"] < 4, r["greedy_win"], np.nan)
+    r["lookahead_win"] = np.where(r["case"] < 4, 1.0, np.nan)
+    s = summarize(r).set_index("config")
+    # A's first four deals: win, win, win, win under perfect play
+    assert s.loc["A", "perfect_deals"] == 4 and s.loc["A", "perfect_rate"] == 1.0
+    assert s.loc["A", "lookahead_rate"] == 1.0 and s.loc["A", "greedy_rate"] == 0.5
+    assert s.loc["B", "perfect_deals"] == 0
+    gap = skill_gap_table(summarize(r)).set_index("config")
+    assert list(gap.columns[:2]) == ["deals", "perfect"]
+    assert gap.loc["A", "lookahead"] == 1.0 and gap.loc["A", "random"] != gap.loc["A", "random"]
 
 
 def test_loss_reasons_share():
@@ -64,7 +83,7 @@ def test_position_table_rates():
 
 def test_write_report_writes_tables_and_charts(tmp_path):
     written = write_report(rows(), tmp_path, "STAND-IN cards; test rows")
-    assert {"summary", "loss_reasons", "headline", "positions"} <= set(written)
+    assert {"summary", "loss_reasons", "headline", "positions", "skill_gap"} <= set(written)
     for stem in (
         "win_rate_by_config",
         "difficulty_cdf",
@@ -75,5 +94,6 @@ def test_write_report_writes_tables_and_charts(tmp_path):
         assert (tmp_path / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"<svg" in (tmp_path / f"{stem}.svg").read_bytes()[:2000]
         assert b"STAND-IN" in (tmp_path / f"{stem}.svg").read_bytes()
-    assert "60.00% [" in headline_table(summarize(rows()))
+    head = headline_table(summarize(rows()))
+    assert "60.00% [" in head and "lookahead player" in head and "62.5%" in head
     assert "STAND-IN" in (tmp_path / "summary.md").read_text()

@@ -56,8 +56,28 @@ def test_rows_replay_alone_from_seed_and_rank(tmp_path):
         if alone.outcome == "win":
             assert len(alone.solution) == row["solution_len"]
     heur = df[df["deal"] < 4]
-    assert heur["greedy_win"].notna().all() and df[df["deal"] >= 4]["greedy_win"].isna().all()
+    for player in ("lookahead", "greedy", "random"):
+        col = f"{player}_win"
+        assert heur[col].isin([0.0, 1.0]).all() and df[df["deal"] >= 4][col].isna().all()
+    # a lookahead win is a win under perfect play
+    assert (df.loc[df["lookahead_win"] == 1, "outcome"] == "win").all()
     assert df["pos:PRINCESS"].between(0, 17).all()
+
+
+def test_lookahead_budget_and_weights_are_part_of_the_study_identity():
+    from dataclasses import replace
+
+    from solvers.allisbomb.players import DEFAULT_WEIGHTS, Budget
+
+    default = sweep_study(BLITZ, deals=5, seed=1, heuristic_deals=5)
+    look = default.params["players"]["lookahead"]
+    assert look["budget"] == {"depth": Budget().depth, "positions": Budget().positions}
+    assert look["weights"]["hand"] == DEFAULT_WEIGHTS.hand
+    smaller = sweep_study(BLITZ, deals=5, seed=1, heuristic_deals=5, budget=Budget(2, 40))
+    other = sweep_study(
+        BLITZ, deals=5, seed=1, heuristic_deals=5, weights=replace(DEFAULT_WEIGHTS, hand=1.0)
+    )
+    assert smaller.params != default.params and other.params != default.params
 
 
 def test_one_two_workers_and_dask_agree(tmp_path, dask_cluster):
