@@ -615,8 +615,10 @@ def opponent_knows(view: View) -> np.ndarray:
 
     The opponent knows a tile it peeked at ("opp_peek") or that was shown to both; a
     public swap moves its knowledge with the tiles; a chance shuffle, my own secret
-    arrangement or secret swap, and the order I chose for its peeked line wipe it; its
-    own "Show 3. Secretly arrange them." leaves it knowing all three.
+    arrangement, and the order I chose for its peeked line wipe it there; my secret swap
+    wipes it everywhere (it does not know which tile moved); its own secret swap leaves
+    it unsure, as far as I can tell, only of the shown tile's old place; its own "Show
+    3. Secretly arrange them." leaves it knowing all three.
     """
     know = np.zeros(N_TILES, dtype=np.int8)
     me = view.player
@@ -630,7 +632,7 @@ def opponent_knows(view: View) -> np.ndarray:
         elif kind == "swap":
             a, b = ev[1], ev[2]
             if card_by == (me, Card.PROMO_SHOW_SWAP):
-                know[a] = know[b] = 0  # my secret swap: it saw neither move
+                know[:] = 0  # my secret swap: it cannot tell which tile moved
             else:
                 know[a], know[b] = know[b], know[a]
         elif kind == "shuffle":

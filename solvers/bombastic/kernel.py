@@ -733,8 +733,11 @@ def apply_know(s: np.ndarray, know: np.ndarray, a: int) -> None:
         mine = know[p, a]
         know[p, a] = 1  # the shown tile went there
         know[p, t] = mine  # and the unseen one came here
-        know[1 - p, a] = 0
-        know[1 - p, t] = 0
+        # The opponent does not know where the shown tile went: a tile it knew stays
+        # known only if it holds the shown value (whether or not it was the partner).
+        for j in range(9):
+            if j == t or s[j] != s[t]:
+                know[1 - p, j] = 0
     apply(s, a)
 
 
