@@ -1,4 +1,4 @@
-"""Who makes the decisions: five named agents, and a game loop that feeds them views.
+"""Who makes the decisions: named agents, and a game loop that feeds them views.
 
 Issue section 3. Every agent but `omniscient` sees a `View`: the public state plus that
 player's own observations, never the tiles. Agents are registered by short name in
@@ -24,6 +24,13 @@ player's own observations, never the tiles. Agents are registered by short name 
 * ``ismcts-guarded``  the same search, but on its own turn it never goes for a line
                   whose exact chance of holding the bomb is at least its chance of
                   being all its own (the random playouts undervalue waiting).
+* ``ismcts-heuristic``  ISMCTS over its own decisions only, keyed by what it observed;
+                  the opponent and the playouts are casual players who remember what
+                  they saw (`kernel.casual_action`, the `heuristic` agent's rules on
+                  the sampled grid). Iterations: parameter (default 200).
+* ``ismcts-heuristic-guarded``  the same, with `guarded_choices`: no Go for It that
+                  bombs at least as often as it wins, ALARM cards only when they are
+                  likely to pay, no risky extra peek with "Peek at as many".
 * ``omniscient``  SEES EVERY TILE (an upper bound, not a fair player): goes for a line
                   that is all its own, otherwise searches the face-up cards' decisions
                   for the grid with the most of its tiles in one bomb-free line.
