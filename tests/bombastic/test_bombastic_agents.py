@@ -54,6 +54,8 @@ def test_agent_specs_and_bad_names():
         "greedy",
         "ismcts",
         "ismcts-guarded",
+        "ismcts-heuristic",
+        "ismcts-heuristic-guarded",
         "omniscient",
     }
 
