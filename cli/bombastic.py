@@ -213,7 +213,8 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     """Play GAMES games between two agents and report who wins, how, and how fast.
 
     Agents: random, heuristic, greedy[:THRESHOLD], ismcts[:ITERATIONS],
-    ismcts-guarded[:ITERATIONS], omniscient.
+    ismcts-guarded[:ITERATIONS], ismcts-heuristic[:ITERATIONS],
+    ismcts-heuristic-guarded[:ITERATIONS], omniscient.
 
     \b
     Example:
@@ -365,13 +366,21 @@ def infostates(depth, player, as_json, **kw) -> None:
 
 
 @bombastic.command()
-@click.option("--games", type=int, default=60, show_default=True, help="Games per seating.")
-@click.option("--card-games", type=int, default=500, show_default=True, help="Games per deck.")
+@click.option(
+    "--games",
+    type=int,
+    default=None,
+    help="Games per seating for every pairing [default: per agent, the reference caps: "
+    "3000 random/heuristic, 400 greedy/omniscient, 200 ismcts:100 and ismcts-guarded:100, "
+    "60 ismcts-heuristic-guarded:300, 60 any other; a pairing plays the smaller cap].",
+)
+@click.option("--card-games", type=int, default=2000, show_default=True, help="Games per deck.")
 @click.option("--kernel-games", type=int, default=1_000_000, show_default=True)
 @click.option("--seed", type=int, default=2026, show_default=True)
 @click.option(
     "--agents",
-    default="random,heuristic,greedy,ismcts:100,omniscient",
+    default="random,heuristic,greedy,ismcts:100,ismcts-guarded:100,"
+    "ismcts-heuristic-guarded:300,omniscient",
     show_default=True,
     help="Agents of the tournament.",
 )
@@ -379,9 +388,9 @@ def infostates(depth, player, as_json, **kw) -> None:
 @click.option(
     "--infostate-depth",
     type=int,
-    default=1,
+    default=-1,
     show_default=True,
-    help="Count information states to this many turns (-1: skip; 1 takes minutes).",
+    help="Also count information states to this many turns (-1: skip; 1 takes minutes).",
 )
 @study_options(default_chunk=50)
 def study(
@@ -401,20 +410,22 @@ def study(
 
     Writes tables (CSV, Parquet), charts (PNG, SVG) and manifest.json into --out; each
     part's chunks live under --out/runs/ and a re-run resumes them. The committed
-    reference in results/bombastic/ is this command with its defaults and --workers 1.
+    reference in results/bombastic/ is this command with its defaults and --workers 2
+    (scripts/bombastic_reference.py).
 
     \b
     Example:
       bombsolve bombastic study --out /tmp/bombastic --games 20 --card-games 100
     """
     from solvers.bombastic.agents import make_agent
-    from solvers.bombastic.study import reference_study
+    from solvers.bombastic.study import REFERENCE_GAMES, reference_study
 
     names = [a.strip() for a in agents.split(",") if a.strip()]
     for a in names + [card_agent]:
         make_agent(a)
+    per_seating = games if games is not None else {a: REFERENCE_GAMES.get(a, 60) for a in names}
     for name, n in (
-        ("--games", games),
+        ("--games", 1 if games is None else games),
         ("--card-games", card_games),
         ("--kernel-games", kernel_games),
     ):
@@ -422,7 +433,7 @@ def study(
             raise BadInput(f"{name} {n} must be at least 1")
     m = reference_study(
         out,
-        games=games,
+        games=per_seating,
         card_games=card_games,
         kernel_games=kernel_games,
         seed=seed,

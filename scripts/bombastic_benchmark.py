@@ -5,8 +5,10 @@
 Reports (issue section 6): complete random-agent games per second per core (goal
 200,000) in the kernel and in the reference engine, on the same seeds, and their
 ratio; belief updates per second (goal 10 million) for the Numba mask kernel against
-the exact (Fraction) and NumPy references; ISMCTS iterations per second. First-run
-compile time is reported separately from the timed runs.
+the exact (Fraction) and NumPy references; ISMCTS iterations per second with kernel
+playouts against the same search with reference-engine playouts (a ratio in one run),
+and for `ismcts-heuristic` with its casual playouts. First-run compile time is reported
+separately from the timed runs.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from solvers.bombastic import kernel as K  # noqa: E402
-from solvers.bombastic.agents import ISMCTSAgent, play_game, view_of  # noqa: E402
+from solvers.bombastic.agents import (  # noqa: E402
+    HeuristicAgent,
+    HeuristicISMCTSAgent,
+    ISMCTSAgent,
+    make_agent,
+    play_game,
+    view_of,
+)
 from solvers.bombastic.beliefs import (  # noqa: E402
     HAS_BITS,
     TRIPLE_MAP,
@@ -32,7 +41,7 @@ from solvers.bombastic.beliefs import (  # noqa: E402
     mask_map_loop,
     mask_update_loop,
 )
-from solvers.bombastic.rules import Options, State, random_game  # noqa: E402
+from solvers.bombastic.rules import Options, SplitMix64, State, random_game  # noqa: E402
 from solvers.bombastic.tiles import SWAP_MAP  # noqa: E402
 
 
@@ -46,6 +55,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=200_000, help="kernel games")
     ap.add_argument("--ref-games", type=int, default=5_000, help="reference games")
+    ap.add_argument("--ismcts-views", type=int, default=12, help="positions for ISMCTS")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     res: dict = {}
@@ -103,19 +113,7 @@ def main() -> None:
         "note": "peek/show on a full mask, reset every 4 updates (impossible ones included)",
     }
 
-    agent = ISMCTSAgent(iterations=300)
-    views = []
-    for seed in range(6):
-        st = State.new(seed)
-        views.append(view_of(st, 0))
-    agent.act(views[0], np.random.default_rng(0))  # warm up
-    t_is, _ = timed(lambda: [agent.act(v, np.random.default_rng(i)) for i, v in enumerate(views)])
-    res["ismcts"] = {
-        "iterations_per_s": 300 * len(views) / t_is,
-        "note": "first decision of a game, 300 iterations, kernel playouts",
-    }
-    t_game, _ = timed(lambda: [play_game(ISMCTSAgent(100), ISMCTSAgent(100), s) for s in range(5)])
-    res["ismcts"]["seconds_per_game_100_iterations_both"] = t_game / 5
+    res["ismcts"] = _ismcts_speed(args.ismcts_views)
 
     if args.json:
         print(json.dumps(res, indent=2))
@@ -141,9 +139,109 @@ def main() -> None:
     )
     i = res["ismcts"]
     print(
-        f"ISMCTS iterations/s {i['iterations_per_s']:,.0f}; "
-        f"a game of ismcts:100 vs itself {i['seconds_per_game_100_iterations_both']:.1f} s"
+        f"ISMCTS (random playouts) iterations/s kernel {i['iterations_per_s']:,.0f}, "
+        f"reference {i['reference_playout_iterations_per_s']:,.0f} "
+        f"(ratio {i['ratio_kernel_vs_reference_playouts']:.1f}x, same positions and seeds)"
     )
+    print(
+        f"ismcts-heuristic iterations/s {i['heuristic_iterations_per_s']:,.0f}; casual kernel "
+        f"playouts/s {i['casual_playouts_per_s']:,.0f} against heuristic-vs-heuristic "
+        f"reference games/s {i['heuristic_reference_games_per_s']:,.0f} "
+        f"({i['ratio_casual_playouts_vs_heuristic_games']:,.0f}x)"
+    )
+    print(
+        f"a game: ismcts:100 vs itself {i['seconds_per_game_ismcts100_both']:.2f} s; "
+        f"ismcts-heuristic-guarded:300 vs heuristic "
+        f"{i['seconds_per_game_ismcts_heuristic_guarded300_vs_heuristic']:.2f} s"
+    )
+
+
+class _ReferencePlayoutISMCTS(ISMCTSAgent):
+    """`ismcts` with its random playouts in the reference engine: the ratio's baseline."""
+
+    def _playout(self, state, ks, seed):
+        rng = SplitMix64(seed)
+        while not state.is_over():
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+        return -1 if state.winner is None else state.winner
+
+
+def _positions(n: int) -> list:
+    """Views of the player to move after 0..5 random decisions, a few seeds."""
+    views = []
+    seed = 0
+    while len(views) < n:
+        st = State.new(seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(seed % 6):
+            legal = st.legal_actions()
+            st.apply(legal[int(rng.integers(len(legal)))])
+            if st.is_over():
+                break
+        if not st.is_over() and st.to_move >= 0:
+            views.append(view_of(st, st.to_move))
+        seed += 1
+    return views
+
+
+def _ismcts_speed(n_views: int) -> dict:
+    """ISMCTS iterations per second, and games per second of the playout policies."""
+    views = _positions(n_views)
+    its = 300
+
+    def run(agent_cls):
+        agent = agent_cls(its)
+        agent.act(views[0], np.random.default_rng(0))  # warm up (and compile)
+        t, _ = timed(
+            lambda: [agent_cls(its).act(v, np.random.default_rng(i)) for i, v in enumerate(views)]
+        )
+        return its * len(views) / t
+
+    # Back to back, same positions and seeds: kernel playouts, then reference playouts.
+    kernel_rate = run(ISMCTSAgent)
+    ref_rate = run(_ReferencePlayoutISMCTS)
+    heur_rate = run(HeuristicISMCTSAgent)
+
+    n_play = 20_000
+    know = np.zeros((2, 9), dtype=np.int8)
+    states = [K.new_state(s) for s in range(n_play)]
+    K.playout_casual(K.new_state(0), know.copy(), 0)
+
+    def casual():
+        for s, st in enumerate(states):
+            K.playout_casual(st, know.copy(), s)
+
+    t_cas, _ = timed(casual)
+    n_ref = 300
+    t_href, _ = timed(
+        lambda: [play_game(HeuristicAgent(), HeuristicAgent(), s, Options()) for s in range(n_ref)]
+    )
+    t_game, _ = timed(lambda: [play_game(ISMCTSAgent(100), ISMCTSAgent(100), s) for s in range(5)])
+    t_hgame, _ = timed(
+        lambda: [
+            play_game(make_agent("ismcts-heuristic-guarded:300"), HeuristicAgent(), s)
+            for s in range(5)
+        ]
+    )
+    return {
+        "iterations_per_s": kernel_rate,
+        "reference_playout_iterations_per_s": ref_rate,
+        "ratio_kernel_vs_reference_playouts": kernel_rate / ref_rate,
+        "heuristic_iterations_per_s": heur_rate,
+        "casual_playouts_per_s": n_play / t_cas,
+        "heuristic_reference_games_per_s": n_ref / t_href,
+        "ratio_casual_playouts_vs_heuristic_games": (n_play / t_cas) / (n_ref / t_href),
+        "seconds_per_game_ismcts100_both": t_game / 5,
+        "seconds_per_game_ismcts_heuristic_guarded300_vs_heuristic": t_hgame / 5,
+        "note": (
+            f"{its} iterations on each of {len(views)} positions (0-5 random decisions into "
+            "seeded games); ismcts with random playouts in the Numba kernel against the same "
+            "search with its playouts in the reference engine (same seeds, back to back); "
+            "ismcts-heuristic with casual playouts in the kernel (no reference twin: the "
+            "nearest reference work is a heuristic-vs-heuristic game, compared per game)"
+        ),
+    }
 
 
 def _exact_updates(tiles, values):

@@ -1,45 +1,190 @@
 """Regenerate the committed Bombastic reference study in results/bombastic/.
 
-    python scripts/bombastic_reference.py            # about 6-8 minutes on one core
-    python scripts/bombastic_reference.py --quick    # a tiny run for checking, elsewhere
+    nice -n 10 python scripts/bombastic_reference.py --workers 2   # about 25 minutes
+    python scripts/bombastic_reference.py --quick --out /tmp/bs    # a tiny run, elsewhere
+    python scripts/bombastic_reference.py --blocks-only            # README blocks only
 
-Re-running resumes: finished chunks under results/bombastic/runs/ are reused.
+Re-running resumes: finished chunks under results/bombastic/runs/ are reused. At the
+end the README's generated blocks `bombastic-ladder`, `bombastic-first-player` and
+`bombastic-cards` are rewritten from the tables (`solvers.common.readme.update_block`,
+which refuses to overwrite a block edited by hand).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import pandas as pd  # noqa: E402
 
 from solvers.bombastic.study import reference_study  # noqa: E402
+from solvers.common.readme import update_block  # noqa: E402
+from solvers.common.stats import wilson, wilson_undecided  # noqa: E402
+
+README_ANCHOR = "<!-- section: bombastic -->"
+
+
+def _pct(rate: float, lo: float, hi: float) -> str:
+    return f"{100 * rate:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def readme_blocks(out: Path) -> dict[str, str]:
+    """The README blocks (name -> markdown) built from the study's tables in `out`."""
+    manifest = json.loads((out / "manifest.json").read_text())
+    seed = manifest["seed"]
+    ratings = pd.read_csv(out / "ratings.csv")
+    pairs = pd.read_csv(out / "pairings.csv")
+    agents = list(ratings["agent"])
+    lines = [
+        "| agent | rating (Bradley-Terry, Elo scale) | score, % [95% CI] | games (no self-play) |",
+        "| --- | --- | --- | --- |",
+    ]
+    others = pairs[pairs["x"] != pairs["o"]]
+    for r in ratings.itertuples():
+        as_x = others[others["x"] == r.agent]
+        as_o = others[others["o"] == r.agent]
+        n = int(as_x["games"].sum() + as_o["games"].sum())
+        wins = int(as_x["x_wins"].sum() + as_o["o_wins"].sum())
+        draws = int(as_x["turn_cap"].sum() + as_o["turn_cap"].sum())
+        # Turn-capped games count half in the score; the interval counts them as losses
+        # at its low end and as wins at its high end.
+        lo, hi = wilson_undecided(wins, draws, n)
+        lines.append(f"| {r.agent} | {r.rating:.0f} | {_pct(r.score, lo, hi)} | {n:,} |")
+    lines += [
+        "",
+        "Head to head: the row agent's wins, % of the games of both seatings against the "
+        "column agent [Wilson 95%] (games).",
+        "",
+        "| | " + " | ".join(agents) + " |",
+        "|---" * (len(agents) + 1) + "|",
+    ]
+    for a in agents:
+        cells = []
+        for b in agents:
+            if a == b:
+                cells.append("-")
+                continue
+            ab = pairs[(pairs["x"] == a) & (pairs["o"] == b)]
+            ba = pairs[(pairs["x"] == b) & (pairs["o"] == a)]
+            n = int(ab["games"].sum() + ba["games"].sum())
+            k = int(ab["x_wins"].sum() + ba["o_wins"].sum())
+            lo, hi = wilson(k, n)
+            cells.append(f"{_pct(k / n, lo, hi)} ({n})")
+        lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
+    games = manifest["games_per_seating"]
+    lines += [
+        "",
+        f"Seed {seed}; games per seating: "
+        + (
+            str(games)
+            if isinstance(games, int)
+            else "the smaller cap of the two agents ("
+            + ", ".join(f"{a} {n}" for a, n in games.items())
+            + ")"
+        )
+        + "; default rules.",
+    ]
+    ladder = "\n".join(lines) + "\n"
+
+    first = pd.read_csv(out / "first_player.csv")
+    lines = [
+        "| pairing (both seatings) | games | first player (X) wins, % [95% CI] |",
+        "| --- | --- | --- |",
+    ]
+    for r in first.itertuples():
+        lines.append(f"| {r.pairing} | {r.games:,} | {_pct(r.rate, r.lo, r.hi)} |")
+    lines += ["", "A turn-capped game counts as not won by X."]
+    first_block = "\n".join(lines) + "\n"
+
+    var = pd.read_csv(out / "card_variants.csv")
+    usage = pd.read_csv(out / "card_usage.csv")
+    card_agent = manifest["card_agent"]
+    lines = [
+        "| deck | games | X wins, % [95% CI] | O wins | turn cap | mean turns |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in var.itertuples():
+        lines.append(
+            f"| {r.variant} | {r.games:,} | {_pct(r.x_rate, r.x_lo, r.x_hi)} | {r.o_wins:,} | "
+            f"{r.turn_cap} | {r.mean_turns:.1f} |"
+        )
+    lines += [
+        "",
+        "| card (base deck) | players who used it | their wins, % [95% CI] |",
+        "| --- | --- | --- |",
+    ]
+    for r in usage.sort_values("win_rate", ascending=False).itertuples():
+        lines.append(f"| {r.card} | {r.users:,} | {_pct(r.win_rate, r.lo, r.hi)} |")
+    lines += [
+        "",
+        f"{card_agent} against itself, {manifest['card_games_per_variant']:,} games per deck, "
+        f"seeds {seed + 100} and up (one per deck).",
+    ]
+    cards = "\n".join(lines) + "\n"
+    return {
+        "bombastic-ladder": ladder,
+        "bombastic-first-player": first_block,
+        "bombastic-cards": cards,
+    }
+
+
+def write_blocks(out: Path, readme: Path) -> None:
+    """Rewrite the README's generated Bombastic blocks from the tables in `out`."""
+    anchor = README_ANCHOR
+    for name, body in readme_blocks(out).items():
+        changed = update_block(readme, name, body, anchor=anchor)
+        print(f"{readme}: block {name} {'updated' if changed else 'unchanged'}")
+        anchor = f"<!-- /generated:{name} -->"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument(
-        "--out", default=str(Path(__file__).resolve().parents[1] / "results" / "bombastic")
-    )
+    ap.add_argument("--out", default=str(ROOT / "results" / "bombastic"))
     ap.add_argument("--quick", action="store_true", help="tiny sizes (for a smoke test)")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--readme", default=str(ROOT / "README.md"), help="'' to leave it alone")
+    ap.add_argument("--blocks-only", action="store_true", help="only rewrite the README blocks")
     args = ap.parse_args()
     t0 = time.time()
+    out = Path(args.out)
+    if args.blocks_only:
+        write_blocks(out, Path(args.readme))
+        return
     if args.quick:
         reference_study(
-            args.out,
-            games=4,
+            out,
+            games={
+                "random": 4,
+                "heuristic": 4,
+                "greedy": 2,
+                "ismcts:20": 2,
+                "ismcts-heuristic-guarded:20": 2,
+                "omniscient": 2,
+            },
             card_games=20,
             kernel_games=2000,
             workers=args.workers,
-            agents=("random", "heuristic", "greedy", "ismcts:20", "omniscient"),
+            agents=(
+                "random",
+                "heuristic",
+                "greedy",
+                "ismcts:20",
+                "ismcts-heuristic-guarded:20",
+                "omniscient",
+            ),
             infostate_depth=0,
         )
     else:
-        reference_study(args.out, workers=args.workers)
-    print(f"done in {time.time() - t0:.0f} s -> {args.out}")
+        reference_study(out, workers=args.workers)
+    print(f"done in {time.time() - t0:.0f} s -> {out}")
+    if args.readme:
+        write_blocks(out, Path(args.readme))
 
 
 if __name__ == "__main__":

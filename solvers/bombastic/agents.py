@@ -1,4 +1,4 @@
-"""Who makes the decisions: five named agents, and a game loop that feeds them views.
+"""Who makes the decisions: named agents, and a game loop that feeds them views.
 
 Issue section 3. Every agent but `omniscient` sees a `View`: the public state plus that
 player's own observations, never the tiles. Agents are registered by short name in
@@ -10,7 +10,9 @@ player's own observations, never the tiles. Agents are registered by short name 
                   20, one that is all its own with chance 1/3 or more), otherwise uses
                   a favourite card, peeks at tiles it does not know, stops peeking at
                   as many as it wants after two safe peeks, never plays an ALARM card
-                  unless it knows it wins with it.
+                  unless it knows it wins with it or both face-up cards are ALARM
+                  cards (then "Peek at 1. Go for It." on its best line, which can be
+                  a line it knows holds no bomb: the card cycles and the game moves on).
 * ``greedy``      belief-greedy: exact beliefs over the 630 arrangements; goes for it when
                   the best line is all its own with chance >= threshold (default 0.6);
                   otherwise plays the card whose sampled outcome gives the best chance
@@ -22,6 +24,13 @@ player's own observations, never the tiles. Agents are registered by short name 
 * ``ismcts-guarded``  the same search, but on its own turn it never goes for a line
                   whose exact chance of holding the bomb is at least its chance of
                   being all its own (the random playouts undervalue waiting).
+* ``ismcts-heuristic``  ISMCTS over its own decisions only, keyed by what it observed;
+                  the opponent and the playouts are casual players who remember what
+                  they saw (`kernel.casual_action`, the `heuristic` agent's rules on
+                  the sampled grid). Iterations: parameter (default 200).
+* ``ismcts-heuristic-guarded``  the same, with `guarded_choices`: no Go for It that
+                  bombs at least as often as it wins, ALARM cards only when they are
+                  likely to pay, no risky extra peek with "Peek at as many".
 * ``omniscient``  SEES EVERY TILE (an upper bound, not a fair player): goes for a line
                   that is all its own, otherwise searches the face-up cards' decisions
                   for the grid with the most of its tiles in one bomb-free line.
@@ -235,9 +244,12 @@ class HeuristicAgent(Agent):
             if Card.ALARM_L_SHAPE in view.face_up and (L_ALL[me] @ b.w).max() > 1 - 1e-9:
                 return ACTION_CARD + view.face_up.index(Card.ALARM_L_SHAPE)
             ranks = [self.PREFERENCE.index(c) if c in self.PREFERENCE else 99 for c in view.face_up]
-            if min(ranks) == 99:  # two ALARM cards: take a chance on the best line
-                k = int(np.argmax(lines[:, 0] - lines[:, 2]))
-                return ACTION_LINE + k
+            if min(ranks) == 99:
+                # Both ALARM cards are face up. Going for a line it knows is bomb-free
+                # changes nothing, and two such players repeat it until the turn cap (19%
+                # of base-deck games did). "Peek at 1. Go for It." lets it pick that safe
+                # line too, but the card goes under the deck and a new one comes up.
+                return ACTION_CARD + view.face_up.index(Card.ALARM_PEEK_GO)
             return ACTION_CARD + int(np.argmin(ranks))
         if ph in (Phase.PEEK, Phase.SHOW):
             pool = unknown_tiles or [t for t in legal if t < N_TILES]
@@ -604,6 +616,195 @@ class GuardedISMCTSAgent(ISMCTSAgent):
         return super().act(view, rng)
 
 
+def opponent_knows(view: View) -> np.ndarray:
+    """Return 9 flags: the positions whose tile `view`'s opponent knows now, as far as
+    `view`'s own observations tell (what the opponent saw, not what it was).
+
+    The opponent knows a tile it peeked at ("opp_peek") or that was shown to both; a
+    public swap moves its knowledge with the tiles; a chance shuffle, my own secret
+    arrangement, and the order I chose for its peeked line wipe it there; my secret swap
+    wipes it everywhere (it does not know which tile moved); its own secret swap leaves
+    it unsure, as far as I can tell, only of the shown tile's old place; its own "Show
+    3. Secretly arrange them." leaves it knowing all three.
+    """
+    know = np.zeros(N_TILES, dtype=np.int8)
+    me = view.player
+    card_by: tuple[int, int] = (-1, -1)
+    for ev in view.observations:
+        kind = ev[0]
+        if kind == "card":
+            card_by = (ev[1], ev[2])
+        elif kind in ("opp_peek", "show"):
+            know[ev[1]] = 1
+        elif kind == "swap":
+            a, b = ev[1], ev[2]
+            if card_by == (me, Card.PROMO_SHOW_SWAP):
+                know[:] = 0  # my secret swap: it cannot tell which tile moved
+            else:
+                know[a], know[b] = know[b], know[a]
+        elif kind == "shuffle":
+            pos = list(ev[1])
+            know[pos] = 1 if card_by == (1 - me, Card.SHOW3_ARRANGE) else 0
+        elif kind in ("place", "move"):
+            know[list(ev[1])] = 0
+        elif kind == "secret_swap":
+            know[ev[1]] = 0
+    return know
+
+
+def guarded_choices(view: View, b: FastBelief) -> list[int]:
+    """The legal decisions less the gambles that lose on average under exact beliefs `b`.
+
+    On its turn: no Go for It on a line with P(bomb) >= P(all mine) (as `safe_gambles`);
+    no ALARM "Show 3 in an L shape" unless some L is all its own with chance >= 1/2
+    (otherwise it loses more often than it wins); no ALARM "Peek at 1. Go for It."
+    unless some line is bomb-free for sure or wins more often than it bombs. When that
+    card's Go for It comes, only such lines (or, if none, the least bad one); when the L
+    comes, the L most likely all its own. "Peek at as many as you want": the first peek
+    at a tile least likely to be the bomb, further peeks only where it cannot be.
+    """
+    me = view.symbol
+    w = b.w / b.w.sum()
+    lines = np.stack([_LINE_ALL_F[me] @ w, LINE_BOMB.astype(np.float64) @ w], axis=1)
+    ok_line = [(lines[k, 1] < 1e-12 or lines[k, 0] > lines[k, 1]) for k in range(len(LINES))]
+    if view.phase == Phase.TURN:
+        keep = []
+        for a in safe_gambles(view, b):
+            if a >= ACTION_CARD:
+                card = view.face_up[a - ACTION_CARD]
+                if card == Card.ALARM_L_SHAPE and (L_ALL[me] @ w).max() < 0.5:
+                    continue
+                if card == Card.ALARM_PEEK_GO and not any(ok_line):
+                    continue
+            keep.append(a)
+        return keep or list(view.legal)
+    if view.phase == Phase.GO:
+        keep = [ACTION_LINE + k for k in range(len(LINES)) if ok_line[k]]
+        return keep or [ACTION_LINE + int(np.argmax(lines[:, 0] - lines[:, 1]))]
+    if view.phase == Phase.L_SHAPE:
+        return [ACTION_L + int(np.argmax(L_ALL[me] @ w))]
+    if view.card == Card.PEEK_MANY and view.phase in (Phase.PEEK, Phase.PEEK_OR_STOP):
+        # "If you see the bomb, you lose": peek on only where the bomb cannot be (the
+        # first peek is a must: the tiles least likely to be the bomb).
+        bomb = b.tile_odds()[:, BOMB]
+        tiles = [a for a in view.legal if a < N_TILES]
+        floor = 1e-12 if view.phase == Phase.PEEK_OR_STOP else min(bomb[t] for t in tiles) + 1e-12
+        keep = [a for a in view.legal if a >= N_TILES or bomb[a] <= floor]
+        return keep or list(view.legal)
+    return list(view.legal)
+
+
+class HeuristicISMCTSAgent(Agent):
+    """ISMCTS over its own decisions, with players who remember in the playouts.
+
+    Each iteration samples a grid from the exact beliefs (`beliefs.FastBelief`) and a
+    deck order from what is public, then walks a tree of *its own* decisions only,
+    keyed by what it has observed (the values its peeks and every show revealed, the
+    face-up cards, the opponent's visible decisions; never a hidden tile, a chance
+    order or the opponent's secret choices). The opponent and chance move inside the
+    walk as in the playout: `kernel.casual_action`, the `heuristic` agent's rules of
+    thumb played on the sampled grid from what each player knows (`kernel.know`
+    flags: mine from my beliefs, the opponent's from `opponent_knows`). A playout that
+    reaches the turn cap counts 0, a win 1, a loss -1.
+
+    Parameters: `iterations` per decision (spec ``ismcts-heuristic:ITERATIONS``,
+    default 200) and the UCB constant `c` (0.7). With `guard` (spec
+    ``ismcts-heuristic-guarded``) the root never goes for a line whose exact bomb
+    chance is at least its chance of being all its own, and plays the ALARM cards only
+    when they are likely to pay (`guarded_choices`).
+    """
+
+    name = "ismcts-heuristic"
+
+    def __init__(self, iterations: int = 200, c: float = 0.7, guard: bool = False) -> None:
+        if iterations < 1:
+            raise BadInput(f"ISMCTS iterations {iterations} must be at least 1")
+        self.iterations = iterations
+        self.c = c
+        self.guard = guard
+        self.cache = _BeliefCache()
+
+    def spec(self) -> str:
+        return f"{self.name}{'-guarded' if self.guard else ''}:{self.iterations}"
+
+    def act(self, view: View, rng: np.random.Generator) -> int:
+        b = self.cache.get(view.observations)
+        legal = guarded_choices(view, b) if self.guard else list(view.legal)
+        if len(legal) == 1:
+            return legal[0]
+        me = view.player
+        template = np.empty(K.STATE_SIZE, dtype=np.int32)
+        base = determinize(view, b, rng)
+        to_kernel(base, template)
+        know0 = np.zeros((2, N_TILES), dtype=np.int8)
+        know0[me] = (b.tile_odds().max(axis=1) > 1 - 1e-9).astype(np.int8)
+        know0[1 - me] = opponent_knows(view)
+        # The deck: never-revealed cards in an unknown order on top, then (deck_known)
+        # the cycled ones in their public order.
+        n_deck = len(base.deck)
+        if view.options.deck_known:
+            n_tail = sum(1 for c in base.deck if c in view.cycled)
+        else:
+            n_tail = 0
+        head = np.array(base.deck[: n_deck - n_tail], dtype=np.int32)
+        w = b.w / b.w.sum()
+        draws = rng.choice(N_ARR, size=self.iterations, p=w)
+        kr = np.array([int(rng.integers(1 << 62))], dtype=np.uint64)
+        seed_base = int(rng.integers(1 << 62))
+        codes = np.empty(256, dtype=np.int64)
+        buf = np.empty(64, dtype=np.int32)
+        # node key (tuple of observation codes) -> {action: [visits, total, available]}
+        tree: dict[tuple, dict[int, list[float]]] = {}
+        s = np.empty(K.STATE_SIZE, dtype=np.int32)
+        know = np.empty_like(know0)
+        for it in range(self.iterations):
+            s[:] = template
+            s[:N_TILES] = ARR[draws[it]]
+            if len(head) > 1:
+                s[K.DECK : K.DECK + len(head)] = rng.permutation(head)
+            know[:] = know0
+            key: tuple = ()
+            path: list[tuple[tuple, int]] = []
+            while s[K.PHASE] != K.P_OVER:
+                if s[K.TO_MOVE] != me:
+                    m = K.advance_others(s, know, me, kr, codes)
+                    key = key + tuple(codes[:m].tolist())
+                    continue
+                n = K.legal_actions(s, buf)
+                acts = buf[:n].tolist() if key else legal
+                stats = tree.setdefault(key, {})
+                for a in acts:
+                    stats.setdefault(a, [0.0, 0.0, 0.0])[2] += 1
+                untried = [a for a in acts if stats[a][0] == 0]
+                if untried:
+                    a = untried[int(rng.integers(len(untried)))]
+                else:
+                    a = max(
+                        acts,
+                        key=lambda x: (
+                            stats[x][1] / stats[x][0]
+                            + self.c * math.sqrt(math.log(stats[x][2]) / stats[x][0])
+                        ),
+                    )
+                path.append((key, a))
+                code = K.observe_code(s, a, me)
+                K.apply_know(s, know, a)
+                key = key + (K.face_up_code(s, code),)
+                if untried:
+                    break
+            if s[K.PHASE] == K.P_OVER:
+                winner = int(s[K.WINNER])
+            else:
+                winner = int(K.playout_casual(s, know, seed_base + it))
+            value = 0.0 if winner < 0 else (1.0 if winner == me else -1.0)
+            for node_key, a in path:
+                st = tree[node_key][a]
+                st[0] += 1
+                st[1] += value
+        root = tree.get((), {})
+        return max(legal, key=lambda a: root.get(a, [0.0])[0])
+
+
 def to_kernel(state: State, out: np.ndarray) -> None:
     """Write a reference State into a kernel state array."""
     out[:] = 0
@@ -733,6 +934,8 @@ AGENTS = {
     "greedy": BeliefGreedyAgent,
     "ismcts": ISMCTSAgent,
     "ismcts-guarded": GuardedISMCTSAgent,
+    "ismcts-heuristic": HeuristicISMCTSAgent,
+    "ismcts-heuristic-guarded": HeuristicISMCTSAgent,
     "omniscient": OmniscientAgent,
 }
 
@@ -746,9 +949,13 @@ def make_agent(spec: str) -> Agent:
     name, _, param = spec.strip().partition(":")
     if name not in AGENTS:
         raise unknown("agent", name, AGENTS)
+    if name == "ismcts-heuristic-guarded" and not param:
+        return HeuristicISMCTSAgent(guard=True)
     if not param:
         return AGENTS[name]()
     try:
+        if name in ("ismcts-heuristic", "ismcts-heuristic-guarded"):
+            return HeuristicISMCTSAgent(int(param), guard=name.endswith("guarded"))
         if name in ("ismcts", "ismcts-guarded"):
             return AGENTS[name](iterations=int(param))
         if name == "greedy":

@@ -653,3 +653,483 @@ def playout_informed(s: np.ndarray, seed: int) -> int:
         n = legal_actions(s, buf)
         apply(s, informed_action(s, buf, n, rng))
     return s[WINNER]
+
+
+# ----- Players who remember: knowledge flags and a casual playout policy ---------------
+#
+# ISMCTS needs playouts whose players behave like players, not coin flips: a random
+# playout goes for a line at once and so makes waiting look like a gamble. The policy
+# below plays like the reference `heuristic` agent but on a sampled grid, with what
+# each player knows kept as flags: know[p, t] is 1 when player p knows the tile now at
+# position t (the value is read from the grid, so a flag never claims a wrong value).
+# Flags follow the rulebook's vocabulary: PEEK tells the peeker, SHOW and Go for It
+# tell both, SWAP moves both players' flags (everyone sees which tiles moved), a
+# shuffle or a secret arrangement wipes the flags of whoever did not see the order.
+
+# Cards in the order a casual player likes them (rank 0 best); ALARM cards last.
+CASUAL_RANK = np.array([3, 0, 1, 2, 8, 5, 4, 99, 99, 7, 6], dtype=np.int32)
+PEEK_MANY_C, LINE_SHUFFLE_C, ARRANGE_C, PEEK3_C, SHOW_SWAP_C = 4, 5, 6, 9, 10
+# A casual player's patience (as the reference `heuristic`): after this turn, a line
+# with two of its own tiles and no tile known to be another is worth a try.
+CASUAL_PATIENCE = 20
+
+
+@njit(cache=True)
+def _know_swap(know: np.ndarray, a: int, b: int) -> None:
+    for p in range(2):
+        t = know[p, a]
+        know[p, a] = know[p, b]
+        know[p, b] = t
+
+
+@njit(cache=True)
+def apply_know(s: np.ndarray, know: np.ndarray, a: int) -> None:
+    """Update both players' knowledge flags for decision `a`, then apply it."""
+    ph = s[PHASE]
+    p = s[TURN_PLAYER]
+    c = s[CARD]
+    if ph == P_TURN:
+        if a < A_CARD:
+            for i in range(3):
+                know[0, LINES_A[a - A_LINE, i]] = 1
+                know[1, LINES_A[a - A_LINE, i]] = 1
+    elif ph == P_GO:
+        for i in range(3):
+            know[0, LINES_A[a - A_LINE, i]] = 1
+            know[1, LINES_A[a - A_LINE, i]] = 1
+    elif ph == P_PEEK or ph == P_PEEK_OR_STOP:
+        if a < 9:
+            know[p, a] = 1
+    elif ph == P_SHOW_PEEKED or ph == P_SHOW:
+        if a < 9:
+            know[0, a] = 1
+            know[1, a] = 1
+    elif ph == P_MAY_SWAP:
+        if a == A_YES:
+            _know_swap(know, s[PICKED], s[PICKED + 1])
+    elif ph == P_OUT_OTHER or ph == P_SWAP_B or ph == P_SWAP2_B:
+        _know_swap(know, s[SWAP_A], a)
+    elif ph == P_PEEK_LINE:
+        for i in range(3):
+            know[p, LINES_A[a - A_LINE, i]] = 1
+    elif ph == P_SHUFFLE:
+        # Chance: no one sees the order. The opponent's choice: only they know it, and
+        # they knew no values there, so both forget.
+        for i in range(3):
+            know[0, s[PICKED + i]] = 0
+            know[1, s[PICKED + i]] = 0
+    elif ph == P_ARRANGE:
+        for i in range(3):
+            know[p, s[PICKED + i]] = 1
+            know[1 - p, s[PICKED + i]] = 0
+    elif ph == P_OPP_SHOW:
+        for i in range(2):
+            j = SHOWSETS_A[a - A_SHOWSET, i]
+            if j >= 0:
+                know[0, s[PICKED + j]] = 1
+                know[1, s[PICKED + j]] = 1
+    elif ph == P_SECRET_SWAP and c == SHOW_SWAP_C:
+        t = s[PICKED]
+        mine = know[p, a]
+        know[p, a] = 1  # the shown tile went there
+        know[p, t] = mine  # and the unseen one came here
+        # The opponent does not know where the shown tile went: a tile it knew stays
+        # known only if it holds the shown value (whether or not it was the partner).
+        for j in range(9):
+            if j == t or s[j] != s[t]:
+                know[1 - p, j] = 0
+    apply(s, a)
+
+
+@njit(cache=True)
+def observe_code(s: np.ndarray, a: int, me: int) -> int:
+    """What player `me` learns from decision `a` (before it is applied), as one number.
+
+    -1 when `me` cannot see which decision it was (a chance shuffle, the opponent's
+    secret order or secret swap partner); otherwise 64 * a + the base-3 code (plus 27
+    for "values seen") of the tile values the decision shows `me`.
+    """
+    ph = s[PHASE]
+    mover = s[TO_MOVE]
+    if ph == P_SHUFFLE:
+        return -1 if mover != me else 64 * a
+    if mover != me and (ph == P_ARRANGE or ph == P_SECRET_SWAP):
+        return -1
+    code = 0
+    seen = False
+    if (ph == P_TURN and a < A_CARD) or ph == P_GO:
+        for i in range(3):
+            code = code * 3 + s[LINES_A[a - A_LINE, i]]
+        seen = True
+    elif (ph == P_PEEK or ph == P_PEEK_OR_STOP) and a < 9 and mover == me:
+        code = s[a]
+        seen = True
+    elif ph == P_PEEK_LINE and mover == me:
+        for i in range(3):
+            code = code * 3 + s[LINES_A[a - A_LINE, i]]
+        seen = True
+    elif (ph == P_SHOW_PEEKED or ph == P_SHOW) and a < 9:
+        code = s[a]
+        seen = True
+    elif ph == P_OPP_SHOW:
+        for i in range(2):
+            j = SHOWSETS_A[a - A_SHOWSET, i]
+            if j >= 0:
+                code = code * 3 + s[s[PICKED + j]]
+        seen = True
+    return 64 * a + (27 + code if seen else 0)
+
+
+@njit(cache=True)
+def _know_score(s: np.ndarray, know: np.ndarray, p: int) -> float:
+    """How good the grid looks to player p from what p knows.
+
+    Ten points per own tile in p's best line that holds no tile p knows to be another,
+    a point per such tile over all lines, minus five per opponent tile in the line p
+    knows to be best for the opponent.
+    """
+    best_mine = 0
+    total = 0
+    best_opp = 0
+    for k in range(8):
+        m = 0
+        other = 0
+        om = 0
+        oother = 0
+        for i in range(3):
+            t = LINES_A[k, i]
+            if know[p, t] == 1:
+                if s[t] == p:
+                    m += 1
+                    oother += 1
+                elif s[t] == 1 - p:
+                    om += 1
+                    other += 1
+                else:
+                    other += 1
+                    oother += 1
+        if other == 0:
+            total += m
+            if m > best_mine:
+                best_mine = m
+        if oother == 0 and om > best_opp:
+            best_opp = om
+    return 10.0 * best_mine + total - 5.0 * best_opp
+
+
+@njit(cache=True)
+def _swap_gain(s: np.ndarray, know: np.ndarray, p: int, a: int, b: int) -> float:
+    _swap(s, a, b)
+    _know_swap(know, a, b)
+    v = _know_score(s, know, p)
+    _swap(s, a, b)
+    _know_swap(know, a, b)
+    return v
+
+
+@njit(cache=True)
+def _line_counts(s: np.ndarray, know: np.ndarray, p: int, tiles: np.ndarray, k: int):
+    mine = 0
+    other = 0
+    bomb = 0
+    for i in range(3):
+        t = tiles[k, i]
+        if know[p, t] == 1:
+            if s[t] == p:
+                mine += 1
+            else:
+                other += 1
+                if s[t] == BOMB:
+                    bomb += 1
+    return mine, other, bomb
+
+
+@njit(cache=True)
+def _bomb_known(s: np.ndarray, know: np.ndarray, p: int) -> bool:
+    for t in range(9):
+        if know[p, t] == 1 and s[t] == BOMB:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _n_unknown(know: np.ndarray, p: int) -> int:
+    n = 0
+    for t in range(9):
+        if know[p, t] == 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _pick_best(vals: np.ndarray, acts: np.ndarray, n: int, rng: np.ndarray) -> int:
+    """The action with the largest value; ties broken at random."""
+    best = -1e18
+    for i in range(n):
+        if vals[i] > best:
+            best = vals[i]
+    ties = 0
+    for i in range(n):
+        if vals[i] >= best - 1e-9:
+            ties += 1
+    r = rng_below(rng, ties)
+    for i in range(n):
+        if vals[i] >= best - 1e-9:
+            if r == 0:
+                return acts[i]
+            r -= 1
+    return acts[0]
+
+
+@njit(cache=True)
+def _peek_choice(
+    s: np.ndarray, know: np.ndarray, p: int, buf: np.ndarray, n: int, rng: np.ndarray, safe: bool
+) -> int:
+    """A tile p does not know, on the lines where p has most of its own; -1 if none.
+
+    With `safe`, never a tile p knows is the bomb ("Peek at as many as you want").
+    """
+    vals = np.empty(9, dtype=np.float64)
+    acts = np.empty(9, dtype=np.int32)
+    m = 0
+    for i in range(n):
+        t = buf[i]
+        if t >= 9 or know[p, t] == 1:
+            continue
+        v = 0.0
+        for k in range(8):
+            on = False
+            for j in range(3):
+                if LINES_A[k, j] == t:
+                    on = True
+            if on:
+                mine, other, _ = _line_counts(s, know, p, LINES_A, k)
+                if other == 0:
+                    v += mine
+        vals[m] = v
+        acts[m] = t
+        m += 1
+    if m == 0:
+        if safe:
+            for i in range(n):
+                t = buf[i]
+                if t < 9 and not (know[p, t] == 1 and s[t] == BOMB):
+                    return t
+        return -1
+    return _pick_best(vals, acts, m, rng)
+
+
+@njit(cache=True)
+def _go_choice(s: np.ndarray, know: np.ndarray, p: int) -> int:
+    """The line to Go for It on: all mine if known, else most mine at the least risk."""
+    n_unk = _n_unknown(know, p)
+    bomb_known = _bomb_known(s, know, p)
+    best = -1e18
+    best_k = 0
+    for k in range(8):
+        mine, other, bomb = _line_counts(s, know, p, LINES_A, k)
+        if mine == 3:
+            return k
+        unk = 3 - mine - other
+        risk = 0.0
+        if bomb > 0:
+            risk = 1.0
+        elif not bomb_known and n_unk > 0:
+            risk = unk / n_unk
+        v = mine - 3.0 * risk - (0.5 if other > 0 else 0.0)
+        if v > best:
+            best = v
+            best_k = k
+    return best_k
+
+
+@njit(cache=True)
+def casual_action(s: np.ndarray, know: np.ndarray, buf: np.ndarray, n: int, rng: np.ndarray) -> int:
+    """A casual player's decision from what it knows (`know`), as the `heuristic` agent.
+
+    Goes for a line only when it knows all three are its own (or, after
+    CASUAL_PATIENCE turns, two of them and no other); plays the L-shape ALARM only to
+    win and "Peek at 1. Go for It." only when both face-up cards are ALARM cards;
+    otherwise takes its favourite face-up card (one time in five the other one).
+    Peeks at tiles it does not know, stops "Peek at as many" after two peeks or when
+    the bomb could be one of five or fewer unknown tiles, never shows what it peeked
+    at, and chooses every swap and order by `_know_score`. Chance: uniform.
+    """
+    ph = s[PHASE]
+    mover = s[TO_MOVE]
+    if mover == -1:
+        return buf[rng_below(rng, n)]
+    p = mover
+    c = s[CARD]
+    if ph == P_TURN:
+        for k in range(8):
+            mine, other, _ = _line_counts(s, know, p, LINES_A, k)
+            if mine == 3:
+                return A_LINE + k
+        for slot in range(2):
+            if s[9 + slot] == ALARM_B:
+                for k in range(16):
+                    mine, other, _ = _line_counts(s, know, p, L_A, k)
+                    if mine == 3:
+                        return A_CARD + slot
+        if s[TURN_NUMBER] > CASUAL_PATIENCE:
+            for k in range(8):
+                mine, other, _ = _line_counts(s, know, p, LINES_A, k)
+                if mine == 2 and other == 0:
+                    return A_LINE + k
+        r0 = CASUAL_RANK[s[9]]
+        r1 = CASUAL_RANK[s[10]]
+        if r0 == 99 and r1 == 99:
+            return A_CARD + (0 if s[9] == ALARM_A else 1)
+        slot = 0 if r0 <= r1 else 1
+        other_rank = r1 if slot == 0 else r0
+        if other_rank < 99 and rng_below(rng, 5) == 0:
+            slot = 1 - slot
+        return A_CARD + slot
+    if ph == P_PEEK:
+        t = _peek_choice(s, know, p, buf, n, rng, c == PEEK_MANY_C)
+        return t if t >= 0 else buf[rng_below(rng, n)]
+    if ph == P_PEEK_OR_STOP:
+        if c == PEEK_MANY_C:
+            bomb_known = _bomb_known(s, know, p)
+            if s[N_PICKED] >= 2 or (not bomb_known and _n_unknown(know, p) <= 5):
+                return A_STOP
+        t = _peek_choice(s, know, p, buf, n, rng, c == PEEK_MANY_C)
+        return t if t >= 0 else A_STOP
+    if ph == P_SHOW_PEEKED:
+        return A_STOP
+    if ph == P_SHOW:
+        t = _peek_choice(s, know, p, buf, n, rng, False)
+        return t if t >= 0 else buf[rng_below(rng, n)]
+    if ph == P_PEEK_LINE:
+        vals = np.empty(8, dtype=np.float64)
+        for k in range(8):
+            vals[k] = 0.0
+            for i in range(3):
+                if know[p, LINES_A[k, i]] == 0:
+                    vals[k] += 1.0
+        return _pick_best(vals, buf, 8, rng)
+    if ph == P_GO:
+        return A_LINE + _go_choice(s, know, p)
+    if ph == P_L_SHAPE:
+        for k in range(16):
+            mine, other, _ = _line_counts(s, know, p, L_A, k)
+            if mine == 3:
+                return A_L + k
+        return buf[rng_below(rng, n)]
+    if ph == P_OPP_SHOW:
+        # Show one tile, one I know is not the bomb if I can.
+        vals = np.empty(3, dtype=np.float64)
+        acts = np.empty(3, dtype=np.int32)
+        for i in range(3):
+            t = s[PICKED + i]
+            acts[i] = A_SHOWSET + i
+            vals[i] = 0.0
+            if know[p, t] == 1:
+                vals[i] = -1.0 if s[t] == BOMB else 1.0
+        return _pick_best(vals, acts, 3, rng)
+    if ph == P_SHUFFLE:
+        return buf[rng_below(rng, n)]
+    if ph == P_MAY_SWAP:
+        a = s[PICKED]
+        b = s[PICKED + 1]
+        stay = _know_score(s, know, p)
+        return A_YES if _swap_gain(s, know, p, a, b) > stay + 1e-9 else A_STOP
+    if ph == P_OUT_PEEKED:
+        best = -1e18
+        best_a = buf[0]
+        for i in range(n):
+            a = buf[i]
+            for t in range(9):
+                if _is_picked(s, t):
+                    continue
+                v = _swap_gain(s, know, p, a, t)
+                if v > best:
+                    best = v
+                    best_a = a
+        return best_a
+    if ph == P_OUT_OTHER or ph == P_SWAP_B or ph == P_SWAP2_B or ph == P_SECRET_SWAP:
+        a = s[PICKED] if ph == P_SECRET_SWAP else s[SWAP_A]
+        vals = np.empty(n, dtype=np.float64)
+        for i in range(n):
+            vals[i] = _swap_gain(s, know, p, a, buf[i])
+        return _pick_best(vals, buf, n, rng)
+    if ph == P_SWAP_A or ph == P_SWAP2_A:
+        stay = _know_score(s, know, p)
+        vals = np.empty(36, dtype=np.float64)
+        acts = np.empty(36, dtype=np.int32)
+        m = 0
+        for a in range(9):
+            for b in range(a + 1, 9):
+                if ph == P_SWAP2_A:
+                    if s[SECOND_SWAP] == 0 and a == s[FIRST_A] and b == s[FIRST_B]:
+                        continue
+                    if s[SECOND_SWAP] == 1 and (
+                        a == s[FIRST_A] or a == s[FIRST_B] or b == s[FIRST_A] or b == s[FIRST_B]
+                    ):
+                        continue
+                vals[m] = _swap_gain(s, know, p, a, b)
+                acts[m] = a
+                m += 1
+        if ph == P_SWAP2_A:
+            best = -1e18
+            for i in range(m):
+                if vals[i] > best:
+                    best = vals[i]
+            if best <= stay + 1e-9:
+                return A_STOP
+        return _pick_best(vals, acts, m, rng)
+    if ph == P_ARRANGE:
+        vals = np.empty(6, dtype=np.float64)
+        acts = np.empty(6, dtype=np.int32)
+        v0 = s[s[PICKED]]
+        v1 = s[s[PICKED + 1]]
+        v2 = s[s[PICKED + 2]]
+        for q in range(6):
+            _permute(s, q)
+            vals[q] = _know_score(s, know, p)
+            acts[q] = A_PERM + q
+            s[s[PICKED]] = v0
+            s[s[PICKED + 1]] = v1
+            s[s[PICKED + 2]] = v2
+        return _pick_best(vals, acts, 6, rng)
+    return buf[rng_below(rng, n)]
+
+
+@njit(cache=True)
+def playout_casual(s: np.ndarray, know: np.ndarray, seed: int) -> int:
+    """Finish the game in `s` with `casual_action` for both players; return the winner."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    buf = np.empty(64, dtype=np.int32)
+    while s[PHASE] != P_OVER:
+        n = legal_actions(s, buf)
+        apply_know(s, know, casual_action(s, know, buf, n, rng))
+    return s[WINNER]
+
+
+@njit(cache=True)
+def advance_others(
+    s: np.ndarray, know: np.ndarray, me: int, rng: np.ndarray, codes: np.ndarray
+) -> int:
+    """Play chance and the opponent (`casual_action`) until `me` decides or the game ends.
+
+    Writes what `me` observes of each decision (`observe_code`) into `codes`; returns
+    how many were written.
+    """
+    buf = np.empty(64, dtype=np.int32)
+    m = 0
+    while s[PHASE] != P_OVER and s[TO_MOVE] != me and m < codes.shape[0]:
+        n = legal_actions(s, buf)
+        a = casual_action(s, know, buf, n, rng)
+        code = observe_code(s, a, me)
+        apply_know(s, know, a)
+        codes[m] = face_up_code(s, code)
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def face_up_code(s: np.ndarray, code: int) -> int:
+    """`code` with the face-up cards after the decision (a revealed card is seen by all)."""
+    return code * 256 + s[9] * 16 + s[10]

@@ -54,6 +54,8 @@ def test_agent_specs_and_bad_names():
         "greedy",
         "ismcts",
         "ismcts-guarded",
+        "ismcts-heuristic",
+        "ismcts-heuristic-guarded",
         "omniscient",
     }
 
@@ -162,3 +164,21 @@ def test_guarded_ismcts_is_named_and_plays_legal_games():
     assert agent.spec() == "ismcts-guarded:15"
     r = play_game(agent, make_agent("heuristic"), 5, Options())
     assert r.winner in (None, 0, 1)
+
+
+def test_heuristic_with_two_alarm_cards_face_up_plays_peek_go():
+    """Both ALARM cards face up: it used to go for a bomb-free line forever (turn cap)."""
+    from solvers.bombastic.rules import ACTION_CARD, Card
+
+    s = State.new(2)
+    s.face_up = [int(Card.ALARM_L_SHAPE), int(Card.ALARM_PEEK_GO)]
+    a = make_agent("heuristic").act(view_of(s, 0), np.random.default_rng(0))
+    assert a == ACTION_CARD + 1
+
+
+def test_heuristic_against_itself_rarely_reaches_the_turn_cap():
+    capped = sum(
+        play_game(make_agent("heuristic"), make_agent("heuristic"), s).ending.name == "TURN_CAP"
+        for s in range(60)
+    )
+    assert capped <= 2
