@@ -11,7 +11,8 @@ into ``OUT/matrix`` and the campaign study (`bombsolve allisbomb campaign`) into
 ``allisbomb-results`` is written from their tables. Nothing in that block is typed by hand.
 
 The reference study is long (100,000 deals of each of 19 configurations). ``--time-budget
-MINUTES`` stops starting chunks after that long; re-running the same command resumes. The
+MINUTES`` stops starting sweep chunks after that long (``--campaign-budget`` does the same
+for the campaigns, which run first); re-running the same command resumes. The
 sweep's chunks are computed round-robin over the configurations (chunk k of every
 configuration before chunk k+1 of any), so a study stopped part-way holds the same number
 of deals, a uniform sample, of each configuration. Its report then says how many of the
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -80,17 +80,18 @@ def main() -> int:
         type=float,
         default=None,
         metavar="MINUTES",
-        help="start no chunk after this long (sweep, then campaigns share it); re-run to resume",
+        help="sweep: start no chunk after this long; re-run to resume",
+    )
+    ap.add_argument(
+        "--campaign-budget",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help="campaigns (run first): start no chunk after this long; re-run to resume",
     )
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb")
     ap.add_argument("--no-readme", action="store_true", help="do not write the README block")
     args = ap.parse_args()
-    t0 = time.monotonic()
-
-    def budget_left() -> float | None:
-        if args.time_budget is None:
-            return None
-        return max(0.0, args.time_budget * 60.0 - (time.monotonic() - t0))
 
     regen = (
         f"python scripts/allisbomb_results.py --deals {args.deals} --campaigns {args.campaigns} "
@@ -99,39 +100,17 @@ def main() -> int:
         f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size}"
     )
 
-    # --- the matrix sweep -------------------------------------------------------------
-    matrix = args.out / "matrix"
-    chunk = min(args.chunk_size, args.deals)
-    study = sweep_study(
-        matrix_configs(),
-        args.deals,
-        args.seed,
-        node_limit=args.node_limit,
-        heuristic_deals=args.heuristic_deals,
-        chunk_size=chunk,
-    )
-    study = replace(study, order=_round_robin(args.deals, chunk))
-    rows = run_study(study, matrix, workers=args.workers, command=regen, time_budget=budget_left())
-    labels = study.params["labels"]
-    manifest = load_manifest(matrix)
-    text = caption(manifest)
-    if not rows.attrs["complete"]:
-        progress = _progress_text(rows, args.deals, labels)
-        text = text.replace(
-            f"{args.deals:,} deals per configuration",
-            f"{progress} (study in progress; resumable)",
-        )
-    write_report(rows, matrix / "report", text, order=labels)
-    print(headline_table(summarize(rows, labels)))
-    print(text)
-
     # --- the campaign study -----------------------------------------------------------
     camp_dir = args.out / "campaign"
     camp = campaign_study(
         args.campaigns, args.seed, players=1, node_limit=args.campaign_node_limit, chunk_size=10
     )
     camp_rows = run_study(
-        camp, camp_dir, workers=args.workers, command=regen, time_budget=budget_left()
+        camp,
+        camp_dir,
+        workers=args.workers,
+        command=regen,
+        time_budget=None if args.campaign_budget is None else args.campaign_budget * 60.0,
     )
     m = load_manifest(camp_dir)
     done = len(camp_rows)
@@ -145,6 +124,38 @@ def main() -> int:
         f"bombsolve {m['versions']['bombsolve']} @ {m['git_commit'][:12]}"
     )
     campaign_md = write_campaign_report(camp_rows, camp_dir / "report", camp_text) if done else ""
+
+    # --- the matrix sweep -------------------------------------------------------------
+    matrix = args.out / "matrix"
+    chunk = min(args.chunk_size, args.deals)
+    study = sweep_study(
+        matrix_configs(),
+        args.deals,
+        args.seed,
+        node_limit=args.node_limit,
+        heuristic_deals=args.heuristic_deals,
+        chunk_size=chunk,
+    )
+    study = replace(study, order=_round_robin(args.deals, chunk))
+    rows = run_study(
+        study,
+        matrix,
+        workers=args.workers,
+        command=regen,
+        time_budget=None if args.time_budget is None else args.time_budget * 60.0,
+    )
+    labels = study.params["labels"]
+    manifest = load_manifest(matrix)
+    text = caption(manifest)
+    if not rows.attrs["complete"]:
+        progress = _progress_text(rows, args.deals, labels)
+        text = text.replace(
+            f"{args.deals:,} deals per configuration",
+            f"{progress} (study in progress; resumable)",
+        )
+    write_report(rows, matrix / "report", text, order=labels)
+    print(headline_table(summarize(rows, labels)))
+    print(text)
 
     if args.no_readme:
         return 0
