@@ -143,6 +143,13 @@ class _Table:
             )
         return self.frames[n]
 
+    def sweep_frames(self, n: int) -> tuple:
+        """The stacks of kernel.solve_many for n cards (allocated once per process)."""
+        key = -n  # beside frame_buffers' entries, which are keyed by n
+        if key not in self.frames:
+            self.frames[key] = K._frames(MAX_DEPTH, K.state_len(n))
+        return self.frames[key]
+
 
 _TABLE = _Table()
 #: The second order's table and stacks (portfolio search; see kernel.portfolio).
@@ -229,6 +236,8 @@ def solve_batch(
         table_b,
         int(portfolio),
         PORTFOLIO_FIRST,
+        _TABLE.sweep_frames(p.n),
+        _TABLE_B.sweep_frames(p.n),
     )
     return out
 
