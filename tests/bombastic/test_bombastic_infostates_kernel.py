@@ -152,3 +152,26 @@ def test_depth_zero_and_a_game_already_over():
     assert st.is_over() and st.phase == Phase.OVER
     assert count_node(st, FULL, 2, 0) == 1
     assert int(Card.PEEK_MANY) == 4
+
+
+def test_command_counts_with_either_engine_and_rejects_a_bad_limit():
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    def run(*args):
+        return CliRunner().invoke(cli, ["bombastic", "infostates", *args])
+
+    args = ["--depth", "1", "--player", "O", "--promos", "--no-alarms", "--without"]
+    args += ["peek-many,peek1-swap-swap,peek-line-shuffle,show3-arrange,peek2-show", "--json"]
+    fast, ref = run(*args), run(*args, "--engine", "python")
+    assert fast.exit_code == 0 and ref.exit_code == 0, fast.output + ref.output
+    fast, ref = json.loads(fast.output), json.loads(ref.output)
+    assert fast["engine"] == "numba" and ref["engine"] == "python"
+    assert fast["players"]["O"]["by_depth"] == ref["players"]["O"]["by_depth"]
+    text = run("--depth", "0", "--player", "X")
+    assert text.exit_code == 0 and "after 0 turns: 42 information states" in text.output
+    bad = run("--depth", "1", "--max-memo-gib", "0")
+    assert bad.exit_code == 2 and "--max-memo-gib" in bad.output
