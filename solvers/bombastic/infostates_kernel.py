@@ -101,7 +101,7 @@ N_FIELDS = 13
 K_NODE, K_OVER, K_END_TURN, K_FINISH = 0, 1, 2, 3
 
 MAX_LEVEL = 80  # decisions on one path (a turn takes at most 12)
-MAX_CHILD = 256  # children of one node (Go for It: 8 lines x at most 20 value triples, + 2)
+MAX_CHILD = 512  # children of one node (the L shape: 16 shapes x at most 20 value triples)
 KEY_WORDS = N_WORDS + 2
 
 LINES_A = np.array(LINES, dtype=np.int64)

@@ -175,3 +175,13 @@ def test_command_counts_with_either_engine_and_rejects_a_bad_limit():
     assert text.exit_code == 0 and "after 0 turns: 42 information states" in text.output
     bad = run("--depth", "1", "--max-memo-gib", "0")
     assert bad.exit_code == 2 and "--max-memo-gib" in bad.output
+
+
+def test_alarm_l_shape_on_an_unknown_grid_has_a_child_per_shape_and_triple():
+    # 16 L-shapes x 20 value triples (at most one bomb): the widest node of the walk.
+    opts = Options(removed=(3, 4, 5, 6, 1))
+    st = State(options=opts, tiles=ARR[0].tolist(), face_up=[8, 2], deck=[0, 7])
+    st.apply(17)
+    assert st.phase == Phase.L_SHAPE
+    for p in (0, 1):
+        assert count_node(st, FULL, 1, p) == _Counter(p, opts).count(st, FULL, 1) == 16 * 20
