@@ -26,6 +26,10 @@ the slots of a knowledge state is a bijection between the histories below it and
 below its image, so the count below a node is memoised on the smallest of its 16
 images. `tests/bombastic/test_bombastic_infostates.py` checks the two keys give the
 same counts and the plain enumeration agrees.
+
+This walk is the reference: `infostates_kernel.py` counts the same thing with Numba (a
+630-bit mask for the grids, a hash-table memo) some 35 to 100 times faster, and
+`tests/bombastic/test_bombastic_infostates_kernel.py` demands the same numbers.
 """
 
 from __future__ import annotations
