@@ -189,15 +189,34 @@ def test_unreachable_scheduler_is_bad_input(tmp_path, monkeypatch):
         )
 
 
+class _TickClock:
+    """A stand-in for the runner's `time` module whose monotonic clock advances one second
+    per reading, so that time budgets are exercised without depending on machine load."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+        self.perf_counter = time.perf_counter
+        self.sleep = time.sleep
+
+    def monotonic(self) -> float:
+        self.t += 1.0
+        return self.t
+
+
 @pytest.mark.parametrize("workers", [1, 2])
-def test_time_budget_stops_then_resume_completes(tmp_path, workers):
+def test_time_budget_stops_then_resume_completes(tmp_path, workers, monkeypatch):
     """A study too long for one sitting: runs with a budget keep what they finished, and the
     runs together give the table of one uninterrupted run."""
-    study = coin_study(n=2000, chunk_size=100, sleep=0.05)
+    from solvers.common import runner
+
+    study = coin_study(n=2000, chunk_size=100)
     first = run_study(study, tmp_path, workers=workers, progress=False, time_budget=0.0)
     # A zero budget starts nothing.
     assert len(first) == 0 and first.attrs["complete"] is False
-    part = run_study(study, tmp_path, workers=workers, progress=False, time_budget=0.3)
+    monkeypatch.setattr(runner, "time", _TickClock())
+    # The budget runs out after three readings of the clock: at least one chunk, not all.
+    part = run_study(study, tmp_path, workers=workers, progress=False, time_budget=3.5)
+    monkeypatch.undo()
     assert 0 < len(part) < 2000 and part.attrs["complete"] is False
     with pytest.raises(BadInput, match="unfinished"):
         load_study(tmp_path)
@@ -206,35 +225,29 @@ def test_time_budget_stops_then_resume_completes(tmp_path, workers):
     assert partial.attrs["complete"] is False
     rest = run_study(study, tmp_path, workers=workers, progress=False)
     assert rest.attrs["complete"] is True
-    whole = run_study(
-        coin_study(n=2000, chunk_size=100, sleep=0.0), tmp_path / "w", workers=1, progress=False
-    )
-    pd.testing.assert_frame_equal(
-        rest.drop(columns="sleep", errors="ignore"), whole.drop(columns="sleep", errors="ignore")
-    )
+    whole = run_study(study, tmp_path / "w", workers=1, progress=False)
+    pd.testing.assert_frame_equal(rest, whole)
     manifest = load_manifest(tmp_path)
-    assert [r["chunks_computed"] for r in manifest["runs"]][0] == 0
+    assert manifest["runs"][0]["chunks_computed"] == 0
     assert sum(r["chunks_computed"] for r in manifest["runs"]) == 20
     assert manifest["finished"] is not None
 
 
-def test_order_chooses_what_a_partial_run_holds(tmp_path):
+def test_order_chooses_what_a_partial_run_holds(tmp_path, monkeypatch):
     """`Study.order` changes which chunks come first, never the rows."""
     from dataclasses import replace
 
+    from solvers.common import runner
+
     study = replace(coin_study(n=1000, chunk_size=100), order=lambda c: -c.index)
-    part = run_study(study, tmp_path, workers=1, progress=False, time_budget=0.0)
-    assert len(part) == 0
-    # One chunk at a time in this process: the budget is checked before each chunk.
-    slow = replace(coin_study(n=1000, chunk_size=100, sleep=0.02), order=lambda c: -c.index)
-    got = run_study(slow, tmp_path / "s", workers=1, progress=False, time_budget=0.05)
-    assert 0 < len(got) < 1000
-    assert got["case"].max() == 999  # the last chunk went first
-    assert got["case"].min() > 0
-    full = run_study(slow, tmp_path / "s", workers=1, progress=False)
-    plain = run_study(
-        coin_study(n=1000, chunk_size=100, sleep=0.02), tmp_path / "p", workers=1, progress=False
-    )
+    monkeypatch.setattr(runner, "time", _TickClock())
+    # The deadline is set at the first reading (1 + 2.5) and read before each chunk: the
+    # readings 2 and 3 let two chunks run.
+    got = run_study(study, tmp_path, workers=1, progress=False, time_budget=2.5)
+    monkeypatch.undo()
+    assert sorted(set(got["case"] // 100)) == [8, 9]  # the last chunks went first
+    full = run_study(study, tmp_path, workers=1, progress=False)
+    plain = run_study(coin_study(n=1000, chunk_size=100), tmp_path / "p", workers=1, progress=False)
     pd.testing.assert_frame_equal(full, plain)
 
 
