@@ -148,7 +148,7 @@ def campaign(campaigns, seed, players, node_limit, out, workers, scheduler, chun
     """
     from solvers.allisbomb.report import write_campaign_report
     from solvers.allisbomb.study import campaign_study
-    from solvers.common.runner import load_manifest, run_study
+    from solvers.common.runner import computed_by, load_manifest, run_study
 
     study = campaign_study(campaigns, seed, players, node_limit, chunk_size)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
@@ -157,7 +157,7 @@ def campaign(campaigns, seed, players, node_limit, out, workers, scheduler, chun
         f"All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards); "
         f"{campaigns:,} campaigns, SeedSequence({seed}), {players} player(s), perfect play per "
         f"game (node limit {node_limit:,}; of a game's wins the one leaving the fewest star cards "
-        f"in the discard pile; lost or undecided games remove every circle and star card); bombsolve {m['versions']['bombsolve']} @ {m['git_commit'][:12]}"
+        f"in the discard pile; lost or undecided games remove every circle and star card); bombsolve {m['versions']['bombsolve']} @ {computed_by(m)}"
     )
     click.echo(write_campaign_report(rows, Path(out) / "report", text))
     click.echo(text)

@@ -45,7 +45,7 @@ from solvers.allisbomb.study import (  # noqa: E402
     sweep_study,
 )
 from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.runner import load_manifest, run_study  # noqa: E402
+from solvers.common.runner import computed_by, load_manifest, run_study  # noqa: E402
 
 
 def _round_robin(deals: int, chunk_size: int):
@@ -121,7 +121,7 @@ def main() -> int:
         + f", SeedSequence({args.seed}), 1 player, perfect play per game (node limit "
         f"{args.campaign_node_limit:,}; of a game's wins the one leaving the fewest star cards in "
         f"the discard pile; lost or undecided games remove every circle and star card); "
-        f"bombsolve {m['versions']['bombsolve']} @ {m['git_commit'][:12]}"
+        f"bombsolve {m['versions']['bombsolve']} @ {computed_by(m)}"
     )
     campaign_md = write_campaign_report(camp_rows, camp_dir / "report", camp_text) if done else ""
 
@@ -165,16 +165,16 @@ def main() -> int:
     if not rows.attrs["complete"]:
         status = (
             f"**Study in progress:** {_progress_text(rows, args.deals, labels)}; the same "
-            "command resumes it.\n\n"
+            "command resumes it.\n"
         )
     body = (
         f"{status}{headline}\n{text}.\n\n"
         f"![win rate by configuration]({rel}/win_rate_by_config.png)\n\n"
     )
     if campaign_md:
-        body += (
-            f"Campaign mode (rulebook H), same cards:\n\n{campaign_md.split(chr(10) * 2, 1)[1]}\n"
-        )
+        # campaign.md opens with its caption as an HTML comment; the caption follows the tables
+        tables = (camp_dir / "report" / "campaign.md").read_text().split("\n\n", 1)[1]
+        body += f"Campaign mode (rulebook H), same cards:\n\n{tables}\n{camp_text}.\n\n"
     body += f"Regenerate or resume: `{regen} [--time-budget MINUTES]`\n"
     update_block(
         ROOT / "README.md",

@@ -41,7 +41,7 @@ from solvers.allisbomb.players import (
 from solvers.allisbomb.rules import Ending, new_game
 from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve_batch
 from solvers.common.errors import BadInput
-from solvers.common.runner import ChunkSpec, Study
+from solvers.common.runner import ChunkSpec, Study, computed_by
 from solvers.common.stats import wilson_undecided
 
 SWEEP_COLUMNS = (
@@ -258,7 +258,7 @@ def caption(manifest: Mapping[str, Any]) -> str:
         f"(uniform shuffles, SeedSequence({ident['seed']}), chunks of {ident['chunk_size']}); perfect "
         f"play = exhaustive search, node limit {p['node_limit']:,}; {_players_text(p)} on the first "
         f"{p['heuristic_deals']:,} deals; rule options at defaults unless the label says otherwise; "
-        f"bombsolve {manifest['versions']['bombsolve']} @ {manifest['git_commit'][:12]}"
+        f"bombsolve {manifest['versions']['bombsolve']} @ {computed_by(manifest)}"
     )
 
 

@@ -584,6 +584,14 @@ def load_study(out_dir: str | os.PathLike, partial: bool = False) -> pd.DataFram
     return df
 
 
+def computed_by(manifest: Mapping[str, Any]) -> str:
+    """The git commits whose runs computed a study's chunks (a resumed study may have
+    several), short form, oldest first: what a caption should name."""
+    commits = [r["git_commit"][:12] for r in manifest.get("runs", []) if r.get("chunks_computed")]
+    unique = list(dict.fromkeys(commits)) or [manifest["git_commit"][:12]]
+    return ", ".join(unique)
+
+
 def load_manifest(out_dir: str | os.PathLike) -> dict[str, Any]:
     """Return the manifest of a study folder."""
     path = Path(out_dir) / MANIFEST
