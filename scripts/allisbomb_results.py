@@ -123,7 +123,8 @@ def main() -> int:
         f"the discard pile; lost or undecided games remove every circle and star card); "
         f"bombsolve {m['versions']['bombsolve']} @ {computed_by(m)}"
     )
-    campaign_md = write_campaign_report(camp_rows, camp_dir / "report", camp_text) if done else ""
+    if done:
+        write_campaign_report(camp_rows, camp_dir / "report", camp_text)
 
     # --- the matrix sweep -------------------------------------------------------------
     matrix = args.out / "matrix"
@@ -171,7 +172,7 @@ def main() -> int:
         f"{status}{headline}\n{text}.\n\n"
         f"![win rate by configuration]({rel}/win_rate_by_config.png)\n\n"
     )
-    if campaign_md:
+    if done:
         # campaign.md opens with its caption as an HTML comment; the caption follows the tables
         tables = (camp_dir / "report" / "campaign.md").read_text().split("\n\n", 1)[1]
         body += f"Campaign mode (rulebook H), same cards:\n\n{tables}\n{camp_text}.\n\n"

@@ -103,6 +103,7 @@ class _Table:
         self.depth_buf = np.zeros(0, np.int16)
         self.gen = 0
         self.frames: dict[int, tuple] = {}
+        self.sweep_stacks: dict[int, tuple] = {}
 
     def get(self, bits: int, words: int) -> tuple[np.ndarray, np.ndarray]:
         """The tags [2**bits] and packed positions [2**bits, words] of the table."""
@@ -145,10 +146,9 @@ class _Table:
 
     def sweep_frames(self, n: int) -> tuple:
         """The stacks of kernel.solve_many for n cards (allocated once per process)."""
-        key = -n  # beside frame_buffers' entries, which are keyed by n
-        if key not in self.frames:
-            self.frames[key] = K._frames(MAX_DEPTH, K.state_len(n))
-        return self.frames[key]
+        if n not in self.sweep_stacks:
+            self.sweep_stacks[n] = K._frames(MAX_DEPTH, K.state_len(n))
+        return self.sweep_stacks[n]
 
 
 _TABLE = _Table()
