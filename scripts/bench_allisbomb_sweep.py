@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,11 +32,10 @@ def main() -> int:
     ap.add_argument("--chunk-size", type=int, default=250)
     args = ap.parse_args()
 
-    from distributed import Client
-
     from solvers.allisbomb.config import GameConfig
     from solvers.allisbomb.solver import solve_batch
     from solvers.allisbomb.study import sweep_study
+    from solvers.common.cluster import LocalDaskCluster
     from solvers.common.runner import run_study
 
     cores = len(os.sched_getaffinity(0))
@@ -53,62 +51,12 @@ def main() -> int:
             t0 = time.perf_counter()
             results[name] = run_study(study, Path(tmp) / name, progress=False, **kwargs)
             results[name + " s"] = time.perf_counter() - t0
-        sched_file = Path(tmp) / "sched.json"
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        procs = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "distributed.cli.dask_scheduler",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    "0",
-                    "--no-dashboard",
-                    "--scheduler-file",
-                    str(sched_file),
-                ],
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-        ]
-        while not sched_file.exists():
-            time.sleep(0.1)
-        time.sleep(0.5)
-        procs += [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "distributed.cli.dask_worker",
-                    "--scheduler-file",
-                    str(sched_file),
-                    "--nthreads",
-                    "1",
-                    "--no-dashboard",
-                ],
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            for _ in range(cores)
-        ]
-        try:
-            with Client(scheduler_file=str(sched_file)) as c:
-                c.wait_for_workers(cores, timeout=120)
-                address = c.scheduler.address
+        with LocalDaskCluster(Path(tmp), n_workers=cores) as cluster:
             t0 = time.perf_counter()
             results["dask"] = run_study(
-                study, Path(tmp) / "dask", scheduler=address, progress=False
+                study, Path(tmp) / "dask", scheduler=cluster.address, progress=False
             )
             results["dask s"] = time.perf_counter() - t0
-        finally:
-            for p in procs:
-                p.terminate()
-            for p in procs:
-                p.wait()
 
     base = results["1 process"].drop(columns=["seconds"])
     for name in (f"pool x{cores}", "dask"):
