@@ -151,7 +151,11 @@ class _Counter:
 
     def count(self, st: State, mask: np.ndarray, left: int) -> int:
         """Histories below this node that end at a turn boundary `left` turns on (or end)."""
-        if st.is_over() or (st.phase == Phase.TURN and left == 0):
+        # The turn cap ends the game after turn `turn_cap`: only the turns still playable
+        # matter, so the memo is keyed on those (a turn-3 node must not reuse a turn-1
+        # node's count when the cap cuts it short).
+        left = min(left, self.options.turn_cap - st.turn_number + 1)
+        if st.is_over() or (st.phase == Phase.TURN and left <= 0):
             return 1
         k = self.key(st, mask, left)
         got = self.memo.get(k)

@@ -122,3 +122,13 @@ def test_symmetric_memo_matches_plain_enumeration_from_partial_knowledge():
         st = _position(face_up, worlds)
         for p in (0, 1):
             assert _Counter(p, SMALL, symmetry=True).count(st, mask, 1) == _naive(st, worlds, p)
+
+
+def test_turn_cap_shortens_the_count_and_the_memo_key():
+    """With a cap of one turn, depth 2 is depth 1: the count and the memo entries are the same."""
+    capped = count_infostates(2, 0, Options(turn_cap=1))
+    assert capped.by_depth[2] == capped.by_depth[1]
+    one = count_infostates(1, 0, Options(turn_cap=1))
+    assert one.by_depth == capped.by_depth[:2]
+    # The depth-2 pass finds every node in the memo of the depth-1 pass: no new nodes.
+    assert capped.nodes == one.nodes
