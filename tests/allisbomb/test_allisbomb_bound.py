@@ -132,7 +132,10 @@ def live() -> dict[int, list[State]]:
 
 def test_kernel_and_reference_bounds_agree(positions):
     values = [bound(s) for ps in positions.values() for s in ps]
-    assert len(values) > 100
+    # the two-player campaign too (both players' EQUIPPED CARDS are in the reach set)
+    for g in range(len(EXPANSIONS)):
+        values += [bound(s) for s in random_positions(campaign_config(g, (), 2), 2, 7 + g)[::3]]
+    assert len(values) > 150
     assert sum(v > 0 for v in values) > 20  # the comparison is not vacuous
 
 
