@@ -169,8 +169,8 @@ def test_kernel_matches_reference_with_the_bound(positions, live):
     seen = set()
     for game in positions:
         for s in live[game][::6] + positions[game][::16]:
-            a = solve_state(s, node_limit=1_500, keep_most=True, bound=True, check=False)
-            b = reference_search(s, node_limit=1_500, keep_most=True, bound=True)
+            a = solve_state(s, node_limit=1_000, keep_most=True, bound=True, check=False)
+            b = reference_search(s, node_limit=1_000, keep_most=True, bound=True)
             assert (a.outcome, a.nodes, a.loss_reason, a.solution) == (
                 b.outcome,
                 b.nodes,
