@@ -9,7 +9,7 @@ is removed, and every card with the star symbol that lies in the DISCARD PILE.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -79,6 +79,11 @@ class CampaignResult:
     points: int
     medal: str
     nodes: int
+    #: per game: the win was proven to keep the most cards (keep_most search finished, no
+    #: E_NOT_BEST); False for a lost or undecided game and for keep_most=False
+    best: list[bool] = field(default_factory=list)
+    #: per game: star cards in the DISCARD PILE at the end of the win played (None unless won)
+    stars_lost: list[int | None] = field(default_factory=list)
 
 
 def play_campaign(
@@ -86,31 +91,43 @@ def play_campaign(
     players: int = 1,
     node_limit: int = 2_000_000,
     keep_most: bool = True,
+    bound: bool = True,
 ) -> CampaignResult:
     """Play the six games, each deal shuffled from `rng` and solved under perfect play.
 
     keep_most=True: of a won game's wins, the one leaving the fewest star cards in the
     DISCARD PILE (`solve_state(keep_most=True)`); False: the first win found. A lost or
-    undecided game removes pessimistically (`removals_pessimistic`).
+    undecided game removes pessimistically (`removals_pessimistic`). bound=True (default)
+    searches keep_most by branch and bound (`solve_state(bound=True)`), False by the plain
+    exhaustive search; both give the same best win when they finish.
     """
+    from solvers.allisbomb.kernel import E_NOT_BEST
     from solvers.allisbomb.rules import new_game
+    from solvers.allisbomb.search import stars_lost
     from solvers.allisbomb.solver import compiled, solve_state, verify_solution
 
     removed: list[str] = []
     outcomes: list[str] = []
     nodes = 0
     kept = 0
+    best: list[bool] = []
+    lost: list[int | None] = []
     for game in range(len(EXPANSIONS)):
         cfg = campaign_config(game, tuple(removed), players)
         cs = compiled(cfg).cards
         kept = cs.n
         state = new_game(cs, rng.permutation(cs.n).tolist())
-        res = solve_state(state, node_limit=node_limit, keep_most=keep_most)
+        res = solve_state(state, node_limit=node_limit, keep_most=keep_most, bound=bound)
         outcomes.append(res.outcome)
         nodes += res.nodes
-        if res.outcome == "win":
-            removed += removals_after_game(verify_solution(state, res.solution))
+        won = res.outcome == "win"
+        best.append(won and keep_most and not res.loss_reason & E_NOT_BEST)
+        if won:
+            final = verify_solution(state, res.solution)
+            lost.append(stars_lost(final))
+            removed += removals_after_game(final)
         else:
+            lost.append(None)
             removed += removals_pessimistic(state)
     points, medal = score(kept, [o == "win" for o in outcomes])
-    return CampaignResult(outcomes, kept, removed, points, medal, nodes)
+    return CampaignResult(outcomes, kept, removed, points, medal, nodes, best, lost)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.allisbomb.prune import dead
+from solvers.allisbomb.prune import bound_reaches, dead, lower_bound
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -775,6 +775,13 @@ def dfs(
     cards lost). Exact, because the wins reachable from a position do not depend on the
     path to it, so visiting each position once still meets every reachable win. If the
     node limit stops it after a win was found, that win is returned with E_NOT_BEST set.
+    It stops early only at a win of objective 0.
+
+    best_mode=2: the same answer by branch and bound on `prune.lower_bound` (a sound lower
+    bound on the objective of every win reachable from a position): once a win of
+    objective `best` is known, a new position whose bound is >= best is not entered, and
+    the search stops as soon as best equals the root's bound (no win can do better, so
+    that win is proven best, without E_NOT_BEST). Only the best_mode 2 lines differ.
 
     Pausing (for time limits): when `nodes` reaches `pause_at` the search saves its
     counters in `ctl` and returns CODE_PAUSED; calling again with ctl[0] == 1 and the same
@@ -812,6 +819,8 @@ def dfs(
         best_turns = 0
         d = 0
     ctl[0] = 0
+    # the objective no win can go below (0 without the bound: the old early stop)
+    root_lb = lower_bound(root, n, info, objective) if best_mode == 2 else 0
     limit_fill = (cap * 3) // 4
     child = states[1]
     while d >= 0:
@@ -876,7 +885,7 @@ def dfs(
         res = child[H + 5]
         if res == R_WIN:
             score = 0
-            if best_mode == 1:
+            if best_mode >= 1:
                 for c in range(n):
                     if child[n + c] == DISCARD:
                         score += objective[c]
@@ -886,7 +895,7 @@ def dfs(
                 sol_len[t] = fplen[t]
                 for j in range(fplen[t]):
                     sol[t, j] = fch[t, j] if order == 0 else fk[t, j] - 1 - fch[t, j]
-            if best_mode == 0 or score == 0:
+            if best_mode == 0 or score <= root_lb:
                 return CODE_WIN, nodes, reasons, d + 1
             best = score
             best_turns = d + 1
@@ -902,6 +911,16 @@ def dfs(
         if found:
             if _tt_mark(tags, idx) == ON_PATH:
                 reasons |= E_CYCLE
+            continue
+        if best_mode == 2 and best >= 0 and bound_reaches(child, n, info, objective, best):
+            # Every win below it has objective >= best: not entered. It is stored as DONE
+            # (a later meeting skips it without the bound), which is safe because `best`
+            # only decreases: cut under best, its bound is >= every later best too. The
+            # same holds for a DONE position explored under an older best: what was cut
+            # or skipped in its subtree then would be cut or skipped now.
+            if filled < limit_fill:
+                _tt_put(tags, table, idx, gen, h, kw, DONE)
+                filled += 1
             continue
         if nodes >= node_limit or d + 1 >= max_depth:
             if best >= 0:

@@ -302,7 +302,7 @@ def extend_info(cs: CardSet, info: np.ndarray) -> np.ndarray:
         d = _mask(a.dishes[c])
         row += [d & 0x7FFFFFFF, d >> 31]
         out[b : b + TABLE_WIDTH] = row
-    return out
+    return extend_bound(cs, out)
 
 
 # --- the reference predicate (plain Python over rules.State) ----------------------------------
@@ -654,3 +654,195 @@ def pruning(config: GameConfig, on: bool) -> Iterator[None]:
         yield
     finally:
         info[INFO_ON] = old
+
+
+# --- the lower bound of branch and bound (Campaign Mode's "keep the most cards") -----------
+#
+# Rulebook H: after a game, "remove all cards with the star symbol from the DISCARD PILE".
+# The keep-most search (`kernel.dfs` with best_mode 2, `search.reference_search` with
+# bound=True) wants the win whose final DISCARD PILE holds the smallest objective (the star
+# cards). `lower_bound` / `objective_bound` give, for a position, a number that every win
+# reachable from it reaches or exceeds; a branch whose bound is not below the best win
+# already found cannot improve it and is skipped.
+#
+# Soundness (objective >= 0 per card; the argument is about winning lines only, which is all
+# the objective is defined for). The final objective is the sum over the cards in the
+# DISCARD PILE of the winning position, so it is at least the sum over any set of cards
+# proven to be there:
+#
+# (a) *Stuck cards*: a card Y now in the DISCARD PILE, not in the reach set R (`reach_set`:
+#     on a winning line it never again comes into the DECK or the EQUIPPED CARDS) and not
+#     selectable by a step that moves a DISCARD PILE card "out" of any card of R. A card
+#     leaves the pile only by a removal step of the card being played (fact (3) above;
+#     rulebook G "Discard Pile": the order changes only "unless a CARD ACTION states
+#     otherwise"); a removal either retrieves Y (into the DECK or EQUIPPED: excluded by R)
+#     or sets it out of play (excluded by the second test; only cards of R are ever played,
+#     rulebook D.1). So Y is in the DISCARD PILE at the end. The "out" test ignores depth:
+#     that only makes the set smaller, never wrong.
+# (b) *MOSQUITOS* (rulebook G): when it is a win condition, both MOSQUITO cards must be in
+#     the DISCARD PILE when the game is won.
+# (c) *WAKING UP* (rulebook G): "The DESIRED DISH must be in the DISCARD PILE". Once the
+#     prophecy is made the dish counts; before it, the dish will be one of the dishes that a
+#     PROPHECY step of a card of R names, not out of play and not the THRONE (and THE JUICE
+#     if that expansion is a condition), the same candidates as the PROPHECY rule above:
+#     the bound adds the smallest objective among them (0 for a candidate already counted).
+#
+# Every part is certain on every winning line from the position, so the sum is a lower
+# bound; it is computed in plain Python (`objective_bound`, over a rules.State) and with
+# Numba (`lower_bound`, over the kernel's state), and tests demand the same number.
+#
+# Layout: after the pruning tables (`info_len(n)`), two entries per card (lo/hi of 31 bits):
+# the cards its "move from the DISCARD PILE to out of play" steps can select.
+
+#: Entries per card of the bound's table (see the layout above).
+BOUND_WIDTH = 2
+
+
+def bound_start(n: int) -> int:
+    """Where the bound's per-card table starts in `info` for n cards."""
+    return info_len(n)
+
+
+def out_removes(cs: CardSet) -> tuple[frozenset[int], ...]:
+    """Per card: the cards its steps can move from the DISCARD PILE out of play (any side)."""
+    out = []
+    for card in cs.cards:
+        sel: set[int] = set()
+        for side in (card.passive, card.ignited):
+            for st in side.steps:
+                if st.op == "move" and st.zone == "discard" and st.to == "out":
+                    sel |= _selects(cs, st)
+        out.append(frozenset(sel))
+    return tuple(out)
+
+
+def extend_bound(cs: CardSet, info: np.ndarray) -> np.ndarray:
+    """Return `info` (win conditions + pruning tables) extended with the bound's table."""
+    n = cs.n
+    out = np.zeros(bound_start(n) + BOUND_WIDTH * n, np.int32)
+    out[: len(info)] = info
+    for c, sel in enumerate(out_removes(cs)):
+        m = _mask(sel)
+        out[bound_start(n) + BOUND_WIDTH * c : bound_start(n) + BOUND_WIDTH * (c + 1)] = [
+            m & 0x7FFFFFFF,
+            m >> 31,
+        ]
+    return out
+
+
+def star_objective(cs: CardSet) -> list[int]:
+    """The Campaign Mode objective: 1 for a card with the star symbol, else 0 (rulebook H)."""
+    return [int(c.campaign == "star") for c in cs.cards]
+
+
+def objective_bound(state, objective: list[int] | None = None) -> int:
+    """A lower bound on the objective (default `star_objective`) summed over the DISCARD PILE
+    of every win reachable from `state` (the argument is in the comment above; rulebook G
+    "Discard Pile", G MOSQUITOS, G WAKING UP, H). Plain-Python twin of `lower_bound`.
+
+    A position from which no win is reachable (`dead_reason`) gets some number: the search
+    never asks, having pruned it.
+    """
+    cs = state.cards
+    cfg = cs.config
+    objective = objective if objective is not None else star_objective(cs)
+    a = analyse(cs)
+    reach = reach_set(state, a)
+    outs = out_removes(cs)
+    taken = set().union(*(outs[q] for q in reach))
+    certain = {y for y in state.discard if y not in reach and y not in taken}
+    if "mosquitos" in cfg.expansions:
+        certain |= set(cs.ids_named("MOSQUITO"))
+    extra = 0
+    d = state.desired
+    if cfg.waking_up:
+        if d >= 0:
+            certain.add(d)
+        else:
+            throne = (cs.ids_named("THRONE") or [-1])[0]
+            named = set().union(*(a.dishes[q] for q in reach))
+            cand = {r for r in named if state.zone[r] != OUT and r != throne}
+            if "the_juice" in cfg.expansions:
+                cand &= set(cs.ids_named("THE JUICE")[:1])
+            if cand:
+                extra = min(0 if r in certain else objective[r] for r in cand)
+    return sum(objective[c] for c in certain) + extra
+
+
+@njit(cache=True)
+def lower_bound(st, n, info, objective):
+    """The Numba twin of `objective_bound` over the kernel's state (objective: int64 [n])."""
+    H = 5 * n
+    reach = reach_mask(st, n, info)
+    b0 = INFO_LISTS + 2 * n + TABLE_WIDTH * n  # bound_start(n)
+    taken = np.int64(0)
+    out = np.int64(0)
+    for c in range(n):
+        if _has(reach, c):
+            taken |= _pair(info, b0 + BOUND_WIDTH * c)
+        if st[n + c] == OUT:
+            out |= _bit(c)
+    certain = np.int64(0)
+    for j in range(st[H + 1]):
+        y = st[3 * n + j]
+        if not _has(reach, y) and not _has(taken, y):
+            certain |= _bit(y)
+    if info[3] != -1:
+        certain |= _pair(info, 3)
+    extra = np.int64(0)
+    d = st[H + 2]
+    if info[0] == 1:
+        if d >= 0:
+            certain |= _bit(d)
+        else:
+            t0 = INFO_LISTS + 2 * n
+            named = np.int64(0)
+            for i in range(info[INFO_N_PROPHETS]):
+                q = info[INFO_LISTS + n + i]
+                if _has(reach, q):
+                    named |= _pair(info, t0 + TABLE_WIDTH * q + 11)
+            cand = named & ~out
+            if info[2] >= 0:
+                cand &= ~_bit(info[2])
+            j = info[10]
+            if j != -2:
+                cand &= _bit(j) if j >= 0 else np.int64(0)
+            first = True
+            for c in range(n):
+                if _has(cand, c):
+                    v = np.int64(0) if _has(certain, c) else np.int64(objective[c])
+                    if first or v < extra:
+                        extra = v
+                        first = False
+    total = extra
+    for c in range(n):
+        if _has(certain, c):
+            total += objective[c]
+    return total
+
+
+@njit(cache=True)
+def bound_reaches(st, n, info, objective, target):
+    """True iff `lower_bound(st, ...) >= target`, skipping the reach set when even counting
+    every card of the DISCARD PILE, both MOSQUITOs and the dearest card (for the WAKING UP
+    dish) stays below target: the bound never counts more than that."""
+    H = 5 * n
+    most = np.int64(0)
+    seen = np.int64(0)
+    for j in range(st[H + 1]):
+        y = st[3 * n + j]
+        seen |= _bit(y)
+        most += objective[y]
+    if info[3] != -1:
+        mos = _pair(info, 3)
+        for c in range(n):
+            if _has(mos, c) and not _has(seen, c):
+                most += objective[c]
+    if info[0] == 1:
+        top = np.int64(0)
+        for c in range(n):
+            top = max(top, np.int64(objective[c]))
+        most += top
+    if most < target:
+        return False
+    return lower_bound(st, n, info, objective) >= target

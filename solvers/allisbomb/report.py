@@ -390,7 +390,12 @@ MEDAL_ORDER = ("gold", "silver", "bronze", "none")
 
 
 def campaign_summary(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Medal rates (at least that medal) and per-game outcome rates of a campaign study."""
+    """Medal rates (at least that medal) and per-game outcome rates of a campaign study.
+
+    With the per-game proof columns (``best:<game>``, studies made with branch and bound)
+    the game table also gives how many wins were proven to keep the most cards
+    (``proven_best``, its share of the wins) and the mean star cards lost in a win.
+    """
     n = len(rows)
     medals = []
     for i, medal in enumerate(MEDAL_ORDER[:-1]):
@@ -411,17 +416,22 @@ def campaign_summary(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         wins = int((rows[col] == "win").sum())
         und = int((rows[col] == "undecided").sum())
         lo, hi = wilson_undecided(wins, und, n)
-        games.append(
-            {
-                "game": col[5:],
-                "campaigns": n,
-                "wins": wins,
-                "undecided": und,
-                "win_rate": wins / n,
-                "win_lo": lo,
-                "win_hi": hi,
-            }
-        )
+        row = {
+            "game": col[5:],
+            "campaigns": n,
+            "wins": wins,
+            "undecided": und,
+            "win_rate": wins / n,
+            "win_lo": lo,
+            "win_hi": hi,
+        }
+        if f"best:{col[5:]}" in rows.columns:
+            proven = int((rows[f"best:{col[5:]}"].astype(bool) & (rows[col] == "win")).sum())
+            row["proven_best"] = proven
+            row["proven_share"] = proven / wins if wins else float("nan")
+            lost = rows.loc[rows[col] == "win", f"stars_lost:{col[5:]}"].astype(float)
+            row["stars_lost_mean"] = float(lost.mean()) if len(lost) else float("nan")
+        games.append(row)
     return pd.DataFrame(medals), pd.DataFrame(games)
 
 
@@ -433,13 +443,22 @@ def write_campaign_report(rows: pd.DataFrame, out_dir: str | os.PathLike, captio
     undecided = (rows[[c for c in rows.columns if c.startswith("game:")]] == "undecided").any(
         axis=1
     )
+    pct = ["win_rate", "win_lo", "win_hi"] + (["proven_share"] if "proven_share" in games else [])
+    proof = ""
+    if "proven_best" in games:
+        won, proven = int(games["wins"].sum()), int(games["proven_best"].sum())
+        proof = (
+            f"; {proven:,} of the {won:,} won games ({proven / max(won, 1):.1%}) proven to keep "
+            "the most cards (branch and bound finished within the node limit; the others "
+            "play the best win found)"
+        )
     md = (
         to_markdown(medals, ["rate", "lo", "hi"])
         + "\n"
-        + to_markdown(games, ["win_rate", "win_lo", "win_hi"])
+        + to_markdown(games, pct)
         + f"\nmean score {rows['points'].mean():.2f}, median {rows['points'].median():.0f} "
         f"(N = {len(rows):,} campaigns; {int(undecided.sum()):,} of them had an undecided game, "
-        "scored as a loss, so scores and medal rates are lower bounds)\n"
+        f"scored as a loss, so scores and medal rates are lower bounds{proof})\n"
     )
     write_text_atomic(out / "campaign_medals.csv", medals.to_csv(index=False))
     write_text_atomic(out / "campaign_games.csv", games.to_csv(index=False))

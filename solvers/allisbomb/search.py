@@ -15,7 +15,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from solvers.allisbomb.prune import dead_reason, pruning_enabled
+from solvers.allisbomb.prune import dead_reason, objective_bound, pruning_enabled
 from solvers.allisbomb.rules import Ending, Outcome, State
 
 ON_PATH, DONE = 1, 2
@@ -43,13 +43,17 @@ def stars_lost(state: State) -> int:
 
 
 def reference_search(
-    root: State, node_limit: int = 1_000_000, keep_most: bool = False
+    root: State, node_limit: int = 1_000_000, keep_most: bool = False, bound: bool = True
 ) -> SearchResult:
     """Decide `root` by exhaustive DFS; `nodes` counts the positions entered (root included).
 
     `loss_reason` ORs the `Ending` bits of every losing end the search met (meaningful
     for a 'loss': the ways every line failed). keep_most=True: search on after a win and
     return the win with the fewest star cards in the discard pile (`stars_lost`).
+    bound=True (with keep_most): branch and bound on `prune.objective_bound`, as the
+    kernel's best_mode 2: a new position whose bound is >= the best win's score is not
+    entered (and is remembered as done: the best only decreases, so it would be cut
+    again), and the search stops once the best equals the root's bound.
     """
     t0 = time.perf_counter()
     if root.outcome is Outcome.WIN:
@@ -63,6 +67,8 @@ def reference_search(
     stack = [(root, iter(root.children()))]
     line: list[tuple[int, ...]] = []
     best: tuple[int, list[tuple[int, ...]]] | None = None
+    # no win from the root can lose fewer stars (0 without the bound: the plain early stop)
+    root_lb = objective_bound(root) if keep_most and bound else 0
 
     def stop(nodes: int, reasons: int) -> SearchResult:
         if best is not None:
@@ -88,7 +94,7 @@ def reference_search(
             score = stars_lost(child)
             if best is not None and score >= best[0]:
                 continue
-            if score == 0:
+            if score <= root_lb:
                 return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
             best = (score, line + [move])
             continue
@@ -104,6 +110,9 @@ def reference_search(
             reasons |= int(Ending.CYCLE)
             continue
         if mark == DONE:
+            continue
+        if keep_most and bound and best is not None and objective_bound(child) >= best[0]:
+            seen[key] = DONE
             continue
         if nodes >= node_limit or len(stack) >= MAX_DEPTH:
             return stop(nodes, reasons)

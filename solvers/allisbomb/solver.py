@@ -250,6 +250,7 @@ def solve_state(
     keep_most: bool = False,
     time_limit: float | None = None,
     portfolio: bool = False,
+    bound: bool = True,
 ) -> SolveResult:
     """Solve from a reference-engine position (e.g. a mid-game `--state`).
 
@@ -263,6 +264,9 @@ def solve_state(
     the fewest star cards in the DISCARD PILE (the cards the campaign then loses). This
     searches every reachable position, so it costs as much as proving a loss; if the node
     limit stops it after a win, that win is returned with loss_reason bit 16 (NOT_BEST).
+    bound=True (default) searches by branch and bound on `prune.lower_bound` (kernel.dfs
+    best_mode 2): the same best, far fewer positions, and a win is proven best as soon as
+    it reaches the root's bound; bound=False is the plain exhaustive keep-most search.
     """
     t0 = time.perf_counter()
     c = compiled(state.config)
@@ -335,7 +339,7 @@ def solve_state(
             tmp,
             cs,
             objective,
-            keep_most,
+            (2 if bound else 1) if keep_most else 0,
             ctl,
             pause_at,
         )
@@ -385,7 +389,7 @@ def _dfs_call(
     tmp,
     cs,
     objective,
-    keep_most,
+    best_mode,
     ctl,
     pause_at,
 ):
@@ -419,7 +423,7 @@ def _dfs_call(
         tmp,
         cs,
         objective,
-        int(keep_most),
+        int(best_mode),
         ctl,
         pause_at,
     )
@@ -435,13 +439,14 @@ def solve(
     keep_most: bool = False,
     time_limit: float | None = None,
     portfolio: bool = True,
+    bound: bool = True,
 ) -> SolveResult:
     """Decide one deal (card ids, top first) under perfect play.
 
     portfolio=True (default) runs two move orders side by side (see `solve_batch`);
     portfolio=False is the plain search that matches the reference search node for node.
     shortest=True finds a win with the fewest turns (see solve_shortest). keep_most=True
-    finds the win losing the fewest star cards (see solve_state).
+    finds the win losing the fewest star cards (see solve_state; `bound` as there).
     With check=True a win's move list is replayed through the reference engine and a
     mismatch raises RuntimeError (it would be a bug, never a user error).
 
@@ -452,7 +457,9 @@ def solve(
     state = new_game(c.cards, list(_deck_array(c.cards, deck)))
     if shortest:
         return solve_shortest(state, node_limit, table_bits, check)
-    return solve_state(state, node_limit, table_bits, check, keep_most, time_limit, portfolio)
+    return solve_state(
+        state, node_limit, table_bits, check, keep_most, time_limit, portfolio, bound
+    )
 
 
 def solve_shortest(

@@ -283,7 +283,12 @@ __all__ = [
 
 
 def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
-    """Play one chunk of whole six-game campaigns (rulebook H) under perfect play per game."""
+    """Play one chunk of whole six-game campaigns (rulebook H) under perfect play per game.
+
+    Per game: ``game:<g>`` the outcome, ``best:<g>`` whether the win played was proven to
+    keep the most cards (branch and bound finished; False for a lost or undecided game),
+    ``stars_lost:<g>`` the star cards in its final DISCARD PILE (missing unless won).
+    """
     from solvers.allisbomb.campaign import play_campaign
 
     recs = []
@@ -306,8 +311,14 @@ def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         }
         for game, outcome in zip(EXPANSIONS, r.outcomes, strict=True):
             rec[f"game:{game}"] = outcome
+        for game, proven, lost in zip(EXPANSIONS, r.best, r.stars_lost, strict=True):
+            rec[f"best:{game}"] = bool(proven)
+            rec[f"stars_lost:{game}"] = lost
         recs.append(rec)
-    return pd.DataFrame(recs)
+    df = pd.DataFrame(recs)
+    lost_cols = [f"stars_lost:{g}" for g in EXPANSIONS]
+    df[lost_cols] = df[lost_cols].astype("Int64")  # a lost game has none: a missing value
+    return df
 
 
 def campaign_study(
@@ -328,8 +339,10 @@ def campaign_study(
         params={
             "players": int(players),
             "node_limit": int(node_limit),
-            "play": "perfect play per game (solver); lost or undecided games remove "
-            "every circle and star card (campaign.removals_pessimistic)",
+            "play": "perfect play per game (solver); of a game's wins the one leaving the "
+            "fewest star cards in the DISCARD PILE, by branch and bound on prune.lower_bound "
+            "(solve_state keep_most, bound); lost or undecided games remove every circle and "
+            "star card (campaign.removals_pessimistic)",
         },
         n_cases=int(campaigns),
         seed=int(seed),

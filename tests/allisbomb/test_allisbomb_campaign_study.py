@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -11,6 +12,7 @@ from solvers.common.runner import load_study
 
 
 def test_campaign_command_scores_each_campaign(tmp_path):
+    """Rows score by rulebook H and say, per game, whether the win was proven best."""
     out = tmp_path / "camp"
     args = [
         "allisbomb",
@@ -40,6 +42,14 @@ def test_campaign_command_scores_each_campaign(tmp_path):
         assert (r["points"], r["medal"]) == score(
             int(r["kept_cards"]), [o == "win" for o in outcomes]
         )
+        for g, o in zip(EXPANSIONS, outcomes, strict=True):
+            # per game: proven best (branch and bound finished) and the stars it lost
+            assert r[f"best:{g}"] in (True, False)
+            assert pd.isna(r[f"stars_lost:{g}"]) == (o != "win")
+            if o != "win":
+                assert not r[f"best:{g}"]
+    assert rows[[f"best:{g}" for g in EXPANSIONS]].to_numpy().any()
     assert "STAND-IN" in result.output and "lower bounds" in result.output
+    assert "proven to keep the most cards" in result.output
     for name in ("campaign_scores.png", "campaign_scores.svg", "campaign_games.png", "campaign.md"):
         assert (out / "report" / name).exists()
