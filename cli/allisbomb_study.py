@@ -146,18 +146,14 @@ def campaign(campaigns, seed, players, node_limit, out, workers, scheduler, chun
     Example:
       bombsolve allisbomb campaign --campaigns 200 --seed 1 --out runs/campaign
     """
-    from solvers.allisbomb.report import write_campaign_report
+    from solvers.allisbomb.report import campaign_caption, write_campaign_report
     from solvers.allisbomb.study import campaign_study
-    from solvers.common.runner import computed_by, load_manifest, run_study
+    from solvers.common.runner import load_manifest, run_study
 
     study = campaign_study(campaigns, seed, players, node_limit, chunk_size)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
-    m = load_manifest(out)
-    text = (
-        f"All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards); "
-        f"{campaigns:,} campaigns, SeedSequence({seed}), {players} player(s), perfect play per "
-        f"game (node limit {node_limit:,}; of a game's wins the one leaving the fewest star cards "
-        f"in the discard pile; lost or undecided games remove every circle and star card); bombsolve {m['versions']['bombsolve']} @ {computed_by(m)}"
+    text = campaign_caption(
+        load_manifest(out), f"{campaigns:,} campaigns", seed, players, node_limit
     )
     click.echo(write_campaign_report(rows, Path(out) / "report", text))
     click.echo(text)

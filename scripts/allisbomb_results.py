@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.report import (  # noqa: E402
+    campaign_caption,
     headline_table,
     summarize,
     write_campaign_report,
@@ -45,7 +46,7 @@ from solvers.allisbomb.study import (  # noqa: E402
     sweep_study,
 )
 from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.runner import computed_by, load_manifest, run_study  # noqa: E402
+from solvers.common.runner import load_manifest, run_study  # noqa: E402
 
 
 def _round_robin(deals: int, chunk_size: int):
@@ -114,14 +115,13 @@ def main() -> int:
     )
     m = load_manifest(camp_dir)
     done = len(camp_rows)
-    camp_text = (
-        f"All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards); "
+    camp_text = campaign_caption(
+        m,
         f"{done:,} campaigns"
-        + ("" if camp_rows.attrs["complete"] else f" of the planned {args.campaigns:,} so far")
-        + f", SeedSequence({args.seed}), 1 player, perfect play per game (node limit "
-        f"{args.campaign_node_limit:,}; of a game's wins the one leaving the fewest star cards in "
-        f"the discard pile; lost or undecided games remove every circle and star card); "
-        f"bombsolve {m['versions']['bombsolve']} @ {computed_by(m)}"
+        + ("" if camp_rows.attrs["complete"] else f" of the planned {args.campaigns:,} so far"),
+        args.seed,
+        1,
+        args.campaign_node_limit,
     )
     if done:
         write_campaign_report(camp_rows, camp_dir / "report", camp_text)

@@ -435,6 +435,26 @@ def campaign_summary(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(medals), pd.DataFrame(games)
 
 
+def campaign_caption(
+    manifest: Mapping[str, Any], campaigns: str, seed: int, players: int, node_limit: int
+) -> str:
+    """The provenance line of a campaign study's tables and charts.
+
+    `campaigns` says how many campaigns are in (e.g. "1,000 campaigns", or "120 campaigns
+    of the planned 1,000 so far").
+    """
+    from solvers.common.runner import computed_by
+
+    return (
+        "All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards); "
+        f"{campaigns}, SeedSequence({seed}), {players} player(s), perfect play per game "
+        f"(node limit {node_limit:,}; of a game's wins the one leaving the fewest star cards in "
+        "the discard pile, by branch and bound, proven best unless the table says otherwise; "
+        "lost or undecided games remove every circle and star card); "
+        f"bombsolve {manifest['versions']['bombsolve']} @ {computed_by(manifest)}"
+    )
+
+
 def write_campaign_report(rows: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -> str:
     """Write the campaign tables and charts; return the Markdown summary."""
     out = Path(out_dir)
