@@ -1,0 +1,47 @@
+"""The kernel searches exactly as it did before the speed work (issue 2 part 7).
+
+A study resumed across a kernel change must get the same `nodes` for the same deal and
+node limit, so a faster kernel may not visit positions in another order or prune others.
+`data/nodes_pinned.json` was recorded by `scripts/pin_allisbomb_nodes.py` with main's
+kernel at commit 7f78e46 (before the speed work): seeded deals of the 19 study
+configurations and two option variants, each solved by the plain search, the portfolio
+search (what studies run) and, for a few configurations, the shortest-win search.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.allisbomb.solver import solve, solve_batch
+from solvers.allisbomb.study import config_from_params
+
+DATA = json.loads((Path(__file__).parent / "data" / "nodes_pinned.json").read_text())
+CASES = DATA["cases"]
+
+
+def test_fixture_covers_wins_losses_and_limits():
+    plain = [d["plain"][0] for c in CASES for d in c["deals"]]
+    assert {"win", "loss", "undecided"} <= set(plain)
+    assert len(CASES) == 21
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["label"] for c in CASES])
+def test_node_counts_are_unchanged(case):
+    cfg = config_from_params(case["config"])
+    assert cfg.label() == case["label"]
+    decks = np.array([d["deck"] for d in case["deals"]], np.int64)
+    pf = solve_batch(cfg, decks, node_limit=DATA["portfolio_limit"])
+    for i, want in enumerate(case["deals"]):
+        got = [int(pf[k][i]) for k in ("code", "nodes", "reason", "turns")]
+        assert got == want["portfolio"], ("portfolio", i)
+        plain = solve(cfg, decks[i], node_limit=DATA["plain_limit"], portfolio=False)
+        assert [plain.outcome, plain.nodes, plain.loss_reason] == want["plain"], ("plain", i)
+        assert [list(m) for m in plain.solution] == want["plain_solution"], ("line", i)
+        if want["shortest"] is not None:
+            short = solve(cfg, decks[i], node_limit=DATA["shortest_limit"], shortest=True)
+            got_s = [short.outcome, short.nodes, len(short.solution)]
+            assert got_s == want["shortest"], ("shortest", i)
