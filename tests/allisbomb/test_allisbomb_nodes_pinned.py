@@ -16,6 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.prune import OUT, dead_reason
+from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import solve, solve_batch
 from solvers.allisbomb.study import config_from_params
 
@@ -45,3 +49,31 @@ def test_node_counts_are_unchanged(case):
             short = solve(cfg, decks[i], node_limit=DATA["shortest_limit"], shortest=True)
             got_s = [short.outcome, short.nodes, len(short.solution)]
             assert got_s == want["shortest"], ("shortest", i)
+
+
+def _pile_sig(s):
+    return (tuple(s.discard), s.desired, tuple(z == OUT for z in s.zone))
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [GameConfig(), GameConfig(expansions=EXPANSIONS, hands=True), GameConfig(players=2)],
+    ids=lambda c: c.label(),
+)
+def test_a_child_with_the_parents_pile_is_not_dead(cfg):
+    """The fact kernel._same_pile rests on (the search skips prune.dead on such children):
+    a child with the same DISCARD PILE, out-of-play cards and DESIRED DISH as a parent that
+    is not dead is not dead either. Checked with the reference predicate on random lines."""
+    rng = np.random.default_rng(5)
+    n = load_cards(cfg).n
+    same = 0
+    for _ in range(12):
+        s = new_game(cfg, list(rng.permutation(n)))
+        while not s.is_over() and dead_reason(s) is None:
+            kids = s.children()
+            for _move, child in kids:
+                if not child.is_over() and _pile_sig(child) == _pile_sig(s):
+                    same += 1
+                    assert dead_reason(child) is None
+            s = kids[int(rng.integers(len(kids)))][1]
+    assert same > 20
