@@ -38,6 +38,7 @@ P_TOP, P_BOTTOM, P_NTH, P_ANY, P_NAME, P_CLASS, P_SELF = range(7)
 D_TOP, D_BOTTOM, D_EQUIPPED, D_DISCARD, D_OUT = range(5)
 KW_URGENT, KW_ROYAL = 1, 2
 NEED = -1
+NO_MORE = -2  # _next_child: the frame has no move left
 E_DRAW, E_NOCARD, E_UNMET, E_CYCLE = 1, 2, 4, 8
 E_NOT_BEST = 16  # best mode: the node limit stopped the search before the best win was proven
 E_DEAD = 32  # a position from which no win is reachable (prune.dead), counted as a loss
@@ -68,9 +69,9 @@ def _equipped(st, n, player, out):
     z = EQUIP0 + player
     k = 0
     for c in range(n):
-        if st[n + c] == z:
-            out[k] = c
-            k += 1
+        # written always, kept only if equipped: no branch to mispredict (out has room)
+        out[k] = c
+        k += st[n + c] == z
     return k
 
 
@@ -197,9 +198,9 @@ def _move(st, n, c, to):
 
 
 @njit(cache=True)
-def _candidates(st, n, card, row, players, out, tmp):
+def _candidates(st, n, card, steps, si, players, out, tmp):
     H = 5 * n
-    zone, pick, nth, within = row[1], row[2], row[3], row[4]
+    zone, pick, nth, within = steps[si, 1], steps[si, 2], steps[si, 3], steps[si, 4]
     k = 0
     if zone == Z_PLAY:
         if st[n + card] == PLAY:
@@ -239,11 +240,11 @@ def _candidates(st, n, card, row, players, out, tmp):
     m = 0
     for i in range(lo, hi):
         c = tmp[i]
-        if pick == P_NAME and _bit(row[5], row[6], c) == 0:
+        if pick == P_NAME and _bit(steps[si, 5], steps[si, 6], c) == 0:
             continue
-        if pick == P_CLASS and _bit(row[7], row[8], c) == 0:
+        if pick == P_CLASS and _bit(steps[si, 7], steps[si, 8], c) == 0:
             continue
-        if row[0] == OP_FLIP and st[2 * n + c] == 0:
+        if steps[si, 0] == OP_FLIP and st[2 * n + c] == 0:
             continue
         out[m] = c
         m += 1
@@ -251,11 +252,11 @@ def _candidates(st, n, card, row, players, out, tmp):
 
 
 @njit(cache=True)
-def _fixed_targets(st, n, card, row, out, tmp):
+def _fixed_targets(st, n, card, steps, si, out, tmp):
     H = 5 * n
-    zone, pick, nth, count = row[1], row[2], row[3], row[11]
+    zone, pick, nth, count = steps[si, 1], steps[si, 2], steps[si, 3], steps[si, 11]
     if zone == Z_PLAY:
-        if st[n + card] == PLAY and not (row[0] == OP_FLIP and st[2 * n + card] == 0):
+        if st[n + card] == PLAY and not (steps[si, 0] == OP_FLIP and st[2 * n + card] == 0):
             out[0] = card
             return 1
         return 0  # (the reference filters flip_back the same way for every zone)
@@ -279,7 +280,7 @@ def _fixed_targets(st, n, card, row, out, tmp):
         for i in range(nth - 1, min(nth - 1 + count, k)):
             out[m] = st[base + sign * i]
             m += 1
-    if row[0] == OP_FLIP:
+    if steps[si, 0] == OP_FLIP:
         j = 0
         for i in range(m):
             if st[2 * n + out[i]] == 1:
@@ -290,10 +291,10 @@ def _fixed_targets(st, n, card, row, out, tmp):
 
 
 @njit(cache=True)
-def _apply_select(st, n, c, row):
-    if row[0] == OP_MOVE:
-        _move(st, n, c, row[9])
-    elif row[0] == OP_IGNITE:
+def _apply_select(st, n, c, steps, si):
+    if steps[si, 0] == OP_MOVE:
+        _move(st, n, c, steps[si, 9])
+    elif steps[si, 0] == OP_IGNITE:
         _ignite(st, n, c)
     else:
         st[2 * n + c] = 0
@@ -403,13 +404,14 @@ def run_turn(
     # D.3 card action
     s0 = sstart[card, side]
     for si in range(s0, s0 + scount[card, side]):
-        row = steps[si]
-        op = row[0]
+        # the step's fields are read as steps[si, k], not through a row view: a view costs a
+        # reference-count increment and decrement per step
+        op = steps[si, 0]
         if op == OP_MOVE or op == OP_IGNITE or op == OP_FLIP:
-            may = row[10]
-            pick = row[2]
+            may = steps[si, 10]
+            pick = steps[si, 2]
             if pick == P_TOP or pick == P_BOTTOM or pick == P_NTH or pick == P_SELF:
-                m = _fixed_targets(st, n, card, row, buf, tmp)
+                m = _fixed_targets(st, n, card, steps, si, buf, tmp)
                 # copy: buf is reused below only after this loop
                 stop = False
                 for j in range(m):
@@ -421,12 +423,12 @@ def run_turn(
                         if r == 1:
                             stop = True
                             break
-                    _apply_select(st, n, c, row)
+                    _apply_select(st, n, c, steps, si)
                 if stop:
                     continue
             else:
-                for _rep in range(row[11]):
-                    m = _candidates(st, n, card, row, players, buf, tmp)
+                for _rep in range(steps[si, 11]):
+                    m = _candidates(st, n, card, steps, si, players, buf, tmp)
                     if m == 0:
                         break
                     r = _choose(m + may, ch, chk, cs)
@@ -434,12 +436,12 @@ def run_turn(
                         return NEED
                     if r == m:
                         break
-                    _apply_select(st, n, buf[r], row)
+                    _apply_select(st, n, buf[r], steps, si)
         elif op == OP_SWAP:
             kk = _equipped(st, n, st[H + 3], buf)
             if kk == 0 or st[H] == 0:
                 continue
-            r = _choose(kk + row[10], ch, chk, cs)
+            r = _choose(kk + steps[si, 10], ch, chk, cs)
             if r < 0:
                 return NEED
             if r == kk:
@@ -450,7 +452,7 @@ def run_turn(
             st[n + e] = DECK
             st[n + top] = EQUIP0 + st[H + 3]
         elif op == OP_REORDER:
-            m = min(row[3], st[H])
+            m = min(steps[si, 3], st[H])
             if m < 2:
                 continue
             f = 1
@@ -477,25 +479,25 @@ def run_turn(
                 buf[j] = 0
                 st[pos] = tmp[j]
         elif op == OP_PROPHECY:
-            if st[H + 2] >= 0 or row[12] < 0:
+            if st[H + 2] >= 0 or steps[si, 12] < 0:
                 continue
-            st[H + 2] = row[12]
+            st[H + 2] = steps[si, 12]
             if st[n + card] == PLAY:
                 st[n + card] = OUT
         else:  # OP_EQUIPWIN
-            t = st[H + 2] if row[12] == -2 else row[12]
-            if row[1] == Z_DRAWN:
+            t = st[H + 2] if steps[si, 12] == -2 else steps[si, 12]
+            if steps[si, 1] == Z_DRAWN:
                 if t < 0 or t != drawn or st[n + t] != EQUIP0 + act or st[2 * n + t] == 0:
                     continue
             elif t < 0 or st[n + t] != DECK or st[2 * n + t] == 0:
                 continue
-            if row[10] == 1:
+            if steps[si, 10] == 1:
                 r = _choose(2, ch, chk, cs)
                 if r < 0:
                     return NEED
                 if r == 1:
                     continue
-            if row[1] != Z_DRAWN:
+            if steps[si, 1] != Z_DRAWN:
                 _remove(st, n, t)
                 st[n + t] = EQUIP0 + st[H + 3]
             if _unmet(st, n, card, side, info, gift_ids, n_gifts):
@@ -731,6 +733,96 @@ def _tt_done(tags, idx):
     tags[idx] = (tags[idx] & ~np.uint64(3)) | np.uint64(DONE)
 
 
+@njit(cache=True, inline="always")
+def _next_child(
+    d,
+    states,
+    fch,
+    fk,
+    fplen,
+    fstarted,
+    n,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    cs,
+    buf,
+    tmp,
+):
+    """Build the next child of frame d in states[d + 1] (the next complete move: the
+    odometer over choice sequences, see the module docstring). Returns NO_MORE when frame
+    d has no move left, NEED when a turn needs more than MAXC choices, else 0.
+
+    The child loop of `dfs` and `shortest`; inlined, so it costs them no call.
+    """
+    if fstarted[d] == 0:
+        fstarted[d] = 1
+        fplen[d] = 0
+    else:
+        p = fplen[d]
+        while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
+            p -= 1
+        if p == 0:
+            return NO_MORE
+        fch[d, p - 1] += 1
+        fplen[d] = p
+    # an element loop, because `states[d + 1][:] = states[d]` makes Numba copy through a
+    # temporary (the two may overlap)
+    for j in range(states.shape[1]):
+        states[d + 1, j] = states[d, j]
+    cs[0] = 0
+    cs[1] = fplen[d]
+    status = run_turn(
+        states[d + 1],
+        n,
+        number,
+        keyword,
+        sstart,
+        scount,
+        steps,
+        info,
+        gift_ids,
+        n_gifts,
+        fch[d],
+        fk[d],
+        cs,
+        buf,
+        tmp,
+    )
+    # choices met for the first time were appended to fch[d] (option 0)
+    fplen[d] = cs[1]
+    return status
+
+
+@njit(cache=True, inline="always")
+def _same_pile(a, b, n):
+    """True if positions a and b have the same DISCARD PILE (order included), the same cards
+    out of play and the same DESIRED DISH.
+
+    Used to skip `prune.dead` on a child: dead() reads only these, the cards in play (the
+    complement of pile and out), the played marks and the GIFT plays, and the last two
+    only grow along a line and only ever make a position less dead (prune.py, DREAM GUIDE
+    and GIFTS). So a child with the same pile, out cards and dish as a parent known not to
+    be dead is not dead either, and the check (the dearest part of a position after the
+    turn itself) is needed only where a turn touched the pile or put a card out of play.
+    """
+    H = 5 * n
+    if a[H + 1] != b[H + 1] or a[H + 2] != b[H + 2]:
+        return False
+    for i in range(3 * n, 3 * n + a[H + 1]):
+        if a[i] != b[i]:
+            return False
+    for c in range(n, 2 * n):
+        if (a[c] == OUT) != (b[c] == OUT):
+            return False
+    return True
+
+
 @njit(cache=True)
 def dfs(
     root,
@@ -823,6 +915,8 @@ def dfs(
     root_lb = lower_bound(root, n, info, objective) if best_mode == 2 else 0
     limit_fill = (cap * 3) // 4
     child = states[1]
+    # every entered position below the root passed the dead check; the root did not
+    root_alive = not dead(root, n, info)
     while d >= 0:
         if nodes >= pause_at:
             ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6], ctl[7] = (
@@ -836,31 +930,13 @@ def dfs(
                 cap,
             )
             return CODE_PAUSED, nodes, reasons, 0
-        # next complete move of frame d (odometer over choice sequences)
-        ok = True
-        if fstarted[d] == 0:
-            fstarted[d] = 1
-            fplen[d] = 0
-        else:
-            p = fplen[d]
-            while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
-                p -= 1
-            if p == 0:
-                ok = False
-            else:
-                fch[d, p - 1] += 1
-                fplen[d] = p
-        if not ok:
-            if fidx[d] >= 0:
-                _tt_done(tags, fidx[d])
-            d -= 1
-            continue
-        child = states[d + 1]  # the child is built in place in the next frame's slot
-        child[:] = states[d]
-        cs[0] = 0
-        cs[1] = fplen[d]
-        status = run_turn(
-            child,
+        status = _next_child(
+            d,
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
             n,
             number,
             keyword,
@@ -870,14 +946,16 @@ def dfs(
             info,
             gift_ids,
             n_gifts,
-            fch[d],
-            fk[d],
             cs,
             buf,
             tmp,
         )
-        # choices met for the first time were appended to fch[d] (option 0)
-        fplen[d] = cs[1]
+        if status == NO_MORE:
+            if fidx[d] >= 0:
+                _tt_done(tags, fidx[d])
+            d -= 1
+            continue
+        child = states[d + 1]  # the child is built in place in the next frame's slot
         if status == NEED:  # a turn with more choices than the stack holds: give up
             if best >= 0:
                 return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
@@ -903,7 +981,8 @@ def dfs(
         if res == R_LOSS:
             reasons |= child[H + 6]
             continue
-        if dead(child, n, info):
+        alive = (d > 0 or root_alive) and _same_pile(states[d], child, n)
+        if not alive and dead(child, n, info):
             reasons |= E_DEAD
             continue
         h = pack_state(child, n, tracked, n_tracked, kw)
@@ -1002,6 +1081,7 @@ def shortest(
         return CODE_WIN, 0, 0, 0, gen
     if root[H + 5] == R_LOSS:
         return CODE_LOSS, 0, root[H + 6], 0, gen
+    root_alive = not dead(root, n, info)
     for D in range(1, max_turns + 1):
         gen += 1
         if gen >= 4294967295:
@@ -1019,28 +1099,13 @@ def shortest(
         nodes += 1
         d = 0
         while d >= 0:
-            ok = True
-            if fstarted[d] == 0:
-                fstarted[d] = 1
-                fplen[d] = 0
-            else:
-                p = fplen[d]
-                while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
-                    p -= 1
-                if p == 0:
-                    ok = False
-                else:
-                    fch[d, p - 1] += 1
-                    fplen[d] = p
-            if not ok:
-                d -= 1
-                continue
-            child = states[d + 1]
-            child[:] = states[d]
-            cs[0] = 0
-            cs[1] = fplen[d]
-            status = run_turn(
-                child,
+            status = _next_child(
+                d,
+                states,
+                fch,
+                fk,
+                fplen,
+                fstarted,
                 n,
                 number,
                 keyword,
@@ -1050,13 +1115,14 @@ def shortest(
                 info,
                 gift_ids,
                 n_gifts,
-                fch[d],
-                fk[d],
                 cs,
                 buf,
                 tmp,
             )
-            fplen[d] = cs[1]
+            if status == NO_MORE:
+                d -= 1
+                continue
+            child = states[d + 1]
             if status == NEED:
                 return CODE_UNDECIDED, nodes, reasons, 0, gen
             res = child[H + 5]
@@ -1069,7 +1135,9 @@ def shortest(
             if res == R_LOSS:
                 reasons |= child[H + 6]
                 continue
-            if dead(child, n, info):  # no win below it, so no shortest line through it
+            # no win below a dead child, so no shortest line through it (see dfs)
+            alive = (d > 0 or root_alive) and _same_pile(states[d], child, n)
+            if not alive and dead(child, n, info):
                 reasons |= E_DEAD
                 continue
             if d + 1 >= D:

@@ -1,0 +1,105 @@
+"""Record the All Is Bomb kernel's node counts on seeded deals (fixture of a pinning test).
+
+The kernel may be made faster, but never so that it searches differently: a study that is
+resumed across a kernel change must get the same `nodes` for the same deal and node limit.
+This script records, for every standard configuration (`study.matrix_configs`) and two
+option variants, a few seeded deals solved by the plain search, the portfolio search (the
+one studies use) and the shortest-win search, with everything that must not change: code,
+nodes, loss reason, turns, and the plain search's move list.
+`tests/allisbomb/test_allisbomb_nodes_pinned.py` re-solves them and demands the same.
+
+The committed fixture was made by the kernel of main at commit 7f78e46 (before the speed
+work of issue 2 part 7); re-running it with a later kernel must leave the file unchanged.
+
+    python scripts/pin_allisbomb_nodes.py [--deals 6] [--out tests/allisbomb/data/nodes_pinned.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solvers.allisbomb.cards import load_cards  # noqa: E402
+from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.solver import solve, solve_batch  # noqa: E402
+from solvers.allisbomb.study import config_to_params, matrix_configs  # noqa: E402
+from solvers.common.files import write_text_atomic  # noqa: E402
+
+#: Node limits: small enough for a test, large enough that some deals hit them.
+PLAIN_LIMIT = 6_000
+PORTFOLIO_LIMIT = 12_000
+SHORTEST_LIMIT = 50_000
+#: The shortest-win search (iterative deepening, dear) runs on these configurations only.
+SHORTEST_CONFIGS = ("base", "blitz", "base+the_juice", "base+gifts")
+SEED = 77
+
+
+def pinned_configs() -> list[GameConfig]:
+    """The study's 19 configurations plus two option variants (GIFT plays, optional gift)."""
+    extra = [
+        GameConfig(expansions=("gifts",), gifts_distinct=False, players=2, give_optional=True),
+        GameConfig(expansions=("waking_up", "all"), players=2, all_any_player=False),
+    ]
+    return [*matrix_configs(), *extra]
+
+
+def pinned_decks(config: GameConfig, deals: int, index: int) -> np.ndarray:
+    """The seeded deals of the config with position `index` in `pinned_configs`."""
+    n = load_cards(config).n
+    rng = np.random.default_rng([SEED, index])
+    return np.stack([rng.permutation(n) for _ in range(deals)])
+
+
+def record(config: GameConfig, decks: np.ndarray) -> list[dict]:
+    """Solve each deck three ways; everything a faster kernel must reproduce."""
+    pf = solve_batch(config, decks, node_limit=PORTFOLIO_LIMIT)
+    rows = []
+    for i, deck in enumerate(decks):
+        plain = solve(config, deck, node_limit=PLAIN_LIMIT, portfolio=False)
+        short = None
+        if config.label() in SHORTEST_CONFIGS:
+            short = solve(config, deck, node_limit=SHORTEST_LIMIT, shortest=True)
+        rows.append(
+            {
+                "deck": deck.tolist(),
+                "plain": [plain.outcome, plain.nodes, plain.loss_reason],
+                "plain_solution": [list(m) for m in plain.solution],
+                "portfolio": [int(pf[k][i]) for k in ("code", "nodes", "reason", "turns")],
+                "shortest": short and [short.outcome, short.nodes, len(short.solution)],
+            }
+        )
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=6)
+    default_out = ROOT / "tests" / "allisbomb" / "data" / "nodes_pinned.json"
+    ap.add_argument("--out", default=str(default_out))
+    args = ap.parse_args()
+    cases = []
+    for i, cfg in enumerate(pinned_configs()):
+        rows = record(cfg, pinned_decks(cfg, args.deals, i))
+        cases.append({"config": config_to_params(cfg), "label": cfg.label(), "deals": rows})
+        print(cfg.label(), [r["portfolio"][1] for r in rows], flush=True)
+    data = {
+        "seed": SEED,
+        "plain_limit": PLAIN_LIMIT,
+        "portfolio_limit": PORTFOLIO_LIMIT,
+        "shortest_limit": SHORTEST_LIMIT,
+        "shortest_configs": list(SHORTEST_CONFIGS),
+        "cases": cases,
+    }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(args.out, json.dumps(data, separators=(",", ":")) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+"""Where a position of the All Is Bomb kernel spends its time (issue 2 part 7).
+
+Numba has no profiler, so this writes an instrumented copy of `solvers/allisbomb/kernel.py`
+to a temporary directory: `dfs` and `run_turn` read the CPU's cycle counter
+(`llvm.readcyclecounter`) around each part of a child (copy, turn, dead check, packing,
+table probe) and each phase of a turn (rulebook D.1-D.5), and add the cycles to spare
+slots of the `ctl` and `cs` arrays. It then solves seeded deals with the copy's
+`solve_many` (plain search) and prints cycles per child and the counts that explain them.
+The counters cost a few dozen cycles each, so the figures are relative, not absolute; on
+a busy machine the cycles of preemption land in whichever part was running.
+
+    nice -n 15 python scripts/profile_allisbomb_kernel.py [--deals 300] [--node-limit 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.deals import shuffles  # noqa: E402
+from solvers.allisbomb.search import MAX_DEPTH  # noqa: E402
+from solvers.allisbomb.solver import compiled, table_bits_for  # noqa: E402
+
+CYCLES = """
+from numba.core import cgutils as _cg
+from numba.extending import intrinsic as _intrinsic
+from numba import types as _nbt
+from llvmlite import ir as _ir
+
+
+@_intrinsic
+def rdtsc(typingctx):
+    def codegen(context, builder, signature, args):
+        fnty = _ir.FunctionType(_ir.IntType(64), [])
+        fn = _cg.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter")
+        return builder.call(fn, [])
+
+    return _nbt.int64(), codegen
+"""
+#: ctl slots: cycles of the next child (odometer, copy, turn: 17), dead (18), pack (19), probe (20), the whole dfs
+#: (23); counts of children (24), dead calls (25), dead positions (26), table hits (27);
+#: turn phases copied from cs[8..11] to ctl[40..43].
+PARTS = {17: "next child (copy, turn)", 18: "dead", 19: "pack_state", 20: "_tt_find"}
+PHASES = ("D.1 play", "D.2 draw & equip", "D.3 card action", "D.4-5 ignite, clean-up")
+
+
+def _swap(text: str, old: str, new: str) -> str:
+    if text.count(old) != 1:
+        raise SystemExit(f"kernel.py changed: cannot instrument at {old.strip()!r}")
+    return text.replace(old, new)
+
+
+def instrument(src: str) -> str:
+    """The kernel's source with cycle counters (see the module docstring)."""
+    src = _swap(
+        src,
+        "from solvers.allisbomb.prune import dead\n",
+        "from solvers.allisbomb.prune import dead\n" + CYCLES,
+    )
+    a, b = src.index("def dfs("), src.index("def shortest(")
+    body = src[a:b]
+    body = _swap(
+        body,
+        "        status = _next_child(",
+        "        _t0 = rdtsc()\n        status = _next_child(",
+    )
+    body = _swap(
+        body,
+        "        if status == NO_MORE:\n",
+        "        ctl[17] += rdtsc() - _t0\n        if status == NO_MORE:\n",
+    )
+    body = _swap(
+        body,
+        "        child = states[d + 1]  # the child is built",
+        "        ctl[24] += 1\n        child = states[d + 1]  # the child is built",
+    )
+    body = _swap(
+        body,
+        "        if not alive and dead(child, n, info):\n",
+        "        _t0 = rdtsc()\n        _dd = not alive and dead(child, n, info)\n"
+        "        ctl[18] += rdtsc() - _t0\n        ctl[25] += not alive\n        ctl[26] += _dd\n"
+        "        if _dd:\n",
+    )
+    body = _swap(
+        body,
+        "        h = pack_state(child, n, tracked, n_tracked, kw)\n"
+        "        idx, found = _tt_find(tags, table, gen, h, kw, cap)\n",
+        "        _t0 = rdtsc()\n        h = pack_state(child, n, tracked, n_tracked, kw)\n"
+        "        _t1 = rdtsc()\n        ctl[19] += _t1 - _t0\n"
+        "        idx, found = _tt_find(tags, table, gen, h, kw, cap)\n"
+        "        ctl[20] += rdtsc() - _t1\n        ctl[27] += found\n",
+    )
+    body = _swap(body, "    while d >= 0:\n", "    _tstart = rdtsc()\n    while d >= 0:\n")
+    lines = body.split("\n")
+    start = next(i for i, x in enumerate(lines) if "_tstart = rdtsc()" in x)
+    for i in range(start + 1, len(lines)):
+        if lines[i].strip().startswith("return "):
+            pad = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+            lines[i] = f"{pad}ctl[23] += rdtsc() - _tstart\n{lines[i]}"
+    src = src[:a] + "\n".join(lines) + src[b:]
+    a, b = src.index("def run_turn("), src.index("def _mix(")
+    body = src[a:b]
+    body = _swap(
+        body,
+        "    H = 5 * n\n    players = info[12]\n",
+        "    _r0 = rdtsc()\n    H = 5 * n\n    players = info[12]\n",
+    )
+    body = _swap(body, "    # D.2 draw and equip\n", "    _r1 = rdtsc()\n    cs[8] += _r1 - _r0\n")
+    body = _swap(body, "    # D.3 card action\n", "    _r2 = rdtsc()\n    cs[9] += _r2 - _r1\n")
+    body = _swap(body, "    # D.4 ignite\n", "    _r3 = rdtsc()\n    cs[10] += _r3 - _r2\n")
+    body = _swap(
+        body,
+        "    # D.1 of the next turn",
+        "    cs[11] += rdtsc() - _r3\n    # D.1 of the next turn",
+    )
+    src = src[:a] + body + src[b:]
+    src = _swap(
+        src, "        np.zeros(8, np.int64),\n    )", "        np.zeros(64, np.int64),\n    )"
+    )
+    src = _swap(src, "    cs = np.zeros(4, np.int64)\n", "    cs = np.zeros(64, np.int64)\n")
+    i = src.rindex("    return gen")
+    return src[:i] + "    for q in range(8, 12):\n        ctl[32 + q] = cs[q]\n" + src[i:]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--node-limit", type=int, default=20_000)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="abprof"))
+    (tmp / "kernel_profiled.py").write_text(
+        instrument((ROOT / "solvers/allisbomb/kernel.py").read_text())
+    )
+    sys.path.insert(0, str(tmp))
+    K = importlib.import_module("kernel_profiled")
+    cfg = GameConfig()
+    c = compiled(cfg)
+    p = c.prog
+    decks = shuffles(c.cards.n, args.deals, np.random.default_rng(args.seed))
+    cap = 1 << table_bits_for(args.node_limit)
+    words = K.key_words(p.n, c.n_tracked)
+    tags, table = np.zeros(cap, np.uint64), np.zeros((cap, words), np.uint64)
+    fa = K._frames(MAX_DEPTH, K.state_len(p.n))
+    fb = K._frames(MAX_DEPTH, K.state_len(p.n))
+    out = [np.zeros(len(decks), np.int64) for _ in range(4)]
+    prog = (p.number, p.keyword, p.step_start, p.step_count, p.steps, p.info)
+    common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts, c.tracked, c.n_tracked)
+    for rows, gen in ((decks[:2], 1), (decks, 10)):  # the first call compiles
+        fa[8][:] = 0
+        K.solve_many(
+            rows,
+            *common,
+            tags,
+            table,
+            gen,
+            args.node_limit,
+            MAX_DEPTH,
+            *out,
+            tags,
+            table,
+            0,
+            1000,
+            fa,
+            fb,
+        )
+    ctl = fa[8]
+    nodes, kids, total = int(out[1].sum()), max(1, int(ctl[24])), int(ctl[23])
+    print(
+        f"{args.deals} base deals (stand-in cards), seed {args.seed}, node limit "
+        f"{args.node_limit:,}, plain search: {nodes:,} positions, {kids:,} children "
+        f"({kids / nodes:.2f} per position), {total / nodes:,.0f} cycles per position"
+    )
+    for k, name in PARTS.items():
+        print(f"  {name:>24}: {ctl[k] / kids:6.0f} cycles per child ({100 * ctl[k] / total:4.1f}%)")
+    for k, name in zip(range(40, 44), PHASES, strict=True):
+        print(f"  {name:>24}: {ctl[k] / kids:6.0f} cycles per child (within the turn)")
+    print(f"  dead checked on {ctl[25]:,} children ({ctl[26]:,} dead); table hits {ctl[27]:,}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""The kernel searches exactly as it did before the speed work (issue 2 part 7).
+
+A study resumed across a kernel change must get the same `nodes` for the same deal and
+node limit, so a faster kernel may not visit positions in another order or prune others.
+`data/nodes_pinned.json` was recorded by `scripts/pin_allisbomb_nodes.py` with main's
+kernel at commit 7f78e46 (before the speed work): seeded deals of the 19 study
+configurations and two option variants, each solved by the plain search, the portfolio
+search (what studies run) and, for a few configurations, the shortest-win search.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.prune import OUT, dead_reason
+from solvers.allisbomb.rules import new_game
+from solvers.allisbomb.solver import solve, solve_batch
+from solvers.allisbomb.study import config_from_params
+
+DATA = json.loads((Path(__file__).parent / "data" / "nodes_pinned.json").read_text())
+CASES = DATA["cases"]
+
+
+def test_fixture_covers_wins_losses_and_limits():
+    plain = [d["plain"][0] for c in CASES for d in c["deals"]]
+    assert {"win", "loss", "undecided"} <= set(plain)
+    assert len(CASES) == 21
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["label"] for c in CASES])
+def test_node_counts_are_unchanged(case):
+    cfg = config_from_params(case["config"])
+    assert cfg.label() == case["label"]
+    decks = np.array([d["deck"] for d in case["deals"]], np.int64)
+    pf = solve_batch(cfg, decks, node_limit=DATA["portfolio_limit"])
+    for i, want in enumerate(case["deals"]):
+        got = [int(pf[k][i]) for k in ("code", "nodes", "reason", "turns")]
+        assert got == want["portfolio"], ("portfolio", i)
+        plain = solve(cfg, decks[i], node_limit=DATA["plain_limit"], portfolio=False)
+        assert [plain.outcome, plain.nodes, plain.loss_reason] == want["plain"], ("plain", i)
+        assert [list(m) for m in plain.solution] == want["plain_solution"], ("line", i)
+        if want["shortest"] is not None:
+            short = solve(cfg, decks[i], node_limit=DATA["shortest_limit"], shortest=True)
+            got_s = [short.outcome, short.nodes, len(short.solution)]
+            assert got_s == want["shortest"], ("shortest", i)
+
+
+def _pile_sig(s):
+    return (tuple(s.discard), s.desired, tuple(z == OUT for z in s.zone))
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [GameConfig(), GameConfig(expansions=EXPANSIONS, hands=True), GameConfig(players=2)],
+    ids=lambda c: c.label(),
+)
+def test_a_child_with_the_parents_pile_is_not_dead(cfg):
+    """The fact kernel._same_pile rests on (the search skips prune.dead on such children):
+    a child with the same DISCARD PILE, out-of-play cards and DESIRED DISH as a parent that
+    is not dead is not dead either. Checked with the reference predicate on random lines."""
+    rng = np.random.default_rng(5)
+    n = load_cards(cfg).n
+    same = 0
+    for _ in range(12):
+        s = new_game(cfg, list(rng.permutation(n)))
+        while not s.is_over() and dead_reason(s) is None:
+            kids = s.children()
+            for _move, child in kids:
+                if not child.is_over() and _pile_sig(child) == _pile_sig(s):
+                    same += 1
+                    assert dead_reason(child) is None
+            s = kids[int(rng.integers(len(kids)))][1]
+    assert same > 20
