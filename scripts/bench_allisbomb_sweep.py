@@ -13,6 +13,7 @@ per second for each, the Dask path's overhead against the process pool, the time
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -30,15 +31,20 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--chunk-size", type=int, default=250)
+    ap.add_argument(
+        "--out", default=str(ROOT / "results" / "allisbomb" / "sweep_bench.json"), help="JSON"
+    )
     args = ap.parse_args()
 
     from solvers.allisbomb.config import GameConfig
     from solvers.allisbomb.solver import solve_batch
     from solvers.allisbomb.study import sweep_study
     from solvers.common.cluster import LocalDaskCluster
+    from solvers.common.files import write_text_atomic
     from solvers.common.runner import run_study
 
     cores = len(os.sched_getaffinity(0))
+    load = round(os.getloadavg()[0], 2)
     study = sweep_study(
         [GameConfig()], args.deals, args.seed, heuristic_deals=0, chunk_size=args.chunk_size
     )
@@ -77,6 +83,21 @@ def main() -> int:
         f"1,000,000 base deals at the pool's rate: {1e6 / (args.deals / pool_s) / 60:.1f} minutes "
         "(goal: 15)"
     )
+    summary = {
+        "config": "base (stand-in cards)",
+        "deals": args.deals,
+        "seed": args.seed,
+        "chunk_size": args.chunk_size,
+        "cores": cores,
+        "load_average_at_start": load,
+        "undecided": undecided,
+        "tables_identical": True,
+        "seconds": {
+            k: round(results[k + " s"], 2) for k in ("1 process", f"pool x{cores}", "dask")
+        },
+        "dask_overhead_vs_pool_percent": round(100 * (dask_s / pool_s - 1), 1),
+    }
+    write_text_atomic(args.out, json.dumps(summary, indent=1) + "\n")
     return 0
 
 
