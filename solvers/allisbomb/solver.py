@@ -68,6 +68,26 @@ class _Compiled:
     prog: Program
     gift_ids: np.ndarray
     tracked: np.ndarray
+    n_gifts: int
+    n_tracked: int
+
+    @property
+    def rule_args(self) -> tuple:
+        """The card program and rule tables, in the order every kernel entry point takes
+        them (after the position and `n`)."""
+        p = self.prog
+        return (
+            p.number,
+            p.keyword,
+            p.step_start,
+            p.step_count,
+            p.steps,
+            p.info,
+            self.gift_ids,
+            self.n_gifts,
+            self.tracked,
+            self.n_tracked,
+        )
 
 
 @lru_cache(maxsize=64)
@@ -80,10 +100,7 @@ def compiled(config: GameConfig) -> _Compiled:
     from solvers.allisbomb.rules import _info
 
     tracked = np.array(_info(cs)["tracked"] or [0], np.int64)
-    comp = _Compiled(cs, prog, gifts[: max(n_g, 1)], tracked)
-    comp.n_gifts = n_g  # type: ignore[attr-defined]
-    comp.n_tracked = len(_info(cs)["tracked"])  # type: ignore[attr-defined]
-    return comp
+    return _Compiled(cs, prog, gifts[: max(n_g, 1)], tracked, n_g, len(_info(cs)["tracked"]))
 
 
 class _Table:
@@ -213,16 +230,7 @@ def solve_batch(
         decks,
         p.n,
         config.players,
-        p.number,
-        p.keyword,
-        p.step_start,
-        p.step_count,
-        p.steps,
-        p.info,
-        c.gift_ids,
-        c.n_gifts,
-        c.tracked,
-        c.n_tracked,
+        *c.rule_args,
         tags,
         table,
         max(_TABLE.gen, _TABLE_B.gen),
@@ -279,7 +287,6 @@ def solve_state(
     kw = np.zeros(words, np.uint64)
     gen = _next_gen()
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
-    p = c.prog
     objective = np.array([int(k.campaign == "star") for k in c.cards.cards], np.int64)
     if use_pf:
         tags_b, table_b = _TABLE_B.get(bits, words)
@@ -291,16 +298,7 @@ def solve_state(
         code, nodes, reasons, turns, which = K.portfolio(
             root,
             n,
-            p.number,
-            p.keyword,
-            p.step_start,
-            p.step_count,
-            p.steps,
-            p.info,
-            c.gift_ids,
-            c.n_gifts,
-            c.tracked,
-            c.n_tracked,
+            *c.rule_args,
             np.uint32(gen),
             node_limit,
             buf,
@@ -320,7 +318,6 @@ def solve_state(
         code, nodes, reasons, turns = _dfs_call(
             root,
             n,
-            p,
             c,
             tags,
             table,
@@ -370,7 +367,6 @@ def _result(state, code, nodes, reasons, turns, sol, sol_len, t0, check) -> Solv
 def _dfs_call(
     root,
     n,
-    p,
     c,
     tags,
     table,
@@ -396,16 +392,7 @@ def _dfs_call(
     return K.dfs(
         root,
         n,
-        p.number,
-        p.keyword,
-        p.step_start,
-        p.step_count,
-        p.steps,
-        p.info,
-        c.gift_ids,
-        c.n_gifts,
-        c.tracked,
-        c.n_tracked,
+        *c.rule_args,
         tags,
         table,
         kw,
@@ -486,20 +473,10 @@ def solve_shortest(
     tags, table = _TABLE.get(bits, words)
     tdepth = _TABLE.depths(bits)
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
-    p = c.prog
     code, nodes, reasons, turns, last_gen = K.shortest(
         to_kernel_state(state),
         n,
-        p.number,
-        p.keyword,
-        p.step_start,
-        p.step_count,
-        p.steps,
-        p.info,
-        c.gift_ids,
-        c.n_gifts,
-        c.tracked,
-        c.n_tracked,
+        *c.rule_args,
         tags,
         table,
         np.zeros(words, np.uint64),
