@@ -2,7 +2,12 @@
 
 Both searches decide the same deals with the same node limit in one run; the script
 reports nodes per CPU-second (one core: process CPU time, so a busy shared machine
-slows the wall clock but not this figure) for each, their ratio, the kernel's first-run compile
+slows the wall clock but not this figure) for each, and their ratio: the kernel through
+`solve()` (the Python wrapper included) and through `solve_batch` of one deal (one Numba
+call, almost no Python). The two searches are timed deal by deal, interleaved, in
+`--rounds` rounds; the figures are the median round's, with every round's ratio beside
+them (a shared core's speed drifts, and interleaving makes the drift cancel in a ratio
+rather than land on one side). It also reports the kernel's first-run compile
 time (fresh Numba cache, in a subprocess) and cache-load time, and the kernel's median
 time per deal over a larger batch. Single process, single core. Every kernel entry point
 is called once on a tiny case before any timing, so a cold Numba cache (a compile) never
@@ -13,6 +18,7 @@ Hard configurations (`--hard-deals`, default 200 each of base+all and base+the_j
 (`--hard-limit`), reporting decided deals, positions per CPU-second and CPU seconds.
 
     python scripts/bench_allisbomb.py [--ref-deals 40] [--batch-deals 2000] [--node-limit 20000]
+        [--rounds 5] [--reps 10]
         [--hard-deals 200] [--hard-limit 200000] [--six] [--no-compile]
 """
 
@@ -113,6 +119,8 @@ def main() -> None:
     ap.add_argument("--ref-deals", type=int, default=40)
     ap.add_argument("--batch-deals", type=int, default=2000)
     ap.add_argument("--node-limit", type=int, default=20_000)
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds of section 1")
+    ap.add_argument("--reps", type=int, default=10, help="kernel calls per deal and round")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--hard-deals", type=int, default=200)
     ap.add_argument("--hard-limit", type=int, default=200_000)
@@ -131,33 +139,46 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     decks = shuffles(18, max(args.ref_deals, args.batch_deals), rng)
 
-    # 1. the same deals, one at a time, kernel vs reference
-    k_nodes = r_nodes = 0
-    k_time = r_time = 0.0
-    agree = 0
-    for d in decks[: args.ref_deals]:
-        t = time.process_time()
-        a = solve(cfg, d, node_limit=args.node_limit, check=False, portfolio=False)
-        k_time += time.process_time() - t
-        t = time.process_time()
-        b = reference_search(new_game(cfg, d), node_limit=args.node_limit)
-        r_time += time.process_time() - t
-        k_nodes += a.nodes
-        r_nodes += b.nodes
-        agree += (a.outcome, a.nodes) == (b.outcome, b.nodes)
-    k_rate = k_nodes / k_time
-    r_rate = r_nodes / r_time
-    # The same deals and the same plain search in one Numba call: the kernel without the
-    # Python wrapper that each solve() call above pays (position conversion, table lookup).
-    # Best of 5: a few milliseconds of CPU are near the clock's resolution.
+    # 1. the same deals, kernel vs reference, interleaved deal by deal: on a shared machine
+    # the speed of a core drifts (2x from minute to minute here), and timing the two
+    # searches on a deal within milliseconds of each other makes the drift cancel in the
+    # ratio. The kernel's few milliseconds per deal are timed over `--reps` repeated calls.
     same = decks[: args.ref_deals]
-    kb_time = float("inf")
-    for _ in range(5):
-        t = time.process_time()
-        kb = solve_batch(cfg, same, node_limit=args.node_limit, portfolio=False)
-        kb_time = min(kb_time, time.process_time() - t)
-    if int(kb["nodes"].sum()) != k_nodes:
-        raise SystemExit("batch and per-deal kernel searches counted different positions")
+    rounds = []
+    agree = 0
+    for rnd in range(args.rounds):
+        k_time = kb_time = r_time = 0.0
+        k_nodes = 0
+        for d in same:
+            t = time.process_time()
+            b = reference_search(new_game(cfg, d), node_limit=args.node_limit)
+            r_time += time.process_time() - t
+            t = time.process_time()
+            for _ in range(args.reps):
+                a = solve(cfg, d, node_limit=args.node_limit, check=False, portfolio=False)
+            k_time += (time.process_time() - t) / args.reps
+            t = time.process_time()
+            for _ in range(args.reps):
+                kb = solve_batch(cfg, d[None, :], node_limit=args.node_limit, portfolio=False)
+            kb_time += (time.process_time() - t) / args.reps
+            if int(kb["nodes"][0]) != a.nodes:
+                raise SystemExit("solve and solve_batch counted different positions")
+            k_nodes += a.nodes
+            if rnd == 0:
+                agree += (a.outcome, a.nodes) == (b.outcome, b.nodes)
+        rounds.append((k_nodes, k_time, kb_time, r_time))
+        print(
+            f"round {rnd + 1}: kernel {k_nodes / k_time:,.0f}/s, one call "
+            f"{k_nodes / kb_time:,.0f}/s, reference {k_nodes / r_time:,.0f}/s, ratio "
+            f"{r_time / k_time:.1f} (one call {r_time / kb_time:.1f})",
+            flush=True,
+        )
+    # the median round (by the per-call ratio) gives every figure of this section
+    ratios = sorted(r[3] / r[1] for r in rounds)
+    ratios_b = sorted(r[3] / r[2] for r in rounds)
+    k_nodes, k_time, kb_time, r_time = sorted(rounds, key=lambda r: r[3] / r[1])[len(rounds) // 2]
+    k_rate = k_nodes / k_time
+    r_rate = k_nodes / r_time
     kb_rate = k_nodes / kb_time
 
     # 2. a batch in one Numba call: throughput and time per deal
@@ -191,6 +212,11 @@ def main() -> None:
         "ratio": round(k_rate / r_rate, 1),
         "kernel_one_call_nodes_per_s": round(kb_rate),
         "ratio_one_call": round(kb_rate / r_rate, 1),
+        "rounds": args.rounds,
+        "kernel_reps_per_deal": args.reps,
+        "ratio_per_round": [round(x, 1) for x in ratios],
+        "ratio_one_call_per_round": [round(x, 1) for x in ratios_b],
+        "same_deals_positions": k_nodes,
         "first_run_compile_s": None if compile_s is None else round(compile_s, 2),
         "cached_first_run_s": round(cached_s, 2),
         "batch_deals": len(batch),
