@@ -362,7 +362,19 @@ def _is_gift(c, info):
     return _bit(info[6], info[7], c) == 1
 
 
-@njit(cache=True)
+#: How `run_turn` and the searches are compiled: without Numba's reference counting
+#: (NRT). With it, a jitted function increments the count of every array argument on entry
+#: and decrements it on exit, and every view it makes (`states[d + 1]`) too, each an atomic
+#: operation in a call LLVM may not inline: 15 pairs around each turn in `dfs` (the array
+#: arguments of the inlined `_next_child`), 13 at `run_turn`'s own entry and exit, more in
+#: its helpers, about 40% of the cost of a child. These functions allocate nothing and keep
+#: no array past their return, so the counts are never needed. Numba compiles a callee met
+#: first from such a function without NRT too (flag inheritance; only speed differs), so
+#: anything they call must not allocate: `_tt_grow`, which does, asks for NRT explicitly.
+_no_refcount = njit(cache=True, _nrt=False)
+
+
+@_no_refcount
 def run_turn(
     st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
 ):
@@ -689,7 +701,7 @@ def _tt_put(tags, table, idx, gen, h, kw, mark):
         table[idx, j] = kw[j]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # it allocates: see _no_refcount
 def _tt_grow(tags, table, gen, cap, fidx, d):
     """Double the slots in use (cap -> 2 cap) and move this search's entries to their
     slots under the new mask; fidx[0..d] (the slots of the current line) follow them.
@@ -823,7 +835,7 @@ def _same_pile(a, b, n):
     return True
 
 
-@njit(cache=True)
+@_no_refcount
 def dfs(
     root,
     n,
@@ -1023,7 +1035,7 @@ def dfs(
     return CODE_LOSS, nodes, reasons, 0
 
 
-@njit(cache=True)
+@_no_refcount
 def shortest(
     root,
     n,
