@@ -413,6 +413,7 @@ def _dfs_call(
         int(best_mode),
         ctl,
         pause_at,
+        0,  # order: the plain search
     )
 
 
