@@ -362,7 +362,23 @@ def _is_gift(c, info):
     return _bit(info[6], info[7], c) == 1
 
 
-@njit(cache=True)
+#: How the searches (`dfs`, `shortest`) are compiled: without Numba's reference counting
+#: (NRT). With it, a jitted function increments the count of every array argument on entry
+#: and decrements it on exit, and every view it makes (`states[d + 1]`) too, each an atomic
+#: operation in a call LLVM may not inline: 15 pairs around each turn in `dfs` (the array
+#: arguments of the inlined `_next_child`), 13 at `run_turn`'s own entry and exit, more in
+#: its helpers, about a third of the cost of a position. These functions allocate nothing
+#: and keep no array past their return, so the counts are never needed. Numba compiles a
+#: callee met first from such a function without NRT too (flag inheritance; only speed
+#: differs), so anything they call must not allocate: `_tt_grow`, which does, asks for NRT
+#: explicitly.
+_no_refcount = njit(cache=True, _nrt=False)
+
+
+# Inlined into `_next_child`, so into `dfs` and `shortest` (compiled once each, see `dfs`):
+# as a call it took about 110 machine arguments on every child (each array is 7 to 9
+# fields), which cost about 15% of a position.
+@njit(cache=True, _nrt=False, inline="always")
 def run_turn(
     st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
 ):
@@ -689,7 +705,7 @@ def _tt_put(tags, table, idx, gen, h, kw, mark):
         table[idx, j] = kw[j]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # it allocates: see _no_refcount
 def _tt_grow(tags, table, gen, cap, fidx, d):
     """Double the slots in use (cap -> 2 cap) and move this search's entries to their
     slots under the new mask; fidx[0..d] (the slots of the current line) follow them.
@@ -823,7 +839,7 @@ def _same_pile(a, b, n):
     return True
 
 
-@njit(cache=True)
+@_no_refcount
 def dfs(
     root,
     n,
@@ -857,7 +873,7 @@ def dfs(
     best_mode,
     ctl,
     pause_at,
-    order=0,
+    order,
 ):
     """Exhaustive DFS from `root` (search.reference_search). Returns (code, nodes, reasons,
     solution turns); the winning line is left in sol[0:turns, :] with sol_len[t] choices.
@@ -881,6 +897,10 @@ def dfs(
 
     order=1 enumerates every choice last-option-first (the solution is still written in
     option indices); `portfolio` runs both orders side by side.
+
+    Jitted callers pass best_mode and order as np.int64 values, never as the literals 0
+    or 1: Numba compiles one copy of a function per literal argument value, and this is the
+    largest function here (four copies of it were most of the first-run compile time).
     """
     H = 5 * n
     L = states.shape[1]
@@ -1023,7 +1043,7 @@ def dfs(
     return CODE_LOSS, nodes, reasons, 0
 
 
-@njit(cache=True)
+@_no_refcount
 def shortest(
     root,
     n,
@@ -1233,10 +1253,10 @@ def portfolio(
                 tmp,
                 cs,
                 objective,
-                0,
+                np.int64(0),
                 A[11],
                 budget,
-                0,
+                np.int64(0),
             )
             if code == CODE_UNDECIDED:
                 alive_a = False  # its share of the node limit is spent; B goes on alone
@@ -1273,10 +1293,10 @@ def portfolio(
                 tmp,
                 cs,
                 objective,
-                0,
+                np.int64(0),
                 B[11],
                 budget,
-                1,
+                np.int64(1),
             )
             if code == CODE_UNDECIDED:
                 alive_b = False
@@ -1421,9 +1441,10 @@ def solve_many(
             tmp,
             cs,
             objective,
-            0,
+            np.int64(0),
             ctl,
             node_limit + 1,
+            np.int64(0),
         )
         out_code[r] = code
         out_nodes[r] = nodes

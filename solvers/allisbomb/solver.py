@@ -70,6 +70,9 @@ class _Compiled:
     tracked: np.ndarray
     n_gifts: int
     n_tracked: int
+    #: 1 for each star card (Campaign Mode, rulebook H): what the keep-most search minimises
+    #: over the DISCARD PILE. Made once per config; the kernel only reads it.
+    objective: np.ndarray
 
     @property
     def rule_args(self) -> tuple:
@@ -100,7 +103,10 @@ def compiled(config: GameConfig) -> _Compiled:
     from solvers.allisbomb.rules import _info
 
     tracked = np.array(_info(cs)["tracked"] or [0], np.int64)
-    return _Compiled(cs, prog, gifts[: max(n_g, 1)], tracked, n_g, len(_info(cs)["tracked"]))
+    objective = np.array([int(k.campaign == "star") for k in cs.cards], np.int64)
+    return _Compiled(
+        cs, prog, gifts[: max(n_g, 1)], tracked, n_g, len(_info(cs)["tracked"]), objective
+    )
 
 
 class _Table:
@@ -287,7 +293,7 @@ def solve_state(
     kw = np.zeros(words, np.uint64)
     gen = _next_gen()
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
-    objective = np.array([int(k.campaign == "star") for k in c.cards.cards], np.int64)
+    objective = c.objective
     if use_pf:
         tags_b, table_b = _TABLE_B.get(bits, words)
         fb = _TABLE_B.frame_buffers(n)
@@ -413,6 +419,7 @@ def _dfs_call(
         int(best_mode),
         ctl,
         pause_at,
+        0,  # order: the plain search
     )
 
 

@@ -1,0 +1,35 @@
+"""How the search kernel is compiled (issue 2 part 7): one copy of `dfs` for every caller.
+
+`dfs` holds the whole turn (`run_turn` is inlined into it), so each extra compiled copy
+costs about as much first-run compile time as the rest of the kernel. Numba compiles a
+separate copy for each literal argument value, so the jitted callers pass `best_mode`
+and `order` as int64 values; this fails if a caller passes a literal again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solvers.allisbomb import kernel as K
+from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.solver import solve, solve_batch
+
+
+def test_every_search_entry_point_uses_one_compiled_dfs():
+    cfg = GameConfig(blitz=True)
+    deck = list(range(13))
+    solve(cfg, deck, node_limit=50, check=False, portfolio=False)
+    solve(cfg, deck, node_limit=50, check=False, portfolio=True)
+    solve(cfg, deck, node_limit=50, check=False, keep_most=True)
+    solve_batch(cfg, np.array([deck]), node_limit=50, portfolio=False)
+    solve_batch(cfg, np.array([deck]), node_limit=50, portfolio=True)
+    sigs = list(K.dfs.overloads)
+    assert len(sigs) == 1, [s[-4:] for s in sigs]
+    best_mode, order = sigs[0][-4], sigs[0][-1]
+    assert str(best_mode) == "int64" and str(order) == "int64"
+
+
+def test_search_functions_are_compiled_without_reference_counting():
+    # the flag only matters for speed, but losing it silently would cost a third of it
+    for f in (K.dfs, K.shortest):
+        assert f.targetoptions.get("_nrt") is False
