@@ -57,13 +57,14 @@ def state_len(n: int) -> int:
     return 5 * n + 8
 
 
-#: The decorator of run_turn's helpers. They only read and write arrays they are given (they
-#: never allocate one or keep one), so Numba's reference counting of array arguments is pure
-#: cost there: `_nrt=False` (Numba's switch for it) drops the increment and decrement calls
-#: on every array argument of every call, and `forceinline=True` has LLVM inline them into
-#: run_turn (with the counting in place it declined to). Measured: about 15% fewer cycles
-#: per position of the plain search, same first-run compile time.
-_turn_helper = njit(cache=True, _nrt=False, forceinline=True)
+#: The decorator of `_turn` and its helpers. They only read and write arrays they are given
+#: (they never allocate one or keep one), so Numba's reference counting of array arguments is
+#: pure cost there (a call and an atomic add per array per call): `_nrt=False` (Numba's switch
+#: for it) leaves it out, and `forceinline=True` has LLVM inline them (with the counting in
+#: place it declined to). error_model="numpy" means they cannot raise (the only candidates are
+#: the integer divisions of the REORDER step, whose divisors are never 0); a callee that can
+#: raise keeps Numba from pruning the counts `run_turn` itself takes on its arguments.
+_turn_helper = njit(cache=True, _nrt=False, forceinline=True, error_model="numpy")
 
 
 @njit(cache=True, inline="always")
@@ -378,6 +379,33 @@ def run_turn(
     """Play one turn on `st` with the choices in `ch`; choices past the given ones are
     taken as option 0 and appended (see `_choose`). Return 0 when done, NEED (-1) if the
     turn needs more than MAXC choices. Mirrors rules.State._run_turn."""
+    # The turn is played by `_turn` (see `_turn_helper`): around one call that cannot raise,
+    # Numba's pruning pass removes the reference counts taken here on the 13 arrays, which in
+    # a body with loops and many exits it could not (about 600 cycles a turn).
+    return _turn(
+        st,
+        n,
+        number,
+        keyword,
+        sstart,
+        scount,
+        steps,
+        info,
+        gift_ids,
+        n_gifts,
+        ch,
+        chk,
+        cs,
+        buf,
+        tmp,
+    )
+
+
+@_turn_helper
+def _turn(
+    st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
+):
+    """The body of `run_turn` (rulebook D.1-D.5)."""
     H = 5 * n
     players = info[12]
     act = st[H + 3]
