@@ -57,6 +57,16 @@ def state_len(n: int) -> int:
     return 5 * n + 8
 
 
+#: The decorator of `_turn` and its helpers. They only read and write arrays they are given
+#: (they never allocate one or keep one), so Numba's reference counting of array arguments is
+#: pure cost there (a call and an atomic add per array per call): `_nrt=False` (Numba's switch
+#: for it) leaves it out, and `forceinline=True` has LLVM inline them (with the counting in
+#: place it declined to). error_model="numpy" means they cannot raise (the only candidates are
+#: the integer divisions of the REORDER step, whose divisors are never 0); a callee that can
+#: raise keeps Numba from pruning the counts `run_turn` itself takes on its arguments.
+_turn_helper = njit(cache=True, _nrt=False, forceinline=True, error_model="numpy")
+
+
 @njit(cache=True, inline="always")
 def _bit(lo, hi, c):
     if c < 31:
@@ -64,7 +74,7 @@ def _bit(lo, hi, c):
     return (hi >> (c - 31)) & 1
 
 
-@njit(cache=True)
+@_turn_helper
 def _equipped(st, n, player, out):
     z = EQUIP0 + player
     k = 0
@@ -75,7 +85,7 @@ def _equipped(st, n, player, out):
     return k
 
 
-@njit(cache=True)
+@_turn_helper
 def _playable(st, n, keyword, out):
     H = 5 * n
     k = _equipped(st, n, st[H + 3], out)
@@ -96,7 +106,7 @@ def _playable(st, n, keyword, out):
     return m
 
 
-@njit(cache=True)
+@_turn_helper
 def _choose(k, ch, chk, cs):
     """The next choice of the turn among k options. When the list `ch` runs out, the
     choice is appended as option 0 (cs[1] grows; its option count goes to chk[p]):
@@ -121,7 +131,7 @@ def _choose(k, ch, chk, cs):
     return r
 
 
-@njit(cache=True)
+@_turn_helper
 def _remove(st, n, c):
     H = 5 * n
     z = st[n + c]
@@ -143,7 +153,7 @@ def _remove(st, n, c):
         st[H + 1] = L - 1
 
 
-@njit(cache=True)
+@_turn_helper
 def _discard(st, n, c):
     H = 5 * n
     if st[n + c] == DISCARD:
@@ -154,7 +164,7 @@ def _discard(st, n, c):
     st[n + c] = DISCARD
 
 
-@njit(cache=True)
+@_turn_helper
 def _ignite(st, n, c):
     if st[2 * n + c] == 1:
         _discard(st, n, c)
@@ -162,7 +172,7 @@ def _ignite(st, n, c):
         st[2 * n + c] = 1
 
 
-@njit(cache=True)
+@_turn_helper
 def _deck_top(st, n, c):
     H = 5 * n
     L = st[H]
@@ -173,7 +183,7 @@ def _deck_top(st, n, c):
     st[n + c] = DECK
 
 
-@njit(cache=True)
+@_turn_helper
 def _deck_bottom(st, n, c):
     H = 5 * n
     st[st[H]] = c
@@ -181,7 +191,7 @@ def _deck_bottom(st, n, c):
     st[n + c] = DECK
 
 
-@njit(cache=True)
+@_turn_helper
 def _move(st, n, c, to):
     if to == D_DISCARD:
         _discard(st, n, c)
@@ -197,7 +207,7 @@ def _move(st, n, c, to):
         st[n + c] = OUT
 
 
-@njit(cache=True)
+@_turn_helper
 def _candidates(st, n, card, steps, si, players, out, tmp):
     H = 5 * n
     zone, pick, nth, within = steps[si, 1], steps[si, 2], steps[si, 3], steps[si, 4]
@@ -251,7 +261,7 @@ def _candidates(st, n, card, steps, si, players, out, tmp):
     return m
 
 
-@njit(cache=True)
+@_turn_helper
 def _fixed_targets(st, n, card, steps, si, out, tmp):
     H = 5 * n
     zone, pick, nth, count = steps[si, 1], steps[si, 2], steps[si, 3], steps[si, 11]
@@ -290,7 +300,7 @@ def _fixed_targets(st, n, card, steps, si, out, tmp):
     return m
 
 
-@njit(cache=True)
+@_turn_helper
 def _apply_select(st, n, c, steps, si):
     if steps[si, 0] == OP_MOVE:
         _move(st, n, c, steps[si, 9])
@@ -300,7 +310,7 @@ def _apply_select(st, n, c, steps, si):
         st[2 * n + c] = 0
 
 
-@njit(cache=True)
+@_turn_helper
 def _unmet(st, n, card, played_ignited, info, gift_ids, n_gifts):
     """True if some win condition is unmet (rules.State.unmet_conditions)."""
     H = 5 * n
@@ -357,7 +367,7 @@ def _unmet(st, n, card, played_ignited, info, gift_ids, n_gifts):
     return False
 
 
-@njit(cache=True)
+@_turn_helper
 def _is_gift(c, info):
     return _bit(info[6], info[7], c) == 1
 
@@ -385,6 +395,34 @@ def run_turn(
     """Play one turn on `st` with the choices in `ch`; choices past the given ones are
     taken as option 0 and appended (see `_choose`). Return 0 when done, NEED (-1) if the
     turn needs more than MAXC choices. Mirrors rules.State._run_turn."""
+    # The turn is played by `_turn` (see `_turn_helper`): around one call that cannot raise,
+    # Numba's pruning pass removes the reference counts taken here on the 13 arrays (26 calls
+    # with an atomic add each, every turn), which in the body itself (loops, many exits,
+    # divisions that could raise) it could not.
+    return _turn(
+        st,
+        n,
+        number,
+        keyword,
+        sstart,
+        scount,
+        steps,
+        info,
+        gift_ids,
+        n_gifts,
+        ch,
+        chk,
+        cs,
+        buf,
+        tmp,
+    )
+
+
+@_turn_helper
+def _turn(
+    st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
+):
+    """The body of `run_turn`: rulebook D.1-D.5, mirroring rules.State._run_turn."""
     H = 5 * n
     players = info[12]
     act = st[H + 3]
