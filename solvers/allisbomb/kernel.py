@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.allisbomb import prune
 from solvers.allisbomb.prune import bound_reaches, dead, lower_bound
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
@@ -799,30 +800,6 @@ def _next_child(
     return status
 
 
-@njit(cache=True, inline="always")
-def _same_pile(a, b, n):
-    """True if positions a and b have the same DISCARD PILE (order included), the same cards
-    out of play and the same DESIRED DISH.
-
-    Used to skip `prune.dead` on a child: dead() reads only these, the cards in play (the
-    complement of pile and out), the played marks and the GIFT plays, and the last two
-    only grow along a line and only ever make a position less dead (prune.py, DREAM GUIDE
-    and GIFTS). So a child with the same pile, out cards and dish as a parent known not to
-    be dead is not dead either, and the check (the dearest part of a position after the
-    turn itself) is needed only where a turn touched the pile or put a card out of play.
-    """
-    H = 5 * n
-    if a[H + 1] != b[H + 1] or a[H + 2] != b[H + 2]:
-        return False
-    for i in range(3 * n, 3 * n + a[H + 1]):
-        if a[i] != b[i]:
-            return False
-    for c in range(n, 2 * n):
-        if (a[c] == OUT) != (b[c] == OUT):
-            return False
-    return True
-
-
 @njit(cache=True)
 def dfs(
     root,
@@ -981,7 +958,7 @@ def dfs(
         if res == R_LOSS:
             reasons |= child[H + 6]
             continue
-        alive = (d > 0 or root_alive) and _same_pile(states[d], child, n)
+        alive = (d > 0 or root_alive) and prune.still_alive(states[d], child, n, info)
         if not alive and dead(child, n, info):
             reasons |= E_DEAD
             continue
@@ -1136,7 +1113,7 @@ def shortest(
                 reasons |= child[H + 6]
                 continue
             # no win below a dead child, so no shortest line through it (see dfs)
-            alive = (d > 0 or root_alive) and _same_pile(states[d], child, n)
+            alive = (d > 0 or root_alive) and prune.still_alive(states[d], child, n, info)
             if not alive and dead(child, n, info):
                 reasons |= E_DEAD
                 continue

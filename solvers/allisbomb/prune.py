@@ -302,7 +302,7 @@ def extend_info(cs: CardSet, info: np.ndarray) -> np.ndarray:
         d = _mask(a.dishes[c])
         row += [d & 0x7FFFFFFF, d >> 31]
         out[b : b + TABLE_WIDTH] = row
-    return extend_bound(cs, out)
+    return extend_skip(cs, extend_bound(cs, out))
 
 
 # --- the reference predicate (plain Python over rules.State) ----------------------------------
@@ -846,3 +846,142 @@ def bound_reaches(st, n, info, objective, target):
     if most < target:
         return False
     return lower_bound(st, n, info, objective) >= target
+
+
+# --- skipping the check on a child that provably stays alive (kernel.dfs, kernel.shortest) ---
+#
+# `dead` is the dearest part of a child after the turn itself, and most children are not
+# dead. `still_alive(parent, child)` proves, from a few comparisons, that a child of a
+# parent that is *not* dead is not dead either, so the search skips `dead` on it. It says
+# True only when all of these hold:
+#
+# (a) the child's DISCARD PILE is the parent's with k >= 0 cards X put on top (the parent's
+#     pile, bottom first, is a prefix of the child's), the same cards are out of play and
+#     the DESIRED DISH is the same;
+# (b) every card of X is *inert* (`inert_cards`): it has no removal step, and `dead` never
+#     asks whether it is in R: not a PRINCESS, nor the THRONE (WAKING UP's rules), ALL,
+#     the DREAM GUIDE or a GIFT when these are win conditions; while no prophecy is made,
+#     not a card with a PROPHECY step, a dish such a step names or THE JUICE; once it is
+#     made, not the DESIRED DISH. A card set with any depth-limited retrieval (`near`) has
+#     no inert cards, so there (a) must hold with k = 0;
+# (c) if k > 0 and the DECK rule is in use: the child's cards outside the DISCARD PILE and
+#     out of play, less one, are at least the PRINCESS's ignited NUMBER.
+#
+# Why. Write R_p, R_c for the reach sets (`reach_set`) and I_p, I_c for the cards in the
+# DECK, equipped or in the PLAY AREA. By (a) the cards of X were in I_p (a card cannot be in
+# the pile twice, and none came from out of play), so I_c = I_p - X and the child's pile is
+# the parent's plus X. With no depth-limited retrieval the closure ignores burial: R is I
+# plus every pile card that a deep retrieval of a remover in R (not switched off) can take.
+# For one set `off`: R_c is within R_p (by induction on the closure: a card added to R_c is
+# taken by a remover of R_c, so of R_p, from the parent's pile, or lies in X, within I_p),
+# and R_p - X is within R_c (a card added to R_p is taken by a remover of R_p, which is not
+# in X, so it is in R_c, from the parent's pile, which the child's holds too). So R_c and
+# R_p hold the same removers and the same cards of the `must` list of `reach_set` (none is
+# inert), and the spent-retriever rounds switch off the same cards: the final sets obey
+# R_p - X <= R_c <= R_p as well. Each rule of `dead` reads of R only whether a non-inert
+# card is in it, except DECK, which reads |R| >= |I_c| (so (c) keeps it from firing); the
+# rest reads the out-of-play cards and the dish (equal by (a)) and the played marks and
+# GIFT plays, which only grow and only ever make a position less dead. So every rule
+# that fires on the child fires on the parent: the child is not dead.
+# (k = 0 is the old `kernel._same_pile`: the child's pile, out cards and dish are the
+# parent's, so `dead` reads the same R.)
+#
+# Layout: after the bound's table, SKIP_WIDTH entries: the inert cards while no prophecy
+# is made, then once it is made (the DESIRED DISH is taken out by the kernel), lo/hi pairs.
+
+#: Entries of the skip table (see the layout above).
+SKIP_WIDTH = 4
+
+
+def skip_start(n: int) -> int:
+    """Where the skip table starts in `info` for n cards."""
+    return bound_start(n) + BOUND_WIDTH * n
+
+
+def inert_cards(cs: CardSet) -> tuple[frozenset[int], frozenset[int]]:
+    """The cards that `still_alive` lets onto the DISCARD PILE (see (b) above): (while no
+    prophecy is made, once it is made, before taking out the DESIRED DISH)."""
+    a = analyse(cs)
+    n = cs.n
+    if any(a.near[c] for c in range(n)):
+        return frozenset(), frozenset()  # burial would matter: see (b)
+    cfg = cs.config
+    ids = cs.ids_named
+    read = {c for c in range(n) if a.removes[c]} | set(ids("PRINCESS"))
+    if cfg.waking_up:
+        read |= set(ids("THRONE")[:1])
+    for exp, name in (("all", "ALL"), ("dream_guide", "DREAM GUIDE")):
+        if exp in cfg.expansions:
+            read |= set(ids(name)[:1])
+    if "gifts" in cfg.expansions:
+        read |= {i for i, c in enumerate(cs.cards) if "GIFT" in c.classes}
+    prophecy = {c for c in range(n) if a.dishes[c]}
+    prophecy |= set().union(*a.dishes) | set(ids("THE JUICE")[:1])
+    after = frozenset(range(n)) - read
+    return after - prophecy, after
+
+
+def extend_skip(cs: CardSet, info: np.ndarray) -> np.ndarray:
+    """Return `info` (up to the bound's table) extended with the skip table."""
+    n = cs.n
+    out = np.zeros(skip_start(n) + SKIP_WIDTH, np.int32)
+    out[: len(info)] = info
+    row = []
+    for m in map(_mask, inert_cards(cs)):
+        row += [m & 0x7FFFFFFF, m >> 31]
+    out[skip_start(n) :] = row
+    return out
+
+
+def skips_dead_check(parent, child) -> bool:
+    """Plain-Python twin of `still_alive` over two `rules.State`s ((a)-(c) above)."""
+    cs = child.cards
+    k = len(child.discard) - len(parent.discard)
+    if k < 0 or child.discard[: len(parent.discard)] != parent.discard:
+        return False
+    if child.desired != parent.desired:
+        return False
+    if [z == OUT for z in child.zone] != [z == OUT for z in parent.zone]:
+        return False
+    if k == 0:
+        return True
+    before, after = inert_cards(cs)
+    inert = before if child.desired < 0 else after - {child.desired}
+    if not set(child.discard[len(parent.discard) :]) <= inert:
+        return False
+    a = analyse(cs)
+    live = sum(1 for z in child.zone if z not in (DISCARD, OUT))
+    return a.princess_wins == 2 or a.princess_number <= live - 1
+
+
+@njit(cache=True, inline="always")
+def still_alive(a, b, n, info):
+    """True only if position b, a child of a position a that is not dead, is not dead
+    either ((a)-(c) above); the search then skips `dead` on it. Twin of `skips_dead_check`."""
+    H = 5 * n
+    la = a[H + 1]
+    lb = b[H + 1]
+    d = b[H + 2]
+    if lb < la or d != a[H + 2]:
+        return False
+    for i in range(3 * n, 3 * n + la):
+        if a[i] != b[i]:
+            return False
+    if lb > la:
+        s = INFO_LISTS + (2 + TABLE_WIDTH + BOUND_WIDTH) * n  # skip_start(n)
+        inert = _pair(info, s) if d < 0 else _pair(info, s + 2) & ~_bit(d)
+        for i in range(3 * n + la, 3 * n + lb):
+            if not _has(inert, b[i]):
+                return False
+    # branch-free over the zones (a loop the compiler can vectorise)
+    moved = 0
+    outs = 0
+    for c in range(n, 2 * n):
+        ob = b[c] == OUT
+        moved |= (a[c] == OUT) != ob
+        outs += ob
+    if moved:
+        return False
+    if lb == la or info[INFO_PRINCESS_WINS] == 2:
+        return True
+    return info[INFO_PRINCESS_NUMBER] <= n - lb - outs - 1
