@@ -110,6 +110,9 @@ INFO_PRINCESS_NUMBER = 18
 #: (cards with a removal step, then cards with a PROPHECY step).
 INFO_N_REMOVERS = 19
 INFO_N_PROPHETS = 20
+#: info[INFO_SPENT], info[INFO_SPENT + 1]: the spent cards (lo/hi of 31 bits), so that `dead`
+#: skips the spent-retriever rounds when none of them is in R.
+INFO_SPENT = 21
 INFO_LISTS = 24
 #: Per-card table at info[table_start(n) + TABLE_WIDTH * c + k]; masks as lo/hi pairs of
 #: 31 bits: k = 0/1 cards it can retrieve at any depth, 2/3 cards it can retrieve near the
@@ -286,6 +289,8 @@ def extend_info(cs: CardSet, info: np.ndarray) -> np.ndarray:
     prophets = [c for c in range(n) if a.dishes[c]]
     out[INFO_N_REMOVERS] = len(removers)
     out[INFO_N_PROPHETS] = len(prophets)
+    spent = _mask(c for c in range(n) if a.spent[c])
+    out[INFO_SPENT : INFO_SPENT + 2] = [spent & 0x7FFFFFFF, spent >> 31]
     out[INFO_LISTS : INFO_LISTS + len(removers)] = removers
     out[INFO_LISTS + n : INFO_LISTS + n + len(prophets)] = prophets
     t0 = table_start(n)
@@ -427,6 +432,13 @@ def dead_reason(state) -> str | None:
 
 
 # --- the Numba predicate ---------------------------------------------------------------------
+#
+# `dead` runs on every child that `still_alive` cannot vouch for, so it is written for speed
+# with the same results as the plain-Python twin: one pass without branches over the zones
+# (a card's zone is hard to predict, and a mispredicted branch per card cost more than the
+# arithmetic), the pile walk and its clearable set only when some retrieval in R is
+# depth-limited, the spent-retriever rounds only when a spent card that must stay in the
+# game is in R (INFO_SPENT), and the played marks read only by the rules that use them.
 
 
 @njit(cache=True, inline="always")
@@ -444,80 +456,102 @@ def _bit(c):
     return np.int64(1) << np.int64(c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _popcount(m):
-    k = 0
-    while m != 0:
-        m &= m - np.int64(1)
-        k += 1
-    return k
+    """Set bits of a non-negative mask (a fixed sequence of adds and shifts, no loop)."""
+    x = np.uint64(m)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def _zone_masks(st, n):
+    """(cards in the DISCARD PILE, cards out of play) as masks, in one pass without branches."""
+    disc = np.int64(0)
+    out = np.int64(0)
+    for c in range(n):
+        z = st[n + c]
+        disc |= np.int64(z == DISCARD) << np.int64(c)
+        out |= np.int64(z == OUT) << np.int64(c)
+    return disc, out
+
+
+@njit(cache=True, inline="always")
+def _played_mask(st, n):
+    played = np.int64(0)
+    for c in range(n):
+        played |= np.int64(st[4 * n + c] != 0) << np.int64(c)
+    return played
 
 
 @njit(cache=True)
-def _closure_mask(st, n, info, off):
-    """The reach set R without the removals of the cards in mask `off` (see `_closure`)."""
+def _closure_mask(st, n, info, off, reach, disc):
+    """The reach set R without the removals of the cards in mask `off` (see `_closure`),
+    from `reach` (the cards in the DECK, equipped or in the PLAY AREA) and `disc` (the
+    cards in the DISCARD PILE)."""
     t0 = INFO_LISTS + 2 * n
     n_rem = info[INFO_N_REMOVERS]
     L = st[5 * n + 1]
-    reach = np.int64(0)
-    disc = np.int64(0)
-    for c in range(n):
-        z = st[n + c]
-        if z == DISCARD:
-            disc |= _bit(c)
-        elif z != OUT:
-            reach |= _bit(c)
     while True:
-        clear = np.int64(0)
         deep = np.int64(0)
         max_depth = -1
         for i in range(n_rem):
             q = info[INFO_LISTS + i]
-            if _has(reach, q) and not _has(off, q):
+            if _has(reach & ~off, q):
                 b = t0 + TABLE_WIDTH * q
-                clear |= _pair(info, b + 5)
                 deep |= _pair(info, b)
                 max_depth = max(max_depth, info[b + 4])
-        grew = True
-        while grew:
-            grew = False
-            for i in range(n_rem):
-                s = info[INFO_LISTS + i]
-                b = t0 + TABLE_WIDTH * s
-                if info[b + 10] == 1 and _has(reach, s) and not _has(off, s) and _has(clear, s):
-                    m = _pair(info, b + 7)
-                    if m & ~clear != 0:
-                        clear |= m
-                        grew = True
         new = disc & deep & ~reach
-        buried = 0
-        j = L - 1
-        # the pile from its top down, as long as some top-card retrieval could reach that far
-        while j >= 0 and buried <= max_depth:
-            y = st[3 * n + j]
-            if not _has(reach, y) and not _has(new, y):
+        if max_depth >= 0:  # a depth-limited retrieval: burial counts (C and Psi)
+            clear = np.int64(0)
+            for i in range(n_rem):
+                q = info[INFO_LISTS + i]
+                if _has(reach & ~off, q):
+                    clear |= _pair(info, t0 + TABLE_WIDTH * q + 5)
+            grew = True
+            while grew:
+                grew = False
                 for i in range(n_rem):
-                    q = info[INFO_LISTS + i]
-                    b = t0 + TABLE_WIDTH * q
-                    if (
-                        _has(reach, q)
-                        and not _has(off, q)
-                        and _has(_pair(info, b + 2), y)
-                        and buried <= info[b + 4]
-                    ):
-                        new |= _bit(y)
-                        break
-            if not _has(clear, y):
-                buried += 1
-            j -= 1
+                    s = info[INFO_LISTS + i]
+                    b = t0 + TABLE_WIDTH * s
+                    if info[b + 10] == 1 and _has(reach & ~off & clear, s):
+                        m = _pair(info, b + 7)
+                        if m & ~clear != 0:
+                            clear |= m
+                            grew = True
+            buried = 0
+            j = L - 1
+            # the pile from its top down, as long as some top-card retrieval could reach
+            while j >= 0 and buried <= max_depth:
+                y = st[3 * n + j]
+                if not _has(reach | new, y):
+                    for i in range(n_rem):
+                        q = info[INFO_LISTS + i]
+                        b = t0 + TABLE_WIDTH * q
+                        if (
+                            _has(reach & ~off, q)
+                            and _has(_pair(info, b + 2), y)
+                            and buried <= info[b + 4]
+                        ):
+                            new |= _bit(y)
+                            break
+                if not _has(clear, y):
+                    buried += 1
+                j -= 1
         if new == 0:
             return reach
         reach |= new
 
 
 @njit(cache=True)
-def reach_mask(st, n, info):
-    """The reach set R of `st` as a bit mask of card ids (see `reach_set`)."""
+def _reach(st, n, info, live, disc):
+    """The reach set R (`reach_set`), given the masks of `_zone_masks` (live: the cards
+    neither in the DISCARD PILE nor out of play)."""
+    reach = _closure_mask(st, n, info, np.int64(0), live, disc)
+    if _pair(info, INFO_SPENT) & reach == 0:
+        return reach  # no spent card in R: no round would switch one off
     H = 5 * n
     t0 = INFO_LISTS + 2 * n
     n_rem = info[INFO_N_REMOVERS]
@@ -533,13 +567,12 @@ def reach_mask(st, n, info):
         must |= _bit(info[11])
     off = np.int64(0)
     while True:
-        reach = _closure_mask(st, n, info, off)
         # once: retrievable by some card of R; twice: by two or more of them
         once = np.int64(0)
         twice = np.int64(0)
         for i in range(n_rem):
             q = info[INFO_LISTS + i]
-            if _has(reach, q) and not _has(off, q):
+            if _has(reach & ~off, q):
                 b = t0 + TABLE_WIDTH * q
                 m = _pair(info, b) | _pair(info, b + 2)
                 twice |= once & m
@@ -547,7 +580,7 @@ def reach_mask(st, n, info):
         more = np.int64(0)
         for i in range(n_rem):
             r = info[INFO_LISTS + i]
-            if not _has(must, r) or not _has(reach, r) or _has(off, r):
+            if not _has(must & reach & ~off, r):
                 continue
             b = t0 + TABLE_WIDTH * r
             if info[b + 9] == 0:
@@ -558,6 +591,14 @@ def reach_mask(st, n, info):
         if more == 0:
             return reach
         off |= more
+        reach = _closure_mask(st, n, info, off, live, disc)
+
+
+@njit(cache=True)
+def reach_mask(st, n, info):
+    """The reach set R of `st` as a bit mask of card ids (see `reach_set`)."""
+    disc, out = _zone_masks(st, n)
+    return _reach(st, n, info, ((_bit(n) - 1) & ~disc) & ~out, disc)
 
 
 @njit(cache=True)
@@ -571,7 +612,8 @@ def dead(st, n, info):
     j = info[10]
     if j != -2 and (j < 0 or (d >= 0 and d != j)):
         return True  # THE JUICE (tested first: it needs no reach set)
-    reach = reach_mask(st, n, info)
+    disc, out = _zone_masks(st, n)
+    reach = _reach(st, n, info, ((_bit(n) - 1) & ~disc) & ~out, disc)
     p = info[1]
     if info[INFO_PRINCESS_WINS] != 2:
         if p < 0 or info[INFO_PRINCESS_WINS] == 0 or not _has(reach, p):
@@ -580,19 +622,12 @@ def dead(st, n, info):
             return True  # DECK
     t = info[2]
     if info[0] == 1:
-        if d >= 0 and st[n + d] == OUT:
+        if d >= 0 and _has(out, d):
             return True  # DISH
         if t < 0 or not _has(reach, t):
             return True  # THRONE
     elif d >= 0 and not _has(reach, d):
         return True  # DISH
-    out = np.int64(0)
-    played = np.int64(0)
-    for c in range(n):
-        if st[n + c] == OUT:
-            out |= _bit(c)
-        if st[4 * n + c] == 1:
-            played |= _bit(c)
     if d < 0:
         t0 = INFO_LISTS + 2 * n
         named = np.int64(0)
@@ -613,12 +648,12 @@ def dead(st, n, info):
         if mos == 0 or mos & out != 0:
             return True  # MOSQUITOS
     g = info[5]
-    if g != -2 and (g < 0 or not (_has(played, g) or _has(reach, g))):
+    if g != -2 and (g < 0 or not (st[4 * n + g] != 0 or _has(reach, g))):
         return True  # DREAM GUIDE
     if info[8] > 0:
         gifts = _pair(info, 6)
         if info[9] == 1:
-            if _popcount(gifts & (played | reach)) < info[8]:
+            if _popcount(gifts & (_played_mask(st, n) | reach)) < info[8]:
                 return True  # GIFTS
         elif st[H + 4] < info[8] and (gifts & reach) == 0:
             return True  # GIFTS
@@ -773,15 +808,13 @@ def objective_bound(state, objective: list[int] | None = None) -> int:
 def lower_bound(st, n, info, objective):
     """The Numba twin of `objective_bound` over the kernel's state (objective: int64 [n])."""
     H = 5 * n
-    reach = reach_mask(st, n, info)
+    disc, out = _zone_masks(st, n)
+    reach = _reach(st, n, info, ((_bit(n) - 1) & ~disc) & ~out, disc)
     b0 = INFO_LISTS + 2 * n + TABLE_WIDTH * n  # bound_start(n)
     taken = np.int64(0)
-    out = np.int64(0)
     for c in range(n):
         if _has(reach, c):
             taken |= _pair(info, b0 + BOUND_WIDTH * c)
-        if st[n + c] == OUT:
-            out |= _bit(c)
     certain = np.int64(0)
     for j in range(st[H + 1]):
         y = st[3 * n + j]
