@@ -992,28 +992,28 @@ def still_alive(a, b, n, info):
     """True only if position b, a child of a position a that is not dead, is not dead
     either ((a)-(c) above); the search then skips `dead` on it. Twin of `skips_dead_check`."""
     H = 5 * n
-    la = a[H + 1]
-    lb = b[H + 1]
+    la = np.int64(a[H + 1])
+    lb = np.int64(b[H + 1])
     d = b[H + 2]
     if lb < la or d != a[H + 2]:
         return False
-    for i in range(3 * n, 3 * n + la):
-        if a[i] != b[i]:
-            return False
-    if lb > la:
-        s = INFO_LISTS + (2 + TABLE_WIDTH + BOUND_WIDTH) * n  # skip_start(n)
-        inert = _pair(info, s) if d < 0 else _pair(info, s + 2) & ~_bit(d)
-        for i in range(3 * n + la, 3 * n + lb):
-            if not _has(inert, b[i]):
-                return False
-    # branch-free over the zones (a loop the compiler can vectorise)
-    moved = 0
-    outs = 0
-    for c in range(n, 2 * n):
-        ob = b[c] == OUT
-        moved |= (a[c] == OUT) != ob
+    s = INFO_LISTS + (2 + TABLE_WIDTH + BOUND_WIDTH) * n  # skip_start(n)
+    inert = _pair(info, s) if d < 0 else _pair(info, s + 2) & ~_bit(d)
+    # One loop of fixed length without branches (an early exit where a pile ends would be a
+    # mispredicted branch): slot i of the piles is compared below la and must hold an inert
+    # card from la to lb; card i must not have gone out of play (nor come back).
+    bad = np.int64(0)
+    outs = np.int64(0)
+    for i in range(n):
+        pa = np.int64(a[3 * n + i])
+        pb = np.int64(b[3 * n + i])
+        bad |= np.int64(i < la) & np.int64(pa != pb)
+        on_top = np.int64(i >= la) & np.int64(i < lb)
+        bad |= on_top & ~(inert >> (pb & 63))  # (past lb a slot may hold a stale id: masked)
+        ob = np.int64(b[n + i] == OUT)
+        bad |= np.int64(a[n + i] == OUT) ^ ob
         outs += ob
-    if moved:
+    if bad & 1:
         return False
     if lb == la or info[INFO_PRINCESS_WINS] == 2:
         return True
