@@ -102,7 +102,7 @@ def main() -> None:
     cfg = CONFIGS[args.config]
     KR, PR = load_revision(args.rev)
     cs = load_cards(cfg)
-    old_info = PR.extend_bound(cs, PR.extend_info(cs, win_info(cs)))
+    old_info = PR.extend_info(cs, win_info(cs))
     decks = shuffles(cs.n, args.deals, np.random.default_rng(args.seed))
     old = runner(KR, old_info, cfg, decks, args.node_limit)
     new = runner(new_kernel, compiled(cfg).prog.info, cfg, decks, args.node_limit)
