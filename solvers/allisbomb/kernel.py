@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.allisbomb import prune
 from solvers.allisbomb.prune import bound_reaches, dead, lower_bound
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
@@ -588,8 +589,11 @@ def _turn(
 
 
 @njit(cache=True, inline="always")
-def _mix(h, w):
-    h = (h ^ w) * np.uint64(0x9E3779B97F4A7C15)
+def _mix(h):
+    """Spread every bit of h over the high and the low bits (the table takes its slot from
+    the low bits and its tag from the high ones)."""
+    h ^= h >> np.uint64(32)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
     return h ^ (h >> np.uint64(29))
 
 
@@ -606,55 +610,58 @@ def pack_state(st, n, tracked, n_tracked, kw):
     """Write the position into kw (all of `key_words` words) and return its 64-bit hash.
 
     The words hold exactly what rules.State.key() holds, ten 6-bit values a word (every
-    value fits: card ids < 63, zone * 2 + side <= 11): the deck and discard lengths, the
-    deck top first, the discard pile bottom first, each card's zone * 2 + side, the
-    tracked play marks; the last word holds the desired dish + 1, GIFT plays capped at 3
-    and the active player; unused words are 0. The lengths come first, so the layout of
-    the rest is fixed by them: two positions have the same words if and only if they have
-    the same key(). Packing ten values before each multiply of the hash is several times
-    cheaper than one multiply per value.
+    value fits: card ids < 63, zone * 2 + side <= 11), the first in the lowest bits: the
+    deck and discard lengths, the deck top first, the discard pile bottom first, each
+    card's zone * 2 + side, the tracked play marks; the last word holds the desired dish
+    + 1, GIFT plays capped at 3 and the active player; unused words are 0. The lengths
+    come first, so the layout of the rest is fixed by them: two positions have the same
+    words if and only if they have the same key().
+
+    Each value is OR-ed in at its place (`acc |= v << shift`) rather than shifted in
+    (`acc = acc << 6 | v`): the chain from one value to the next is then one operation,
+    not two, and this chain is the packing's critical path.
     """
     H = 5 * n
     six = np.uint64(6)
-    acc = np.uint64(st[H]) << six | np.uint64(st[H + 1])
-    k = 2
+    acc = np.uint64(st[H]) | np.uint64(st[H + 1]) << six
+    sh = 12  # where the next value goes (an int: Numba compares uint64 with int as floats)
     j = 0
     for i in range(st[H]):
-        acc = acc << six | np.uint64(st[i] + 1)
-        k += 1
-        if k == 10:
+        acc |= np.uint64(st[i] + 1) << np.uint64(sh)
+        sh += 6
+        if sh == 60:
             kw[j] = acc
             j += 1
             acc = np.uint64(0)
-            k = 0
+            sh = 0
     for i in range(st[H + 1]):
-        acc = acc << six | np.uint64(st[3 * n + i] + 1)
-        k += 1
-        if k == 10:
+        acc |= np.uint64(st[3 * n + i] + 1) << np.uint64(sh)
+        sh += 6
+        if sh == 60:
             kw[j] = acc
             j += 1
             acc = np.uint64(0)
-            k = 0
+            sh = 0
     for c in range(n):
-        acc = acc << six | np.uint64(st[n + c] * 2 + st[2 * n + c])
-        k += 1
-        if k == 10:
+        acc |= np.uint64(st[n + c] * 2 + st[2 * n + c]) << np.uint64(sh)
+        sh += 6
+        if sh == 60:
             kw[j] = acc
             j += 1
             acc = np.uint64(0)
-            k = 0
+            sh = 0
     for i in range(n_tracked):
-        acc = acc << six | np.uint64(st[4 * n + tracked[i]])
-        k += 1
-        if k == 10:
+        acc |= np.uint64(st[4 * n + tracked[i]]) << np.uint64(sh)
+        sh += 6
+        if sh == 60:
             kw[j] = acc
             j += 1
             acc = np.uint64(0)
-            k = 0
+            sh = 0
     W = kw.shape[0]
     for i in range(j, W - 1):
         kw[i] = 0
-    kw[j] = acc  # a partial word (0 values when k == 0: still unambiguous, lengths first)
+    kw[j] = acc  # a partial word (0 values when sh == 0: still unambiguous, lengths first)
     # desired dish (-1..n-1), GIFT plays (capped at 3), active player: 6 + 2 + 1 bits
     kw[W - 1] = (
         np.uint64(st[H + 2] + 1) << np.uint64(3)
@@ -666,14 +673,18 @@ def pack_state(st, n, tracked, n_tracked, kw):
 
 @njit(cache=True, inline="always")
 def _hash_words(kw):
-    """The 64-bit hash of packed words (so a table can be rehashed from its entries)."""
-    h = np.uint64(0xCBF29CE484222325)
+    """The 64-bit hash of packed words (so a table can be rehashed from its entries).
+
+    Each word is multiplied by its own odd constant and the products are summed, then
+    mixed once: the multiplies do not wait for one another, where a chain of one mix per
+    word made the hash as slow as its number of words times a multiply.
+    """
+    h = np.uint64(0)
+    m = np.uint64(0x9E3779B97F4A7C15)
     for i in range(kw.shape[0]):
-        h = _mix(h, kw[i])
-    h ^= h >> np.uint64(32)
-    h *= np.uint64(0xBF58476D1CE4E5B9)
-    h ^= h >> np.uint64(29)
-    return h
+        h += kw[i] * m
+        m += np.uint64(0x3C6EF372FE94F82A)  # even: m stays odd
+    return _mix(h)
 
 
 @njit(cache=True)
@@ -853,30 +864,6 @@ def _next_child(
     return status
 
 
-@njit(cache=True, inline="always")
-def _same_pile(a, b, n):
-    """True if positions a and b have the same DISCARD PILE (order included), the same cards
-    out of play and the same DESIRED DISH.
-
-    Used to skip `prune.dead` on a child: dead() reads only these, the cards in play (the
-    complement of pile and out), the played marks and the GIFT plays, and the last two
-    only grow along a line and only ever make a position less dead (prune.py, DREAM GUIDE
-    and GIFTS). So a child with the same pile, out cards and dish as a parent known not to
-    be dead is not dead either, and the check (the dearest part of a position after the
-    turn itself) is needed only where a turn touched the pile or put a card out of play.
-    """
-    H = 5 * n
-    if a[H + 1] != b[H + 1] or a[H + 2] != b[H + 2]:
-        return False
-    for i in range(3 * n, 3 * n + a[H + 1]):
-        if a[i] != b[i]:
-            return False
-    for c in range(n, 2 * n):
-        if (a[c] == OUT) != (b[c] == OUT):
-            return False
-    return True
-
-
 @_no_refcount
 def dfs(
     root,
@@ -1039,7 +1026,7 @@ def dfs(
         if res == R_LOSS:
             reasons |= child[H + 6]
             continue
-        alive = (d > 0 or root_alive) and _same_pile(states[d], child, n)
+        alive = (d > 0 or root_alive) and prune.still_alive(states[d], child, n, info)
         if not alive and dead(child, n, info):
             reasons |= E_DEAD
             continue
@@ -1194,7 +1181,7 @@ def shortest(
                 reasons |= child[H + 6]
                 continue
             # no win below a dead child, so no shortest line through it (see dfs)
-            alive = (d > 0 or root_alive) and _same_pile(states[d], child, n)
+            alive = (d > 0 or root_alive) and prune.still_alive(states[d], child, n, info)
             if not alive and dead(child, n, info):
                 reasons |= E_DEAD
                 continue

@@ -110,6 +110,9 @@ INFO_PRINCESS_NUMBER = 18
 #: (cards with a removal step, then cards with a PROPHECY step).
 INFO_N_REMOVERS = 19
 INFO_N_PROPHETS = 20
+#: info[INFO_SPENT], info[INFO_SPENT + 1]: the spent cards (lo/hi of 31 bits), so that `dead`
+#: skips the spent-retriever rounds when none of them is in R.
+INFO_SPENT = 21
 INFO_LISTS = 24
 #: Per-card table at info[table_start(n) + TABLE_WIDTH * c + k]; masks as lo/hi pairs of
 #: 31 bits: k = 0/1 cards it can retrieve at any depth, 2/3 cards it can retrieve near the
@@ -286,6 +289,8 @@ def extend_info(cs: CardSet, info: np.ndarray) -> np.ndarray:
     prophets = [c for c in range(n) if a.dishes[c]]
     out[INFO_N_REMOVERS] = len(removers)
     out[INFO_N_PROPHETS] = len(prophets)
+    spent = _mask(c for c in range(n) if a.spent[c])
+    out[INFO_SPENT : INFO_SPENT + 2] = [spent & 0x7FFFFFFF, spent >> 31]
     out[INFO_LISTS : INFO_LISTS + len(removers)] = removers
     out[INFO_LISTS + n : INFO_LISTS + n + len(prophets)] = prophets
     t0 = table_start(n)
@@ -302,7 +307,7 @@ def extend_info(cs: CardSet, info: np.ndarray) -> np.ndarray:
         d = _mask(a.dishes[c])
         row += [d & 0x7FFFFFFF, d >> 31]
         out[b : b + TABLE_WIDTH] = row
-    return extend_bound(cs, out)
+    return extend_skip(cs, extend_bound(cs, out))
 
 
 # --- the reference predicate (plain Python over rules.State) ----------------------------------
@@ -427,6 +432,13 @@ def dead_reason(state) -> str | None:
 
 
 # --- the Numba predicate ---------------------------------------------------------------------
+#
+# `dead` runs on every child that `still_alive` cannot vouch for, so it is written for speed
+# with the same results as the plain-Python twin: one pass without branches over the zones
+# (a card's zone is hard to predict, and a mispredicted branch per card cost more than the
+# arithmetic), the pile walk and its clearable set only when some retrieval in R is
+# depth-limited, the spent-retriever rounds only when a spent card that must stay in the
+# game is in R (INFO_SPENT), and the played marks read only by the rules that use them.
 
 
 @njit(cache=True, inline="always")
@@ -444,80 +456,102 @@ def _bit(c):
     return np.int64(1) << np.int64(c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _popcount(m):
-    k = 0
-    while m != 0:
-        m &= m - np.int64(1)
-        k += 1
-    return k
+    """Set bits of a non-negative mask (a fixed sequence of adds and shifts, no loop)."""
+    x = np.uint64(m)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def _zone_masks(st, n):
+    """(cards in the DISCARD PILE, cards out of play) as masks, in one pass without branches."""
+    disc = np.int64(0)
+    out = np.int64(0)
+    for c in range(n):
+        z = st[n + c]
+        disc |= np.int64(z == DISCARD) << np.int64(c)
+        out |= np.int64(z == OUT) << np.int64(c)
+    return disc, out
+
+
+@njit(cache=True, inline="always")
+def _played_mask(st, n):
+    played = np.int64(0)
+    for c in range(n):
+        played |= np.int64(st[4 * n + c] != 0) << np.int64(c)
+    return played
 
 
 @njit(cache=True)
-def _closure_mask(st, n, info, off):
-    """The reach set R without the removals of the cards in mask `off` (see `_closure`)."""
+def _closure_mask(st, n, info, off, reach, disc):
+    """The reach set R without the removals of the cards in mask `off` (see `_closure`),
+    from `reach` (the cards in the DECK, equipped or in the PLAY AREA) and `disc` (the
+    cards in the DISCARD PILE)."""
     t0 = INFO_LISTS + 2 * n
     n_rem = info[INFO_N_REMOVERS]
     L = st[5 * n + 1]
-    reach = np.int64(0)
-    disc = np.int64(0)
-    for c in range(n):
-        z = st[n + c]
-        if z == DISCARD:
-            disc |= _bit(c)
-        elif z != OUT:
-            reach |= _bit(c)
     while True:
-        clear = np.int64(0)
         deep = np.int64(0)
         max_depth = -1
         for i in range(n_rem):
             q = info[INFO_LISTS + i]
-            if _has(reach, q) and not _has(off, q):
+            if _has(reach & ~off, q):
                 b = t0 + TABLE_WIDTH * q
-                clear |= _pair(info, b + 5)
                 deep |= _pair(info, b)
                 max_depth = max(max_depth, info[b + 4])
-        grew = True
-        while grew:
-            grew = False
-            for i in range(n_rem):
-                s = info[INFO_LISTS + i]
-                b = t0 + TABLE_WIDTH * s
-                if info[b + 10] == 1 and _has(reach, s) and not _has(off, s) and _has(clear, s):
-                    m = _pair(info, b + 7)
-                    if m & ~clear != 0:
-                        clear |= m
-                        grew = True
         new = disc & deep & ~reach
-        buried = 0
-        j = L - 1
-        # the pile from its top down, as long as some top-card retrieval could reach that far
-        while j >= 0 and buried <= max_depth:
-            y = st[3 * n + j]
-            if not _has(reach, y) and not _has(new, y):
+        if max_depth >= 0:  # a depth-limited retrieval: burial counts (C and Psi)
+            clear = np.int64(0)
+            for i in range(n_rem):
+                q = info[INFO_LISTS + i]
+                if _has(reach & ~off, q):
+                    clear |= _pair(info, t0 + TABLE_WIDTH * q + 5)
+            grew = True
+            while grew:
+                grew = False
                 for i in range(n_rem):
-                    q = info[INFO_LISTS + i]
-                    b = t0 + TABLE_WIDTH * q
-                    if (
-                        _has(reach, q)
-                        and not _has(off, q)
-                        and _has(_pair(info, b + 2), y)
-                        and buried <= info[b + 4]
-                    ):
-                        new |= _bit(y)
-                        break
-            if not _has(clear, y):
-                buried += 1
-            j -= 1
+                    s = info[INFO_LISTS + i]
+                    b = t0 + TABLE_WIDTH * s
+                    if info[b + 10] == 1 and _has(reach & ~off & clear, s):
+                        m = _pair(info, b + 7)
+                        if m & ~clear != 0:
+                            clear |= m
+                            grew = True
+            buried = 0
+            j = L - 1
+            # the pile from its top down, as long as some top-card retrieval could reach
+            while j >= 0 and buried <= max_depth:
+                y = st[3 * n + j]
+                if not _has(reach | new, y):
+                    for i in range(n_rem):
+                        q = info[INFO_LISTS + i]
+                        b = t0 + TABLE_WIDTH * q
+                        if (
+                            _has(reach & ~off, q)
+                            and _has(_pair(info, b + 2), y)
+                            and buried <= info[b + 4]
+                        ):
+                            new |= _bit(y)
+                            break
+                if not _has(clear, y):
+                    buried += 1
+                j -= 1
         if new == 0:
             return reach
         reach |= new
 
 
 @njit(cache=True)
-def reach_mask(st, n, info):
-    """The reach set R of `st` as a bit mask of card ids (see `reach_set`)."""
+def _reach(st, n, info, live, disc):
+    """The reach set R (`reach_set`), given the masks of `_zone_masks` (live: the cards
+    neither in the DISCARD PILE nor out of play)."""
+    reach = _closure_mask(st, n, info, np.int64(0), live, disc)
+    if _pair(info, INFO_SPENT) & reach == 0:
+        return reach  # no spent card in R: no round would switch one off
     H = 5 * n
     t0 = INFO_LISTS + 2 * n
     n_rem = info[INFO_N_REMOVERS]
@@ -533,13 +567,12 @@ def reach_mask(st, n, info):
         must |= _bit(info[11])
     off = np.int64(0)
     while True:
-        reach = _closure_mask(st, n, info, off)
         # once: retrievable by some card of R; twice: by two or more of them
         once = np.int64(0)
         twice = np.int64(0)
         for i in range(n_rem):
             q = info[INFO_LISTS + i]
-            if _has(reach, q) and not _has(off, q):
+            if _has(reach & ~off, q):
                 b = t0 + TABLE_WIDTH * q
                 m = _pair(info, b) | _pair(info, b + 2)
                 twice |= once & m
@@ -547,7 +580,7 @@ def reach_mask(st, n, info):
         more = np.int64(0)
         for i in range(n_rem):
             r = info[INFO_LISTS + i]
-            if not _has(must, r) or not _has(reach, r) or _has(off, r):
+            if not _has(must & reach & ~off, r):
                 continue
             b = t0 + TABLE_WIDTH * r
             if info[b + 9] == 0:
@@ -558,6 +591,14 @@ def reach_mask(st, n, info):
         if more == 0:
             return reach
         off |= more
+        reach = _closure_mask(st, n, info, off, live, disc)
+
+
+@njit(cache=True)
+def reach_mask(st, n, info):
+    """The reach set R of `st` as a bit mask of card ids (see `reach_set`)."""
+    disc, out = _zone_masks(st, n)
+    return _reach(st, n, info, ((_bit(n) - 1) & ~disc) & ~out, disc)
 
 
 @njit(cache=True)
@@ -571,7 +612,8 @@ def dead(st, n, info):
     j = info[10]
     if j != -2 and (j < 0 or (d >= 0 and d != j)):
         return True  # THE JUICE (tested first: it needs no reach set)
-    reach = reach_mask(st, n, info)
+    disc, out = _zone_masks(st, n)
+    reach = _reach(st, n, info, ((_bit(n) - 1) & ~disc) & ~out, disc)
     p = info[1]
     if info[INFO_PRINCESS_WINS] != 2:
         if p < 0 or info[INFO_PRINCESS_WINS] == 0 or not _has(reach, p):
@@ -580,19 +622,12 @@ def dead(st, n, info):
             return True  # DECK
     t = info[2]
     if info[0] == 1:
-        if d >= 0 and st[n + d] == OUT:
+        if d >= 0 and _has(out, d):
             return True  # DISH
         if t < 0 or not _has(reach, t):
             return True  # THRONE
     elif d >= 0 and not _has(reach, d):
         return True  # DISH
-    out = np.int64(0)
-    played = np.int64(0)
-    for c in range(n):
-        if st[n + c] == OUT:
-            out |= _bit(c)
-        if st[4 * n + c] == 1:
-            played |= _bit(c)
     if d < 0:
         t0 = INFO_LISTS + 2 * n
         named = np.int64(0)
@@ -613,12 +648,12 @@ def dead(st, n, info):
         if mos == 0 or mos & out != 0:
             return True  # MOSQUITOS
     g = info[5]
-    if g != -2 and (g < 0 or not (_has(played, g) or _has(reach, g))):
+    if g != -2 and (g < 0 or not (st[4 * n + g] != 0 or _has(reach, g))):
         return True  # DREAM GUIDE
     if info[8] > 0:
         gifts = _pair(info, 6)
         if info[9] == 1:
-            if _popcount(gifts & (played | reach)) < info[8]:
+            if _popcount(gifts & (_played_mask(st, n) | reach)) < info[8]:
                 return True  # GIFTS
         elif st[H + 4] < info[8] and (gifts & reach) == 0:
             return True  # GIFTS
@@ -773,15 +808,13 @@ def objective_bound(state, objective: list[int] | None = None) -> int:
 def lower_bound(st, n, info, objective):
     """The Numba twin of `objective_bound` over the kernel's state (objective: int64 [n])."""
     H = 5 * n
-    reach = reach_mask(st, n, info)
+    disc, out = _zone_masks(st, n)
+    reach = _reach(st, n, info, ((_bit(n) - 1) & ~disc) & ~out, disc)
     b0 = INFO_LISTS + 2 * n + TABLE_WIDTH * n  # bound_start(n)
     taken = np.int64(0)
-    out = np.int64(0)
     for c in range(n):
         if _has(reach, c):
             taken |= _pair(info, b0 + BOUND_WIDTH * c)
-        if st[n + c] == OUT:
-            out |= _bit(c)
     certain = np.int64(0)
     for j in range(st[H + 1]):
         y = st[3 * n + j]
@@ -846,3 +879,142 @@ def bound_reaches(st, n, info, objective, target):
     if most < target:
         return False
     return lower_bound(st, n, info, objective) >= target
+
+
+# --- skipping the check on a child that provably stays alive (kernel.dfs, kernel.shortest) ---
+#
+# `dead` is the dearest part of a child after the turn itself, and most children are not
+# dead. `still_alive(parent, child)` proves, from a few comparisons, that a child of a
+# parent that is *not* dead is not dead either, so the search skips `dead` on it. It says
+# True only when all of these hold:
+#
+# (a) the child's DISCARD PILE is the parent's with k >= 0 cards X put on top (the parent's
+#     pile, bottom first, is a prefix of the child's), the same cards are out of play and
+#     the DESIRED DISH is the same;
+# (b) every card of X is *inert* (`inert_cards`): it has no removal step, and `dead` never
+#     asks whether it is in R: not a PRINCESS, nor the THRONE (WAKING UP's rules), ALL,
+#     the DREAM GUIDE or a GIFT when these are win conditions; while no prophecy is made,
+#     not a card with a PROPHECY step, a dish such a step names or THE JUICE; once it is
+#     made, not the DESIRED DISH. A card set with any depth-limited retrieval (`near`) has
+#     no inert cards, so there (a) must hold with k = 0;
+# (c) if k > 0 and the DECK rule is in use: the child's cards outside the DISCARD PILE and
+#     out of play, less one, are at least the PRINCESS's ignited NUMBER.
+#
+# Why. Write R_p, R_c for the reach sets (`reach_set`) and I_p, I_c for the cards in the
+# DECK, equipped or in the PLAY AREA. By (a) the cards of X were in I_p (a card cannot be in
+# the pile twice, and none came from out of play), so I_c = I_p - X and the child's pile is
+# the parent's plus X. With no depth-limited retrieval the closure ignores burial: R is I
+# plus every pile card that a deep retrieval of a remover in R (not switched off) can take.
+# For one set `off`: R_c is within R_p (by induction on the closure: a card added to R_c is
+# taken by a remover of R_c, so of R_p, from the parent's pile, or lies in X, within I_p),
+# and R_p - X is within R_c (a card added to R_p is taken by a remover of R_p, which is not
+# in X, so it is in R_c, from the parent's pile, which the child's holds too). So R_c and
+# R_p hold the same removers and the same cards of the `must` list of `reach_set` (none is
+# inert), and the spent-retriever rounds switch off the same cards: the final sets obey
+# R_p - X <= R_c <= R_p as well. Each rule of `dead` reads of R only whether a non-inert
+# card is in it, except DECK, which reads |R| >= |I_c| (so (c) keeps it from firing); the
+# rest reads the out-of-play cards and the dish (equal by (a)) and the played marks and
+# GIFT plays, which only grow and only ever make a position less dead. So every rule
+# that fires on the child fires on the parent: the child is not dead.
+# (k = 0 is the old `kernel._same_pile`: the child's pile, out cards and dish are the
+# parent's, so `dead` reads the same R.)
+#
+# Layout: after the bound's table, SKIP_WIDTH entries: the inert cards while no prophecy
+# is made, then once it is made (the DESIRED DISH is taken out by the kernel), lo/hi pairs.
+
+#: Entries of the skip table (see the layout above).
+SKIP_WIDTH = 4
+
+
+def skip_start(n: int) -> int:
+    """Where the skip table starts in `info` for n cards."""
+    return bound_start(n) + BOUND_WIDTH * n
+
+
+def inert_cards(cs: CardSet) -> tuple[frozenset[int], frozenset[int]]:
+    """The cards that `still_alive` lets onto the DISCARD PILE (see (b) above): (while no
+    prophecy is made, once it is made, before taking out the DESIRED DISH)."""
+    a = analyse(cs)
+    n = cs.n
+    if any(a.near[c] for c in range(n)):
+        return frozenset(), frozenset()  # burial would matter: see (b)
+    cfg = cs.config
+    ids = cs.ids_named
+    read = {c for c in range(n) if a.removes[c]} | set(ids("PRINCESS"))
+    if cfg.waking_up:
+        read |= set(ids("THRONE")[:1])
+    for exp, name in (("all", "ALL"), ("dream_guide", "DREAM GUIDE")):
+        if exp in cfg.expansions:
+            read |= set(ids(name)[:1])
+    if "gifts" in cfg.expansions:
+        read |= {i for i, c in enumerate(cs.cards) if "GIFT" in c.classes}
+    prophecy = {c for c in range(n) if a.dishes[c]}
+    prophecy |= set().union(*a.dishes) | set(ids("THE JUICE")[:1])
+    after = frozenset(range(n)) - read
+    return after - prophecy, after
+
+
+def extend_skip(cs: CardSet, info: np.ndarray) -> np.ndarray:
+    """Return `info` (up to the bound's table) extended with the skip table."""
+    n = cs.n
+    out = np.zeros(skip_start(n) + SKIP_WIDTH, np.int32)
+    out[: len(info)] = info
+    row = []
+    for m in map(_mask, inert_cards(cs)):
+        row += [m & 0x7FFFFFFF, m >> 31]
+    out[skip_start(n) :] = row
+    return out
+
+
+def skips_dead_check(parent, child) -> bool:
+    """Plain-Python twin of `still_alive` over two `rules.State`s ((a)-(c) above)."""
+    cs = child.cards
+    k = len(child.discard) - len(parent.discard)
+    if k < 0 or child.discard[: len(parent.discard)] != parent.discard:
+        return False
+    if child.desired != parent.desired:
+        return False
+    if [z == OUT for z in child.zone] != [z == OUT for z in parent.zone]:
+        return False
+    if k == 0:
+        return True
+    before, after = inert_cards(cs)
+    inert = before if child.desired < 0 else after - {child.desired}
+    if not set(child.discard[len(parent.discard) :]) <= inert:
+        return False
+    a = analyse(cs)
+    live = sum(1 for z in child.zone if z not in (DISCARD, OUT))
+    return a.princess_wins == 2 or a.princess_number <= live - 1
+
+
+@njit(cache=True, inline="always")
+def still_alive(a, b, n, info):
+    """True only if position b, a child of a position a that is not dead, is not dead
+    either ((a)-(c) above); the search then skips `dead` on it. Twin of `skips_dead_check`."""
+    H = 5 * n
+    la = np.int64(a[H + 1])
+    lb = np.int64(b[H + 1])
+    d = b[H + 2]
+    if lb < la or d != a[H + 2]:
+        return False
+    s = INFO_LISTS + (2 + TABLE_WIDTH + BOUND_WIDTH) * n  # skip_start(n)
+    inert = _pair(info, s) if d < 0 else _pair(info, s + 2) & ~_bit(d)
+    # One loop of fixed length without branches (an early exit where a pile ends would be a
+    # mispredicted branch): slot i of the piles is compared below la and must hold an inert
+    # card from la to lb; card i must not have gone out of play (nor come back).
+    bad = np.int64(0)
+    outs = np.int64(0)
+    for i in range(n):
+        pa = np.int64(a[3 * n + i])
+        pb = np.int64(b[3 * n + i])
+        bad |= np.int64(i < la) & np.int64(pa != pb)
+        on_top = np.int64(i >= la) & np.int64(i < lb)
+        bad |= on_top & ~(inert >> (pb & 63))  # (past lb a slot may hold a stale id: masked)
+        ob = np.int64(b[n + i] == OUT)
+        bad |= np.int64(a[n + i] == OUT) ^ ob
+        outs += ob
+    if bad & 1:
+        return False
+    if lb == la or info[INFO_PRINCESS_WINS] == 2:
+        return True
+    return info[INFO_PRINCESS_NUMBER] <= n - lb - outs - 1

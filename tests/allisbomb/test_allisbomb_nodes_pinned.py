@@ -61,7 +61,7 @@ def _pile_sig(s):
     ids=lambda c: c.label(),
 )
 def test_a_child_with_the_parents_pile_is_not_dead(cfg):
-    """The fact kernel._same_pile rests on (the search skips prune.dead on such children):
+    """The fact prune.still_alive rests on when the pile did not change (k = 0 there):
     a child with the same DISCARD PILE, out-of-play cards and DESIRED DISH as a parent that
     is not dead is not dead either. Checked with the reference predicate on random lines."""
     rng = np.random.default_rng(5)

@@ -1,0 +1,149 @@
+"""Time the All Is Bomb kernel of this tree against the kernel of a git revision, interleaved.
+
+Benchmarks on a shared machine drift by 2x from minute to minute, so comparing two runs made
+at different times says little. This script loads both kernels into one process (the
+revision's `kernel.py` and `prune.py` are written to a temporary directory under other
+module names, with their own Numba cache) and times them alternately on the same deals
+(`solve_many`, plain search, one Numba call per chunk of deals, process CPU time), checking
+that both count the same positions and reach the same verdicts. It prints each side's
+total of the fastest call per chunk (the least disturbed by other processes) and the
+median and spread of the per-repetition ratio.
+
+    nice -n 5 python scripts/compare_allisbomb_kernels.py [--rev e37f41d] [--deals 300]
+        [--reps 9] [--chunk 20] [--node-limit 20000] [--config base|all|juice]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solvers.allisbomb import kernel as new_kernel  # noqa: E402
+from solvers.allisbomb.cards import load_cards, win_info  # noqa: E402
+from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.deals import shuffles  # noqa: E402
+from solvers.allisbomb.search import MAX_DEPTH  # noqa: E402
+from solvers.allisbomb.solver import compiled, table_bits_for  # noqa: E402
+
+CONFIGS = {
+    "base": GameConfig(),
+    "all": GameConfig(expansions=("all",)),
+    "juice": GameConfig(expansions=("the_juice",), hands=True),
+}
+IMPORT = "from solvers.allisbomb.prune import "
+
+
+def load_revision(rev: str):
+    """(kernel, prune) modules of `rev`, imported from a directory of the temporary area
+    named after it (rewritten only when changed, so Numba's cache there stays valid)."""
+    tmp = Path(tempfile.gettempdir()) / f"abrev_{rev}"
+    tmp.mkdir(exist_ok=True)
+    for name in ("kernel", "prune"):
+        src = subprocess.run(
+            ["git", "show", f"{rev}:solvers/allisbomb/{name}.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        src = src.replace(IMPORT, "from prune_rev import ")
+        path = tmp / f"{name}_rev.py"
+        if not path.exists() or path.read_text() != src:
+            path.write_text(src)
+    sys.path.insert(0, str(tmp))
+    return importlib.import_module("kernel_rev"), importlib.import_module("prune_rev")
+
+
+def runner(K, info, cfg, decks, node_limit):
+    """A function that solves `decks` with kernel module K and returns (cpu s, out arrays)."""
+    c = compiled(cfg)
+    p = c.prog
+    cap = 1 << table_bits_for(node_limit)
+    words = K.key_words(p.n, c.n_tracked)
+    tags, table = np.zeros(cap, np.uint64), np.zeros((cap, words), np.uint64)
+    fa = K._frames(MAX_DEPTH, K.state_len(p.n))
+    fb = K._frames(MAX_DEPTH, K.state_len(p.n))
+    prog = (p.number, p.keyword, p.step_start, p.step_count, p.steps, info)
+    common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts, c.tracked, c.n_tracked)
+    gen = [1]
+
+    def run(rows):
+        out = [np.zeros(len(rows), np.int64) for _ in range(4)]
+        t = time.process_time()
+        gen[0] = K.solve_many(
+            rows, *common, tags, table, gen[0], node_limit, MAX_DEPTH, *out, tags, table, 0,
+            1000, fa, fb,
+        )  # fmt: skip
+        return time.process_time() - t, out
+
+    return run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rev", default="e37f41d")
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--reps", type=int, default=9)
+    ap.add_argument("--chunk", type=int, default=20, help="deals per timed call")
+    ap.add_argument("--node-limit", type=int, default=20_000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--config", choices=sorted(CONFIGS), default="base")
+    args = ap.parse_args()
+    cfg = CONFIGS[args.config]
+    KR, PR = load_revision(args.rev)
+    cs = load_cards(cfg)
+    old_info = PR.extend_info(cs, win_info(cs))
+    decks = shuffles(cs.n, args.deals, np.random.default_rng(args.seed))
+    old = runner(KR, old_info, cfg, decks, args.node_limit)
+    new = runner(new_kernel, compiled(cfg).prog.info, cfg, decks, args.node_limit)
+    old(decks[:2])  # compile or load both before timing
+    new(decks[:2])
+    # Short timed calls (a chunk of deals each), old and new back to back in alternating
+    # order: a call that another process preempted is slow, so each chunk's fastest call
+    # over the repetitions is the estimate, and the sum over chunks is the total.
+    chunks = [decks[i : i + args.chunk] for i in range(0, len(decks), args.chunk)]
+    times = {"old": np.zeros((args.reps, len(chunks))), "new": np.zeros((args.reps, len(chunks)))}
+    nodes = 0
+    for r in range(args.reps):
+        for j, rows in enumerate(chunks):
+            pair = (
+                (("old", old), ("new", new)) if (r + j) % 2 == 0 else (("new", new), ("old", old))
+            )
+            outs = {}
+            for name, fn in pair:
+                times[name][r, j], outs[name] = fn(rows)
+            for k in range(4):
+                if not np.array_equal(outs["old"][k], outs["new"][k]):
+                    raise SystemExit(f"the kernels disagree (output {k}, chunk {j})")
+            if r == 0:
+                nodes += int(outs["new"][1].sum())
+    print(
+        f"{args.config}, {args.deals} deals (seed {args.seed}), node limit {args.node_limit:,}, "
+        f"{nodes:,} positions, same outputs; {args.reps} repetitions of {len(chunks)} chunks"
+    )
+    best = {k: v.min(axis=0).sum() for k, v in times.items()}
+    med = {k: np.median(v.sum(axis=1)) for k, v in times.items()}
+    for name, label in (("old", "old " + args.rev), ("new", "new (this tree)")):
+        print(
+            f"  {label:>16}: {1e3 * best[name]:7.1f} ms CPU (sum of each chunk's fastest call; "
+            f"median repetition {1e3 * med[name]:.1f}), {nodes / best[name] / 1e6:.2f} M positions/s"
+        )
+    ratio = times["old"].sum(axis=1) / times["new"].sum(axis=1)
+    print(
+        f"  speed-up old/new: {best['old'] / best['new']:.3f} on the fastest calls; per "
+        f"repetition median {np.median(ratio):.3f} (min {ratio.min():.3f}, max {ratio.max():.3f})"
+    )
+
+
+if __name__ == "__main__":
+    main()
