@@ -72,7 +72,8 @@ each round is sound given the previous one.
 
 The tables travel in the kernel's `info` array after the 16 win-condition entries of
 `cards.win_info` (layout: `INFO_*` below), so the search's signatures do not change.
-`dead` is the Numba predicate the search calls; `dead_reason` is the same analysis in
+`dead` is the Numba predicate the search calls (on the children that `still_alive`, at the
+end of this file, cannot prove alive from their parent); `dead_reason` is the same analysis in
 plain Python over a `rules.State`, naming the rule that fired (tests compare the two).
 Pruning is on by default; `pruning(config, False)` switches it off for both searches.
 
