@@ -29,8 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.allisbomb import prune
-from solvers.allisbomb.prune import bound_reaches, dead, lower_bound
+from solvers.allisbomb.prune import bound_reaches, dead, lower_bound, still_alive
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -1026,7 +1025,7 @@ def dfs(
         if res == R_LOSS:
             reasons |= child[H + 6]
             continue
-        alive = (d > 0 or root_alive) and prune.still_alive(states[d], child, n, info)
+        alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)
         if not alive and dead(child, n, info):
             reasons |= E_DEAD
             continue
@@ -1181,7 +1180,7 @@ def shortest(
                 reasons |= child[H + 6]
                 continue
             # no win below a dead child, so no shortest line through it (see dfs)
-            alive = (d > 0 or root_alive) and prune.still_alive(states[d], child, n, info)
+            alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)
             if not alive and dead(child, n, info):
                 reasons |= E_DEAD
                 continue

@@ -547,9 +547,8 @@ def _closure_mask(st, n, info, off, reach, disc):
 
 
 @njit(cache=True, inline="always")
-def _reach(st, n, info, live, disc):
-    """The reach set R (`reach_set`), given the masks of `_zone_masks` (live: the cards
-    neither in the DISCARD PILE nor out of play).
+def _reach(st, n, info, disc, out):
+    """The reach set R (`reach_set`), given the masks of `_zone_masks`.
 
     Inlined into `dead` and `reach_mask` (a call, with its arrays' reference counting,
     cost a third of `dead`), with `_closure_mask` inlined once here: one call site, so
@@ -558,6 +557,7 @@ def _reach(st, n, info, live, disc):
     H = 5 * n
     t0 = INFO_LISTS + 2 * n
     n_rem = info[INFO_N_REMOVERS]
+    live = (_bit(n) - 1) & ~disc & ~out  # neither in the DISCARD PILE nor out of play
     spent = _pair(info, INFO_SPENT)
     off = np.int64(0)
     must = np.int64(-1)  # not computed yet
@@ -606,7 +606,7 @@ def _reach(st, n, info, live, disc):
 def reach_mask(st, n, info):
     """The reach set R of `st` as a bit mask of card ids (see `reach_set`)."""
     disc, out = _zone_masks(st, n)
-    return _reach(st, n, info, ((_bit(n) - 1) & ~disc) & ~out, disc)
+    return _reach(st, n, info, disc, out)
 
 
 @njit(cache=True)
@@ -621,7 +621,7 @@ def dead(st, n, info):
     if j != -2 and (j < 0 or (d >= 0 and d != j)):
         return True  # THE JUICE (tested first: it needs no reach set)
     disc, out = _zone_masks(st, n)
-    reach = _reach(st, n, info, ((_bit(n) - 1) & ~disc) & ~out, disc)
+    reach = _reach(st, n, info, disc, out)
     p = info[1]
     if info[INFO_PRINCESS_WINS] != 2:
         if p < 0 or info[INFO_PRINCESS_WINS] == 0 or not _has(reach, p):

@@ -102,11 +102,10 @@ def compiled(config: GameConfig) -> _Compiled:
     n_g = sum("GIFT" in c.classes for c in cs.cards)
     from solvers.allisbomb.rules import _info
 
-    tracked = np.array(_info(cs)["tracked"] or [0], np.int64)
+    tracked_ids = _info(cs)["tracked"]
+    tracked = np.array(tracked_ids or [0], np.int64)
     objective = np.array([int(k.campaign == "star") for k in cs.cards], np.int64)
-    return _Compiled(
-        cs, prog, gifts[: max(n_g, 1)], tracked, n_g, len(_info(cs)["tracked"]), objective
-    )
+    return _Compiled(cs, prog, gifts[: max(n_g, 1)], tracked, n_g, len(tracked_ids), objective)
 
 
 class _Table:
