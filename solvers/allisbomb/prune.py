@@ -1031,6 +1031,24 @@ def skips_dead_check(parent, child) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _same_bytes_from(a, b, first, end):
+    """True if rows a and b (uint64) hold the same bytes first..end-1 (end - first <= 8 *
+    len): the words are compared whole, with the bytes outside the range masked off, so
+    a pile of k cards costs about k / 8 comparisons instead of k."""
+    diff = np.uint64(0)
+    for w in range(first // 8, (end + 7) // 8):
+        x = a[w] ^ b[w]
+        lo = first - 8 * w  # bytes of this word before the range (> 0 only in the first word)
+        if lo > 0:
+            x &= ~np.uint64(0) << np.uint64(8 * lo)
+        hi = end - 8 * w  # bytes of this word up to the range's end (< 8 only in the last)
+        if hi < 8:
+            x &= (np.uint64(1) << np.uint64(8 * hi)) - np.uint64(1)
+        diff |= x
+    return diff == np.uint64(0)
+
+
+@njit(cache=True, inline="always")
 def still_alive(a, b, n, info):
     """True only if position b, a child of a position a that is not dead, is not dead
     either ((a)-(c) above); the search then skips `dead` on it. Twin of `skips_dead_check`."""
@@ -1041,23 +1059,17 @@ def still_alive(a, b, n, info):
     d = np.int64(bb[2 * n])
     if lb < la or d != ab[2 * n]:
         return False
-    _disc_a, out_a = _zone_masks(a, n)
-    _disc_b, out_b = _zone_masks(b, n)
+    disc_a, out_a = _zone_masks(a, n)
+    disc_b, out_b = _zone_masks(b, n)
     if out_a != out_b:
         return False  # a card went out of play (none comes back)
+    # the parent's pile (bottom first from byte n - 1) is the bottom of the child's
+    if not _same_bytes_from(a, b, n - la, n):
+        return False
+    # so the cards put on top are the child's pile cards that the parent's pile lacks
     s = INFO_LISTS + (2 + TABLE_WIDTH + BOUND_WIDTH) * n  # skip_start(n)
     inert = _pair(info, s) if d < 0 else _pair(info, s + 2) & ~_bit(d)
-    # One loop of fixed length without branches (an early exit where a pile ends would be a
-    # mispredicted branch): pile slot i, from the bottom, is compared below la and must hold
-    # an inert card from la to lb.
-    bad = np.int64(0)
-    for i in range(n):
-        pa = _pile_card(ab, n, i)
-        pb = _pile_card(bb, n, i)
-        bad |= np.int64(i < la) & np.int64(pa != pb)
-        on_top = np.int64(i >= la) & np.int64(i < lb)
-        bad |= on_top & ~(inert >> (pb & 63))  # (past lb a slot holds a deck card or PAD: masked)
-    if bad & 1:
+    if disc_b & ~disc_a & ~inert != 0:
         return False
     if lb == la or info[INFO_PRINCESS_WINS] == 2:
         return True
