@@ -46,10 +46,16 @@ def rdtsc(typingctx):
 
     return _nbt.int64(), codegen
 """
-#: ctl slots: cycles of the next child (odometer, copy, turn: 17), dead (18), hash (19), probe (20), the whole dfs
+#: ctl slots: cycles of the next child (odometer, copy, turn: 17), dead (18), hash (19), probe (20), still_alive (21), the whole dfs
 #: (23); counts of children (24), dead calls (25), dead positions (26), table hits (27);
 #: turn phases copied from cs[8..11] to ctl[40..43].
-PARTS = {17: "next child (copy, turn)", 18: "dead", 19: "hash", 20: "_tt_find"}
+PARTS = {
+    17: "next child (copy, turn)",
+    21: "still_alive",
+    18: "dead",
+    19: "hash",
+    20: "_tt_find",
+}
 PHASES = ("D.1 play", "D.2 draw & equip", "D.3 card action", "D.4-5 ignite, clean-up")
 
 
@@ -82,6 +88,13 @@ def instrument(src: str) -> str:
         body,
         "        child = states[d + 1]  # the child is built",
         "        ctl[24] += 1\n        child = states[d + 1]  # the child is built",
+    )
+    body = _swap(
+        body,
+        "        alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)\n",
+        "        _t0 = rdtsc()\n"
+        "        alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)\n"
+        "        ctl[21] += rdtsc() - _t0\n",
     )
     body = _swap(
         body,

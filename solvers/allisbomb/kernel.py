@@ -256,6 +256,34 @@ def _deck_bottom(s, b, n, c):
 
 
 @_turn_helper
+def _deck_shift(s, b, L, num):
+    """Move the DECK's bytes num..L-1 to 0..L-num-1 (the top num cards drawn, D.2); bytes
+    L-num..L-1 are left for the caller to write, bytes from L on are kept.
+
+    Done on whole words (a byte loop of unknown length cost a memmove-like call, with its
+    overlap checks, on nearly every turn): each word takes its own bytes shifted down and
+    the next word's low bytes, and the word holding byte L-1 keeps its bytes from L on.
+    The row always has a word after the one holding byte L-1 (the key is followed by
+    the header word), so s[w + 1] exists."""
+    if num >= 8:  # (no card draws that many; kept exact anyway)
+        for j in range(L - num):
+            b[j] = b[j + num]
+        return
+    sh = np.uint64(8 * num)
+    back = np.uint64(64 - 8 * num)
+    last = (L - 1) // 8
+    for w in range(last):
+        s[w] = (s[w] >> sh) | (s[w + 1] << back)
+    shifted = (s[last] >> sh) | (s[last + 1] << back)
+    hi = L - 8 * last  # bytes of the last word below L (1..8)
+    if hi >= 8:
+        s[last] = shifted
+    else:
+        low = (np.uint64(1) << np.uint64(8 * hi)) - np.uint64(1)
+        s[last] = (shifted & low) | (s[last] & ~low)
+
+
+@_turn_helper
 def _move(s, b, n, c, to):
     if to == D_DISCARD:
         _discard(s, b, n, c)
@@ -515,8 +543,7 @@ def _turn(
     if num > 0:
         for j in range(num):
             tmp[j] = b[j]
-        for j in range(L - num):
-            b[j] = b[j + num]
+        _deck_shift(s, b, L, num)
         drawn = tmp[num - 1]
         _set_zone(s, b, n, drawn, EQUIP0 + act)
         for j in range(num - 1):
