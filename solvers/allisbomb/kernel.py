@@ -129,6 +129,7 @@ def _mask_cards(m, out, k):
 
 @_turn_helper
 def _equipped(s, n, player, out):
+    """A player's EQUIPPED CARDS, lowest id first (as rules.State.equipped), in out."""
     return _mask_cards(s[key_words(n) + W_MASKS + EQUIP0 + player], out, 0)
 
 

@@ -673,7 +673,9 @@ def dead(st, n, info):
         if info[9] == 1:
             if _popcount(gifts & (_played_mask(st, n) | reach)) < info[8]:
                 return True  # GIFTS
-        elif (sb[2 * n + 1] >> 1) < info[8] and (gifts & reach) == 0:  # (plays capped at 3)
+        # (the row keeps GIFT plays capped at 3, as State.key() does; info[8], the plays
+        # needed, is 3: rules._info's gifts_needed)
+        elif (sb[2 * n + 1] >> 1) < info[8] and (gifts & reach) == 0:
             return True  # GIFTS
     a = info[11]
     if a != -2 and (a < 0 or not _has(reach, a)):

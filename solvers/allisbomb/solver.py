@@ -33,7 +33,7 @@ DEFAULT_NODE_LIMIT = 3_000_000
 #: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock.
 PAUSE_STEP = 100_000
 #: Largest transposition table: 2**22 entries (4 M positions; 8 bytes per entry for the
-#: tag plus 8 per packed word, kernel.key_words: 5 words, 201 MB, for the base game),
+#: tag plus 8 per key word, layout.key_words: 5 words, 201 MB, for the base game),
 #: mapped by the operating system only as far as searches fill it.
 MAX_TABLE_BITS = 22
 

@@ -144,3 +144,15 @@ def test_the_key_is_at_most_one_word_longer_than_the_packed_key_it_replaced():
         c = compiled(config)
         n = c.cards.n
         assert layout.key_words(n) <= packed(n, c.n_tracked) + 1
+
+
+@pytest.mark.parametrize("config", CONFIGS[:3], ids=lambda c: c.label())
+def test_kernel_setup_writes_the_row_of_the_reference_setup(config):
+    cs = load_cards(config)
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        deck = rng.permutation(cs.n)
+        row = np.zeros(K.state_len(cs.n), np.uint64)
+        K.setup(deck.astype(np.int64), cs.n, config.players, row)
+        assert np.array_equal(row, to_kernel_state(new_game(cs, deck.tolist())))
+        assert masks_match_zones(row, cs.n)
