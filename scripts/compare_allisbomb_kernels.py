@@ -69,7 +69,8 @@ def runner(K, info, cfg, decks, node_limit):
     c = compiled(cfg)
     p = c.prog
     cap = 1 << table_bits_for(node_limit)
-    words = K.key_words(p.n, c.n_tracked)
+    # the key's length: the row's key words (layout.py) or, before it, the packed words
+    words = K.key_words(p.n, c.n_tracked) if hasattr(K, "pack_state") else K.key_words(p.n)
     tags, table = np.zeros(cap, np.uint64), np.zeros((cap, words), np.uint64)
     fa = K._frames(MAX_DEPTH, K.state_len(p.n))
     fb = K._frames(MAX_DEPTH, K.state_len(p.n))

@@ -2,7 +2,7 @@
 
 Numba has no profiler, so this writes an instrumented copy of `solvers/allisbomb/kernel.py`
 to a temporary directory: `dfs` and `run_turn` read the CPU's cycle counter
-(`llvm.readcyclecounter`) around each part of a child (copy, turn, dead check, packing,
+(`llvm.readcyclecounter`) around each part of a child (copy, turn, dead check, hash,
 table probe) and each phase of a turn (rulebook D.1-D.5), and add the cycles to spare
 slots of the `ctl` and `cs` arrays. It then solves seeded deals with the copy's
 `solve_many` (plain search) and prints cycles per child and the counts that explain them.
@@ -46,10 +46,16 @@ def rdtsc(typingctx):
 
     return _nbt.int64(), codegen
 """
-#: ctl slots: cycles of the next child (odometer, copy, turn: 17), dead (18), pack (19), probe (20), the whole dfs
+#: ctl slots: cycles of the next child (odometer, copy, turn: 17), dead (18), hash (19), probe (20), still_alive (21), the whole dfs
 #: (23); counts of children (24), dead calls (25), dead positions (26), table hits (27);
 #: turn phases copied from cs[8..11] to ctl[40..43].
-PARTS = {17: "next child (copy, turn)", 18: "dead", 19: "pack_state", 20: "_tt_find"}
+PARTS = {
+    17: "next child (copy, turn)",
+    21: "still_alive",
+    18: "dead",
+    19: "hash",
+    20: "_tt_find",
+}
 PHASES = ("D.1 play", "D.2 draw & equip", "D.3 card action", "D.4-5 ignite, clean-up")
 
 
@@ -85,6 +91,13 @@ def instrument(src: str) -> str:
     )
     body = _swap(
         body,
+        "        alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)\n",
+        "        _t0 = rdtsc()\n"
+        "        alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)\n"
+        "        ctl[21] += rdtsc() - _t0\n",
+    )
+    body = _swap(
+        body,
         "        if not alive and dead(child, n, info):\n",
         "        _t0 = rdtsc()\n        _dd = not alive and dead(child, n, info)\n"
         "        ctl[18] += rdtsc() - _t0\n        ctl[25] += not alive\n        ctl[26] += _dd\n"
@@ -92,11 +105,11 @@ def instrument(src: str) -> str:
     )
     body = _swap(
         body,
-        "        h = pack_state(child, n, tracked, n_tracked, kw)\n"
-        "        idx, found = _tt_find(tags, table, gen, h, kw, cap)\n",
-        "        _t0 = rdtsc()\n        h = pack_state(child, n, tracked, n_tracked, kw)\n"
+        "        h = _hash_words(child, KW)\n"
+        "        idx, found = _tt_find(tags, table, gen, h, child, cap)\n",
+        "        _t0 = rdtsc()\n        h = _hash_words(child, KW)\n"
         "        _t1 = rdtsc()\n        ctl[19] += _t1 - _t0\n"
-        "        idx, found = _tt_find(tags, table, gen, h, kw, cap)\n"
+        "        idx, found = _tt_find(tags, table, gen, h, child, cap)\n"
         "        ctl[20] += rdtsc() - _t1\n        ctl[27] += found\n",
     )
     body = _swap(body, "    while d >= 0:\n", "    _tstart = rdtsc()\n    while d >= 0:\n")
@@ -111,8 +124,8 @@ def instrument(src: str) -> str:
     body = src[a:b]
     body = _swap(
         body,
-        "    H = 5 * n\n    players = info[12]\n",
-        "    _r0 = rdtsc()\n    H = 5 * n\n    players = info[12]\n",
+        "    HB = 8 * KW\n    players = info[12]\n",
+        "    _r0 = rdtsc()\n    HB = 8 * KW\n    players = info[12]\n",
     )
     body = _swap(body, "    # D.2 draw and equip\n", "    _r1 = rdtsc()\n    cs[8] += _r1 - _r0\n")
     body = _swap(body, "    # D.3 card action\n", "    _r2 = rdtsc()\n    cs[9] += _r2 - _r1\n")
@@ -148,7 +161,7 @@ def main() -> None:
     p = c.prog
     decks = shuffles(c.cards.n, args.deals, np.random.default_rng(args.seed))
     cap = 1 << table_bits_for(args.node_limit)
-    words = K.key_words(p.n, c.n_tracked)
+    words = K.key_words(p.n)
     tags, table = np.zeros(cap, np.uint64), np.zeros((cap, words), np.uint64)
     fa = K._frames(MAX_DEPTH, K.state_len(p.n))
     fb = K._frames(MAX_DEPTH, K.state_len(p.n))

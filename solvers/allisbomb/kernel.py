@@ -3,15 +3,9 @@
 Every function here mirrors one in `rules.py` / `search.py`; tests run both on many
 seeded deals and demand the same outcome, node count and solution.
 
-State layout (one int16 array `st`, N = number of cards, H = 5N):
-
-    st[0:N]      DECK, card ids top first (st[H+0] of them are valid)
-    st[N:2N]     zone of each card: 0 deck, 1/2 equipped by player 1/2, 3 discard, 4 out, 5 play
-    st[2N:3N]    1 if the card is ignited
-    st[3N:4N]    DISCARD PILE, bottom first (st[H+1] valid)
-    st[4N:5N]    1 if the card was played at least once
-    st[H+0..7]   deck length, discard length, desired dish (-1), active player, GIFT plays,
-                 outcome (0 ongoing, 1 win, 2 loss), ending bits (rules.Ending), turn
+State layout: one row `s` of uint64 words, its bytes read and written through the int8
+view `b = s.view(np.int8)`; the first `key_words(n)` words are the position's key, which
+the transposition table hashes and compares as they are (layout in `layout.py`).
 
 Program arrays (cards.compile_program): number[n, 2], keyword[n, 2] (1 URGENT, 2 ROYAL),
 step_start[n, 2], step_count[n, 2], steps[k, 13] (layout in cards.py), info (cards.win_info's
@@ -28,8 +22,29 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-from solvers.allisbomb.prune import bound_reaches, dead, lower_bound, still_alive
+from solvers.allisbomb.layout import (
+    H_DECK,
+    H_ENDING,
+    H_OUTCOME,
+    H_PILE,
+    PAD,
+    PLAYED,
+    SIDE,
+    TURN_SHIFT,
+    W_MASKS,
+    ZONE,
+    key_words,
+    state_words,
+)
+from solvers.allisbomb.prune import (
+    bound_reaches,
+    dead,
+    lower_bound,
+    mark_start,
+    still_alive,
+)
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -53,8 +68,8 @@ CODE_PAUSED = 3  # dfs only: stopped at `pause_at` nodes, resumable
 
 
 def state_len(n: int) -> int:
-    """Length of the state array for n cards."""
-    return 5 * n + 8
+    """Length (uint64 words) of the state row for n cards (layout.py)."""
+    return int(state_words(n))
 
 
 #: The decorator of `_turn` and its helpers. They only read and write arrays they are given
@@ -74,36 +89,78 @@ def _bit(lo, hi, c):
     return (hi >> (c - 31)) & 1
 
 
+@njit(cache=True, inline="always")
+def _low_card(m):
+    """The lowest card of a non-empty uint64 mask (one count-trailing-zeros instruction)."""
+    return np.int64(trailing_zeros(m))
+
+
+@njit(cache=True, inline="always")
+def _zone(b, n, c):
+    return b[n + c] & ZONE
+
+
+@njit(cache=True, inline="always")
+def _side(b, n, c):
+    return (b[n + c] >> 3) & 1
+
+
 @_turn_helper
-def _equipped(st, n, player, out):
-    z = EQUIP0 + player
-    k = 0
-    for c in range(n):
-        # written always, kept only if equipped: no branch to mispredict (out has room)
-        out[k] = c
-        k += st[n + c] == z
+def _set_zone(s, b, n, c, z):
+    """Move card c to zone z in its card byte and in the zone masks (the one place a zone
+    changes, so the masks always match the bytes)."""
+    M = key_words(n) + W_MASKS
+    v = b[n + c]
+    bit = np.uint64(1) << np.uint64(c)
+    s[M + (v & ZONE)] &= ~bit
+    s[M + z] |= bit
+    b[n + c] = (v & ~ZONE) | z
+
+
+@_turn_helper
+def _mask_cards(m, out, k):
+    """Append the cards of mask m to out[k:], lowest id first; return the new length."""
+    while m != 0:
+        out[k] = _low_card(m)
+        k += 1
+        m &= m - np.uint64(1)
     return k
 
 
 @_turn_helper
-def _playable(st, n, keyword, out):
-    H = 5 * n
-    k = _equipped(st, n, st[H + 3], out)
+def _equipped(s, n, player, out):
+    """A player's EQUIPPED CARDS, lowest id first (as rules.State.equipped), in out."""
+    return _mask_cards(s[key_words(n) + W_MASKS + EQUIP0 + player], out, 0)
+
+
+@_turn_helper
+def _playable(s, b, n, keyword, out, tmp):
+    """The active player's EQUIPPED CARDS that may be played (D.1: with an URGENT card among
+    them, only URGENT and ROYAL cards), by id, in out; returns how many.
+
+    One pass over the set bits of the player's mask (a player rarely holds more than a few
+    cards): every card goes to out, the URGENT and ROYAL ones also to tmp, which replaces
+    out only if an URGENT card was met."""
+    act = b[2 * n + 1] & 1
+    m = s[key_words(n) + W_MASKS + EQUIP0 + act]
+    k = 0
+    u = 0
     urgent = False
-    for i in range(k):
-        c = out[i]
-        if keyword[c, st[2 * n + c]] == KW_URGENT:
-            urgent = True
+    while m != 0:
+        c = _low_card(m)
+        m &= m - np.uint64(1)
+        kw = keyword[c, _side(b, n, c)]
+        out[k] = c
+        k += 1
+        # written always, kept only if URGENT or ROYAL: no branch to mispredict
+        tmp[u] = c
+        u += kw == KW_URGENT or kw == KW_ROYAL
+        urgent |= kw == KW_URGENT
     if not urgent:
         return k
-    m = 0
-    for i in range(k):
-        c = out[i]
-        kw = keyword[c, st[2 * n + c]]
-        if kw == KW_URGENT or kw == KW_ROYAL:
-            out[m] = c
-            m += 1
-    return m
+    for i in range(u):
+        out[i] = tmp[i]
+    return u
 
 
 @_turn_helper
@@ -132,111 +189,141 @@ def _choose(k, ch, chk, cs):
 
 
 @_turn_helper
-def _remove(st, n, c):
-    H = 5 * n
-    z = st[n + c]
+def _remove(s, b, n, c):
+    """Take card c out of the DECK or the DISCARD PILE (its zone is then set by the caller),
+    closing the gap; the byte freed next to the gap becomes PAD."""
+    HB = 8 * key_words(n)
+    z = _zone(b, n, c)
     if z == DECK:
-        L = st[H]
+        L = b[HB + H_DECK]
         j = 0
-        while st[j] != c:
+        while b[j] != c:
             j += 1
         for i in range(j, L - 1):
-            st[i] = st[i + 1]
-        st[H] = L - 1
+            b[i] = b[i + 1]
+        b[L - 1] = PAD
+        b[HB + H_DECK] = L - 1
     elif z == DISCARD:
-        L = st[H + 1]
-        j = 0
-        while st[3 * n + j] != c:
+        # the pile runs from b[n - L] (its top) to b[n - 1] (its bottom): the cards above c
+        # move down one place towards the bottom
+        L = b[HB + H_PILE]
+        j = n - L
+        while b[j] != c:
             j += 1
-        for i in range(j, L - 1):
-            st[3 * n + i] = st[3 * n + i + 1]
-        st[H + 1] = L - 1
+        for i in range(j, n - L, -1):
+            b[i] = b[i - 1]
+        b[n - L] = PAD
+        b[HB + H_PILE] = L - 1
 
 
 @_turn_helper
-def _discard(st, n, c):
-    H = 5 * n
-    if st[n + c] == DISCARD:
+def _discard(s, b, n, c):
+    HB = 8 * key_words(n)
+    if _zone(b, n, c) == DISCARD:
         return
-    _remove(st, n, c)
-    st[3 * n + st[H + 1]] = c
-    st[H + 1] += 1
-    st[n + c] = DISCARD
+    _remove(s, b, n, c)
+    L = b[HB + H_PILE] + 1
+    b[n - L] = c
+    b[HB + H_PILE] = L
+    _set_zone(s, b, n, c, DISCARD)
 
 
 @_turn_helper
-def _ignite(st, n, c):
-    if st[2 * n + c] == 1:
-        _discard(st, n, c)
+def _ignite(s, b, n, c):
+    if b[n + c] & SIDE:
+        _discard(s, b, n, c)
     else:
-        st[2 * n + c] = 1
+        b[n + c] |= SIDE
 
 
 @_turn_helper
-def _deck_top(st, n, c):
-    H = 5 * n
-    L = st[H]
+def _deck_top(s, b, n, c):
+    HB = 8 * key_words(n)
+    L = b[HB + H_DECK]
     for i in range(L, 0, -1):
-        st[i] = st[i - 1]
-    st[0] = c
-    st[H] = L + 1
-    st[n + c] = DECK
+        b[i] = b[i - 1]
+    b[0] = c
+    b[HB + H_DECK] = L + 1
+    _set_zone(s, b, n, c, DECK)
 
 
 @_turn_helper
-def _deck_bottom(st, n, c):
-    H = 5 * n
-    st[st[H]] = c
-    st[H] += 1
-    st[n + c] = DECK
+def _deck_bottom(s, b, n, c):
+    HB = 8 * key_words(n)
+    L = b[HB + H_DECK]
+    b[L] = c
+    b[HB + H_DECK] = L + 1
+    _set_zone(s, b, n, c, DECK)
 
 
 @_turn_helper
-def _move(st, n, c, to):
-    if to == D_DISCARD:
-        _discard(st, n, c)
+def _deck_shift(s, b, L, num):
+    """Move the DECK's bytes num..L-1 to 0..L-num-1 (the top num cards drawn, D.2); bytes
+    L-num..L-1 are left for the caller to write, bytes from L on are kept.
+
+    Done on whole words (a byte loop of unknown length cost a memmove-like call, with its
+    overlap checks, on nearly every turn): each word takes its own bytes shifted down and
+    the next word's low bytes, and the word holding byte L-1 keeps its bytes from L on.
+    The row always has a word after the one holding byte L-1 (the key is followed by
+    the header word), so s[w + 1] exists."""
+    if num >= 8:  # (no card draws that many; kept exact anyway)
+        for j in range(L - num):
+            b[j] = b[j + num]
         return
-    _remove(st, n, c)
-    if to == D_TOP:
-        _deck_top(st, n, c)
-    elif to == D_BOTTOM:
-        _deck_bottom(st, n, c)
-    elif to == D_EQUIPPED:
-        st[n + c] = EQUIP0 + st[5 * n + 3]
+    sh = np.uint64(8 * num)
+    back = np.uint64(64 - 8 * num)
+    last = (L - 1) // 8
+    for w in range(last):
+        s[w] = (s[w] >> sh) | (s[w + 1] << back)
+    shifted = (s[last] >> sh) | (s[last + 1] << back)
+    hi = L - 8 * last  # bytes of the last word below L (1..8)
+    if hi >= 8:
+        s[last] = shifted
     else:
-        st[n + c] = OUT
+        low = (np.uint64(1) << np.uint64(8 * hi)) - np.uint64(1)
+        s[last] = (shifted & low) | (s[last] & ~low)
 
 
 @_turn_helper
-def _candidates(st, n, card, steps, si, players, out, tmp):
-    H = 5 * n
+def _move(s, b, n, c, to):
+    if to == D_DISCARD:
+        _discard(s, b, n, c)
+        return
+    _remove(s, b, n, c)
+    if to == D_TOP:
+        _deck_top(s, b, n, c)
+    elif to == D_BOTTOM:
+        _deck_bottom(s, b, n, c)
+    elif to == D_EQUIPPED:
+        _set_zone(s, b, n, c, EQUIP0 + (b[2 * n + 1] & 1))
+    else:
+        _set_zone(s, b, n, c, OUT)
+
+
+@_turn_helper
+def _candidates(s, b, n, card, steps, si, players, out, tmp):
+    HB = 8 * key_words(n)
+    M = key_words(n) + W_MASKS
     zone, pick, nth, within = steps[si, 1], steps[si, 2], steps[si, 3], steps[si, 4]
     k = 0
     if zone == Z_PLAY:
-        if st[n + card] == PLAY:
+        if _zone(b, n, card) == PLAY:
             tmp[0] = card
             k = 1
     elif zone == Z_DECK:
-        for i in range(st[H]):
-            tmp[k] = st[i]
+        for i in range(b[HB + H_DECK]):
+            tmp[k] = b[i]
             k += 1
     elif zone == Z_DISCARD:
-        for i in range(st[H + 1] - 1, -1, -1):
-            tmp[k] = st[3 * n + i]
+        # from the top of the pile down: b[n - L] .. b[n - 1]
+        for i in range(n - b[HB + H_PILE], n):
+            tmp[k] = b[i]
             k += 1
     else:
-        act = st[H + 3]
-        z = EQUIP0 + act
-        for c in range(n):
-            if st[n + c] == z:
-                tmp[k] = c
-                k += 1
+        act = b[2 * n + 1] & 1
+        k = _mask_cards(s[M + EQUIP0 + act], tmp, 0)
         if (pick == P_NAME or pick == P_CLASS) and players == 2:
-            z = EQUIP0 + 1 - act
-            for c in range(n):
-                if st[n + c] == z:
-                    tmp[k] = c
-                    k += 1
+            k = _mask_cards(s[M + EQUIP0 + 1 - act], tmp, k)
     lo, hi = 0, k
     if pick == P_TOP:
         hi = min(k, 1)
@@ -254,7 +341,7 @@ def _candidates(st, n, card, steps, si, players, out, tmp):
             continue
         if pick == P_CLASS and _bit(steps[si, 7], steps[si, 8], c) == 0:
             continue
-        if steps[si, 0] == OP_FLIP and st[2 * n + c] == 0:
+        if steps[si, 0] == OP_FLIP and _side(b, n, c) == 0:
             continue
         out[m] = c
         m += 1
@@ -262,38 +349,39 @@ def _candidates(st, n, card, steps, si, players, out, tmp):
 
 
 @_turn_helper
-def _fixed_targets(st, n, card, steps, si, out, tmp):
-    H = 5 * n
+def _fixed_targets(s, b, n, card, steps, si, out, tmp):
+    HB = 8 * key_words(n)
     zone, pick, nth, count = steps[si, 1], steps[si, 2], steps[si, 3], steps[si, 11]
     if zone == Z_PLAY:
-        if st[n + card] == PLAY and not (steps[si, 0] == OP_FLIP and st[2 * n + card] == 0):
+        if _zone(b, n, card) == PLAY and not (steps[si, 0] == OP_FLIP and _side(b, n, card) == 0):
             out[0] = card
             return 1
         return 0  # (the reference filters flip_back the same way for every zone)
-    # the pool, top first: the deck st[0..k-1], or the discard pile read from its top
+    # the pool, top first, is b[base .. base + k - 1]: the DECK from b[0], the DISCARD PILE
+    # from its top card b[n - k]
     if zone == Z_DECK:
-        k = st[H]
-        base, sign = 0, 1
+        k = np.int64(b[HB + H_DECK])
+        base = 0
     else:
-        k = st[H + 1]
-        base, sign = 3 * n + k - 1, -1
+        k = np.int64(b[HB + H_PILE])
+        base = n - k
     m = 0
     if pick == P_TOP:
         for i in range(min(count, k)):
-            out[m] = st[base + sign * i]
+            out[m] = b[base + i]
             m += 1
     elif pick == P_BOTTOM:
         for i in range(min(count, k)):
-            out[m] = st[base + sign * (k - 1 - i)]
+            out[m] = b[base + k - 1 - i]
             m += 1
     else:
         for i in range(nth - 1, min(nth - 1 + count, k)):
-            out[m] = st[base + sign * i]
+            out[m] = b[base + i]
             m += 1
     if steps[si, 0] == OP_FLIP:
         j = 0
         for i in range(m):
-            if st[2 * n + out[i]] == 1:
+            if _side(b, n, out[i]) == 1:
                 out[j] = out[i]
                 j += 1
         m = j
@@ -301,54 +389,59 @@ def _fixed_targets(st, n, card, steps, si, out, tmp):
 
 
 @_turn_helper
-def _apply_select(st, n, c, steps, si):
+def _apply_select(s, b, n, c, steps, si):
     if steps[si, 0] == OP_MOVE:
-        _move(st, n, c, steps[si, 9])
+        _move(s, b, n, c, steps[si, 9])
     elif steps[si, 0] == OP_IGNITE:
-        _ignite(st, n, c)
+        _ignite(s, b, n, c)
     else:
-        st[2 * n + c] = 0
+        b[n + c] &= ~SIDE
 
 
 @_turn_helper
-def _unmet(st, n, card, played_ignited, info, gift_ids, n_gifts):
+def _equipped_by_anyone(b, n, c):
+    z = _zone(b, n, c)
+    return z == EQUIP0 or z == EQUIP1
+
+
+@_turn_helper
+def _unmet(s, b, n, card, played_ignited, info, gift_ids, n_gifts):
     """True if some win condition is unmet (rules.State.unmet_conditions)."""
-    H = 5 * n
-    d = st[H + 2]
+    d = b[2 * n]
     princess_ok = card == info[1] and played_ignited == 1
     if d < 0:
         return True
     if info[0] == 1:
-        if st[n + d] != DISCARD:
+        if _zone(b, n, d) != DISCARD:
             return True
         t = info[2]
-        if not princess_ok or t < 0 or st[2 * n + t] == 0:
+        if not princess_ok or t < 0 or _side(b, n, t) == 0:
             return True
-        if st[n + t] != EQUIP0 and st[n + t] != EQUIP1:
+        if not _equipped_by_anyone(b, n, t):
             return True
     else:
-        if st[2 * n + d] == 0:
+        if _side(b, n, d) == 0:
             return True
-        if not princess_ok or (st[n + d] != EQUIP0 and st[n + d] != EQUIP1):
+        if not princess_ok or not _equipped_by_anyone(b, n, d):
             return True
     if info[3] != -1:  # mosquitos in play as a condition (mask, -1 = not a condition)
         lo, hi = info[3], info[4]
         if lo == 0 and hi == 0:
             return True
         for c in range(n):
-            if _bit(lo, hi, c) == 1 and st[n + c] != DISCARD:
+            if _bit(lo, hi, c) == 1 and _zone(b, n, c) != DISCARD:
                 return True
     if info[5] != -2:
         g = info[5]
-        if g < 0 or st[4 * n + g] == 0:
+        if g < 0 or b[n + g] & PLAYED == 0:
             return True
     if info[8] > 0:
         if info[9] == 1:
             cnt = 0
             for i in range(n_gifts):
-                cnt += st[4 * n + gift_ids[i]]
+                cnt += (b[n + gift_ids[i]] >> 4) & 1
         else:
-            cnt = st[H + 4]
+            cnt = b[2 * n + 1] >> 1  # (capped at 3: enough for "fewer than 3")
         if cnt < 3:
             return True
     if info[10] != -2:
@@ -360,9 +453,9 @@ def _unmet(st, n, card, played_ignited, info, gift_ids, n_gifts):
         if a < 0:
             return True
         if info[13] == 1:
-            if st[n + a] != EQUIP0 and st[n + a] != EQUIP1:
+            if not _equipped_by_anyone(b, n, a):
                 return True
-        elif st[n + a] != EQUIP0 + st[H + 3]:
+        elif _zone(b, n, a) != EQUIP0 + (b[2 * n + 1] & 1):
             return True
     return False
 
@@ -381,7 +474,7 @@ def _is_gift(c, info):
 #: and keep no array past their return, so the counts are never needed. Numba compiles a
 #: callee met first from such a function without NRT too (flag inheritance; only speed
 #: differs), so anything they call must not allocate: `_tt_grow`, which does, asks for NRT
-#: explicitly.
+#: explicitly. (`s.view(np.int8)` allocates nothing: it is a new header over the same data.)
 _no_refcount = njit(cache=True, _nrt=False)
 
 
@@ -390,17 +483,17 @@ _no_refcount = njit(cache=True, _nrt=False)
 # fields), which cost about 15% of a position.
 @njit(cache=True, _nrt=False, inline="always")
 def run_turn(
-    st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
+    s, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
 ):
-    """Play one turn on `st` with the choices in `ch`; choices past the given ones are
-    taken as option 0 and appended (see `_choose`). Return 0 when done, NEED (-1) if the
-    turn needs more than MAXC choices. Mirrors rules.State._run_turn."""
+    """Play one turn on the state row `s` with the choices in `ch`; choices past the given
+    ones are taken as option 0 and appended (see `_choose`). Return 0 when done, NEED (-1)
+    if the turn needs more than MAXC choices. Mirrors rules.State._run_turn."""
     # The turn is played by `_turn` (see `_turn_helper`): around one call that cannot raise,
     # Numba's pruning pass removes the reference counts taken here on the 13 arrays (26 calls
     # with an atomic add each, every turn), which in the body itself (loops, many exits,
     # divisions that could raise) it could not.
     return _turn(
-        st,
+        s,
         n,
         number,
         keyword,
@@ -420,41 +513,44 @@ def run_turn(
 
 @_turn_helper
 def _turn(
-    st, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
+    s, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
 ):
     """The body of `run_turn`: rulebook D.1-D.5, mirroring rules.State._run_turn."""
-    H = 5 * n
+    b = s.view(np.int8)
+    KW = key_words(n)
+    HB = 8 * KW
     players = info[12]
-    act = st[H + 3]
+    act = b[2 * n + 1] & 1
     # D.1 play a card
-    k = _playable(st, n, keyword, buf)
+    k = _playable(s, b, n, keyword, buf, tmp)
     i = _choose(k, ch, chk, cs)
     if i < 0:
         return NEED
     card = buf[i]
-    side = st[2 * n + card]
-    st[n + card] = PLAY
-    st[4 * n + card] = 1
-    if info[8] > 0 and _is_gift(card, info):
-        st[H + 4] += 1
+    side = _side(b, n, card)
+    _set_zone(s, b, n, card, PLAY)
+    # the play mark, only on the cards whose mark a win condition reads (layout.py)
+    b[n + card] |= PLAYED * _bit(info[mark_start(n)], info[mark_start(n) + 1], card)
+    if info[8] > 0 and _is_gift(card, info) and (b[2 * n + 1] >> 1) < 3:
+        b[2 * n + 1] += 2  # GIFT plays, capped at 3 (bits 1-2)
     # D.2 draw and equip
     num = number[card, side]
-    L = st[H]
+    L = np.int64(b[HB + H_DECK])
     drawn = -1
     if num > L:
-        st[H + 5] = R_LOSS
-        st[H + 6] = E_DRAW
+        b[HB + H_OUTCOME] = R_LOSS
+        b[HB + H_ENDING] = E_DRAW
         return 0
     if num > 0:
         for j in range(num):
-            tmp[j] = st[j]
-        for j in range(L - num):
-            st[j] = st[j + num]
-        st[n + tmp[num - 1]] = EQUIP0 + act
+            tmp[j] = b[j]
+        _deck_shift(s, b, L, num)
         drawn = tmp[num - 1]
+        _set_zone(s, b, n, drawn, EQUIP0 + act)
         for j in range(num - 1):
-            st[L - num + j] = tmp[j]
-        st[H] = L - 1
+            b[L - num + j] = tmp[j]
+        b[L - 1] = PAD
+        b[HB + H_DECK] = L - 1
     # D.3 card action
     s0 = sstart[card, side]
     for si in range(s0, s0 + scount[card, side]):
@@ -465,7 +561,7 @@ def _turn(
             may = steps[si, 10]
             pick = steps[si, 2]
             if pick == P_TOP or pick == P_BOTTOM or pick == P_NTH or pick == P_SELF:
-                m = _fixed_targets(st, n, card, steps, si, buf, tmp)
+                m = _fixed_targets(s, b, n, card, steps, si, buf, tmp)
                 # copy: buf is reused below only after this loop
                 stop = False
                 for j in range(m):
@@ -477,12 +573,12 @@ def _turn(
                         if r == 1:
                             stop = True
                             break
-                    _apply_select(st, n, c, steps, si)
+                    _apply_select(s, b, n, c, steps, si)
                 if stop:
                     continue
             else:
                 for _rep in range(steps[si, 11]):
-                    m = _candidates(st, n, card, steps, si, players, buf, tmp)
+                    m = _candidates(s, b, n, card, steps, si, players, buf, tmp)
                     if m == 0:
                         break
                     r = _choose(m + may, ch, chk, cs)
@@ -490,10 +586,10 @@ def _turn(
                         return NEED
                     if r == m:
                         break
-                    _apply_select(st, n, buf[r], steps, si)
+                    _apply_select(s, b, n, buf[r], steps, si)
         elif op == OP_SWAP:
-            kk = _equipped(st, n, st[H + 3], buf)
-            if kk == 0 or st[H] == 0:
+            kk = _equipped(s, n, act, buf)
+            if kk == 0 or b[HB + H_DECK] == 0:
                 continue
             r = _choose(kk + steps[si, 10], ch, chk, cs)
             if r < 0:
@@ -501,12 +597,12 @@ def _turn(
             if r == kk:
                 continue
             e = buf[r]
-            top = st[0]
-            st[0] = e
-            st[n + e] = DECK
-            st[n + top] = EQUIP0 + st[H + 3]
+            top = b[0]
+            b[0] = e
+            _set_zone(s, b, n, e, DECK)
+            _set_zone(s, b, n, top, EQUIP0 + act)
         elif op == OP_REORDER:
-            m = min(steps[si, 3], st[H])
+            m = min(steps[si, 3], np.int64(b[HB + H_DECK]))
             if m < 2:
                 continue
             f = 1
@@ -517,7 +613,7 @@ def _turn(
                 return NEED
             # r-th lexicographic permutation (as itertools.permutations lists them)
             for j in range(m):
-                tmp[j] = st[j]
+                tmp[j] = b[j]
                 buf[j] = 1
             for pos in range(m):
                 f //= m - pos
@@ -531,19 +627,19 @@ def _turn(
                         q -= 1
                     j += 1
                 buf[j] = 0
-                st[pos] = tmp[j]
+                b[pos] = tmp[j]
         elif op == OP_PROPHECY:
-            if st[H + 2] >= 0 or steps[si, 12] < 0:
+            if b[2 * n] >= 0 or steps[si, 12] < 0:
                 continue
-            st[H + 2] = steps[si, 12]
-            if st[n + card] == PLAY:
-                st[n + card] = OUT
+            b[2 * n] = steps[si, 12]
+            if _zone(b, n, card) == PLAY:
+                _set_zone(s, b, n, card, OUT)
         else:  # OP_EQUIPWIN
-            t = st[H + 2] if steps[si, 12] == -2 else steps[si, 12]
+            t = np.int64(b[2 * n]) if steps[si, 12] == -2 else np.int64(steps[si, 12])
             if steps[si, 1] == Z_DRAWN:
-                if t < 0 or t != drawn or st[n + t] != EQUIP0 + act or st[2 * n + t] == 0:
+                if t < 0 or t != drawn or _zone(b, n, t) != EQUIP0 + act or _side(b, n, t) == 0:
                     continue
-            elif t < 0 or st[n + t] != DECK or st[2 * n + t] == 0:
+            elif t < 0 or _zone(b, n, t) != DECK or _side(b, n, t) == 0:
                 continue
             if steps[si, 10] == 1:
                 r = _choose(2, ch, chk, cs)
@@ -552,38 +648,37 @@ def _turn(
                 if r == 1:
                     continue
             if steps[si, 1] != Z_DRAWN:
-                _remove(st, n, t)
-                st[n + t] = EQUIP0 + st[H + 3]
-            if _unmet(st, n, card, side, info, gift_ids, n_gifts):
-                st[H + 5] = R_LOSS
-                st[H + 6] = E_UNMET
+                _remove(s, b, n, t)
+                _set_zone(s, b, n, t, EQUIP0 + act)
+            if _unmet(s, b, n, card, side, info, gift_ids, n_gifts):
+                b[HB + H_OUTCOME] = R_LOSS
+                b[HB + H_ENDING] = E_UNMET
             else:
-                st[H + 5] = R_WIN
+                b[HB + H_OUTCOME] = R_WIN
             return 0
     # D.4 ignite
-    if st[n + card] == PLAY:
-        _ignite(st, n, card)
+    if _zone(b, n, card) == PLAY:
+        _ignite(s, b, n, card)
     # D.5 clean-up
-    if st[n + card] == PLAY:
-        _deck_bottom(st, n, card)
+    if _zone(b, n, card) == PLAY:
+        _deck_bottom(s, b, n, card)
+    M = KW + W_MASKS
     if players == 2:
-        kk = _equipped(st, n, act, buf)
+        kk = _equipped(s, n, act, buf)
         if kk > 0:
             r = _choose(kk + info[14], ch, chk, cs)
             if r < 0:
                 return NEED
             if r < kk:
-                st[n + buf[r]] = EQUIP0 + 1 - act
-        st[H + 3] = 1 - act
-    st[H + 7] += 1
+                _set_zone(s, b, n, buf[r], EQUIP0 + 1 - act)
+        b[2 * n + 1] ^= 1
+    s[KW] += np.uint64(1) << np.uint64(TURN_SHIFT)
     # D.1 of the next turn: a player with any EQUIPPED CARD can play one (an URGENT card
     # is itself playable), so the game is lost exactly when nothing is equipped
-    z = EQUIP0 + st[H + 3]
-    for c in range(n):
-        if st[n + c] == z:
-            return 0
-    st[H + 5] = R_LOSS
-    st[H + 6] = E_NOCARD
+    if s[M + EQUIP0 + (b[2 * n + 1] & 1)] != 0:
+        return 0
+    b[HB + H_OUTCOME] = R_LOSS
+    b[HB + H_ENDING] = E_NOCARD
     return 0
 
 
@@ -596,83 +691,10 @@ def _mix(h):
     return h ^ (h >> np.uint64(29))
 
 
-@njit(cache=True)
-def key_words(n: int, n_tracked: int) -> int:
-    """Words (uint64) of the packed position `pack_state` writes for n cards: ten 6-bit
-    values a word (two lengths, at most n deck and discard cards, n zones, the tracked
-    play marks), then one word for the prophecy, GIFT plays and active player."""
-    return (2 + 2 * n + n_tracked + 9) // 10 + 1
-
-
-@njit(cache=True)
-def pack_state(st, n, tracked, n_tracked, kw):
-    """Write the position into kw (all of `key_words` words) and return its 64-bit hash.
-
-    The words hold exactly what rules.State.key() holds, ten 6-bit values a word (every
-    value fits: card ids < 63, zone * 2 + side <= 11), the first in the lowest bits: the
-    deck and discard lengths, the deck top first, the discard pile bottom first, each
-    card's zone * 2 + side, the tracked play marks; the last word holds the desired dish
-    + 1, GIFT plays capped at 3 and the active player; unused words are 0. The lengths
-    come first, so the layout of the rest is fixed by them: two positions have the same
-    words if and only if they have the same key().
-
-    Each value is OR-ed in at its place (`acc |= v << shift`) rather than shifted in
-    (`acc = acc << 6 | v`): the chain from one value to the next is then one operation,
-    not two, and this chain is the packing's critical path.
-    """
-    H = 5 * n
-    six = np.uint64(6)
-    acc = np.uint64(st[H]) | np.uint64(st[H + 1]) << six
-    sh = 12  # where the next value goes (an int: Numba compares uint64 with int as floats)
-    j = 0
-    for i in range(st[H]):
-        acc |= np.uint64(st[i] + 1) << np.uint64(sh)
-        sh += 6
-        if sh == 60:
-            kw[j] = acc
-            j += 1
-            acc = np.uint64(0)
-            sh = 0
-    for i in range(st[H + 1]):
-        acc |= np.uint64(st[3 * n + i] + 1) << np.uint64(sh)
-        sh += 6
-        if sh == 60:
-            kw[j] = acc
-            j += 1
-            acc = np.uint64(0)
-            sh = 0
-    for c in range(n):
-        acc |= np.uint64(st[n + c] * 2 + st[2 * n + c]) << np.uint64(sh)
-        sh += 6
-        if sh == 60:
-            kw[j] = acc
-            j += 1
-            acc = np.uint64(0)
-            sh = 0
-    for i in range(n_tracked):
-        acc |= np.uint64(st[4 * n + tracked[i]]) << np.uint64(sh)
-        sh += 6
-        if sh == 60:
-            kw[j] = acc
-            j += 1
-            acc = np.uint64(0)
-            sh = 0
-    W = kw.shape[0]
-    for i in range(j, W - 1):
-        kw[i] = 0
-    kw[j] = acc  # a partial word (0 values when sh == 0: still unambiguous, lengths first)
-    # desired dish (-1..n-1), GIFT plays (capped at 3), active player: 6 + 2 + 1 bits
-    kw[W - 1] = (
-        np.uint64(st[H + 2] + 1) << np.uint64(3)
-        | np.uint64(min(st[H + 4], 3) << 1)
-        | np.uint64(st[H + 3])
-    )
-    return _hash_words(kw)
-
-
 @njit(cache=True, inline="always")
-def _hash_words(kw):
-    """The 64-bit hash of packed words (so a table can be rehashed from its entries).
+def _hash_words(s, W):
+    """The 64-bit hash of the first W words of s (a state row's key, or a table entry, so a
+    table can be rehashed from its entries).
 
     Each word is multiplied by its own odd constant and the products are summed, then
     mixed once: the multiplies do not wait for one another, where a chain of one mix per
@@ -680,45 +702,53 @@ def _hash_words(kw):
     """
     h = np.uint64(0)
     m = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(kw.shape[0]):
-        h += kw[i] * m
+    for i in range(W):
+        h += s[i] * m
         m += np.uint64(0x3C6EF372FE94F82A)  # even: m stays odd
     return _mix(h)
 
 
 @njit(cache=True)
-def state_hash(st, n, tracked, n_tracked):
-    """64-bit hash of what rules.State.key() holds (the hash `pack_state` returns)."""
-    kw = np.zeros(key_words(n, n_tracked), np.uint64)
-    return pack_state(st, n, tracked, n_tracked, kw)
-
-
-@njit(cache=True)
-def setup(deck, n, players, st):
-    """Rulebook B: the deck (top first), player 1 EQUIPS 3 cards, player 2 (if any) 2."""
-    st[:] = 0
-    H = 5 * n
-    for c in range(n):
-        st[n + c] = DECK
-    first = 3 if players == 1 else 5
-    for i in range(first):
-        st[n + deck[i]] = EQUIP0 if i < 3 else EQUIP1
-    L = 0
-    for i in range(first, n):
-        st[L] = deck[i]
-        L += 1
-    st[H] = L
-    st[H + 2] = -1
+def state_hash(s, n):
+    """64-bit hash of what rules.State.key() holds: of the key words of the row s."""
+    return _hash_words(s, key_words(n))
 
 
 @njit(cache=True, inline="always")
-def _tt_find(tags, table, gen, h, kw, cap):
-    """Find the packed position kw (hash h) in the table: (slot, found). Not found: the
+def _header(s, n, k):
+    """Header byte k (layout.H_*) of the state row s."""
+    return np.int64(s.view(np.int8)[8 * key_words(n) + k])
+
+
+@njit(cache=True)
+def setup(deck, n, players, s):
+    """Rulebook B: the deck (top first), player 1 EQUIPS 3 cards, player 2 (if any) 2."""
+    s[:] = 0
+    b = s.view(np.int8)
+    HB = 8 * key_words(n)
+    for i in range(n):
+        b[i] = PAD
+    # every card starts in the DECK (zone byte 0): its mask holds them all
+    s[key_words(n) + W_MASKS + DECK] = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    first = 3 if players == 1 else 5
+    for i in range(first):
+        _set_zone(s, b, n, deck[i], EQUIP0 if i < 3 else EQUIP1)
+    L = 0
+    for i in range(first, n):
+        b[L] = deck[i]
+        L += 1
+    b[HB + H_DECK] = L
+    b[2 * n] = -1
+
+
+@njit(cache=True, inline="always")
+def _tt_find(tags, table, gen, h, s, cap):
+    """Find the position whose key is the first words of s (hash h) in the table: (slot, found). Not found: the
     slot is the empty one where it would go.
 
     Layout: tags (uint64 [2**bits]) = generation (high 32 bits) | the hash's top 30 bits
     << 2 | mark (ON_PATH / DONE, 2 bits); table (uint64 [2**bits, W]) = the packed
-    positions. A slot whose generation is not `gen` is empty (earlier searches' entries
+    positions' key words. A slot whose generation is not `gen` is empty (earlier searches' entries
     expire without clearing). Probing reads the small tags only; a tag match is confirmed
     by comparing every word of the position, so two different positions are never taken
     for one another: the table is exact. A search uses only the first `cap` slots (a
@@ -735,7 +765,7 @@ def _tt_find(tags, table, gen, h, kw, cap):
         if (t & ~np.uint64(3)) == tag:
             same = True
             for j in range(W):
-                if table[idx, j] != kw[j]:
+                if table[idx, j] != s[j]:
                     same = False
                     break
             if same:
@@ -744,13 +774,13 @@ def _tt_find(tags, table, gen, h, kw, cap):
 
 
 @njit(cache=True, inline="always")
-def _tt_put(tags, table, idx, gen, h, kw, mark):
-    """Store the packed position kw (hash h) in slot idx with a mark."""
+def _tt_put(tags, table, idx, gen, h, s, mark):
+    """Store the key words of s (hash h) in slot idx with a mark."""
     tags[idx] = (
         (np.uint64(gen) << np.uint64(32)) | ((h >> np.uint64(34)) << np.uint64(2)) | np.uint64(mark)
     )
     for j in range(table.shape[1]):
-        table[idx, j] = kw[j]
+        table[idx, j] = s[j]
 
 
 @njit(cache=True, _nrt=True)  # it allocates: see _no_refcount
@@ -775,7 +805,7 @@ def _tt_grow(tags, table, gen, cap, fidx, d):
     new_cap = 2 * cap
     newpos = np.full(cap, -1, np.int64)
     for e in range(m):
-        idx = np.int64(_hash_words(keep[e]) & np.uint64(new_cap - 1))
+        idx = np.int64(_hash_words(keep[e], W) & np.uint64(new_cap - 1))
         while (tags[idx] >> np.uint64(32)) == g:
             idx = (idx + 1) & (new_cap - 1)
         tags[idx] = keep_tags[e]
@@ -925,25 +955,30 @@ def dfs(
     Jitted callers pass best_mode and order as np.int64 values, never as the literals 0
     or 1: Numba compiles one copy of a function per literal argument value, and this is the
     largest function here (four copies of it were most of the first-run compile time).
+
+    The table hashes and stores the first `key_words(n)` words of each state row (the key
+    is the row's prefix, layout.py); `tracked`, `n_tracked` and `kw` are no longer read
+    (the play marks live in the card bytes) and stay only so that the callers' argument
+    lists did not change.
     """
-    H = 5 * n
+    KW = key_words(n)
     L = states.shape[1]
     max_depth = states.shape[0] - 1
     cs[3] = order
     full = tags.shape[0]
-    if root[H + 5] == R_WIN:
+    if _header(root, n, H_OUTCOME) == R_WIN:
         return CODE_WIN, 0, 0, 0
-    if root[H + 5] == R_LOSS:
-        return CODE_LOSS, 0, root[H + 6], 0
+    if _header(root, n, H_OUTCOME) == R_LOSS:
+        return CODE_LOSS, 0, _header(root, n, H_ENDING), 0
     if ctl[0] == 1:  # resume a paused search
         d, nodes, reasons, filled, best, best_turns = ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6]
         cap = ctl[7]
     else:
         filled = 0
         cap = min(full, TT_START)
-        h = pack_state(root, n, tracked, n_tracked, kw)
-        idx, found = _tt_find(tags, table, gen, h, kw, cap)
-        _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
+        h = _hash_words(root, KW)
+        idx, found = _tt_find(tags, table, gen, h, root, cap)
+        _tt_put(tags, table, idx, gen, h, root, ON_PATH)
         filled += 1
         for j in range(L):
             states[0, j] = root[j]
@@ -1004,13 +1039,14 @@ def dfs(
             if best >= 0:
                 return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
             return CODE_UNDECIDED, nodes, reasons, 0
-        res = child[H + 5]
+        res = _header(child, n, H_OUTCOME)
         if res == R_WIN:
             score = 0
             if best_mode >= 1:
-                for c in range(n):
-                    if child[n + c] == DISCARD:
-                        score += objective[c]
+                pile = child[KW + W_MASKS + DISCARD]  # the cards in the DISCARD PILE
+                while pile != 0:
+                    score += objective[_low_card(pile)]
+                    pile &= pile - np.uint64(1)
                 if best >= 0 and score >= best:
                     continue
             for t in range(d + 1):
@@ -1023,14 +1059,14 @@ def dfs(
             best_turns = d + 1
             continue
         if res == R_LOSS:
-            reasons |= child[H + 6]
+            reasons |= _header(child, n, H_ENDING)
             continue
         alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)
         if not alive and dead(child, n, info):
             reasons |= E_DEAD
             continue
-        h = pack_state(child, n, tracked, n_tracked, kw)
-        idx, found = _tt_find(tags, table, gen, h, kw, cap)
+        h = _hash_words(child, KW)
+        idx, found = _tt_find(tags, table, gen, h, child, cap)
         if found:
             if _tt_mark(tags, idx) == ON_PATH:
                 reasons |= E_CYCLE
@@ -1042,7 +1078,7 @@ def dfs(
             # same holds for a DONE position explored under an older best: what was cut
             # or skipped in its subtree then would be cut or skipped now.
             if filled < limit_fill:
-                _tt_put(tags, table, idx, gen, h, kw, DONE)
+                _tt_put(tags, table, idx, gen, h, child, DONE)
                 filled += 1
             continue
         if nodes >= node_limit or d + 1 >= max_depth:
@@ -1053,9 +1089,9 @@ def dfs(
         if filled >= limit_fill and cap < full:
             cap = _tt_grow(tags, table, gen, cap, fidx, d)
             limit_fill = (cap * 3) // 4
-            idx, found = _tt_find(tags, table, gen, h, kw, cap)
+            idx, found = _tt_find(tags, table, gen, h, child, cap)
         if filled < limit_fill:
-            _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
+            _tt_put(tags, table, idx, gen, h, child, ON_PATH)
             filled += 1
             fidx[d + 1] = idx
         else:
@@ -1113,7 +1149,7 @@ def shortest(
     found has exactly L turns. A full table only stops recording (more work, never a
     wrong prune). `nodes` counts positions entered over all limits.
     """
-    H = 5 * n
+    KW = key_words(n)
     L = states.shape[1]
     cap = tags.shape[0]
     limit_fill = (cap * 3) // 4
@@ -1121,10 +1157,10 @@ def shortest(
     nodes = 0
     reasons = 0
     gen = gen0
-    if root[H + 5] == R_WIN:
+    if _header(root, n, H_OUTCOME) == R_WIN:
         return CODE_WIN, 0, 0, 0, gen
-    if root[H + 5] == R_LOSS:
-        return CODE_LOSS, 0, root[H + 6], 0, gen
+    if _header(root, n, H_OUTCOME) == R_LOSS:
+        return CODE_LOSS, 0, _header(root, n, H_ENDING), 0, gen
     root_alive = not dead(root, n, info)
     for D in range(1, max_turns + 1):
         gen += 1
@@ -1132,9 +1168,9 @@ def shortest(
             tags[:] = 0
             gen = 1
         filled = 0
-        h = pack_state(root, n, tracked, n_tracked, kw)
-        idx, found = _tt_find(tags, table, gen, h, kw, cap)
-        _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
+        h = _hash_words(root, KW)
+        idx, found = _tt_find(tags, table, gen, h, root, cap)
+        _tt_put(tags, table, idx, gen, h, root, ON_PATH)
         tdepth[idx] = 0
         filled += 1
         for j in range(L):
@@ -1169,7 +1205,7 @@ def shortest(
             child = states[d + 1]
             if status == NEED:
                 return CODE_UNDECIDED, nodes, reasons, 0, gen
-            res = child[H + 5]
+            res = _header(child, n, H_OUTCOME)
             if res == R_WIN:
                 for t in range(d + 1):
                     sol_len[t] = fplen[t]
@@ -1177,7 +1213,7 @@ def shortest(
                         sol[t, j] = fch[t, j]
                 return CODE_WIN, nodes, reasons, d + 1, gen
             if res == R_LOSS:
-                reasons |= child[H + 6]
+                reasons |= _header(child, n, H_ENDING)
                 continue
             # no win below a dead child, so no shortest line through it (see dfs)
             alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)
@@ -1186,8 +1222,8 @@ def shortest(
                 continue
             if d + 1 >= D:
                 continue  # the depth limit: its children are tried by the next limit
-            h = pack_state(child, n, tracked, n_tracked, kw)
-            idx, found = _tt_find(tags, table, gen, h, kw, cap)
+            h = _hash_words(child, KW)
+            idx, found = _tt_find(tags, table, gen, h, child, cap)
             if found and tdepth[idx] <= d + 1:
                 continue
             if nodes >= node_limit:
@@ -1196,7 +1232,7 @@ def shortest(
             if found:
                 tdepth[idx] = d + 1
             elif filled < limit_fill:
-                _tt_put(tags, table, idx, gen, h, kw, ON_PATH)
+                _tt_put(tags, table, idx, gen, h, child, ON_PATH)
                 tdepth[idx] = d + 1
                 filled += 1
             d += 1
@@ -1334,7 +1370,7 @@ def portfolio(
 @njit(cache=True)
 def _frames(max_depth, L):
     return (
-        np.zeros((max_depth + 1, L), np.int16),
+        np.zeros((max_depth + 1, L), np.uint64),
         np.zeros((max_depth + 1, MAXC), np.int32),
         np.zeros((max_depth + 1, MAXC), np.int32),
         np.zeros(max_depth + 1, np.int32),
@@ -1380,18 +1416,18 @@ def solve_many(
     """Solve each row of `decks` (card ids, top first); results into the out arrays.
     use_portfolio=1 runs `portfolio` (second table in tags_b, table_b).
 
-    fa and fb are the two orders' stacks, as `_frames(max_depth, 5 * n + 8)` makes them.
+    fa and fb are the two orders' stacks, as `_frames(max_depth, state_len(n))` makes them.
     The caller keeps them for the life of the process: zeroing a megabyte of fresh stack
     on every call cost more than deciding a base deal (about 1 ms against 0.8 ms), and a
     sweep calls this once per deal to time each one. Nothing is read from them before
     the search writes it.
     Returns the last table generation used."""
-    L = 5 * n + 8
+    L = state_words(n)
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl = fa
     buf = np.zeros(2 * n + 8, np.int64)
     tmp = np.zeros(2 * n + 8, np.int64)
     cs = np.zeros(4, np.int64)
-    root = np.zeros(L, np.int16)
+    root = np.zeros(L, np.uint64)
     objective = np.zeros(n, np.int64)
     kw = np.zeros(table.shape[1], np.uint64)
     kw_b = np.zeros(table.shape[1], np.uint64)

@@ -92,6 +92,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
+from solvers.allisbomb.layout import H_PILE, PLAYED, W_MASKS, key_words
+
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet, Step
     from solvers.allisbomb.config import GameConfig
@@ -308,7 +310,7 @@ def extend_info(cs: CardSet, info: np.ndarray) -> np.ndarray:
         d = _mask(a.dishes[c])
         row += [d & 0x7FFFFFFF, d >> 31]
         out[b : b + TABLE_WIDTH] = row
-    return extend_skip(cs, extend_bound(cs, out))
+    return extend_marks(cs, extend_skip(cs, extend_bound(cs, out)))
 
 
 # --- the reference predicate (plain Python over rules.State) ----------------------------------
@@ -469,21 +471,29 @@ def _popcount(m):
 
 @njit(cache=True, inline="always")
 def _zone_masks(st, n):
-    """(cards in the DISCARD PILE, cards out of play) as masks, in one pass without branches."""
-    disc = np.int64(0)
-    out = np.int64(0)
-    for c in range(n):
-        z = st[n + c]
-        disc |= np.int64(z == DISCARD) << np.int64(c)
-        out |= np.int64(z == OUT) << np.int64(c)
-    return disc, out
+    """(cards in the DISCARD PILE, cards out of play) as masks: the state row keeps them."""
+    M = key_words(n) + W_MASKS
+    return np.int64(st[M + DISCARD]), np.int64(st[M + OUT])
+
+
+@njit(cache=True, inline="always")
+def _pile_card(sb, n, j):
+    """The j-th card of the DISCARD PILE from its bottom (layout.py: its bottom card is the
+    row's byte n - 1); sb is the row's int8 view."""
+    return np.int64(sb[n - 1 - j])
+
+
+@njit(cache=True, inline="always")
+def _pile_len(sb, n):
+    return np.int64(sb[8 * key_words(n) + H_PILE])
 
 
 @njit(cache=True, inline="always")
 def _played_mask(st, n):
+    sb = st.view(np.int8)
     played = np.int64(0)
     for c in range(n):
-        played |= np.int64(st[4 * n + c] != 0) << np.int64(c)
+        played |= np.int64((sb[n + c] & PLAYED) != 0) << np.int64(c)
     return played
 
 
@@ -494,7 +504,8 @@ def _closure_mask(st, n, info, off, reach, disc):
     cards in the DISCARD PILE)."""
     t0 = INFO_LISTS + 2 * n
     n_rem = info[INFO_N_REMOVERS]
-    L = st[5 * n + 1]
+    sb = st.view(np.int8)
+    L = _pile_len(sb, n)
     while True:
         deep = np.int64(0)
         max_depth = -1
@@ -526,7 +537,7 @@ def _closure_mask(st, n, info, off, reach, disc):
             j = L - 1
             # the pile from its top down, as long as some top-card retrieval could reach
             while j >= 0 and buried <= max_depth:
-                y = st[3 * n + j]
+                y = _pile_card(sb, n, j)
                 if not _has(reach | new, y):
                     for i in range(n_rem):
                         q = info[INFO_LISTS + i]
@@ -554,7 +565,6 @@ def _reach(st, n, info, disc, out):
     cost a third of `dead`), with `_closure_mask` inlined once here: one call site, so
     that each copy compiles it once.
     """
-    H = 5 * n
     t0 = INFO_LISTS + 2 * n
     n_rem = info[INFO_N_REMOVERS]
     live = (_bit(n) - 1) & ~disc & ~out  # neither in the DISCARD PILE nor out of play
@@ -572,8 +582,8 @@ def _reach(st, n, info, disc, out):
             if info[0] == 1:
                 if info[2] >= 0:
                     must |= _bit(info[2])
-            elif st[H + 2] >= 0:
-                must |= _bit(st[H + 2])
+            elif st.view(np.int8)[2 * n] >= 0:
+                must |= _bit(st.view(np.int8)[2 * n])
             if info[11] >= 0:
                 must |= _bit(info[11])
         # once: retrievable by some card of R; twice: by two or more of them
@@ -615,8 +625,8 @@ def dead(st, n, info):
     rule); always False when info[INFO_ON] is 0. Mirrors `dead_reason`."""
     if info[INFO_ON] == 0:
         return False
-    H = 5 * n
-    d = st[H + 2]
+    sb = st.view(np.int8)
+    d = np.int64(sb[2 * n])
     j = info[10]
     if j != -2 and (j < 0 or (d >= 0 and d != j)):
         return True  # THE JUICE (tested first: it needs no reach set)
@@ -656,14 +666,16 @@ def dead(st, n, info):
         if mos == 0 or mos & out != 0:
             return True  # MOSQUITOS
     g = info[5]
-    if g != -2 and (g < 0 or not (st[4 * n + g] != 0 or _has(reach, g))):
+    if g != -2 and (g < 0 or not ((sb[n + g] & PLAYED) != 0 or _has(reach, g))):
         return True  # DREAM GUIDE
     if info[8] > 0:
         gifts = _pair(info, 6)
         if info[9] == 1:
             if _popcount(gifts & (_played_mask(st, n) | reach)) < info[8]:
                 return True  # GIFTS
-        elif st[H + 4] < info[8] and (gifts & reach) == 0:
+        # (the row keeps GIFT plays capped at 3, as State.key() does; info[8], the plays
+        # needed, is 3: rules._info's gifts_needed)
+        elif (sb[2 * n + 1] >> 1) < info[8] and (gifts & reach) == 0:
             return True  # GIFTS
     a = info[11]
     if a != -2 and (a < 0 or not _has(reach, a)):
@@ -815,7 +827,7 @@ def objective_bound(state, objective: list[int] | None = None) -> int:
 @njit(cache=True)
 def lower_bound(st, n, info, objective):
     """The Numba twin of `objective_bound` over the kernel's state (objective: int64 [n])."""
-    H = 5 * n
+    sb = st.view(np.int8)
     reach = reach_mask(st, n, info)  # (a call: a third inlined copy would compile slower)
     _disc, out = _zone_masks(st, n)
     b0 = INFO_LISTS + 2 * n + TABLE_WIDTH * n  # bound_start(n)
@@ -824,14 +836,14 @@ def lower_bound(st, n, info, objective):
         if _has(reach, c):
             taken |= _pair(info, b0 + BOUND_WIDTH * c)
     certain = np.int64(0)
-    for j in range(st[H + 1]):
-        y = st[3 * n + j]
+    for j in range(_pile_len(sb, n)):
+        y = _pile_card(sb, n, j)
         if not _has(reach, y) and not _has(taken, y):
             certain |= _bit(y)
     if info[3] != -1:
         certain |= _pair(info, 3)
     extra = np.int64(0)
-    d = st[H + 2]
+    d = np.int64(sb[2 * n])
     if info[0] == 1:
         if d >= 0:
             certain |= _bit(d)
@@ -867,11 +879,11 @@ def bound_reaches(st, n, info, objective, target):
     """True iff `lower_bound(st, ...) >= target`, skipping the reach set when even counting
     every card of the DISCARD PILE, both MOSQUITOs and the dearest card (for the WAKING UP
     dish) stays below target: the bound never counts more than that."""
-    H = 5 * n
+    sb = st.view(np.int8)
     most = np.int64(0)
     seen = np.int64(0)
-    for j in range(st[H + 1]):
-        y = st[3 * n + j]
+    for j in range(_pile_len(sb, n)):
+        y = _pile_card(sb, n, j)
         seen |= _bit(y)
         most += objective[y]
     if info[3] != -1:
@@ -974,6 +986,31 @@ def extend_skip(cs: CardSet, info: np.ndarray) -> np.ndarray:
     return out
 
 
+# --- the cards whose play marks the kernel keeps ------------------------------------------------
+#
+# The kernel's state keeps a card's play mark (layout.PLAYED) only for the cards whose play
+# count a win condition reads (rules._info's "tracked": the DREAM GUIDE, and the GIFT cards
+# when three different ones must be played), as rules.State.key() does. The kernel finds
+# them as a mask (lo/hi pair) at info[mark_start(n)], after the skip table.
+
+
+@njit(cache=True, inline="always")
+def mark_start(n):
+    """Where the tracked-cards mask starts in `info` for n cards (skip_start(n) + SKIP_WIDTH)."""
+    return INFO_LISTS + (2 + TABLE_WIDTH + BOUND_WIDTH) * n + SKIP_WIDTH
+
+
+def extend_marks(cs: CardSet, info: np.ndarray) -> np.ndarray:
+    """Return `info` (up to the skip table) extended with the tracked-cards mask."""
+    from solvers.allisbomb.rules import _info  # (rules imports cards, which imports this)
+
+    out = np.zeros(skip_start(cs.n) + SKIP_WIDTH + 2, np.int32)
+    out[: len(info)] = info
+    m = _mask(_info(cs)["tracked"])
+    out[skip_start(cs.n) + SKIP_WIDTH :] = [m & 0x7FFFFFFF, m >> 31]
+    return out
+
+
 def skips_dead_check(parent, child) -> bool:
     """Plain-Python twin of `still_alive` over two `rules.State`s ((a)-(c) above)."""
     cs = child.cards
@@ -996,33 +1033,46 @@ def skips_dead_check(parent, child) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _same_bytes_from(a, b, first, end):
+    """True if rows a and b (uint64) hold the same bytes first..end-1 (end - first <= 8 *
+    len): the words are compared whole, with the bytes outside the range masked off, so
+    a pile of k cards costs about k / 8 comparisons instead of k."""
+    diff = np.uint64(0)
+    for w in range(first // 8, (end + 7) // 8):
+        x = a[w] ^ b[w]
+        lo = first - 8 * w  # bytes of this word before the range (> 0 only in the first word)
+        if lo > 0:
+            x &= ~np.uint64(0) << np.uint64(8 * lo)
+        hi = end - 8 * w  # bytes of this word up to the range's end (< 8 only in the last)
+        if hi < 8:
+            x &= (np.uint64(1) << np.uint64(8 * hi)) - np.uint64(1)
+        diff |= x
+    return diff == np.uint64(0)
+
+
+@njit(cache=True, inline="always")
 def still_alive(a, b, n, info):
     """True only if position b, a child of a position a that is not dead, is not dead
     either ((a)-(c) above); the search then skips `dead` on it. Twin of `skips_dead_check`."""
-    H = 5 * n
-    la = np.int64(a[H + 1])
-    lb = np.int64(b[H + 1])
-    d = b[H + 2]
-    if lb < la or d != a[H + 2]:
+    ab = a.view(np.int8)
+    bb = b.view(np.int8)
+    la = _pile_len(ab, n)
+    lb = _pile_len(bb, n)
+    d = np.int64(bb[2 * n])
+    if lb < la or d != ab[2 * n]:
         return False
+    disc_a, out_a = _zone_masks(a, n)
+    disc_b, out_b = _zone_masks(b, n)
+    if out_a != out_b:
+        return False  # a card went out of play (none comes back)
+    # the parent's pile (bottom first from byte n - 1) is the bottom of the child's
+    if not _same_bytes_from(a, b, n - la, n):
+        return False
+    # so the cards put on top are the child's pile cards that the parent's pile lacks
     s = INFO_LISTS + (2 + TABLE_WIDTH + BOUND_WIDTH) * n  # skip_start(n)
     inert = _pair(info, s) if d < 0 else _pair(info, s + 2) & ~_bit(d)
-    # One loop of fixed length without branches (an early exit where a pile ends would be a
-    # mispredicted branch): slot i of the piles is compared below la and must hold an inert
-    # card from la to lb; card i must not have gone out of play (nor come back).
-    bad = np.int64(0)
-    outs = np.int64(0)
-    for i in range(n):
-        pa = np.int64(a[3 * n + i])
-        pb = np.int64(b[3 * n + i])
-        bad |= np.int64(i < la) & np.int64(pa != pb)
-        on_top = np.int64(i >= la) & np.int64(i < lb)
-        bad |= on_top & ~(inert >> (pb & 63))  # (past lb a slot may hold a stale id: masked)
-        ob = np.int64(b[n + i] == OUT)
-        bad |= np.int64(a[n + i] == OUT) ^ ob
-        outs += ob
-    if bad & 1:
+    if disc_b & ~disc_a & ~inert != 0:
         return False
     if lb == la or info[INFO_PRINCESS_WINS] == 2:
         return True
-    return info[INFO_PRINCESS_NUMBER] <= n - lb - outs - 1
+    return info[INFO_PRINCESS_NUMBER] <= n - lb - _popcount(out_b) - 1

@@ -21,6 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from solvers.allisbomb import kernel as K
+from solvers.allisbomb import layout
 from solvers.allisbomb.cards import CardSet, Program, compile_program, load_cards
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.rules import Ending, Outcome, State, new_game
@@ -32,7 +33,7 @@ DEFAULT_NODE_LIMIT = 3_000_000
 #: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock.
 PAUSE_STEP = 100_000
 #: Largest transposition table: 2**22 entries (4 M positions; 8 bytes per entry for the
-#: tag plus 8 per packed word, kernel.key_words: 5 words, 201 MB, for the base game),
+#: tag plus 8 per key word, layout.key_words: 5 words, 201 MB, for the base game),
 #: mapped by the operating system only as far as searches fill it.
 MAX_TABLE_BITS = 22
 
@@ -152,7 +153,7 @@ class _Table:
             L = K.state_len(n)
             d = MAX_DEPTH + 1
             self.frames[n] = (
-                np.zeros((d, L), np.int16),  # states
+                np.zeros((d, L), np.uint64),  # states (layout.py)
                 np.zeros((d, K.MAXC), np.int32),  # fch
                 np.zeros((d, K.MAXC), np.int32),  # fk
                 np.zeros(d, np.int32),  # fplen
@@ -227,7 +228,7 @@ def solve_batch(
     out = {k: np.zeros(m, np.int64) for k in ("code", "nodes", "turns", "reason")}
     # each portfolio order may enter half the limit, so each table needs half the room
     bits = table_bits or table_bits_for(node_limit // 2 if portfolio else node_limit)
-    words = K.key_words(c.cards.n, c.n_tracked)
+    words = K.key_words(c.cards.n)
     tags, table = _TABLE.get(bits, words)
     tags_b, table_b = _TABLE_B.get(bits, words)
     p = c.prog
@@ -285,7 +286,7 @@ def solve_state(
     c = compiled(state.config)
     n = c.cards.n
     root = to_kernel_state(state)
-    words = K.key_words(n, c.n_tracked)
+    words = K.key_words(n)
     use_pf = portfolio and not keep_most and time_limit is None
     bits = table_bits or table_bits_for(node_limit // 2 if use_pf else node_limit)
     tags, table = _TABLE.get(bits, words)
@@ -477,7 +478,7 @@ def solve_shortest(
         )
     c = compiled(state.config)
     n = c.cards.n
-    words = K.key_words(n, c.n_tracked)
+    words = K.key_words(n)
     bits = table_bits or table_bits_for(node_limit)
     tags, table = _TABLE.get(bits, words)
     tdepth = _TABLE.depths(bits)
@@ -523,23 +524,31 @@ def verify_solution(state: State, solution: list[tuple[int, ...]]) -> State:
 
 
 def to_kernel_state(state: State) -> np.ndarray:
-    """Encode a reference position as the kernel's state array (layout in kernel.py)."""
+    """Encode a reference position as the kernel's state row (uint64; layout in layout.py)."""
+    from solvers.allisbomb.rules import _info
+
     n = state.cards.n
-    H = 5 * n
-    st = np.zeros(K.state_len(n), np.int16)
-    st[: len(state.deck)] = state.deck
-    st[n : 2 * n] = state.zone
-    st[2 * n : 3 * n] = state.ignited
-    st[3 * n : 3 * n + len(state.discard)] = state.discard
-    st[4 * n : 5 * n] = state.played
-    st[H] = len(state.deck)
-    st[H + 1] = len(state.discard)
-    st[H + 2] = state.desired
-    st[H + 3] = state.active
-    st[H + 4] = state.gift_plays
-    st[H + 5] = {Outcome.ONGOING: K.R_ONGOING, Outcome.WIN: K.R_WIN, Outcome.LOSS: K.R_LOSS}[
-        state.outcome
-    ]
-    st[H + 6] = int(state.ending)
-    st[H + 7] = state.turn
-    return st
+    KW = int(layout.key_words(n))
+    HB = 8 * KW
+    s = np.zeros(K.state_len(n), np.uint64)
+    b = s.view(np.int8)
+    b[:n] = layout.PAD
+    b[: len(state.deck)] = state.deck
+    b[n - len(state.discard) : n] = state.discard[::-1]  # the bottom card at b[n - 1]
+    tracked = set(_info(state.cards)["tracked"])
+    for c in range(n):
+        played = layout.PLAYED if c in tracked and state.played[c] else 0
+        b[n + c] = state.zone[c] | (layout.SIDE if state.ignited[c] else 0) | played
+        s[KW + layout.W_MASKS + state.zone[c]] |= np.uint64(1 << c)
+    b[2 * n] = state.desired
+    b[2 * n + 1] = min(state.gift_plays, 3) << 1 | state.active
+    b[HB + layout.H_DECK] = len(state.deck)
+    b[HB + layout.H_PILE] = len(state.discard)
+    b[HB + layout.H_OUTCOME] = {
+        Outcome.ONGOING: K.R_ONGOING,
+        Outcome.WIN: K.R_WIN,
+        Outcome.LOSS: K.R_LOSS,
+    }[state.outcome]
+    b[HB + layout.H_ENDING] = int(state.ending)
+    s[KW] |= np.uint64(state.turn) << np.uint64(layout.TURN_SHIFT)
+    return s

@@ -1,50 +1,15 @@
-"""The exact transposition table: packed positions, collisions, growth (kernel._tt_*)."""
+"""The exact transposition table: key words, collisions, growth (kernel._tt_*)."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.deals import shuffles
-from solvers.allisbomb.rules import new_game
-from solvers.allisbomb.solver import compiled, solve_batch, to_kernel_state
+from solvers.allisbomb.solver import solve_batch
 
-
-def _walk(cfg: GameConfig, seeds: range, turns: int = 12):
-    """Positions met on random lines of play (reference engine), with their key()."""
-    rng = np.random.default_rng(0)
-    n = compiled(cfg).cards.n
-    for seed in seeds:
-        s = new_game(cfg, np.random.default_rng(seed).permutation(n).tolist())
-        for _ in range(turns):
-            if s.is_over():
-                break
-            yield s
-            moves = s.legal_moves()
-            s = s.apply(moves[rng.integers(len(moves))])
-
-
-@pytest.mark.parametrize(
-    "cfg",
-    [GameConfig(), GameConfig(expansions=("gifts", "dream_guide"), players=2, hands=True)],
-    ids=lambda c: c.label(),
-)
-def test_packed_words_equal_iff_keys_equal(cfg):
-    """pack_state is injective on key(): equal words <=> equal keys, over many positions."""
-    c = compiled(cfg)
-    w = K.key_words(c.cards.n, c.n_tracked)
-    by_words: dict[tuple, tuple] = {}
-    count = 0
-    for s in _walk(cfg, range(60)):
-        kw = np.zeros(w, np.uint64)
-        h = K.pack_state(to_kernel_state(s), c.cards.n, c.tracked, c.n_tracked, kw)
-        assert h == K.state_hash(to_kernel_state(s), c.cards.n, c.tracked, c.n_tracked)
-        key = tuple(int(x) for x in kw)
-        assert by_words.setdefault(key, s.key()) == s.key()
-        count += 1
-    assert len(set(by_words.values())) == len(by_words) and count > 300
+# That equal key words mean equal keys (and back): test_allisbomb_state_layout.py.
 
 
 def test_same_hash_different_position_is_not_found():
@@ -72,7 +37,7 @@ def test_growth_keeps_entries_and_line_slots():
     keys = [rng.integers(0, 2**62, 2).astype(np.uint64) for _ in range(10)]
     fidx = np.full(10, -1, np.int64)
     for i, kw in enumerate(keys):
-        h = np.uint64(K._hash_words(kw))
+        h = np.uint64(K._hash_words(kw, 2))
         idx, found = K._tt_find(tags, table, 5, h, kw, 16)
         assert not found
         K._tt_put(tags, table, idx, 5, h, kw, K.ON_PATH if i % 2 else K.DONE)
@@ -80,7 +45,7 @@ def test_growth_keeps_entries_and_line_slots():
     cap = K._tt_grow(tags, table, 5, 16, fidx, 9)
     assert cap == 32
     for i, kw in enumerate(keys):
-        idx, found = K._tt_find(tags, table, 5, np.uint64(K._hash_words(kw)), kw, 32)
+        idx, found = K._tt_find(tags, table, 5, np.uint64(K._hash_words(kw, 2)), kw, 32)
         assert found and idx == fidx[i] and idx < 32
         assert K._tt_mark(tags, idx) == (K.ON_PATH if i % 2 else K.DONE)
 
