@@ -522,11 +522,17 @@ def _turn(
     players = info[12]
     act = b[2 * n + 1] & 1
     # D.1 play a card
-    k = _playable(s, b, n, keyword, buf, tmp)
-    i = _choose(k, ch, chk, cs)
-    if i < 0:
-        return NEED
-    card = buf[i]
+    hand = s[KW + W_MASKS + EQUIP0 + act]
+    if hand != 0 and hand & (hand - np.uint64(1)) == 0:
+        # one EQUIPPED CARD (most turns of the base game): it is playable whatever its
+        # KEYWORD, and a choice among one option is no choice (_choose records none)
+        card = _low_card(hand)
+    else:
+        k = _playable(s, b, n, keyword, buf, tmp)
+        i = _choose(k, ch, chk, cs)
+        if i < 0:
+            return NEED
+        card = buf[i]
     side = _side(b, n, card)
     _set_zone(s, b, n, card, PLAY)
     # the play mark, only on the cards whose mark a win condition reads (layout.py)
