@@ -195,13 +195,11 @@ def _remove(s, b, n, c):
     HB = 8 * key_words(n)
     z = _zone(b, n, c)
     if z == DECK:
-        L = b[HB + H_DECK]
+        L = np.int64(b[HB + H_DECK])
         j = 0
         while b[j] != c:
             j += 1
-        for i in range(j, L - 1):
-            b[i] = b[i + 1]
-        b[L - 1] = PAD
+        _deck_close(s, b, j, L)
         b[HB + H_DECK] = L - 1
     elif z == DISCARD:
         # the pile runs from b[n - L] (its top) to b[n - 1] (its bottom): the cards above c
@@ -282,6 +280,32 @@ def _deck_shift(s, b, L, num):
     else:
         low = (np.uint64(1) << np.uint64(8 * hi)) - np.uint64(1)
         s[last] = (shifted & low) | (s[last] & ~low)
+
+
+@_turn_helper
+def _deck_close(s, b, j, L):
+    """Take the DECK's card at byte j out: bytes j+1..L-1 move to j..L-2 and byte L-1
+    becomes PAD; bytes from L on (the gap, the DISCARD PILE) are kept.
+
+    On whole words, like `_deck_shift` (a byte loop of unknown length compiled to a
+    memmove-like call): each word from the one holding byte j takes its bytes shifted down
+    one place and the next word's lowest byte; the first keeps its bytes below j, the one
+    holding byte L-1 its bytes from L on. s[last + 1] exists (see `_deck_shift`)."""
+    first = j // 8
+    last = (L - 1) // 8
+    keep_lo = (np.uint64(1) << np.uint64(8 * (j - 8 * first))) - np.uint64(1)
+    for w in range(first, last + 1):
+        old = s[w]
+        new = (old >> np.uint64(8)) | (s[w + 1] << np.uint64(56))
+        if w == first:
+            new = (old & keep_lo) | (new & ~keep_lo)
+        if w == last:
+            hi = L - 8 * last  # bytes of the last word below L (1..8)
+            if hi < 8:
+                low = (np.uint64(1) << np.uint64(8 * hi)) - np.uint64(1)
+                new = (new & low) | (old & ~low)
+        s[w] = new
+    b[L - 1] = PAD
 
 
 @_turn_helper
@@ -547,7 +571,18 @@ def _turn(
         b[HB + H_OUTCOME] = R_LOSS
         b[HB + H_ENDING] = E_DRAW
         return 0
-    if num > 0:
+    if 0 < num < 8:
+        # the top num cards are the low bytes of word 0: kept in a register while the
+        # DECK shifts, not copied out byte by byte
+        top = s[0]
+        _deck_shift(s, b, L, num)
+        drawn = np.int64(np.int8(top >> np.uint64(8 * (num - 1))))
+        _set_zone(s, b, n, drawn, EQUIP0 + act)
+        for j in range(num - 1):
+            b[L - num + j] = np.int8(top >> np.uint64(8 * j))
+        b[L - 1] = PAD
+        b[HB + H_DECK] = L - 1
+    elif num > 0:  # (no card draws 8 or more; kept exact anyway)
         for j in range(num):
             tmp[j] = b[j]
         _deck_shift(s, b, L, num)
