@@ -90,6 +90,13 @@ def _bit(lo, hi, c):
 
 
 @njit(cache=True, inline="always")
+def _mask_of(lo, hi):
+    """The uint64 card mask of a (lo, hi) pair of a program array (cards 0-30 in lo, 31 on in
+    hi, as `_bit` reads them)."""
+    return np.uint64(lo) | (np.uint64(hi) << np.uint64(31))
+
+
+@njit(cache=True, inline="always")
 def _low_card(m):
     """The lowest card of a non-empty uint64 mask (one count-trailing-zeros instruction)."""
     return np.int64(trailing_zeros(m))
@@ -345,6 +352,20 @@ def _candidates(s, b, n, card, steps, si, players, out, tmp):
             k += 1
     else:
         act = b[2 * n + 1] & 1
+        if (pick == P_ANY or pick == P_NAME or pick == P_CLASS) and within == 0:
+            if steps[si, 0] != OP_FLIP:
+                # the common EQUIPPED pick (JOKER, GUARDIAN, the dishes): no range and no
+                # side to test, so the candidates are the masks' cards, named or classed
+                # ones only, the active player's first (as the general path lists them)
+                sel = ~np.uint64(0)
+                if pick == P_NAME:
+                    sel = _mask_of(steps[si, 5], steps[si, 6])
+                elif pick == P_CLASS:
+                    sel = _mask_of(steps[si, 7], steps[si, 8])
+                m = _mask_cards(s[M + EQUIP0 + act] & sel, out, 0)
+                if pick != P_ANY and players == 2:
+                    m = _mask_cards(s[M + EQUIP0 + 1 - act] & sel, out, m)
+                return m
         k = _mask_cards(s[M + EQUIP0 + act], tmp, 0)
         if (pick == P_NAME or pick == P_CLASS) and players == 2:
             k = _mask_cards(s[M + EQUIP0 + 1 - act], tmp, k)
@@ -697,12 +718,20 @@ def _turn(
             else:
                 b[HB + H_OUTCOME] = R_WIN
             return 0
-    # D.4 ignite
-    if _zone(b, n, card) == PLAY:
-        _ignite(s, b, n, card)
-    # D.5 clean-up
-    if _zone(b, n, card) == PLAY:
-        _deck_bottom(s, b, n, card)
+    # D.4 ignite and D.5 clean-up, for a card still in PLAY (its action may have moved it):
+    # an ignited card is discarded, a passive one turns to its ignited side and goes to the
+    # bottom of the DECK. Written out, not through _ignite: a card in PLAY is in neither
+    # the DECK nor the DISCARD PILE, so there is no gap to close (_remove's work).
+    v = b[n + card]
+    if v & ZONE == PLAY:
+        if v & SIDE:
+            P = b[HB + H_PILE] + 1
+            b[n - P] = card
+            b[HB + H_PILE] = P
+            _set_zone(s, b, n, card, DISCARD)
+        else:
+            b[n + card] = v | SIDE
+            _deck_bottom(s, b, n, card)
     M = KW + W_MASKS
     if players == 2:
         kk = _equipped(s, n, act, buf)
