@@ -718,9 +718,10 @@ def _turn(
             else:
                 b[HB + H_OUTCOME] = R_WIN
             return 0
-    # D.4 ignite and D.5 clean-up, for a card still in PLAY (its action may have moved it):
-    # an ignited card is discarded, a passive one turns to its ignited side and goes to the
-    # bottom of the DECK. Written out, not through _ignite: a card in PLAY is in neither
+    # D.4 ignite
+    # (and D.5 clean-up) a card still in PLAY (its action may have moved it): an ignited
+    # card is discarded, a passive one turns to its ignited side and goes to the bottom of
+    # the DECK. Written out, not through _ignite: a card in PLAY is in neither
     # the DECK nor the DISCARD PILE, so there is no gap to close (_remove's work).
     v = b[n + card]
     if v & ZONE == PLAY:
