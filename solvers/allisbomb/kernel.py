@@ -90,6 +90,13 @@ def _bit(lo, hi, c):
 
 
 @njit(cache=True, inline="always")
+def _mask_of(lo, hi):
+    """The uint64 card mask of a (lo, hi) pair of a program array (cards 0-30 in lo, 31 on in
+    hi, as `_bit` reads them)."""
+    return np.uint64(lo) | (np.uint64(hi) << np.uint64(31))
+
+
+@njit(cache=True, inline="always")
 def _low_card(m):
     """The lowest card of a non-empty uint64 mask (one count-trailing-zeros instruction)."""
     return np.int64(trailing_zeros(m))
@@ -195,13 +202,11 @@ def _remove(s, b, n, c):
     HB = 8 * key_words(n)
     z = _zone(b, n, c)
     if z == DECK:
-        L = b[HB + H_DECK]
+        L = np.int64(b[HB + H_DECK])
         j = 0
         while b[j] != c:
             j += 1
-        for i in range(j, L - 1):
-            b[i] = b[i + 1]
-        b[L - 1] = PAD
+        _deck_close(s, b, j, L)
         b[HB + H_DECK] = L - 1
     elif z == DISCARD:
         # the pile runs from b[n - L] (its top) to b[n - 1] (its bottom): the cards above c
@@ -285,6 +290,32 @@ def _deck_shift(s, b, L, num):
 
 
 @_turn_helper
+def _deck_close(s, b, j, L):
+    """Take the DECK's card at byte j out: bytes j+1..L-1 move to j..L-2 and byte L-1
+    becomes PAD; bytes from L on (the gap, the DISCARD PILE) are kept.
+
+    On whole words, like `_deck_shift` (a byte loop of unknown length compiled to a
+    memmove-like call): each word from the one holding byte j takes its bytes shifted down
+    one place and the next word's lowest byte; the first keeps its bytes below j, the one
+    holding byte L-1 its bytes from L on. s[last + 1] exists (see `_deck_shift`)."""
+    first = j // 8
+    last = (L - 1) // 8
+    keep_lo = (np.uint64(1) << np.uint64(8 * (j - 8 * first))) - np.uint64(1)
+    for w in range(first, last + 1):
+        old = s[w]
+        new = (old >> np.uint64(8)) | (s[w + 1] << np.uint64(56))
+        if w == first:
+            new = (old & keep_lo) | (new & ~keep_lo)
+        if w == last:
+            hi = L - 8 * last  # bytes of the last word below L (1..8)
+            if hi < 8:
+                low = (np.uint64(1) << np.uint64(8 * hi)) - np.uint64(1)
+                new = (new & low) | (old & ~low)
+        s[w] = new
+    b[L - 1] = PAD
+
+
+@_turn_helper
 def _move(s, b, n, c, to):
     if to == D_DISCARD:
         _discard(s, b, n, c)
@@ -321,6 +352,20 @@ def _candidates(s, b, n, card, steps, si, players, out, tmp):
             k += 1
     else:
         act = b[2 * n + 1] & 1
+        if (pick == P_ANY or pick == P_NAME or pick == P_CLASS) and within == 0:
+            if steps[si, 0] != OP_FLIP:
+                # the common EQUIPPED pick (JOKER, GUARDIAN, the dishes): no range and no
+                # side to test, so the candidates are the masks' cards, named or classed
+                # ones only, the active player's first (as the general path lists them)
+                sel = ~np.uint64(0)
+                if pick == P_NAME:
+                    sel = _mask_of(steps[si, 5], steps[si, 6])
+                elif pick == P_CLASS:
+                    sel = _mask_of(steps[si, 7], steps[si, 8])
+                m = _mask_cards(s[M + EQUIP0 + act] & sel, out, 0)
+                if pick != P_ANY and players == 2:
+                    m = _mask_cards(s[M + EQUIP0 + 1 - act] & sel, out, m)
+                return m
         k = _mask_cards(s[M + EQUIP0 + act], tmp, 0)
         if (pick == P_NAME or pick == P_CLASS) and players == 2:
             k = _mask_cards(s[M + EQUIP0 + 1 - act], tmp, k)
@@ -522,11 +567,17 @@ def _turn(
     players = info[12]
     act = b[2 * n + 1] & 1
     # D.1 play a card
-    k = _playable(s, b, n, keyword, buf, tmp)
-    i = _choose(k, ch, chk, cs)
-    if i < 0:
-        return NEED
-    card = buf[i]
+    hand = s[KW + W_MASKS + EQUIP0 + act]
+    if hand != 0 and hand & (hand - np.uint64(1)) == 0:
+        # one EQUIPPED CARD (most turns of the base game): it is playable whatever its
+        # KEYWORD, and a choice among one option is no choice (_choose records none)
+        card = _low_card(hand)
+    else:
+        k = _playable(s, b, n, keyword, buf, tmp)
+        i = _choose(k, ch, chk, cs)
+        if i < 0:
+            return NEED
+        card = buf[i]
     side = _side(b, n, card)
     _set_zone(s, b, n, card, PLAY)
     # the play mark, only on the cards whose mark a win condition reads (layout.py)
@@ -541,7 +592,18 @@ def _turn(
         b[HB + H_OUTCOME] = R_LOSS
         b[HB + H_ENDING] = E_DRAW
         return 0
-    if num > 0:
+    if 0 < num < 8:
+        # the top num cards are the low bytes of word 0: kept in a register while the
+        # DECK shifts, not copied out byte by byte
+        top = s[0]
+        _deck_shift(s, b, L, num)
+        drawn = np.int64(np.int8(top >> np.uint64(8 * (num - 1))))
+        _set_zone(s, b, n, drawn, EQUIP0 + act)
+        for j in range(num - 1):
+            b[L - num + j] = np.int8(top >> np.uint64(8 * j))
+        b[L - 1] = PAD
+        b[HB + H_DECK] = L - 1
+    elif num > 0:  # (no card draws 8 or more; kept exact anyway)
         for j in range(num):
             tmp[j] = b[j]
         _deck_shift(s, b, L, num)
@@ -657,11 +719,20 @@ def _turn(
                 b[HB + H_OUTCOME] = R_WIN
             return 0
     # D.4 ignite
-    if _zone(b, n, card) == PLAY:
-        _ignite(s, b, n, card)
-    # D.5 clean-up
-    if _zone(b, n, card) == PLAY:
-        _deck_bottom(s, b, n, card)
+    # (and D.5 clean-up) a card still in PLAY (its action may have moved it): an ignited
+    # card is discarded, a passive one turns to its ignited side and goes to the bottom of
+    # the DECK. Written out, not through _ignite: a card in PLAY is in neither
+    # the DECK nor the DISCARD PILE, so there is no gap to close (_remove's work).
+    v = b[n + card]
+    if v & ZONE == PLAY:
+        if v & SIDE:
+            P = b[HB + H_PILE] + 1
+            b[n - P] = card
+            b[HB + H_PILE] = P
+            _set_zone(s, b, n, card, DISCARD)
+        else:
+            b[n + card] = v | SIDE
+            _deck_bottom(s, b, n, card)
     M = KW + W_MASKS
     if players == 2:
         kk = _equipped(s, n, act, buf)
