@@ -111,7 +111,7 @@ def compiled(config: GameConfig) -> _Compiled:
 
 class _Table:
     """The process-wide transposition table (open addressing, generation-stamped, exact:
-    each entry holds the whole packed position, see kernel._tt_find).
+    each entry holds the position's key words, see kernel._tt_find).
 
     The buffers are allocated once for the largest size and handed out as views: the
     operating system maps a page only when a search first writes to it, and a search
@@ -130,7 +130,7 @@ class _Table:
         self.sweep_stacks: dict[int, tuple] = {}
 
     def get(self, bits: int, words: int) -> tuple[np.ndarray, np.ndarray]:
-        """The tags [2**bits] and packed positions [2**bits, words] of the table."""
+        """The tags [2**bits] and key words [2**bits, words] of the table."""
         # the views are kept until a buffer is replaced: a sweep asks for the same ones
         # once per deal, and making them cost a few microseconds of a ~0.2 ms deal
         views = self.views.get((bits, words))
