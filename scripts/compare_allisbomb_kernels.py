@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import subprocess
 import sys
 import tempfile
@@ -75,7 +76,9 @@ def runner(K, info, cfg, decks, node_limit):
     fa = K._frames(MAX_DEPTH, K.state_len(p.n))
     fb = K._frames(MAX_DEPTH, K.state_len(p.n))
     prog = (p.number, p.keyword, p.step_start, p.step_count, p.steps, info)
-    common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts, c.tracked, c.n_tracked)
+    common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts)
+    if "tracked" in inspect.signature(K.solve_many.py_func).parameters:
+        common += (c.tracked, c.n_tracked)  # kernels before the play marks moved into the row
     gen = [1]
 
     def run(rows):

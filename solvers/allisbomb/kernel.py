@@ -976,11 +976,8 @@ def dfs(
     info,
     gift_ids,
     n_gifts,
-    tracked,
-    n_tracked,
     tags,
     table,
-    kw,
     gen,
     node_limit,
     states,
@@ -1028,9 +1025,7 @@ def dfs(
     largest function here (four copies of it were most of the first-run compile time).
 
     The table hashes and stores the first `key_words(n)` words of each state row (the key
-    is the row's prefix, layout.py); `tracked`, `n_tracked` and `kw` are no longer read
-    (the play marks live in the card bytes) and stay only so that the callers' argument
-    lists did not change.
+    is the row's prefix, layout.py; the tracked play marks live in the card bytes).
     """
     KW = key_words(n)
     L = states.shape[1]
@@ -1186,11 +1181,8 @@ def shortest(
     info,
     gift_ids,
     n_gifts,
-    tracked,
-    n_tracked,
     tags,
     table,
-    kw,
     tdepth,
     gen0,
     node_limit,
@@ -1323,8 +1315,6 @@ def portfolio(
     info,
     gift_ids,
     n_gifts,
-    tracked,
-    n_tracked,
     gen,
     node_limit,
     buf,
@@ -1338,13 +1328,13 @@ def portfolio(
     """Run the DFS in two move orders (0 and 1) side by side, with doubling node budgets,
     until one of them finishes: both are exhaustive, so the first verdict is exact.
 
-    A and B are tuples (tags, table, kw, states, fch, fk, fplen, fstarted, fidx, sol, sol_len,
+    A and B are tuples (tags, table, states, fch, fk, fplen, fstarted, fidx, sol, sol_len,
     ctl) of separate tables and stacks. Each order may use up to node_limit // 2
     positions. Returns (code, nodes of both, reasons, turns, which order answered).
     """
     half = max(1, node_limit // 2)
-    A[11][0] = 0
-    B[11][0] = 0
+    A[10][0] = 0
+    B[10][0] = 0
     budget = first_budget
     nodes_a = 0
     nodes_b = 0
@@ -1365,13 +1355,11 @@ def portfolio(
                 info,
                 gift_ids,
                 n_gifts,
-                tracked,
-                n_tracked,
                 A[0],
                 A[1],
-                A[2],
                 gen,
                 half,
+                A[2],
                 A[3],
                 A[4],
                 A[5],
@@ -1379,13 +1367,12 @@ def portfolio(
                 A[7],
                 A[8],
                 A[9],
-                A[10],
                 buf,
                 tmp,
                 cs,
                 objective,
                 np.int64(0),
-                A[11],
+                A[10],
                 budget,
                 np.int64(0),
             )
@@ -1405,13 +1392,11 @@ def portfolio(
                 info,
                 gift_ids,
                 n_gifts,
-                tracked,
-                n_tracked,
                 B[0],
                 B[1],
-                B[2],
                 gen,
                 half,
+                B[2],
                 B[3],
                 B[4],
                 B[5],
@@ -1419,13 +1404,12 @@ def portfolio(
                 B[7],
                 B[8],
                 B[9],
-                B[10],
                 buf,
                 tmp,
                 cs,
                 objective,
                 np.int64(0),
-                B[11],
+                B[10],
                 budget,
                 np.int64(1),
             )
@@ -1466,8 +1450,6 @@ def solve_many(
     info,
     gift_ids,
     n_gifts,
-    tracked,
-    n_tracked,
     tags,
     table,
     gen0,
@@ -1500,10 +1482,8 @@ def solve_many(
     cs = np.zeros(4, np.int64)
     root = np.zeros(L, np.uint64)
     objective = np.zeros(n, np.int64)
-    kw = np.zeros(table.shape[1], np.uint64)
-    kw_b = np.zeros(table.shape[1], np.uint64)
-    A = (tags, table, kw, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
-    B = (tags_b, table_b, kw_b, fb[0], fb[1], fb[2], fb[3], fb[4], fb[5], fb[6], fb[7], fb[8])
+    A = (tags, table, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
+    B = (tags_b, table_b, fb[0], fb[1], fb[2], fb[3], fb[4], fb[5], fb[6], fb[7], fb[8])
     gen = gen0
     for r in range(decks.shape[0]):
         gen += 1
@@ -1524,8 +1504,6 @@ def solve_many(
                 info,
                 gift_ids,
                 n_gifts,
-                tracked,
-                n_tracked,
                 np.uint32(gen),
                 node_limit,
                 buf,
@@ -1553,11 +1531,8 @@ def solve_many(
             info,
             gift_ids,
             n_gifts,
-            tracked,
-            n_tracked,
             tags,
             table,
-            kw,
             np.uint32(gen),
             node_limit,
             states,

@@ -89,8 +89,6 @@ class _Compiled:
             p.info,
             self.gift_ids,
             self.n_gifts,
-            self.tracked,
-            self.n_tracked,
         )
 
 
@@ -329,7 +327,6 @@ def _solve_root(
     use_pf = portfolio and not keep_most and time_limit is None
     bits = table_bits or table_bits_for(node_limit // 2 if use_pf else node_limit)
     tags, table = _TABLE.get(bits, words)
-    kw = np.zeros(words, np.uint64)
     gen = _next_gen()
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     objective = c.objective
@@ -338,8 +335,8 @@ def _solve_root(
         fb = _TABLE_B.frame_buffers(n)
         ctl_a = np.zeros(8, np.int64)
         ctl_b = np.zeros(8, np.int64)
-        A = (tags, table, kw, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
-        B = (tags_b, table_b, np.zeros(words, np.uint64), *fb[:8], ctl_b)
+        A = (tags, table, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
+        B = (tags_b, table_b, *fb[:8], ctl_b)
         code, nodes, reasons, turns, which = K.portfolio(
             root,
             n,
@@ -366,7 +363,6 @@ def _solve_root(
             c,
             tags,
             table,
-            kw,
             gen,
             node_limit,
             states,
@@ -418,7 +414,6 @@ def _dfs_call(
     c,
     tags,
     table,
-    kw,
     gen,
     node_limit,
     states,
@@ -443,7 +438,6 @@ def _dfs_call(
         *c.rule_args,
         tags,
         table,
-        kw,
         np.uint32(gen),
         node_limit,
         states,
@@ -543,7 +537,6 @@ def solve_shortest(
         *c.rule_args,
         tags,
         table,
-        np.zeros(words, np.uint64),
         tdepth,
         _next_gen(),
         max(1, node_limit - first.nodes),
