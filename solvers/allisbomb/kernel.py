@@ -116,10 +116,18 @@ def _side(b, n, c):
 def _set_zone(s, b, n, c, z):
     """Move card c to zone z in its card byte and in the zone masks (the one place a zone
     changes, so the masks always match the bytes)."""
-    M = key_words(n) + W_MASKS
     v = b[n + c]
+    _rezone(s, b, n, c, v, v & ZONE, z)
+
+
+@_turn_helper
+def _rezone(s, b, n, c, v, old, z):
+    """`_set_zone` for a caller that knows card c's zone `old` and holds its byte v (its side
+    and mark as they are to be): the masks' addresses then do not wait for a load of the
+    byte. Writes the byte v with its zone set to z."""
+    M = key_words(n) + W_MASKS
     bit = np.uint64(1) << np.uint64(c)
-    s[M + (v & ZONE)] &= ~bit
+    s[M + old] &= ~bit
     s[M + z] |= bit
     b[n + c] = (v & ~ZONE) | z
 
@@ -578,10 +586,18 @@ def _turn(
         if i < 0:
             return NEED
         card = buf[i]
-    side = _side(b, n, card)
-    _set_zone(s, b, n, card, PLAY)
+    v = b[n + card]
+    side = (v >> 3) & 1
     # the play mark, only on the cards whose mark a win condition reads (layout.py)
-    b[n + card] |= PLAYED * _bit(info[mark_start(n)], info[mark_start(n) + 1], card)
+    _rezone(
+        s,
+        b,
+        n,
+        card,
+        v | PLAYED * _bit(info[mark_start(n)], info[mark_start(n) + 1], card),
+        EQUIP0 + act,
+        PLAY,
+    )
     if info[8] > 0 and _is_gift(card, info) and (b[2 * n + 1] >> 1) < 3:
         b[2 * n + 1] += 2  # GIFT plays, capped at 3 (bits 1-2)
     # D.2 draw and equip
@@ -598,7 +614,7 @@ def _turn(
         top = s[0]
         _deck_shift(s, b, L, num)
         drawn = np.int64(np.int8(top >> np.uint64(8 * (num - 1))))
-        _set_zone(s, b, n, drawn, EQUIP0 + act)
+        _rezone(s, b, n, drawn, b[n + drawn], DECK, EQUIP0 + act)
         for j in range(num - 1):
             b[L - num + j] = np.int8(top >> np.uint64(8 * j))
         b[L - 1] = PAD
@@ -729,10 +745,12 @@ def _turn(
             P = b[HB + H_PILE] + 1
             b[n - P] = card
             b[HB + H_PILE] = P
-            _set_zone(s, b, n, card, DISCARD)
+            _rezone(s, b, n, card, v, PLAY, DISCARD)
         else:
-            b[n + card] = v | SIDE
-            _deck_bottom(s, b, n, card)
+            L = b[HB + H_DECK]
+            b[L] = card
+            b[HB + H_DECK] = L + 1
+            _rezone(s, b, n, card, v | SIDE, PLAY, DECK)
     M = KW + W_MASKS
     if players == 2:
         kk = _equipped(s, n, act, buf)
