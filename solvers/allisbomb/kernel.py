@@ -204,11 +204,10 @@ def _choose(k, ch, chk, cs):
 
 
 @_turn_helper
-def _remove(s, b, n, c):
-    """Take card c out of the DECK or the DISCARD PILE (its zone is then set by the caller),
-    closing the gap; the byte freed next to the gap becomes PAD."""
+def _remove(s, b, n, c, z):
+    """Take card c, in zone z, out of the DECK or the DISCARD PILE (its zone is then set by
+    the caller), closing the gap; the byte freed next to the gap becomes PAD."""
     HB = 8 * key_words(n)
-    z = _zone(b, n, c)
     if z == DECK:
         L = np.int64(b[HB + H_DECK])
         j = 0
@@ -232,13 +231,15 @@ def _remove(s, b, n, c):
 @_turn_helper
 def _discard(s, b, n, c):
     HB = 8 * key_words(n)
-    if _zone(b, n, c) == DISCARD:
+    v = b[n + c]
+    z = v & ZONE
+    if z == DISCARD:
         return
-    _remove(s, b, n, c)
+    _remove(s, b, n, c, z)
     L = b[HB + H_PILE] + 1
     b[n - L] = c
     b[HB + H_PILE] = L
-    _set_zone(s, b, n, c, DISCARD)
+    _rezone(s, b, n, c, v, z, DISCARD)
 
 
 @_turn_helper
@@ -250,23 +251,25 @@ def _ignite(s, b, n, c):
 
 
 @_turn_helper
-def _deck_top(s, b, n, c):
+def _deck_top(s, b, n, c, v, z):
+    """Put card c (byte v, zone z, already out of its pile) on top of the DECK."""
     HB = 8 * key_words(n)
     L = b[HB + H_DECK]
     for i in range(L, 0, -1):
         b[i] = b[i - 1]
     b[0] = c
     b[HB + H_DECK] = L + 1
-    _set_zone(s, b, n, c, DECK)
+    _rezone(s, b, n, c, v, z, DECK)
 
 
 @_turn_helper
-def _deck_bottom(s, b, n, c):
+def _deck_bottom(s, b, n, c, v, z):
+    """Put card c (byte v, zone z, already out of its pile) at the bottom of the DECK."""
     HB = 8 * key_words(n)
     L = b[HB + H_DECK]
     b[L] = c
     b[HB + H_DECK] = L + 1
-    _set_zone(s, b, n, c, DECK)
+    _rezone(s, b, n, c, v, z, DECK)
 
 
 @_turn_helper
@@ -328,15 +331,17 @@ def _move(s, b, n, c, to):
     if to == D_DISCARD:
         _discard(s, b, n, c)
         return
-    _remove(s, b, n, c)
+    v = b[n + c]
+    z = v & ZONE
+    _remove(s, b, n, c, z)
     if to == D_TOP:
-        _deck_top(s, b, n, c)
+        _deck_top(s, b, n, c, v, z)
     elif to == D_BOTTOM:
-        _deck_bottom(s, b, n, c)
+        _deck_bottom(s, b, n, c, v, z)
     elif to == D_EQUIPPED:
-        _set_zone(s, b, n, c, EQUIP0 + (b[2 * n + 1] & 1))
+        _rezone(s, b, n, c, v, z, EQUIP0 + (b[2 * n + 1] & 1))
     else:
-        _set_zone(s, b, n, c, OUT)
+        _rezone(s, b, n, c, v, z, OUT)
 
 
 @_turn_helper
@@ -677,8 +682,8 @@ def _turn(
             e = buf[r]
             top = b[0]
             b[0] = e
-            _set_zone(s, b, n, e, DECK)
-            _set_zone(s, b, n, top, EQUIP0 + act)
+            _rezone(s, b, n, e, b[n + e], EQUIP0 + act, DECK)
+            _rezone(s, b, n, top, b[n + top], DECK, EQUIP0 + act)
         elif op == OP_REORDER:
             m = min(steps[si, 3], np.int64(b[HB + H_DECK]))
             if m < 2:
@@ -710,8 +715,9 @@ def _turn(
             if b[2 * n] >= 0 or steps[si, 12] < 0:
                 continue
             b[2 * n] = steps[si, 12]
-            if _zone(b, n, card) == PLAY:
-                _set_zone(s, b, n, card, OUT)
+            v = b[n + card]
+            if v & ZONE == PLAY:
+                _rezone(s, b, n, card, v, PLAY, OUT)
         else:  # OP_EQUIPWIN
             t = np.int64(b[2 * n]) if steps[si, 12] == -2 else np.int64(steps[si, 12])
             if steps[si, 1] == Z_DRAWN:
@@ -726,8 +732,8 @@ def _turn(
                 if r == 1:
                     continue
             if steps[si, 1] != Z_DRAWN:
-                _remove(s, b, n, t)
-                _set_zone(s, b, n, t, EQUIP0 + act)
+                _remove(s, b, n, t, DECK)
+                _rezone(s, b, n, t, b[n + t], DECK, EQUIP0 + act)
             if _unmet(s, b, n, card, side, info, gift_ids, n_gifts):
                 b[HB + H_OUTCOME] = R_LOSS
                 b[HB + H_ENDING] = E_UNMET
@@ -759,7 +765,8 @@ def _turn(
             if r < 0:
                 return NEED
             if r < kk:
-                _set_zone(s, b, n, buf[r], EQUIP0 + 1 - act)
+                c = buf[r]
+                _rezone(s, b, n, c, b[n + c], EQUIP0 + act, EQUIP0 + 1 - act)
         b[2 * n + 1] ^= 1
     # the turn counter is the header word's high half: added to as an int32 of its own, since
     # a 64-bit read of the word right after the byte stores to its low half (H_DECK, ...)
