@@ -541,16 +541,37 @@ _no_refcount = njit(cache=True, _nrt=False)
 # fields), which cost about 15% of a position.
 @njit(cache=True, _nrt=False, inline="always")
 def run_turn(
-    s, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
+    src,
+    s,
+    n,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    ch,
+    chk,
+    cs,
+    buf,
+    tmp,
 ):
     """Play one turn on the state row `s` with the choices in `ch`; choices past the given
     ones are taken as option 0 and appended (see `_choose`). Return 0 when done, NEED (-1)
-    if the turn needs more than MAXC choices. Mirrors rules.State._run_turn."""
+    if the turn needs more than MAXC choices. Mirrors rules.State._run_turn.
+
+    `src` holds the same position as `s` on entry: `s` itself, or the row `s` was just
+    copied from. The turn's first reads (D.1's player, hand and card, D.2's DECK) come from
+    `src`: read from a row just written by the copy, they would wait for the copy's wide
+    stores to reach the cache (a store-forwarding stall) at the head of every turn."""
     # The turn is played by `_turn` (see `_turn_helper`): around one call that cannot raise,
     # Numba's pruning pass removes the reference counts taken here on the 13 arrays (26 calls
     # with an atomic add each, every turn), which in the body itself (loops, many exits,
     # divisions that could raise) it could not.
     return _turn(
+        src,
         s,
         n,
         number,
@@ -571,27 +592,43 @@ def run_turn(
 
 @_turn_helper
 def _turn(
-    s, n, number, keyword, sstart, scount, steps, info, gift_ids, n_gifts, ch, chk, cs, buf, tmp
+    src,
+    s,
+    n,
+    number,
+    keyword,
+    sstart,
+    scount,
+    steps,
+    info,
+    gift_ids,
+    n_gifts,
+    ch,
+    chk,
+    cs,
+    buf,
+    tmp,
 ):
     """The body of `run_turn`: rulebook D.1-D.5, mirroring rules.State._run_turn."""
     b = s.view(np.int8)
+    sb = src.view(np.int8)  # (read-only: see run_turn)
     KW = key_words(n)
     HB = 8 * KW
     players = info[12]
-    act = b[2 * n + 1] & 1
+    act = sb[2 * n + 1] & 1
     # D.1 play a card
-    hand = s[KW + W_MASKS + EQUIP0 + act]
+    hand = src[KW + W_MASKS + EQUIP0 + act]
     if hand != 0 and hand & (hand - np.uint64(1)) == 0:
         # one EQUIPPED CARD (most turns of the base game): it is playable whatever its
         # KEYWORD, and a choice among one option is no choice (_choose records none)
         card = _low_card(hand)
     else:
-        k = _playable(s, b, n, keyword, buf, tmp)
+        k = _playable(src, sb, n, keyword, buf, tmp)
         i = _choose(k, ch, chk, cs)
         if i < 0:
             return NEED
         card = buf[i]
-    v = b[n + card]
+    v = sb[n + card]
     side = (v >> 3) & 1
     # the play mark, only on the cards whose mark a win condition reads (layout.py)
     _rezone(
@@ -607,7 +644,7 @@ def _turn(
         b[2 * n + 1] += 2  # GIFT plays, capped at 3 (bits 1-2)
     # D.2 draw and equip
     num = number[card, side]
-    L = np.int64(b[HB + H_DECK])
+    L = np.int64(sb[HB + H_DECK])  # (D.1 changed neither the DECK nor its length)
     drawn = -1
     if num > L:
         b[HB + H_OUTCOME] = R_LOSS
@@ -616,7 +653,7 @@ def _turn(
     if 0 < num < 8:
         # the top num cards are the low bytes of word 0: kept in a register while the
         # DECK shifts, not copied out byte by byte
-        top = s[0]
+        top = src[0]
         _deck_shift(s, b, L, num)
         drawn = np.int64(np.int8(top >> np.uint64(8 * (num - 1))))
         _rezone(s, b, n, drawn, b[n + drawn], DECK, EQUIP0 + act)
@@ -971,6 +1008,7 @@ def _next_child(
     cs[0] = 0
     cs[1] = fplen[d]
     status = run_turn(
+        states[d],
         states[d + 1],
         n,
         number,

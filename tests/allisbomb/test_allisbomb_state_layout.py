@@ -70,6 +70,7 @@ def kernel_child(row: np.ndarray, move, config: GameConfig) -> np.ndarray:
     buf = np.zeros(2 * n + 8, np.int64)
     tmp = np.zeros(2 * n + 8, np.int64)
     status = K.run_turn(
+        row,
         out,
         n,
         p.number,
