@@ -115,11 +115,11 @@ def instrument(src: str) -> str:
     body = _swap(
         body,
         "        h = _hash_words(child, KW)\n"
-        "        idx, found = _tt_find(tags, table, gen, h, child, cap)\n",
+        "        idx, e = _tt_find(index, entries, gen, h, child, KW, cap)\n",
         "        _t0 = rdtsc()\n        h = _hash_words(child, KW)\n"
         "        _t1 = rdtsc()\n        ctl[19] += _t1 - _t0\n"
-        "        idx, found = _tt_find(tags, table, gen, h, child, cap)\n"
-        "        ctl[20] += rdtsc() - _t1\n        ctl[27] += found\n",
+        "        idx, e = _tt_find(index, entries, gen, h, child, KW, cap)\n"
+        "        ctl[20] += rdtsc() - _t1\n        ctl[27] += e >= 0\n",
     )
     body = _swap(body, "    while d >= 0:\n", "    _tstart = rdtsc()\n    while d >= 0:\n")
     lines = body.split("\n")
@@ -171,8 +171,8 @@ def main() -> None:
     p = c.prog
     decks = shuffles(c.cards.n, args.deals, np.random.default_rng(args.seed))
     cap = 1 << table_bits_for(args.node_limit)
-    words = K.key_words(p.n)
-    tags, table = np.zeros(cap, np.uint64), np.zeros((cap, words), np.uint64)
+    index = np.zeros(cap, np.uint64)
+    entries = np.zeros((cap, K.tt_entry_words(p.n)), np.uint64)
     fa = K._frames(MAX_DEPTH, K.state_len(p.n))
     fb = K._frames(MAX_DEPTH, K.state_len(p.n))
     out = [np.zeros(len(decks), np.int64) for _ in range(4)]
@@ -183,8 +183,8 @@ def main() -> None:
         fa[8][:] = 0
         t = time.process_time()
         K.solve_many(
-            rows, *common, tags, table, gen, args.node_limit, MAX_DEPTH, *out, tags, table, 0,
-            1000, fa, fb,
+            rows, *common, index, entries, gen, args.node_limit, MAX_DEPTH, *out, index,
+            entries, 0, 1000, fa, fb,
         )  # fmt: skip
         return time.process_time() - t
 
