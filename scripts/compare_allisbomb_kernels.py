@@ -122,8 +122,9 @@ def main() -> None:
     if args.min_nodes:
         pool = shuffles(cs.n, 50 * args.deals, rng)
         new = runner(new_kernel, compiled(cfg).prog.info, cfg, pool, args.node_limit)
-        pool = pool[new(pool)[1][1] >= args.min_nodes][: args.deals]
-        decks = pool if len(pool) else pool[:1]
+        decks = pool[new(pool)[1][1] >= args.min_nodes][: args.deals]
+        if not len(decks):
+            raise SystemExit(f"no deal of >= {args.min_nodes:,} positions in {len(pool):,}")
     else:
         decks = shuffles(cs.n, args.deals, rng)
     old = runner(KR, old_info, cfg, decks, args.node_limit)
