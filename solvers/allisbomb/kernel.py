@@ -60,8 +60,8 @@ E_DEAD = 32  # a position from which no win is reachable (prune.dead), counted a
 R_ONGOING, R_WIN, R_LOSS = 0, 1, 2
 MAXC = 64  # most choices in one turn (more: the search answers undecided)
 ON_PATH, DONE = 1, 2
-#: Table slots a search starts with (enlarged TT_GROW times as it fills, up to the whole
-#: table).
+#: Table slots a search starts with (enlarged TT_GROW times whenever it is half full, up to
+#: the whole table).
 TT_START = 1 << 12
 TT_GROW = 2
 #: outcome codes of solve_batch
@@ -1172,7 +1172,9 @@ def dfs(
                 return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
             return CODE_UNDECIDED, nodes, reasons, 0
         nodes += 1
-        if filled >= limit_fill and cap < full:
+        # grown at half full, though it could hold 3/4: shorter probes, measured faster
+        # (the whole table still takes entries up to 3/4 full)
+        if filled >= cap // 2 and cap < full:
             cap = _tt_grow(index, entries, gen, cap, filled)
             limit_fill = (cap * 3) // 4
             idx, _ = _tt_find(index, entries, gen, h, child, KW, cap)
