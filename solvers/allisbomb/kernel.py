@@ -21,8 +21,11 @@ like `rules.State.children`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from solvers.allisbomb.layout import (
     H_DECK,
@@ -835,6 +838,41 @@ def _tt_stamp(gen, h):
     )
 
 
+@intrinsic
+def _prefetch(typingctx, arr, i):
+    """Ask the CPU to start loading the cache line of arr[i] (a 1-d array) and go on
+    without waiting for it: LLVM's `llvm.prefetch` intrinsic (a read, to every cache
+    level), which Numba does not expose."""
+
+    def codegen(context, builder, sig, args):
+        aryty = sig.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer2(
+            context,
+            builder,
+            data=ary.data,
+            shape=cgutils.unpack_tuple(builder, ary.shape),
+            strides=cgutils.unpack_tuple(builder, ary.strides),
+            layout=aryty.layout,
+            inds=[args[1]],
+            wraparound=False,
+            boundscheck=False,
+        )
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.none(arr, types.intp), codegen
+
+
+@njit(cache=True, inline="always")
+def _tt_prefetch(index, h, cap):
+    """Start loading the index slot where `_tt_find` will begin probing for hash h."""
+    _prefetch(index, np.int64(h & np.uint64(cap - 1)))
+
+
 @njit(cache=True, inline="always")
 def _tt_find(index, entries, gen, h, s, KW, cap):
     """Find the position whose key is the first KW words of s (hash h) in the table:
@@ -1147,11 +1185,15 @@ def dfs(
         if res == R_LOSS:
             reasons |= _header(child, n, H_ENDING)
             continue
+        # the child's first index slot is known as soon as its key is: its line is
+        # fetched while the dead checks run (the probe's load was the kernel's costliest
+        # instruction, 4.7% of the search's time in a perf profile, and 2% with this)
+        h = _hash_words(child, KW)
+        _tt_prefetch(index, h, cap)
         alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)
         if not alive and dead(child, n, info):
             reasons |= E_DEAD
             continue
-        h = _hash_words(child, KW)
         idx, e = _tt_find(index, entries, gen, h, child, KW, cap)
         if e >= 0:
             if _tt_mark(entries, e) == ON_PATH:
