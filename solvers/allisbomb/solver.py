@@ -137,6 +137,8 @@ class _Table:
         views = self.views.get((bits, words))
         if views is not None:
             return views
+        if bits > K.TT_ENTRY_BITS:  # an index slot holds an entry number of that many bits
+            raise BadInput(f"table_bits is at most {K.TT_ENTRY_BITS} (got {bits})")
         size = 1 << max(bits, MAX_TABLE_BITS)
         if self.index_buf.shape[0] < size:
             self.index_buf = np.zeros(size, np.uint64)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.deals import shuffles
 from solvers.allisbomb.solver import solve_batch
+from solvers.common.errors import BadInput
 
 # That equal key words mean equal keys (and back): test_allisbomb_state_layout.py.
 
@@ -69,6 +71,12 @@ def test_growth_keeps_every_entry_in_place():
             idx, found = K._tt_find(index, entries, gen, h, key, kw, new_cap)
             assert found == e and idx < new_cap, trial
             assert K._tt_mark(entries, e) == (K.ON_PATH if e % 2 else K.DONE)
+
+
+def test_a_table_too_large_for_its_entry_numbers_is_refused():
+    """3/4 of 2**25 entries would not fit the index slots' entry numbers (exactness)."""
+    with pytest.raises(BadInput, match="table_bits"):
+        solve_batch(GameConfig(), shuffles(18, 1, np.random.default_rng(1)), table_bits=25)
 
 
 def test_table_size_does_not_change_verdicts():
