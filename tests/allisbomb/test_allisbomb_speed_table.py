@@ -73,6 +73,12 @@ def test_growth_keeps_every_entry_in_place():
             assert K._tt_mark(entries, e) == (K.ON_PATH if e % 2 else K.DONE)
 
 
+def test_growth_allocates_nothing():
+    # dfs is compiled without NRT, so what it calls may not allocate; _tt_grow used to
+    # allocate its work arrays and asked for NRT itself
+    assert K._tt_grow.targetoptions.get("_nrt") is False
+
+
 def test_a_table_too_large_for_its_entry_numbers_is_refused():
     """3/4 of 2**25 entries would not fit the index slots' entry numbers (exactness)."""
     with pytest.raises(BadInput, match="table_bits"):
