@@ -72,12 +72,16 @@ def runner(K, info, cfg, decks, node_limit):
     cap = 1 << table_bits_for(node_limit)
     # the key's length: the row's key words (layout.py) or, before it, the packed words
     words = K.key_words(p.n, c.n_tracked) if hasattr(K, "pack_state") else K.key_words(p.n)
-    tags, table = np.zeros(cap, np.uint64), np.zeros((cap, words), np.uint64)
+    params = inspect.signature(K.solve_many.py_func).parameters
+    if "entries" in params:  # an index of slots over the entries (kernel._tt_find)
+        tables = (np.zeros(cap, np.uint64), np.zeros((cap, K.tt_entry_words(p.n)), np.uint64))
+    else:  # kernels before: a tag array and a key-word array
+        tables = (np.zeros(cap, np.uint64), np.zeros((cap, words), np.uint64))
     fa = K._frames(MAX_DEPTH, K.state_len(p.n))
     fb = K._frames(MAX_DEPTH, K.state_len(p.n))
     prog = (p.number, p.keyword, p.step_start, p.step_count, p.steps, info)
     common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts)
-    if "tracked" in inspect.signature(K.solve_many.py_func).parameters:
+    if "tracked" in params:
         common += (c.tracked, c.n_tracked)  # kernels before the play marks moved into the row
     gen = [1]
 
@@ -85,8 +89,8 @@ def runner(K, info, cfg, decks, node_limit):
         out = [np.zeros(len(rows), np.int64) for _ in range(4)]
         t = time.process_time()
         gen[0] = K.solve_many(
-            rows, *common, tags, table, gen[0], node_limit, MAX_DEPTH, *out, tags, table, 0,
-            1000, fa, fb,
+            rows, *common, *tables, gen[0], node_limit, MAX_DEPTH, *out, *tables, 0, 1000,
+            fa, fb,
         )  # fmt: skip
         return time.process_time() - t, out
 
@@ -102,12 +106,27 @@ def main() -> None:
     ap.add_argument("--node-limit", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--config", choices=sorted(CONFIGS), default="base")
+    ap.add_argument(
+        "--min-nodes",
+        type=int,
+        default=0,
+        help="keep only the deals whose search enters at least this many positions (drawn "
+        "from up to 50x --deals shuffles): the larger searches, whose table leaves the cache",
+    )
     args = ap.parse_args()
     cfg = CONFIGS[args.config]
     KR, PR = load_revision(args.rev)
     cs = load_cards(cfg)
     old_info = PR.extend_info(cs, win_info(cs))
-    decks = shuffles(cs.n, args.deals, np.random.default_rng(args.seed))
+    rng = np.random.default_rng(args.seed)
+    if args.min_nodes:
+        pool = shuffles(cs.n, 50 * args.deals, rng)
+        new = runner(new_kernel, compiled(cfg).prog.info, cfg, pool, args.node_limit)
+        decks = pool[new(pool)[1][1] >= args.min_nodes][: args.deals]
+        if not len(decks):
+            raise SystemExit(f"no deal of >= {args.min_nodes:,} positions in {len(pool):,}")
+    else:
+        decks = shuffles(cs.n, args.deals, rng)
     old = runner(KR, old_info, cfg, decks, args.node_limit)
     new = runner(new_kernel, compiled(cfg).prog.info, cfg, decks, args.node_limit)
     old(decks[:2])  # compile or load both before timing
@@ -132,7 +151,9 @@ def main() -> None:
             if r == 0:
                 nodes += int(outs["new"][1].sum())
     print(
-        f"{args.config}, {args.deals} deals (seed {args.seed}), node limit {args.node_limit:,}, "
+        f"{args.config}, {len(decks)} deals (seed {args.seed}"
+        + (f", those of >= {args.min_nodes:,} positions" if args.min_nodes else "")
+        + f"), node limit {args.node_limit:,}, "
         f"{nodes:,} positions, same outputs; {args.reps} repetitions of {len(chunks)} chunks"
     )
     best = {k: v.min(axis=0).sum() for k, v in times.items()}

@@ -55,14 +55,15 @@ def rdtsc(typingctx):
 def rdtsc_now():
     return rdtsc()
 """
-#: ctl slots: cycles of the next child (odometer, copy, turn: 17), dead (18), hash (19), probe (20), still_alive (21), the whole dfs
+#: ctl slots: cycles of the next child (odometer, copy, turn: 17), dead (18), hash and the
+#: prefetch of its index slot (19), probe (20), still_alive (21), the whole dfs
 #: (23); counts of children (24), dead calls (25), dead positions (26), table hits (27);
 #: turn phases copied from cs[8..11] to ctl[40..43].
 PARTS = {
     17: "next child (copy, turn)",
     21: "still_alive",
     18: "dead",
-    19: "hash",
+    19: "hash (and prefetch)",
     20: "_tt_find",
 }
 PHASES = ("D.1 play", "D.2 draw & equip", "D.3 card action", "D.4-5 ignite, clean-up")
@@ -78,8 +79,8 @@ def instrument(src: str) -> str:
     """The kernel's source with cycle counters (see the module docstring)."""
     src = _swap(
         src,
-        "from numba import njit\n",
-        "from numba import njit\n" + CYCLES,
+        "from numba.extending import intrinsic\n",
+        "from numba.extending import intrinsic\n" + CYCLES,
     )
     a, b = src.index("def dfs("), src.index("def shortest(")
     body = src[a:b]
@@ -114,12 +115,16 @@ def instrument(src: str) -> str:
     )
     body = _swap(
         body,
-        "        h = _hash_words(child, KW)\n"
-        "        idx, found = _tt_find(tags, table, gen, h, child, cap)\n",
+        "        h = _hash_words(child, KW)\n        _tt_prefetch(index, h, cap)\n",
         "        _t0 = rdtsc()\n        h = _hash_words(child, KW)\n"
-        "        _t1 = rdtsc()\n        ctl[19] += _t1 - _t0\n"
-        "        idx, found = _tt_find(tags, table, gen, h, child, cap)\n"
-        "        ctl[20] += rdtsc() - _t1\n        ctl[27] += found\n",
+        "        _tt_prefetch(index, h, cap)\n        ctl[19] += rdtsc() - _t0\n",
+    )
+    body = _swap(
+        body,
+        "        idx, e = _tt_find(index, entries, gen, h, child, KW, cap)\n",
+        "        _t1 = rdtsc()\n"
+        "        idx, e = _tt_find(index, entries, gen, h, child, KW, cap)\n"
+        "        ctl[20] += rdtsc() - _t1\n        ctl[27] += e >= 0\n",
     )
     body = _swap(body, "    while d >= 0:\n", "    _tstart = rdtsc()\n    while d >= 0:\n")
     lines = body.split("\n")
@@ -171,8 +176,8 @@ def main() -> None:
     p = c.prog
     decks = shuffles(c.cards.n, args.deals, np.random.default_rng(args.seed))
     cap = 1 << table_bits_for(args.node_limit)
-    words = K.key_words(p.n)
-    tags, table = np.zeros(cap, np.uint64), np.zeros((cap, words), np.uint64)
+    index = np.zeros(cap, np.uint64)
+    entries = np.zeros((cap, K.tt_entry_words(p.n)), np.uint64)
     fa = K._frames(MAX_DEPTH, K.state_len(p.n))
     fb = K._frames(MAX_DEPTH, K.state_len(p.n))
     out = [np.zeros(len(decks), np.int64) for _ in range(4)]
@@ -183,8 +188,8 @@ def main() -> None:
         fa[8][:] = 0
         t = time.process_time()
         K.solve_many(
-            rows, *common, tags, table, gen, args.node_limit, MAX_DEPTH, *out, tags, table, 0,
-            1000, fa, fb,
+            rows, *common, index, entries, gen, args.node_limit, MAX_DEPTH, *out, index,
+            entries, 0, 1000, fa, fb,
         )  # fmt: skip
         return time.process_time() - t
 

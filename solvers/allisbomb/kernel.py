@@ -21,8 +21,11 @@ like `rules.State.children`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from solvers.allisbomb.layout import (
     H_DECK,
@@ -60,8 +63,10 @@ E_DEAD = 32  # a position from which no win is reachable (prune.dead), counted a
 R_ONGOING, R_WIN, R_LOSS = 0, 1, 2
 MAXC = 64  # most choices in one turn (more: the search answers undecided)
 ON_PATH, DONE = 1, 2
-#: Table slots a search starts with (doubled as it fills, up to the whole table).
+#: Table slots a search starts with (enlarged TT_GROW times whenever it is half full, up to
+#: the whole table).
 TT_START = 1 << 12
+TT_GROW = 2
 #: outcome codes of solve_batch
 CODE_WIN, CODE_LOSS, CODE_UNDECIDED = 1, 0, 2
 CODE_PAUSED = 3  # dfs only: stopped at `pause_at` nodes, resumable
@@ -531,8 +536,9 @@ def _is_gift(c, info):
 #: its helpers, about a third of the cost of a position. These functions allocate nothing
 #: and keep no array past their return, so the counts are never needed. Numba compiles a
 #: callee met first from such a function without NRT too (flag inheritance; only speed
-#: differs), so anything they call must not allocate: `_tt_grow`, which does, asks for NRT
-#: explicitly. (`s.view(np.int8)` allocates nothing: it is a new header over the same data.)
+#: differs), so anything they call must not allocate (`_tt_grow` included: it rebuilds the
+#: table's index in place). (`s.view(np.int8)` allocates nothing: it is a new header over
+#: the same data.)
 _no_refcount = njit(cache=True, _nrt=False)
 
 
@@ -829,8 +835,7 @@ def _mix(h):
 
 @njit(cache=True, inline="always")
 def _hash_words(s, W):
-    """The 64-bit hash of the first W words of s (a state row's key, or a table entry, so a
-    table can be rehashed from its entries).
+    """The 64-bit hash of the first W words of s (a state row's key).
 
     Each word is multiplied by its own odd constant and the products are summed, then
     mixed once: the multiplies do not wait for one another, where a chain of one mix per
@@ -878,89 +883,140 @@ def setup(deck, n, players, s):
 
 
 @njit(cache=True, inline="always")
-def _tt_find(tags, table, gen, h, s, cap):
-    """Find the position whose key is the first words of s (hash h) in the table: (slot, found). Not found: the
-    slot is the empty one where it would go.
+def tt_entry_words(n):
+    """Words of a table entry for n cards: the hash and mark word, then the key words."""
+    return key_words(n) + 1
 
-    Layout: tags (uint64 [2**bits]) = generation (high 32 bits) | the hash's top 30 bits
-    << 2 | mark (ON_PATH / DONE, 2 bits); table (uint64 [2**bits, W]) = the packed
-    positions' key words. A slot whose generation is not `gen` is empty (earlier searches' entries
-    expire without clearing). Probing reads the small tags only; a tag match is confirmed
-    by comparing every word of the position, so two different positions are never taken
+
+#: Bits of an index slot that hold the entry number (below them: nothing; above them,
+#: up to bit 31, eight bits of the hash; bits 32-63 the generation). 2**24 entries is more
+#: than a table of solver.MAX_TABLE_BITS fills (3/4 of 2**22).
+TT_ENTRY_BITS = 24
+
+
+@njit(cache=True, inline="always")
+def _tt_stamp(gen, h):
+    """An index slot without its entry number: the generation (high 32 bits) and hash
+    bits 48-55 (bits 24-31; bits that `_tt_grow` can still read from an entry's word 0)."""
+    return (np.uint64(gen) << np.uint64(32)) | (
+        ((h >> np.uint64(48)) & np.uint64(0xFF)) << np.uint64(TT_ENTRY_BITS)
+    )
+
+
+@intrinsic
+def _prefetch(typingctx, arr, i):
+    """Ask the CPU to start loading the cache line of arr[i] (a 1-d array) and go on
+    without waiting for it: LLVM's `llvm.prefetch` intrinsic (a read, to every cache
+    level), which Numba does not expose."""
+
+    def codegen(context, builder, sig, args):
+        aryty = sig.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer2(
+            context,
+            builder,
+            data=ary.data,
+            shape=cgutils.unpack_tuple(builder, ary.shape),
+            strides=cgutils.unpack_tuple(builder, ary.strides),
+            layout=aryty.layout,
+            inds=[args[1]],
+            wraparound=False,
+            boundscheck=False,
+        )
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.none(arr, types.intp), codegen
+
+
+@njit(cache=True, inline="always")
+def _tt_prefetch(index, h, cap):
+    """Start loading the index slot where `_tt_find` will begin probing for hash h."""
+    _prefetch(index, np.int64(h & np.uint64(cap - 1)))
+
+
+@njit(cache=True, inline="always")
+def _tt_find(index, entries, gen, h, s, KW, cap):
+    """Find the position whose key is the first KW words of s (hash h) in the table:
+    (slot, entry), entry -1 if it is not there; then the slot is the empty one where it
+    would go.
+
+    Layout: the table is an open-addressing `index` (uint64 [slots]: `_tt_stamp` | the
+    entry's number) over `entries` (uint64 [rows, tt_entry_words(n)], filled in order:
+    word 0 = hash << 2 | mark (ON_PATH / DONE), then the key words). An index slot is 8
+    bytes, so probing stays in a small, mostly cached array (a 64-byte row per slot made
+    probing slower, measured), and a new position's key is appended to the next entry
+    row, written in order, rather than to a random row. A slot whose generation is not
+    `gen` is empty (earlier searches' entries expire without clearing). A stamp match is
+    confirmed by comparing every key word, so two different positions are never taken
     for one another: the table is exact. A search uses only the first `cap` slots (a
-    power of two that `_tt_grow` doubles as it fills), so a small search stays in cache.
+    power of two that `_tt_grow` enlarges as it fills), so a small search stays in cache.
     """
-    W = table.shape[1]
     g = np.uint64(gen)
-    tag = (g << np.uint64(32)) | ((h >> np.uint64(34)) << np.uint64(2))
+    stamp = _tt_stamp(gen, h)
+    emask = (np.uint64(1) << np.uint64(TT_ENTRY_BITS)) - np.uint64(1)
     idx = np.int64(h & np.uint64(cap - 1))
     while True:
-        t = tags[idx]
+        t = index[idx]
         if (t >> np.uint64(32)) != g:
-            return idx, False
-        if (t & ~np.uint64(3)) == tag:
+            return idx, np.int64(-1)
+        if (t & ~emask) == stamp:
+            e = np.int64(t & emask)
             same = True
-            for j in range(W):
-                if table[idx, j] != s[j]:
+            for j in range(KW):
+                if entries[e, 1 + j] != s[j]:
                     same = False
                     break
             if same:
-                return idx, True
+                return idx, e
         idx = (idx + 1) & (cap - 1)
 
 
 @njit(cache=True, inline="always")
-def _tt_put(tags, table, idx, gen, h, s, mark):
-    """Store the key words of s (hash h) in slot idx with a mark."""
-    tags[idx] = (
-        (np.uint64(gen) << np.uint64(32)) | ((h >> np.uint64(34)) << np.uint64(2)) | np.uint64(mark)
-    )
-    for j in range(table.shape[1]):
-        table[idx, j] = s[j]
+def _tt_put(index, entries, idx, e, gen, h, s, KW, mark):
+    """Store the first KW words of s (hash h) as entry e, in slot idx, with a mark."""
+    index[idx] = _tt_stamp(gen, h) | np.uint64(e)
+    entries[e, 0] = (h << np.uint64(2)) | np.uint64(mark)
+    for j in range(KW):
+        entries[e, 1 + j] = s[j]
 
 
-@njit(cache=True, _nrt=True)  # it allocates: see _no_refcount
-def _tt_grow(tags, table, gen, cap, fidx, d):
-    """Double the slots in use (cap -> 2 cap) and move this search's entries to their
-    slots under the new mask; fidx[0..d] (the slots of the current line) follow them.
-    Slots past cap hold only older generations, i.e. they are empty for this search."""
-    W = table.shape[1]
-    olds = np.empty(cap, np.int64)
-    m = 0
+@njit(cache=True, _nrt=False)
+def _tt_grow(index, entries, gen, cap, filled):
+    """Enlarge the slots in use (cap -> TT_GROW * cap, at most the whole index) and put
+    this search's entries 0..filled-1 in their slots under the new mask. Returns the new
+    cap.
+
+    Only the index is rebuilt: the entries stay where they are (so the line's entry
+    numbers, fidx in `dfs`, stay valid) and their word 0 holds the hash bits that the
+    slot and the stamp need. Slots past cap hold only older generations, i.e. they are
+    empty for this search. Nothing is allocated, so this compiles without NRT like the
+    searches."""
     g = np.uint64(gen)
     for i in range(cap):
-        if (tags[i] >> np.uint64(32)) == g:
-            olds[m] = i
-            m += 1
-    keep_tags = np.empty(m, np.uint64)
-    keep = np.empty((m, W), np.uint64)
-    for e in range(m):
-        keep_tags[e] = tags[olds[e]]
-        keep[e, :] = table[olds[e]]
-        tags[olds[e]] = 0
-    new_cap = 2 * cap
-    newpos = np.full(cap, -1, np.int64)
-    for e in range(m):
-        idx = np.int64(_hash_words(keep[e], W) & np.uint64(new_cap - 1))
-        while (tags[idx] >> np.uint64(32)) == g:
-            idx = (idx + 1) & (new_cap - 1)
-        tags[idx] = keep_tags[e]
-        table[idx, :] = keep[e]
-        newpos[olds[e]] = idx
-    for t in range(d + 1):
-        if fidx[t] >= 0:
-            fidx[t] = newpos[fidx[t]]
+        index[i] = 0
+    new_cap = min(TT_GROW * cap, index.shape[0])
+    mask = new_cap - 1
+    for e in range(filled):
+        h = entries[e, 0] >> np.uint64(2)  # the hash's low 62 bits
+        idx = np.int64(h & np.uint64(mask))
+        while (index[idx] >> np.uint64(32)) == g:
+            idx = (idx + 1) & mask
+        index[idx] = _tt_stamp(gen, h) | np.uint64(e)
     return new_cap
 
 
 @njit(cache=True, inline="always")
-def _tt_mark(tags, idx):
-    return tags[idx] & np.uint64(3)
+def _tt_mark(entries, e):
+    return entries[e, 0] & np.uint64(3)
 
 
 @njit(cache=True, inline="always")
-def _tt_done(tags, idx):
-    tags[idx] = (tags[idx] & ~np.uint64(3)) | np.uint64(DONE)
+def _tt_done(entries, e):
+    entries[e, 0] = (entries[e, 0] & ~np.uint64(3)) | np.uint64(DONE)
 
 
 @njit(cache=True, inline="always")
@@ -1042,8 +1098,8 @@ def dfs(
     info,
     gift_ids,
     n_gifts,
-    tags,
-    table,
+    index,
+    entries,
     gen,
     node_limit,
     states,
@@ -1091,13 +1147,15 @@ def dfs(
     largest function here (four copies of it were most of the first-run compile time).
 
     The table hashes and stores the first `key_words(n)` words of each state row (the key
-    is the row's prefix, layout.py; the tracked play marks live in the card bytes).
+    is the row's prefix, layout.py; the tracked play marks live in the card bytes):
+    `index` and `entries` as `_tt_find` describes them, entries with at least 3/4 as
+    many rows as index has slots. fidx[t] is the entry of states[t] (-1: not stored).
     """
     KW = key_words(n)
     L = states.shape[1]
     max_depth = states.shape[0] - 1
     cs[3] = order
-    full = tags.shape[0]
+    full = index.shape[0]
     if _header(root, n, H_OUTCOME) == R_WIN:
         return CODE_WIN, 0, 0, 0
     if _header(root, n, H_OUTCOME) == R_LOSS:
@@ -1109,13 +1167,13 @@ def dfs(
         filled = 0
         cap = min(full, TT_START)
         h = _hash_words(root, KW)
-        idx, found = _tt_find(tags, table, gen, h, root, cap)
-        _tt_put(tags, table, idx, gen, h, root, ON_PATH)
+        idx, _ = _tt_find(index, entries, gen, h, root, KW, cap)
+        _tt_put(index, entries, idx, 0, gen, h, root, KW, ON_PATH)
         filled += 1
         for j in range(L):
             states[0, j] = root[j]
         fstarted[0] = 0
-        fidx[0] = idx
+        fidx[0] = 0
         nodes = 1
         reasons = 0
         best = -1
@@ -1163,7 +1221,7 @@ def dfs(
         )
         if status == NO_MORE:
             if fidx[d] >= 0:
-                _tt_done(tags, fidx[d])
+                _tt_done(entries, fidx[d])
             d -= 1
             continue
         child = states[d + 1]  # the child is built in place in the next frame's slot
@@ -1193,14 +1251,18 @@ def dfs(
         if res == R_LOSS:
             reasons |= _header(child, n, H_ENDING)
             continue
+        # the child's first index slot is known as soon as its key is: its line is
+        # fetched while the dead checks run (the probe's load was the kernel's costliest
+        # instruction, 4.7% of the search's time in a perf profile, and 2% with this)
+        h = _hash_words(child, KW)
+        _tt_prefetch(index, h, cap)
         alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)
         if not alive and dead(child, n, info):
             reasons |= E_DEAD
             continue
-        h = _hash_words(child, KW)
-        idx, found = _tt_find(tags, table, gen, h, child, cap)
-        if found:
-            if _tt_mark(tags, idx) == ON_PATH:
+        idx, e = _tt_find(index, entries, gen, h, child, KW, cap)
+        if e >= 0:
+            if _tt_mark(entries, e) == ON_PATH:
                 reasons |= E_CYCLE
             continue
         if best_mode == 2 and best >= 0 and bound_reaches(child, n, info, objective, best):
@@ -1210,7 +1272,7 @@ def dfs(
             # same holds for a DONE position explored under an older best: what was cut
             # or skipped in its subtree then would be cut or skipped now.
             if filled < limit_fill:
-                _tt_put(tags, table, idx, gen, h, child, DONE)
+                _tt_put(index, entries, idx, filled, gen, h, child, KW, DONE)
                 filled += 1
             continue
         if nodes >= node_limit or d + 1 >= max_depth:
@@ -1218,14 +1280,16 @@ def dfs(
                 return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
             return CODE_UNDECIDED, nodes, reasons, 0
         nodes += 1
-        if filled >= limit_fill and cap < full:
-            cap = _tt_grow(tags, table, gen, cap, fidx, d)
+        # grown at half full, though it could hold 3/4: shorter probes, measured faster
+        # (the whole table still takes entries up to 3/4 full)
+        if filled >= cap // 2 and cap < full:
+            cap = _tt_grow(index, entries, gen, cap, filled)
             limit_fill = (cap * 3) // 4
-            idx, found = _tt_find(tags, table, gen, h, child, cap)
+            idx, _ = _tt_find(index, entries, gen, h, child, KW, cap)
         if filled < limit_fill:
-            _tt_put(tags, table, idx, gen, h, child, ON_PATH)
+            _tt_put(index, entries, idx, filled, gen, h, child, KW, ON_PATH)
+            fidx[d + 1] = filled
             filled += 1
-            fidx[d + 1] = idx
         else:
             fidx[d + 1] = -1
         d += 1
@@ -1247,8 +1311,8 @@ def shortest(
     info,
     gift_ids,
     n_gifts,
-    tags,
-    table,
+    index,
+    entries,
     tdepth,
     gen0,
     node_limit,
@@ -1270,7 +1334,7 @@ def shortest(
 
     Depth limit D = 1, 2, ..., max_turns (the caller knows a win of max_turns turns, e.g.
     from `dfs`, so the deepening ends). Within one limit, each position is entered again
-    only when reached at a smaller depth than before (tdepth[slot], a fresh table
+    only when reached at a smaller depth than before (tdepth[entry], a fresh table
     generation per limit). This is complete: along a shortest winning line p0..pL, every
     p_i is entered at depth <= i (by induction: p_i's visit at depth <= i tries p_(i+1),
     which is then entered at depth <= i + 1 or already was, an ancestor on the line
@@ -1280,7 +1344,7 @@ def shortest(
     """
     KW = key_words(n)
     L = states.shape[1]
-    cap = tags.shape[0]
+    cap = index.shape[0]
     limit_fill = (cap * 3) // 4
     cs[3] = 0
     nodes = 0
@@ -1294,13 +1358,13 @@ def shortest(
     for D in range(1, max_turns + 1):
         gen += 1
         if gen >= 4294967295:
-            tags[:] = 0
+            index[:] = 0
             gen = 1
         filled = 0
         h = _hash_words(root, KW)
-        idx, found = _tt_find(tags, table, gen, h, root, cap)
-        _tt_put(tags, table, idx, gen, h, root, ON_PATH)
-        tdepth[idx] = 0
+        idx, _ = _tt_find(index, entries, gen, h, root, KW, cap)
+        _tt_put(index, entries, idx, 0, gen, h, root, KW, ON_PATH)
+        tdepth[0] = 0
         filled += 1
         for j in range(L):
             states[0, j] = root[j]
@@ -1352,17 +1416,17 @@ def shortest(
             if d + 1 >= D:
                 continue  # the depth limit: its children are tried by the next limit
             h = _hash_words(child, KW)
-            idx, found = _tt_find(tags, table, gen, h, child, cap)
-            if found and tdepth[idx] <= d + 1:
+            idx, e = _tt_find(index, entries, gen, h, child, KW, cap)
+            if e >= 0 and tdepth[e] <= d + 1:
                 continue
             if nodes >= node_limit:
                 return CODE_UNDECIDED, nodes, reasons, 0, gen
             nodes += 1
-            if found:
-                tdepth[idx] = d + 1
+            if e >= 0:
+                tdepth[e] = d + 1
             elif filled < limit_fill:
-                _tt_put(tags, table, idx, gen, h, child, ON_PATH)
-                tdepth[idx] = d + 1
+                _tt_put(index, entries, idx, filled, gen, h, child, KW, ON_PATH)
+                tdepth[filled] = d + 1
                 filled += 1
             d += 1
             fstarted[d] = 0
@@ -1394,8 +1458,8 @@ def portfolio(
     """Run the DFS in two move orders (0 and 1) side by side, with doubling node budgets,
     until one of them finishes: both are exhaustive, so the first verdict is exact.
 
-    A and B are tuples (tags, table, states, fch, fk, fplen, fstarted, fidx, sol, sol_len,
-    ctl) of separate tables and stacks. Each order may use up to node_limit // 2
+    A and B are tuples (index, entries, states, fch, fk, fplen, fstarted, fidx, sol,
+    sol_len, ctl) of separate tables and stacks (the table as in `dfs`). Each order may use up to node_limit // 2
     positions. Returns (code, nodes of both, reasons, turns, which order answered).
     """
     half = max(1, node_limit // 2)
@@ -1516,8 +1580,8 @@ def solve_many(
     info,
     gift_ids,
     n_gifts,
-    tags,
-    table,
+    index,
+    entries,
     gen0,
     node_limit,
     max_depth,
@@ -1525,15 +1589,15 @@ def solve_many(
     out_nodes,
     out_len,
     out_reason,
-    tags_b,
-    table_b,
+    index_b,
+    entries_b,
     use_portfolio,
     first_budget,
     fa,
     fb,
 ):
     """Solve each row of `decks` (card ids, top first); results into the out arrays.
-    use_portfolio=1 runs `portfolio` (second table in tags_b, table_b).
+    use_portfolio=1 runs `portfolio` (second table in index_b, entries_b).
 
     fa and fb are the two orders' stacks, as `_frames(max_depth, state_len(n))` makes them.
     The caller keeps them for the life of the process: zeroing a megabyte of fresh stack
@@ -1548,14 +1612,14 @@ def solve_many(
     cs = np.zeros(4, np.int64)
     root = np.zeros(L, np.uint64)
     objective = np.zeros(n, np.int64)
-    A = (tags, table, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
-    B = (tags_b, table_b, fb[0], fb[1], fb[2], fb[3], fb[4], fb[5], fb[6], fb[7], fb[8])
+    A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
+    B = (index_b, entries_b, fb[0], fb[1], fb[2], fb[3], fb[4], fb[5], fb[6], fb[7], fb[8])
     gen = gen0
     for r in range(decks.shape[0]):
         gen += 1
         if gen >= 4294967295:
-            tags[:] = 0
-            tags_b[:] = 0
+            index[:] = 0
+            index_b[:] = 0
             gen = 1
         setup(decks[r], n, players, root)
         if use_portfolio == 1:
@@ -1597,8 +1661,8 @@ def solve_many(
             info,
             gift_ids,
             n_gifts,
-            tags,
-            table,
+            index,
+            entries,
             np.uint32(gen),
             node_limit,
             states,

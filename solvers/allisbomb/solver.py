@@ -32,9 +32,10 @@ OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "unde
 DEFAULT_NODE_LIMIT = 3_000_000
 #: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock.
 PAUSE_STEP = 100_000
-#: Largest transposition table: 2**22 entries (4 M positions; 8 bytes per entry for the
-#: tag plus 8 per key word, layout.key_words: 5 words, 201 MB, for the base game),
-#: mapped by the operating system only as far as searches fill it.
+#: Largest transposition table: 2**22 index slots of 8 bytes, 3/4 as many entries (3 M
+#: positions; 8 bytes per entry for its hash plus 8 per key word, layout.key_words: 5
+#: words, 151 MB, for the base game), mapped by the operating system only as far as
+#: searches fill it.
 MAX_TABLE_BITS = 22
 
 
@@ -109,18 +110,20 @@ def compiled(config: GameConfig) -> _Compiled:
 
 class _Table:
     """The process-wide transposition table (open addressing, generation-stamped, exact:
-    each entry holds the position's key words, see kernel._tt_find).
+    each entry holds the position's key words, see kernel._tt_find): an index of 8-byte
+    slots and the entries it points to, in the order a search stores them.
 
     The buffers are allocated once for the largest size and handed out as views: the
     operating system maps a page only when a search first writes to it, and a search
-    starts on the first kernel.TT_START slots and doubles them only as it fills, so a
-    small search touches a few hundred kilobytes. Entries of another size or card count
-    are older generations, i.e. empty to every later search.
+    starts on the first kernel.TT_START slots and enlarges them only as it fills, and
+    stores its entries from the first row on, so a small search touches a few hundred
+    kilobytes. Index slots of another size or card count are older generations, i.e.
+    empty to every later search (an index slot points only to entries of its own search).
     """
 
     def __init__(self) -> None:
-        self.tag_buf = np.zeros(0, np.uint64)
-        self.word_buf = np.zeros(0, np.uint64)
+        self.index_buf = np.zeros(0, np.uint64)
+        self.entry_buf = np.zeros(0, np.uint64)
         self.depth_buf = np.zeros(0, np.int16)
         self.gen = 0
         self.frames: dict[int, tuple] = {}
@@ -128,28 +131,31 @@ class _Table:
         self.sweep_stacks: dict[int, tuple] = {}
 
     def get(self, bits: int, words: int) -> tuple[np.ndarray, np.ndarray]:
-        """The tags [2**bits] and key words [2**bits, words] of the table."""
+        """The index [2**bits] and the entries [3/4 of 2**bits, words] of the table."""
         # the views are kept until a buffer is replaced: a sweep asks for the same ones
         # once per deal, and making them cost a few microseconds of a ~0.2 ms deal
         views = self.views.get((bits, words))
         if views is not None:
             return views
+        if bits > K.TT_ENTRY_BITS:  # an index slot holds an entry number of that many bits
+            raise BadInput(f"table_bits is at most {K.TT_ENTRY_BITS} (got {bits})")
         size = 1 << max(bits, MAX_TABLE_BITS)
-        if self.tag_buf.shape[0] < size:
-            self.tag_buf = np.zeros(size, np.uint64)
-            self.word_buf = np.zeros(0, np.uint64)
+        if self.index_buf.shape[0] < size:
+            self.index_buf = np.zeros(size, np.uint64)
             self.views.clear()
-        if self.word_buf.shape[0] < size * words:
-            self.word_buf = np.zeros(size * words, np.uint64)
-            self.tag_buf = np.zeros(size, np.uint64)  # the old entries lost their words
+        rows = _entry_rows(size)
+        if self.entry_buf.shape[0] < rows * words:
+            self.entry_buf = np.zeros(rows * words, np.uint64)
             self.views.clear()
         cap = 1 << bits
-        views = self.tag_buf[:cap], self.word_buf[: cap * words].reshape(cap, words)
+        rows = _entry_rows(cap)
+        views = self.index_buf[:cap], self.entry_buf[: rows * words].reshape(rows, words)
         self.views[(bits, words)] = views
         return views
 
     def depths(self, bits: int) -> np.ndarray:
-        """Per-slot depths for kernel.shortest (valid where the slot's tag is current)."""
+        """Per-entry depths for kernel.shortest (valid for the entries of its current
+        generation)."""
         size = 1 << max(bits, MAX_TABLE_BITS)
         if self.depth_buf.shape[0] < size:
             self.depth_buf = np.zeros(size, np.int16)
@@ -182,6 +188,12 @@ class _Table:
         return self.sweep_stacks[n]
 
 
+def _entry_rows(slots: int) -> int:
+    """Entry rows for an index of `slots` slots: a search stops storing at 3/4 full
+    (kernel.dfs), and stores the root even in a table of one slot."""
+    return max(1, (3 * slots) // 4)
+
+
 _TABLE = _Table()
 #: The second order's table and stacks (portfolio search; see kernel.portfolio).
 _TABLE_B = _Table()
@@ -192,8 +204,8 @@ def _next_gen() -> int:
     never reset when a table is reallocated, so no stale entry can look current)."""
     gen = max(_TABLE.gen, _TABLE_B.gen) + 1
     if gen >= 2**32 - 1:
-        _TABLE.tag_buf[:] = 0
-        _TABLE_B.tag_buf[:] = 0
+        _TABLE.index_buf[:] = 0
+        _TABLE_B.index_buf[:] = 0
         gen = 1
     _TABLE.gen = _TABLE_B.gen = gen
     return gen
@@ -236,17 +248,17 @@ def solve_batch(
     out = dict(zip(("code", "nodes", "turns", "reason"), np.zeros((4, m), np.int64), strict=True))
     # each portfolio order may enter half the limit, so each table needs half the room
     bits = table_bits or table_bits_for(node_limit // 2 if portfolio else node_limit)
-    words = K.key_words(c.cards.n)
-    tags, table = _TABLE.get(bits, words)
-    tags_b, table_b = _TABLE_B.get(bits, words)
+    words = K.tt_entry_words(c.cards.n)
+    index, entries = _TABLE.get(bits, words)
+    index_b, entries_b = _TABLE_B.get(bits, words)
     p = c.prog
     _TABLE.gen = _TABLE_B.gen = K.solve_many(
         decks,
         p.n,
         config.players,
         *c.rule_args,
-        tags,
-        table,
+        index,
+        entries,
         max(_TABLE.gen, _TABLE_B.gen),
         node_limit,
         MAX_DEPTH,
@@ -254,8 +266,8 @@ def solve_batch(
         out["nodes"],
         out["turns"],
         out["reason"],
-        tags_b,
-        table_b,
+        index_b,
+        entries_b,
         int(portfolio),
         PORTFOLIO_FIRST,
         _TABLE.sweep_frames(p.n),
@@ -323,20 +335,20 @@ def _solve_root(
     reference position, needed only to replay a win (check=True)."""
     c = compiled(config)
     n = c.cards.n
-    words = K.key_words(n)
+    words = K.tt_entry_words(n)
     use_pf = portfolio and not keep_most and time_limit is None
     bits = table_bits or table_bits_for(node_limit // 2 if use_pf else node_limit)
-    tags, table = _TABLE.get(bits, words)
+    index, entries = _TABLE.get(bits, words)
     gen = _next_gen()
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     objective = c.objective
     if use_pf:
-        tags_b, table_b = _TABLE_B.get(bits, words)
+        index_b, entries_b = _TABLE_B.get(bits, words)
         fb = _TABLE_B.frame_buffers(n)
         ctl_a = np.zeros(8, np.int64)
         ctl_b = np.zeros(8, np.int64)
-        A = (tags, table, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
-        B = (tags_b, table_b, *fb[:8], ctl_b)
+        A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
+        B = (index_b, entries_b, *fb[:8], ctl_b)
         code, nodes, reasons, turns, which = K.portfolio(
             root,
             n,
@@ -361,8 +373,8 @@ def _solve_root(
             root,
             n,
             c,
-            tags,
-            table,
+            index,
+            entries,
             gen,
             node_limit,
             states,
@@ -412,8 +424,8 @@ def _dfs_call(
     root,
     n,
     c,
-    tags,
-    table,
+    index,
+    entries,
     gen,
     node_limit,
     states,
@@ -436,8 +448,8 @@ def _dfs_call(
         root,
         n,
         *c.rule_args,
-        tags,
-        table,
+        index,
+        entries,
         np.uint32(gen),
         node_limit,
         states,
@@ -526,17 +538,16 @@ def solve_shortest(
         )
     c = compiled(state.config)
     n = c.cards.n
-    words = K.key_words(n)
     bits = table_bits or table_bits_for(node_limit)
-    tags, table = _TABLE.get(bits, words)
+    index, entries = _TABLE.get(bits, K.tt_entry_words(n))
     tdepth = _TABLE.depths(bits)
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     code, nodes, reasons, turns, last_gen = K.shortest(
         to_kernel_state(state),
         n,
         *c.rule_args,
-        tags,
-        table,
+        index,
+        entries,
         tdepth,
         _next_gen(),
         max(1, node_limit - first.nodes),

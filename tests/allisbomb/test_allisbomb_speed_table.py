@@ -3,51 +3,86 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.deals import shuffles
 from solvers.allisbomb.solver import solve_batch
+from solvers.common.errors import BadInput
 
 # That equal key words mean equal keys (and back): test_allisbomb_state_layout.py.
 
 
 def test_same_hash_different_position_is_not_found():
-    """Two positions forced onto one hash (and one tag) are still told apart."""
-    tags = np.zeros(16, np.uint64)
-    table = np.zeros((16, 3), np.uint64)
+    """Two positions forced onto one hash (and one stamp) are still told apart."""
+    index = np.zeros(16, np.uint64)
+    entries = np.zeros((12, 4), np.uint64)
     a = np.array([1, 2, 3], np.uint64)
     b = np.array([1, 2, 4], np.uint64)
     h = np.uint64(0xDEADBEEF12345678)
-    idx, found = K._tt_find(tags, table, 7, h, a, 16)
-    assert not found
-    K._tt_put(tags, table, idx, 7, h, a, K.ON_PATH)
-    assert K._tt_find(tags, table, 7, h, a, 16) == (idx, True)
-    idx_b, found_b = K._tt_find(tags, table, 7, h, b, 16)
-    assert not found_b and idx_b != idx
+    idx, e = K._tt_find(index, entries, 7, h, a, 3, 16)
+    assert e == -1
+    K._tt_put(index, entries, idx, 0, 7, h, a, 3, K.ON_PATH)
+    assert K._tt_find(index, entries, 7, h, a, 3, 16) == (idx, 0)
+    assert list(entries[0, 1:]) == [1, 2, 3]
+    idx_b, e_b = K._tt_find(index, entries, 7, h, b, 3, 16)
+    assert e_b == -1 and idx_b != idx
+    K._tt_put(index, entries, idx_b, 1, 7, h, b, 3, K.DONE)
+    assert K._tt_find(index, entries, 7, h, b, 3, 16) == (idx_b, 1)
+    assert K._tt_mark(entries, 0) == K.ON_PATH and K._tt_mark(entries, 1) == K.DONE
     # another generation's entry is an empty slot
-    assert K._tt_find(tags, table, 8, h, a, 16) == (idx, False)
+    assert K._tt_find(index, entries, 8, h, a, 3, 16) == (idx, -1)
 
 
-def test_growth_keeps_entries_and_line_slots():
-    """_tt_grow doubles the slots in use; every entry and the line's slots follow."""
+def _filled(rng, gen, n_keys, kw, cap, size):
+    """An index of `size` slots with n_keys random keys of kw words stored (entries 0..,
+    marks alternating) in its first cap slots, and stale slots of an older generation
+    elsewhere; their entry numbers and hash bits are random."""
+    index = (np.uint64(gen - 1) << np.uint64(32)) | rng.integers(0, 2**32, size).astype(np.uint64)
+    entries = rng.integers(0, 2**62, ((3 * size) // 4, kw + 1)).astype(np.uint64)
+    keys = rng.integers(0, 2**62, (n_keys, kw)).astype(np.uint64)
+    for e, key in enumerate(keys):
+        h = np.uint64(K._hash_words(key, kw))
+        idx, old = K._tt_find(index, entries, gen, h, key, kw, cap)
+        assert old == -1
+        K._tt_put(index, entries, idx, e, gen, h, key, kw, K.ON_PATH if e % 2 else K.DONE)
+    return index, entries, keys
+
+
+def test_growth_keeps_every_entry_in_place():
+    """_tt_grow enlarges the slots in use (up to the whole index); every entry is found
+    again, under the same entry number (what `dfs` keeps in fidx) and with its mark, in
+    random fillings up to 3/4 of cap."""
     rng = np.random.default_rng(3)
-    tags = np.zeros(64, np.uint64)
-    table = np.zeros((64, 2), np.uint64)
-    keys = [rng.integers(0, 2**62, 2).astype(np.uint64) for _ in range(10)]
-    fidx = np.full(10, -1, np.int64)
-    for i, kw in enumerate(keys):
-        h = np.uint64(K._hash_words(kw, 2))
-        idx, found = K._tt_find(tags, table, 5, h, kw, 16)
-        assert not found
-        K._tt_put(tags, table, idx, 5, h, kw, K.ON_PATH if i % 2 else K.DONE)
-        fidx[i] = idx
-    cap = K._tt_grow(tags, table, 5, 16, fidx, 9)
-    assert cap == 32
-    for i, kw in enumerate(keys):
-        idx, found = K._tt_find(tags, table, 5, np.uint64(K._hash_words(kw, 2)), kw, 32)
-        assert found and idx == fidx[i] and idx < 32
-        assert K._tt_mark(tags, idx) == (K.ON_PATH if i % 2 else K.DONE)
+    for trial in range(30):
+        kw = int(rng.integers(1, 7))
+        cap = int(2 ** rng.integers(2, 8))
+        size = cap * int(2 ** rng.integers(1, 4))
+        n_keys = int(rng.integers(1, 3 * cap // 4 + 1))
+        gen = int(rng.integers(2, 2**32 - 1))
+        index, entries, keys = _filled(rng, gen, n_keys, kw, cap, size)
+        new_cap = K._tt_grow(index, entries, gen, cap, n_keys)
+        assert new_cap == min(size, cap * K.TT_GROW), trial
+        live = (index >> np.uint64(32)) == gen
+        assert live.sum() == n_keys and not live[new_cap:].any(), trial
+        for e, key in enumerate(keys):
+            h = np.uint64(K._hash_words(key, kw))
+            idx, found = K._tt_find(index, entries, gen, h, key, kw, new_cap)
+            assert found == e and idx < new_cap, trial
+            assert K._tt_mark(entries, e) == (K.ON_PATH if e % 2 else K.DONE)
+
+
+def test_growth_allocates_nothing():
+    # dfs is compiled without NRT, so what it calls may not allocate; _tt_grow used to
+    # allocate its work arrays and asked for NRT itself
+    assert K._tt_grow.targetoptions.get("_nrt") is False
+
+
+def test_a_table_too_large_for_its_entry_numbers_is_refused():
+    """3/4 of 2**25 entries would not fit the index slots' entry numbers (exactness)."""
+    with pytest.raises(BadInput, match="table_bits"):
+        solve_batch(GameConfig(), shuffles(18, 1, np.random.default_rng(1)), table_bits=25)
 
 
 def test_table_size_does_not_change_verdicts():
