@@ -235,12 +235,18 @@ def _remove(s, b, n, c, z):
 
 @_turn_helper
 def _discard(s, b, n, c):
-    HB = 8 * key_words(n)
     v = b[n + c]
     z = v & ZONE
     if z == DISCARD:
         return
     _remove(s, b, n, c, z)
+    _pile_top(s, b, n, c, v, z)
+
+
+@_turn_helper
+def _pile_top(s, b, n, c, v, z):
+    """Put card c (byte v, zone z, already out of the DECK) on top of the DISCARD PILE."""
+    HB = 8 * key_words(n)
     L = b[HB + H_PILE] + 1
     b[n - L] = c
     b[HB + H_PILE] = L
@@ -786,20 +792,14 @@ def _turn(
     # D.4 ignite
     # (and D.5 clean-up) a card still in PLAY (its action may have moved it): an ignited
     # card is discarded, a passive one turns to its ignited side and goes to the bottom of
-    # the DECK. Written out, not through _ignite: a card in PLAY is in neither
-    # the DECK nor the DISCARD PILE, so there is no gap to close (_remove's work).
+    # the DECK. Not through _ignite: a card in PLAY is in neither the DECK nor the
+    # DISCARD PILE, so there is no gap to close (_remove's work).
     v = b[n + card]
     if v & ZONE == PLAY:
         if v & SIDE:
-            P = b[HB + H_PILE] + 1
-            b[n - P] = card
-            b[HB + H_PILE] = P
-            _rezone(s, b, n, card, v, PLAY, DISCARD)
+            _pile_top(s, b, n, card, v, PLAY)
         else:
-            L = b[HB + H_DECK]
-            b[L] = card
-            b[HB + H_DECK] = L + 1
-            _rezone(s, b, n, card, v | SIDE, PLAY, DECK)
+            _deck_bottom(s, b, n, card, v | SIDE, PLAY)
     M = KW + W_MASKS
     if players == 2:
         kk = _equipped(s, n, act, buf)
