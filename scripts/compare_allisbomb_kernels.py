@@ -34,7 +34,7 @@ from solvers.allisbomb.cards import load_cards, win_info  # noqa: E402
 from solvers.allisbomb.config import GameConfig  # noqa: E402
 from solvers.allisbomb.deals import shuffles  # noqa: E402
 from solvers.allisbomb.search import MAX_DEPTH  # noqa: E402
-from solvers.allisbomb.solver import compiled, table_bits_for  # noqa: E402
+from solvers.allisbomb.solver import compiled, table_bits_for, zeros_aligned  # noqa: E402
 
 CONFIGS = {
     "base": GameConfig(),
@@ -65,21 +65,6 @@ def load_revision(rev: str):
     return importlib.import_module("kernel_rev"), importlib.import_module("prune_rev")
 
 
-def _zeros(shape: tuple[int, ...]) -> np.ndarray:
-    """A zeroed uint64 array starting on a 2 MB boundary, so that both kernels' tables are
-    placed alike (numpy asks for transparent huge pages for arrays of 4 MB and more, which
-    the operating system grants only for their 2 MB-aligned parts).
-
-    Even so, two identical kernels can differ by up to ~15% on `--config all` in one run
-    and not in the next (seen: 1.16 then 1.00 with `--rev HEAD`); placement of the
-    compiled code is the likely cause. Compare there over several runs."""
-    align = 1 << 21
-    nbytes = 8 * int(np.prod(shape))
-    raw = np.zeros(nbytes + align, np.uint8)
-    start = -raw.ctypes.data % align
-    return raw[start : start + nbytes].view(np.uint64).reshape(shape)
-
-
 def runner(K, info, cfg, decks, node_limit):
     """A function that solves `decks` with kernel module K and returns (cpu s, out arrays)."""
     c = compiled(cfg)
@@ -88,10 +73,20 @@ def runner(K, info, cfg, decks, node_limit):
     # the key's length: the row's key words (layout.py) or, before it, the packed words
     words = K.key_words(p.n, c.n_tracked) if hasattr(K, "pack_state") else K.key_words(p.n)
     params = inspect.signature(K.solve_many.py_func).parameters
+
+    # Both kernels' tables start on a 2 MB boundary, so that they are placed alike (numpy
+    # asks for transparent huge pages for arrays of 4 MB and more, which the operating
+    # system grants only for their 2 MB-aligned parts). Even so, two identical kernels can
+    # differ by up to ~15% on `--config all` in one run and not in the next (seen: 1.16
+    # then 1.00 with `--rev HEAD`); placement of the compiled code is the likely cause.
+    # Compare there over several runs.
+    def zeros(shape):
+        return zeros_aligned(shape, np.uint64, align=1 << 21)
+
     if "entries" in params:  # an index of slots over the entries (kernel._tt_find)
-        tables = (_zeros((cap,)), _zeros((cap, K.tt_entry_words(p.n))))
+        tables = (zeros((cap,)), zeros((cap, K.tt_entry_words(p.n))))
     else:  # kernels before: a tag array and a key-word array
-        tables = (_zeros((cap,)), _zeros((cap, words)))
+        tables = (zeros((cap,)), zeros((cap, words)))
     fa = K._frames(MAX_DEPTH, K.state_len(p.n))
     fb = K._frames(MAX_DEPTH, K.state_len(p.n))
     prog = (p.number, p.keyword, p.step_start, p.step_count, p.steps, info)

@@ -168,7 +168,7 @@ class _Table:
             L = K.state_len(n)
             d = MAX_DEPTH + 1
             self.frames[n] = (
-                _zeros_aligned((d, L), np.uint64),  # states (layout.py)
+                zeros_aligned((d, L), np.uint64),  # states (layout.py)
                 np.zeros((d, K.MAXC), np.int32),  # fch
                 np.zeros((d, K.MAXC), np.int32),  # fk
                 np.zeros(d, np.int32),  # fplen
@@ -189,12 +189,12 @@ class _Table:
         return self.sweep_stacks[n]
 
 
-def _zeros_aligned(shape: tuple[int, ...], dtype, align: int = 64) -> np.ndarray:
-    """np.zeros(shape, dtype) starting on an `align`-byte boundary (a cache line).
+def zeros_aligned(shape: tuple[int, ...], dtype, align: int = 64) -> np.ndarray:
+    """np.zeros(shape, dtype) starting on an `align`-byte boundary (default: a cache line).
 
-    numpy aligns to 16 bytes; the search's state rows, copied and read with 32-byte
-    moves, then straddle cache lines, and `solve` ran ~7% slower than `solve_batch`, whose
-    stacks Numba allocates aligned (same deals, same positions)."""
+    numpy aligns to 16 bytes, so the search's state rows, copied and read with 32-byte
+    moves, straddled cache lines; Numba allocates `solve_batch`'s stacks aligned, and
+    `solve` ran a few percent behind it on the same deals and positions."""
     nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
     raw = np.zeros(nbytes + align, np.uint8)
     start = -raw.ctypes.data % align
@@ -555,7 +555,7 @@ def solve_shortest(
     c = compiled(state.config)
     n = c.cards.n
     bits = table_bits or table_bits_for(node_limit)
-    index, entries = _TABLE.get(bits, K.tt_entry_words(n))
+    index, entries = _TABLE.get(bits, _entry_words(n))
     tdepth = _TABLE.depths(bits)
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     code, nodes, reasons, turns, last_gen = K.shortest(

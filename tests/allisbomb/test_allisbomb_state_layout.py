@@ -60,8 +60,7 @@ def masks_match_zones(row: np.ndarray, n: int) -> bool:
 def kernel_child(row: np.ndarray, move, config: GameConfig) -> np.ndarray:
     """The row after `move`, played by the kernel's turn (choices in the reference's order)."""
     c = compiled(config)
-    p = c.prog
-    n = p.n
+    n = c.prog.n
     out = row.copy()
     ch = np.zeros(K.MAXC, np.int32)
     chk = np.zeros(K.MAXC, np.int32)
@@ -69,24 +68,7 @@ def kernel_child(row: np.ndarray, move, config: GameConfig) -> np.ndarray:
     cs = np.array([0, len(move), 0, 0], np.int64)
     buf = np.zeros(2 * n + 8, np.int64)
     tmp = np.zeros(2 * n + 8, np.int64)
-    status = K.run_turn(
-        row,
-        out,
-        n,
-        p.number,
-        p.keyword,
-        p.step_start,
-        p.step_count,
-        p.steps,
-        p.info,
-        c.gift_ids,
-        c.n_gifts,
-        ch,
-        chk,
-        cs,
-        buf,
-        tmp,
-    )
+    status = K.run_turn(row, out, n, *c.rule_args, ch, chk, cs, buf, tmp)
     assert status == 0 and cs[0] == len(move)
     return out
 
