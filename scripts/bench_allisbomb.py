@@ -38,6 +38,31 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def cpu_model() -> str:
+    """The processor's name, family and model as /proc/cpuinfo gives them: an absolute
+    rate (positions per second per core) means nothing without the core it ran on (on
+    this project's VMs the same kernel measured 4.2-5.3 M/s on one machine and 10 M/s on
+    another), while the ratio to the reference, measured in the same run, carries over."""
+    fields: dict[str, str] = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key in ("model name", "cpu family", "model") and key not in fields:
+                    fields[key] = value.strip()
+                if not line.strip() and fields:
+                    break
+    except OSError:
+        return platform.processor() or platform.machine()
+    name = fields.get("model name", platform.processor() or platform.machine())
+    if "cpu family" in fields:
+        name += f" (family {fields['cpu family']}, model {fields.get('model', '?')})"
+    return name
+
+
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402
@@ -211,6 +236,7 @@ def main() -> None:
         "seed": args.seed,
         "node_limit": args.node_limit,
         "machine": f"{platform.machine()} {platform.python_version()}, 1 core",
+        "cpu": cpu_model(),
         "load_average_at_start": round(os.getloadavg()[0], 2),
         "same_deals": args.ref_deals,
         "same_deals_agree": agree,

@@ -10,7 +10,7 @@ total of the fastest call per chunk (the least disturbed by other processes) and
 median and spread of the per-repetition ratio.
 
     nice -n 5 python scripts/compare_allisbomb_kernels.py [--rev e37f41d] [--deals 300]
-        [--reps 9] [--chunk 20] [--node-limit 20000] [--config base|all|juice]
+        [--reps 9] [--chunk 20] [--node-limit 20000] [--config base|all|juice|six]
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ CONFIGS = {
     "base": GameConfig(),
     "all": GameConfig(expansions=("all",)),
     "juice": GameConfig(expansions=("the_juice",), hands=True),
+    "six": GameConfig(
+        expansions=("mosquitos", "dream_guide", "gifts", "the_juice", "waking_up", "all")
+    ),
 }
 IMPORT = "from solvers.allisbomb.prune import "
 

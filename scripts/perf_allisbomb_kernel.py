@@ -21,7 +21,7 @@ the time goes, not as exact costs. This is how the store-forwarding stalls of se
 were found (`s[KW] += 1 << 32` after byte stores to the same word: 3.7% of `dfs`).
 
     python scripts/perf_allisbomb_kernel.py [--deals 2000] [--reps 8] [--node-limit 20000]
-        [--lines 40]
+        [--lines 40] [--expansions mosquitos,dream_guide,gifts,the_juice,waking_up,all]
 
 Needs `perf` and `objdump` (Debian: linux-perf, binutils). The compile takes about a minute.
 """
@@ -60,12 +60,13 @@ def worker(args: argparse.Namespace, out: Path) -> None:
     import numpy as np
 
     from solvers.allisbomb import kernel, prune
+    from solvers.allisbomb.cards import load_cards
     from solvers.allisbomb.config import GameConfig
     from solvers.allisbomb.deals import shuffles
     from solvers.allisbomb.solver import solve_batch
 
-    cfg = GameConfig()
-    decks = shuffles(18, args.deals, np.random.default_rng(args.seed))
+    cfg = GameConfig(expansions=tuple(e for e in args.expansions.split(",") if e))
+    decks = shuffles(load_cards(cfg).n, args.deals, np.random.default_rng(args.seed))
     solve_batch(cfg, decks[:2], node_limit=args.node_limit, portfolio=False)  # compile
     lines = []
     mods = {"kernel": kernel, "prune": prune}
@@ -210,6 +211,12 @@ def main() -> None:
     ap.add_argument("--node-limit", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--lines", type=int, default=40)
+    ap.add_argument(
+        "--expansions",
+        default="",
+        help="comma-separated expansions (default: the base game), e.g. "
+        "mosquitos,dream_guide,gifts,the_juice,waking_up,all",
+    )
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -225,7 +232,7 @@ def main() -> None:
         data = out / "perf.data"
         cmd = [sys.executable, __file__, "--worker", str(out), "--deals", str(args.deals)]
         cmd += ["--reps", str(args.reps), "--node-limit", str(args.node_limit)]
-        cmd += ["--seed", str(args.seed)]
+        cmd += ["--seed", str(args.seed), "--expansions", args.expansions]
         subprocess.run(
             ["perf", "record", "-q", "-e", "cpu-clock", "-F", "10000", "-o", str(data), *cmd],
             env=env,
