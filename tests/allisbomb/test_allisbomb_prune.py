@@ -378,6 +378,26 @@ def test_dead_positions_have_no_win(config):
     assert len(positions) > 50
 
 
+SIX_HANDS = GameConfig(expansions=EXPANSIONS, hands=True)
+
+
+@pytest.mark.parametrize("config", [*SOUND_CONFIGS, SIX_HANDS], ids=lambda c: c.label())
+def test_reach_mask_is_the_reach_set(config):
+    """The kernel's reach set R (`reach_mask`: worklists over bit masks, each remover read
+    once) is exactly the plain-Python fixpoint `reach_set` on every position met, burial
+    and spent retrievers included."""
+    cs = load_cards(config)
+    info = compile_program(cs).info
+    positions = random_positions(config, 12, 5)
+    piles = 0
+    for s in positions:
+        got = int(prune.reach_mask(to_kernel_state(s), cs.n, info))
+        want = sum(1 << c for c in prune.reach_set(s))
+        assert got == want, s.to_json()
+        piles += len(s.discard) >= 3
+    assert len(positions) > 50 and piles > 10, (len(positions), piles)
+
+
 def test_soundness_finds_dead_positions_and_decides_them():
     """The soundness test is not vacuous: it meets dead positions, and proves them lost."""
     found = decided = 0
