@@ -49,6 +49,10 @@ from solvers.allisbomb.prune import (
     still_alive,
 )
 
+#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: them changes this file too, so Numba rebuilds its on-disk cache of this module.
+NUMBA_DEPENDS_ON = "28f60a38bbdb0a8f"
+
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
 Z_DECK, Z_EQUIPPED, Z_DISCARD, Z_PLAY, Z_DRAWN = range(5)

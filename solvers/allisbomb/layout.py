@@ -43,6 +43,10 @@ from __future__ import annotations
 
 from numba import njit
 
+#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: them changes this file too, so Numba rebuilds its on-disk cache of this module.
+NUMBA_DEPENDS_ON = "e3b0c44298fc1c14"
+
 #: The byte between the DECK and the DISCARD PILE in b[0:N].
 PAD = -1
 #: A card byte's zone bits, side bit and play-mark bit.

@@ -77,9 +77,10 @@ end of this file, cannot prove alive from their parent); `dead_reason` is the sa
 plain Python over a `rules.State`, naming the rule that fired (tests compare the two).
 Pruning is on by default; `pruning(config, False)` switches it off for both searches.
 
-Numba's on-disk cache tracks each function's own source file only: after editing this
-file, delete `solvers/allisbomb/__pycache__/kernel.*.nbi` and `.nbc`, or `kernel.dfs`
-keeps running the `dead` it was compiled with.
+Numba's on-disk cache tracks each function's own source file only, so `kernel.py` carries a
+digest of this file (`NUMBA_DEPENDS_ON`, solvers/common/numba_deps.py): after editing it,
+run `python -m solvers.common.numba_deps` (a test fails until then), or `kernel.dfs` keeps
+running the `dead` it was compiled with.
 """
 
 from __future__ import annotations
@@ -98,6 +99,10 @@ from solvers.allisbomb.layout import H_PILE, PLAYED, W_MASKS, key_words
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet, Step
     from solvers.allisbomb.config import GameConfig
+
+#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: them changes this file too, so Numba rebuilds its on-disk cache of this module.
+NUMBA_DEPENDS_ON = "5c33a6cc86ec1d1f"
 
 #: The decorator of the predicates the search calls (`dead`, `lower_bound`, ...): they only
 #: read the arrays they are given and allocate nothing, so Numba's reference counting of

@@ -45,6 +45,10 @@ from solvers.bombastic.tiles import (
 )
 from solvers.common.errors import BadInput, unknown
 
+#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: them changes this file too, so Numba rebuilds its on-disk cache of this module.
+NUMBA_DEPENDS_ON = "5f0e993a6f7e7965"
+
 EVENT_WORDS = ("peek", "show", "swap", "shuffle", "place", "secret-swap")
 
 TRIPLES: tuple[tuple[int, int, int], ...] = tuple(itertools.combinations(range(N_TILES), 3))

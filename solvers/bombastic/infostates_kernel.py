@@ -52,6 +52,10 @@ from solvers.bombastic.rules import ALARM_CARDS, Options, Phase, State
 from solvers.bombastic.tiles import L_SHAPES, LINES, N_ARR, PAIR_INDEX, PAIRS, SWAP_MAP
 from solvers.common.errors import BadInput
 
+#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: them changes this file too, so Numba rebuilds its on-disk cache of this module.
+NUMBA_DEPENDS_ON = "3b507041500d2a85"
+
 
 @intrinsic
 def _popcount(typingctx, x):

@@ -30,6 +30,10 @@ from numba import njit
 from solvers.bombastic.rules import SECOND_SWAP_READINGS, SHUFFLE_READINGS, Ending, Options
 from solvers.bombastic.tiles import L_SHAPES, LINES, PERMS3
 
+#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: them changes this file too, so Numba rebuilds its on-disk cache of this module.
+NUMBA_DEPENDS_ON = "15f92f574e921b06"
+
 DECK = 11
 DECK_LEN = 22
 TO_MOVE = 23
