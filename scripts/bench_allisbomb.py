@@ -40,29 +40,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def cpu_model() -> str:
-    """The processor's name, family and model as /proc/cpuinfo gives them: an absolute
-    rate (positions per second per core) means nothing without the core it ran on (on
-    this project's VMs the same kernel measured 4.2-5.3 M/s on one machine and 10 M/s on
-    another), while the ratio to the reference, measured in the same run, carries over."""
-    fields: dict[str, str] = {}
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                key, _, value = line.partition(":")
-                key = key.strip()
-                if key in ("model name", "cpu family", "model") and key not in fields:
-                    fields[key] = value.strip()
-                if not line.strip() and fields:
-                    break
-    except OSError:
-        return platform.processor() or platform.machine()
-    name = fields.get("model name", platform.processor() or platform.machine())
-    if "cpu family" in fields:
-        name += f" (family {fields['cpu family']}, model {fields.get('model', '?')})"
-    return name
-
-
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402
@@ -71,6 +48,7 @@ from solvers.allisbomb.deals import shuffles  # noqa: E402
 from solvers.allisbomb.rules import new_game  # noqa: E402
 from solvers.allisbomb.search import reference_search  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
+from solvers.common.host import cpu_model  # noqa: E402
 
 COMPILE_SNIPPET = (
     "import time; t=time.perf_counter();"
@@ -244,7 +222,7 @@ def main() -> None:
         "seed": args.seed,
         "node_limit": args.node_limit,
         "machine": f"{platform.machine()} {platform.python_version()}, 1 core",
-        "cpu": cpu_model(),
+        "cpu": cpu_model(),  # (an absolute rate means little without its core)
         "load_average_at_start": round(os.getloadavg()[0], 2),
         "same_deals": args.ref_deals,
         "same_deals_agree": agree,

@@ -43,6 +43,7 @@ from solvers.bombastic.beliefs import (  # noqa: E402
 )
 from solvers.bombastic.rules import Options, SplitMix64, State, random_game  # noqa: E402
 from solvers.bombastic.tiles import SWAP_MAP  # noqa: E402
+from solvers.common.host import host_info  # noqa: E402
 
 
 def timed(fn, *args):
@@ -58,7 +59,7 @@ def main() -> None:
     ap.add_argument("--ismcts-views", type=int, default=12, help="positions for ISMCTS")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    res: dict = {}
+    res: dict = {"host": host_info()}
     cards, cap, second, _ = K.options_args(Options())
 
     compile_s, _ = timed(K.random_games, 0, 10, cards, cap, second)

@@ -29,6 +29,7 @@ import numpy as np  # noqa: E402
 from solvers.bomber import rules as R  # noqa: E402
 from solvers.bomber.agents import AGENT_SALT  # noqa: E402
 from solvers.bomber.kernel import run_random_games  # noqa: E402
+from solvers.common.host import cpu_model  # noqa: E402
 
 GOAL = 50_000.0
 
@@ -94,6 +95,7 @@ def main() -> None:
         "kernel_to_goal_ratio": round(kernel_rate / GOAL, 2),
         "same_outcomes_on_shared_seeds": same,
         "machine": platform.machine(),
+        "cpu": cpu_model(),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
         "load_average_1min": round(os.getloadavg()[0], 2),

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from solvers.common.host import cpu_model  # noqa: E402
 from solvers.dragon import kernel  # noqa: E402
 from solvers.dragon.rules import play_game  # noqa: E402
 from solvers.dragon.strategies import make_agents  # noqa: E402
@@ -87,7 +87,7 @@ def main() -> None:
         "kernel_equals_reference_on_shared_seeds": same,
         "mean_turns": float(out["turns"].mean()),
         "mean_rounds": float(out["rounds"].mean()),
-        "cpu": platform.processor() or platform.machine(),
+        "cpu": cpu_model(),
         "load_average": os.getloadavg()[0],
     }
     if args.out:

@@ -57,6 +57,7 @@ import pyarrow.parquet as pq
 from solvers import __version__
 from solvers.common.errors import BadInput
 from solvers.common.files import atomic_path, write_text_atomic
+from solvers.common.host import host_info
 from solvers.common.progress import progress_bar, wants_progress
 
 MANIFEST = "manifest.json"
@@ -402,7 +403,7 @@ def run_study(
             "input_files": [{"path": str(p), "sha256": sha256_file(p)} for p in study.input_files],
             "versions": _versions(),
             "git_commit": _git_commit(),
-            "host": {"machine": platform.machine(), "cpus": os.cpu_count()},
+            "host": host_info(),
             "finished": None,
             "chunks_total": len(chunks),
             "chunks_done": len(done),
