@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -122,12 +122,13 @@ class CardSet:
         """The number of cards (the deck size before setup)."""
         return len(self.cards)
 
-    @property
+    @cached_property
     def labels(self) -> tuple[str, ...]:
-        """The card label of each card id (what deck strings use)."""
+        """The card label of each card id (what deck strings use). Cached: a sweep reads it
+        for every card of every deal."""
         return tuple(c.label for c in self.cards)
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         """The card NAME of each card id."""
         return tuple(c.name for c in self.cards)
