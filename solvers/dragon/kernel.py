@@ -75,7 +75,7 @@ B_BAD_LUCK, B_HAND_LIMIT = 1, 2
 #: How the game loop (`_play_game`) and the helpers it calls are compiled: without Numba's
 #: reference counting (NRT). With it, every array argument of a call that is not inlined
 #: and every view (`sc[0]`, `stats[i]`) takes an atomic increment and a decrement, and an
-#: atomic operation is costly on some processors: on an AMD EPYC (family 26) KVM guest 81%
+#: atomic operation is costly on some processors: on an AMD EPYC (family 26) KVM guest 81-89%
 #: of a random game's samples were on NRT_incref/NRT_decref. These functions allocate
 #: nothing and keep no array past their return (the state arrays are allocated once per
 #: batch by `play_many`), so the counts are never needed. Numba compiles a callee met first
