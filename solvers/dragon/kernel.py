@@ -72,6 +72,17 @@ MAX_CAPS = 512
 S_STRING, S_ROCKET, S_DOUBLE = 1, 2, 3
 B_BAD_LUCK, B_HAND_LIMIT = 1, 2
 
+#: How the game loop (`_play_game`) and the helpers it calls are compiled: without Numba's
+#: reference counting (NRT). With it, every array argument of a call that is not inlined
+#: and every view (`sc[0]`, `stats[i]`) takes an atomic increment and a decrement, and an
+#: atomic operation is costly on some processors: on an AMD EPYC (family 26) KVM guest 81-89%
+#: of a random game's samples were on NRT_incref/NRT_decref. These functions allocate
+#: nothing and keep no array past their return (the state arrays are allocated once per
+#: batch by `play_many`), so the counts are never needed. Numba compiles a callee met first
+#: from such a function without NRT too, so what they call must not allocate either; the
+#: one exception, `_mc_choose`, asks for NRT explicitly.
+_no_refcount = njit(cache=True, _nrt=False)
+
 
 def encode_options(o: Options) -> np.ndarray:
     """Return the options as the kernel's int64 array (see the O_* indices)."""
@@ -111,12 +122,18 @@ def tables(cards: Cards | None = None) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
-def _next(rng, i):
-    x = rng[i] + uint64(0x9E3779B97F4A7C15)
-    rng[i] = x
+def _mix(x):
+    """splitmix64's output for the advanced state x (rules.splitmix64)."""
     z = (x ^ (x >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
     return z ^ (z >> uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _next(rng, i):
+    x = rng[i] + uint64(0x9E3779B97F4A7C15)
+    rng[i] = x
+    return _mix(x)
 
 
 @njit(cache=True, inline="always")
@@ -134,7 +151,7 @@ def _below(rng, i, n):
     return np.int64(m >> uint64(32))
 
 
-@njit(cache=True)
+@_no_refcount
 def _shuffle_s(rng, stream, arr, n):
     """Shuffle arr[:n] with the given stream (rules.Rng.shuffle)."""
     for i in range(n - 1, 0, -1):
@@ -153,14 +170,13 @@ def _shuffle(rng, arr, n):
         arr[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _derive(seed, stream):
-    """splitmix-derived stream seed, identical to rules.derive_seed."""
-    tmp = np.zeros(1, dtype=np.uint64)
-    tmp[0] = uint64(seed) ^ (uint64(stream) * uint64(0xD1B54A32D192ED03))
-    a = _next(tmp, 0)
-    tmp[0] = a
-    return _next(tmp, 0)
+    """splitmix-derived stream seed, identical to rules.derive_seed: two splitmix64 steps,
+    the second from the first's output, on scalars (no scratch array to allocate)."""
+    x = uint64(seed) ^ (uint64(stream) * uint64(0xD1B54A32D192ED03))
+    a = _mix(x + uint64(0x9E3779B97F4A7C15))
+    return _mix(a + uint64(0x9E3779B97F4A7C15))
 
 
 # --- piles ----------------------------------------------------------------------------
@@ -306,45 +322,54 @@ def _key(ft, card):
     return ft[0, card] * 64 + ft[1, card]
 
 
-@njit(cache=True)
-def _sorted_hand(hands, hand_n, p, ft):
-    h = hands[p, : hand_n[p]].copy()
-    for i in range(1, h.size):
+@_no_refcount
+def _sorted_hand(hands, hand_n, p, ft, h):
+    """Write seat p's hand into h, by power then lanterns (stable); return its size."""
+    hs = hand_n[p]
+    for i in range(hs):
+        h[i] = hands[p, i]
+    for i in range(1, hs):
         j = i
         while j > 0 and _key(ft, h[j - 1]) > _key(ft, h[j]):
             t = h[j - 1]
             h[j - 1] = h[j]
             h[j] = t
             j -= 1
-    return h
+    return hs
 
 
-@njit(cache=True)
-def _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps):
-    seen = np.zeros(45, dtype=np.bool_)
+@_no_refcount
+def _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps, out):
+    """Write the cards seat p has not seen into out, in id order; return how many.
+
+    out[:45] doubles as the "seen" marks while they are gathered (out[c] = 1 if seen).
+    """
+    seen = out
+    for c in range(45):
+        seen[c] = 0
     for c in range(hand_n[p]):
-        seen[hands[p, c]] = True
+        seen[hands[p, c]] = 1
     for c in range(cnt[DISC_N]):
-        seen[disc[c]] = True
+        seen[disc[c]] = 1
     for q in range(cnt[N]):
         for c in range(ps[KEPT_N, q]):
-            seen[kept[q, c]] = True
+            seen[kept[q, c]] = 1
     for i in range(cnt[SLOTS]):
         for c in range(row[ROW_N, i]):
-            seen[rowc[i, c]] = True
-    out = np.empty(45, dtype=np.int64)
+            seen[rowc[i, c]] = 1
+    # k <= c throughout, so out[k] = c never overwrites a mark still to be read
     k = 0
     for c in range(45):
-        if not seen[c]:
+        if seen[c] == 0:
             out[k] = c
             k += 1
-    return out[:k]
+    return k
 
 
-@njit(cache=True)
-def _expected(cnt, row, ft, bt, opts, card, shift, unseen, m):
-    """Expected points of `card` (strategies.expected_points, operation for operation)."""
-    nu = unseen.size
+@_no_refcount
+def _expected(cnt, row, ft, bt, opts, card, shift, unseen, nu, m):
+    """Expected points of `card` (strategies.expected_points, operation for operation);
+    unseen[:nu] are the cards its player has not seen."""
     if ft[2, card] == S_ROCKET:
         best = 0.0
         for i in range(cnt[SLOTS]):
@@ -355,7 +380,8 @@ def _expected(cnt, row, ft, bt, opts, card, shift, unseen, m):
                     best = v
         return best
     below = 0
-    for u in unseen:
+    for iu in range(nu):
+        u = unseen[iu]
         if _key(ft, u) < _key(ft, card) and ft[2, u] != S_ROCKET:
             below += 1
     p = below / nu if nu > 0 else 0.0
@@ -375,8 +401,8 @@ def _expected(cnt, row, ft, bt, opts, card, shift, unseen, m):
                 reach = 0.0
             else:
                 hits = 0
-                for u in unseen:
-                    if ft[0, u] >= need - 1:
+                for iu in range(nu):
+                    if ft[0, unseen[iu]] >= need - 1:
                         hits += 1
                 reach = hits / nu
         else:
@@ -396,7 +422,7 @@ def _expected(cnt, row, ft, bt, opts, card, shift, unseen, m):
     return total
 
 
-@njit(cache=True)
+@_no_refcount
 def _sure(cnt, row, ft, bt, opts, card, slot):
     if slot < 0 or slot >= cnt[SLOTS]:
         return 0
@@ -410,7 +436,7 @@ def _sure(cnt, row, ft, bt, opts, card, slot):
 MC_SAMPLES = 24
 
 
-@njit(cache=True)
+@_no_refcount
 def _place_world(
     played,
     owner,
@@ -458,14 +484,20 @@ def _place_world(
     )
 
 
-@njit(cache=True)
-def _mc_choose(p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts):
+# The one kernel function that allocates inside a game (its sample worlds), so it keeps
+# Numba's reference counting: `_nrt=True` must be explicit, or it would inherit `_nrt=False`
+# from `_play_game`, the caller it is first compiled from. It returns only an int, so no
+# counted array passes back to that caller.
+@njit(cache=True, _nrt=True)
+def _mc_choose(
+    p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts, hand, unseen
+):
     """strategies.MonteCarloStrategy, draw for draw. Sees only seat p's view: its own hand,
-    the hand sizes, the row, the discard pile, kept Doubles and the round points."""
+    the hand sizes, the row, the discard pile, kept Doubles and the round points. hand and
+    unseen are scratch rows (16 and 45 entries at least)."""
     n = cnt[N]
     picks = min(cnt[PICKS], hand_n[p])
-    hand = _sorted_hand(hands, hand_n, p, ft)
-    hs = hand.size
+    hs = _sorted_hand(hands, hand_n, p, ft, hand)
     cand = np.zeros((16, 2), dtype=np.int64)
     nc = 0
     if picks == 1:
@@ -482,8 +514,7 @@ def _mc_choose(p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, b
         for t in range(picks):
             out[t] = cand[0, t]
         return picks
-    unseen = _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps)
-    nu = unseen.size
+    nu = _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps, unseen)
     totals = np.zeros(nc)
     pool = np.empty(max(nu, 1), dtype=np.int64)
     whands = np.zeros((6, 16), dtype=np.int64)
@@ -611,8 +642,13 @@ def _mc_choose(p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, b
 
 
 @njit(cache=True, inline="always")
-def _choose(strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts):
-    """Step 1 for one seat: write the chosen card ids into out; return how many."""
+def _choose(
+    strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts, hand, unseen
+):
+    """Step 1 for one seat: write the chosen card ids into out; return how many.
+
+    hand and unseen are scratch rows for the sorted hand and the unseen cards.
+    """
     picks = min(cnt[PICKS], hand_n[p])
     if picks == 0:
         return 0
@@ -628,16 +664,19 @@ def _choose(strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng
         out[1] = hands[p, j]
         return 2
     if strategy == 3:
-        return _mc_choose(p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts)
-    hand = _sorted_hand(hands, hand_n, p, ft)
+        return _mc_choose(
+            p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts, hand, unseen
+        )
+    hs = _sorted_hand(hands, hand_n, p, ft, hand)
     if strategy == 1:
-        unseen = _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps)
+        nu = _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps, unseen)
         m = (cnt[N] - 1) * picks
         if picks == 1:
             best = hand[0]
             best_v = -1e18
-            for c in hand:
-                v = _expected(cnt, row, ft, bt, opts, c, 0, unseen, m)
+            for i in range(hs):
+                c = hand[i]
+                v = _expected(cnt, row, ft, bt, opts, c, 0, unseen, nu, m)
                 if v > best_v + 1e-9:
                     best = c
                     best_v = v
@@ -646,13 +685,13 @@ def _choose(strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng
         out[0] = hand[0]
         out[1] = hand[1]
         best_v = -1e18
-        for i in range(hand.size):
-            for j in range(i + 1, hand.size):
+        for i in range(hs):
+            for j in range(i + 1, hs):
                 a = hand[i]
                 b = hand[j]
                 shift = 0 if ft[2, a] == S_ROCKET else 1
-                v = _expected(cnt, row, ft, bt, opts, a, 0, unseen, m) + _expected(
-                    cnt, row, ft, bt, opts, b, shift, unseen, m
+                v = _expected(cnt, row, ft, bt, opts, a, 0, unseen, nu, m) + _expected(
+                    cnt, row, ft, bt, opts, b, shift, unseen, nu, m
                 )
                 if v > best_v + 1e-9:
                     out[0] = a
@@ -662,12 +701,13 @@ def _choose(strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng
     # position
     if picks == 2:
         out[0] = hand[0]
-        out[1] = hand[hand.size - 1]
+        out[1] = hand[hs - 1]
         return 2
     low = -1
     high = -1
     rocket = -1
-    for c in hand:
+    for i in range(hs):
+        c = hand[i]
         if ft[2, c] == S_ROCKET:
             if rocket < 0:
                 rocket = c
@@ -930,7 +970,8 @@ def _play_turn(
     """One turn: choose, place, complete the dragon, draw (or end the round).
 
     sc is scratch space: rows 0..5 hold the played cards, owners, choices, Rocket slots
-    and the reordering buffers; rows 6, 7 belong to `_sort_row`.
+    and the reordering buffers; rows 6, 7 belong to `_sort_row`; rows 8, 9 hold a
+    strategy's sorted hand and unseen cards.
     """
     n = cnt[N]
     cnt[TURN] += 1
@@ -942,7 +983,23 @@ def _play_turn(
     out = sc[2]
     for p in range(n):
         k = _choose(
-            strat[p], p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts
+            strat[p],
+            p,
+            out,
+            cnt,
+            disc,
+            hands,
+            hand_n,
+            row,
+            rowc,
+            kept,
+            ps,
+            rng,
+            ft,
+            bt,
+            opts,
+            sc[8],
+            sc[9],
         )
         for i in range(k):
             played[m] = out[i]
@@ -1001,31 +1058,61 @@ def _play_turn(
     return True
 
 
-@njit(cache=True)
-def play_one(n, seed, strat, opts, ft, bt, caps, stats):
-    """Play one game; return (ps, cnt). caps receives the captures, stats per-card counts.
+#: Rows of the scratch array `sc` (see `_play_turn`).
+SC_ROWS = 10
 
-    stats[0, card] points taken by the card, stats[1, card] bodies taken, stats[2, card]
-    times played.
+
+@_no_refcount
+def _play_game(
+    n,
+    seed,
+    strat,
+    opts,
+    ft,
+    bt,
+    caps,
+    stats,
+    cnt,
+    deck,
+    disc,
+    dragon,
+    hands,
+    hand_n,
+    row,
+    rowc,
+    kept,
+    ps,
+    rng,
+    sc,
+    rowtmp,
+    rowctmp,
+):
+    """Play one game (rulebook "Setup" to "End of Game", as `rules.play_game`) in the
+    given state arrays, which are cleared first; the result is left in ps and cnt.
+
+    caps receives the captures, stats per-card counts (see `play_one`). Without reference
+    counting (see `_no_refcount`): the state arrays are the caller's, allocated once per
+    batch in `play_many`, so nothing here allocates.
     """
-    cnt = np.zeros(16, dtype=np.int64)
+    # as fresh as np.zeros: the game starts from the same state whatever came before
+    cnt[:] = 0
+    deck[:] = 0
+    disc[:] = 0
+    dragon[:] = 0
+    hands[:, :] = 0
+    hand_n[:] = 0
+    row[:, :] = 0
+    rowc[:, :] = 0
+    kept[:, :] = 0
+    ps[:, :] = 0
+    rng[:] = 0
+    sc[:, :] = 0
+    rowtmp[:, :] = 0
+    rowctmp[:, :] = 0
     cnt[N] = n
     cnt[SLOTS] = 4 if n == 2 else n
     cnt[PICKS] = 2 if n == 2 else 1
     cnt[BASE] = 4 if n == 2 else 3
-    deck = np.empty(45, dtype=np.int64)
-    disc = np.empty(45, dtype=np.int64)
-    dragon = np.empty(19, dtype=np.int64)
-    hands = np.zeros((6, 16), dtype=np.int64)
-    hand_n = np.zeros(6, dtype=np.int64)
-    row = np.zeros((3, 6), dtype=np.int64)
-    rowc = np.zeros((6, 64), dtype=np.int64)
-    kept = np.zeros((6, 45), dtype=np.int64)
-    ps = np.zeros((8, 6), dtype=np.int64)
-    rng = np.zeros(7, dtype=np.uint64)
-    sc = np.zeros((8, 64), dtype=np.int64)
-    rowtmp = np.zeros((3, 6), dtype=np.int64)
-    rowctmp = np.zeros((6, 64), dtype=np.int64)
     for s in range(n + 1):
         rng[s] = _derive(seed, s)
     new_round = True
@@ -1083,8 +1170,67 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
                 best = ps[SCORE, p]
         if best >= opts[O_TARGET] or cnt[ROUND] >= opts[O_MAX_ROUNDS]:
             cnt[OVER] = 1
-            return ps, cnt
+            return
         new_round = True
+
+
+@njit(cache=True)
+def _new_state():
+    """Fresh state arrays for `_play_game`: cnt, deck, disc, dragon, hands, hand_n, row,
+    rowc, kept, ps, rng, sc, rowtmp, rowctmp (shapes in the module docstring)."""
+    return (
+        np.zeros(16, dtype=np.int64),
+        np.zeros(45, dtype=np.int64),
+        np.zeros(45, dtype=np.int64),
+        np.zeros(19, dtype=np.int64),
+        np.zeros((6, 16), dtype=np.int64),
+        np.zeros(6, dtype=np.int64),
+        np.zeros((3, 6), dtype=np.int64),
+        np.zeros((6, 64), dtype=np.int64),
+        np.zeros((6, 45), dtype=np.int64),
+        np.zeros((8, 6), dtype=np.int64),
+        np.zeros(7, dtype=np.uint64),
+        np.zeros((SC_ROWS, 64), dtype=np.int64),
+        np.zeros((3, 6), dtype=np.int64),
+        np.zeros((6, 64), dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def play_one(n, seed, strat, opts, ft, bt, caps, stats):
+    """Play one game; return (ps, cnt). caps receives the captures, stats per-card counts.
+
+    stats[0, card] points taken by the card, stats[1, card] bodies taken, stats[2, card]
+    times played.
+    """
+    cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, sc, rowtmp, rowctmp = (
+        _new_state()
+    )
+    _play_game(
+        n,
+        seed,
+        strat,
+        opts,
+        ft,
+        bt,
+        caps,
+        stats,
+        cnt,
+        deck,
+        disc,
+        dragon,
+        hands,
+        hand_n,
+        row,
+        rowc,
+        kept,
+        ps,
+        rng,
+        sc,
+        rowtmp,
+        rowctmp,
+    )
+    return ps, cnt
 
 
 @njit(cache=True)
@@ -1102,9 +1248,36 @@ def play_many(n, seeds, strat, opts, ft, bt):
     info = np.zeros((g, 3), dtype=np.int64)
     stats = np.zeros((g, 3, 45), dtype=np.int64)
     caps = np.zeros((1, 6), dtype=np.int64)
+    # One set of state arrays for the whole batch: `_play_game` clears them per game.
+    cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, sc, rowtmp, rowctmp = (
+        _new_state()
+    )
     tb = BODIES_GAME if opts[O_TIEBREAK] == 0 else BODIES_ROUND
     for i in range(g):
-        ps, cnt = play_one(n, seeds[i], strat, opts, ft, bt, caps, stats[i])
+        _play_game(
+            n,
+            seeds[i],
+            strat,
+            opts,
+            ft,
+            bt,
+            caps,
+            stats[i],
+            cnt,
+            deck,
+            disc,
+            dragon,
+            hands,
+            hand_n,
+            row,
+            rowc,
+            kept,
+            ps,
+            rng,
+            sc,
+            rowtmp,
+            rowctmp,
+        )
         best = -1_000_000
         for p in range(n):
             scores[i, p] = ps[SCORE, p]

@@ -79,3 +79,23 @@ def test_run_games_winners_follow_the_tiebreak():
     assert out["card_points"].sum() == out["scores"].sum()
     assert out["card_takes"].sum() > 0
     assert 0.99 * out["turns"].sum() * 4 <= out["card_plays"].sum() <= out["turns"].sum() * 4
+
+
+@pytest.mark.parametrize(
+    "names", [["random"] * 4, ["greedy", "position", "random"], ["montecarlo", "greedy"]]
+)
+def test_batch_games_do_not_depend_on_the_games_before(names):
+    # play_many reuses one set of state arrays for the whole batch: every game of a batch
+    # must come out as it does alone (game_record allocates fresh arrays for its game).
+    n = len(names)
+    codes = [CODES[x] for x in names]
+    seeds = np.arange(40 if "montecarlo" in names else 200, dtype=np.uint64)[::-1]
+    out = kernel.run_games(n, seeds, codes)
+    for i in range(0, len(seeds), 7):
+        seed = int(seeds[i])
+        alone = kernel.run_games(n, seeds[i : i + 1], codes)
+        for key in out:
+            assert (out[key][i] == alone[key][0]).all(), (key, seed)
+        scores, _, rounds, turns = kernel.game_record(n, seed, codes)
+        assert list(out["scores"][i]) == scores, seed
+        assert (out["rounds"][i], out["turns"][i]) == (rounds, turns), seed
