@@ -164,3 +164,18 @@ def test_comparison_covers_a_bomber_who_left_play_and_would_have_won():
             assert r.outcome == R.Outcome.DRAW
             seen += 1
     assert seen > 5
+
+
+@pytest.mark.parametrize("rules", READINGS[:1] + READINGS[-1:], ids=["default", "all-options"])
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_batch_games_do_not_depend_on_the_games_before(rules, players):
+    # play_random_games plays the whole batch in one set of state arrays (new_work): every
+    # game of a batch must come out as it does alone, in a batch of one and in trace_game
+    # (which allocates fresh arrays for its game). Seeds descending, so each game follows
+    # different games than in test_batch_equals_single_games.
+    seeds = np.arange(400, 100, -1, dtype=np.uint64)
+    batch = run_random_games(seeds, players, rules)
+    for k in range(0, len(seeds), 13):
+        alone = run_random_games(seeds[k : k + 1], players, rules)
+        row, _ = trace_game(int(seeds[k]), players, rules)
+        assert list(batch[k]) == list(alone[0]) == list(row), int(seeds[k])
