@@ -35,7 +35,8 @@ MASK = (1 << 64) - 1
 
 
 def splitmix64(x: int) -> tuple[int, int]:
-    """Advance a splitmix64 state; return (new_state, output). Same as kernel.splitmix."""
+    """Advance a splitmix64 state; return (new_state, output). Same as kernel._next (the
+    state step) and kernel._mix (the output), which kernel._derive also uses."""
     x = (x + 0x9E3779B97F4A7C15) & MASK
     z = x
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
