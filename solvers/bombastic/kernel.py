@@ -100,8 +100,19 @@ ALARM_A, ALARM_B = 7, 8
 BOMB = 2
 MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 
+#: How the rules' steps (`legal_actions`, `apply`, the helpers they call, the SplitMix64
+#: steps) are compiled: without Numba's reference counting (NRT). With it, every array
+#: argument of a call that is not inlined takes an atomic increment and a decrement, and an
+#: atomic operation is costly on some processors: on an AMD EPYC (family 26) KVM guest
+#: about 75% of the random-games kernel's samples were on NRT_incref/NRT_decref. These
+#: functions allocate nothing and return no array (they work in the caller's state `s`
+#: and buffers), so the counts are never needed; the functions that allocate (`setup`,
+#: `random_game`, the playouts) keep NRT. Numba compiles a callee met first from such a
+#: function without NRT too, so what they call must not allocate either.
+_no_refcount = njit(cache=True, _nrt=False)
 
-@njit(cache=True)
+
+@_no_refcount
 def rng_next(rng: np.ndarray) -> np.uint64:
     """SplitMix64 step on rng[0]; returns the next 64-bit value."""
     rng[0] = rng[0] + np.uint64(0x9E3779B97F4A7C15)
@@ -111,13 +122,13 @@ def rng_next(rng: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@_no_refcount
 def rng_below(rng: np.ndarray, n: int) -> int:
     """A number in 0..n-1, as rules.SplitMix64.below."""
     return int(rng_next(rng) % np.uint64(n))
 
 
-@njit(cache=True)
+@_no_refcount
 def _shuffle(a: np.ndarray, n: int, rng: np.ndarray) -> None:
     for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
@@ -180,7 +191,7 @@ def setup(
     s[SHUFFLE_BY] = shuffle_by
 
 
-@njit(cache=True)
+@_no_refcount
 def _is_picked(s: np.ndarray, t: int) -> bool:
     for i in range(s[N_PICKED]):
         if s[PICKED + i] == t:
@@ -188,7 +199,7 @@ def _is_picked(s: np.ndarray, t: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@_no_refcount
 def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal actions, increasing, into `out`; return how many."""
     ph = s[PHASE]
@@ -282,7 +293,7 @@ def legal_actions(s: np.ndarray, out: np.ndarray) -> int:
     return 0
 
 
-@njit(cache=True)
+@_no_refcount
 def _end(s: np.ndarray, winner: int, ending: int) -> None:
     s[WINNER] = winner
     s[ENDING] = ending
@@ -290,7 +301,7 @@ def _end(s: np.ndarray, winner: int, ending: int) -> None:
     s[TO_MOVE] = -2
 
 
-@njit(cache=True)
+@_no_refcount
 def _end_turn(s: np.ndarray) -> None:
     s[TURN_PLAYER] = 1 - s[TURN_PLAYER]
     s[TO_MOVE] = s[TURN_PLAYER]
@@ -306,7 +317,7 @@ def _end_turn(s: np.ndarray) -> None:
         _end(s, -1, E_CAP)
 
 
-@njit(cache=True)
+@_no_refcount
 def _finish_card(s: np.ndarray) -> None:
     n = s[DECK_LEN]
     s[DECK + n] = s[CARD]
@@ -317,14 +328,14 @@ def _finish_card(s: np.ndarray) -> None:
     _end_turn(s)
 
 
-@njit(cache=True)
+@_no_refcount
 def _swap(s: np.ndarray, a: int, b: int) -> None:
     t = s[a]
     s[a] = s[b]
     s[b] = t
 
 
-@njit(cache=True)
+@_no_refcount
 def _permute(s: np.ndarray, p: int) -> None:
     v0 = s[s[PICKED]]
     v1 = s[s[PICKED + 1]]
@@ -334,13 +345,13 @@ def _permute(s: np.ndarray, p: int) -> None:
     s[s[PICKED + PERMS_A[p, 2]]] = v2
 
 
-@njit(cache=True)
+@_no_refcount
 def _pick(s: np.ndarray, t: int) -> None:
     s[PICKED + s[N_PICKED]] = t
     s[N_PICKED] += 1
 
 
-@njit(cache=True)
+@_no_refcount
 def _go_for_it(s: np.ndarray, line: int, alarm: bool) -> None:
     p = s[TURN_PLAYER]
     mine = 0
@@ -357,7 +368,7 @@ def _go_for_it(s: np.ndarray, line: int, alarm: bool) -> None:
         _end(s, 1 - p, E_ALARM_BOMB if alarm else E_GO_BOMB)
 
 
-@njit(cache=True)
+@_no_refcount
 def apply(s: np.ndarray, a: int) -> None:
     """Apply one legal decision (not checked), as rules.State.apply."""
     ph = s[PHASE]
