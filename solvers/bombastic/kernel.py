@@ -107,8 +107,10 @@ MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: about 75% of the random-games kernel's samples were on NRT_incref/NRT_decref. These
 #: functions allocate nothing and return no array (they work in the caller's state `s`
 #: and buffers), so the counts are never needed; the functions that allocate (`setup`,
-#: `random_game`, the playouts) keep NRT. Numba compiles a callee met first from such a
-#: function without NRT too, so what they call must not allocate either.
+#: `random_game`, `random_games`, the playouts) keep NRT and only allocate, then hand
+#: their arrays to an `_nrt=False` twin (`setup_into`, `_play_random`, `_random_batch`),
+#: so a batch of random games allocates once, not per game. Numba compiles a callee met
+#: first from such a function without NRT too, so what they call must not allocate either.
 _no_refcount = njit(cache=True, _nrt=False)
 
 
@@ -137,42 +139,62 @@ def _shuffle(a: np.ndarray, n: int, rng: np.ndarray) -> None:
         a[j] = t
 
 
-@njit(cache=True)
-def setup(
-    s: np.ndarray, cards: np.ndarray, rng: np.ndarray, turn_cap: int, second: int, shuffle_by=0
+@_no_refcount
+def _shuffle_at(a: np.ndarray, lo: int, n: int, rng: np.ndarray) -> None:
+    """`_shuffle` of a[lo:lo + n] in place, with the same draws."""
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        t = a[lo + i]
+        a[lo + i] = a[lo + j]
+        a[lo + j] = t
+
+
+@_no_refcount
+def setup_into(
+    s: np.ndarray,
+    cards: np.ndarray,
+    rng: np.ndarray,
+    turn_cap: int,
+    second: int,
+    shuffle_by: int,
+    work: np.ndarray,
 ) -> None:
-    """Fill `s` with a new game ("Setup"), drawing like rules.State.setup."""
-    tiles = np.array([0, 0, 0, 0, 1, 1, 1, 1, 2], dtype=np.int32)
-    _shuffle(tiles, 9, rng)
-    s[:9] = tiles
+    """Fill `s` with a new game (rulebook, "Setup"), drawing like rules.State.setup.
+
+    The nine tiles are shuffled face down, two cards are turned face up (an alarm card
+    drawn for them is set aside and shuffled back into the deck). `work` is scratch of at
+    least len(cards) + 2 int32 (the shuffled deck, then the cards set aside), so that
+    nothing is allocated here: compiled with `_nrt=False` (see `_no_refcount`), which a
+    batch of games needs to avoid an atomic increment and decrement per array per game.
+    """
+    for i in range(9):
+        s[i] = 0 if i < 4 else (1 if i < 8 else 2)
+    _shuffle(s, 9, rng)
     n = cards.shape[0]
-    deck = cards.astype(np.int32).copy()
-    _shuffle(deck, n, rng)
-    aside = np.empty(2, dtype=np.int32)
+    for i in range(n):
+        work[i] = cards[i]
+    _shuffle(work, n, rng)
     n_aside = 0
     n_up = 0
     head = 0
     while n_up < 2:
-        c = deck[head]
+        c = work[head]
         head += 1
         if c == ALARM_A or c == ALARM_B:
-            aside[n_aside] = c
+            work[n + n_aside] = c
             n_aside += 1
         else:
             s[9 + n_up] = c
             n_up += 1
-    rest = np.empty(n - 2, dtype=np.int32)
     k = 0
     for i in range(head, n):
-        rest[k] = deck[i]
+        s[DECK + k] = work[i]
         k += 1
     for i in range(n_aside):
-        rest[k] = aside[i]
+        s[DECK + k] = work[n + i]
         k += 1
     if n_aside > 0:
-        _shuffle(rest, k, rng)
-    for i in range(k):
-        s[DECK + i] = rest[i]
+        _shuffle_at(s, DECK, k, rng)
     s[DECK_LEN] = k
     s[TO_MOVE] = 0
     s[TURN_PLAYER] = 0
@@ -189,6 +211,15 @@ def setup(
     s[TURN_CAP] = turn_cap
     s[SECOND_SWAP] = second
     s[SHUFFLE_BY] = shuffle_by
+
+
+@njit(cache=True)
+def setup(
+    s: np.ndarray, cards: np.ndarray, rng: np.ndarray, turn_cap: int, second: int, shuffle_by=0
+) -> None:
+    """Fill `s` with a new game (rulebook, "Setup"), drawing like rules.State.setup."""
+    work = np.empty(cards.shape[0] + 2, dtype=np.int32)
+    setup_into(s, cards, rng, turn_cap, second, shuffle_by, work)
 
 
 @_no_refcount
@@ -508,15 +539,26 @@ def apply(s: np.ndarray, a: int) -> None:
             _finish_card(s)
 
 
-@njit(cache=True)
-def random_game(
-    seed: int, cards: np.ndarray, turn_cap: int, second: int, s: np.ndarray, shuffle_by=0
+@_no_refcount
+def _play_random(
+    seed: int,
+    cards: np.ndarray,
+    turn_cap: int,
+    second: int,
+    s: np.ndarray,
+    shuffle_by: int,
+    rng: np.ndarray,
+    buf: np.ndarray,
+    work: np.ndarray,
 ) -> int:
-    """Play one uniformly random game as rules.random_game; return the decisions made."""
-    rng = np.empty(1, dtype=np.uint64)
+    """Set up and play one uniformly random game in `s` (rulebook, "Setup" and "A Turn").
+
+    The caller's rng (1 uint64), buf (64 int32) and work (len(cards) + 2 int32) are
+    overwritten, so the same arrays serve a whole batch: `_nrt=False`, nothing allocated.
+    Returns the decisions made.
+    """
     rng[0] = np.uint64(seed)
-    setup(s, cards, rng, turn_cap, second, shuffle_by)
-    buf = np.empty(64, dtype=np.int32)
+    setup_into(s, cards, rng, turn_cap, second, shuffle_by, work)
     steps = 0
     while s[PHASE] != P_OVER:
         n = legal_actions(s, buf)
@@ -526,18 +568,52 @@ def random_game(
 
 
 @njit(cache=True)
+def random_game(
+    seed: int, cards: np.ndarray, turn_cap: int, second: int, s: np.ndarray, shuffle_by=0
+) -> int:
+    """Play one uniformly random game as rules.random_game; return the decisions made."""
+    rng = np.empty(1, dtype=np.uint64)
+    buf = np.empty(64, dtype=np.int32)
+    work = np.empty(cards.shape[0] + 2, dtype=np.int32)
+    return _play_random(seed, cards, turn_cap, second, s, shuffle_by, rng, buf, work)
+
+
+@_no_refcount
+def _random_batch(
+    first_seed: int,
+    cards: np.ndarray,
+    turn_cap: int,
+    second: int,
+    shuffle_by: int,
+    out: np.ndarray,
+    s: np.ndarray,
+    rng: np.ndarray,
+    buf: np.ndarray,
+    work: np.ndarray,
+) -> None:
+    """Fill out[g] with game first_seed + g, reusing `s` and the scratch for every game.
+
+    `_nrt=False` so the per-game loop takes no atomic reference count (see `_no_refcount`).
+    """
+    for g in range(out.shape[0]):
+        steps = _play_random(first_seed + g, cards, turn_cap, second, s, shuffle_by, rng, buf, work)
+        out[g, 0] = s[WINNER]
+        out[g, 1] = s[ENDING]
+        out[g, 2] = s[TURN_NUMBER]
+        out[g, 3] = steps
+
+
+@njit(cache=True)
 def random_games(
     first_seed: int, n_games: int, cards: np.ndarray, turn_cap: int, second: int, shuffle_by=0
 ) -> np.ndarray:
     """Play games with seeds first_seed.. ; rows: winner, ending, turns, decisions."""
     out = np.empty((n_games, 4), dtype=np.int32)
     s = np.empty(STATE_SIZE, dtype=np.int32)
-    for g in range(n_games):
-        steps = random_game(first_seed + g, cards, turn_cap, second, s, shuffle_by)
-        out[g, 0] = s[WINNER]
-        out[g, 1] = s[ENDING]
-        out[g, 2] = s[TURN_NUMBER]
-        out[g, 3] = steps
+    rng = np.empty(1, dtype=np.uint64)
+    buf = np.empty(64, dtype=np.int32)
+    work = np.empty(cards.shape[0] + 2, dtype=np.int32)
+    _random_batch(first_seed, cards, turn_cap, second, shuffle_by, out, s, rng, buf, work)
     return out
 
 

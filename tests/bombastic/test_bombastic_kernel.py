@@ -56,3 +56,31 @@ def test_batch_random_games_match_reference(options):
         assert out[g, 1] == list(Ending).index(ref.ending)
         assert out[g, 2] == ref.turn_number
         assert out[g, 3] == len(ref.history)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_game_in_batch_equals_game_alone(options):
+    """State and scratch reused across a batch: each game is the game played alone."""
+    cards, cap, second, shuffle_by = K.options_args(options)
+    out = K.random_games(500, 300, cards, cap, second, shuffle_by)
+    for g in (0, 1, 7, 150, 299):
+        s = np.full(K.STATE_SIZE, 99, dtype=np.int32)
+        steps = K.random_game(500 + g, cards, cap, second, s, shuffle_by)
+        assert out[g].tolist() == [s[K.WINNER], s[K.ENDING], s[K.TURN_NUMBER], steps]
+        alone = K.random_games(500 + g, 1, cards, cap, second, shuffle_by)
+        assert out[g].tolist() == alone[0].tolist()
+
+
+def test_setup_into_matches_setup_with_dirty_scratch():
+    """setup_into writes the same state as setup whatever the scratch and state held."""
+    for options in OPTION_SETS:
+        cards, cap, second, shuffle_by = K.options_args(options)
+        work = np.full(cards.shape[0] + 2, 7, dtype=np.int32)
+        s = np.full(K.STATE_SIZE, -5, dtype=np.int32)
+        for seed in range(200):
+            ref = K.new_state(seed, options)
+            K.setup_into(s, cards, np.array([seed], dtype=np.uint64), cap, second, shuffle_by, work)
+            # Setup writes the tiles, face-up cards, deck and every scalar (not PICKED).
+            written = [*range(K.DECK + s[K.DECK_LEN]), *range(K.DECK_LEN, K.PICKED)]
+            written += range(K.N_PICKED, K.STATE_SIZE)
+            assert s[written].tolist() == ref[written].tolist()
