@@ -765,7 +765,7 @@ PEEK_MANY_C, LINE_SHUFFLE_C, ARRANGE_C, PEEK3_C, SHOW_SWAP_C = 4, 5, 6, 9, 10
 CASUAL_PATIENCE = 20
 
 
-@njit(cache=True)
+@_no_refcount
 def _know_swap(know: np.ndarray, a: int, b: int) -> None:
     for p in range(2):
         t = know[p, a]
@@ -773,7 +773,7 @@ def _know_swap(know: np.ndarray, a: int, b: int) -> None:
         know[p, b] = t
 
 
-@njit(cache=True)
+@_no_refcount
 def apply_know(s: np.ndarray, know: np.ndarray, a: int) -> None:
     """Update both players' knowledge flags for decision `a`, then apply it."""
     ph = s[PHASE]
@@ -832,7 +832,7 @@ def apply_know(s: np.ndarray, know: np.ndarray, a: int) -> None:
     apply(s, a)
 
 
-@njit(cache=True)
+@_no_refcount
 def observe_code(s: np.ndarray, a: int, me: int) -> int:
     """What player `me` learns from decision `a` (before it is applied), as one number.
 
@@ -871,7 +871,7 @@ def observe_code(s: np.ndarray, a: int, me: int) -> int:
     return 64 * a + (27 + code if seen else 0)
 
 
-@njit(cache=True)
+@_no_refcount
 def _know_score(s: np.ndarray, know: np.ndarray, p: int) -> float:
     """How good the grid looks to player p from what p knows.
 
@@ -908,7 +908,7 @@ def _know_score(s: np.ndarray, know: np.ndarray, p: int) -> float:
     return 10.0 * best_mine + total - 5.0 * best_opp
 
 
-@njit(cache=True)
+@_no_refcount
 def _swap_gain(s: np.ndarray, know: np.ndarray, p: int, a: int, b: int) -> float:
     _swap(s, a, b)
     _know_swap(know, a, b)
@@ -918,7 +918,7 @@ def _swap_gain(s: np.ndarray, know: np.ndarray, p: int, a: int, b: int) -> float
     return v
 
 
-@njit(cache=True)
+@_no_refcount
 def _line_counts(s: np.ndarray, know: np.ndarray, p: int, tiles: np.ndarray, k: int):
     mine = 0
     other = 0
@@ -935,7 +935,7 @@ def _line_counts(s: np.ndarray, know: np.ndarray, p: int, tiles: np.ndarray, k: 
     return mine, other, bomb
 
 
-@njit(cache=True)
+@_no_refcount
 def _bomb_known(s: np.ndarray, know: np.ndarray, p: int) -> bool:
     for t in range(9):
         if know[p, t] == 1 and s[t] == BOMB:
@@ -943,7 +943,7 @@ def _bomb_known(s: np.ndarray, know: np.ndarray, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@_no_refcount
 def _n_unknown(know: np.ndarray, p: int) -> int:
     n = 0
     for t in range(9):
@@ -952,7 +952,7 @@ def _n_unknown(know: np.ndarray, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@_no_refcount
 def _pick_best(vals: np.ndarray, acts: np.ndarray, n: int, rng: np.ndarray) -> int:
     """The action with the largest value; ties broken at random."""
     best = -1e18
@@ -972,16 +972,24 @@ def _pick_best(vals: np.ndarray, acts: np.ndarray, n: int, rng: np.ndarray) -> i
     return acts[0]
 
 
-@njit(cache=True)
+@_no_refcount
 def _peek_choice(
-    s: np.ndarray, know: np.ndarray, p: int, buf: np.ndarray, n: int, rng: np.ndarray, safe: bool
+    s: np.ndarray,
+    know: np.ndarray,
+    p: int,
+    buf: np.ndarray,
+    n: int,
+    rng: np.ndarray,
+    safe: bool,
+    vals: np.ndarray,
+    acts: np.ndarray,
 ) -> int:
     """A tile p does not know, on the lines where p has most of its own; -1 if none.
 
     With `safe`, never a tile p knows is the bomb ("Peek at as many as you want").
+    `vals` / `acts` are the caller's scratch (at least 9 long; only what is written here
+    is read), so nothing is allocated: `_nrt=False`.
     """
-    vals = np.empty(9, dtype=np.float64)
-    acts = np.empty(9, dtype=np.int32)
     m = 0
     for i in range(n):
         t = buf[i]
@@ -1010,7 +1018,7 @@ def _peek_choice(
     return _pick_best(vals, acts, m, rng)
 
 
-@njit(cache=True)
+@_no_refcount
 def _go_choice(s: np.ndarray, know: np.ndarray, p: int) -> int:
     """The line to Go for It on: all mine if known, else most mine at the least risk."""
     n_unk = _n_unknown(know, p)
@@ -1036,6 +1044,23 @@ def _go_choice(s: np.ndarray, know: np.ndarray, p: int) -> int:
 
 @njit(cache=True)
 def casual_action(s: np.ndarray, know: np.ndarray, buf: np.ndarray, n: int, rng: np.ndarray) -> int:
+    """A casual player's decision from what it knows (`know`): `_casual_action` with
+    fresh scratch (the playouts and `advance_others` pass theirs, once per call)."""
+    vals = np.empty(64, dtype=np.float64)
+    acts = np.empty(64, dtype=np.int32)
+    return _casual_action(s, know, buf, n, rng, vals, acts)
+
+
+@_no_refcount
+def _casual_action(
+    s: np.ndarray,
+    know: np.ndarray,
+    buf: np.ndarray,
+    n: int,
+    rng: np.ndarray,
+    vals: np.ndarray,
+    acts: np.ndarray,
+) -> int:
     """A casual player's decision from what it knows (`know`), as the `heuristic` agent.
 
     Goes for a line only when it knows all three are its own (or, after
@@ -1045,6 +1070,10 @@ def casual_action(s: np.ndarray, know: np.ndarray, buf: np.ndarray, n: int, rng:
     Peeks at tiles it does not know, stops "Peek at as many" after two peeks or when
     the bomb could be one of five or fewer unknown tiles, never shows what it peeked
     at, and chooses every swap and order by `_know_score`. Chance: uniform.
+
+    `vals` (float64) and `acts` (int32) are scratch at least 64 long: every branch
+    writes the entries it reads before reading them, so reused scratch gives the same
+    decision as fresh arrays. Nothing is allocated: `_nrt=False` (see `_no_refcount`).
     """
     ph = s[PHASE]
     mover = s[TO_MOVE]
@@ -1078,22 +1107,21 @@ def casual_action(s: np.ndarray, know: np.ndarray, buf: np.ndarray, n: int, rng:
             slot = 1 - slot
         return A_CARD + slot
     if ph == P_PEEK:
-        t = _peek_choice(s, know, p, buf, n, rng, c == PEEK_MANY_C)
+        t = _peek_choice(s, know, p, buf, n, rng, c == PEEK_MANY_C, vals, acts)
         return t if t >= 0 else buf[rng_below(rng, n)]
     if ph == P_PEEK_OR_STOP:
         if c == PEEK_MANY_C:
             bomb_known = _bomb_known(s, know, p)
             if s[N_PICKED] >= 2 or (not bomb_known and _n_unknown(know, p) <= 5):
                 return A_STOP
-        t = _peek_choice(s, know, p, buf, n, rng, c == PEEK_MANY_C)
+        t = _peek_choice(s, know, p, buf, n, rng, c == PEEK_MANY_C, vals, acts)
         return t if t >= 0 else A_STOP
     if ph == P_SHOW_PEEKED:
         return A_STOP
     if ph == P_SHOW:
-        t = _peek_choice(s, know, p, buf, n, rng, False)
+        t = _peek_choice(s, know, p, buf, n, rng, False, vals, acts)
         return t if t >= 0 else buf[rng_below(rng, n)]
     if ph == P_PEEK_LINE:
-        vals = np.empty(8, dtype=np.float64)
         for k in range(8):
             vals[k] = 0.0
             for i in range(3):
@@ -1110,8 +1138,6 @@ def casual_action(s: np.ndarray, know: np.ndarray, buf: np.ndarray, n: int, rng:
         return buf[rng_below(rng, n)]
     if ph == P_OPP_SHOW:
         # Show one tile, one I know is not the bomb if I can.
-        vals = np.empty(3, dtype=np.float64)
-        acts = np.empty(3, dtype=np.int32)
         for i in range(3):
             t = s[PICKED + i]
             acts[i] = A_SHOWSET + i
@@ -1141,14 +1167,11 @@ def casual_action(s: np.ndarray, know: np.ndarray, buf: np.ndarray, n: int, rng:
         return best_a
     if ph == P_OUT_OTHER or ph == P_SWAP_B or ph == P_SWAP2_B or ph == P_SECRET_SWAP:
         a = s[PICKED] if ph == P_SECRET_SWAP else s[SWAP_A]
-        vals = np.empty(n, dtype=np.float64)
         for i in range(n):
             vals[i] = _swap_gain(s, know, p, a, buf[i])
         return _pick_best(vals, buf, n, rng)
     if ph == P_SWAP_A or ph == P_SWAP2_A:
         stay = _know_score(s, know, p)
-        vals = np.empty(36, dtype=np.float64)
-        acts = np.empty(36, dtype=np.int32)
         m = 0
         for a in range(9):
             for b in range(a + 1, 9):
@@ -1171,8 +1194,6 @@ def casual_action(s: np.ndarray, know: np.ndarray, buf: np.ndarray, n: int, rng:
                 return A_STOP
         return _pick_best(vals, acts, m, rng)
     if ph == P_ARRANGE:
-        vals = np.empty(6, dtype=np.float64)
-        acts = np.empty(6, dtype=np.int32)
         v0 = s[s[PICKED]]
         v1 = s[s[PICKED + 1]]
         v2 = s[s[PICKED + 2]]
@@ -1189,13 +1210,33 @@ def casual_action(s: np.ndarray, know: np.ndarray, buf: np.ndarray, n: int, rng:
 
 @njit(cache=True)
 def playout_casual(s: np.ndarray, know: np.ndarray, seed: int) -> int:
-    """Finish the game in `s` with `casual_action` for both players; return the winner."""
+    """Finish the game in `s` with `casual_action` for both players; return the winner.
+
+    Allocates the generator and the scratch once (NRT kept for that), then plays in
+    `_playout_casual`.
+    """
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
     buf = np.empty(64, dtype=np.int32)
+    vals = np.empty(64, dtype=np.float64)
+    acts = np.empty(64, dtype=np.int32)
+    return _playout_casual(s, know, rng, buf, vals, acts)
+
+
+@_no_refcount
+def _playout_casual(
+    s: np.ndarray,
+    know: np.ndarray,
+    rng: np.ndarray,
+    buf: np.ndarray,
+    vals: np.ndarray,
+    acts: np.ndarray,
+) -> int:
+    """The loop of `playout_casual`: every decision by `_casual_action` in the caller's
+    scratch, so the decisions take no atomic reference count (`_nrt=False`)."""
     while s[PHASE] != P_OVER:
         n = legal_actions(s, buf)
-        apply_know(s, know, casual_action(s, know, buf, n, rng))
+        apply_know(s, know, _casual_action(s, know, buf, n, rng, vals, acts))
     return s[WINNER]
 
 
@@ -1206,13 +1247,30 @@ def advance_others(
     """Play chance and the opponent (`casual_action`) until `me` decides or the game ends.
 
     Writes what `me` observes of each decision (`observe_code`) into `codes`; returns
-    how many were written.
+    how many were written. Allocates the scratch once, then plays in `_advance_others`.
     """
     buf = np.empty(64, dtype=np.int32)
+    vals = np.empty(64, dtype=np.float64)
+    acts = np.empty(64, dtype=np.int32)
+    return _advance_others(s, know, me, rng, codes, buf, vals, acts)
+
+
+@_no_refcount
+def _advance_others(
+    s: np.ndarray,
+    know: np.ndarray,
+    me: int,
+    rng: np.ndarray,
+    codes: np.ndarray,
+    buf: np.ndarray,
+    vals: np.ndarray,
+    acts: np.ndarray,
+) -> int:
+    """The loop of `advance_others` in the caller's scratch (`_nrt=False`, no allocation)."""
     m = 0
     while s[PHASE] != P_OVER and s[TO_MOVE] != me and m < codes.shape[0]:
         n = legal_actions(s, buf)
-        a = casual_action(s, know, buf, n, rng)
+        a = _casual_action(s, know, buf, n, rng, vals, acts)
         code = observe_code(s, a, me)
         apply_know(s, know, a)
         codes[m] = face_up_code(s, code)
@@ -1220,7 +1278,7 @@ def advance_others(
     return m
 
 
-@njit(cache=True)
+@_no_refcount
 def face_up_code(s: np.ndarray, code: int) -> int:
     """`code` with the face-up cards after the decision (a revealed card is seen by all)."""
     return code * 256 + s[9] * 16 + s[10]

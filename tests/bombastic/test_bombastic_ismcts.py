@@ -220,3 +220,43 @@ def test_ismcts_heuristic_finds_a_sure_line():
     assert index_of(state.tiles) >= 0
     a = HeuristicISMCTSAgent(60).act(view_of(state, 0), np.random.default_rng(0))
     assert a == ACTION_LINE + 0
+
+
+def test_casual_scratch_reused_across_calls_gives_the_same_games():
+    """`_playout_casual` / `_advance_others` / `_casual_action` reuse one set of scratch
+    arrays (dirty from earlier games) and must play exactly as fresh arrays do."""
+    rng = np.empty(1, dtype=np.uint64)
+    buf = np.full(64, 63, dtype=np.int32)
+    vals = np.full(64, 1e9, dtype=np.float64)  # garbage a stale read would pick
+    acts = np.full(64, 63, dtype=np.int32)
+    codes = np.empty(256, dtype=np.int64)
+    for options in OPTION_SETS:
+        for seed in range(120):
+            fresh_s, fresh_know = K.new_state(seed, options), np.zeros((2, 9), dtype=np.int8)
+            s, know = fresh_s.copy(), fresh_know.copy()
+            winner = K.playout_casual(fresh_s, fresh_know, seed)
+            rng[0] = np.uint64(seed)
+            assert K._playout_casual(s, know, rng, buf, vals, acts) == winner
+            assert np.array_equal(s, fresh_s) and np.array_equal(know, fresh_know)
+            # The opponent's walk: fresh `advance_others` against the reused scratch.
+            a_s, a_know = K.new_state(seed, options), np.zeros((2, 9), dtype=np.int8)
+            b_s, b_know = a_s.copy(), a_know.copy()
+            a_rng = np.array([seed], dtype=np.uint64)
+            rng[0] = np.uint64(seed)
+            me = 1 - a_s[K.TO_MOVE] if a_s[K.TO_MOVE] >= 0 else 0
+            m = K.advance_others(a_s, a_know, me, a_rng, codes)
+            a_codes = codes[:m].copy()
+            assert K._advance_others(b_s, b_know, me, rng, codes, buf, vals, acts) == m
+            assert np.array_equal(codes[:m], a_codes) and np.array_equal(a_s, b_s)
+            assert rng[0] == a_rng[0]
+            # Every decision of a casual game: public entry point against reused scratch.
+            s = K.new_state(seed, options)
+            know = np.zeros((2, 9), dtype=np.int8)
+            r1 = np.array([seed], dtype=np.uint64)
+            r2 = r1.copy()
+            fresh_buf = np.empty(64, dtype=np.int32)
+            while s[K.PHASE] != K.P_OVER:
+                n = K.legal_actions(s, fresh_buf)
+                a = K.casual_action(s, know, fresh_buf, n, r1)
+                assert K._casual_action(s, know, fresh_buf, n, r2, vals, acts) == a
+                K.apply_know(s, know, a)
