@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.config import EXPANSIONS, GameConfig  # noqa: E402
 from solvers.allisbomb.deals import shuffles  # noqa: E402
 from solvers.allisbomb.rules import new_game  # noqa: E402
 from solvers.allisbomb.search import reference_search  # noqa: E402
@@ -80,7 +80,7 @@ HARD_CONFIGS = {
     "base+all": GameConfig(expansions=("all",)),
     "base+the_juice+hands": GameConfig(expansions=("the_juice",), hands=True),
 }
-SIX = GameConfig(expansions=("mosquitos", "dream_guide", "gifts", "the_juice", "waking_up", "all"))
+SIX = GameConfig(expansions=EXPANSIONS)
 
 
 def warm_up() -> None:

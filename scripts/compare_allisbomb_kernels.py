@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb import kernel as new_kernel  # noqa: E402
 from solvers.allisbomb.cards import load_cards, win_info  # noqa: E402
-from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.config import EXPANSIONS, GameConfig  # noqa: E402
 from solvers.allisbomb.deals import shuffles  # noqa: E402
 from solvers.allisbomb.search import MAX_DEPTH  # noqa: E402
 from solvers.allisbomb.solver import compiled, table_bits_for, zeros_aligned  # noqa: E402
@@ -40,9 +40,7 @@ CONFIGS = {
     "base": GameConfig(),
     "all": GameConfig(expansions=("all",)),
     "juice": GameConfig(expansions=("the_juice",), hands=True),
-    "six": GameConfig(
-        expansions=("mosquitos", "dream_guide", "gifts", "the_juice", "waking_up", "all")
-    ),
+    "six": GameConfig(expansions=EXPANSIONS),
 }
 IMPORT = "from solvers.allisbomb.prune import "
 
