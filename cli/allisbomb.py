@@ -33,6 +33,7 @@ class GameArgs:
     players: int = 1
     blitz: bool = False
     cards_file: str | None = None
+    allow_nonstandard: bool = False
 
     def rules_given(self) -> bool:
         """True if a card set or variant option differs from its default (--cards aside)."""
@@ -40,7 +41,7 @@ class GameArgs:
 
     def given(self) -> bool:
         """True if any game option differs from its default."""
-        return self.rules_given() or bool(self.cards_file)
+        return self.rules_given() or bool(self.cards_file) or self.allow_nonstandard
 
     def config(self):
         """The validated `GameConfig` (raises BadInput naming a bad value)."""
@@ -53,10 +54,11 @@ class GameArgs:
             blitz=self.blitz,
             players=self.players,
             cards_file=Path(self.cards_file) if self.cards_file else None,
+            allow_nonstandard=self.allow_nonstandard,
         ).validate()
 
 
-_GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file")
+_GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file", "allow_nonstandard")
 
 
 def game_options(hands_flag: str = "--hands"):
@@ -92,6 +94,12 @@ def game_options(hands_flag: str = "--hands"):
             default=None,
             help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
             "the stand-in cards of the sets it defines.",
+        )
+        @click.option(
+            "--allow-nonstandard",
+            is_flag=True,
+            help="Play cards that break what the rulebook fixes (copies, names, the "
+            "PRINCESS's win...) on purpose: one warning line per breach instead of an error.",
         )
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):

@@ -729,6 +729,7 @@ def config_from_dict(c: object) -> GameConfig:
             waking_up_rules=c.get("waking_up_rules"),
             removed=tuple(c.get("removed", ())),
             extra_sets=tuple(c.get("extra_sets", ())),
+            allow_nonstandard=bool(c.get("allow_nonstandard", False)),
         )
     except (TypeError, ValueError) as exc:
         raise BadInput(f"position: bad 'config': {exc}") from None
