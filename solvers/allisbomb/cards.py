@@ -151,6 +151,15 @@ class CardSet:
         """True if any card comes from the project's stand-in texts."""
         return any(c.provenance == "stand-in" for c in self.cards)
 
+    def provenance_by_set(self) -> dict[str, dict[str, int]]:
+        """How many cards of each provenance each set in play holds, sets in play order,
+        e.g. {"base": {"printed": 7, "stand-in": 11}, "mosquitos": {"stand-in": 2}}."""
+        out: dict[str, dict[str, int]] = {s: {} for s in self.config.sets()}
+        for c in self.cards:
+            counts = out.setdefault(c.expansion, {})
+            counts[c.provenance] = counts.get(c.provenance, 0) + 1
+        return {s: dict(sorted(v.items())) for s, v in out.items() if v}
+
     def file_hashes(self) -> dict[str, str]:
         """SHA-256 of each card file used (for manifests)."""
         return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in self.files}
@@ -204,6 +213,24 @@ PICK_FIELDS: dict[str, tuple[str, ...]] = {
 _MISSING = object()
 _KIND_WORDS = {int: "an integer", str: "a string", bool: "true or false", list: "a list"}
 _KIND_WORDS[dict] = "a table"
+
+
+def provenance_text(cs: CardSet) -> str:
+    """The provenance of the cards in play per set, as banners and captions say it:
+    'base: PRINTED, mosquitos: STAND-IN' ('base: PRINTED 7 + STAND-IN 11' when mixed)."""
+    return provenance_words(cs.provenance_by_set())
+
+
+def provenance_words(by_set: dict[str, dict[str, int]]) -> str:
+    """`provenance_text` from `CardSet.provenance_by_set()` data (as --json and manifests
+    hold it)."""
+    parts = []
+    for name, counts in by_set.items():
+        if len(counts) == 1:
+            parts.append(f"{name}: {next(iter(counts)).upper()}")
+        else:
+            parts.append(f"{name}: " + " + ".join(f"{p.upper()} {k}" for p, k in counts.items()))
+    return ", ".join(parts)
 
 
 def _fail(source: str, where: str, msg: str) -> BadInput:
