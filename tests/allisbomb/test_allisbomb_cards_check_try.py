@@ -259,3 +259,20 @@ def test_printed_sweep_is_not_labelled_stand_in(tmp_path):
     assert cards_tag(text) == "PRINTED cards"
     std = sweep_study([GameConfig()], deals=2, seed=1)
     assert "provenance" not in std.params  # stand-in studies keep their identity
+
+
+def test_cards_md_documents_every_field_range_and_provenance():
+    from solvers.allisbomb import cards as C
+
+    doc = (DATA_DIR / "CARDS.md").read_text()
+    assert "[set]" in doc and "[[card]]" in doc
+    for key in (*C.SET_KEYS, *C.CARD_KEYS, *C.SIDE_KEYS, *C.STEP_KEYS):
+        assert f"`{key}`" in doc or f"{key} = " in doc or f"[card.{key}]" in doc, key
+    for value in (*C.PROVENANCES, *C.MODES, *C.OPS, *C.PICKS, *C.DESTS):
+        assert f"`{value}`" in doc or f'"{value}"' in doc, value
+    for key, (lo, hi) in C.RANGES.items():
+        assert f"{lo}..{hi}" in doc, key
+    assert f"2..{C.MAX_REORDER}" in doc
+    assert "the step does nothing and the game goes on" in doc  # equip_win, other dish
+    assert "A choice with a single option is not asked and not written" in doc
+    assert "## Checking your transcription" in doc and "LABEL#k" in doc
