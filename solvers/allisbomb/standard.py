@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from solvers.common.errors import nearest
+
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import Card
     from solvers.allisbomb.config import GameConfig
@@ -88,9 +90,11 @@ def breaches(kinds: list[Card], config: GameConfig) -> list[str]:
     if "PRINCESS" not in royal and any(k.name == "PRINCESS" for k in base):
         out.append(f"{where}: the PRINCESS has no ROYAL side (rulebook D.1: she is ROYAL)")
     if [r for r in royal if r != "PRINCESS"]:
-        others = ", ".join(sorted({r for r in royal if r != "PRINCESS"}))
+        others = sorted({r for r in royal if r != "PRINCESS"})
+        verb = "is" if len(others) == 1 else "are"
         out.append(
-            f"{where}: {others} ROYAL (rulebook D.1: the PRINCESS is the only ROYAL base card)"
+            f"{where}: {', '.join(others)} {verb} ROYAL (rulebook D.1: the PRINCESS is the "
+            "only ROYAL base card)"
         )
     for k in base:
         if k.name == "GUARDIAN" and 3 not in (k.passive.number, k.ignited.number):
@@ -151,7 +155,7 @@ def _copies(cards: list[Card], want: dict[str, int], where: str, exact: bool) ->
             out.append(f"{where}: {got}; the rulebook has {n}")
     if exact:
         for name in sorted(set(have) - set(want)):
-            out.append(f"{where}: {name} is not a base card of the rulebook")
+            out.append(f"{where}: {name} is not a base card of the rulebook{nearest(name, want)}")
     return out
 
 
