@@ -284,6 +284,9 @@ def solve_command(
         state = new_game(cs, deal)
     if shortest and keep_most:
         raise BadInput("--shortest and --keep-most ask for different wins; choose one")
+    if shortest and time_limit is not None:
+        # the iterative deepening does not look at the clock: refused rather than overrun
+        raise BadInput("--time-limit does not bound --shortest; bound it with --node-limit")
     warm = _warm_up(node_limit)
     if shortest:
         from solvers.allisbomb.solver import solve_shortest
