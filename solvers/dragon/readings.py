@@ -120,7 +120,7 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         "string_reshuffle",
         "Special Firecracker Cards, 1 String of Firecrackers",
-        "draw 1 Firecracker card from the deck (the deck may be empty).",
+        "When you play this card, draw 1 Firecracker card from the deck",
         (
             (
                 "true",
@@ -222,10 +222,14 @@ READINGS: tuple[Reading, ...] = (
     Reading(
         "two_player_deal",
         "2-Player Rules",
-        'The hand limit is 4 cards. (Setup says "Deal 3 Firecracker cards".)',
+        "The hand limit is 4 cards.",
         (
             ("4", "with two players each hand is dealt up to the hand limit, 4 cards."),
-            ("3", "with two players each hand is dealt 3 cards, as Setup says."),
+            (
+                "3",
+                'with two players each hand is dealt 3 cards, as Setup says ("Deal 3 '
+                'Firecracker cards to each player").',
+            ),
         ),
     ),
     Reading(
@@ -303,8 +307,8 @@ PRESETS: dict[str, Preset] = {
             (
                 "rocket_timing",
                 "last",
-                "ChooseFirecrackerRule sets Rockets aside, placed after the others in card "
-                "order (ascending lanterns)",
+                f"{_GP}rules/ChooseFirecrackerRule.ts sets Rockets aside, placed after the "
+                "others in card order (ascending lanterns)",
             ),
             (
                 "rocket_empty_slot",
@@ -320,8 +324,8 @@ PRESETS: dict[str, Preset] = {
             (
                 "double_card",
                 "discard",
-                "ExplosionRule sends every card under the body, the Double too, to the discard "
-                "pile; the x2 is only remembered for display",
+                f"{_GP}rules/ExplosionRule.ts sends every card under the body, the Double too, "
+                "to the discard pile; the x2 is only remembered for display",
             ),
             (
                 "string_card",
@@ -331,7 +335,8 @@ PRESETS: dict[str, Preset] = {
             (
                 "string_reshuffle",
                 "true",
-                "DistributeRule reshuffles the discard pile when the String finds the deck empty",
+                f"{_GP}rules/DistributeRule.ts reshuffles the discard pile when the String "
+                "finds the deck empty",
             ),
             (
                 "reshuffle_when",
@@ -354,8 +359,8 @@ PRESETS: dict[str, Preset] = {
             (
                 "partial_refill",
                 "true",
-                "CompleteDragonRowRule still deals the last bodies into the row, then ends the "
-                "round (step 4 skipped)",
+                f"{_GP}rules/CompleteDragonRowRule.ts still deals the last bodies into the row, "
+                "then ends the round (step 4 skipped)",
             ),
             (
                 "new_round",
@@ -375,10 +380,10 @@ PRESETS: dict[str, Preset] = {
                 f"{_GP}DragonBombSetup.ts deals each player the hand limit, 4 with two players",
             ),
             ("thirteen_bonus", "1", f"{_GP}material/DragonCard.ts: the 13 gives +1 hand card"),
-            ("bad_luck", "true", "DragonCard.ts: the 4s score -3"),
+            ("bad_luck", "true", f"{_GP}material/DragonCard.ts: the 4s score -3"),
             ("target", "50", f"{_GP}rules/EndOfRoundRule.ts: 50 points end the game"),
-            ("max_turns", "300", "a safeguard of bombsolve's, never reached in play"),
-            ("max_rounds", "60", "a safeguard of bombsolve's, never reached in play"),
+            ("max_turns", "300", "a safeguard of bombsolve's; Game Park has none"),
+            ("max_rounds", "60", "a safeguard of bombsolve's; Game Park has none"),
         ),
         (
             "Not reproduced: with two bodies of equal vitality, Game Park orders the ones "
