@@ -172,7 +172,13 @@ def build_preset_study(
     charts.seats_chart(
         tables["seats"],
         out,
-        caption("all seats alike", "random, greedy", seed, n_seats, f"preset {preset}: {options}"),
+        caption(
+            "all seats alike",
+            "random, greedy",
+            seed,
+            f"{sizes['seats_games']:,} games per player count and strategy",
+            f"preset {preset}: {options}",
+        ),
     )
     charts.paired_chart(
         tables["paired"],
