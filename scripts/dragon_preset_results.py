@@ -1,7 +1,8 @@
 """Regenerate results/dragon/gamepark/: the Game Park preset against the default rules.
 
     python scripts/dragon_preset_results.py                  # -> results/dragon/gamepark/
-    python scripts/dragon_preset_results.py --seed 2027 --out /tmp/check --readme ''
+    python scripts/dragon_preset_results.py --seed 2027 --out /tmp/check --readme '' \
+        --check results/dragon/gamepark      # fresh seeds: how many land in the intervals
 
 Every cell is played under the default options and under `--preset gamepark` with the
 same seed (solvers/dragon/preset_study.py), so the differences are paired game by game.
@@ -23,7 +24,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solvers.common.readme import update_block  # noqa: E402
-from solvers.dragon.preset_study import SIZES, build_preset_study, comparison_markdown  # noqa: E402
+from solvers.dragon.preset_study import (  # noqa: E402
+    SIZES,
+    build_preset_study,
+    comparison_markdown,
+    replicate_check,
+)
 
 README_ANCHOR = (
     "Preset gamepark against the default rules (written by `scripts/dragon_preset_results.py`):"
@@ -45,6 +51,12 @@ def main() -> None:
     parser.add_argument(
         "--readme", default=str(ROOT / "README.md"), help="README to update ('' to skip)"
     )
+    parser.add_argument(
+        "--check",
+        default=None,
+        metavar="DIR",
+        help="count how many of this run's differences land inside DIR's intervals",
+    )
     args = parser.parse_args()
     sizes = {k: max(2, int(v * args.scale)) for k, v in SIZES.items()}
     t0 = time.perf_counter()
@@ -57,6 +69,14 @@ def main() -> None:
         if update_block(args.readme, "dragon-preset", text, README_ANCHOR):
             print(f"updated the preset comparison in {args.readme}")
     print(text)
+    if args.check:
+        import pandas as pd
+
+        for name in ("paired", "ladder"):
+            first = pd.read_csv(Path(args.check) / f"{name}.csv", keep_default_na=False)
+            t = replicate_check(first, tables[name].astype({"field": str}))
+            print(f"{name}: this run's differences inside {args.check}'s 95% intervals")
+            print(t.to_string(index=False))
 
 
 if __name__ == "__main__":

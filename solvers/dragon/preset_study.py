@@ -252,3 +252,16 @@ def comparison_markdown(paired: pd.DataFrame, ladder: pd.DataFrame, preset: str)
     lines.append("")
     lines.append(f"One seat against a field, seats rotated game by game; games per cell: {n}.")
     return "\n".join(lines) + "\n"
+
+
+def replicate_check(first: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
+    """Return, per metric, how many of a fresh-seed run's differences land inside the first
+    run's 95% intervals (tables `paired` or `ladder`, matched on players, strategy, field)."""
+    keys = ["players", "strategy", "field", "metric"]
+    both = first.fillna({"field": ""}).merge(
+        fresh.fillna({"field": ""}), on=keys, suffixes=("", "_fresh")
+    )
+    both["inside"] = (both["diff_fresh"] >= both["lo"]) & (both["diff_fresh"] <= both["hi"])
+    return (
+        both.groupby("metric", sort=False)["inside"].agg(inside="sum", cells="count").reset_index()
+    )

@@ -77,3 +77,33 @@ def test_comparison_markdown_names_the_preset_and_the_intervals():
     assert "100.00 → 150.00 (+50.00 [+25.00, +75.00])" in text  # seat 1's share in %
     assert "| 4 | greedy | random | 80.0 | 90.0 | +10.0 [+0.0, +20.0] |" in text
     assert "preset gamepark" in text
+
+
+def test_replicate_check_counts_fresh_differences_inside_the_intervals():
+    from solvers.dragon.preset_study import replicate_check
+
+    first = pd.DataFrame(
+        [
+            {
+                "players": 4,
+                "strategy": "random",
+                "field": "",
+                "metric": "turns",
+                "diff": 0.1,
+                "lo": 0.0,
+                "hi": 0.2,
+            },
+            {
+                "players": 5,
+                "strategy": "random",
+                "field": "",
+                "metric": "turns",
+                "diff": 0.1,
+                "lo": 0.0,
+                "hi": 0.2,
+            },
+        ]
+    )
+    fresh = first.assign(diff=[0.15, 0.3])
+    t = replicate_check(first, fresh)
+    assert t.to_dict("records") == [{"metric": "turns", "inside": 1, "cells": 2}]
