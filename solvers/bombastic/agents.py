@@ -618,7 +618,9 @@ class GuardedISMCTSAgent(ISMCTSAgent):
 
 def opponent_knows(view: View) -> np.ndarray:
     """Return 9 flags: the positions whose tile `view`'s opponent knows now, as far as
-    `view`'s own observations tell (what the opponent saw, not what it was).
+    `view`'s own observations tell (what the opponent saw, not what it was): 1 it knows
+    the tile, 2 it knows only that it is not the bomb (I peeked at it with "Peek at as
+    many" and the game went on), 0 it knows nothing of it (`kernel.apply_know` flags).
 
     The opponent knows a tile it peeked at ("opp_peek") or that was shown to both; a
     public swap moves its knowledge with the tiles; a chance shuffle, my own secret
@@ -636,6 +638,8 @@ def opponent_knows(view: View) -> np.ndarray:
             card_by = (ev[1], ev[2])
         elif kind in ("opp_peek", "show"):
             know[ev[1]] = 1
+        elif kind == "not_bomb":
+            know[ev[1]] = max(know[ev[1]], 2) if know[ev[1]] != 1 else 1
         elif kind == "swap":
             a, b = ev[1], ev[2]
             if card_by == (me, Card.PROMO_SHOW_SWAP):
@@ -737,7 +741,10 @@ class HeuristicISMCTSAgent(Agent):
         base = determinize(view, b, rng)
         to_kernel(base, template)
         know0 = np.zeros((2, N_TILES), dtype=np.int8)
-        know0[me] = (b.tile_odds().max(axis=1) > 1 - 1e-9).astype(np.int8)
+        odds = b.tile_odds()
+        know0[me] = np.where(
+            odds.max(axis=1) > 1 - 1e-9, 1, np.where(odds[:, BOMB] < 1e-12, 2, 0)
+        ).astype(np.int8)
         know0[1 - me] = opponent_knows(view)
         # The deck: never-revealed cards in an unknown order on top, then (deck_known)
         # the cycled ones in their public order.
