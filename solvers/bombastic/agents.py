@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from solvers.bombastic import kernel as K
+from solvers.bombastic import search_kernel as SK
 from solvers.bombastic.beliefs import FastBelief
 from solvers.bombastic.rules import (
     ACTION_CARD,
@@ -639,7 +640,8 @@ def opponent_knows(view: View) -> np.ndarray:
         elif kind in ("opp_peek", "show"):
             know[ev[1]] = 1
         elif kind == "not_bomb":
-            know[ev[1]] = max(know[ev[1]], 2) if know[ev[1]] != 1 else 1
+            if know[ev[1]] == 0:
+                know[ev[1]] = 2
         elif kind == "swap":
             a, b = ev[1], ev[2]
             if card_by == (me, Card.PROMO_SHOW_SWAP):
@@ -720,12 +722,19 @@ class HeuristicISMCTSAgent(Agent):
 
     name = "ismcts-heuristic"
 
-    def __init__(self, iterations: int = 200, c: float = 0.7, guard: bool = False) -> None:
+    def __init__(
+        self, iterations: int = 200, c: float = 0.7, guard: bool = False, walk: str = "kernel"
+    ) -> None:
         if iterations < 1:
             raise BadInput(f"ISMCTS iterations {iterations} must be at least 1")
+        if walk not in ("kernel", "python"):
+            raise unknown("ISMCTS walk", walk, ("kernel", "python"))
         self.iterations = iterations
         self.c = c
         self.guard = guard
+        # "kernel": the whole search in one Numba call (`search_kernel.search`);
+        # "python": the readable reference walk, the same tree from the same draws.
+        self.walk = walk
         self.cache = _BeliefCache()
 
     def spec(self) -> str:
@@ -758,6 +767,27 @@ class HeuristicISMCTSAgent(Agent):
         draws = rng.choice(N_ARR, size=self.iterations, p=w)
         kr = np.array([int(rng.integers(1 << 62))], dtype=np.uint64)
         seed_base = int(rng.integers(1 << 62))
+        if self.walk == "kernel":
+            visits = SK.search(
+                template,
+                ARR[draws].astype(np.int32),
+                head,
+                np.array(legal, dtype=np.int32),
+                know0,
+                me,
+                self.c,
+                kr,
+                seed_base,
+            )
+        else:
+            visits = self.python_walk(template, draws, head, legal, know0, me, kr, seed_base)
+        self.last_visits = visits  # for tests and benchmarks: the root's visit counts
+        return max(legal, key=lambda a: visits[a])
+
+    def python_walk(self, template, draws, head, legal, know0, me, kr, seed_base) -> np.ndarray:
+        """The reference walk, in plain Python: what `search_kernel.search` does. Returns
+        the root's visit count per action number (49)."""
+        rng_below = K.rng_below
         codes = np.empty(256, dtype=np.int64)
         buf = np.empty(64, dtype=np.int32)
         # node key (tuple of observation codes) -> {action: [visits, total, available]}
@@ -768,7 +798,8 @@ class HeuristicISMCTSAgent(Agent):
             s[:] = template
             s[:N_TILES] = ARR[draws[it]]
             if len(head) > 1:
-                s[K.DECK : K.DECK + len(head)] = rng.permutation(head)
+                s[K.DECK : K.DECK + len(head)] = head
+                K._shuffle_at(s, K.DECK, len(head), kr)
             know[:] = know0
             key: tuple = ()
             path: list[tuple[tuple, int]] = []
@@ -784,7 +815,7 @@ class HeuristicISMCTSAgent(Agent):
                     stats.setdefault(a, [0.0, 0.0, 0.0])[2] += 1
                 untried = [a for a in acts if stats[a][0] == 0]
                 if untried:
-                    a = untried[int(rng.integers(len(untried)))]
+                    a = untried[rng_below(kr, len(untried))]
                 else:
                     a = max(
                         acts,
@@ -808,8 +839,10 @@ class HeuristicISMCTSAgent(Agent):
                 st = tree[node_key][a]
                 st[0] += 1
                 st[1] += value
-        root = tree.get((), {})
-        return max(legal, key=lambda a: root.get(a, [0.0])[0])
+        visits = np.zeros(SK.N_ACTIONS)
+        for a, st in tree.get((), {}).items():
+            visits[a] = st[0]
+        return visits
 
 
 def to_kernel(state: State, out: np.ndarray) -> None:
