@@ -27,7 +27,9 @@ player's own observations, never the tiles. Agents are registered by short name 
 * ``ismcts-heuristic``  ISMCTS over its own decisions only, keyed by what it observed;
                   the opponent and the playouts are casual players who remember what
                   they saw (`kernel.casual_action`, the `heuristic` agent's rules on
-                  the sampled grid). Iterations: parameter (default 200).
+                  the sampled grid). Iterations: parameter (default 200). The
+                  search runs in one Numba call (`search_kernel.search`); the
+                  Python walk it reproduces is kept as the reference.
 * ``ismcts-heuristic-guarded``  the same, with `guarded_choices`: no Go for It that
                   bombs at least as often as it wins, ALARM cards only when they are
                   likely to pay, no risky extra peek with "Peek at as many".
