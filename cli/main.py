@@ -69,6 +69,9 @@ def _register() -> None:
 
     for command in (sweep, report, campaign):
         allisbomb.add_command(command)
+    from cli.allisbomb_sensitivity import sensitivity
+
+    allisbomb.add_command(sensitivity)
 
 
 _register()
