@@ -70,6 +70,9 @@ def _register() -> None:
 
     for command in (cards, sweep, report, campaign):
         allisbomb.add_command(command)
+    from cli.allisbomb_sensitivity import sensitivity
+
+    allisbomb.add_command(sensitivity)
 
 
 _register()
