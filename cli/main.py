@@ -69,6 +69,9 @@ def _register() -> None:
 
     for command in (sweep, report, campaign):
         allisbomb.add_command(command)
+    from cli.allisbomb_exhaust import exhaust
+
+    allisbomb.add_command(exhaust)
 
 
 _register()
