@@ -24,7 +24,7 @@ import numpy as np
 
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.kernel import CODE_UNDECIDED
-from solvers.allisbomb.solver import MAX_TABLE_BITS, solve_batch
+from solvers.allisbomb.solver import MAX_TABLE_BITS, PORTFOLIO_FIRST, solve_batch
 from solvers.common.errors import BadInput
 
 #: First pass of a sweep's escalation (positions per deal, both move orders together).
@@ -80,14 +80,17 @@ def table_bits_for(node_limit: int) -> int | None:
 
 
 def solve_escalating(
-    config: GameConfig, decks: np.ndarray, policy: Escalation = Escalation()
+    config: GameConfig,
+    decks: np.ndarray,
+    policy: Escalation = Escalation(),
+    first_budget: int = PORTFOLIO_FIRST,
 ) -> dict[str, np.ndarray]:
     """Decide every row of `decks` (int array [m, n]) under the escalation `policy`.
 
     Returns `solver.solve_batch`'s arrays ('code', 'turns', 'reason' of the deciding pass;
     'nodes' summed over every pass the deal took part in) plus 'limit', the node limit of
     the pass that decided the deal (or the ceiling for a deal left undecided), and
-    'passes', how many passes the deal took part in.
+    'passes', how many passes the deal took part in. first_budget as in `solve_batch`.
     """
     decks = np.ascontiguousarray(decks, dtype=np.int64)
     m = decks.shape[0]
@@ -97,7 +100,13 @@ def solve_escalating(
     for limit in policy.limits():
         if todo.size == 0:
             break
-        res = solve_batch(config, decks[todo], node_limit=limit, table_bits=table_bits_for(limit))
+        res = solve_batch(
+            config,
+            decks[todo],
+            node_limit=limit,
+            table_bits=table_bits_for(limit),
+            first_budget=first_budget,
+        )
         out["nodes"][todo] += res["nodes"]
         out["passes"][todo] += 1
         for k in ("code", "turns", "reason"):

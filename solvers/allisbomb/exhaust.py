@@ -53,6 +53,10 @@ N_DEALS = math.factorial(N_CARDS) // math.factorial(N_EQUIPPED)
 BLOCK = 1 << 16
 #: Node limits of `exhaust`: the first pass decides all but a few deals; the rest escalate.
 ESCALATION = Escalation(first=100_000, ceiling=51_200_000)
+#: Positions each move order of the portfolio searches before the first switch: 200, not
+#: the solver's 1,000: 11% fewer positions per Blitz deal (mean 280 against 313 on two sets of
+#: 20,000 uniform deals; 100 gave 279, 400 gave 289).
+FIRST_BUDGET = 200
 #: Deals per chunk of the runner (part of a study's identity).
 DEFAULT_CHUNK = 1_000_000
 
@@ -186,7 +190,7 @@ def parse_ranks(text: str | None) -> tuple[int, int]:
 def decide(ranks: np.ndarray, policy: Escalation = ESCALATION) -> dict[str, np.ndarray]:
     """Decide the Blitz deals of `ranks` in one kernel call (then one per escalation pass for
     the few left undecided); `escalate.solve_escalating`'s arrays."""
-    return solve_escalating(BLITZ, decks_of_ranks(ranks), policy)
+    return solve_escalating(BLITZ, decks_of_ranks(ranks), policy, FIRST_BUDGET)
 
 
 def _row(case: int, ranks: np.ndarray, res: dict[str, np.ndarray], cpu: float) -> dict:
@@ -260,6 +264,7 @@ def _params(policy: Escalation) -> dict[str, Any]:
         "deal": "a shuffle with its 3 EQUIPPED cards in increasing id (13!/3! deals)",
         "escalation": policy.to_dict(),
         "search": "solver.solve_batch (portfolio of two move orders), per escalation pass",
+        "first_budget": FIRST_BUDGET,
     }
 
 
