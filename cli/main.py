@@ -73,6 +73,9 @@ def _register() -> None:
     from cli.allisbomb_sensitivity import sensitivity
 
     allisbomb.add_command(sensitivity)
+    from cli.allisbomb_exhaust import exhaust
+
+    allisbomb.add_command(exhaust)
 
 
 _register()
