@@ -70,6 +70,12 @@ def _register() -> None:
 
     for command in (cards, sweep, report, campaign):
         allisbomb.add_command(command)
+    from cli.allisbomb_sensitivity import sensitivity
+
+    allisbomb.add_command(sensitivity)
+    from cli.allisbomb_exhaust import exhaust
+
+    allisbomb.add_command(exhaust)
 
 
 _register()

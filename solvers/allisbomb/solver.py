@@ -244,13 +244,15 @@ def solve_batch(
     node_limit: int = DEFAULT_NODE_LIMIT,
     table_bits: int | None = None,
     portfolio: bool = True,
+    first_budget: int = PORTFOLIO_FIRST,
 ) -> dict[str, np.ndarray]:
     """Solve every row of `decks` (int array [m, n], card ids top first) in one Numba call.
 
     portfolio=True (default) runs two move orders side by side (kernel.portfolio): the
     same verdicts, usually far fewer positions, and `nodes` is then the sum of both
     searches (each may use node_limit // 2). portfolio=False gives the single plain
-    search whose node counts match the reference search exactly.
+    search whose node counts match the reference search exactly. first_budget: positions
+    each order searches before the first switch (the same verdicts; other node counts).
 
     Returns arrays of length m: 'code' (1 win, 0 loss, 2 undecided), 'nodes', 'turns'
     (solution length in turns, 0 unless won), 'reason' (loss reason bits, see module doc).
@@ -286,7 +288,7 @@ def solve_batch(
         index_b,
         entries_b,
         int(portfolio),
-        PORTFOLIO_FIRST,
+        int(first_budget),
         _TABLE.sweep_frames(p.n),
         _TABLE_B.sweep_frames(p.n),
     )
