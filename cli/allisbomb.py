@@ -24,6 +24,17 @@ STAND_IN_NOTE = (
 )
 
 
+def warn_nonstandard(config) -> None:
+    """Under --allow-nonstandard: one warning line on stderr per breach of what the rulebook
+    fixes about the cards (CARDS.md, "Game checks")."""
+    if not config.allow_nonstandard:
+        return
+    from solvers.allisbomb.cards import load_cards
+
+    for line in load_cards(config).nonstandard:
+        click.echo(f"warning: {line}", err=True)
+
+
 def banner(stand_in: bool, provenance: dict | None) -> str:
     """The first line of every report: whose card texts these are, per set."""
     from solvers.allisbomb.cards import provenance_words
@@ -58,7 +69,7 @@ class GameArgs:
         from solvers.allisbomb.config import GameConfig, parse_expansions
 
         names = parse_expansions(self.expansions)
-        return GameConfig(
+        config = GameConfig(
             expansions=tuple(e for e in names if e != "hands"),
             hands=self.hands or "hands" in names,
             blitz=self.blitz,
@@ -66,6 +77,8 @@ class GameArgs:
             cards_file=Path(self.cards_file) if self.cards_file else None,
             allow_nonstandard=self.allow_nonstandard,
         ).validate()
+        warn_nonstandard(config)
+        return config
 
 
 _GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file", "allow_nonstandard")
@@ -266,6 +279,7 @@ def solve_command(
             data = data["position"]
         state = state_from_json(data)
         config = state.config
+        warn_nonstandard(config)
         cs = compiled(config).cards
         deal = None
     else:

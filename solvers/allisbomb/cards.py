@@ -15,7 +15,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -123,6 +122,10 @@ class CardSet:
     cards: tuple[Card, ...]
     files: tuple[Path, ...]
     provenance: tuple[str, ...] = field(default=())
+    #: What the cards break of what the rulebook fixes (`standard.breaches`), one line each;
+    #: empty unless the game was built with `allow_nonstandard` (the command line prints them
+    #: as warnings).
+    nonstandard: tuple[str, ...] = field(default=())
 
     @property
     def n(self) -> int:
@@ -615,11 +618,6 @@ def _check_names(kinds: list[Card]) -> None:
                         )
 
 
-def _warn(line: str) -> None:
-    """One warning line on stderr (a nonstandard game played under --allow-nonstandard)."""
-    print(f"warning: {line}", file=sys.stderr)
-
-
 @lru_cache(maxsize=64)
 def load_cards(config: GameConfig) -> CardSet:
     """Return the physical cards of `config`'s game, ids 0..N-1 (rulebook B, G, H).
@@ -628,8 +626,8 @@ def load_cards(config: GameConfig) -> CardSet:
     (`_set_kinds`). WAKING UP's cards named in `replaces` remove the base cards of that
     name; Blitz keeps one of each duplicate pair; campaign removals (`config.removed`) drop
     one copy each. Raises BadInput for malformed files, a step naming a card or class the
-    game lacks, a breach of what the rulebook fixes (`standard.breaches`; warnings instead
-    with `config.allow_nonstandard`), a deck too short for setup or for a card's NUMBER, or
+    game lacks, a breach of what the rulebook fixes (`standard.breaches`; with
+    `config.allow_nonstandard` they are kept in `CardSet.nonstandard` instead), a deck too short for setup or for a card's NUMBER, or
     a campaign removal naming no card.
     """
     config.validate()
@@ -642,8 +640,6 @@ def load_cards(config: GameConfig) -> CardSet:
         raise BadInput(
             "\n".join(f"{line} (pass --allow-nonstandard to play it anyway)" for line in found)
         )
-    for line in found:
-        _warn(line)
     cards: list[Card] = []
     for kind in kept:
         copies = kind.copies
@@ -661,7 +657,8 @@ def load_cards(config: GameConfig) -> CardSet:
         raise BadInput(f"{config.label()}: {len(cards)} cards; at most {MAX_CARDS} are supported")
     _check_deck(cards, config)
     files_unique = tuple(dict.fromkeys(files))
-    return CardSet(config, tuple(cards), files_unique, tuple(c.provenance for c in cards))
+    provenance = tuple(c.provenance for c in cards)
+    return CardSet(config, tuple(cards), files_unique, provenance, tuple(found))
 
 
 def _check_deck(cards: list[Card], config: GameConfig) -> None:

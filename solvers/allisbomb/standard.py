@@ -83,7 +83,11 @@ def breaches(kinds: list[Card], config: GameConfig) -> list[str]:
     for k in kinds:
         by_set.setdefault(k.expansion, []).append(k)
     base = by_set.get("base", [])
-    out += _copies(base, BASE_COPIES, _where(kinds, "base"), exact=True)
+    # a file for a WAKING UP game may leave out the base cards WAKING UP replaces (rulebook G)
+    replaced = {r for k in kinds if k.expansion != "base" for r in k.replaces}
+    have = {k.name for k in base}
+    want = {k: v for k, v in BASE_COPIES.items() if k in have or k not in replaced}
+    out += _copies(base, want, _where(kinds, "base"), exact=True)
     out += _classes(base, BASE_CLASSES, _where(kinds, "base"))
     where = _where(kinds, "base")
     royal = [k.name for k in base if "ROYAL" in (k.passive.keyword, k.ignited.keyword)]
