@@ -504,8 +504,7 @@ class ISMCTSAgent(Agent):
     name = "ismcts"
 
     def __init__(self, iterations: int = 200, c: float = 0.7, rollout: str = "random") -> None:
-        if iterations < 1:
-            raise BadInput(f"ISMCTS iterations {iterations} must be at least 1")
+        _check_iterations(iterations)
         if rollout not in ("informed", "random"):
             raise unknown("ISMCTS rollout", rollout, ("informed", "random"))
         self.iterations = iterations
@@ -717,8 +716,7 @@ class HeuristicISMCTSAgent(Agent):
     name = "ismcts-heuristic"
 
     def __init__(self, iterations: int = 200, c: float = 0.7, guard: bool = False) -> None:
-        if iterations < 1:
-            raise BadInput(f"ISMCTS iterations {iterations} must be at least 1")
+        _check_iterations(iterations)
         self.iterations = iterations
         self.c = c
         self.guard = guard
@@ -938,6 +936,18 @@ AGENTS = {
     "ismcts-heuristic-guarded": HeuristicISMCTSAgent,
     "omniscient": OmniscientAgent,
 }
+
+
+#: The most ISMCTS iterations an agent takes per decision: each decision draws its
+#: iterations' samples at once, and 10 million already take minutes per move.
+MAX_ISMCTS_ITERATIONS = 10_000_000
+
+
+def _check_iterations(iterations: int) -> None:
+    if not 1 <= iterations <= MAX_ISMCTS_ITERATIONS:
+        raise BadInput(
+            f"ISMCTS iterations {iterations} out of range; expected 1..{MAX_ISMCTS_ITERATIONS:,}"
+        )
 
 
 def make_agent(spec: str) -> Agent:
