@@ -195,10 +195,9 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
     cs = load_cards(config)
     card = find_card(cs, card_name)
     if state_file is not None:
-        try:
-            data = json.loads(Path(state_file).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise BadInput(f"cannot read position {state_file!r}: {exc}") from None
+        from solvers.common.jsonfile import read_json_file
+
+        data = read_json_file(state_file, "position file")
         if isinstance(data, dict) and "position" in data:
             data = data["position"]
         state = state_from_json(data, cs)

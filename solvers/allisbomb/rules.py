@@ -29,7 +29,9 @@ from pathlib import Path
 
 from solvers.allisbomb.cards import Card, CardSet, Side, Step, load_cards, win_cards
 from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.positions import check_agrees, check_position
 from solvers.common.errors import BadInput, unknown
+from solvers.common.jsonfile import parse_json
 
 # Where a card is (one value per card id).
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = range(6)
@@ -752,7 +754,12 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     BadInput naming what is wrong, for any malformed input.
     """
     try:
-        return _state_from_json(data, cards)
+        if isinstance(data, str):
+            data = parse_json(data, "position")
+        check_position(data, players=None if cards is None else cards.config.players)
+        state = _state_from_json(data, cards)
+        check_agrees(data, state)
+        return state
     except BadInput:
         raise
     except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
