@@ -258,6 +258,12 @@ def _blocks(deals: int, chunk_deals: int) -> tuple[int, int, int]:
     return block, -(-deals // block), max(1, chunk_deals // block)
 
 
+def progress_text(df: pd.DataFrame) -> str:
+    """The running count on the progress bar: deals won of deals decided so far."""
+    deals, wins = int(df["deals"].sum()), int(df["wins"].sum())
+    return f"{wins:,}/{deals:,} won ({wins / max(deals, 1):.4%}), {int(df['undecided'].sum())} undecided"
+
+
 def _params(policy: Escalation) -> dict[str, Any]:
     return {
         "config": BLITZ.label(),
@@ -288,6 +294,7 @@ def exhaust_study(
         chunk_fn=exhaust_chunk,
         chunk_size=per_chunk,
         input_files=load_cards(BLITZ).files,
+        progress_fn=progress_text,
     )
 
 
@@ -306,6 +313,7 @@ def sample_study(
         chunk_fn=sample_chunk,
         chunk_size=per_chunk,
         input_files=load_cards(BLITZ).files,
+        progress_fn=progress_text,
     )
 
 
