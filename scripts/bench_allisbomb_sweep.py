@@ -14,8 +14,10 @@ repetition:
   setup position and EQUIPPED labels for its row;
 - old: the search calls alone (one call per deal, one pass at 3,000,000);
 - new: one kernel call for all the deals with the escalation policy (escalate.py: a first
-  pass at 200,000 positions, the undecided again at doubled limits up to 51,200,000); for
-  Blitz as `exhaust` runs it (first pass 100,000, the portfolio's first switch at 200).
+  pass at 3,000,000 positions, the undecided again at doubled limits up to 51,200,000); for
+  Blitz as `exhaust` runs it (first pass 100,000, the portfolio's first switch at 200);
+- small: (not Blitz) the same escalation from a first pass at 200,000: why the default
+  first pass is not small.
 
 Verdicts must agree wherever both decided. Prints deals per CPU-second of each (its
 fastest repetition), the ratios new/sweep and new/old (medians over repetitions of the
@@ -110,7 +112,12 @@ def main() -> int:
         def new(decks=decks, cfg=cfg, policy=policy, budget=budget):
             return solve_escalating(cfg, decks, policy, budget)["code"]
 
+        def small(decks=decks, cfg=cfg):
+            return solve_escalating(cfg, decks, Escalation(200_000))["code"]
+
         paths = {"sweep": sweep, "old": old, "new": new}
+        if not cfg.blitz:
+            paths["small"] = small
         times = {k: [] for k in paths}
         codes = {}
         old(decks[:1]), new()  # compile or load, and fill the tables once
@@ -128,7 +135,7 @@ def main() -> int:
         row = {"deals": m}
         for k in paths:
             row[f"{k}_deals_per_cpu_s"] = round(m / t[k].min(), 1)
-        for k in ("sweep", "old"):
+        for k in [p for p in paths if p != "new"]:
             ratio = t[k] / t["new"]
             row[f"new_over_{k}_median"] = round(float(np.median(ratio)), 3)
             row[f"new_over_{k}_min_max"] = [
@@ -143,7 +150,13 @@ def main() -> int:
             f"  {name:>9}: {m:5} deals, deals/CPU-s: sweep {row['sweep_deals_per_cpu_s']:9.1f}  old "
             f"{row['old_deals_per_cpu_s']:9.1f}  new {row['new_deals_per_cpu_s']:9.1f}; new/sweep "
             f"x{row['new_over_sweep_median']}, new/old x{row['new_over_old_median']} (medians of "
-            f"{args.reps}); undecided {row['undecided_old']} -> {row['undecided_new']}",
+            f"{args.reps}); undecided {row['undecided_old']} -> {row['undecided_new']}"
+            + (
+                f"; escalating from 200,000: {row['small_deals_per_cpu_s']:.1f} deals/CPU-s "
+                f"(new/small x{row['new_over_small_median']})"
+                if "small" in paths
+                else ""
+            ),
             flush=True,
         )
     summary["sweep"] = rows
