@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.cards import load_cards, provenance_words
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.deals import rank
 from solvers.allisbomb.escalate import Escalation, solve_escalating
@@ -231,8 +231,11 @@ def sweep_study(
     if len(set(labels)) != len(labels):
         raise BadInput(f"configuration listed twice: {labels}")
     files: list[Path] = []
-    for c in configs:
-        for f in load_cards(c).files:
+    provenance: dict[str, dict] = {}
+    for c, label in zip(configs, labels, strict=True):
+        cs = load_cards(c)
+        provenance[label] = cs.provenance_by_set()
+        for f in cs.files:
             if f not in files:
                 files.append(f)
     params = {
@@ -254,6 +257,9 @@ def sweep_study(
             "random": "players.play_random",
         },
     }
+    if any(set(p) != {"stand-in"} for by_set in provenance.values() for p in by_set.values()):
+        # named per configuration and set; a stand-in-only study keeps its old identity
+        params["provenance"] = provenance
     return Study(
         name="allisbomb.sweep",
         params=params,
@@ -277,14 +283,25 @@ def caption(manifest: Mapping[str, Any]) -> str:
         if esc
         else f"node limit {p['node_limit']:,}"
     )
-    stand_in = "STAND-IN card texts (bombsolve's own, not the printed cards)"
     return (
-        f"All Is Bomb, {stand_in}; {ident['n_cases'] // len(p['labels']):,} deals per configuration "
+        f"All Is Bomb, {cards_words(p)}; {ident['n_cases'] // len(p['labels']):,} deals per configuration "
         f"(uniform shuffles, SeedSequence({ident['seed']}), chunks of {ident['chunk_size']}); perfect "
         f"play = exhaustive search, {limit}; {_players_text(p)} on the first "
         f"{p['heuristic_deals']:,} deals; rule options at defaults unless the label says otherwise; "
         f"bombsolve {manifest['versions']['bombsolve']} @ {computed_by(manifest)}"
     )
+
+
+def cards_words(params: Mapping[str, Any]) -> str:
+    """Whose card texts a sweep used, per configuration and set (its `provenance` param;
+    a study without one used only the shipped STAND-IN texts)."""
+    prov = params.get("provenance")
+    if not prov:
+        return "STAND-IN card texts (bombsolve's own, not the printed cards)"
+    texts = {label: provenance_words(by_set) for label, by_set in prov.items()}
+    if len(set(texts.values())) == 1:
+        return f"cards {next(iter(texts.values()))}"
+    return "cards " + "; ".join(f"{label}: {t}" for label, t in texts.items())
 
 
 def _players_text(params: Mapping[str, Any]) -> str:
