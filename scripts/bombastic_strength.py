@@ -9,7 +9,8 @@ Two match studies (`study.match_study`, the shared runner: re-running resumes, c
 chunk) with the same seed, so deal g is played once with A as X and once with A as O:
 `OUT/a_x/` and `OUT/a_o/`. The summary counts only deals finished in both seatings and
 writes `OUT/strength.csv` (per seating and pooled: A's wins, Wilson 95% interval, its
-half-width) and `OUT/summary.json`, and the README block `bombastic-strength`. A game
+half-width) and `OUT/summary.json`, and the README block `--block` (default
+`bombastic-strength`). A game
 that reaches the turn cap is a game A did not win.
 """
 
@@ -182,6 +183,7 @@ def main() -> None:
     ap.add_argument("--summary-only", action="store_true")
     ap.add_argument("--time-moves", type=int, default=0, help="games to time A's decisions")
     ap.add_argument("--readme", action="store_true", help="rewrite the README block")
+    ap.add_argument("--block", default="bombastic-strength", help="README block name")
     args = ap.parse_args()
     if not args.summary_only:
         run(args.a, args.b, args.games, args.seed, args.out, args.minutes)
@@ -200,7 +202,7 @@ def main() -> None:
     block = readme_block(s, timing)
     print(block)
     if args.readme:
-        update_block(ROOT / "README.md", "bombastic-strength", block, anchor=README_ANCHOR)
+        update_block(ROOT / "README.md", args.block, block, anchor=README_ANCHOR)
 
 
 if __name__ == "__main__":

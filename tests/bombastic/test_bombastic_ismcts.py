@@ -215,7 +215,7 @@ def test_guard_keeps_sure_lines_and_drops_bad_gambles():
 def test_ismcts_heuristic_spec_and_bad_input():
     assert make_agent("ismcts-heuristic:40").spec() == "ismcts-heuristic:40"
     assert make_agent("ismcts-heuristic-guarded").spec() == "ismcts-heuristic-guarded:200"
-    with pytest.raises(BadInput, match="at least 1"):
+    with pytest.raises(BadInput, match=r"out of range; expected 1\.\."):
         make_agent("ismcts-heuristic:0")
     with pytest.raises(BadInput, match="not a number"):
         make_agent("ismcts-heuristic-guarded:many")

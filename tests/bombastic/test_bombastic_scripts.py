@@ -69,13 +69,14 @@ def test_paired_decks_difference_is_over_the_same_cases(tmp_path):
     "script, block, reader",
     [
         ("bombastic_strength", "bombastic-strength", "strength"),
+        ("bombastic_strength", "bombastic-strength-greedy", "strength_greedy"),
         ("bombastic_paired_decks", "bombastic-paired-decks", "paired"),
     ],
 )
 def test_readme_blocks_are_the_scripts_output_on_the_committed_results(script, block, reader):
     mod = load(script)
-    if reader == "strength":
-        out = ROOT / "results" / "bombastic" / "strength"
+    if reader.startswith("strength"):
+        out = ROOT / "results" / "bombastic" / reader
         s = mod.summarize(out)
         timing = (out / "timing.json").read_text() if (out / "timing.json").exists() else None
         import json
