@@ -10,6 +10,7 @@ import numpy as np
 
 from cli.common import command_line, study_options
 from solvers.common.errors import BadInput
+from solvers.common.seeds import SEEDING, game_seeds
 from solvers.common.stats import wilson
 
 
@@ -57,8 +58,9 @@ def _positive(value: int, what: str) -> int:
 
 
 def _seed(value: int) -> int:
-    if not 0 <= value < 2**63:
-        raise BadInput(f"seed {value} is outside 0 to 2**63 - 1")
+    # A game's seed from `play` or a study is any 64-bit word (solvers.common.seeds).
+    if not 0 <= value < 2**64:
+        raise BadInput(f"seed {value} is outside 0 to 2**64 - 1")
     return value
 
 
@@ -75,7 +77,14 @@ RULES_HELP = "Rule options as name=value,... (see `bombsolve dragon rules`)."
     help="One name for every seat, or one per seat: random, greedy, position, montecarlo.",
 )
 @click.option("--games", "-n", type=int, default=1000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Root of one SeedSequence; every game draws its own seed from it, so two roots "
+    "share no game.",
+)
 @click.option("--rules", default="", help=RULES_HELP)
 @click.option(
     "--engine",
@@ -103,7 +112,7 @@ def play(players, strategies, games, seed, rules, engine, as_json):
     options = Options.parse(rules)
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
-    seeds = np.arange(seed, seed + games, dtype=np.uint64)
+    seeds = game_seeds(seed, games)
     if engine == "kernel" and not kernel.play_many.signatures:
         # First use in this process: compile (minutes, once) or load the on-disk cache.
         t0 = time.perf_counter()
@@ -146,7 +155,9 @@ def play(players, strategies, games, seed, rules, engine, as_json):
     result = {
         "players": players,
         "games": games,
-        "seeds": [seed, seed + games - 1],
+        "seed": seed,
+        "seeding": SEEDING,
+        "first_game_seed": int(seeds[0]),
         "rules": options.describe(),
         "engine": engine,
         "seats": seats,
@@ -158,7 +169,8 @@ def play(players, strategies, games, seed, rules, engine, as_json):
         click.echo(json.dumps(result, indent=2))
         return
     click.echo(
-        f"Bomb the Dragon, {players} players, {games} games (seeds {seed}..{seed + games - 1}), "
+        f"Bomb the Dragon, {players} players, {games} games (seed {seed}: each game its own "
+        "SeedSequence draw), "
         f"rules: {options.describe()}, engine: {engine}"
     )
     click.echo(
