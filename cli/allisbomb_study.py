@@ -29,6 +29,13 @@ from solvers.common.errors import BadInput
     help="Every standard configuration: base, base + each expansion, all expansions, "
     "Blitz, two players, each with and without HANDS.",
 )
+@click.option(
+    "--configs",
+    default=None,
+    metavar="LIST",
+    help="Configurations by their report labels, comma-separated, e.g. "
+    "base,base+mosquitos,base+all+hands,blitz,base/2p (--cards applies to each).",
+)
 @game_options(hands_flag="--hands/--no-hands")
 @click.option(
     "--node-limit",
@@ -39,9 +46,10 @@ from solvers.common.errors import BadInput
 @click.option(
     "--heuristic-deals",
     type=click.IntRange(min=0),
-    default=1000,
+    default=0,
     show_default=True,
-    help="Also play the lookahead, greedy and random players on this many deals per configuration.",
+    help="Also play the lookahead, greedy and random players on this many deals per "
+    "configuration, spread evenly over the deals (and so over the chunks).",
 )
 @click.option("--no-report", is_flag=True, help="Do not write tables and charts at the end.")
 @study_options(default_chunk=1000)
@@ -49,6 +57,7 @@ def sweep(
     deals,
     seed,
     matrix,
+    configs,
     game,
     node_limit,
     heuristic_deals,
@@ -64,14 +73,29 @@ def sweep(
     Examples:
       bombsolve allisbomb sweep --deals 10000 --seed 1 --out runs/base
       bombsolve allisbomb sweep --matrix --deals 100000 --seed 1 --out runs/matrix
+      bombsolve allisbomb sweep --configs base,base+mosquitos,blitz --deals 5000 --out runs/three
       bombsolve allisbomb sweep --matrix --deals 1000 --out runs/m --scheduler tcp://10.0.0.5:8786
     """
     from dataclasses import replace
 
-    from solvers.allisbomb.study import SWEEP_NODE_LIMIT, matrix_configs, sweep_study
+    from solvers.allisbomb.study import (
+        SWEEP_NODE_LIMIT,
+        matrix_configs,
+        parse_configs,
+        sweep_study,
+    )
     from solvers.common.runner import run_study
 
-    if matrix:
+    if matrix and configs:
+        raise BadInput("give --matrix or --configs, not both")
+    if configs:
+        if game.rules_given():
+            raise BadInput(
+                "--configs names every configuration; drop --expansions, --hands, --blitz "
+                "and --players (write them in the labels, e.g. base+mosquitos+hands/2p)"
+            )
+        configs = parse_configs(configs, game.cards_file)
+    elif matrix:
         if game.rules_given():
             raise BadInput(
                 "--matrix runs every standard configuration; drop --expansions, "

@@ -142,6 +142,14 @@ class Study:
     #: Sort key for the order in which missing chunks are computed (default: by index). It
     #: never changes a result, only which chunks a partial run has.
     order: Callable[[ChunkSpec], Any] | None = field(default=None, compare=False)
+    #: Given the identities of the study in a folder and of this one, None when this one
+    #: extends that one exactly (more cases; chunks of equal bounds hold equal rows), so
+    #: that the same command with more cases grows the folder; else why not, in words.
+    grows: Callable[[Mapping[str, Any], Mapping[str, Any]], str | None] | None = field(
+        default=None, compare=False
+    )
+    #: Words (option names) for the parameters, for refusals that say what differs.
+    words: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def chunks(self) -> list[ChunkSpec]:
         """All chunks of the study, in order."""
@@ -315,19 +323,136 @@ def _check_manifest(out_dir: Path, study: Study, ident: str) -> dict[str, Any] |
         return None
     try:
         manifest = json.loads(path.read_text())
-        old = manifest["identity"]
+        if not isinstance(manifest["identity"], dict):
+            raise ValueError("its identity is not an object")
     except (ValueError, KeyError) as exc:
         raise BadInput(
             f"{path} is not a bombsolve study manifest ({exc}); use another --out"
         ) from None
     if manifest.get("identity_hash") != ident:
-        new = study.identity()
-        diffs = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-        detail = "; ".join(f"{k}: {old.get(k)!r} there, {new.get(k)!r} now" for k in diffs[:3])
+        return _grow_or_refuse(out_dir, study, manifest, ident)
+    return manifest
+
+
+_IDENTITY_WORDS = {
+    "study": "the kind of study",
+    "n_cases": "the number of cases",
+    "seed": "--seed",
+    "chunk_size": "--chunk-size",
+    "chunk_fn": "the chunk function (another version of bombsolve)",
+    "input_files": "the input files (a card or data file changed)",
+}
+
+
+def _leaf_diffs(old: Any, new: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple, Any, Any]]:
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        out = []
+        for k in sorted(set(old) | set(new), key=str):
+            out += _leaf_diffs(old.get(k), new.get(k), (*path, str(k)))
+        return out
+    return [] if old == new else [(path, old, new)]
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return ", ".join(str(v) for v in value) or "none"
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def describe_difference(
+    old: Mapping[str, Any], new: Mapping[str, Any], words: Mapping[str, str] | None = None
+) -> str:
+    """What differs between two study identities, in words: the option or parameter named
+    as the user gives it (`Study.words`), its value there and now; e.g. "--node-limit is
+    200,000 there and 100,000 now"."""
+    words = dict(words or {})
+    parts, seen = [], set()
+    for path, a, b in _leaf_diffs(old, new):
+        if path[0] == "params" and len(path) > 1:
+            name = words.get(path[1], f"the parameter {'.'.join(path[1:])}")
+            key = path[1]
+            if len(path) > 2 and key not in words:
+                key = ".".join(path[1:])
+            if key in seen:
+                continue
+            seen.add(key)
+            if len(path) > 2:
+                a, b = old["params"].get(path[1]), new["params"].get(path[1])
+        else:
+            name = _IDENTITY_WORDS.get(path[0], path[0])
+            if path[0] in seen:
+                continue
+            seen.add(path[0])
+            if path[0] == "input_files":
+                a_files, b_files = old.get("input_files") or {}, new.get("input_files") or {}
+                names = [
+                    f
+                    for f in sorted(set(a_files) | set(b_files))
+                    if a_files.get(f) != b_files.get(f)
+                ]
+                parts.append(f"the input file {', '.join(names)} differs (its content or presence)")
+                continue
+            a, b = old.get(path[0]), new.get(path[0])
+        parts.append(f"{name} is {_show(a)} there and {_show(b)} now")
+    return "; ".join(parts[:3]) + ("; ..." if len(parts) > 3 else "") or "its identity differs"
+
+
+def _grow_or_refuse(
+    out_dir: Path, study: Study, manifest: dict[str, Any], ident: str
+) -> dict[str, Any]:
+    """Grow the study in `out_dir` into `study` when `study.grows` says it extends it
+    exactly (its full chunks are kept, relabelled as the larger study's; a partial last
+    chunk is recomputed), else raise BadInput saying what differs, in words."""
+    old, new = manifest["identity"], study.identity()
+    detail = describe_difference(old, new, study.words)
+    same_but_size = {k: v for k, v in old.items() if k not in ("n_cases", "params")} == {
+        k: v for k, v in new.items() if k not in ("n_cases", "params")
+    }
+    why = ""
+    if study.grows is None or not same_but_size or new["n_cases"] == old["n_cases"]:
+        why = ""
+    elif new["n_cases"] < old["n_cases"]:
+        why = " (a study grows, it does not shrink)"
+    elif (reason := study.grows(old, new)) is not None:
+        why = f" ({reason})"
+    else:
+        why = None
+    if why is not None:
         raise BadInput(
-            f"output folder {out_dir} holds a different study ({detail}); "
-            "expected the same arguments to resume, or a new --out"
+            f"output folder {out_dir} holds a different study: {detail}{why}; "
+            "expected the same arguments to resume (or more cases, to grow it), or a new --out"
         )
+    old_hash = manifest["identity_hash"]
+    kept = 0
+    n, size = int(old["n_cases"]), int(old["chunk_size"])
+    for i, start in enumerate(range(0, n, size)):
+        chunk = ChunkSpec(i, start, min(start + size, n), int(old["seed"]))
+        path = chunk_path(out_dir, chunk.index)
+        if not path.is_file():
+            continue
+        df = _read_chunk(out_dir, chunk, old_hash)
+        if df is not None and len(chunk) == study.chunk_size:
+            _write_chunk(out_dir, chunk, df, ident)
+            kept += 1
+        else:
+            path.unlink()
+    manifest.setdefault("grown", []).append(
+        {
+            "at": _now(),
+            "from_cases": old["n_cases"],
+            "to_cases": new["n_cases"],
+            "chunks_kept": kept,
+        }
+    )
+    manifest["identity"], manifest["identity_hash"], manifest["finished"] = new, ident, None
+    _write_manifest(out_dir, manifest)
     return manifest
 
 
@@ -440,6 +565,8 @@ def run_study(
         if todo:
             if scheduler:
                 _run_dask(study, todo, scheduler, finish, deadline)
+            elif workers is None and n_workers > 1 and len(todo) > 1:
+                _run_auto(study, todo, n_workers, finish, deadline, run)
             elif n_workers == 1 or len(todo) == 1:
                 for chunk in todo:
                     if _spent(deadline):
@@ -472,6 +599,40 @@ def _concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
         return pd.DataFrame({"case": pd.Series([], dtype="int64")})
     df = pd.concat(frames, ignore_index=True)
     return df.sort_values("case", kind="stable").reset_index(drop=True)
+
+
+#: Seconds of work left after which a process pool pays for its start-up (each spawned
+#: worker imports NumPy, pandas and Numba and loads the kernels from the cache: about 2.5 s
+#: of CPU each, measured with `allisbomb sweep --deals 4000 --chunk-size 1000` on 2 cores,
+#: where 2 workers took 22 s and one 11 s). Twice that, as a margin for a loaded machine.
+POOL_PAYS_AFTER = 10.0
+
+
+def _run_auto(
+    study: Study,
+    todo: list[ChunkSpec],
+    n_workers: int,
+    finish,
+    deadline: float | None,
+    run: dict[str, Any],
+) -> None:
+    """The default executor (``workers=None``): chunks run in this process while the rest
+    would take less than `POOL_PAYS_AFTER` seconds at the rate so far; once more is left, a
+    pool of `n_workers` processes takes the remaining chunks. A small study thus never
+    pays for a pool, a large one gets every core."""
+    t0 = time.perf_counter()
+    for k, chunk in enumerate(todo):
+        if _spent(deadline):
+            return
+        left = todo[k:]
+        if k and (time.perf_counter() - t0) / k * len(left) > POOL_PAYS_AFTER and len(left) > 1:
+            run["executor"] = (
+                f"this process x{k} chunks, then processes x{min(n_workers, len(left))}"
+            )
+            _run_pool(study, left, n_workers, finish, deadline)
+            return
+        finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
+    run["executor"] = "this process"
 
 
 def _run_pool(
