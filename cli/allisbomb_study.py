@@ -115,35 +115,131 @@ def sweep(
 
 
 @click.command(name="report")
-@click.argument("study_dir", type=click.Path(file_okay=False))
-def report(study_dir) -> None:
-    """Tables (CSV, Markdown) and charts (PNG, SVG) of a finished sweep, into DIR/report.
+@click.argument("study_dirs", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for the tables and charts (default: DIR/report; required for several DIRs).",
+)
+def report(study_dirs, out_dir) -> None:
+    """Tables (CSV, Markdown) and charts (PNG, SVG) of finished sweeps, into DIR/report.
+
+    Several DIRs are combined: one table and one set of charts over all their
+    configurations (each configuration in one study only), each study's provenance in
+    the caption.
 
     \b
-    Example:
+    Examples:
       bombsolve allisbomb report runs/matrix
+      bombsolve allisbomb report runs/base runs/blitz --out runs/both
     """
     from solvers.common.runner import load_study
 
-    _report(Path(study_dir), load_study(study_dir))
+    if len(study_dirs) > 1 and out_dir is None:
+        raise BadInput(f"{len(study_dirs)} study folders need --out FOLDER for the combined report")
+    if len(study_dirs) == 1:
+        d = Path(study_dirs[0])
+        _report(d, load_study(d), Path(out_dir) if out_dir else None)
+        return
+    _report_many([Path(d) for d in study_dirs], Path(out_dir), load_study)
 
 
-def _report(out: Path, rows) -> None:
-    from solvers.allisbomb.report import headline_table, summarize, write_report
-    from solvers.allisbomb.study import caption
+def _sweep_manifest(folder: Path):
     from solvers.common.runner import load_manifest
 
-    manifest = load_manifest(out)
+    manifest = load_manifest(folder)
     if manifest["identity"]["study"] != "allisbomb.sweep":
         raise BadInput(
-            f"{out} holds a {manifest['identity']['study']} study; expected an All Is Bomb sweep"
+            f"{folder} holds a {manifest['identity']['study']} study; expected an All Is Bomb sweep"
         )
+    return manifest
+
+
+def _report(out: Path, rows, report_dir: Path | None = None) -> None:
+    from solvers.allisbomb.report import headline_table, summarize, write_report
+    from solvers.allisbomb.study import caption
+
+    manifest = _sweep_manifest(out)
     labels = manifest["identity"]["params"]["labels"]
     text = caption(manifest)
-    write_report(rows, out / "report", text, order=labels)
+    target = report_dir or out / "report"
+    write_report(rows, target, text, order=labels)
     click.echo(headline_table(summarize(rows, labels)))
     click.echo(text)
-    click.echo(f"tables and charts: {out / 'report'}")
+    click.echo(f"tables and charts: {target}")
+
+
+def _report_many(folders: list[Path], target: Path, load) -> None:
+    """One report over several sweeps: their rows together, every caption kept."""
+    import pandas as pd
+
+    from solvers.allisbomb.report import headline_table, summarize, write_report
+    from solvers.allisbomb.study import caption
+
+    frames, labels, captions, where = [], [], [], {}
+    for folder in folders:
+        manifest = _sweep_manifest(folder)
+        for label in manifest["identity"]["params"]["labels"]:
+            if label in where:
+                raise BadInput(
+                    f"configuration {label} is in both {where[label]} and {folder}; "
+                    "expected each configuration in one study"
+                )
+            where[label] = folder
+            labels.append(label)
+        rows = load(folder)
+        rows.insert(0, "study", str(folder))
+        frames.append(rows)
+        captions.append(f"{folder}: {caption(manifest)}")
+    rows = pd.concat(frames, ignore_index=True)
+    text = " | ".join(captions)
+    write_report(rows, target, text, order=labels)
+    click.echo(headline_table(summarize(rows, labels)))
+    for line in captions:
+        click.echo(line)
+    click.echo(f"tables and charts: {target}")
+
+
+#: Solvitaire's per-deal columns (seed, outcome, time, states searched) first, then ours.
+EXPORT_FIRST = ("seed", "rank", "outcome", "seconds", "positions")
+
+
+@click.command(name="export")
+@click.argument("study_dir", type=click.Path(file_okay=False))
+@click.option(
+    "--csv",
+    "csv_path",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="The CSV file to write (one row per deal).",
+)
+def export(study_dir, csv_path) -> None:
+    """Write one CSV row per deal of a sweep: seed, rank, outcome, seconds, positions
+    (Solvitaire's columns), then configuration, deal, case and the rest of the row.
+
+    \b
+    Example:
+      bombsolve allisbomb export runs/base --csv base.csv
+    """
+    from solvers.common.files import atomic_path
+    from solvers.common.runner import load_study
+
+    _sweep_manifest(Path(study_dir))
+    rows = load_study(study_dir).rename(columns={"nodes": "positions"})
+    rows["seed"] = rows["seed"].astype("uint64")
+    first = [c for c in EXPORT_FIRST if c in rows.columns]
+    ours = ["config", "deal", "case"]
+    rows = rows[first + ours + [c for c in rows.columns if c not in first + ours]]
+    try:
+        with atomic_path(csv_path) as tmp:
+            rows.to_csv(tmp, index=False, float_format="%.6g")
+    except OSError as exc:
+        raise BadInput(
+            f"cannot write --csv {csv_path} ({exc.strerror}); expected a writable file"
+        ) from None
+    click.echo(f"{len(rows):,} deals -> {csv_path}")
 
 
 @click.command(name="campaign")

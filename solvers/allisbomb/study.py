@@ -224,6 +224,40 @@ def sweep_grows(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
     return None
 
 
+def sweep_case(study_dir: str | Path, case: int) -> dict[str, Any]:
+    """The configuration, deal number, seed and rank of case `case` of the sweep in
+    `study_dir`, recomputed from its manifest exactly as the runner seeded it, and the
+    case's row when its chunk is done (else None)."""
+    from solvers.common.runner import MANIFEST, load_manifest, load_study
+
+    manifest = load_manifest(study_dir)
+    ident = manifest["identity"]
+    if ident.get("study") != "allisbomb.sweep":
+        raise BadInput(
+            f"{study_dir}/{MANIFEST} is a {ident.get('study')} study; expected an All Is Bomb sweep"
+        )
+    n, size, seed = int(ident["n_cases"]), int(ident["chunk_size"]), int(ident["seed"])
+    if not 0 <= case < n:
+        raise BadInput(f"--case {case} is outside the study's cases 0 to {n - 1}")
+    params = ident["params"]
+    ci, deal = (int(x[0]) for x in case_layout(params, np.array([case], dtype=np.int64)))
+    config = config_from_params(params["configs"][ci])
+    index = case // size
+    chunk = ChunkSpec(index, index * size, min(index * size + size, n), seed)
+    case_seed = int(chunk.case_seeds()[case - chunk.start])
+    deck = np.random.default_rng(case_seed).permutation(load_cards(config).n)
+    rows = load_study(study_dir, partial=True)
+    row = rows[rows["case"] == case]
+    return {
+        "config": config,
+        "deal": deal,
+        "seed": case_seed,
+        "rank": int(rank(deck)),
+        "node_limit": int(params["node_limit"]),
+        "row": None if row.empty else row.iloc[0].to_dict(),
+    }
+
+
 def reason_text(bits: int) -> str:
     """Loss-reason bits (`rules.Ending`) as text, e.g. 'DREW_TOO_MANY+CYCLE'."""
     return "+".join(e.name for e in Ending if e and bits & e)
@@ -408,6 +442,8 @@ def caption(manifest: Mapping[str, Any]) -> str:
 
 def _heuristic_text(params: Mapping[str, Any]) -> str:
     h = int(params["heuristic_deals"])
+    if h == 0:
+        return "no deals (--heuristic-deals 0)"
     if params.get("heuristic_spread"):
         return f"{h:,} deals per configuration spread evenly"
     return f"the first {h:,} deals"
