@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from solvers.common.runner import StudyPaused, time_budget
+from solvers.common.runner import StudyPaused, quiet_progress, time_budget
 
 #: Exit code of a study command stopped by ``--time-budget`` before the study was done.
 EXIT_PAUSED = 3
@@ -59,11 +59,18 @@ def study_options(default_chunk: int | None = 1000):
             metavar="MINUTES",
             help="Start no chunk after this many minutes; re-run the command to resume.",
         )
+        @click.option(
+            "--quiet",
+            is_flag=True,
+            help="No progress lines in logs (off a terminal a line every 10 s); the "
+            "one-line summary at the end stays.",
+        )
         @functools.wraps(fn)
-        def wrapper(*args, time_budget_minutes=None, **kwargs):
+        def wrapper(*args, time_budget_minutes=None, quiet=False, **kwargs):
             if time_budget_minutes is None:
-                return fn(*args, **kwargs)
-            with time_budget(time_budget_minutes * 60.0):
+                with quiet_progress(quiet):
+                    return fn(*args, **kwargs)
+            with time_budget(time_budget_minutes * 60.0), quiet_progress(quiet):
                 try:
                     return fn(*args, **kwargs)
                 except StudyPaused as exc:

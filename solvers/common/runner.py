@@ -58,7 +58,7 @@ from solvers import __version__
 from solvers.common.errors import BadInput
 from solvers.common.files import atomic_path, write_text_atomic
 from solvers.common.host import host_info
-from solvers.common.progress import progress_bar, wants_progress
+from solvers.common.progress import ProgressLog, progress_bar, wants_progress
 
 MANIFEST = "manifest.json"
 CHUNK_DIR = "chunks"
@@ -81,14 +81,33 @@ class StudyPaused(Exception):
         )
 
 
+#: Whether a command's studies print no progress lines in logs (``--quiet``).
+_COMMAND_QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "bombsolve_quiet", default=False
+)
+
+
+@contextlib.contextmanager
+def quiet_progress(quiet: bool):
+    """Make every `run_study` inside the block print no progress lines (``--quiet``); the
+    one-line summary at the end of each study is still printed."""
+    token = _COMMAND_QUIET.set(quiet)
+    try:
+        yield
+    finally:
+        _COMMAND_QUIET.reset(token)
+
+
 @contextlib.contextmanager
 def time_budget(seconds: float | None):
-    """Give every `run_study` inside the block this time budget (for ``--time-budget``).
+    """Give the `run_study` calls inside the block this time budget, together (for
+    ``--time-budget``): the clock starts here, so a command that runs several studies
+    stops within the budget, not within one budget per study.
 
     A study left unfinished there raises `StudyPaused` instead of returning part of its rows,
     so that no command builds a report from a partial study by accident.
     """
-    token = _COMMAND_BUDGET.set(seconds)
+    token = _COMMAND_BUDGET.set(None if seconds is None else time.monotonic() + seconds)
     try:
         yield
     finally:
@@ -481,7 +500,8 @@ def run_study(
     out = Path(out_dir)
     from_command = time_budget is None and _COMMAND_BUDGET.get() is not None
     if from_command:
-        time_budget = _COMMAND_BUDGET.get()
+        # The command's deadline, shared by every study it runs.
+        time_budget = max(0.0, _COMMAND_BUDGET.get() - time.monotonic())
     chunks = study.chunks()
     ident = study.identity_hash()
     old = _check_manifest(out, study, ident)
@@ -546,6 +566,16 @@ def run_study(
     bar.update(len(done))
     t0 = time.perf_counter()
     cases_run = 0
+    log = ProgressLog(
+        study.name,
+        study.n_cases,
+        sum(len(df) for df in done.values()),
+        enabled=progress is None and bar.disable,
+        quiet=_COMMAND_QUIET.get(),
+    )
+
+    def estimate() -> str:
+        return study.progress_fn(pd.concat(list(done.values()), ignore_index=True))
 
     def finish(chunk: ChunkSpec, df: pd.DataFrame) -> None:
         nonlocal cases_run
@@ -553,6 +583,7 @@ def run_study(
         done[chunk.index] = df
         run["chunks_computed"] += 1
         cases_run += len(chunk)
+        log.update(len(chunk), estimate if study.progress_fn is not None else None)
         bar.update(1)
         if not bar.disable:
             rate = cases_run / max(time.perf_counter() - t0, 1e-9)
@@ -582,6 +613,16 @@ def run_study(
             manifest["finished"] = run["finished"]
         _write_manifest(out, manifest)
 
+    if progress is None:
+        print(
+            log.summary(
+                str(out),
+                len(done) == len(chunks),
+                estimate if study.progress_fn is not None and done else None,
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
     if from_command and len(done) < len(chunks):
         raise StudyPaused(out, len(done), len(chunks))
     df = _concat(done[c.index] for c in chunks if c.index in done)
@@ -635,6 +676,13 @@ def _run_auto(
     run["executor"] = "this process"
 
 
+def _drop_queued(pending: dict) -> None:
+    """Cancel the chunks still waiting for a worker once the time budget is spent, so
+    that the run stops within the time of the chunks already running."""
+    for fut in [f for f in pending if f.cancel()]:
+        del pending[fut]
+
+
 def _run_pool(
     study: Study, todo: list[ChunkSpec], n_workers: int, finish, deadline: float | None = None
 ) -> None:
@@ -660,6 +708,8 @@ def _run_pool(
                 for fut in finished:
                     chunk = pending.pop(fut)
                     finish(chunk, fut.result())
+                if _spent(deadline):
+                    _drop_queued(pending)
                 top_up()
         except BaseException:
             for fut in pending:
