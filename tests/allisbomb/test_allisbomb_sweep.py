@@ -281,20 +281,37 @@ def test_growing_refusals_name_the_parameter_in_words(tmp_path):
     )
 
 
-def test_configs_parse_report_labels():
+def test_configs_parse_report_labels(tmp_path):
     from solvers.allisbomb.study import parse_configs
 
     text = "base,base+mosquitos,base+all+hands,blitz,base/2p,base+hands/2p/give-optional"
     assert [c.label() for c in parse_configs(text)] == text.split(",")
-    bad = CliRunner().invoke(
-        cli, ["allisbomb", "sweep", "--configs", "base+mosquito", "--deals", "3", "--out", "x"]
-    )
-    assert bad.exit_code == 0 or "mosquito" in bad.output
     typo = CliRunner().invoke(
-        cli, ["allisbomb", "sweep", "--configs", "base+mosqitos", "--deals", "3", "--out", "x"]
+        cli,
+        [
+            "allisbomb",
+            "sweep",
+            "--configs",
+            "base+mosqitos",
+            "--deals",
+            "3",
+            "--out",
+            str(tmp_path / "x"),
+        ],
     )
     assert typo.exit_code == 2 and "mosqitos" in typo.output and "mosquitos" in typo.output
     both = CliRunner().invoke(
-        cli, ["allisbomb", "sweep", "--configs", "base", "--matrix", "--deals", "3", "--out", "x"]
+        cli,
+        [
+            "allisbomb",
+            "sweep",
+            "--configs",
+            "base",
+            "--matrix",
+            "--deals",
+            "3",
+            "--out",
+            str(tmp_path / "x"),
+        ],
     )
     assert both.exit_code == 2 and "not both" in both.output
