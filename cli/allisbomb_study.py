@@ -166,9 +166,10 @@ def _report(out: Path, rows, report_dir: Path | None = None) -> None:
     text = caption(manifest)
     target = report_dir or out / "report"
     write_report(rows, target, text, order=labels)
+    _index_page(target, text, {str(out): manifest})
     click.echo(headline_table(summarize(rows, labels)))
     click.echo(text)
-    click.echo(f"tables and charts: {target}")
+    click.echo(f"tables and charts: {target} (a page of them all: {target / 'index.html'})")
 
 
 def _report_many(folders: list[Path], target: Path, load) -> None:
@@ -178,9 +179,10 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
     from solvers.allisbomb.report import headline_table, summarize, write_report
     from solvers.allisbomb.study import caption
 
-    frames, labels, captions, where = [], [], [], {}
+    frames, labels, captions, where, manifests = [], [], [], {}, {}
     for folder in folders:
         manifest = _sweep_manifest(folder)
+        manifests[str(folder)] = manifest
         for label in manifest["identity"]["params"]["labels"]:
             if label in where:
                 raise BadInput(
@@ -196,10 +198,38 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
     rows = pd.concat(frames, ignore_index=True)
     text = " | ".join(captions)
     write_report(rows, target, text, order=labels)
+    _index_page(target, text, manifests)
     click.echo(headline_table(summarize(rows, labels)))
     for line in captions:
         click.echo(line)
-    click.echo(f"tables and charts: {target}")
+    click.echo(f"tables and charts: {target} (a page of them all: {target / 'index.html'})")
+
+
+#: The report's tables, in the page's order, with their titles.
+PAGE_TABLES = (
+    ("summary", "Win rates by configuration (Wilson 95% intervals)"),
+    ("skill_gap", "Skill gap: heuristic players on the same deals"),
+    ("loss_reasons", "Why lost deals are lost"),
+    ("positions", "Win rate by key card's starting position"),
+)
+
+
+def _index_page(target: Path, text: str, manifests) -> None:
+    import pandas as pd
+
+    from solvers.common.htmlpage import write_index_html
+
+    tables = []
+    for name, title in PAGE_TABLES:
+        if (target / f"{name}.csv").exists():
+            df = pd.read_csv(target / f"{name}.csv")
+            if name == "positions" and "config" in df.columns and len(df):
+                # one configuration's rows (the chart's); the CSV beside has them all
+                first = df["config"].iloc[0]
+                df, title = df[df["config"] == first], f"{title}: {first} (all in positions.csv)"
+            tables.append((title, df))
+    charts = sorted(target.glob("*.png"))
+    write_index_html(target, "All Is Bomb sweep report", text, tables, charts, manifests)
 
 
 #: Solvitaire's per-deal columns (seed, outcome, time, states searched) first, then ours.

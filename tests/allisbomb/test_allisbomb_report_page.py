@@ -1,0 +1,69 @@
+"""`allisbomb report` writes index.html; real headless Chromium renders every image and
+table of it, and the page makes no request outside itself."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from tests.common.browser import CHROMIUM, load_page
+
+PROBE = """JSON.stringify({
+  images: [...document.images].map(i => ({complete: i.complete, w: i.naturalWidth,
+                                           h: i.naturalHeight, shown: i.width})),
+  tables: [...document.querySelectorAll('table')].map(t => ({rows: t.rows.length,
+                                                            height: t.offsetHeight})),
+  text: document.body.innerText
+})"""
+
+
+@pytest.fixture(scope="module")
+def report_page(tmp_path_factory):
+    root = tmp_path_factory.mktemp("page")
+    common = ["--deals", "10", "--seed", "6", "--chunk-size", "5", "--workers", "1", "--no-report"]
+    for name, configs, extra in (("a", "blitz", ["--heuristic-deals", "5"]), ("b", "base", [])):
+        r = CliRunner().invoke(
+            cli,
+            [
+                "allisbomb",
+                "sweep",
+                "--configs",
+                configs,
+                *common,
+                *extra,
+                "--out",
+                str(root / name),
+            ],
+        )
+        assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(
+        cli, ["allisbomb", "report", str(root / "a"), str(root / "b"), "--out", str(root / "rep")]
+    )
+    assert r.exit_code == 0, r.output
+    return root / "rep"
+
+
+def test_report_page_renders_in_headless_chromium_and_stays_offline(report_page):
+    assert CHROMIUM, "Debian's chromium is needed (.ci/run installs it)"
+    page = report_page / "index.html"
+    value, requests = load_page(page, PROBE)
+    seen = json.loads(value)
+    pngs = sorted(report_page.glob("*.png"))
+    assert len(seen["images"]) == len(pngs) >= 4
+    for img in seen["images"]:
+        assert img["complete"] and img["w"] > 100 and img["h"] > 100 and img["shown"] > 0
+    assert len(seen["tables"]) >= 3
+    for table in seen["tables"]:
+        assert table["rows"] >= 2 and table["height"] > 0
+    # the manifest's provenance: both studies, their seeds, cards and version
+    text = seen["text"]
+    assert "SeedSequence(6)" in text and "base.toml" in text and "bombsolve" in text
+    assert str(report_page.parent / "a") in text and str(report_page.parent / "b") in text
+    # the page itself is the only request: nothing leaves it
+    assert requests and all(u.startswith(("file:", "data:")) for u in requests), requests
+    assert not any(
+        tag in page.read_text() for tag in ("<script", "<link", "http://", "https://", "@import")
+    )
