@@ -65,10 +65,17 @@ def _register() -> None:
 
     for group in (allisbomb, bombastic, dragon, bomber):
         cli.add_command(group)
+    from cli.allisbomb_cards import cards
     from cli.allisbomb_study import campaign, export, report, sweep
 
-    for command in (sweep, report, export, campaign):
+    for command in (cards, sweep, report, export, campaign):
         allisbomb.add_command(command)
+    from cli.allisbomb_sensitivity import sensitivity
+
+    allisbomb.add_command(sensitivity)
+    from cli.allisbomb_exhaust import exhaust
+
+    allisbomb.add_command(exhaust)
 
 
 _register()
