@@ -67,3 +67,53 @@ def test_report_page_renders_in_headless_chromium_and_stays_offline(report_page)
     assert not any(
         tag in page.read_text() for tag in ("<script", "<link", "http://", "https://", "@import")
     )
+
+
+def _svg_text(path) -> str:
+    """Every text of an SVG chart, joined as one line (the caption is wrapped over lines)."""
+    import re
+    from html import unescape
+
+    return " ".join(unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", path.read_text()))
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_every_sweep_chart_carries_its_studies_caption_and_its_data(report_page):
+    from solvers.allisbomb.study import caption
+    from solvers.common.runner import load_manifest
+
+    captions = [caption(load_manifest(report_page.parent / name)) for name in ("a", "b")]
+    manifest = load_manifest(report_page.parent / "a")
+    assert "SeedSequence(6)" in captions[0] and "10 deals per configuration" in captions[0]
+    assert f"node limit {manifest['identity']['params']['node_limit']:,}" in captions[0]
+    kinds = {p.stem for p in report_page.glob("*.svg")}
+    assert kinds >= {
+        "win_rate_by_config", "difficulty_cdf", "solution_length_hist", "position_heatmap",
+        "skill_gap",
+    }  # fmt: skip
+    for svg in report_page.glob("*.svg"):
+        text = _words(_svg_text(svg))
+        for c in captions:
+            assert _words(c) in text, svg.name
+        assert (report_page / f"{svg.stem}.csv").stat().st_size > 0, svg.name
+
+
+def test_campaign_charts_carry_the_campaign_caption(tmp_path):
+    from solvers.common.runner import load_manifest
+
+    r = CliRunner().invoke(
+        cli,
+        ["allisbomb", "campaign", "--campaigns", "3", "--seed", "5", "--node-limit", "20000",
+         "--workers", "1", "--out", str(tmp_path)],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    printed = r.stdout.strip().splitlines()[-1]
+    ident = load_manifest(tmp_path)["identity"]
+    assert f"seed {ident['seed']}" in printed or f"SeedSequence({ident['seed']})" in printed
+    assert "3 campaigns" in printed
+    for stem in ("campaign_scores", "campaign_games"):
+        assert _words(printed) in _words(_svg_text(tmp_path / "report" / f"{stem}.svg"))
+        assert (tmp_path / "report" / f"{stem}.csv").exists()

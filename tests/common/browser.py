@@ -9,10 +9,13 @@ the tests need no browser driver package. Flags as this machine needs them: no s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -35,12 +38,14 @@ FLAGS = (
 async def _load(url: str, expression: str, timeout: float) -> tuple[Any, list[str]]:
     from tornado.websocket import websocket_connect
 
-    with tempfile.TemporaryDirectory() as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
+        # its own session, so that its helper processes end with it (by its group id)
         proc = subprocess.Popen(
             [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            start_new_session=True,
         )
         try:
             ws_url = None
@@ -101,11 +106,14 @@ async def _load(url: str, expression: str, timeout: float) -> tuple[Any, list[st
             conn.close()
             return result["result"].get("value"), requests
         finally:
-            proc.terminate()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
 
 
 def load_page(path: Path, expression: str, timeout: float = 60.0) -> tuple[Any, list[str]]:
