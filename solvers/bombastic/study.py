@@ -268,6 +268,28 @@ def ratings(df: pd.DataFrame, iterations: int = 500) -> pd.DataFrame:
     return out.sort_values("rating", ascending=False, ignore_index=True)
 
 
+def rating_intervals(
+    df: pd.DataFrame, reps: int = 200, seed: int = 0, iterations: int = 200
+) -> pd.DataFrame:
+    """`ratings` with bootstrap 95% intervals (``lo``, ``hi``): the games of each ordered
+    pairing resampled with replacement `reps` times (generator ``default_rng(seed)``), the
+    ratings refitted each time, and the 2.5th and 97.5th percentiles kept."""
+    base = ratings(df)
+    games = df[df["x"] != df["o"]].reset_index(drop=True)
+    groups = [g.index.to_numpy() for _, g in games.groupby(["x", "o"])]
+    rng = np.random.default_rng(seed)
+    draws = {a: [] for a in base["agent"]}
+    for _ in range(reps):
+        pick = np.concatenate([rng.choice(ix, size=len(ix)) for ix in groups])
+        r = ratings(games.iloc[pick], iterations=iterations)
+        for a, v in zip(r["agent"], r["rating"], strict=True):
+            draws[a].append(v)
+    base["lo"] = [float(np.percentile(draws[a], 2.5)) for a in base["agent"]]
+    base["hi"] = [float(np.percentile(draws[a], 97.5)) for a in base["agent"]]
+    base.attrs["bootstrap"] = f"bootstrap 95% intervals, {reps} resamples of each pairing's games"
+    return base
+
+
 # ----- Card values ----------------------------------------------------------------------
 
 
@@ -501,7 +523,7 @@ def reference_study(
                     }
                 )
     pairs = pairing_table(tour)
-    rates = ratings(tour)
+    rates = rating_intervals(tour)
     first = first_player_table(tour, kdf)
     variants = card_variant_table(variant_frames)
     usage = card_usage(variant_frames["base deck"])
@@ -536,7 +558,9 @@ def reference_study(
         f"{base.turn_cap}, no promos unless stated). Agents: {', '.join(agents)}. "
         f"Tournament: {per_seating}, seed {seed}; kernel: {kernel_games} random "
         f"games; cards: {card_agent} vs {card_agent}, {card_games} games per deck, each deck "
-        f"its own root drawn from SeedSequence({seed}). Wilson 95% intervals."
+        f"its own root drawn from SeedSequence({seed}). Win rates with Wilson 95% "
+        "intervals; ratings with bootstrap 95% intervals (games resampled within each "
+        "pairing)."
     )
     charts.first_player_chart(first, out, caption)
     charts.card_value_chart(variants, usage, out, caption)
