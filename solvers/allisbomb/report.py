@@ -640,5 +640,5 @@ def write_campaign_report(rows: pd.DataFrame, out_dir: str | os.PathLike, captio
     ax.set_xlim(0, 105)
     ax.set_xlabel("win rate of each campaign game (%), Wilson 95% interval, undecided against")
     ax.set_title(f"Campaign: which game breaks the run? ({cards_tag(caption)})")
-    save_chart(fig, out, "campaign_games", caption, games)
+    save_chart(fig, out, "campaign_games", caption)  # its data: the table campaign_games.csv
     return md
