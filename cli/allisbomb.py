@@ -184,6 +184,15 @@ def game_options(hands_flag: str = "--hands"):
     help="Campaign Mode: of all wins, find one ending with the fewest star cards in the "
     "discard pile (searches every position, like proving a loss).",
 )
+@click.option(
+    "--study",
+    "study_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="With --case K: re-solve case K of this sweep folder (its configuration, deal "
+    "and node limit), and show the study's row beside it.",
+)
+@click.option("--case", type=click.IntRange(min=0), default=None, help="A case of --study.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
     "--save",
@@ -203,6 +212,8 @@ def allisbomb(
     shortest,
     time_limit,
     keep_most,
+    study_dir,
+    case,
     as_json,
     save,
 ) -> None:
@@ -214,6 +225,7 @@ def allisbomb(
       bombsolve allisbomb --seed 7 --expansions mosquitos --players 2 --json
       bombsolve allisbomb --deck "PRINCESS,KING,JOKER,..." --blitz
       bombsolve allisbomb cards --expansions all
+      bombsolve allisbomb --study runs/base --case 17
     """
     if ctx.invoked_subcommand is not None:
         for name, value in (
@@ -228,6 +240,15 @@ def allisbomb(
                     f"not before '{ctx.invoked_subcommand}'"
                 )
         return
+    study_row = None
+    if study_dir is not None or case is not None:
+        if study_dir is None or case is None:
+            raise BadInput("--study and --case go together")
+        if seed is not None or rank_ is not None or deck is not None or state_file is not None:
+            raise BadInput("--study --case names the deal; drop --seed, --rank, --deck, --state")
+        if game.given():
+            raise BadInput("--study --case takes the game options from the study")
+        rank_, game, node_limit, study_row = _study_case(study_dir, case)
     sources = [x for x in (seed, rank_, deck, state_file) if x is not None]
     if not sources:
         click.echo(ctx.get_help())
@@ -247,12 +268,56 @@ def allisbomb(
         keep_most,
         time_limit,
     )
+    if study_row is not None:
+        result["study_case"] = study_row
     if save:
         write_text_atomic(save, json.dumps(result, indent=1) + "\n")
     if as_json:
-        click.echo(json.dumps(result, indent=1))
+        click.echo(json.dumps(result, indent=1, default=str))
     else:
         click.echo(render_text(result))
+        if study_row is not None:
+            click.echo(_study_row_text(study_row))
+
+
+def _study_case(study_dir: str, case: int):
+    """(rank, game options, node limit, summary) of a sweep's case, for ``--study --case``."""
+    from solvers.allisbomb.study import sweep_case
+
+    c = sweep_case(study_dir, case)
+    config = c["config"]
+    game = GameArgs(
+        expansions=",".join(config.expansions) or None,
+        hands=config.hands,
+        players=config.players,
+        blitz=config.blitz,
+        cards_file=None if config.cards_file is None else str(config.cards_file),
+    )
+    if game.config().label() != config.label():
+        raise BadInput(
+            f"case {case} is a {config.label()} deal, whose rule options this command "
+            "cannot set; expected a configuration of cards and players only"
+        )
+    row = c["row"]
+    summary = {
+        "study": str(study_dir),
+        "case": case,
+        "config": config.label(),
+        "deal": c["deal"],
+        "seed": str(c["seed"]),
+        "rank": str(c["rank"]),
+        "node_limit": c["node_limit"],
+        "study_outcome": None if row is None else row["outcome"],
+        "study_nodes": None if row is None else int(row["nodes"]),
+    }
+    return str(c["rank"]), game, c["node_limit"], summary
+
+
+def _study_row_text(s: dict) -> str:
+    head = f"study {s['study']}, case {s['case']}: {s['config']} deal {s['deal']}, seed {s['seed']}"
+    if s["study_outcome"] is None:
+        return head + " (its chunk is not done yet)"
+    return head + f"; the study's row: {s['study_outcome']}, {s['study_nodes']:,} positions"
 
 
 def solve_command(

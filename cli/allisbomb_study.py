@@ -29,6 +29,13 @@ from solvers.common.errors import BadInput
     help="Every standard configuration: base, base + each expansion, all expansions, "
     "Blitz, two players, each with and without HANDS.",
 )
+@click.option(
+    "--configs",
+    default=None,
+    metavar="LIST",
+    help="Configurations by their report labels, comma-separated, e.g. "
+    "base,base+mosquitos,base+all+hands,blitz,base/2p (--cards applies to each).",
+)
 @game_options(hands_flag="--hands/--no-hands")
 @click.option(
     "--node-limit",
@@ -53,9 +60,10 @@ from solvers.common.errors import BadInput
 @click.option(
     "--heuristic-deals",
     type=count_range(0),
-    default=1000,
+    default=0,
     show_default=True,
-    help="Also play the lookahead, greedy and random players on this many deals per configuration.",
+    help="Also play the lookahead, greedy and random players on this many deals per "
+    "configuration, spread evenly over the deals (and so over the chunks).",
 )
 @click.option("--no-report", is_flag=True, help="Do not write tables and charts at the end.")
 @study_options(default_chunk=1000)
@@ -63,6 +71,7 @@ def sweep(
     deals,
     seed,
     matrix,
+    configs,
     game,
     node_limit,
     escalate,
@@ -80,15 +89,30 @@ def sweep(
     Examples:
       bombsolve allisbomb sweep --deals 10000 --seed 1 --out runs/base
       bombsolve allisbomb sweep --matrix --deals 100000 --seed 1 --out runs/matrix
+      bombsolve allisbomb sweep --configs base,base+mosquitos,blitz --deals 5000 --out runs/three
       bombsolve allisbomb sweep --matrix --deals 1000 --out runs/m --scheduler tcp://10.0.0.5:8786
       bombsolve allisbomb sweep --expansions gifts,all --deals 1000 --escalate --out runs/hard
     """
     from dataclasses import replace
 
-    from solvers.allisbomb.study import SWEEP_NODE_LIMIT, matrix_configs, sweep_study
+    from solvers.allisbomb.study import (
+        SWEEP_NODE_LIMIT,
+        matrix_configs,
+        parse_configs,
+        sweep_study,
+    )
     from solvers.common.runner import run_study
 
-    if matrix:
+    if matrix and configs:
+        raise BadInput("give --matrix or --configs, not both")
+    if configs:
+        if game.rules_given():
+            raise BadInput(
+                "--configs names every configuration; drop --expansions, --hands, --blitz "
+                "and --players (write them in the labels, e.g. base+mosquitos+hands/2p)"
+            )
+        configs = parse_configs(configs, game.cards_file)
+    elif matrix:
         if game.rules_given():
             raise BadInput(
                 "--matrix runs every standard configuration; drop --expansions, "
@@ -121,35 +145,161 @@ def sweep(
 
 
 @click.command(name="report")
-@click.argument("study_dir", type=click.Path(file_okay=False))
-def report(study_dir) -> None:
-    """Tables (CSV, Markdown) and charts (PNG, SVG) of a finished sweep, into DIR/report.
+@click.argument("study_dirs", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for the tables and charts (default: DIR/report; required for several DIRs).",
+)
+def report(study_dirs, out_dir) -> None:
+    """Tables (CSV, Markdown) and charts (PNG, SVG) of finished sweeps, into DIR/report.
+
+    Several DIRs are combined: one table and one set of charts over all their
+    configurations (each configuration in one study only), each study's provenance in
+    the caption.
 
     \b
-    Example:
+    Examples:
       bombsolve allisbomb report runs/matrix
+      bombsolve allisbomb report runs/base runs/blitz --out runs/both
     """
     from solvers.common.runner import load_study
 
-    _report(Path(study_dir), load_study(study_dir))
+    if len(study_dirs) > 1 and out_dir is None:
+        raise BadInput(f"{len(study_dirs)} study folders need --out FOLDER for the combined report")
+    if len(study_dirs) == 1:
+        d = Path(study_dirs[0])
+        _report(d, load_study(d), Path(out_dir) if out_dir else None)
+        return
+    _report_many([Path(d) for d in study_dirs], Path(out_dir), load_study)
 
 
-def _report(out: Path, rows) -> None:
-    from solvers.allisbomb.report import headline_table, summarize, write_report
-    from solvers.allisbomb.study import caption
+def _sweep_manifest(folder: Path):
     from solvers.common.runner import load_manifest
 
-    manifest = load_manifest(out)
+    manifest = load_manifest(folder)
     if manifest["identity"]["study"] != "allisbomb.sweep":
         raise BadInput(
-            f"{out} holds a {manifest['identity']['study']} study; expected an All Is Bomb sweep"
+            f"{folder} holds a {manifest['identity']['study']} study; expected an All Is Bomb sweep"
         )
+    return manifest
+
+
+def _report(out: Path, rows, report_dir: Path | None = None) -> None:
+    from solvers.allisbomb.report import headline_table, summarize, write_report
+    from solvers.allisbomb.study import caption
+
+    manifest = _sweep_manifest(out)
     labels = manifest["identity"]["params"]["labels"]
     text = caption(manifest)
-    write_report(rows, out / "report", text, order=labels)
+    target = report_dir or out / "report"
+    write_report(rows, target, text, order=labels)
+    _index_page(target, text, {str(out): manifest})
     click.echo(headline_table(summarize(rows, labels)))
     click.echo(text)
-    click.echo(f"tables and charts: {out / 'report'}")
+    click.echo(f"tables and charts: {target} (a page of them all: {target / 'index.html'})")
+
+
+def _report_many(folders: list[Path], target: Path, load) -> None:
+    """One report over several sweeps: their rows together, every caption kept."""
+    import pandas as pd
+
+    from solvers.allisbomb.report import headline_table, summarize, write_report
+    from solvers.allisbomb.study import caption
+
+    frames, labels, captions, where, manifests = [], [], [], {}, {}
+    for folder in folders:
+        manifest = _sweep_manifest(folder)
+        manifests[str(folder)] = manifest
+        for label in manifest["identity"]["params"]["labels"]:
+            if label in where:
+                raise BadInput(
+                    f"configuration {label} is in both {where[label]} and {folder}; "
+                    "expected each configuration in one study"
+                )
+            where[label] = folder
+            labels.append(label)
+        rows = load(folder)
+        rows.insert(0, "study", str(folder))
+        frames.append(rows)
+        captions.append(f"{folder}: {caption(manifest)}")
+    rows = pd.concat(frames, ignore_index=True)
+    text = " | ".join(captions)
+    write_report(rows, target, text, order=labels)
+    _index_page(target, text, manifests)
+    click.echo(headline_table(summarize(rows, labels)))
+    for line in captions:
+        click.echo(line)
+    click.echo(f"tables and charts: {target} (a page of them all: {target / 'index.html'})")
+
+
+#: The report's tables, in the page's order, with their titles.
+PAGE_TABLES = (
+    ("summary", "Win rates by configuration (Wilson 95% intervals)"),
+    ("skill_gap", "Skill gap: heuristic players on the same deals"),
+    ("loss_reasons", "Why lost deals are lost"),
+    ("positions", "Win rate by key card's starting position"),
+)
+
+
+def _index_page(target: Path, text: str, manifests) -> None:
+    import pandas as pd
+
+    from solvers.common.htmlpage import write_index_html
+
+    tables = []
+    for name, title in PAGE_TABLES:
+        if (target / f"{name}.csv").exists():
+            df = pd.read_csv(target / f"{name}.csv")
+            if name == "positions" and "config" in df.columns and len(df):
+                # one configuration's rows (the chart's); the CSV beside has them all
+                first = df["config"].iloc[0]
+                df, title = df[df["config"] == first], f"{title}: {first} (all in positions.csv)"
+            tables.append((title, df))
+    charts = sorted(target.glob("*.png"))
+    write_index_html(target, "All Is Bomb sweep report", text, tables, charts, manifests)
+
+
+#: Solvitaire's per-deal columns (seed, outcome, time, states searched) first, then ours.
+EXPORT_FIRST = ("seed", "rank", "outcome", "seconds", "positions")
+
+
+@click.command(name="export")
+@click.argument("study_dir", type=click.Path(file_okay=False))
+@click.option(
+    "--csv",
+    "csv_path",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="The CSV file to write (one row per deal).",
+)
+def export(study_dir, csv_path) -> None:
+    """Write one CSV row per deal of a sweep: seed, rank, outcome, seconds, positions
+    (Solvitaire's columns), then configuration, deal, case and the rest of the row.
+
+    \b
+    Example:
+      bombsolve allisbomb export runs/base --csv base.csv
+    """
+    from solvers.common.files import atomic_path
+    from solvers.common.runner import load_study
+
+    _sweep_manifest(Path(study_dir))
+    rows = load_study(study_dir).rename(columns={"nodes": "positions"})
+    rows["seed"] = rows["seed"].astype("uint64")
+    first = [c for c in EXPORT_FIRST if c in rows.columns]
+    ours = ["config", "deal", "case"]
+    rows = rows[first + ours + [c for c in rows.columns if c not in first + ours]]
+    try:
+        with atomic_path(csv_path) as tmp:
+            rows.to_csv(tmp, index=False, float_format="%.6g")
+    except OSError as exc:
+        raise BadInput(
+            f"cannot write --csv {csv_path} ({exc.strerror}); expected a writable file"
+        ) from None
+    click.echo(f"{len(rows):,} deals -> {csv_path}")
 
 
 @click.command(name="campaign")

@@ -7,10 +7,10 @@ import time
 from pathlib import Path
 
 import click
-import numpy as np
 
 from cli.common import SEED, command_line, count_range, study_options
 from solvers.common.errors import BadInput, unknown
+from solvers.common.seeds import SEEDING, game_seeds
 
 AGENT_HELP = (
     "Agents by role: one name for every role (random, heuristic) and/or role=name "
@@ -104,7 +104,14 @@ def rules() -> None:
 @_players_option
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
 @click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed+i.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    help="Root of one SeedSequence; every game draws its own seed from it, so two roots "
+    "share no game.",
+)
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
 @click.option("--extras", default=None, help=EXTRAS_HELP)
 @click.option(
@@ -145,9 +152,7 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
             f"game count {games:,} too large for play; expected at most {MAX_PLAY_GAMES:,} "
             "(use `bombsolve bomber study` for longer runs)"
         )
-    if seed + games > 2**64:
-        raise BadInput(f"seeds {seed}..{seed + games - 1} pass 2**64-1; expected a smaller --seed")
-    seeds = np.uint64(seed) + np.arange(games, dtype=np.uint64)
+    seeds = game_seeds(seed, games)
     t0 = time.perf_counter()
     if use_kernel:
         mask = -1 if extras_t is None else sum(1 << R.EXTRAS.index(c) for c in extras_t)
@@ -185,7 +190,9 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
         "rules": rules_obj.as_dict(),
         "extras": "random" if extras_t is None else [R.CARD_NAMES[c] for c in extras_t],
         "games": games,
-        "seeds": [seed, seed + games - 1],
+        "seed": seed,
+        "seeding": SEEDING,
+        "first_game_seed": int(seeds[0]),
         "engine": "kernel" if use_kernel else "reference",
         "seconds": round(elapsed, 3),
         "outcomes": {
@@ -203,7 +210,7 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
 
     click.echo(
         f"Catch the Bomber, {players} players, agents {report['agents']}, "
-        f"{games:,} games (seeds {seed}..{seed + games - 1}), {report['engine']} "
+        f"{games:,} games (seed {seed}: each game its own SeedSequence draw), {report['engine']} "
         f"engine, {elapsed:.2f}s"
     )
     click.echo(f"rules: {', '.join(f'{k}={v}' for k, v in report['rules'].items())}")

@@ -9,7 +9,13 @@ import sys
 
 import click
 
-from solvers.common.runner import StudyPaused, check_output_folder, lock_wait, time_budget
+from solvers.common.runner import (
+    StudyPaused,
+    check_output_folder,
+    lock_wait,
+    quiet_progress,
+    time_budget,
+)
 
 #: Exit code of a study command stopped by ``--time-budget`` before the study was done.
 EXIT_PAUSED = 3
@@ -111,7 +117,8 @@ def study_options(default_chunk: int | None = 1000):
             "--workers",
             type=click.IntRange(min=1),
             default=None,
-            help="Local worker processes (default: all cores).",
+            help="Local worker processes (default: this process while the rest of the study "
+            "would take under 10 s at its rate so far, then every core).",
         )
         @click.option(
             "--scheduler",
@@ -140,10 +147,16 @@ def study_options(default_chunk: int | None = 1000):
             is_flag=True,
             help="If another study is running into --out, wait for it to end (default: refuse).",
         )
+        @click.option(
+            "--quiet",
+            is_flag=True,
+            help="No progress lines in logs (off a terminal a line every 10 s); the "
+            "one-line summary at the end stays.",
+        )
         @functools.wraps(fn)
-        def wrapper(*args, time_budget_minutes=None, wait_for_lock=False, **kwargs):
+        def wrapper(*args, time_budget_minutes=None, wait_for_lock=False, quiet=False, **kwargs):
             check_output_folder(kwargs["out"])
-            with lock_wait(wait_for_lock):
+            with lock_wait(wait_for_lock), quiet_progress(quiet):
                 if time_budget_minutes is None:
                     return fn(*args, **kwargs)
                 with time_budget(time_budget_minutes * 60.0):

@@ -10,6 +10,7 @@ import numpy as np
 
 from cli.common import SEED, SEED_MAX, command_line, study_options
 from solvers.common.errors import BadInput
+from solvers.common.seeds import SEEDING, game_seeds
 from solvers.common.stats import wilson
 
 
@@ -57,10 +58,11 @@ def _positive(value: int, what: str) -> int:
 
 
 def _seed(value: int, games: int = 1) -> int:
-    if not 0 <= value <= SEED_MAX - games + 1:
-        raise BadInput(
-            f"seeds {value}..{value + games - 1} pass {SEED_MAX}; expected a smaller --seed"
-        )
+    # Every game's seed is drawn from SeedSequence(value) (solvers.common.seeds), so any
+    # root in range serves any number of games; `games` is kept for the callers.
+    del games
+    if not 0 <= value <= SEED_MAX:
+        raise BadInput(f"seed {value} is outside 0 to {SEED_MAX}; expected a smaller --seed")
     return value
 
 
@@ -91,7 +93,14 @@ def _rules_text(options, preset: str | None) -> str:
     help="One name for every seat, or one per seat: random, greedy, position, montecarlo.",
 )
 @click.option("--games", "-n", type=int, default=1000, show_default=True)
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    help="Root of one SeedSequence; every game draws its own seed from it, so two roots "
+    "share no game.",
+)
 @click.option("--rules", default="", help=RULES_HELP)
 @_preset_option
 @click.option(
@@ -120,7 +129,7 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
     options = Options.parse(rules, preset)
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
-    seeds = np.arange(seed, seed + games, dtype=np.uint64)
+    seeds = game_seeds(seed, games)
     if engine == "kernel" and not kernel.play_many.signatures:
         # First use in this process: compile (minutes, once) or load the on-disk cache.
         t0 = time.perf_counter()
@@ -163,7 +172,9 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
     result = {
         "players": players,
         "games": games,
-        "seeds": [seed, seed + games - 1],
+        "seed": seed,
+        "seeding": SEEDING,
+        "first_game_seed": int(seeds[0]),
         "rules": options.describe(),
         "preset": preset,
         "engine": engine,
@@ -176,7 +187,8 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
         click.echo(json.dumps(result, indent=2))
         return
     click.echo(
-        f"Bomb the Dragon, {players} players, {games} games (seeds {seed}..{seed + games - 1}), "
+        f"Bomb the Dragon, {players} players, {games} games (seed {seed}: each game its own "
+        "SeedSequence draw), "
         f"rules: {_rules_text(options, preset)}, engine: {engine}"
     )
     click.echo(

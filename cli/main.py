@@ -120,9 +120,9 @@ def _register() -> None:
     for group in (allisbomb, bombastic, dragon, bomber):
         cli.add_command(group)
     from cli.allisbomb_cards import cards
-    from cli.allisbomb_study import campaign, report, sweep
+    from cli.allisbomb_study import campaign, export, report, sweep
 
-    for command in (cards, sweep, report, campaign):
+    for command in (cards, sweep, report, export, campaign):
         allisbomb.add_command(command)
     from cli.allisbomb_sensitivity import sensitivity
 

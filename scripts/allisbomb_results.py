@@ -12,10 +12,9 @@ into ``OUT/matrix`` and the campaign study (`bombsolve allisbomb campaign`) into
 
 The reference study is long (100,000 deals of each of 19 configurations). ``--time-budget
 MINUTES`` stops starting sweep chunks after that long (``--campaign-budget`` does the same
-for the campaigns, which run first); re-running the same command resumes. The
-sweep's chunks are computed round-robin over the configurations (chunk k of every
-configuration before chunk k+1 of any), so a study stopped part-way holds the same number
-of deals, a uniform sample, of each configuration. Its report then says how many of the
+for the campaigns, which run first); re-running the same command resumes. Every
+chunk of the sweep holds every configuration (the cases interleave them), so a study
+stopped part-way holds the same number of deals, a uniform sample, of each configuration. Its report then says how many of the
 planned deals are in, and the README block says the study is in progress.
 
 The chunk files (Parquet, about 50 bytes per deal) are not committed; the manifests, the
@@ -26,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,14 +45,6 @@ from solvers.allisbomb.study import (  # noqa: E402
 )
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import load_manifest, run_study  # noqa: E402
-
-
-def _round_robin(deals: int, chunk_size: int):
-    def key(chunk):
-        config, first = divmod(chunk.start, deals)
-        return (first // chunk_size, config)
-
-    return key
 
 
 def _progress_text(rows, planned: int, labels) -> str:
@@ -137,7 +127,6 @@ def main() -> int:
         heuristic_deals=args.heuristic_deals,
         chunk_size=chunk,
     )
-    study = replace(study, order=_round_robin(args.deals, chunk))
     rows = run_study(
         study,
         matrix,

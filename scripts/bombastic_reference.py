@@ -124,7 +124,7 @@ def readme_blocks(out: Path) -> dict[str, str]:
     lines += [
         "",
         f"{card_agent} against itself, {manifest['card_games_per_variant']:,} games per deck, "
-        f"seeds {seed + 100} and up (one per deck).",
+        f"each deck its own root drawn from SeedSequence({seed}).",
     ]
     cards = "\n".join(lines) + "\n"
     return {

@@ -19,7 +19,14 @@ import numpy as np
 import pandas as pd
 
 from solvers.common.files import write_text_atomic
-from solvers.common.plots import PALETTE, interval_bars, new_figure, save_chart
+from solvers.common.plots import (
+    PALETTE,
+    SEQUENTIAL,
+    facets,
+    interval_bars,
+    new_figure,
+    save_chart,
+)
 from solvers.common.stats import wilson, wilson_undecided
 
 OUTCOMES = ("win", "loss", "undecided")
@@ -65,6 +72,9 @@ def summarize(rows: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Data
         won = g[g["outcome"] == "win"]
         rec["solution_len_median"] = float(won["solution_len"].median()) if len(won) else np.nan
         rec["seconds_mean"] = float(g["seconds"].mean())
+        # milliseconds: a base deal takes about 0.1 ms, which "0.0" seconds would hide
+        rec["ms_median"] = 1000 * float(g["seconds"].median())
+        rec["ms_mean"] = 1000 * float(g["seconds"].mean())
         cols = [f"{p}_win" for p in HEURISTICS if f"{p}_win" in g.columns]
         if cols:
             # perfect play on the very deals the heuristic players played (the skill gap)
@@ -175,15 +185,24 @@ def headline_table(summary: pd.DataFrame) -> str:
                 )
             ],
             "median nodes": summary["nodes_median"].map(lambda v: f"{v:,.0f}"),
-            "median winning turns": summary["solution_len_median"].map(
+            "median turns of the first win found": summary["solution_len_median"].map(
                 lambda v: "" if pd.isna(v) else f"{v:.0f}"
             ),
         }
     )
     for player in HEURISTICS:
         if f"{player}_rate" in summary.columns:
-            t[f"{player} player"] = [
-                "" if pd.isna(r) else f"{100 * r:.1f}%" for r in summary[f"{player}_rate"]
+            t[f"{player} player [95% CI] of N"] = [
+                ""
+                if pd.isna(r) or not n
+                else f"{100 * r:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] of {int(n):,}"
+                for r, lo, hi, n in zip(
+                    summary[f"{player}_rate"],
+                    summary[f"{player}_lo"],
+                    summary[f"{player}_hi"],
+                    summary[f"{player}_deals"],
+                    strict=True,
+                )
             ]
     return to_markdown(t)
 
@@ -257,7 +276,10 @@ def _chart_win_rates(summary: pd.DataFrame, out: Path, caption: str) -> None:
     fig, ax = new_figure(8, 0.8 + 0.38 * len(summary))
     interval_bars(
         ax,
-        [_short(c) for c in summary["config"]],
+        [
+            f"{_short(c)} (N={int(n):,})"
+            for c, n in zip(summary["config"], summary["deals"], strict=True)
+        ],
         summary["win_rate"],
         summary["win_lo"],
         summary["win_hi"],
@@ -278,67 +300,127 @@ def _chart_win_rates(summary: pd.DataFrame, out: Path, caption: str) -> None:
     ax.set_xlabel("perfect-play win rate (%), Wilson 95% interval (undecided counted against)")
     ax.set_xlim(0, 110)
     ax.set_title(f"All Is Bomb: how often is a shuffle winnable? ({cards_tag(caption)})")
-    save_chart(fig, out, "win_rate_by_config", caption)
+    cols = ["config", "deals", "wins", "undecided", "win_rate", "win_lo", "win_hi"]
+    save_chart(fig, out, "win_rate_by_config", caption, summary[[c for c in cols if c in summary]])
+
+
+def _panels(n_panels: int, width: float = 8.0, height: float = 2.6):
+    """A column of `n_panels` axes sharing x, in the house style."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(
+        n_panels, 1, figsize=(width, 0.8 + height * n_panels), sharex=True, layout="constrained"
+    )
+    axes = np.atleast_1d(axes)
+    for ax in axes:
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_axisbelow(True)
+    return fig, axes
 
 
 def _chart_difficulty(rows: pd.DataFrame, configs: Sequence[str], out: Path, caption: str) -> None:
-    fig, ax = new_figure()
-    for i, config in enumerate(configs):
-        nodes = np.sort(rows.loc[rows["config"] == config, "nodes"].to_numpy())
-        if len(nodes) == 0:
-            continue
-        y = np.arange(1, len(nodes) + 1) / len(nodes)
-        ax.step(
-            np.maximum(nodes, 1),
-            y,
-            where="post",
-            color=PALETTE[i % len(PALETTE)],
-            lw=1.4,
-            ls="-" if i < len(PALETTE) else "--",
-            label=config,
-        )
-    ax.set_xscale("log")
-    ax.set_xlabel("search nodes to decide the deal (log scale)")
-    ax.set_ylabel("share of deals decided")
-    ax.set_ylim(0, 1.01)
-    ax.set_title(f"Difficulty: nodes the exhaustive search needs (CDF, {cards_tag(caption)})")
-    ax.legend(fontsize=7, ncol=2, frameon=False, loc="lower right")
-    save_chart(fig, out, "difficulty_cdf", caption)
+    groups = facets(configs)
+    fig, axes = _panels(len(groups))
+    data = []
+    for ax, group in zip(axes, groups, strict=True):
+        for i, config in enumerate(group):
+            nodes = np.sort(rows.loc[rows["config"] == config, "nodes"].to_numpy())
+            if len(nodes) == 0:
+                continue
+            y = np.arange(1, len(nodes) + 1) / len(nodes)
+            ax.step(
+                np.maximum(nodes, 1),
+                y,
+                where="post",
+                color=PALETTE[i],
+                lw=1.4,
+                label=f"{_short(config)} (N={len(nodes):,})",
+            )
+            for q in (0.5, 0.9, 0.99, 1.0):
+                data.append(
+                    {
+                        "config": config,
+                        "deals": len(nodes),
+                        "share": q,
+                        "nodes": int(np.quantile(nodes, q, method="inverted_cdf")),
+                    }
+                )
+        ax.set_xscale("log")
+        ax.set_ylabel("share decided")
+        ax.set_ylim(0, 1.01)
+        # the legend beside the curves, not over them
+        ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    axes[-1].set_xlabel("search nodes to decide the deal (log scale)")
+    axes[0].set_title(f"Difficulty: nodes the exhaustive search needs (CDF, {cards_tag(caption)})")
+    save_chart(fig, out, "difficulty_cdf", caption, pd.DataFrame(data))
 
 
 def _chart_solution_length(
     rows: pd.DataFrame, configs: Sequence[str], out: Path, caption: str
 ) -> None:
     won = rows[rows["outcome"] == "win"]
-    fig, ax = new_figure()
+    groups = facets(configs)
+    fig, axes = _panels(len(groups))
+    data = []
     if not won.empty:
         hi = int(won["solution_len"].max())
-        bins = np.arange(0.5, hi + 1.5, 1)
-        for i, config in enumerate(configs):
-            lengths = won.loc[won["config"] == config, "solution_len"]
-            if len(lengths):
-                ax.hist(
-                    lengths,
-                    bins=bins,
-                    histtype="step",
-                    density=True,
+        for ax, group in zip(axes, groups, strict=True):
+            for i, config in enumerate(group):
+                lengths = won.loc[won["config"] == config, "solution_len"].to_numpy()
+                if not len(lengths):
+                    continue
+                turns = np.arange(1, hi + 1)
+                share = np.array([(lengths == t).mean() for t in turns])
+                ax.plot(
+                    turns,
+                    share,
+                    color=PALETTE[i],
                     lw=1.4,
-                    color=PALETTE[i % len(PALETTE)],
-                    ls="-" if i < len(PALETTE) else "--",
-                    label=config,
+                    marker="o",
+                    ms=2.5,
+                    label=f"{_short(config)} (N={len(lengths):,} won)",
                 )
-        ax.legend(fontsize=7, ncol=2, frameon=False)
-    ax.set_xlabel("turns in the winning line found by the solver")
-    ax.set_ylabel("share of won deals")
-    ax.set_title(f"Length of winning lines ({cards_tag(caption)})")
-    save_chart(fig, out, "solution_length_hist", caption)
+                data += [
+                    {
+                        "config": config,
+                        "won_deals": len(lengths),
+                        "turns": int(t),
+                        "share": float(v),
+                    }
+                    for t, v in zip(turns, share, strict=True)
+                ]
+            ax.set_ylabel("share of won deals")
+            ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    axes[-1].set_xlabel(
+        "turns in the winning line the search found first (not the shortest; see --shortest)"
+    )
+    axes[0].set_title(f"Length of the winning lines found ({cards_tag(caption)})")
+    save_chart(fig, out, "solution_length_hist", caption, pd.DataFrame(data))
+
+
+#: Heatmap cells with fewer deals than this are greyed and unlabelled: their Wilson 95%
+#: interval is wider than about +-18 points, too wide to read a colour from.
+MIN_CELL_DEALS = 30
 
 
 def _chart_positions(positions: pd.DataFrame, config: str, out: Path, caption: str) -> None:
     p = positions[positions["config"] == config]
     grid = p.pivot(index="card", columns="position", values="win_rate")
-    fig, ax = new_figure(9, 0.8 + 0.45 * len(grid))
-    im = ax.imshow(100 * grid.to_numpy(dtype=float), aspect="auto", cmap="RdYlGn", vmin=0, vmax=100)
+    counts = p.pivot(index="card", columns="position", values="deals").reindex_like(grid)
+    lows = p.pivot(index="card", columns="position", values="win_lo").reindex_like(grid)
+    highs = p.pivot(index="card", columns="position", values="win_hi").reindex_like(grid)
+    values = 100 * grid.to_numpy(dtype=float)
+    thin = counts.fillna(0).to_numpy() < MIN_CELL_DEALS
+    fig, ax = new_figure(11, 1.0 + 0.62 * len(grid))
+    cmap = matplotlib_cmap(SEQUENTIAL).with_extremes(bad="#d9d9d9")
+    im = ax.imshow(
+        np.ma.masked_array(values, mask=thin | np.isnan(values)),
+        aspect="auto",
+        cmap=cmap,
+        vmin=0,
+        vmax=100,
+    )
     ax.set_yticks(range(len(grid.index)), list(grid.index))
     ax.set_xticks(range(len(grid.columns)), [str(c) for c in grid.columns], fontsize=7)
     ax.set_xlabel(
@@ -347,12 +429,38 @@ def _chart_positions(positions: pd.DataFrame, config: str, out: Path, caption: s
     ax.grid(False)
     for y in range(grid.shape[0]):
         for x in range(grid.shape[1]):
-            v = grid.iat[y, x]
-            if pd.notna(v):
-                ax.text(x, y, f"{100 * v:.0f}", ha="center", va="center", fontsize=6)
+            v, n = grid.iat[y, x], counts.iat[y, x]
+            if pd.isna(v):
+                continue
+            if thin[y, x]:
+                ax.text(x, y, f"N={int(n)}", ha="center", va="center", fontsize=5, color="#555555")
+                continue
+            half = 50 * (highs.iat[y, x] - lows.iat[y, x])
+            colour = "black" if v > 0.55 else "white"
+            ax.text(
+                x,
+                y,
+                f"{100 * v:.0f}\n±{half:.0f}\nN={int(n)}",
+                ha="center",
+                va="center",
+                fontsize=5,
+                color=colour,
+                linespacing=0.95,
+            )
     fig.colorbar(im, ax=ax, label="perfect-play win rate (%)")
-    ax.set_title(f"Win rate by where key cards start ({config}, {cards_tag(caption)})")
-    save_chart(fig, out, "position_heatmap", caption)
+    ax.set_title(
+        f"Win rate by where key cards start ({config}, {cards_tag(caption)})\n"
+        f"cell: rate %, ± half its Wilson 95% interval, N deals; grey: N < {MIN_CELL_DEALS}",
+        fontsize=10,
+    )
+    save_chart(fig, out, "position_heatmap", caption, p.reset_index(drop=True))
+
+
+def matplotlib_cmap(name: str):
+    """A copy of a Matplotlib colour map (so that set_bad does not change the shared one)."""
+    import matplotlib
+
+    return matplotlib.colormaps[name].copy()
 
 
 def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
@@ -391,7 +499,11 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
     )
     # above the bars, under the title: the bars reach 100% and would hide it
     ax.legend(frameon=False, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=n)
-    save_chart(fig, out, "skill_gap", caption)
+    if "perfect_deals" in summary.columns:
+        for yi, d in zip(y0, summary["perfect_deals"], strict=True):
+            ax.text(99, yi - height / 2, f"N={int(d):,} deals", ha="right", va="bottom", fontsize=7)
+    keep = ["config"] + [c for c in summary.columns if c.startswith(tuple(k for k, _ in players))]
+    save_chart(fig, out, "skill_gap", caption, summary[list(dict.fromkeys(keep))])
 
 
 # --- campaign (issue 3 part 5) --------------------------------------------------------------
@@ -494,25 +606,39 @@ def write_campaign_report(rows: pd.DataFrame, out_dir: str | os.PathLike, captio
     write_text_atomic(out / "campaign_games.csv", games.to_csv(index=False))
     write_text_atomic(out / "campaign.md", f"<!-- {caption} -->\n\n" + md)
 
+    from solvers.allisbomb.campaign import MEDALS
+
+    n_campaigns = len(rows)
     fig, ax = new_figure()
     lo_p, hi_p = int(rows["points"].min()), int(rows["points"].max())
-    ax.hist(rows["points"], bins=np.arange(lo_p - 0.5, hi_p + 1.5), color=PALETTE[0], alpha=0.85)
-    for need, name, color in (
-        (5, "bronze", "#a0522d"),
-        (10, "silver", "#7f7f7f"),
-        (15, "gold", "#c9a400"),
-    ):
-        ax.axvline(need - 0.5, color=color, ls="--", lw=1.2)
-        ax.text(need - 0.4, ax.get_ylim()[1] * 0.95, name, color=color, fontsize=8, va="top")
+    scores = np.arange(lo_p, hi_p + 1)
+    counts = np.array([(rows["points"] == v).sum() for v in scores])
+    # each score's bar in its medal's colour (rulebook H: 5, 10, 15 points), so no line
+    # has to sit between two whole scores
+    medal_of = [next((m for need, m in MEDALS if v >= need), "none") for v in scores]
+    colours = {"gold": "#E69F00", "silver": "#56B4E9", "bronze": "#D55E00", "none": "#999999"}
+    words = {
+        "gold": "gold (15+ points)",
+        "silver": "silver (10-14)",
+        "bronze": "bronze (5-9)",
+        "none": "no medal (0-4)",
+    }
+    for medal in ("none", "bronze", "silver", "gold"):
+        sel = np.array([m == medal for m in medal_of])
+        if sel.any():
+            ax.bar(scores[sel], counts[sel], 0.85, color=colours[medal], label=words[medal])
+    ax.legend(frameon=False, fontsize=8)
+    ax.set_xticks(scores)
     ax.set_xlabel("campaign score (cards kept into the last game + wins, last win worth 3)")
-    ax.set_ylabel("campaigns")
+    ax.set_ylabel(f"campaigns (of N={n_campaigns:,})")
     ax.set_title(f"All Is Bomb campaign scores under perfect play ({cards_tag(caption)})")
-    save_chart(fig, out, "campaign_scores", caption)
+    score_data = pd.DataFrame({"points": scores, "campaigns": counts, "medal": medal_of})
+    save_chart(fig, out, "campaign_scores", caption, score_data)
 
     fig, ax = new_figure(8, 3.6)
     interval_bars(ax, list(games["game"]), games["win_rate"], games["win_lo"], games["win_hi"])
     ax.set_xlim(0, 105)
     ax.set_xlabel("win rate of each campaign game (%), Wilson 95% interval, undecided against")
     ax.set_title(f"Campaign: which game breaks the run? ({cards_tag(caption)})")
-    save_chart(fig, out, "campaign_games", caption)
+    save_chart(fig, out, "campaign_games", caption)  # its data: the table campaign_games.csv
     return md

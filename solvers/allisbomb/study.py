@@ -1,18 +1,25 @@
 """All Is Bomb win-rate sweeps on the shared study runner (issue 3 part 2).
 
 A sweep decides N uniformly shuffled deals of each configuration under perfect play.
-Case ``k`` of a sweep over configurations ``c_0 .. c_m-1`` is deal ``k % N`` of
-configuration ``c_{k // N}``; its deck is ``rng.permutation(n)`` for a generator seeded
-with the case's own seed (`ChunkSpec.case_seeds`), so any deal can be re-run alone from
-the ``seed`` or ``rank`` it records (``bombsolve allisbomb --seed S`` or ``--rank R``
-with the same options).
+Case ``k`` of a sweep over configurations ``c_0 .. c_m-1`` is deal ``k // m`` of
+configuration ``c_{k % m}`` (the configurations interleaved, `LAYOUT`: every chunk holds
+every configuration, and a sweep with a larger N starts with the cases of a smaller one,
+so a study grows by adding chunks; sweeps made before the interleaving, whose parameters
+have no ``layout``, read case ``k`` as deal ``k % N`` of ``c_{k // N}``); its deck is
+``rng.permutation(n)`` for a generator seeded with the case's own seed
+(`ChunkSpec.case_seeds`), so any deal can be re-run alone from the ``seed`` or ``rank`` it
+records (``bombsolve allisbomb --seed S`` or ``--rank R`` with the same options, or
+``bombsolve allisbomb --study DIR --case K``).
 
 One row per deal (`SWEEP_COLUMNS`): configuration, rank, outcome (``win``/``loss``/
 ``undecided``), nodes, seconds, solution length in turns, loss reason, the first equipped
-cards, the starting position of key cards (``pos:LABEL``, 0 = top), and for the first
-``heuristic_deals`` deals of each configuration whether the lookahead, the greedy and the
-random player won (`solvers.allisbomb.players`; the lookahead player's budget and weights
-are study parameters). ``seconds`` is the one column that is not reproducible.
+cards, the starting position of key cards (``pos:LABEL``, 0 = top), and for
+``heuristic_deals`` deals of each configuration, spread evenly over the deals
+(`heuristic_deal`), whether the lookahead, the greedy and the random player won
+(`solvers.allisbomb.players`; the lookahead player's budget and weights are study
+parameters). ``seconds`` is the one column that is not reproducible: the solve of one
+deal, without the kernel's load (each process solves its first deal of a configuration
+once untimed).
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from solvers.allisbomb.cards import load_cards, provenance_words
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.config import ALIASES, EXPANSIONS, GameConfig
 from solvers.allisbomb.deals import rank
 from solvers.allisbomb.escalate import Escalation, solve_escalating
 from solvers.allisbomb.players import (
@@ -65,6 +72,21 @@ OUTCOME_OF_CODE = {1: "win", 0: "loss", 2: "undecided"}
 KEY_CARDS = ("PRINCESS", "PROPHET", "CROISSANT", "EGGS", "PANCAKES", "THE JUICE", "THRONE")
 #: Node limit of sweeps: a deal the search cannot decide within it is 'undecided'.
 SWEEP_NODE_LIMIT = DEFAULT_NODE_LIMIT
+#: How the cases of a sweep map to configurations and deals (recorded in its parameters).
+LAYOUT = "interleaved"
+#: Option names of the sweep's parameters, for refusals that say what differs.
+PARAM_WORDS = {
+    "deals": "--deals",
+    "node_limit": "--node-limit",
+    "heuristic_deals": "--heuristic-deals",
+    "labels": "the configurations (--configs, --matrix or the game options)",
+    "configs": "the configurations' options",
+    "players": "the heuristic players' budget or weights",
+    "escalation": "--escalate and --first-limit",
+    "provenance": "the card texts' provenance (--cards)",
+    "layout": "the case layout (a sweep made before configurations were interleaved)",
+    "heuristic_spread": "how heuristic deals are chosen (a sweep made before they were spread)",
+}
 
 
 def matrix_configs() -> list[GameConfig]:
@@ -99,6 +121,146 @@ def config_from_params(d: Mapping[str, Any]) -> GameConfig:
     return GameConfig(**d).validate()
 
 
+def config_from_label(text: str, cards_file: str | Path | None = None) -> GameConfig:
+    """The configuration a report label names, e.g. 'base+mosquitos+hands', 'blitz',
+    'base/2p', 'base+all+hands/give-optional' (the inverse of `GameConfig.label`).
+
+    Raises BadInput naming the part of the label it does not know.
+    """
+    from solvers.common.errors import unknown
+
+    label = text.strip()
+    head, *mods = label.split("/")
+    sets = [x.strip().lower() for x in head.split("+")]
+    if not sets or sets[0] not in ("base", "blitz"):
+        raise BadInput(
+            f"configuration {label!r} must start with 'base' or 'blitz'; "
+            "expected e.g. base, base+mosquitos, base+all+hands, blitz, base/2p"
+        )
+    fields: dict[str, Any] = {"blitz": sets[0] == "blitz", "cards_file": cards_file}
+    exps = []
+    for name in sets[1:]:
+        if name == "hands":
+            fields["hands"] = True
+            continue
+        name = ALIASES.get(name, name.replace("-", "_"))
+        if name not in EXPANSIONS:
+            raise unknown(f"expansion in configuration {label!r}:", name, (*EXPANSIONS, "hands"))
+        exps.append(name)
+    fields["expansions"] = tuple(e for e in EXPANSIONS if e in exps)
+    flags = {
+        "2p": ("players", 2),
+        "gift-plays": ("gifts_distinct", False),
+        "give-optional": ("give_optional", True),
+        "all-own": ("all_any_player", False),
+        "waking-up-rules": ("waking_up_rules", True),
+        "base-rules": ("waking_up_rules", False),
+    }
+    for mod in mods:
+        key = mod.strip().lower()
+        if key not in flags:
+            raise unknown(f"option in configuration {label!r}:", key, tuple(flags))
+        name, value = flags[key]
+        fields[name] = value
+    if cards_file is not None:
+        fields["cards_file"] = Path(cards_file)
+    return GameConfig(**fields).validate()
+
+
+def parse_configs(text: str, cards_file: str | Path | None = None) -> list[GameConfig]:
+    """Configurations from a comma-separated list of labels (``--configs``)."""
+    configs = [config_from_label(t, cards_file) for t in text.split(",") if t.strip()]
+    if not configs:
+        raise BadInput(f"--configs {text!r} names no configuration; expected e.g. base,blitz")
+    return configs
+
+
+def heuristic_deal(deal: np.ndarray | int, deals: int, heuristic_deals: int) -> np.ndarray:
+    """Whether each deal is one the heuristic players play: `heuristic_deals` of the
+    `deals`, evenly spread (deal d when ``d * H mod N < H``: exactly H of them, every
+    (N/H)-th, so they fall in every chunk and a sweep grown with the same ratio H/N keeps
+    them)."""
+    d = np.asarray(deal, dtype=np.int64)
+    return (d * int(heuristic_deals)) % int(deals) < int(heuristic_deals)
+
+
+def case_layout(params: Mapping[str, Any], cases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(configuration index, deal) of each case of a sweep with these parameters."""
+    m, n = len(params["configs"]), int(params["deals"])
+    if params.get("layout") == LAYOUT:
+        return cases % m, cases // m
+    return cases // n, cases % n
+
+
+def is_heuristic(params: Mapping[str, Any], deal: np.ndarray) -> np.ndarray:
+    """Whether the heuristic players play each deal of a sweep with these parameters."""
+    n_heur, n = int(params.get("heuristic_deals", 0)), int(params["deals"])
+    if params.get("heuristic_spread"):
+        return heuristic_deal(deal, n, n_heur)
+    return np.asarray(deal) < n_heur  # sweeps made before the spread: the first H deals
+
+
+def sweep_grows(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
+    """None when the sweep `new` (a study identity) extends `old` exactly: the same
+    study but for more deals (chunks of equal bounds then hold equal rows); otherwise why
+    not, in words."""
+    po, pn = old["params"], new["params"]
+    if pn.get("layout") != LAYOUT or po.get("layout") != LAYOUT:
+        return "only sweeps with interleaved configurations grow"
+    size = ("deals", "heuristic_deals")
+    if {k: v for k, v in po.items() if k not in size} != {
+        k: v for k, v in pn.items() if k not in size
+    }:
+        return "a sweep grows by --deals alone, with --heuristic-deals in proportion"
+    if int(pn["deals"]) < int(po["deals"]):
+        return f"--deals {pn['deals']:,} is fewer than the {po['deals']:,} there"
+    ho, hn, no, nn = (
+        int(x) for x in (po["heuristic_deals"], pn["heuristic_deals"], po["deals"], pn["deals"])
+    )
+    if ho * nn != hn * no:
+        keep = ho * nn / no
+        hint = f"--heuristic-deals {keep:,.0f}" if keep == int(keep) else "a new --out"
+        return (
+            f"--heuristic-deals {hn:,} of {nn:,} deals would move the heuristic players' "
+            f"deals ({ho:,} of {no:,} there); expected the same share, e.g. {hint}"
+        )
+    return None
+
+
+def sweep_case(study_dir: str | Path, case: int) -> dict[str, Any]:
+    """The configuration, deal number, seed and rank of case `case` of the sweep in
+    `study_dir`, recomputed from its manifest exactly as the runner seeded it, and the
+    case's row when its chunk is done (else None)."""
+    from solvers.common.runner import MANIFEST, load_manifest, load_study
+
+    manifest = load_manifest(study_dir)
+    ident = manifest["identity"]
+    if ident.get("study") != "allisbomb.sweep":
+        raise BadInput(
+            f"{study_dir}/{MANIFEST} is a {ident.get('study')} study; expected an All Is Bomb sweep"
+        )
+    n, size, seed = int(ident["n_cases"]), int(ident["chunk_size"]), int(ident["seed"])
+    if not 0 <= case < n:
+        raise BadInput(f"--case {case} is outside the study's cases 0 to {n - 1}")
+    params = ident["params"]
+    ci, deal = (int(x[0]) for x in case_layout(params, np.array([case], dtype=np.int64)))
+    config = config_from_params(params["configs"][ci])
+    index = case // size
+    chunk = ChunkSpec(index, index * size, min(index * size + size, n), seed)
+    case_seed = int(chunk.case_seeds()[case - chunk.start])
+    deck = np.random.default_rng(case_seed).permutation(load_cards(config).n)
+    rows = load_study(study_dir, partial=True)
+    row = rows[rows["case"] == case]
+    return {
+        "config": config,
+        "deal": deal,
+        "seed": case_seed,
+        "rank": int(rank(deck)),
+        "node_limit": int(params["node_limit"]),
+        "row": None if row.empty else row.iloc[0].to_dict(),
+    }
+
+
 def reason_text(bits: int) -> str:
     """Loss-reason bits (`rules.Ending`) as text, e.g. 'DREW_TOO_MANY+CYCLE'."""
     return "+".join(e.name for e in Ending if e and bits & e)
@@ -107,9 +269,7 @@ def reason_text(bits: int) -> str:
 def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     """Decide the deals of one chunk (the runner's chunk function; see module doc)."""
     configs = [config_from_params(d) for d in params["configs"]]
-    n_deals = int(params["deals"])
     node_limit = int(params["node_limit"])
-    n_heur = int(params.get("heuristic_deals", 0))
     esc = params.get("escalation")
     policy = Escalation(**esc) if esc else None
     look = params.get("players", {}).get("lookahead")
@@ -117,9 +277,10 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     weights = Weights(**look["weights"]) if look else DEFAULT_WEIGHTS
     cases = np.arange(chunk.start, chunk.stop, dtype=np.int64)
     seeds = chunk.case_seeds()
+    config_of, deal_of = case_layout(params, cases)
     frames = []
-    for ci in np.unique(cases // n_deals):
-        sel = cases // n_deals == ci
+    for ci in np.unique(config_of):
+        sel = config_of == ci
         config = configs[int(ci)]
         cs = load_cards(config)
         rngs = [np.random.default_rng(int(s)) for s in seeds[sel]]
@@ -131,6 +292,7 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         reason = np.zeros(m, np.int64)
         secs = np.zeros(m)
         decided_at = np.zeros(m, np.int64)
+        _warm(config, decks[:1], node_limit, policy)
         for i in range(m):
             t0 = time.perf_counter()
             if policy is None:
@@ -145,7 +307,8 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
                 out["turns"][0],
                 out["reason"][0],
             )
-        deal_idx = cases[sel] % n_deals
+        deal_idx = deal_of[sel]
+        heuristic = is_heuristic(params, deal_idx)
         rec: dict[str, Any] = {
             "case": cases[sel],
             "config": config.label(),
@@ -170,7 +333,7 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             start = new_game(cs, deck.tolist())
             hands = [start.equipped(p) for p in range(config.players)]
             equipped.append(" | ".join(",".join(cs.labels[c] for c in h) for h in hands))
-            if deal_idx[i] < n_heur:
+            if heuristic[i]:
                 lookahead[i] = float(play_lookahead(start.copy(), budget, weights))
                 greedy[i] = float(play_greedy(start.copy()))
                 # The random player's generator continues the deal's own stream.
@@ -186,10 +349,28 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
                 if len(ids) == 1:
                     frame[f"pos:{label}"] = np.argmax(decks == ids[0], axis=1)
         frames.append(frame)
-    df = pd.concat(frames, ignore_index=True)
+    df = pd.concat(frames, ignore_index=True).sort_values("case", kind="stable")
+    df = df.reset_index(drop=True)
     pos_cols = [c for c in df.columns if c.startswith("pos:")]
     df[pos_cols] = df[pos_cols].astype("Int64")
     return df
+
+
+_WARM: set[tuple[str, int, str]] = set()
+
+
+def _warm(
+    config: GameConfig, deck: np.ndarray, node_limit: int, policy: Escalation | None = None
+) -> None:
+    """Solve one deal untimed the first time this process meets a configuration and node
+    limit, so that no row's ``seconds`` holds the kernel's load or the table's allocation."""
+    key = (config.label(), node_limit, repr(policy))
+    if key not in _WARM:
+        if policy is None:
+            solve_batch(config, deck, node_limit=node_limit)
+        else:
+            solve_escalating(config, deck, policy)
+        _WARM.add(key)
 
 
 def sweep_estimate(df: pd.DataFrame) -> str:
@@ -244,6 +425,8 @@ def sweep_study(
         "deals": int(deals),
         "node_limit": int(escalation.ceiling if escalation else node_limit),
         "heuristic_deals": int(min(heuristic_deals, deals)),
+        "layout": LAYOUT,
+        "heuristic_spread": True,
         # (only when escalating: the identity of a one-pass study stays what it was)
         **({"escalation": escalation.to_dict()} if escalation else {}),
         "players": {
@@ -269,6 +452,8 @@ def sweep_study(
         chunk_size=int(chunk_size),
         input_files=files,
         progress_fn=sweep_estimate,
+        grows=sweep_grows,
+        words=PARAM_WORDS,
     )
 
 
@@ -286,10 +471,19 @@ def caption(manifest: Mapping[str, Any]) -> str:
     return (
         f"All Is Bomb, {cards_words(p)}; {ident['n_cases'] // len(p['labels']):,} deals per configuration "
         f"(uniform shuffles, SeedSequence({ident['seed']}), chunks of {ident['chunk_size']}); perfect "
-        f"play = exhaustive search, {limit}; {_players_text(p)} on the first "
-        f"{p['heuristic_deals']:,} deals; rule options at defaults unless the label says otherwise; "
+        f"play = exhaustive search, {limit}; {_players_text(p)} on "
+        f"{_heuristic_text(p)}; rule options at defaults unless the label says otherwise; "
         f"bombsolve {manifest['versions']['bombsolve']} @ {computed_by(manifest)}"
     )
+
+
+def _heuristic_text(params: Mapping[str, Any]) -> str:
+    h = int(params["heuristic_deals"])
+    if h == 0:
+        return "no deals (--heuristic-deals 0)"
+    if params.get("heuristic_spread"):
+        return f"{h:,} deals per configuration spread evenly"
+    return f"the first {h:,} deals"
 
 
 def cards_words(params: Mapping[str, Any]) -> str:

@@ -144,17 +144,34 @@ def how_agents_win_and_lose(tour: pd.DataFrame) -> pd.DataFrame:
 
 
 def ladder_chart(rates: pd.DataFrame, out: Path, caption: str) -> None:
-    """Agents ranked by Bradley-Terry rating, with their score."""
+    """Agents ranked by Bradley-Terry rating: a dot each, with its bootstrap 95% interval
+    when `rates` has ``lo``/``hi`` (`study.rating_intervals`), on an axis that spans the
+    ratings (a bar from an arbitrary origin would make gaps look larger than they are)."""
     fig, ax = new_figure(8.0, 0.5 * len(rates) + 1.6)
     y = np.arange(len(rates))
-    ax.barh(y, rates["rating"] - 1000, left=1000, color=PALETTE[4], alpha=0.85)
-    for yi, r, s, n in zip(y, rates["rating"], rates["score"], rates["games"], strict=True):
-        ax.text(r + 10, yi, f"{r:.0f}  (score {100 * s:.0f}% of {n})", va="center", fontsize=9)
+    r = rates["rating"].to_numpy(dtype=float)
+    has_ci = {"lo", "hi"} <= set(rates.columns)
+    if has_ci:
+        err = [r - rates["lo"].to_numpy(dtype=float), rates["hi"].to_numpy(dtype=float) - r]
+        ax.errorbar(r, y, xerr=err, fmt="o", color=PALETTE[0], ecolor="#333333", capsize=3, lw=1)
+        right = rates["hi"].to_numpy(dtype=float)
+    else:
+        ax.plot(r, y, "o", color=PALETTE[0])
+        right = r
+    for yi, v, s, n, x in zip(y, r, rates["score"], rates["games"], right, strict=True):
+        ax.text(
+            x + 15, yi, f"{v:.0f}  (score {100 * s:.0f}% of {n:,} games)", va="center", fontsize=8
+        )
     ax.set_yticks(y, rates["agent"])
     ax.invert_yaxis()
-    ax.set_xlim(min(1000, rates["rating"].min() - 50), rates["rating"].max() + 350)
-    ax.set_xlabel("rating (Bradley-Terry on Elo scale, mean 1500; self-play left out)")
-    ax.set_title("Ladder of agents")
+    lo = rates["lo"].min() if has_ci else r.min()
+    ax.set_xlim(lo - 60, right.max() + 380)
+    interval = rates.attrs.get("bootstrap", "bootstrap 95% intervals") if has_ci else "no intervals"
+    ax.set_xlabel(
+        f"rating (Bradley-Terry on the Elo scale, mean 1500; self-play left out; {interval})"
+    )
+    ax.set_title("Ladder of agents (only differences between ratings mean anything)")
     ax.grid(axis="x", alpha=0.3)
     ax.grid(axis="y", visible=False)
-    save_chart(fig, out, "ladder", caption)
+    data = rates[[c for c in ("agent", "rating", "lo", "hi", "score", "games") if c in rates]]
+    save_chart(fig, out, "ladder", caption, data)

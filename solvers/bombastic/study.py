@@ -23,6 +23,7 @@ from solvers.bombastic.agents import make_agent, play_game
 from solvers.bombastic.rules import CARD_SLUG, Card, Ending, Options
 from solvers.common.errors import BadInput
 from solvers.common.runner import ChunkSpec, Study, run_study
+from solvers.common.seeds import child_seed
 from solvers.common.stats import wilson
 
 ENDING_NAMES = [e.name for e in Ending]
@@ -187,6 +188,9 @@ def tournament(
     agents = list(dict.fromkeys(a.strip() for a in agents if a.strip()))
     if len(agents) < 2:
         raise BadInput(f"--agents needs at least 2 different agents, got {agents}")
+    if len(agents) ** 2 > 1000:
+        # Pairing k's root is seed * 1000 + k: more pairings would reuse seed + 1's roots.
+        raise BadInput(f"{len(agents)} agents are more than 31; expected at most 31")
     frames = []
     for i, x in enumerate(agents):
         for j, o in enumerate(agents):
@@ -262,6 +266,28 @@ def ratings(df: pd.DataFrame, iterations: int = 500) -> pd.DataFrame:
     games_n = [int(played[i].sum()) for i in range(n)]
     out = pd.DataFrame({"agent": agents, "rating": elo, "score": score, "games": games_n})
     return out.sort_values("rating", ascending=False, ignore_index=True)
+
+
+def rating_intervals(
+    df: pd.DataFrame, reps: int = 200, seed: int = 0, iterations: int = 200
+) -> pd.DataFrame:
+    """`ratings` with bootstrap 95% intervals (``lo``, ``hi``): the games of each ordered
+    pairing resampled with replacement `reps` times (generator ``default_rng(seed)``), the
+    ratings refitted each time, and the 2.5th and 97.5th percentiles kept."""
+    base = ratings(df)
+    games = df[df["x"] != df["o"]].reset_index(drop=True)
+    groups = [g.index.to_numpy() for _, g in games.groupby(["x", "o"])]
+    rng = np.random.default_rng(seed)
+    draws = {a: [] for a in base["agent"]}
+    for _ in range(reps):
+        pick = np.concatenate([rng.choice(ix, size=len(ix)) for ix in groups])
+        r = ratings(games.iloc[pick], iterations=iterations)
+        for a, v in zip(r["agent"], r["rating"], strict=True):
+            draws[a].append(v)
+    base["lo"] = [float(np.percentile(draws[a], 2.5)) for a in base["agent"]]
+    base["hi"] = [float(np.percentile(draws[a], 97.5)) for a in base["agent"]]
+    base.attrs["bootstrap"] = f"bootstrap 95% intervals, {reps} resamples of each pairing's games"
+    return base
 
 
 # ----- Card values ----------------------------------------------------------------------
@@ -404,6 +430,11 @@ def save_table(df: pd.DataFrame, out_dir: Path, stem: str) -> None:
         df.to_parquet(tmp, index=False)
 
 
+def card_variant_seed(seed: int, index: int) -> int:
+    """The root seed of deck variant `index` of the card study of a run rooted at `seed`."""
+    return child_seed(seed, 1, index)
+
+
 def reference_study(
     out_dir: str | Path,
     games: int | Mapping[str, int] = REFERENCE_GAMES,
@@ -440,6 +471,9 @@ def reference_study(
     tour = tournament(
         agents, games, seed, base, runs / "tournament", workers, scheduler, chunk_size
     )
+    if kernel_games > 10_000_000:
+        # Game g's seed is seed * 10**7 + g: more games would replay those of seed + 1.
+        raise BadInput(f"kernel games {kernel_games:,} pass 10,000,000; expected fewer")
     log(f"kernel: {kernel_games} random games")
     kstudy = Study(
         name="bombastic.kernel_random",
@@ -457,7 +491,9 @@ def reference_study(
             name="bombastic.match",
             params={"x": card_agent, "o": card_agent, "options": options_to_params(opts)},
             n_cases=card_games,
-            seed=seed + 100 + i,
+            # Each deck its own root drawn from the run's SeedSequence: `seed + 100 + i`
+            # made deck i of --seed s replay deck i - 1 of --seed s + 1.
+            seed=card_variant_seed(seed, i),
             chunk_fn=games_chunk,
             chunk_size=100,
             progress_fn=x_win_estimate,
@@ -487,7 +523,7 @@ def reference_study(
                     }
                 )
     pairs = pairing_table(tour)
-    rates = ratings(tour)
+    rates = rating_intervals(tour)
     first = first_player_table(tour, kdf)
     variants = card_variant_table(variant_frames)
     usage = card_usage(variant_frames["base deck"])
@@ -521,8 +557,10 @@ def reference_study(
         f"Bombastic, default rules (second swap 'distinct', deck order remembered, turn cap "
         f"{base.turn_cap}, no promos unless stated). Agents: {', '.join(agents)}. "
         f"Tournament: {per_seating}, seed {seed}; kernel: {kernel_games} random "
-        f"games; cards: {card_agent} vs {card_agent}, {card_games} games per deck, seeds "
-        f"{seed + 100}..{seed + 100 + len(variant_frames) - 1}. Wilson 95% intervals."
+        f"games; cards: {card_agent} vs {card_agent}, {card_games} games per deck, each deck "
+        f"its own root drawn from SeedSequence({seed}). Win rates with Wilson 95% "
+        "intervals; ratings with bootstrap 95% intervals (games resampled within each "
+        "pairing)."
     )
     charts.first_player_chart(first, out, caption)
     charts.card_value_chart(variants, usage, out, caption)

@@ -18,11 +18,29 @@ matplotlib.use("Agg")  # no display in CI or on servers
 matplotlib.rcParams["svg.fonttype"] = "none"
 
 import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from solvers.common.files import atomic_path  # noqa: E402
 
-PALETTE = ["#3b6ea8", "#d9822b", "#4f9a55", "#b8473d", "#7d5ba6", "#8c6d4f", "#c2569a", "#6b6b6b"]
+#: Okabe and Ito's colour-blind-safe palette ("Color Universal Design", 2008), the yellow
+#: moved last (it is faint on white). At most `MAX_SERIES` of them share a panel.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442"]
+#: Series per panel: more are split into facets (small multiples), never told apart by
+#: repeated colours.
+MAX_SERIES = 6
+#: A sequential colour map that reads the same with every common colour-vision deficiency.
+SEQUENTIAL = "cividis"
+
+
+def facets(items: Sequence[str], per_panel: int = MAX_SERIES) -> list[list[str]]:
+    """Split `items` into panels of at most `per_panel`, as evenly as possible."""
+    items = list(items)
+    if not items:
+        return [[]]
+    n = -(-len(items) // per_panel)
+    size = -(-len(items) // n)
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def new_figure(width: float = 8.0, height: float = 4.8) -> tuple[Figure, plt.Axes]:
@@ -34,14 +52,31 @@ def new_figure(width: float = 8.0, height: float = 4.8) -> tuple[Figure, plt.Axe
     return fig, ax
 
 
-def save_chart(fig: Figure, out_dir: str | os.PathLike, stem: str, caption: str) -> list[Path]:
-    """Write ``stem.png`` and ``stem.svg`` into `out_dir`, with `caption` as a footer.
+def save_chart(
+    fig: Figure,
+    out_dir: str | os.PathLike,
+    stem: str,
+    caption: str,
+    data: pd.DataFrame | None = None,
+) -> list[Path]:
+    """Write ``stem.png`` and ``stem.svg`` into `out_dir`, with `caption` as a footer, and
+    the chart's `data` (every number drawn) beside them as ``stem.csv``.
 
-    Returns the two paths. Each file is written atomically.
+    Returns the paths. Each file is written atomically.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    wrapped = "\n".join(textwrap.wrap(caption, width=int(fig.get_figwidth() * 15)))
+    if data is not None:
+        with atomic_path(out / f"{stem}.csv") as tmp:
+            data.to_csv(tmp, index=False, float_format="%.6g")
+    # whole words only: an option such as --heuristic-deals stays one piece
+    lines = textwrap.wrap(
+        caption,
+        width=int(fig.get_figwidth() * 15),
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+    wrapped = "\n".join(lines)
     fig.get_layout_engine().set(h_pad=0.1)
     fig.text(0.01, 0.0, wrapped, ha="left", va="top", fontsize=7, color="#555555", wrap=True)
     paths = []
@@ -51,7 +86,7 @@ def save_chart(fig: Figure, out_dir: str | os.PathLike, stem: str, caption: str)
             fig.savefig(tmp, format=ext, dpi=150, bbox_inches="tight", pad_inches=0.15)
         paths.append(path)
     plt.close(fig)
-    return paths
+    return paths + ([out / f"{stem}.csv"] if data is not None else [])
 
 
 def interval_bars(

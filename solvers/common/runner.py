@@ -46,6 +46,7 @@ import datetime as _dt
 import errno
 import fcntl
 import hashlib
+import itertools
 import json
 import os
 import platform
@@ -72,7 +73,7 @@ from solvers import __version__
 from solvers.common.errors import BadInput
 from solvers.common.files import atomic_path, write_text_atomic
 from solvers.common.host import host_info
-from solvers.common.progress import progress_bar, wants_progress
+from solvers.common.progress import ProgressLog, progress_bar, wants_progress
 
 MANIFEST = "manifest.json"
 CHUNK_DIR = "chunks"
@@ -118,14 +119,33 @@ class StudyPaused(Exception):
         )
 
 
+#: Whether a command's studies print no progress lines in logs (``--quiet``).
+_COMMAND_QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "bombsolve_quiet", default=False
+)
+
+
+@contextlib.contextmanager
+def quiet_progress(quiet: bool):
+    """Make every `run_study` inside the block print no progress lines (``--quiet``); the
+    one-line summary at the end of each study is still printed."""
+    token = _COMMAND_QUIET.set(quiet)
+    try:
+        yield
+    finally:
+        _COMMAND_QUIET.reset(token)
+
+
 @contextlib.contextmanager
 def time_budget(seconds: float | None):
-    """Give every `run_study` inside the block this time budget (for ``--time-budget``).
+    """Give the `run_study` calls inside the block this time budget, together (for
+    ``--time-budget``): the clock starts here, so a command that runs several studies
+    stops within the budget, not within one budget per study.
 
     A study left unfinished there raises `StudyPaused` instead of returning part of its rows,
     so that no command builds a report from a partial study by accident.
     """
-    token = _COMMAND_BUDGET.set(seconds)
+    token = _COMMAND_BUDGET.set(None if seconds is None else time.monotonic() + seconds)
     try:
         yield
     finally:
@@ -204,6 +224,14 @@ class Study:
     #: Sort key for the order in which missing chunks are computed (default: by index). It
     #: never changes a result, only which chunks a partial run has.
     order: Callable[[ChunkSpec], Any] | None = field(default=None, compare=False)
+    #: Given the identities of the study in a folder and of this one, None when this one
+    #: extends that one exactly (more cases; chunks of equal bounds hold equal rows), so
+    #: that the same command with more cases grows the folder; else why not, in words.
+    grows: Callable[[Mapping[str, Any], Mapping[str, Any]], str | None] | None = field(
+        default=None, compare=False
+    )
+    #: Words (option names) for the parameters, for refusals that say what differs.
+    words: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def chunks(self) -> ChunkPlan:
         """All chunks of the study, in order (built on demand: memory does not grow with
@@ -515,15 +543,130 @@ def _check_manifest(out_dir: Path, study: Study, ident: str) -> dict[str, Any] |
             )
         return None
     manifest = validate_manifest(_read_manifest_file(path), path)
-    old = manifest["identity"]
     if manifest.get("identity_hash") != ident:
-        new = study.identity()
-        diffs = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-        detail = "; ".join(f"{k}: {old.get(k)!r} there, {new.get(k)!r} now" for k in diffs[:3])
+        return _grow_or_refuse(out_dir, study, manifest, ident)
+    return manifest
+
+
+_IDENTITY_WORDS = {
+    "study": "the kind of study",
+    "n_cases": "the number of cases",
+    "seed": "--seed",
+    "chunk_size": "--chunk-size",
+    "chunk_fn": "the chunk function (another version of bombsolve)",
+    "input_files": "the input files (a card or data file changed)",
+}
+
+
+def _leaf_diffs(old: Any, new: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple, Any, Any]]:
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        out = []
+        for k in sorted(set(old) | set(new), key=str):
+            out += _leaf_diffs(old.get(k), new.get(k), (*path, str(k)))
+        return out
+    return [] if old == new else [(path, old, new)]
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return ", ".join(str(v) for v in value) or "none"
+    text = json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def describe_difference(
+    old: Mapping[str, Any], new: Mapping[str, Any], words: Mapping[str, str] | None = None
+) -> str:
+    """What differs between two study identities, in words: the option or parameter named
+    as the user gives it (`Study.words`), its value there and now; e.g. "--node-limit is
+    200,000 there and 100,000 now"."""
+    words = dict(words or {})
+    parts, seen = [], set()
+    for path, a, b in _leaf_diffs(old, new):
+        if path[0] == "params" and len(path) > 1:
+            name = words.get(path[1], f"the parameter {'.'.join(path[1:])}")
+            key = path[1]
+            if len(path) > 2 and key not in words:
+                key = ".".join(path[1:])
+            if key in seen:
+                continue
+            seen.add(key)
+            if len(path) > 2:
+                a, b = old["params"].get(path[1]), new["params"].get(path[1])
+        else:
+            name = _IDENTITY_WORDS.get(path[0], path[0])
+            if path[0] in seen:
+                continue
+            seen.add(path[0])
+            if path[0] == "input_files":
+                a_files, b_files = old.get("input_files") or {}, new.get("input_files") or {}
+                names = [
+                    f
+                    for f in sorted(set(a_files) | set(b_files))
+                    if a_files.get(f) != b_files.get(f)
+                ]
+                parts.append(f"the input file {', '.join(names)} differs (its content or presence)")
+                continue
+            a, b = old.get(path[0]), new.get(path[0])
+        parts.append(f"{name} is {_show(a)} there and {_show(b)} now")
+    return "; ".join(parts[:3]) + ("; ..." if len(parts) > 3 else "") or "its identity differs"
+
+
+def _grow_or_refuse(
+    out_dir: Path, study: Study, manifest: dict[str, Any], ident: str
+) -> dict[str, Any]:
+    """Grow the study in `out_dir` into `study` when `study.grows` says it extends it
+    exactly (its full chunks are kept, relabelled as the larger study's; a partial last
+    chunk is recomputed), else raise BadInput saying what differs, in words."""
+    old, new = manifest["identity"], study.identity()
+    detail = describe_difference(old, new, study.words)
+    same_but_size = {k: v for k, v in old.items() if k not in ("n_cases", "params")} == {
+        k: v for k, v in new.items() if k not in ("n_cases", "params")
+    }
+    why = ""
+    if study.grows is None or not same_but_size or new["n_cases"] == old["n_cases"]:
+        why = ""
+    elif new["n_cases"] < old["n_cases"]:
+        why = " (a study grows, it does not shrink)"
+    elif (reason := study.grows(old, new)) is not None:
+        why = f" ({reason})"
+    else:
+        why = None
+    if why is not None:
         raise BadInput(
-            f"output folder {out_dir} holds a different study ({detail}); "
-            "expected the same arguments to resume, or a new --out"
+            f"output folder {out_dir} holds a different study: {detail}{why}; "
+            "expected the same arguments to resume (or more cases, to grow it), or a new --out"
         )
+    old_hash = manifest["identity_hash"]
+    kept = 0
+    n, size = int(old["n_cases"]), int(old["chunk_size"])
+    for i, start in enumerate(range(0, n, size)):
+        chunk = ChunkSpec(i, start, min(start + size, n), int(old["seed"]))
+        path = chunk_path(out_dir, chunk.index)
+        if not path.is_file():
+            continue
+        df = _read_chunk(out_dir, chunk, old_hash)
+        if df is not None and len(chunk) == study.chunk_size:
+            _write_chunk(out_dir, chunk, df, ident)
+            kept += 1
+        else:
+            path.unlink()
+    manifest.setdefault("grown", []).append(
+        {
+            "at": _now(),
+            "from_cases": old["n_cases"],
+            "to_cases": new["n_cases"],
+            "chunks_kept": kept,
+        }
+    )
+    manifest["identity"], manifest["identity_hash"], manifest["finished"] = new, ident, None
+    _write_manifest(out_dir, manifest)
     return manifest
 
 
@@ -664,7 +807,8 @@ def run_study(
     out = Path(out_dir)
     from_command = time_budget is None and _COMMAND_BUDGET.get() is not None
     if from_command:
-        time_budget = _COMMAND_BUDGET.get()
+        # The command's deadline, shared by every study it runs.
+        time_budget = max(0.0, _COMMAND_BUDGET.get() - time.monotonic())
     if wait is None:
         wait = _COMMAND_WAIT.get()
     chunks = study.chunks()
@@ -763,6 +907,16 @@ def _run_locked(
     bar.update(len(done))
     t0 = time.perf_counter()
     cases_run = 0
+    log = ProgressLog(
+        study.name,
+        study.n_cases,
+        sum(len(df) for df in done.values()),
+        enabled=progress is None and bar.disable,
+        quiet=_COMMAND_QUIET.get(),
+    )
+
+    def estimate() -> str:
+        return study.progress_fn(pd.concat(list(done.values()), ignore_index=True))
 
     def finish(chunk: ChunkSpec, df: pd.DataFrame) -> None:
         nonlocal cases_run
@@ -772,6 +926,7 @@ def _run_locked(
         done[chunk.index] = df
         run["chunks_computed"] += 1
         cases_run += len(chunk)
+        log.update(len(chunk), estimate if study.progress_fn is not None else None)
         bar.update(1)
         if not bar.disable:
             rate = cases_run / max(time.perf_counter() - t0, 1e-9)
@@ -785,6 +940,8 @@ def _run_locked(
         if n_todo:
             if client is not None:
                 _run_dask(study, todo, client, finish, deadline)
+            elif workers is None and n_workers > 1 and n_todo > 1:
+                _run_auto(study, todo, n_todo, n_workers, finish, deadline, run)
             elif n_workers == 1 or n_todo == 1:
                 for chunk in todo:
                     if _spent(deadline):
@@ -802,6 +959,16 @@ def _run_locked(
         if written[0] or ok:
             write_manifest()
 
+    if progress is None:
+        print(
+            log.summary(
+                str(out),
+                len(done) == len(chunks),
+                estimate if study.progress_fn is not None and done else None,
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
     if from_command and len(done) < len(chunks):
         raise StudyPaused(out, len(done), len(chunks))
     df = _concat(done[c] for c in sorted(done))
@@ -833,6 +1000,47 @@ def _concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
         return pd.DataFrame({"case": pd.Series([], dtype="int64")})
     df = pd.concat(frames, ignore_index=True)
     return df.sort_values("case", kind="stable").reset_index(drop=True)
+
+
+#: Seconds of work left after which a process pool pays for its start-up (each spawned
+#: worker imports NumPy, pandas and Numba and loads the kernels from the cache: about 2.5 s
+#: of CPU each, measured with `allisbomb sweep --deals 4000 --chunk-size 1000` on 2 cores,
+#: where 2 workers took 22 s and one 11 s). Twice that, as a margin for a loaded machine.
+POOL_PAYS_AFTER = 10.0
+
+
+def _run_auto(
+    study: Study,
+    todo: Iterable[ChunkSpec],
+    n_todo: int,
+    n_workers: int,
+    finish,
+    deadline: float | None,
+    run: dict[str, Any],
+) -> None:
+    """The default executor (``workers=None``): chunks run in this process while the rest
+    would take less than `POOL_PAYS_AFTER` seconds at the rate so far; once more is left, a
+    pool of `n_workers` processes takes the remaining chunks. A small study thus never
+    pays for a pool, a large one gets every core."""
+    t0 = time.perf_counter()
+    queue = iter(todo)
+    for k, chunk in enumerate(queue):
+        if _spent(deadline):
+            return
+        left = n_todo - k
+        if k and (time.perf_counter() - t0) / k * left > POOL_PAYS_AFTER and left > 1:
+            run["executor"] = f"this process x{k} chunks, then processes x{min(n_workers, left)}"
+            _run_pool(study, itertools.chain([chunk], queue), n_workers, finish, deadline)
+            return
+        finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
+    run["executor"] = "this process"
+
+
+def _drop_queued(pending: dict) -> None:
+    """Cancel the chunks still waiting for a worker once the time budget is spent, so
+    that the run stops within the time of the chunks already running."""
+    for fut in [f for f in pending if f.cancel()]:
+        del pending[fut]
 
 
 def _worker_init(parent_pid: int) -> None:
@@ -909,6 +1117,8 @@ def _run_pool(
             for fut in finished:
                 chunk = pending.pop(fut)
                 finish(chunk, fut.result())
+            if _spent(deadline):
+                _drop_queued(pending)
             top_up()
     except BaseException:
         _stop_pool(pool)

@@ -208,9 +208,10 @@ def specials_chart(specials: pd.DataFrame, out_dir, caption: str) -> list[Path]:
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("games won (%)")
+    played = ", ".join(dict.fromkeys(specials["strategy"])) if "strategy" in specials else "?"
     fig.suptitle(
-        "What the special bodies are worth: win rate by bodies taken (random play; "
-        "Wilson 95%; dashed: 1/P)"
+        f"What the special bodies are worth: win rate by bodies taken (all seats play "
+        f"{played}; Wilson 95%; dashed: 1/P)"
     )
     return save_chart(fig, out_dir, "specials", caption)
 

@@ -18,7 +18,7 @@ from cli.main import cli
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.deals import rank
 from solvers.allisbomb.solver import solve
-from solvers.allisbomb.study import matrix_configs, sweep_study
+from solvers.allisbomb.study import heuristic_deal, matrix_configs, sweep_study
 from solvers.common.runner import load_manifest, load_study, run_study
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,10 +55,16 @@ def test_rows_replay_alone_from_seed_and_rank(tmp_path):
         assert alone.outcome == row["outcome"] and alone.nodes == row["nodes"]
         if alone.outcome == "win":
             assert len(alone.solution) == row["solution_len"]
-    heur = df[df["deal"] < 4]
+    # 4 of the 12 deals of each configuration, every third: deals 0, 3, 6, 9
+    chosen = df["deal"].isin([0, 3, 6, 9])
+    assert (chosen == heuristic_deal(df["deal"].to_numpy(), 12, 4)).all()
+    heur = df[chosen]
     for player in ("lookahead", "greedy", "random"):
         col = f"{player}_win"
-        assert heur[col].isin([0.0, 1.0]).all() and df[df["deal"] >= 4][col].isna().all()
+        assert heur[col].isin([0.0, 1.0]).all() and df[~chosen][col].isna().all()
+    # the configurations interleaved: case k is deal k // 2 of configuration k % 2
+    assert (df["config"] == np.where(df["case"] % 2 == 0, "blitz", "base")).all()
+    assert (df["deal"] == df["case"] // 2).all()
     # a lookahead win is a win under perfect play
     assert (df.loc[df["lookahead_win"] == 1, "outcome"] == "win").all()
     assert df["pos:PRINCESS"].between(0, 17).all()
@@ -215,3 +221,97 @@ def test_different_parameters_into_existing_folder_is_refused(tmp_path):
 def test_report_of_a_non_study_folder_is_bad_input(tmp_path):
     result = CliRunner().invoke(cli, ["allisbomb", "report", str(tmp_path)])
     assert result.exit_code == 2 and "manifest.json" in result.output
+
+
+def _configs_sweep(out: Path, deals: int, heuristic: int, *extra: str):
+    return CliRunner().invoke(
+        cli,
+        [
+            "allisbomb",
+            "sweep",
+            "--configs",
+            "blitz,base/2p,base+hands",
+            "--deals",
+            str(deals),
+            "--heuristic-deals",
+            str(heuristic),
+            "--seed",
+            "4",
+            "--chunk-size",
+            "7",
+            "--workers",
+            "1",
+            "--no-report",
+            "--out",
+            str(out),
+            *extra,
+        ],
+    )
+
+
+def test_a_grown_sweep_equals_one_run_at_the_larger_size(tmp_path):
+    small = _configs_sweep(tmp_path / "grown", 10, 2)
+    assert small.exit_code == 0, small.output
+    before = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "grown" / "chunks").iterdir()}
+    grown = _configs_sweep(tmp_path / "grown", 25, 5)
+    assert grown.exit_code == 0, grown.output
+    once = _configs_sweep(tmp_path / "once", 25, 5)
+    assert once.exit_code == 0, once.output
+    a, b = load_study(tmp_path / "grown"), load_study(tmp_path / "once")
+    assert len(a) == 75 and stable(a).equals(stable(b))
+    assert a.groupby("config")["lookahead_win"].count().tolist() == [5, 5, 5]
+    m = load_manifest(tmp_path / "grown")
+    # 30 cases in chunks of 7: the four full chunks are kept, the partial fifth redone
+    assert m["grown"][0]["from_cases"] == 30 and m["grown"][0]["chunks_kept"] == 4
+    assert m["identity"]["params"]["deals"] == 25
+    assert len(before) == 5
+
+
+def test_growing_refusals_name_the_parameter_in_words(tmp_path):
+    assert _configs_sweep(tmp_path, 10, 2).exit_code == 0
+    moved = _configs_sweep(tmp_path, 20, 2)
+    assert moved.exit_code == 2
+    assert "--heuristic-deals 2 of 20 deals would move the heuristic players' deals" in moved.output
+    assert "e.g. --heuristic-deals 4" in moved.output
+    shrunk = _configs_sweep(tmp_path, 5, 1)
+    assert shrunk.exit_code == 2 and "--deals is 10 there and 5 now" in shrunk.output
+    other = _configs_sweep(tmp_path, 10, 2, "--node-limit", "5000")
+    assert (
+        other.exit_code == 2 and "--node-limit is" in other.output and "5,000 now" in other.output
+    )
+
+
+def test_configs_parse_report_labels(tmp_path):
+    from solvers.allisbomb.study import parse_configs
+
+    text = "base,base+mosquitos,base+all+hands,blitz,base/2p,base+hands/2p/give-optional"
+    assert [c.label() for c in parse_configs(text)] == text.split(",")
+    typo = CliRunner().invoke(
+        cli,
+        [
+            "allisbomb",
+            "sweep",
+            "--configs",
+            "base+mosqitos",
+            "--deals",
+            "3",
+            "--out",
+            str(tmp_path / "x"),
+        ],
+    )
+    assert typo.exit_code == 2 and "mosqitos" in typo.output and "mosquitos" in typo.output
+    both = CliRunner().invoke(
+        cli,
+        [
+            "allisbomb",
+            "sweep",
+            "--configs",
+            "base",
+            "--matrix",
+            "--deals",
+            "3",
+            "--out",
+            str(tmp_path / "x"),
+        ],
+    )
+    assert both.exit_code == 2 and "not both" in both.output

@@ -127,3 +127,28 @@ def test_outcomes_credit_wins_and_losses_to_the_right_agent():
     assert round(t.loc["a", "lost: own failed gamble"]) == 67
     assert round(t.loc["b", "lost: opponent's line"]) == 33
     assert round(t.loc["b", "won: opponent's failed gamble"]) == 67
+
+
+def test_rating_intervals_bracket_the_ratings_and_narrow_with_more_games(tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    from solvers.bombastic.charts import ladder_chart
+    from solvers.bombastic.study import rating_intervals
+
+    rng = np.random.default_rng(3)
+
+    def games(n):
+        rows = []
+        for x, o, p in (("a", "b", 0.7), ("b", "a", 0.35), ("a", "c", 0.9), ("c", "b", 0.2)):
+            rows += [{"x": x, "o": o, "winner": int(rng.random() > p)} for _ in range(n)]
+        return pd.DataFrame(rows)
+
+    small, large = rating_intervals(games(40), reps=60), rating_intervals(games(400), reps=60)
+    for r in (small, large):
+        assert (r["lo"] <= r["rating"]).all() and (r["rating"] <= r["hi"]).all()
+        assert list(r["agent"]) == ["a", "b", "c"]
+    assert ((large["hi"] - large["lo"]) < (small["hi"] - small["lo"])).all()
+    ladder_chart(large, tmp_path, "caption")
+    data = pd.read_csv(tmp_path / "ladder.csv")
+    assert list(data.columns) == ["agent", "rating", "lo", "hi", "score", "games"]

@@ -84,9 +84,9 @@ def test_damaged_chunk_is_recomputed_never_read(tmp_path, damage):
 
 def test_different_parameters_are_refused(tmp_path):
     run_study(coin_study(), tmp_path, workers=1, progress=False)
-    with pytest.raises(BadInput, match="different study.*params"):
+    with pytest.raises(BadInput, match="different study: the parameter p is 0.4 there and 0.9 now"):
         run_study(coin_study(p=0.9), tmp_path, workers=1, progress=False)
-    with pytest.raises(BadInput, match="different study.*seed"):
+    with pytest.raises(BadInput, match="different study: --seed is 11 there and 12 now"):
         run_study(coin_study(seed=12), tmp_path, workers=1, progress=False)
 
 
@@ -101,7 +101,7 @@ def test_manifest_names_inputs_versions_and_times(tmp_path):
     assert {"bombsolve", "numpy", "numba", "python"} <= set(m["versions"])
     assert m["started"] and m["finished"] and m["git_commit"]
     card.write_text("x = 2\n")
-    with pytest.raises(BadInput, match="input_files"):
+    with pytest.raises(BadInput, match="the input file cards.toml differs"):
         run_study(study, tmp_path / "out", workers=1, progress=False)
 
 
@@ -254,3 +254,35 @@ def test_order_chooses_what_a_partial_run_holds(tmp_path, monkeypatch):
 def test_negative_time_budget_is_bad_input(tmp_path):
     with pytest.raises(BadInput, match="time budget"):
         run_study(coin_study(n=10), tmp_path, workers=1, progress=False, time_budget=-1)
+
+
+def test_time_budget_is_shared_by_every_study_of_a_command(tmp_path):
+    from solvers.common.runner import StudyPaused, time_budget
+
+    with time_budget(0.2):
+        time.sleep(0.3)  # an earlier study of the same command spent the budget
+        with pytest.raises(StudyPaused):
+            run_study(coin_study(), tmp_path, workers=1, progress=False)
+
+
+def test_progress_lines_in_logs_quiet_and_the_summary(tmp_path, monkeypatch, capsys):
+    from dataclasses import replace
+
+    from solvers.common import progress, runner
+    from solvers.common.runner import quiet_progress
+
+    monkeypatch.setattr(progress, "LOG_EVERY", 0.0)
+    monkeypatch.setattr(runner, "wants_progress", lambda: False)
+    study = replace(coin_study(n=1000), progress_fn=lambda df: f"heads {df['win'].mean():.2f}")
+    run_study(study, tmp_path / "a", workers=1)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("toy.coin: 250 of 1,000 cases (25%), ") and "cases/s" in err[0]
+    assert "left | heads " in err[0]
+    assert err[-1].startswith("toy.coin done: 1,000 of 1,000 cases (1,000 computed in ")
+    assert len(err) == 5
+    with quiet_progress(True):
+        run_study(study, tmp_path / "b", workers=1)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("toy.coin done:")
+    run_study(study, tmp_path / "c", workers=1, progress=False)
+    assert capsys.readouterr().err == ""

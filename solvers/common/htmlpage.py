@@ -1,0 +1,115 @@
+"""A study report as one self-contained HTML page (DESIGN.md, "Truth of results").
+
+`write_index_html` writes ``index.html`` beside a report's tables and charts: every table
+as an HTML table, every chart embedded as a PNG data URI, and each study's manifest (rules,
+cards, provenance, seeds, version) in plain sections. The page asks for nothing outside
+itself (no scripts, fonts, style sheets or images by address), so it reads offline, can
+be mailed or pasted as it is, and prints.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from solvers.common.files import write_text_atomic
+
+_STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; max-width: 1100px; margin: 2em auto;
+       padding: 0 1em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: .5em 0 1.5em; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; }
+th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }
+figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption, .caption { color: #555; font-size: 12px; }
+code, pre { font: 12px ui-monospace, monospace; background: #f7f7f7; }
+pre { padding: .6em; overflow-x: auto; white-space: pre-wrap; }
+dl { display: grid; grid-template-columns: max-content auto; gap: 2px 1em; }
+dt { font-weight: 600; } dd { margin: 0; }
+"""
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _table(df: pd.DataFrame) -> str:
+    return df.to_html(index=False, border=0, na_rep="", float_format=lambda x: f"{x:.4g}")
+
+
+def _image(path: Path) -> str:
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    return f'<img alt="{_e(path.stem)}" src="data:image/png;base64,{data}">'
+
+
+def _manifest_section(name: str, manifest: Mapping[str, Any]) -> str:
+    ident = manifest.get("identity", {})
+    params = ident.get("params", {})
+    rows = [
+        ("study", ident.get("study")),
+        ("command", manifest.get("command")),
+        ("cases", f"{ident.get('n_cases', 0):,}"),
+        ("seed", f"SeedSequence({ident.get('seed')}), chunks of {ident.get('chunk_size')}"),
+        ("bombsolve", manifest.get("versions", {}).get("bombsolve")),
+        ("git commit", manifest.get("git_commit")),
+        ("started / finished", f"{manifest.get('started')} / {manifest.get('finished')}"),
+    ]
+    host = manifest.get("host")
+    if host:
+        rows.append(("host", json.dumps(host, sort_keys=True)))
+    versions = ", ".join(f"{k} {v}" for k, v in sorted(manifest.get("versions", {}).items()))
+    rows.append(("versions", versions))
+    files = manifest.get("input_files", [])
+    cards = "".join(
+        f"<li><code>{_e(Path(f['path']).name)}</code> sha256 <code>{_e(f['sha256'][:16])}</code></li>"
+        for f in files
+    )
+    body = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in rows)
+    return (
+        f"<h3>{_e(name)}</h3><dl>{body}</dl>"
+        + (f"<p>Cards and input files:</p><ul>{cards}</ul>" if cards else "")
+        + "<p>Rules and parameters:</p>"
+        + f"<pre>{_e(json.dumps(params, indent=1, sort_keys=True))}</pre>"
+    )
+
+
+def write_index_html(
+    folder: str | os.PathLike,
+    title: str,
+    caption: str,
+    tables: Sequence[tuple[str, pd.DataFrame]],
+    charts: Sequence[Path],
+    manifests: Mapping[str, Mapping[str, Any]],
+) -> Path:
+    """Write ``folder/index.html``: `tables` (title, rows), `charts` (PNG files, embedded),
+    the `caption` under each, and each study's manifest. Returns its path."""
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{_e(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{_e(title)}</h1><p class='caption'>{_e(caption)}</p>",
+        "<h2>Tables</h2>",
+    ]
+    for name, df in tables:
+        parts.append(f"<h3>{_e(name)}</h3>{_table(df)}")
+    parts.append("<h2>Charts</h2>")
+    for path in charts:
+        beside = path.with_suffix(".csv")
+        data = f" Its data: <code>{_e(beside.name)}</code>." if beside.exists() else ""
+        parts.append(
+            f"<figure>{_image(path)}<figcaption>{_e(path.stem)}.{data}</figcaption></figure>"
+        )
+    parts.append("<h2>How these figures were made</h2>")
+    for name, manifest in manifests.items():
+        parts.append(_manifest_section(name, manifest))
+    parts.append("</body></html>\n")
+    out = Path(folder) / "index.html"
+    write_text_atomic(out, "\n".join(parts))
+    return out

@@ -1,0 +1,119 @@
+"""`allisbomb report` writes index.html; real headless Chromium renders every image and
+table of it, and the page makes no request outside itself."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from tests.common.browser import CHROMIUM, load_page
+
+PROBE = """JSON.stringify({
+  images: [...document.images].map(i => ({complete: i.complete, w: i.naturalWidth,
+                                           h: i.naturalHeight, shown: i.width})),
+  tables: [...document.querySelectorAll('table')].map(t => ({rows: t.rows.length,
+                                                            height: t.offsetHeight})),
+  text: document.body.innerText
+})"""
+
+
+@pytest.fixture(scope="module")
+def report_page(tmp_path_factory):
+    root = tmp_path_factory.mktemp("page")
+    common = ["--deals", "10", "--seed", "6", "--chunk-size", "5", "--workers", "1", "--no-report"]
+    for name, configs, extra in (("a", "blitz", ["--heuristic-deals", "5"]), ("b", "base", [])):
+        r = CliRunner().invoke(
+            cli,
+            [
+                "allisbomb",
+                "sweep",
+                "--configs",
+                configs,
+                *common,
+                *extra,
+                "--out",
+                str(root / name),
+            ],
+        )
+        assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(
+        cli, ["allisbomb", "report", str(root / "a"), str(root / "b"), "--out", str(root / "rep")]
+    )
+    assert r.exit_code == 0, r.output
+    return root / "rep"
+
+
+def test_report_page_renders_in_headless_chromium_and_stays_offline(report_page):
+    assert CHROMIUM, "Debian's chromium is needed (.ci/run installs it)"
+    page = report_page / "index.html"
+    value, requests = load_page(page, PROBE)
+    seen = json.loads(value)
+    pngs = sorted(report_page.glob("*.png"))
+    assert len(seen["images"]) == len(pngs) >= 4
+    for img in seen["images"]:
+        assert img["complete"] and img["w"] > 100 and img["h"] > 100 and img["shown"] > 0
+    assert len(seen["tables"]) >= 3
+    for table in seen["tables"]:
+        assert table["rows"] >= 2 and table["height"] > 0
+    # the manifest's provenance: both studies, their seeds, cards and version
+    text = seen["text"]
+    assert "SeedSequence(6)" in text and "base.toml" in text and "bombsolve" in text
+    assert str(report_page.parent / "a") in text and str(report_page.parent / "b") in text
+    # the page itself is the only request: nothing leaves it
+    assert requests and all(u.startswith(("file:", "data:")) for u in requests), requests
+    assert not any(
+        tag in page.read_text() for tag in ("<script", "<link", "http://", "https://", "@import")
+    )
+
+
+def _svg_text(path) -> str:
+    """Every text of an SVG chart, joined as one line (the caption is wrapped over lines)."""
+    import re
+    from html import unescape
+
+    return " ".join(unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", path.read_text()))
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_every_sweep_chart_carries_its_studies_caption_and_its_data(report_page):
+    from solvers.allisbomb.study import caption
+    from solvers.common.runner import load_manifest
+
+    captions = [caption(load_manifest(report_page.parent / name)) for name in ("a", "b")]
+    manifest = load_manifest(report_page.parent / "a")
+    assert "SeedSequence(6)" in captions[0] and "10 deals per configuration" in captions[0]
+    assert f"node limit {manifest['identity']['params']['node_limit']:,}" in captions[0]
+    kinds = {p.stem for p in report_page.glob("*.svg")}
+    assert kinds >= {
+        "win_rate_by_config", "difficulty_cdf", "solution_length_hist", "position_heatmap",
+        "skill_gap",
+    }  # fmt: skip
+    for svg in report_page.glob("*.svg"):
+        text = _words(_svg_text(svg))
+        for c in captions:
+            assert _words(c) in text, svg.name
+        assert (report_page / f"{svg.stem}.csv").stat().st_size > 0, svg.name
+
+
+def test_campaign_charts_carry_the_campaign_caption(tmp_path):
+    from solvers.common.runner import load_manifest
+
+    r = CliRunner().invoke(
+        cli,
+        ["allisbomb", "campaign", "--campaigns", "3", "--seed", "5", "--node-limit", "20000",
+         "--workers", "1", "--out", str(tmp_path)],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    printed = r.stdout.strip().splitlines()[-1]
+    ident = load_manifest(tmp_path)["identity"]
+    assert f"seed {ident['seed']}" in printed or f"SeedSequence({ident['seed']})" in printed
+    assert "3 campaigns" in printed
+    for stem in ("campaign_scores", "campaign_games"):
+        assert _words(printed) in _words(_svg_text(tmp_path / "report" / f"{stem}.svg"))
+        assert (tmp_path / "report" / f"{stem}.csv").exists()
