@@ -26,6 +26,17 @@ STAND_IN_NOTE = (
 )
 
 
+def warn_nonstandard(config) -> None:
+    """Under --allow-nonstandard: one warning line on stderr per breach of what the rulebook
+    fixes about the cards (CARDS.md, "Game checks")."""
+    if not config.allow_nonstandard:
+        return
+    from solvers.allisbomb.cards import load_cards
+
+    for line in load_cards(config).nonstandard:
+        click.echo(f"warning: {line}", err=True)
+
+
 def banner(stand_in: bool, provenance: dict | None) -> str:
     """The first line of every report: whose card texts these are, per set."""
     from solvers.allisbomb.cards import provenance_words
@@ -60,7 +71,7 @@ class GameArgs:
         from solvers.allisbomb.config import GameConfig, parse_expansions
 
         names = parse_expansions(self.expansions)
-        return GameConfig(
+        config = GameConfig(
             expansions=tuple(e for e in names if e != "hands"),
             hands=self.hands or "hands" in names,
             blitz=self.blitz,
@@ -68,6 +79,8 @@ class GameArgs:
             cards_file=Path(self.cards_file) if self.cards_file else None,
             allow_nonstandard=self.allow_nonstandard,
         ).validate()
+        warn_nonstandard(config)
+        return config
 
 
 _GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file", "allow_nonstandard")
@@ -267,6 +280,7 @@ def solve_command(
             data = data["position"]
         state = state_from_json(data)
         config = state.config
+        warn_nonstandard(config)
         cs = compiled(config).cards
         deal = None
     else:
@@ -285,6 +299,9 @@ def solve_command(
         state = new_game(cs, deal)
     if shortest and keep_most:
         raise BadInput("--shortest and --keep-most ask for different wins; choose one")
+    if shortest and time_limit is not None:
+        # the iterative deepening does not look at the clock: refused rather than overrun
+        raise BadInput("--time-limit does not bound --shortest; bound it with --node-limit")
     warm = _warm_up(node_limit)
     if shortest:
         from solvers.allisbomb.solver import solve_shortest

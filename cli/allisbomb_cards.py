@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from cli.allisbomb import banner, game_options
+from cli.allisbomb import banner, game_options, warn_nonstandard
 from solvers.common.errors import BadInput
 
 
@@ -82,13 +82,15 @@ def _file_game(file: str, expansions: str | None, players: int, allow: bool):
 
     cf = load_card_file(Path(file))
     sets = {c.expansion for c in cf.cards} | set(parse_expansions(expansions))
-    return GameConfig(
+    config = GameConfig(
         expansions=tuple(s for s in sets if s not in ("base", "hands")),
         hands="hands" in sets,
         players=players,
         cards_file=Path(file),
         allow_nonstandard=allow,
     ).validate()
+    warn_nonstandard(config)
+    return config
 
 
 _FILE_OPTIONS = (

@@ -51,7 +51,9 @@ def odds(as_: str, events: str, as_json: bool) -> None:
       shuffle 3 4 5       tiles 3 4 5 were put back in an order I do not know
       place 0=B 1=X 2=O   I secretly arranged tiles 0 1 2 like this
       secret-swap 4       my opponent secretly swapped shown tile 4 with another
-    Hidden choices of the opponent count as equally likely (see beliefs.py).
+    Hidden choices of the opponent count as equally likely; what its choices
+    might suggest (it stopped peeking, it went for a line) is not counted, only
+    what the rules make certain (see beliefs.py).
 
     \b
     Example:

@@ -277,7 +277,9 @@ def edited_config(config: GameConfig, edit: Edit, directory: Path | None = None)
         f"{config.label()} with one edit: {describe(edit, cs)}\n"
         "Written by bombsolve's sensitivity study (solvers/allisbomb/edits.py).",
     )
-    return replace(config, cards_file=write_card_file(text, directory)).validate()
+    # an edit is a nonstandard deck on purpose (one copy fewer, another NUMBER, a step gone)
+    path = write_card_file(text, directory)
+    return replace(config, cards_file=path, allow_nonstandard=True).validate()
 
 
 def pair_deck(

@@ -316,6 +316,8 @@ def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards
         hit = (bo != eo) & (bo != 2) & (eo != 2)
         edit = Edit(**entry["edit"])
         cards = edit.path if edit.kind == "file" else f"{cards_dir}/{card_file_name(entry['key'])}"
+        # an edited deck is nonstandard on purpose (CARDS.md, "Game checks")
+        edited_flags = flags if edit.kind == "file" else f"{flags} --allow-nonstandard".strip()
         for case in b.index[hit.to_numpy()]:
             out.append(
                 {
@@ -327,7 +329,7 @@ def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards
                     "base_rank": b.at[case, "rank"],
                     "edited_rank": e.at[case, "rank"],
                     "open_base": _open(b.at[case, "rank"], flags, base_cards),
-                    "open_edited": _open(e.at[case, "rank"], flags, cards),
+                    "open_edited": _open(e.at[case, "rank"], edited_flags, cards),
                 }
             )
     columns = [

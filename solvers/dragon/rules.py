@@ -105,7 +105,9 @@ EQUAL_VITALITY = BY_NAME["equal_vitality"].choices
 class Options:
     """The rules the rulebook leaves open, each with its default reading.
 
-    Build one from text with `Options.parse("placement=close_up,target=40")`.
+    Build one from text with `Options.parse("placement=close_up,target=40")`, or from a
+    named edition with `Options.parse("", preset="gamepark")` (`readings.PRESETS`). Each
+    option's readings in words, with the sentence it reads: `readings.READINGS`.
     """
 
     # "Then, in ascending order, each player places their Firecracker card from left to

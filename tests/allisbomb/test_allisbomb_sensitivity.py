@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards import BLITZ_PAIRS, compile_program, load_cards
+from solvers.allisbomb.cards import BLITZ_PAIRS, load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.edits import (
     Edit,
@@ -22,6 +22,7 @@ from solvers.allisbomb.edits import (
     pair_deck,
     write_card_file,
 )
+from solvers.allisbomb.program import compile_program
 from solvers.allisbomb.sensitivity import effects, flips, sensitivity_study, write_report
 from solvers.common.errors import BadInput
 from solvers.common.runner import load_manifest, run_study
@@ -174,8 +175,11 @@ def test_copy_edit_pairs_deals_and_the_report_opens_every_flip(tmp_path):
         cards = out / "report" / f["open_edited"].split("--cards ")[1]
         assert cards.is_file()
         # Open the flipped deal under the edited cards: the verdict the study recorded.
+        assert "--allow-nonstandard --cards" in f["open_edited"]  # an edit is nonstandard
         res = CliRunner().invoke(
-            cli, ["allisbomb", "--rank", f["edited_rank"], "--cards", str(cards), "--json"]
+            cli,
+            ["allisbomb", "--rank", f["edited_rank"], "--cards", str(cards), "--json"]
+            + ["--allow-nonstandard"],
         )
         assert res.exit_code == 0, res.output
         assert f'"{f["edited"]}"' in res.output, (key, res.output[:300])
