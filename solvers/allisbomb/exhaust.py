@@ -41,7 +41,7 @@ from solvers.common.runner import ChunkSpec, Study
 from solvers.common.stats import wilson_undecided
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "ea5554d5bcb7a016"
+NUMBA_DEPENDS_ON = "bc2ea50c0d1e2c58"
 
 BLITZ = GameConfig(blitz=True)
 #: Cards in a Blitz deck, and how many setup EQUIPS (rulebook B).
