@@ -46,9 +46,9 @@ from solvers.common.errors import BadInput
 @click.option(
     "--first-limit",
     type=count_range(1),
-    default=200_000,
-    show_default=True,
-    help="With --escalate: the node limit of the first pass.",
+    default=None,
+    help="With --escalate: the node limit of the first pass (default 3,000,000, the "
+    "one-pass sweep's limit).",
 )
 @click.option(
     "--heuristic-deals",
@@ -101,10 +101,10 @@ def sweep(
         configs = [game.config()]
     policy = None
     if escalate:
-        from solvers.allisbomb.escalate import CEILING, Escalation
+        from solvers.allisbomb.escalate import CEILING, FIRST_LIMIT, Escalation
 
-        policy = Escalation(first_limit, node_limit or CEILING)
-    elif first_limit != 200_000:
+        policy = Escalation(first_limit or FIRST_LIMIT, node_limit or CEILING)
+    elif first_limit is not None:
         raise BadInput("--first-limit is the first pass of --escalate; add --escalate")
     study = sweep_study(
         configs,

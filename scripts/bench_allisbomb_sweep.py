@@ -9,16 +9,19 @@ For base, Blitz, base+all and all six expansions (stand-in cards), on the same s
 time, so other processes on the machine count as little as possible), repetition by
 repetition:
 
-- old: the sweep's path before escalation and batching: one `solver.solve_batch` call per
-  deal (as `study.sweep_chunk` runs it, to time each deal), one pass at the sweep's node
-  limit (3,000,000);
+- sweep: what `study.sweep_chunk` spends per deal: one `solver.solve_batch` call per deal
+  (to time each deal), one pass at the sweep's node limit (3,000,000), plus the deal's rank,
+  setup position and EQUIPPED labels for its row;
+- old: the search calls alone (one call per deal, one pass at 3,000,000);
 - new: one kernel call for all the deals with the escalation policy (escalate.py: a first
-  pass at 200,000 positions, 100,000 for Blitz as `exhaust` runs it, the undecided again
-  at doubled limits up to 51,200,000).
+  pass at 3,000,000 positions, the undecided again at doubled limits up to 51,200,000); for
+  Blitz as `exhaust` runs it (first pass 100,000, the portfolio's first switch at 200);
+- small: (not Blitz) the same escalation from a first pass at 200,000: why the default
+  first pass is not small.
 
-Verdicts must agree wherever both decided. Prints deals per CPU-second of each, the ratio
-new/old (median over repetitions, and of each path's fastest repetition), and the
-undecided deals of each. With --rev, also this tree's kernel against the kernel of git
+Verdicts must agree wherever both decided. Prints deals per CPU-second of each (its
+fastest repetition), the ratios new/sweep and new/old (medians over repetitions of the
+paired times), and the undecided deals. With --rev, also this tree's kernel against the kernel of git
 revision REV (plain search, `solve_many`, as scripts/compare_allisbomb_kernels.py loads it).
 Last, the kernel against the plain-Python reference search (`search.reference_search`) on
 base deals: the same positions, the ratio of CPU time per deal.
@@ -71,11 +74,13 @@ def main() -> int:
 
     import numpy as np
 
-    from solvers.allisbomb.deals import shuffles
+    from solvers.allisbomb.deals import rank, shuffles
     from solvers.allisbomb.escalate import Escalation, solve_escalating
     from solvers.allisbomb.exhaust import ESCALATION as BLITZ_ESCALATION
+    from solvers.allisbomb.exhaust import FIRST_BUDGET
     from solvers.allisbomb.kernel import CODE_UNDECIDED
-    from solvers.allisbomb.solver import compiled, solve_batch
+    from solvers.allisbomb.rules import new_game
+    from solvers.allisbomb.solver import PORTFOLIO_FIRST, compiled, solve_batch
     from solvers.allisbomb.study import SWEEP_NODE_LIMIT
 
     load = round(os.getloadavg()[0], 2)
@@ -86,6 +91,8 @@ def main() -> int:
         n = compiled(cfg).cards.n
         decks = shuffles(n, max(1, int(DEALS[name] * args.scale)), np.random.default_rng(args.seed))
         policy = BLITZ_ESCALATION if cfg.blitz else Escalation()
+        budget = FIRST_BUDGET if cfg.blitz else PORTFOLIO_FIRST
+        cs = compiled(cfg).cards
 
         def old(decks=decks, cfg=cfg):
             out = np.zeros(len(decks), np.int64)
@@ -93,44 +100,63 @@ def main() -> int:
                 out[i] = solve_batch(cfg, decks[i : i + 1], node_limit=SWEEP_NODE_LIMIT)["code"][0]
             return out
 
-        def new(decks=decks, cfg=cfg, policy=policy):
-            return solve_escalating(cfg, decks, policy)["code"]
+        def sweep(decks=decks, cfg=cfg, cs=cs):
+            # old, plus what study.sweep_chunk does per deal besides the search: its rank,
+            # its setup position (for the EQUIPPED labels) and the labels
+            out = old(decks, cfg)
+            for d in decks:
+                rank(d)
+                ",".join(cs.labels[c] for c in new_game(cs, d.tolist()).equipped(0))
+            return out
 
-        old_t, new_t = [], []
+        def new(decks=decks, cfg=cfg, policy=policy, budget=budget):
+            return solve_escalating(cfg, decks, policy, budget)["code"]
+
+        def small(decks=decks, cfg=cfg):
+            return solve_escalating(cfg, decks, Escalation(200_000))["code"]
+
+        paths = {"sweep": sweep, "old": old, "new": new}
+        if not cfg.blitz:
+            paths["small"] = small
+        times = {k: [] for k in paths}
+        codes = {}
         old(decks[:1]), new()  # compile or load, and fill the tables once
         for r in range(args.reps):
-            for label, fn, acc in (("old", old, old_t), ("new", new, new_t))[
-                :: 1 if r % 2 == 0 else -1
-            ]:
+            names = list(paths)[:: 1 if r % 2 == 0 else -1]
+            for label in names:
                 t0 = time.process_time()
-                code = fn()
-                acc.append(time.process_time() - t0)
-                if label == "old":
-                    code_old = code
-                else:
-                    code_new = code
-        both = (code_old != CODE_UNDECIDED) & (code_new != CODE_UNDECIDED)
-        if not (code_old[both] == code_new[both]).all():
+                codes[label] = paths[label]()
+                times[label].append(time.process_time() - t0)
+        both = (codes["old"] != CODE_UNDECIDED) & (codes["new"] != CODE_UNDECIDED)
+        if not (codes["old"][both] == codes["new"][both]).all():
             raise SystemExit(f"{name}: the two paths disagree on a decided deal")
-        ratio = np.array(old_t) / np.array(new_t)
         m = len(decks)
-        row = {
-            "deals": m,
-            "old_deals_per_cpu_s": round(m / min(old_t), 1),
-            "new_deals_per_cpu_s": round(m / min(new_t), 1),
-            "speedup_fastest": round(min(old_t) / min(new_t), 3),
-            "speedup_median": round(float(np.median(ratio)), 3),
-            "speedup_min_max": [round(float(ratio.min()), 3), round(float(ratio.max()), 3)],
-            "undecided_old": int((code_old == CODE_UNDECIDED).sum()),
-            "undecided_new": int((code_new == CODE_UNDECIDED).sum()),
-            "us_per_deal_new": round(1e6 * min(new_t) / m, 1),
-        }
+        t = {k: np.array(v) for k, v in times.items()}
+        row = {"deals": m}
+        for k in paths:
+            row[f"{k}_deals_per_cpu_s"] = round(m / t[k].min(), 1)
+        for k in [p for p in paths if p != "new"]:
+            ratio = t[k] / t["new"]
+            row[f"new_over_{k}_median"] = round(float(np.median(ratio)), 3)
+            row[f"new_over_{k}_min_max"] = [
+                round(float(ratio.min()), 3),
+                round(float(ratio.max()), 3),
+            ]
+        row["undecided_old"] = int((codes["old"] == CODE_UNDECIDED).sum())
+        row["undecided_new"] = int((codes["new"] == CODE_UNDECIDED).sum())
+        row["us_per_deal"] = {k: round(1e6 * t[k].min() / m, 1) for k in paths}
         rows[name] = row
         print(
-            f"  {name:>9}: {m:5} deals  old {row['old_deals_per_cpu_s']:9.1f}  new "
-            f"{row['new_deals_per_cpu_s']:9.1f} deals/CPU-s  new/old x{row['speedup_median']} "
-            f"(median of {args.reps}; fastest x{row['speedup_fastest']})  undecided "
-            f"{row['undecided_old']} -> {row['undecided_new']}",
+            f"  {name:>9}: {m:5} deals, deals/CPU-s: sweep {row['sweep_deals_per_cpu_s']:9.1f}  old "
+            f"{row['old_deals_per_cpu_s']:9.1f}  new {row['new_deals_per_cpu_s']:9.1f}; new/sweep "
+            f"x{row['new_over_sweep_median']}, new/old x{row['new_over_old_median']} (medians of "
+            f"{args.reps}); undecided {row['undecided_old']} -> {row['undecided_new']}"
+            + (
+                f"; escalating from 200,000: {row['small_deals_per_cpu_s']:.1f} deals/CPU-s "
+                f"(new/small x{row['new_over_small_median']})"
+                if "small" in paths
+                else ""
+            ),
             flush=True,
         )
     summary["sweep"] = rows

@@ -27,8 +27,15 @@ from solvers.allisbomb.kernel import CODE_UNDECIDED
 from solvers.allisbomb.solver import MAX_TABLE_BITS, PORTFOLIO_FIRST, solve_batch
 from solvers.common.errors import BadInput
 
-#: First pass of a sweep's escalation (positions per deal, both move orders together).
-FIRST_LIMIT = 200_000
+#: First pass of a sweep's escalation (positions per deal, both move orders together): the
+#: one-pass sweep's node limit, so an escalating sweep costs what a one-pass sweep costs on
+#: every deal that one decides. A smaller first pass is slower, not faster: a deal decided
+#: at x positions costs about 2x by doubling from below (every smaller pass is spent
+#: first), and the hard deals are most of a sweep's positions; measured on the same 60
+#: six-expansion deals, escalating from 200,000 took 1.6x the CPU of one pass at 3,000,000
+#: (scripts/bench_allisbomb_sweep.py). The cheap first pass pays when the pass limit is
+#: what bounds a run's time or memory, not its total CPU.
+FIRST_LIMIT = 3_000_000
 #: Last pass: a deal still undecided here is reported 'undecided'.
 CEILING = 51_200_000
 #: Largest table a pass may get (2**24 index slots; the kernel's entry numbers have 24

@@ -5,7 +5,7 @@ duplicate pairs". Setup (rulebook B) draws 3 cards and EQUIPS them: the equipped
 are a set, not a sequence, so two shuffles that differ only in the order of their first
 three cards are the same game (the kernel's setup position is the same row). A *Blitz deal*
 here is therefore one shuffle with its first three cards in increasing card id, and the
-deals are numbered by their lexicographic order (`deal_rank`, `deal_of_rank`): rank
+deals are numbered by their lexicographic order (`blitz_ranks.deal_rank`, `deal_of_rank`): rank
 r = (index of the equipped 3-set among the C(13, 3) = 286 sets, in lexicographic order)
 * 10! + (lexicographic rank of the order of the other 10 cards). Each deal stands for the
 3! = 6 shuffles that reach it, so the share of winnable deals is the share of winnable
@@ -13,7 +13,7 @@ uniform shuffles.
 
 The study (`exhaust_study`) cuts a range of ranks into blocks of at most `BLOCK` deals,
 one runner case each, and blocks into chunks (resumable, local processes or Dask). A block
-builds its decks in Numba (`_fill_decks`) and decides them in one kernel call
+builds its decks in Numba (`blitz_ranks.decks_of_ranks`) and decides them in one kernel call
 (`solver.solve_batch`'s `kernel.solve_many`; the deals it leaves undecided go on through
 `escalate.solve_escalating`, one call per pass). A block's row holds counts, positions
 and CPU seconds, never one row per deal. `sample_study` decides uniform random deals
@@ -22,7 +22,6 @@ instead (for an estimate with its interval when the whole range is out of reach)
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
 from fractions import Fraction
@@ -30,8 +29,16 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
+from solvers.allisbomb.blitz_ranks import (
+    N_CARDS,
+    N_DEALS,
+    N_EQUIPPED,
+    deal_of_rank,
+    deal_rank,
+    decks_of_ranks,
+    parse_ranks,
+)
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.escalate import Escalation, solve_escalating
@@ -40,14 +47,7 @@ from solvers.common.errors import BadInput
 from solvers.common.runner import ChunkSpec, Study
 from solvers.common.stats import wilson_undecided
 
-#: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "bc2ea50c0d1e2c58"
-
 BLITZ = GameConfig(blitz=True)
-#: Cards in a Blitz deck, and how many setup EQUIPS (rulebook B).
-N_CARDS, N_EQUIPPED = 13, 3
-#: Every Blitz deal: 13! / 3!.
-N_DEALS = math.factorial(N_CARDS) // math.factorial(N_EQUIPPED)
 #: Deals decided per kernel call, and per runner case (a block: its decks are 13 int64
 #: each, 6.8 MB).
 BLOCK = 1 << 16
@@ -73,118 +73,6 @@ EXHAUST_COLUMNS = (
     "hardest_rank",
     "cpu_seconds",
 )
-
-
-def _tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """(factorials 0..n, binomial table C[i, j] for i <= n, j <= k) as int64."""
-    fact = np.array([math.factorial(i) for i in range(n + 1)], np.int64)
-    binom = np.array([[math.comb(i, j) for j in range(k + 1)] for i in range(n + 1)], np.int64)
-    return fact, binom
-
-
-_FACT, _BINOM = _tables(N_CARDS, N_EQUIPPED)
-
-
-@njit(cache=True)
-def _fill_decks(ranks, n, k, fact, binom, out):
-    """Write the deal of each rank (see the module doc) into the rows of `out` [m, n]."""
-    free = np.empty(n, np.int64)
-    rest = fact[n - k]
-    for r in range(ranks.shape[0]):
-        sub, perm = divmod(ranks[r], rest)
-        # the sub-th k-subset of 0..n-1 in lexicographic order
-        c = 0
-        for i in range(k):
-            while True:
-                left = binom[n - c - 1, k - i - 1]  # subsets whose i-th card is c
-                if sub < left:
-                    break
-                sub -= left
-                c += 1
-            out[r, i] = c
-            c += 1
-        m = 0
-        j = 0
-        for c in range(n):
-            if j < k and out[r, j] == c:
-                j += 1
-            else:
-                free[m] = c
-                m += 1
-        # the perm-th order of the free cards (lexicographic)
-        for i in range(n - k):
-            f = fact[n - k - 1 - i]
-            q, perm = divmod(perm, f)
-            out[r, k + i] = free[q]
-            for t in range(q, n - k - 1 - i):
-                free[t] = free[t + 1]
-
-
-def deal_of_rank(r: int) -> list[int]:
-    """The Blitz deal (card ids, top first; the first three increasing) of rank r.
-
-    >>> deal_of_rank(0)
-    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
-    >>> deal_of_rank(N_DEALS - 1)
-    [10, 11, 12, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
-    """
-    r = int(r)
-    if not 0 <= r < N_DEALS:
-        raise BadInput(f"Blitz deal rank {r} out of range: expected 0..{N_DEALS - 1:,}")
-    out = np.zeros((1, N_CARDS), np.int64)
-    _fill_decks(np.array([r], np.int64), N_CARDS, N_EQUIPPED, _FACT, _BINOM, out)
-    return out[0].tolist()
-
-
-def deal_rank(deck) -> int:
-    """The rank of a Blitz shuffle's deal (any order of its first three cards).
-
-    >>> deal_rank([2, 0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
-    0
-    """
-    deck = [int(c) for c in deck]
-    if sorted(deck) != list(range(N_CARDS)):
-        raise BadInput(f"a Blitz deck holds each card id 0..{N_CARDS - 1} once, not {deck}")
-    first = sorted(deck[:N_EQUIPPED])
-    sub = 0
-    c = 0
-    for i, x in enumerate(first):
-        while c < x:
-            sub += math.comb(N_CARDS - c - 1, N_EQUIPPED - i - 1)
-            c += 1
-        c = x + 1
-    free = [c for c in range(N_CARDS) if c not in first]
-    perm = 0
-    for i, x in enumerate(deck[N_EQUIPPED:]):
-        j = free.index(x)
-        perm += j * math.factorial(N_CARDS - N_EQUIPPED - 1 - i)
-        free.pop(j)
-    return sub * math.factorial(N_CARDS - N_EQUIPPED) + perm
-
-
-def decks_of_ranks(ranks: np.ndarray) -> np.ndarray:
-    """The deals of many ranks as an int64 array [m, 13] (for `solver.solve_batch`)."""
-    ranks = np.ascontiguousarray(ranks, dtype=np.int64)
-    out = np.zeros((ranks.shape[0], N_CARDS), np.int64)
-    _fill_decks(ranks, N_CARDS, N_EQUIPPED, _FACT, _BINOM, out)
-    return out
-
-
-def parse_ranks(text: str | None) -> tuple[int, int]:
-    """'A:B' (a half-open range of deal ranks; either end may be left out) -> (A, B)."""
-    if not text:
-        return 0, N_DEALS
-    parts = text.split(":")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        a = int(parts[0].replace("_", "").replace(",", "")) if parts[0].strip() else 0
-        b = int(parts[1].replace("_", "").replace(",", "")) if parts[1].strip() else N_DEALS
-    except ValueError:
-        raise BadInput(f"--ranks {text!r}: expected A:B, two deal ranks (e.g. 0:100000)") from None
-    if not 0 <= a < b <= N_DEALS:
-        raise BadInput(f"--ranks {text!r}: expected 0 <= A < B <= {N_DEALS:,}")
-    return a, b
 
 
 def decide(ranks: np.ndarray, policy: Escalation = ESCALATION) -> dict[str, np.ndarray]:
@@ -258,6 +146,12 @@ def _blocks(deals: int, chunk_deals: int) -> tuple[int, int, int]:
     return block, -(-deals // block), max(1, chunk_deals // block)
 
 
+def progress_text(df: pd.DataFrame) -> str:
+    """The running count on the progress bar: deals won of deals decided so far."""
+    deals, wins = int(df["deals"].sum()), int(df["wins"].sum())
+    return f"{wins:,}/{deals:,} won ({wins / max(deals, 1):.4%}), {int(df['undecided'].sum())} undecided"
+
+
 def _params(policy: Escalation) -> dict[str, Any]:
     return {
         "config": BLITZ.label(),
@@ -288,6 +182,7 @@ def exhaust_study(
         chunk_fn=exhaust_chunk,
         chunk_size=per_chunk,
         input_files=load_cards(BLITZ).files,
+        progress_fn=progress_text,
     )
 
 
@@ -306,6 +201,7 @@ def sample_study(
         chunk_fn=sample_chunk,
         chunk_size=per_chunk,
         input_files=load_cards(BLITZ).files,
+        progress_fn=progress_text,
     )
 
 
@@ -341,3 +237,18 @@ def summarize(df: pd.DataFrame, total: int, sampled: bool = False) -> dict[str, 
         out["fraction_reduced"] = f"{f.numerator}/{f.denominator}"
         out["rate"] = wins / deals
     return out
+
+
+__all__ = [
+    "N_CARDS",
+    "N_DEALS",
+    "N_EQUIPPED",
+    "deal_of_rank",
+    "deal_rank",
+    "decks_of_ranks",
+    "parse_ranks",
+    "decide",
+    "exhaust_study",
+    "sample_study",
+    "summarize",
+]

@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from solvers.allisbomb import blitz_ranks as R
 from solvers.allisbomb import exhaust as E
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb.solver import compiled, solve_batch
@@ -40,9 +41,9 @@ def test_deal_count_is_13_factorial_over_3_factorial():
 def test_ranks_number_the_canonical_shuffles_in_lexicographic_order():
     # a small deck (5 cards, 3 equipped): every shuffle with increasing first three, once
     n, k = 5, 3
-    fact, binom = E._tables(n, k)
+    fact, binom = R._tables(n, k)
     out = np.zeros((20, n), np.int64)
-    E._fill_decks(np.arange(20, dtype=np.int64), n, k, fact, binom, out)
+    R._fill_decks(np.arange(20, dtype=np.int64), n, k, fact, binom, out)
     canon = [p for p in itertools.permutations(range(n)) if p[0] < p[1] < p[2]]
     assert [tuple(r) for r in out] == canon  # itertools yields them in lexicographic order
 
@@ -142,6 +143,7 @@ def test_sample_is_reproducible_and_reports_an_interval(tmp_path):
     assert list(a["deals"]) == [300, 300, 300]
     s = E.summarize(a, 900, sampled=True)
     assert s["deals"] == 900 and s["lo"] <= s["rate"] <= s["hi"] and "fraction" not in s
+    assert E.progress_text(a).startswith(f"{s['wins']:,}/900 won")
     other = run_study(E.sample_study(900, 8, chunk_size=300), tmp_path / "c", progress=False)
     assert not stable(other).equals(stable(a))  # another seed, other deals
 
