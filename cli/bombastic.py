@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import click
 
-from cli.common import SCHEDULER, SEED, count_range, finite_float, study_options
+from cli.common import MAX_WORKERS, SCHEDULER, SEED, count_range, finite_float, study_options
 from solvers.common.errors import BadInput
 
 
@@ -223,7 +223,7 @@ def _pct(p: float) -> str:
 @click.option("--games", type=count_range(1), default=100, show_default=True)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--workers", type=count_range(1, MAX_WORKERS), default=1, show_default=True)
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
@@ -288,7 +288,7 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
 )
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--workers", type=count_range(1, MAX_WORKERS), default=1, show_default=True)
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options

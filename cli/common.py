@@ -26,6 +26,9 @@ EXIT_PAUSED = 3
 SEED_MAX = 2**64 - 1
 #: The largest count (node limit, games, iterations) a kernel's ``int64`` counter holds.
 COUNT_MAX = 2**63 - 1
+#: The most local worker processes a command starts (each costs a Python interpreter and
+#: its compiled kernels, some 200 MB).
+MAX_WORKERS = 256
 
 
 class SeedType(click.ParamType):
@@ -115,7 +118,7 @@ def study_options(default_chunk: int | None = 1000):
         )
         @click.option(
             "--workers",
-            type=click.IntRange(min=1),
+            type=count_range(1, MAX_WORKERS),
             default=None,
             help="Local worker processes (default: this process while the rest of the study "
             "would take under 10 s at its rate so far, then every core).",

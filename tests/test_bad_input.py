@@ -213,6 +213,7 @@ OPTIONS = [
         ["--out"],
     ),
     (["bombastic", "play", "--workers", "2"], ["--out"]),
+    (["bombastic", "play", "--workers", "100000"], ["--workers", "100000"]),
     (["bombastic", "play", "--scheduler", "not a url"], ["--scheduler", "not a url", "tcp://"]),
     (["bombastic", "infostates", "--max-memo-gib", "nan"], ["--max-memo-gib"]),
     (["bombastic", "infostates", "--depth", "-1"], ["--depth"]),
@@ -249,6 +250,7 @@ STUDY_OPTIONS = [
     (["--chunk-size", "0"], ["--chunk-size"]),
     (["--seed", "-1"], ["--seed"]),
     (["--deals", "0"], ["--deals"]),
+    (["--workers", "100000"], ["--workers"]),
 ]
 
 

@@ -343,8 +343,8 @@ def _damage(out: Path, index: int, how: str, data) -> None:
             path,
         )
     elif how == "swap":
-        other = chunk_path(out, (index + 1) % 3)
-        path.write_bytes(other.read_bytes())
+        other = chunk_path(out, (index + 1) % 3)  # possibly damaged or gone already
+        path.write_bytes(other.read_bytes() if other.is_file() else b"")
     else:
         path.write_bytes(b"")
 

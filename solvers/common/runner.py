@@ -948,7 +948,7 @@ def _run_locked(
                         break
                     finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
             else:
-                _run_pool(study, todo, n_workers, finish, deadline)
+                _run_pool(study, todo, min(n_workers, n_todo), finish, deadline)
         ok = True
     finally:
         bar.close()

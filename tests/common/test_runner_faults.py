@@ -352,3 +352,17 @@ def test_closed_pipe_exits_quietly():
     lines = proc.stdout.strip().splitlines()
     assert lines[-1] == "0", proc.stderr
     assert proc.stderr == ""
+
+
+def refusing_chunk(params, chunk):
+    """A chunk function that finds its parameters impossible (as a kernel might)."""
+    raise BadInput(f"parameter p={params['p']} cannot be run; expected 0 <= p <= 1")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_first_chunk_refused_leaves_no_folder(tmp_path, workers):
+    out = tmp_path / "new" / "study"
+    study = Study("toy.refuse", {"p": 7}, 40, 1, refusing_chunk, 10)
+    with pytest.raises(BadInput, match="p=7"):
+        run_study(study, out, workers=workers, progress=False)
+    assert list(tmp_path.iterdir()) == []
