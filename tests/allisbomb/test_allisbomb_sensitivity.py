@@ -227,3 +227,26 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert not (tmp_path / "b").exists()
     with pytest.raises(BadInput):
         sensitivity_study(GameConfig(), 5, 0, player="random")
+
+
+def test_lookahead_player_is_paired_and_deterministic(tmp_path):
+    config = GameConfig(cards_file=KNOWN)
+    out, rows, manifest = _study(tmp_path, config, only=(INERT,), player="lookahead", deals=6)
+    eff = effects(rows, manifest["identity"]["params"]).set_index("edit")
+    # The lookahead player is deterministic and the dropped step never acts: same games.
+    assert eff.at[INERT, "to_win"] == eff.at[INERT, "to_loss"] == 0
+    assert "lookahead" in manifest["identity"]["params"]
+
+
+def test_undecided_deals_widen_the_interval_instead_of_counting_as_losses(tmp_path):
+    # A node limit this small leaves some deals undecided under both card sets.
+    study = sensitivity_study(
+        GameConfig(), 40, seed=4, node_limit=300, only=("LIBRARIAN/passive/drop-step-1",)
+    )
+    rows = run_study(study, tmp_path / "u", workers=1, progress=False)
+    eff = effects(rows, study.params).iloc[0]
+    assert eff["base_undecided"] > 0 and eff["edited_undecided"] > 0
+    decided_only = rows.replace({"outcome": {2: 0}})  # what folding undecided into losses gives
+    folded = effects(decided_only, study.params).iloc[0]
+    assert folded["diff"] == eff["diff"]  # the point estimate counts undecided as not won
+    assert eff["lo"] < folded["lo"] and eff["hi"] > folded["hi"]
