@@ -24,6 +24,16 @@ STAND_IN_NOTE = (
 )
 
 
+def banner(stand_in: bool, provenance: dict | None) -> str:
+    """The first line of every report: whose card texts these are, per set."""
+    from solvers.allisbomb.cards import provenance_words
+
+    per_set = provenance_words(provenance or {})
+    if stand_in:
+        return f"[{STAND_IN_NOTE}; {per_set}]"
+    return f"[cards: {per_set}]"
+
+
 @dataclass(frozen=True)
 class GameArgs:
     """The game options as typed (`game_options`): which cards and rules to play with."""
@@ -33,6 +43,7 @@ class GameArgs:
     players: int = 1
     blitz: bool = False
     cards_file: str | None = None
+    allow_nonstandard: bool = False
 
     def rules_given(self) -> bool:
         """True if a card set or variant option differs from its default (--cards aside)."""
@@ -40,7 +51,7 @@ class GameArgs:
 
     def given(self) -> bool:
         """True if any game option differs from its default."""
-        return self.rules_given() or bool(self.cards_file)
+        return self.rules_given() or bool(self.cards_file) or self.allow_nonstandard
 
     def config(self):
         """The validated `GameConfig` (raises BadInput naming a bad value)."""
@@ -53,10 +64,11 @@ class GameArgs:
             blitz=self.blitz,
             players=self.players,
             cards_file=Path(self.cards_file) if self.cards_file else None,
+            allow_nonstandard=self.allow_nonstandard,
         ).validate()
 
 
-_GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file")
+_GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file", "allow_nonstandard")
 
 
 def game_options(hands_flag: str = "--hands"):
@@ -92,6 +104,12 @@ def game_options(hands_flag: str = "--hands"):
             default=None,
             help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
             "the stand-in cards of the sets it defines.",
+        )
+        @click.option(
+            "--allow-nonstandard",
+            is_flag=True,
+            help="Play cards that break what the rulebook fixes (copies, names, the "
+            "PRINCESS's win...) on purpose: one warning line per breach instead of an error.",
         )
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
@@ -309,6 +327,7 @@ def solve_command(
         "loss_reasons": res.reasons(),
         "config": config.to_dict(),
         "stand_in": cs.is_stand_in(),
+        "provenance": cs.provenance_by_set(),
         "seed": seed,
         "rank": None if deal is None else str(deals.rank(deal)),
         "deck": None if deal is None else [cs.labels[c] for c in deal],
@@ -351,8 +370,7 @@ def _warm_up(node_limit: int) -> float:
 def render_text(r: dict) -> str:
     """The human-readable solve report."""
     lines = []
-    if r["stand_in"]:
-        lines.append(f"[{STAND_IN_NOTE}]")
+    lines.append(banner(r["stand_in"], r.get("provenance")))
     lines.append(f"game: {r['config']['label']}")
     if r["deck"] is not None:
         src = f"seed {r['seed']}, " if r["seed"] is not None else ""
@@ -370,6 +388,13 @@ def render_text(r: dict) -> str:
     if r["outcome"] == "loss":
         lines.append(
             "every line of play loses; losing ends met: " + (", ".join(r["loss_reasons"]) or "none")
+        )
+    elif r["outcome"] == "undecided" and "TOO_MANY_MOVES" in r["loss_reasons"]:
+        from solvers.allisbomb.rules import MAX_MOVES
+
+        lines.append(
+            f"a position has more than {MAX_MOVES:,} moves (or a turn more than 64 choices), "
+            "the cap per position (CARDS.md, 'Moves'): the search stops there"
         )
     elif r["outcome"] == "undecided":
         lines.append(
@@ -399,46 +424,6 @@ def render_text(r: dict) -> str:
     return "\n".join(lines)
 
 
-@allisbomb.command(name="cards")
-@game_options()
-@click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
-def cards_cmd(game, as_json) -> None:
-    """Print the card table of a game, with each card's provenance.
-
-    \b
-    Example:
-      bombsolve allisbomb cards --expansions mosquitos,hands
-    """
-    from solvers.allisbomb.cards import load_cards
-    from solvers.allisbomb.rules import card_table
-
-    config = game.config()
-    cs = load_cards(config)
-    rows = card_table(cs)
-    if as_json:
-        click.echo(
-            json.dumps(
-                {"config": config.to_dict(), "cards": rows, "files": [str(p) for p in cs.files]},
-                indent=1,
-            )
-        )
-        return
-    if cs.is_stand_in():
-        click.echo(f"[{STAND_IN_NOTE}]")
-    click.echo(f"{config.label()}: {cs.n} cards")
-    for row in rows:
-        prov = row["provenance"]
-        head = f"{row['label']} x{row['copies']}"
-        extra = ", ".join(
-            x
-            for x in (row["class"], row["set"], row["campaign"] and f"campaign {row['campaign']}")
-            if x
-        )
-        click.echo(f"{head:<26} [{extra}] ({prov})")
-        click.echo(f"    passive {row['passive']}")
-        click.echo(f"    ignited {row['ignited']}")
-
-
 @allisbomb.command(name="replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 def replay_cmd(file) -> None:
@@ -457,8 +442,7 @@ def replay_cmd(file) -> None:
     if not isinstance(data, dict) or "position" not in data or "solution" not in data:
         raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
     state = state_from_json(data["position"])
-    if state.cards.is_stand_in():
-        click.echo(f"[{STAND_IN_NOTE}]")
+    click.echo(banner(state.cards.is_stand_in(), state.cards.provenance_by_set()))
     click.echo(f"game: {state.config.label()}")
     two = state.config.players == 2
     for i, move in enumerate(data["solution"]):
