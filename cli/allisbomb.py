@@ -15,13 +15,26 @@ from pathlib import Path
 
 import click
 
+from cli.common import SEED, count_range, finite_float
 from solvers.common.errors import BadInput
-from solvers.common.files import write_text_atomic
+from solvers.common.files import check_output_file, write_text_atomic
+from solvers.common.jsonfile import read_json_file
 
 STAND_IN_NOTE = (
     "cards: STAND-IN texts written by the bombsolve project (the printed card texts are not "
     "available); pass --cards FILE with a transcription of your own cards"
 )
+
+
+def warn_nonstandard(config) -> None:
+    """Under --allow-nonstandard: one warning line on stderr per breach of what the rulebook
+    fixes about the cards (CARDS.md, "Game checks")."""
+    if not config.allow_nonstandard:
+        return
+    from solvers.allisbomb.cards import load_cards
+
+    for line in load_cards(config).nonstandard:
+        click.echo(f"warning: {line}", err=True)
 
 
 def banner(stand_in: bool, provenance: dict | None) -> str:
@@ -58,7 +71,7 @@ class GameArgs:
         from solvers.allisbomb.config import GameConfig, parse_expansions
 
         names = parse_expansions(self.expansions)
-        return GameConfig(
+        config = GameConfig(
             expansions=tuple(e for e in names if e != "hands"),
             hands=self.hands or "hands" in names,
             blitz=self.blitz,
@@ -66,6 +79,8 @@ class GameArgs:
             cards_file=Path(self.cards_file) if self.cards_file else None,
             allow_nonstandard=self.allow_nonstandard,
         ).validate()
+        warn_nonstandard(config)
+        return config
 
 
 _GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file", "allow_nonstandard")
@@ -122,7 +137,7 @@ def game_options(hands_flag: str = "--hands"):
 
 
 @click.group(name="allisbomb", invoke_without_command=True)
-@click.option("--seed", type=int, default=None, help="Shuffle with np.random.default_rng(SEED).")
+@click.option("--seed", type=SEED, default=None, help="Shuffle with np.random.default_rng(SEED).")
 @click.option(
     "--rank",
     "rank_",
@@ -147,7 +162,7 @@ def game_options(hands_flag: str = "--hands"):
 @game_options()
 @click.option(
     "--node-limit",
-    type=click.IntRange(1),
+    type=count_range(1),
     default=3_000_000,
     show_default=True,
     help="Positions to search before answering 'undecided'.",
@@ -159,7 +174,7 @@ def game_options(hands_flag: str = "--hands"):
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=finite_float(0, min_open=True),
     default=None,
     help="Seconds to search before answering 'undecided' (checked every 100,000 positions).",
 )
@@ -219,6 +234,8 @@ def allisbomb(
         return
     if len(sources) > 1:
         raise BadInput("give one of --seed, --rank, --deck, --state")
+    if save:
+        check_output_file(save, "--save")
     result = solve_command(
         seed,
         rank_,
@@ -256,16 +273,14 @@ def solve_command(
     from solvers.allisbomb.solver import compiled, solve_state
 
     if state_file is not None:
-        try:
-            data = json.loads(Path(state_file).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise BadInput(f"cannot read position {state_file!r}: {exc}") from None
+        data = read_json_file(state_file, "position file")
         if game.given():
             raise BadInput("--state takes the game options from the position file")
         if isinstance(data, dict) and "position" in data:
             data = data["position"]
         state = state_from_json(data)
         config = state.config
+        warn_nonstandard(config)
         cs = compiled(config).cards
         deal = None
     else:
@@ -284,6 +299,9 @@ def solve_command(
         state = new_game(cs, deal)
     if shortest and keep_most:
         raise BadInput("--shortest and --keep-most ask for different wins; choose one")
+    if shortest and time_limit is not None:
+        # the iterative deepening does not look at the clock: refused rather than overrun
+        raise BadInput("--time-limit does not bound --shortest; bound it with --node-limit")
     warm = _warm_up(node_limit)
     if shortest:
         from solvers.allisbomb.solver import solve_shortest
@@ -433,21 +451,18 @@ def replay_cmd(file) -> None:
     Example:
       bombsolve allisbomb --seed 42 --save deal42.json && bombsolve allisbomb replay deal42.json
     """
+    from solvers.allisbomb.positions import check_solution
     from solvers.allisbomb.rules import Outcome, state_from_json
 
-    try:
-        data = json.loads(Path(file).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BadInput(f"cannot read solution file {file!r}: {exc}") from None
+    data = read_json_file(file, "solution file")
     if not isinstance(data, dict) or "position" not in data or "solution" not in data:
         raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
+    moves = check_solution(data["solution"], file)
     state = state_from_json(data["position"])
     click.echo(banner(state.cards.is_stand_in(), state.cards.provenance_by_set()))
     click.echo(f"game: {state.config.label()}")
     two = state.config.players == 2
-    for i, move in enumerate(data["solution"]):
-        if not isinstance(move, list) or not all(isinstance(x, int) for x in move):
-            raise BadInput(f"{file}: solution turn {i + 1} must be a list of integers")
+    for i, move in enumerate(moves):
         if state.is_over():
             raise BadInput(f"{file}: the game is over before turn {i + 1}")
         lines = state.describe_move(move)
@@ -458,5 +473,5 @@ def replay_cmd(file) -> None:
             click.echo("    " + step.strip())
         click.echo("    deck: " + (", ".join(state.label(c) for c in state.deck) or "(empty)"))
     click.echo(f"result: {state.outcome.value.upper()}")
-    if data["solution"] and state.outcome is not Outcome.WIN:
+    if moves and state.outcome is not Outcome.WIN:
         raise BadInput(f"{file}: the saved solution does not win")

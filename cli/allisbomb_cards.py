@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from cli.allisbomb import banner, game_options
+from cli.allisbomb import banner, game_options, warn_nonstandard
 from solvers.common.errors import BadInput
 
 
@@ -82,13 +82,15 @@ def _file_game(file: str, expansions: str | None, players: int, allow: bool):
 
     cf = load_card_file(Path(file))
     sets = {c.expansion for c in cf.cards} | set(parse_expansions(expansions))
-    return GameConfig(
+    config = GameConfig(
         expansions=tuple(s for s in sets if s not in ("base", "hands")),
         hands="hands" in sets,
         players=players,
         cards_file=Path(file),
         allow_nonstandard=allow,
     ).validate()
+    warn_nonstandard(config)
+    return config
 
 
 _FILE_OPTIONS = (
@@ -193,10 +195,9 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
     cs = load_cards(config)
     card = find_card(cs, card_name)
     if state_file is not None:
-        try:
-            data = json.loads(Path(state_file).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise BadInput(f"cannot read position {state_file!r}: {exc}") from None
+        from solvers.common.jsonfile import read_json_file
+
+        data = read_json_file(state_file, "position file")
         if isinstance(data, dict) and "position" in data:
             data = data["position"]
         state = state_from_json(data, cs)

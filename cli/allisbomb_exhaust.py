@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import command_line, study_options
+from cli.common import SEED, command_line, count_range, study_options
 from solvers.common.errors import BadInput
 
 
@@ -29,13 +29,13 @@ from solvers.common.errors import BadInput
 )
 @click.option(
     "--sample",
-    type=click.IntRange(min=1),
+    type=count_range(1),
     default=None,
     help="Decide this many uniform random deals instead (an estimate with its interval).",
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=SEED,
     default=None,
     help="With --sample: root of its SeedSequence (default 0).",
 )

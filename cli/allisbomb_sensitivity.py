@@ -10,14 +10,14 @@ from pathlib import Path
 import click
 
 from cli.allisbomb import game_options
-from cli.common import command_line, study_options
+from cli.common import SEED, command_line, count_range, study_options
 
 
 @click.command(name="sensitivity")
-@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals to play.")
+@click.option("--deals", type=count_range(1), required=True, help="Deals to play.")
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=SEED,
     default=0,
     show_default=True,
     help="Root of the study's SeedSequence.",
@@ -47,7 +47,7 @@ from cli.common import command_line, study_options
 )
 @click.option(
     "--node-limit",
-    type=click.IntRange(min=1),
+    type=count_range(1),
     default=None,
     help="Perfect play: positions per deal before 'undecided' (default: the solver's).",
 )

@@ -10,15 +10,15 @@ from pathlib import Path
 import click
 
 from cli.allisbomb import game_options
-from cli.common import command_line, study_options
+from cli.common import SEED, command_line, count_range, study_options
 from solvers.common.errors import BadInput
 
 
 @click.command(name="sweep")
-@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals per configuration.")
+@click.option("--deals", type=count_range(1), required=True, help="Deals per configuration.")
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=SEED,
     default=0,
     show_default=True,
     help="Root of the study's SeedSequence.",
@@ -32,7 +32,7 @@ from solvers.common.errors import BadInput
 @game_options(hands_flag="--hands/--no-hands")
 @click.option(
     "--node-limit",
-    type=click.IntRange(min=1),
+    type=count_range(1),
     default=None,
     help="Positions per deal before 'undecided' (default: the solver's; with --escalate, "
     "the ceiling, default 51,200,000).",
@@ -45,14 +45,14 @@ from solvers.common.errors import BadInput
 )
 @click.option(
     "--first-limit",
-    type=click.IntRange(min=1),
+    type=count_range(1),
     default=200_000,
     show_default=True,
     help="With --escalate: the node limit of the first pass.",
 )
 @click.option(
     "--heuristic-deals",
-    type=click.IntRange(min=0),
+    type=count_range(0),
     default=1000,
     show_default=True,
     help="Also play the lookahead, greedy and random players on this many deals per configuration.",
@@ -155,15 +155,15 @@ def _report(out: Path, rows) -> None:
 @click.command(name="campaign")
 @click.option(
     "--campaigns",
-    type=click.IntRange(min=1),
+    type=count_range(1),
     required=True,
     help="Independent six-game campaigns to play.",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--players", type=click.IntRange(1, 2), default=1, show_default=True)
 @click.option(
     "--node-limit",
-    type=click.IntRange(min=1),
+    type=count_range(1),
     default=2_000_000,
     show_default=True,
     help="Positions per game before it counts as undecided.",

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import click
 
-from cli.common import study_options
+from cli.common import SCHEDULER, SEED, count_range, finite_float, study_options
 from solvers.common.errors import BadInput
 
 
@@ -51,7 +51,9 @@ def odds(as_: str, events: str, as_json: bool) -> None:
       shuffle 3 4 5       tiles 3 4 5 were put back in an order I do not know
       place 0=B 1=X 2=O   I secretly arranged tiles 0 1 2 like this
       secret-swap 4       my opponent secretly swapped shown tile 4 with another
-    Hidden choices of the opponent count as equally likely (see beliefs.py).
+    Hidden choices of the opponent count as equally likely; what its choices
+    might suggest (it stopped peeking, it went for a line) is not counted, only
+    what the rules make certain (see beliefs.py).
 
     \b
     Example:
@@ -118,7 +120,7 @@ def rule_options(fn):
     """Add the rule options (Options fields) to a command."""
     fn = click.option(
         "--turn-cap",
-        type=int,
+        type=count_range(1, 1_000_000),
         default=60,
         show_default=True,
         help="Stop a game after this many turns (reported as TURN_CAP, no winner).",
@@ -194,6 +196,20 @@ def options_flags(options) -> str:
     return " ".join(flags)
 
 
+def _check_study_out(out, workers: int, scheduler: str | None) -> None:
+    """Refuse --workers/--scheduler without --out (they would be ignored) and an --out
+    that cannot be written, before any game is played."""
+    from solvers.common.runner import check_output_folder
+
+    if out is None and (workers != 1 or scheduler):
+        raise BadInput(
+            "--workers and --scheduler run the games as a study into --out; "
+            "expected --out DIR with them (or neither)"
+        )
+    if out is not None:
+        check_output_folder(out)
+
+
 _WINNER = {0: "X wins,", 1: "O wins,", -1: "no winner,"}
 
 
@@ -204,11 +220,11 @@ def _pct(p: float) -> str:
 @bombastic.command()
 @click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
 @click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
-@click.option("--games", type=int, default=100, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--games", type=count_range(1), default=100, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler.")
+@click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
 def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
@@ -225,6 +241,7 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     from solvers.bombastic.study import match_study, run_in_memory, summarize
     from solvers.common.runner import run_study
 
+    _check_study_out(out, workers, scheduler)
     options = make_options(kw)
     study = match_study(x, o, games, seed, options)
     if out:
@@ -266,11 +283,13 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     show_default=True,
     help="Comma-separated agent specs.",
 )
-@click.option("--games", type=int, default=50, show_default=True, help="Games per seating.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--games", type=count_range(1), default=50, show_default=True, help="Games per seating."
+)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler.")
+@click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
 def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> None:
@@ -283,6 +302,7 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
     from solvers.bombastic.study import pairing_table, ratings
     from solvers.bombastic.study import tournament as run_tournament
 
+    _check_study_out(out, workers, scheduler)
     options = make_options(kw)
     df = run_tournament(agents.split(","), games, seed, options, out, workers, scheduler)
     table = pairing_table(df)
@@ -305,7 +325,7 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
 
 
 @bombastic.command()
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
 @click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
@@ -328,7 +348,13 @@ def replay(seed, x, o, as_json, **kw) -> None:
 
 
 @bombastic.command()
-@click.option("--depth", type=int, default=1, show_default=True, help="Whole turns to look ahead.")
+@click.option(
+    "--depth",
+    type=count_range(0, 16),
+    default=1,
+    show_default=True,
+    help="Whole turns to look ahead.",
+)
 @click.option("--player", type=click.Choice(["X", "O", "both"]), default="both", show_default=True)
 @click.option(
     "--engine",
@@ -339,7 +365,7 @@ def replay(seed, x, o, as_json, **kw) -> None:
 )
 @click.option(
     "--max-memo-gib",
-    type=float,
+    type=finite_float(0, min_open=True),
     default=4.0,
     show_default=True,
     help="Memory the Numba memo may grow to before the count gives up.",
@@ -398,15 +424,17 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
 @bombastic.command()
 @click.option(
     "--games",
-    type=int,
+    type=count_range(1),
     default=None,
     help="Games per seating for every pairing [default: per agent, the reference caps: "
     "3000 random/heuristic, 400 greedy/omniscient, 200 ismcts:100 and ismcts-guarded:100, "
     "60 ismcts-heuristic-guarded:300, 60 any other; a pairing plays the smaller cap].",
 )
-@click.option("--card-games", type=int, default=2000, show_default=True, help="Games per deck.")
-@click.option("--kernel-games", type=int, default=1_000_000, show_default=True)
-@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option(
+    "--card-games", type=count_range(1), default=2000, show_default=True, help="Games per deck."
+)
+@click.option("--kernel-games", type=count_range(1), default=1_000_000, show_default=True)
+@click.option("--seed", type=SEED, default=2026, show_default=True)
 @click.option(
     "--agents",
     default="random,heuristic,greedy,ismcts:100,ismcts-guarded:100,"
@@ -417,7 +445,7 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
 @click.option("--card-agent", default="heuristic", show_default=True, help="Plays the card study.")
 @click.option(
     "--infostate-depth",
-    type=int,
+    type=count_range(-1, 16),
     default=-1,
     show_default=True,
     help="Also count information states to this many turns (-1: skip; 1 takes minutes).",

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from cli.common import command_line, study_options
+from cli.common import SEED, command_line, count_range, study_options
 from solvers.common.errors import BadInput, unknown
 
 AGENT_HELP = (
@@ -104,7 +104,7 @@ def rules() -> None:
 @_players_option
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
 @click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed+i.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed+i.")
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
 @click.option("--extras", default=None, help=EXTRAS_HELP)
 @click.option(
@@ -223,7 +223,7 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
 
 
 @bomber.command()
-@click.option("--seed", type=int, default=None, help="The game's seed.")
+@click.option("--seed", type=SEED, default=None, help="The game's seed.")
 @_players_option
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
@@ -235,7 +235,7 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
     default=None,
     help="Replay a case of this study folder (e.g. results/bomber/players/heuristic).",
 )
-@click.option("--case", type=int, default=None, help="The case to replay, with --study.")
+@click.option("--case", type=count_range(0), default=None, help="The case to replay, with --study.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
 def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) -> None:
     """Print one game: the deal, then each location's line after every turn, then the end.
@@ -365,7 +365,7 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
 @click.option(
     "--games", "-n", type=int, default=20000, show_default=True, help="Games over all rows."
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Root seed.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Root seed.")
 @click.option("--players", type=int, default=None, help="Only this player count.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary table as JSON.")
 @study_options(default_chunk=500)

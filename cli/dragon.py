@@ -8,7 +8,7 @@ import time
 import click
 import numpy as np
 
-from cli.common import command_line, study_options
+from cli.common import SEED, SEED_MAX, command_line, study_options
 from solvers.common.errors import BadInput
 from solvers.common.stats import wilson
 
@@ -56,9 +56,11 @@ def _positive(value: int, what: str) -> int:
     return value
 
 
-def _seed(value: int) -> int:
-    if not 0 <= value < 2**63:
-        raise BadInput(f"seed {value} is outside 0 to 2**63 - 1")
+def _seed(value: int, games: int = 1) -> int:
+    if not 0 <= value <= SEED_MAX - games + 1:
+        raise BadInput(
+            f"seeds {value}..{value + games - 1} pass {SEED_MAX}; expected a smaller --seed"
+        )
     return value
 
 
@@ -89,7 +91,7 @@ def _rules_text(options, preset: str | None) -> str:
     help="One name for every seat, or one per seat: random, greedy, position, montecarlo.",
 )
 @click.option("--games", "-n", type=int, default=1000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option("--rules", default="", help=RULES_HELP)
 @_preset_option
 @click.option(
@@ -114,7 +116,7 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
     players = _players(players)
     names = _strategies(strategies, players)
     games = _positive(games, "--games")
-    seed = _seed(seed)
+    seed = _seed(seed, games)
     options = Options.parse(rules, preset)
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
@@ -192,7 +194,7 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
 
 
 @dragon.command()
-@click.option("--seed", type=int, required=True, help="The game's seed.")
+@click.option("--seed", type=SEED, required=True, help="The game's seed.")
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="2 to 6.")
 @click.option("--strategies", "-s", default="random", show_default=True, help="As for play.")
 @click.option("--rules", default="", help=RULES_HELP)
@@ -262,7 +264,7 @@ def replay(seed, players, strategies, rules, preset, as_json):
 @click.option(
     "--games", "-n", type=int, default=2000, show_default=True, help="Games per study cell."
 )
-@click.option("--seed", type=int, default=2026, show_default=True)
+@click.option("--seed", type=SEED, default=2026, show_default=True)
 @click.option("--rules", default="", help=RULES_HELP + " (seats and ladder)")
 @click.option("--preset", default=None, metavar="NAME", help=PRESET_HELP + " (seats and ladder)")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
@@ -309,7 +311,7 @@ def study(
         counts.append(_players(value))
     names = [n for n in _strategies(strategies, len(strategies.split(",")))]
     games = _positive(games, "--games")
-    seed = _seed(seed)
+    seed = _seed(seed, games)
     options = Options.parse(rules, preset)
     if preset:
         # the study records the effective options, whatever preset spelled them

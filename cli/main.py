@@ -1,11 +1,15 @@
 """The `bombsolve` entry point: one click group per game (DESIGN.md, "Command line").
 
 Errors a user can fix (`BadInput`, click usage errors) become one line on stderr and
-exit code 2, never a traceback.
+exit code 2, never a traceback. Ctrl-C exits 130 (the shell's code for SIGINT), saying
+whether the same command resumes; a reader that closes the pipe (``| head``) ends the
+command quietly with exit code 0, as the output it wanted has been written.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import click
@@ -13,9 +17,53 @@ import click
 from solvers import __version__
 from solvers.common.errors import BadInput
 
+#: Exit code of a command stopped by Ctrl-C (128 + SIGINT, as the shell reports it).
+EXIT_INTERRUPTED = 130
+
+
+class _Interrupted(Exception):
+    """Ctrl-C, carried past click (which would turn KeyboardInterrupt into exit 1)."""
+
+
+class _PipeClosed(Exception):
+    """The reader of stdout went away, carried past click (which would exit 1)."""
+
+
+def _interrupted_message() -> str:
+    runner = sys.modules.get("solvers.common.runner")
+    if runner is not None and runner.study_started():
+        return "interrupted; re-run the same command to resume"
+    return "interrupted"
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that flushing it at exit raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+
 
 class BombsolveGroup(click.Group):
     """A click group that turns bad input into one clear line and exit code 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted() from None
+        except BrokenPipeError:
+            raise _PipeClosed() from None
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                raise _PipeClosed() from None
+            raise
+        except MemoryError:
+            raise BadInput(
+                "out of memory; expected smaller sizes (--games, --deals, agent iterations)"
+            ) from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
@@ -26,7 +74,10 @@ class BombsolveGroup(click.Group):
                 standalone_mode=False,
                 **extra,
             )
-        except click.exceptions.Abort:
+        except click.exceptions.Abort as exc:
+            if isinstance(exc.__context__, KeyboardInterrupt):
+                click.echo(f"bombsolve: {_interrupted_message()}", err=True)
+                sys.exit(EXIT_INTERRUPTED)
             click.echo("bombsolve: aborted", err=True)
             sys.exit(1)
         except click.UsageError as exc:
@@ -38,9 +89,12 @@ class BombsolveGroup(click.Group):
         except click.ClickException as exc:
             click.echo(f"bombsolve: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            click.echo("bombsolve: interrupted", err=True)
-            sys.exit(130)
+        except (KeyboardInterrupt, _Interrupted):
+            click.echo(f"bombsolve: {_interrupted_message()}", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except _PipeClosed:
+            _quiet_stdout()
+            sys.exit(0)
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from solvers.allisbomb import prune
+from solvers.allisbomb import program
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.solver import solve_batch
@@ -34,7 +34,7 @@ CONFIGS = {
 
 def run(config: GameConfig, decks: np.ndarray, node_limit: int, on: bool) -> dict:
     """Solve `decks` with pruning on or off; counts, positions and CPU seconds."""
-    with prune.pruning(config, on):
+    with program.pruning(config, on):
         t0 = time.process_time()
         out = solve_batch(config, decks, node_limit=node_limit)
         cpu = time.process_time() - t0

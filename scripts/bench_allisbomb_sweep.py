@@ -152,8 +152,9 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
     from compare_allisbomb_kernels import load_revision, runner
 
     from solvers.allisbomb import kernel as new_kernel
-    from solvers.allisbomb.cards import load_cards, win_info
+    from solvers.allisbomb.cards import load_cards
     from solvers.allisbomb.deals import shuffles
+    from solvers.allisbomb.program import win_info
     from solvers.allisbomb.solver import compiled
 
     out = {}

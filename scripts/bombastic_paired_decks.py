@@ -2,7 +2,7 @@
 
     nice -n 10 python scripts/bombastic_paired_decks.py --agent heuristic --games 10000 \
         --decks "base deck,without ALARM"
-    python scripts/bombastic_paired_decks.py --summary-only --readme
+    python scripts/bombastic_paired_decks.py --summary-only --readme   # every deck done
 
 One match study per deck (`study.match_study`, the shared runner, so re-running
 resumes) under `OUT/<deck>/`, all with the same seed: case g deals the same tiles in
@@ -48,6 +48,7 @@ def run(agent: str, decks: list[str], games: int, seed: int, out: Path) -> None:
 
 
 def summarize(out: Path, decks: list[str]) -> tuple[pd.DataFrame, dict]:
+    decks = [d for d in decks if (folder(out, d) / "manifest.json").exists()]
     frames = {d: load_study(folder(out, d), partial=True).set_index("case") for d in decks}
     base = frames.get(BASE)
     rows = []
@@ -72,6 +73,9 @@ def summarize(out: Path, decks: list[str]) -> tuple[pd.DataFrame, dict]:
         }
         if base is not None and deck != BASE:
             both = df.index.intersection(base.index)
+            # Paired only where case g drew the same seed (studies of other sizes do too:
+            # the runner seeds chunk by chunk).
+            both = both[(df.loc[both, "seed"] == base.loc[both, "seed"]).to_numpy()]
             d = (df.loc[both, "winner"] == 0).astype(float) - (
                 base.loc[both, "winner"] == 0
             ).astype(float)
@@ -101,7 +105,7 @@ def readme_block(table: pd.DataFrame, meta: dict) -> str:
         if "diff_vs_base" in r and not math.isnan(r.get("diff_vs_base", math.nan)):
             diff = (
                 f"{100 * r['diff_vs_base']:+.1f} [{100 * r['diff_lo']:+.1f}, "
-                f"{100 * r['diff_hi']:+.1f}]"
+                f"{100 * r['diff_hi']:+.1f}] ({int(r['paired_games']):,} deals)"
             )
         lines.append(
             f"| {r['deck']} | {r['games']:,} | {_pct(r['x_rate'], r['lo'], r['hi'])} | "
@@ -120,7 +124,7 @@ def readme_block(table: pd.DataFrame, meta: dict) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--agent", default="heuristic")
-    ap.add_argument("--decks", default=f"{BASE},without ALARM")
+    ap.add_argument("--decks", default="all", help="deck names, comma-separated, or all")
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=7100)
     ap.add_argument("--out", type=Path, default=ROOT / "results/bombastic/paired")
@@ -128,7 +132,10 @@ def main() -> None:
     ap.add_argument("--readme", action="store_true", help="rewrite the README block")
     args = ap.parse_args()
     names = [n for n, _ in card_variants()]
-    decks = [d.strip() for d in args.decks.split(",") if d.strip()]
+    if args.decks == "all":
+        decks = names
+    else:
+        decks = [d.strip() for d in args.decks.split(",") if d.strip()]
     for d in decks:
         if d not in names:
             raise SystemExit(str(unknown("deck", d, names)))

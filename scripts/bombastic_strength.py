@@ -101,7 +101,14 @@ def summarize(out: Path) -> dict:
 
 
 def time_moves(a: str, b: str, games: int, seed: int) -> dict:
-    """Seconds per decision of agent A (only its searched decisions: more than one choice)."""
+    """Seconds per decision of agent A (only its searched decisions: more than one choice),
+    after one decision to warm up (Numba loads its compiled code on the first call)."""
+    import numpy as np
+
+    from solvers.bombastic.agents import view_of
+    from solvers.bombastic.rules import State
+
+    make_agent(a).act(view_of(State.new(seed - 1), 0), np.random.default_rng(0))
     times: list[float] = []
 
     class Timed:

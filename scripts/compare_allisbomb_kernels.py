@@ -30,9 +30,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb import kernel as new_kernel  # noqa: E402
-from solvers.allisbomb.cards import load_cards, win_info  # noqa: E402
+from solvers.allisbomb.cards import load_cards  # noqa: E402
 from solvers.allisbomb.config import EXPANSIONS, GameConfig  # noqa: E402
 from solvers.allisbomb.deals import shuffles  # noqa: E402
+from solvers.allisbomb.program import win_info  # noqa: E402
 from solvers.allisbomb.search import MAX_DEPTH  # noqa: E402
 from solvers.allisbomb.solver import compiled, table_bits_for, zeros_aligned  # noqa: E402
 

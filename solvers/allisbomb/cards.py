@@ -15,16 +15,12 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-import numpy as np
-
 from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.prune import extend_info
 from solvers.allisbomb.standard import breaches
 from solvers.common.errors import BadInput, nearest
 
@@ -126,6 +122,10 @@ class CardSet:
     cards: tuple[Card, ...]
     files: tuple[Path, ...]
     provenance: tuple[str, ...] = field(default=())
+    #: What the cards break of what the rulebook fixes (`standard.breaches`), one line each;
+    #: empty unless the game was built with `allow_nonstandard` (the command line prints them
+    #: as warnings).
+    nonstandard: tuple[str, ...] = field(default=())
 
     @property
     def n(self) -> int:
@@ -618,11 +618,6 @@ def _check_names(kinds: list[Card]) -> None:
                         )
 
 
-def _warn(line: str) -> None:
-    """One warning line on stderr (a nonstandard game played under --allow-nonstandard)."""
-    print(f"warning: {line}", file=sys.stderr)
-
-
 @lru_cache(maxsize=64)
 def load_cards(config: GameConfig) -> CardSet:
     """Return the physical cards of `config`'s game, ids 0..N-1 (rulebook B, G, H).
@@ -631,8 +626,8 @@ def load_cards(config: GameConfig) -> CardSet:
     (`_set_kinds`). WAKING UP's cards named in `replaces` remove the base cards of that
     name; Blitz keeps one of each duplicate pair; campaign removals (`config.removed`) drop
     one copy each. Raises BadInput for malformed files, a step naming a card or class the
-    game lacks, a breach of what the rulebook fixes (`standard.breaches`; warnings instead
-    with `config.allow_nonstandard`), a deck too short for setup or for a card's NUMBER, or
+    game lacks, a breach of what the rulebook fixes (`standard.breaches`; with
+    `config.allow_nonstandard` they are kept in `CardSet.nonstandard` instead), a deck too short for setup or for a card's NUMBER, or
     a campaign removal naming no card.
     """
     config.validate()
@@ -645,8 +640,6 @@ def load_cards(config: GameConfig) -> CardSet:
         raise BadInput(
             "\n".join(f"{line} (pass --allow-nonstandard to play it anyway)" for line in found)
         )
-    for line in found:
-        _warn(line)
     cards: list[Card] = []
     for kind in kept:
         copies = kind.copies
@@ -664,7 +657,8 @@ def load_cards(config: GameConfig) -> CardSet:
         raise BadInput(f"{config.label()}: {len(cards)} cards; at most {MAX_CARDS} are supported")
     _check_deck(cards, config)
     files_unique = tuple(dict.fromkeys(files))
-    return CardSet(config, tuple(cards), files_unique, tuple(c.provenance for c in cards))
+    provenance = tuple(c.provenance for c in cards)
+    return CardSet(config, tuple(cards), files_unique, provenance, tuple(found))
 
 
 def _check_deck(cards: list[Card], config: GameConfig) -> None:
@@ -686,129 +680,32 @@ def _check_deck(cards: list[Card], config: GameConfig) -> None:
                 )
 
 
-# --- compiled program for the kernel -----------------------------------------------------
+# --- the cards the win conditions read (rulebook E, G) ----------------------------------------
 
-OP_CODE = {op: i for i, op in enumerate(OPS)}
-ZONE_CODE = {z: i for i, z in enumerate(ZONES)}
-PICK_CODE = {p: i for i, p in enumerate(PICKS)}
-DEST_CODE = {d: i for i, d in enumerate(DESTS)}
-KW_CODE = {k: i for i, k in enumerate(KEYWORDS)}
-# Step row layout (int32): op, zone, pick, n, within, name_mask_lo, name_mask_hi,
-# class_mask_lo, class_mask_hi, to, may, count, ref (card id of dish/target, -1 none,
-# -2 "desired")
-STEP_WIDTH = 13
+_INFO_CACHE: dict[int, dict] = {}
 
 
-@dataclass(frozen=True)
-class Program:
-    """The card set compiled to arrays (see kernel.py for how they are read)."""
-
-    n: int
-    number: np.ndarray  # int32 [n, 2]: NUMBER of (card, side)
-    keyword: np.ndarray  # int32 [n, 2]: 0 none, 1 URGENT, 2 ROYAL
-    step_start: np.ndarray  # int32 [n, 2]
-    step_count: np.ndarray  # int32 [n, 2]
-    steps: np.ndarray  # int32 [k, STEP_WIDTH]
-    info: np.ndarray  # int32: win_info's 16 entries, then prune.py's tables (prune.info_len)
-
-
-def card_mask(ids: list[int]) -> int:
-    """Bit mask of card ids."""
-    m = 0
-    for i in ids:
-        m |= 1 << i
-    return m
-
-
-def _split(mask: int) -> tuple[int, int]:
-    return mask & 0x7FFFFFFF, mask >> 31
-
-
-def compile_program(cs: CardSet) -> Program:
-    """Compile a CardSet into the opcode arrays run by `kernel` (names resolved to card masks)."""
-    n = cs.n
-    number = np.zeros((n, 2), np.int32)
-    keyword = np.zeros((n, 2), np.int32)
-    start = np.zeros((n, 2), np.int32)
-    count = np.zeros((n, 2), np.int32)
-    rows: list[list[int]] = []
-    for cid, card in enumerate(cs.cards):
-        for s, side in enumerate((card.passive, card.ignited)):
-            number[cid, s] = side.number
-            keyword[cid, s] = KW_CODE[side.keyword]
-            start[cid, s] = len(rows)
-            count[cid, s] = len(side.steps)
-            for st in side.steps:
-                rows.append(step_row(cs, st))
-    steps = (
-        np.array(rows, np.int32).reshape(-1, STEP_WIDTH)
-        if rows
-        else np.zeros((1, STEP_WIDTH), np.int32)
-    )
-    return Program(n, number, keyword, start, count, steps, extend_info(cs, win_info(cs)))
-
-
-def step_row(cs: CardSet, st: Step) -> list[int]:
-    """Encode one step as an int row (layout above)."""
-    name_ids = cs.ids_named(st.name) if st.name else []
-    cls_ids = [i for i, c in enumerate(cs.cards) if st.cls and st.cls in c.classes]
-    ref = -1
-    if st.op == "prophecy":
-        ids = cs.ids_named(st.dish)
-        ref = ids[0] if ids else -1
-    elif st.op == "equip_win":
-        if st.target == "desired":
-            ref = -2
-        else:
-            ids = cs.ids_named(st.target)
-            ref = ids[0] if ids else -1
-    nlo, nhi = _split(card_mask(name_ids))
-    clo, chi = _split(card_mask(cls_ids))
-    return [
-        OP_CODE[st.op],
-        ZONE_CODE.get(st.zone, 0),
-        PICK_CODE.get(st.pick, 0),
-        st.n,
-        st.within,
-        nlo,
-        nhi,
-        clo,
-        chi,
-        DEST_CODE.get(st.to, 0),
-        int(st.may),
-        st.count,
-        ref,
-    ]
-
-
-def win_info(cs: CardSet) -> np.ndarray:
-    """Win-condition parameters of the game (rulebook E and G), as an int array.
-
-    [0] waking-up rules, [1] princess id, [2] throne id, [3..4] mosquito mask (-1, -1:
-    not a condition), [5] dream guide id, [6..7] gift mask, [8] gifts needed, [9] gifts
-    distinct, [10] juice id, [11] all id, [12] players, [13] all by any player, [14] give
-    optional, [15] unused. A card id of -2 means "not a condition", -1 "a condition whose
-    card is not in the game" (it cannot be met).
-    """
-    cfg = cs.config
-    info = np.full(16, -1, np.int32)
-    first = lambda name: (cs.ids_named(name) or [-1])[0]  # noqa: E731
-    info[0] = int(cfg.waking_up)
-    info[1] = first("PRINCESS")
-    info[2] = first("THRONE") if cfg.waking_up else -1
-    if "mosquitos" in cfg.expansions:
-        info[3], info[4] = _split(card_mask(cs.ids_named("MOSQUITO")))
-    info[5] = first("DREAM GUIDE") if "dream_guide" in cfg.expansions else -2
-    gifts = [i for i, c in enumerate(cs.cards) if "GIFT" in c.classes]
-    if "gifts" not in cfg.expansions:
-        gifts = []
-    info[6], info[7] = _split(card_mask(gifts))
-    info[8] = 3 if "gifts" in cfg.expansions else 0
-    info[9] = int(cfg.gifts_distinct)
-    info[10] = first("THE JUICE") if "the_juice" in cfg.expansions else -2
-    info[11] = first("ALL") if "all" in cfg.expansions else -2
-    info[12] = cfg.players
-    info[13] = int(cfg.all_any_player)
-    info[14] = int(cfg.give_optional)
-    info[15] = 0
-    return info
+def win_cards(cs: CardSet) -> dict:
+    """Card ids the win conditions read (cached per card set)."""
+    key = id(cs)
+    if key not in _INFO_CACHE:
+        cfg = cs.config
+        ids = cs.ids_named
+        info = {
+            "throne": (ids("THRONE") or [-1])[0],
+            "mosquitos": ids("MOSQUITO"),
+            "dream_guide": (ids("DREAM GUIDE") or [-1])[0],
+            "gifts": [i for i, c in enumerate(cs.cards) if "GIFT" in c.classes],
+            "juice": (ids("THE JUICE") or [-1])[0],
+            "all": (ids("ALL") or [-1])[0],
+            "gifts_needed": 3 if "gifts" in cfg.expansions else 0,
+        }
+        tracked = []
+        if "dream_guide" in cfg.expansions and info["dream_guide"] >= 0:
+            tracked.append(info["dream_guide"])
+        if "gifts" in cfg.expansions and cfg.gifts_distinct:
+            tracked.extend(info["gifts"])
+        info["tracked"] = sorted(tracked)
+        _INFO_CACHE[key] = info
+        _INFO_CACHE[-key - 1] = cs  # keep cs alive so its id is not reused
+    return _INFO_CACHE[key]

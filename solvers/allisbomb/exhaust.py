@@ -41,7 +41,7 @@ from solvers.common.runner import ChunkSpec, Study
 from solvers.common.stats import wilson_undecided
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "214bff2acb7680f7"
+NUMBA_DEPENDS_ON = "ea5554d5bcb7a016"
 
 BLITZ = GameConfig(blitz=True)
 #: Cards in a Blitz deck, and how many setup EQUIPS (rulebook B).

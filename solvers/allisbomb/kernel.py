@@ -7,8 +7,8 @@ State layout: one row `s` of uint64 words, its bytes read and written through th
 view `b = s.view(np.int8)`; the first `key_words(n)` words are the position's key, which
 the transposition table hashes and compares as they are (layout in `layout.py`).
 
-Program arrays (cards.compile_program): number[n, 2], keyword[n, 2] (1 URGENT, 2 ROYAL),
-step_start[n, 2], step_count[n, 2], steps[k, 13] (layout in cards.py), info (cards.win_info's
+Program arrays (program.compile_program): number[n, 2], keyword[n, 2] (1 URGENT, 2 ROYAL),
+step_start[n, 2], step_count[n, 2], steps[k, 13] (layout in program.py), info (program.win_info's
 16 entries, then the tables of prune.py).
 
 A turn is run with a choice list: `ch` holds the choices, `chk` their numbers of options,
@@ -51,7 +51,7 @@ from solvers.allisbomb.prune import (
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "de37b2d98da5ac4e"
+NUMBA_DEPENDS_ON = "34a5ecb976401d3c"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -1197,8 +1197,11 @@ def dfs(
         best_turns = 0
         d = 0
     ctl[0] = 0
-    pause_built = ctl[CTL_PAUSE_BUILT] if ctl.shape[0] > CTL_PAUSE_BUILT else 0
+    # moves built in this call, and after how many to pause (never, without a time limit)
     built = 0
+    pause_built = np.int64(1) << np.int64(62)
+    if ctl.shape[0] > CTL_PAUSE_BUILT and ctl[CTL_PAUSE_BUILT] > 0:
+        pause_built = ctl[CTL_PAUSE_BUILT]
     # the objective no win can go below (0 without the bound: the old early stop)
     root_lb = lower_bound(root, n, info, objective) if best_mode == 2 else 0
     limit_fill = (cap * 3) // 4
@@ -1206,7 +1209,7 @@ def dfs(
     # every entered position below the root passed the dead check; the root did not
     root_alive = not dead(root, n, info)
     while d >= 0:
-        if nodes >= pause_at or (pause_built > 0 and built >= pause_built):
+        if nodes >= pause_at or built >= pause_built:
             ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6], ctl[7] = (
                 1,
                 d,
@@ -1245,7 +1248,7 @@ def dfs(
             d -= 1
             continue
         child = states[d + 1]  # the child is built in place in the next frame's slot
-        if status == NEED or status == TOO_MANY:  # too many choices or moves: give up
+        if status < 0:  # NEED or TOO_MANY: too many choices or moves: give up
             reasons |= E_MOVES
             if best >= 0:
                 return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns

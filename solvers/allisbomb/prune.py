@@ -71,11 +71,11 @@ each round is sound given the previous one.
 - ALL (G): ALL must be an EQUIPPED CARD at the end: not in R -> dead.
 
 The tables travel in the kernel's `info` array after the 16 win-condition entries of
-`cards.win_info` (layout: `INFO_*` below), so the search's signatures do not change.
+`program.win_info` (layout: `INFO_*` below), so the search's signatures do not change.
 `dead` is the Numba predicate the search calls (on the children that `still_alive`, at the
 end of this file, cannot prove alive from their parent); `dead_reason` is the same analysis in
 plain Python over a `rules.State`, naming the rule that fired (tests compare the two).
-Pruning is on by default; `pruning(config, False)` switches it off for both searches.
+Pruning is on by default; `program.pruning(config, False)` switches it off for both searches.
 
 Numba's on-disk cache tracks each function's own source file only, so `kernel.py` carries a
 digest of this file (`NUMBA_DEPENDS_ON`, solvers/common/numba_deps.py): after editing it,
@@ -85,8 +85,6 @@ running the `dead` it was compiled with.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -98,7 +96,6 @@ from solvers.allisbomb.layout import H_PILE, PLAYED, W_MASKS, key_words
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet, Step
-    from solvers.allisbomb.config import GameConfig
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
@@ -719,34 +716,6 @@ def dead(st, n, info):
     return False
 
 
-# --- switching it off (for differential tests and benchmarks) --------------------------------
-
-
-def pruning_enabled(config: GameConfig) -> bool:
-    """True if the searches (kernel and reference) prune dead positions of `config`'s game."""
-    from solvers.allisbomb.solver import compiled
-
-    return bool(compiled(config).prog.info[INFO_ON])
-
-
-@contextmanager
-def pruning(config: GameConfig, on: bool) -> Iterator[None]:
-    """Within the block, the searches prune dead positions of `config`'s game iff `on`.
-
-    The switch is `info[INFO_ON]` of the solver's cached compiled program (the kernel reads
-    it there; `search.reference_search` asks `pruning_enabled`). On by default.
-    """
-    from solvers.allisbomb.solver import compiled
-
-    info = compiled(config).prog.info
-    old = int(info[INFO_ON])
-    info[INFO_ON] = int(on)
-    try:
-        yield
-    finally:
-        info[INFO_ON] = old
-
-
 # --- the lower bound of branch and bound (Campaign Mode's "keep the most cards") -----------
 #
 # Rulebook H: after a game, "remove all cards with the star symbol from the DISCARD PILE".
@@ -1044,11 +1013,13 @@ def fast_start(n):
 
 def extend_marks(cs: CardSet, info: np.ndarray) -> np.ndarray:
     """Return `info` (up to the skip table) extended with the tracked-cards mask."""
-    from solvers.allisbomb.rules import _info  # (rules imports cards, which imports this)
-
     out = np.zeros(skip_start(cs.n) + SKIP_WIDTH + 2, np.int32)
     out[: len(info)] = info
-    m = _mask(_info(cs)["tracked"])
+    # imported here, not at module level: no jitted code uses it, so the Numba caches need
+    # not depend on cards.py (solvers.common.numba_deps follows module-level imports)
+    from solvers.allisbomb.cards import win_cards
+
+    m = _mask(win_cards(cs)["tracked"])
     out[skip_start(cs.n) + SKIP_WIDTH :] = [m & 0x7FFFFFFF, m >> 31]
     return out
 

@@ -27,9 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solvers.allisbomb.cards import Card, CardSet, Side, Step, load_cards
+from solvers.allisbomb.cards import Card, CardSet, Side, Step, load_cards, win_cards
 from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.positions import check_agrees, check_position
 from solvers.common.errors import BadInput, unknown
+from solvers.common.jsonfile import parse_json
 
 # Where a card is (one value per card id).
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = range(6)
@@ -692,33 +694,8 @@ _STEP_RUNNERS = {
     "equip_win": _run_equip_win,
 }
 
-_INFO_CACHE: dict[int, dict] = {}
-
-
-def _info(cs: CardSet) -> dict:
-    """Card ids the win conditions read (cached per card set)."""
-    key = id(cs)
-    if key not in _INFO_CACHE:
-        cfg = cs.config
-        ids = cs.ids_named
-        info = {
-            "throne": (ids("THRONE") or [-1])[0],
-            "mosquitos": ids("MOSQUITO"),
-            "dream_guide": (ids("DREAM GUIDE") or [-1])[0],
-            "gifts": [i for i, c in enumerate(cs.cards) if "GIFT" in c.classes],
-            "juice": (ids("THE JUICE") or [-1])[0],
-            "all": (ids("ALL") or [-1])[0],
-            "gifts_needed": 3 if "gifts" in cfg.expansions else 0,
-        }
-        tracked = []
-        if "dream_guide" in cfg.expansions and info["dream_guide"] >= 0:
-            tracked.append(info["dream_guide"])
-        if "gifts" in cfg.expansions and cfg.gifts_distinct:
-            tracked.extend(info["gifts"])
-        info["tracked"] = sorted(tracked)
-        _INFO_CACHE[key] = info
-        _INFO_CACHE[-key - 1] = cs  # keep cs alive so its id is not reused
-    return _INFO_CACHE[key]
+#: Card ids the win conditions read (cached per card set): `cards.win_cards`.
+_info = win_cards
 
 
 # --- rulebook B: setup -----------------------------------------------------------------------
@@ -777,7 +754,12 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     BadInput naming what is wrong, for any malformed input.
     """
     try:
-        return _state_from_json(data, cards)
+        if isinstance(data, str):
+            data = parse_json(data, "position")
+        check_position(data, players=None if cards is None else cards.config.players)
+        state = _state_from_json(data, cards)
+        check_agrees(data, state)
+        return state
     except BadInput:
         raise
     except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:

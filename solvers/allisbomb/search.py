@@ -15,7 +15,8 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from solvers.allisbomb.prune import dead_reason, objective_bound, pruning_enabled
+from solvers.allisbomb.program import pruning_enabled
+from solvers.allisbomb.prune import dead_reason, objective_bound
 from solvers.allisbomb.rules import Ending, Outcome, State, TooManyMoves
 
 ON_PATH, DONE = 1, 2

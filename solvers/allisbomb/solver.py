@@ -22,8 +22,9 @@ import numpy as np
 
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb import layout
-from solvers.allisbomb.cards import CardSet, Program, compile_program, load_cards
+from solvers.allisbomb.cards import CardSet, load_cards
 from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.program import Program, compiled_program
 from solvers.allisbomb.rules import Ending, Outcome, State, new_game
 from solvers.allisbomb.search import MAX_DEPTH
 from solvers.common.errors import BadInput
@@ -100,7 +101,7 @@ class _Compiled:
 def compiled(config: GameConfig) -> _Compiled:
     """The card set and opcode arrays of a config (cached)."""
     cs = load_cards(config)
-    prog = compile_program(cs)
+    prog = compiled_program(config)
     gifts = np.array([i for i, c in enumerate(cs.cards) if "GIFT" in c.classes] or [0], np.int64)
     n_g = sum("GIFT" in c.classes for c in cs.cards)
     from solvers.allisbomb.rules import _info

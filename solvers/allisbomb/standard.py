@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from solvers.common.errors import nearest
+
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import Card
     from solvers.allisbomb.config import GameConfig
@@ -81,16 +83,22 @@ def breaches(kinds: list[Card], config: GameConfig) -> list[str]:
     for k in kinds:
         by_set.setdefault(k.expansion, []).append(k)
     base = by_set.get("base", [])
-    out += _copies(base, BASE_COPIES, _where(kinds, "base"), exact=True)
+    # a file for a WAKING UP game may leave out the base cards WAKING UP replaces (rulebook G)
+    replaced = {r for k in kinds if k.expansion != "base" for r in k.replaces}
+    have = {k.name for k in base}
+    want = {k: v for k, v in BASE_COPIES.items() if k in have or k not in replaced}
+    out += _copies(base, want, _where(kinds, "base"), exact=True)
     out += _classes(base, BASE_CLASSES, _where(kinds, "base"))
     where = _where(kinds, "base")
     royal = [k.name for k in base if "ROYAL" in (k.passive.keyword, k.ignited.keyword)]
     if "PRINCESS" not in royal and any(k.name == "PRINCESS" for k in base):
         out.append(f"{where}: the PRINCESS has no ROYAL side (rulebook D.1: she is ROYAL)")
     if [r for r in royal if r != "PRINCESS"]:
-        others = ", ".join(sorted({r for r in royal if r != "PRINCESS"}))
+        others = sorted({r for r in royal if r != "PRINCESS"})
+        verb = "is" if len(others) == 1 else "are"
         out.append(
-            f"{where}: {others} ROYAL (rulebook D.1: the PRINCESS is the only ROYAL base card)"
+            f"{where}: {', '.join(others)} {verb} ROYAL (rulebook D.1: the PRINCESS is the "
+            "only ROYAL base card)"
         )
     for k in base:
         if k.name == "GUARDIAN" and 3 not in (k.passive.number, k.ignited.number):
@@ -151,7 +159,7 @@ def _copies(cards: list[Card], want: dict[str, int], where: str, exact: bool) ->
             out.append(f"{where}: {got}; the rulebook has {n}")
     if exact:
         for name in sorted(set(have) - set(want)):
-            out.append(f"{where}: {name} is not a base card of the rulebook")
+            out.append(f"{where}: {name} is not a base card of the rulebook{nearest(name, want)}")
     return out
 
 

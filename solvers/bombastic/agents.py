@@ -507,8 +507,7 @@ class ISMCTSAgent(Agent):
     name = "ismcts"
 
     def __init__(self, iterations: int = 200, c: float = 0.7, rollout: str = "random") -> None:
-        if iterations < 1:
-            raise BadInput(f"ISMCTS iterations {iterations} must be at least 1")
+        _check_iterations(iterations)
         if rollout not in ("informed", "random"):
             raise unknown("ISMCTS rollout", rollout, ("informed", "random"))
         self.iterations = iterations
@@ -727,8 +726,7 @@ class HeuristicISMCTSAgent(Agent):
     def __init__(
         self, iterations: int = 200, c: float = 0.7, guard: bool = False, walk: str = "kernel"
     ) -> None:
-        if iterations < 1:
-            raise BadInput(f"ISMCTS iterations {iterations} must be at least 1")
+        _check_iterations(iterations)
         if walk not in ("kernel", "python"):
             raise unknown("ISMCTS walk", walk, ("kernel", "python"))
         self.iterations = iterations
@@ -980,6 +978,18 @@ AGENTS = {
     "ismcts-heuristic-guarded": HeuristicISMCTSAgent,
     "omniscient": OmniscientAgent,
 }
+
+
+#: The most ISMCTS iterations an agent takes per decision: each decision draws its
+#: iterations' samples at once, and 10 million already take minutes per move.
+MAX_ISMCTS_ITERATIONS = 10_000_000
+
+
+def _check_iterations(iterations: int) -> None:
+    if not 1 <= iterations <= MAX_ISMCTS_ITERATIONS:
+        raise BadInput(
+            f"ISMCTS iterations {iterations} out of range; expected 1..{MAX_ISMCTS_ITERATIONS:,}"
+        )
 
 
 def make_agent(spec: str) -> Agent:

@@ -153,16 +153,15 @@ def case_game(out_dir, case: int) -> dict[str, Any]:
     The seed is recomputed exactly as the runner gave it (`ChunkSpec.case_seeds`), so
     `bombsolve bomber replay --study DIR --case N` shows the very game behind row N.
     """
-    import json
     from pathlib import Path
 
-    from solvers.common.runner import MANIFEST
+    from solvers.common.runner import MANIFEST, load_manifest
 
     path = Path(out_dir) / MANIFEST
     if not path.exists():
         raise BadInput(f"{out_dir} has no {MANIFEST}; expected a bomber study folder")
+    ident = load_manifest(out_dir)["identity"]
     try:
-        ident = json.loads(path.read_text())["identity"]
         params, n = ident["params"], int(ident["n_cases"])
         size, seed = int(ident["chunk_size"]), int(ident["seed"])
         conds = params["conditions"]
@@ -412,18 +411,17 @@ def collect_part(out_dir, part: str) -> tuple[dict[str, pd.DataFrame], dict[str,
 
     Returns ({agents label: rows}, {agents label: seed}), random agents first.
     """
-    import json
     from pathlib import Path
 
-    from solvers.common.runner import MANIFEST, load_study
+    from solvers.common.runner import MANIFEST, load_manifest, load_study
 
     frames, seeds = {}, {}
     out = Path(out_dir)
     subs = sorted(p for p in out.iterdir() if (p / MANIFEST).exists()) if out.is_dir() else []
     subs.sort(key=lambda p: (p.name != "random", p.name != "heuristic", p.name))
     for sub in subs:
-        manifest = json.loads((sub / MANIFEST).read_text())
-        ident = manifest.get("identity", {})
+        manifest = load_manifest(sub)
+        ident = manifest["identity"]
         if ident.get("study") != f"bomber.{part}" or not manifest.get("finished"):
             continue
         label = ident["params"]["agents"]

@@ -11,8 +11,16 @@ A study is a pure function over a chunk of cases. The runner
   study's identity in the file's metadata) and a ``manifest.json`` naming the command,
   parameters, input files and their hashes, versions, git commit and times;
 - on a re-run with the same study resumes with only the missing chunks; a chunk file that is
-  truncated, corrupt or belongs to another study is recomputed, never read as data; a
-  different study pointed at the same folder is refused with `BadInput`;
+  truncated, corrupt, edited (each chunk records a checksum of its rows, `data_checksum`) or
+  belongs to another study is recomputed, never read as data; a different study pointed at
+  the same folder is refused with `BadInput`, and so is a manifest that is not one
+  (`validate_manifest`);
+- writes nothing before the study can run: the folder is checked (`check_output_folder`),
+  the scheduler reached and the first chunk computed before ``manifest.json`` appears;
+- lets one study at a time run into a folder (`folder_lock`: a second one is refused at
+  once, or waits with ``wait=True``), makes its chunk descriptors on demand (`ChunkPlan`:
+  memory does not grow with the number of chunks), and ties its pool workers' lives to
+  its own (`_worker_init`);
 - with a ``time_budget`` stops starting chunks once the budget is spent, so a study too long
   for one sitting is computed over several runs (each run is recorded in the manifest);
   ``Study.order`` chooses which chunks go first (results do not depend on it), so that a
@@ -35,14 +43,20 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import datetime as _dt
+import errno
+import fcntl
 import hashlib
 import json
 import os
 import platform
+import re
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -62,6 +76,8 @@ from solvers.common.progress import progress_bar, wants_progress
 
 MANIFEST = "manifest.json"
 CHUNK_DIR = "chunks"
+#: The advisory lock file of a study folder: one study runs into a folder at a time.
+LOCK = ".bombsolve.lock"
 _META_KEY = b"bombsolve.chunk"
 DASK_CONNECT_TIMEOUT = "10s"
 
@@ -69,6 +85,27 @@ DASK_CONNECT_TIMEOUT = "10s"
 _COMMAND_BUDGET: contextvars.ContextVar[float | None] = contextvars.ContextVar(
     "bombsolve_time_budget", default=None
 )
+#: Whether a study whose folder is locked by another is waited for (``--wait``).
+_COMMAND_WAIT: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "bombsolve_lock_wait", default=False
+)
+#: Set once a study has started writing its folder: Ctrl-C can then say "re-run to resume".
+_STUDY_STARTED = threading.Event()
+
+
+def study_started() -> bool:
+    """True once this process has written a study folder that the same command resumes."""
+    return _STUDY_STARTED.is_set()
+
+
+@contextlib.contextmanager
+def lock_wait(wait: bool):
+    """Make every `run_study` inside the block wait for a locked folder (for ``--wait``)."""
+    token = _COMMAND_WAIT.set(wait)
+    try:
+        yield
+    finally:
+        _COMMAND_WAIT.reset(token)
 
 
 class StudyPaused(Exception):
@@ -127,6 +164,31 @@ class ChunkSpec:
         return self.stop - self.start
 
 
+class ChunkPlan(Sequence[ChunkSpec]):
+    """The chunks of ``n_cases`` cases in chunks of ``chunk_size``, each `ChunkSpec` made
+    when asked for, so that a study of 10**15 cases costs no more memory than one of 10."""
+
+    def __init__(self, n_cases: int, chunk_size: int, seed: int) -> None:
+        self.n_cases, self.chunk_size, self.seed = int(n_cases), int(chunk_size), int(seed)
+        self._n = -(-self.n_cases // self.chunk_size)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(f"chunk {i} of {self._n}")
+        start = i * self.chunk_size
+        return ChunkSpec(i, start, min(start + self.chunk_size, self.n_cases), self.seed)
+
+    def __iter__(self) -> Iterator[ChunkSpec]:
+        return (self[i] for i in range(self._n))
+
+
 @dataclass(frozen=True)
 class Study:
     """What to run: a named, parametrised chunk function over ``n_cases`` cases."""
@@ -143,16 +205,14 @@ class Study:
     #: never changes a result, only which chunks a partial run has.
     order: Callable[[ChunkSpec], Any] | None = field(default=None, compare=False)
 
-    def chunks(self) -> list[ChunkSpec]:
-        """All chunks of the study, in order."""
+    def chunks(self) -> ChunkPlan:
+        """All chunks of the study, in order (built on demand: memory does not grow with
+        the number of chunks)."""
         if self.n_cases < 0:
             raise BadInput(f"number of cases {self.n_cases} is negative; expected 0 or more")
         if self.chunk_size < 1:
             raise BadInput(f"chunk size {self.chunk_size} is not positive; expected 1 or more")
-        return [
-            ChunkSpec(i, start, min(start + self.chunk_size, self.n_cases), self.seed)
-            for i, start in enumerate(range(0, self.n_cases, self.chunk_size))
-        ]
+        return ChunkPlan(self.n_cases, self.chunk_size, self.seed)
 
     def identity(self) -> dict[str, Any]:
         """Everything that determines the results; two runs with equal identity agree."""
@@ -270,11 +330,35 @@ def run_chunk(chunk_fn: ChunkFn, params: Mapping[str, Any], chunk: ChunkSpec) ->
     return df.reset_index(drop=True)
 
 
+def data_checksum(df: pd.DataFrame) -> str:
+    """SHA-256 of a chunk's rows: column names, dtypes and every value, in order.
+
+    Recorded in each chunk file's metadata and checked when the chunk is read back, so that
+    rows edited inside an otherwise valid chunk are recomputed, never trusted.
+    """
+    h = hashlib.sha256()
+    h.update(str(len(df)).encode())
+    for name in df.columns:
+        col = df[name]
+        h.update(json.dumps([str(name), str(col.dtype)]).encode())
+        try:
+            h.update(pd.util.hash_pandas_object(col, index=False).to_numpy().tobytes())
+        except TypeError:  # unhashable cells (lists, dicts): their JSON text instead
+            h.update(json.dumps(col.tolist(), default=str, sort_keys=True).encode())
+    return h.hexdigest()
+
+
 def _write_chunk(out_dir: Path, chunk: ChunkSpec, df: pd.DataFrame, ident: str) -> None:
     table = pa.Table.from_pandas(df, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     meta[_META_KEY] = json.dumps(
-        {"identity": ident, "index": chunk.index, "start": chunk.start, "stop": chunk.stop}
+        {
+            "identity": ident,
+            "index": chunk.index,
+            "start": chunk.start,
+            "stop": chunk.stop,
+            "sha256": data_checksum(table.to_pandas()),
+        }
     ).encode()
     table = table.replace_schema_metadata(meta)
     with atomic_path(chunk_path(out_dir, chunk.index)) as tmp:
@@ -284,11 +368,12 @@ def _write_chunk(out_dir: Path, chunk: ChunkSpec, df: pd.DataFrame, ident: str) 
 def _read_chunk(out_dir: Path, chunk: ChunkSpec, ident: str) -> pd.DataFrame | None:
     """Read a finished chunk, or None when it is missing, corrupt, or not this study's."""
     path = chunk_path(out_dir, chunk.index)
-    if not path.exists():
+    if not path.is_file():
         return None
     try:
         table = pq.read_table(path)
         meta = json.loads((table.schema.metadata or {})[_META_KEY])
+        checksum = meta.pop("sha256", None)
         if meta != {
             "identity": ident,
             "index": chunk.index,
@@ -297,6 +382,10 @@ def _read_chunk(out_dir: Path, chunk: ChunkSpec, ident: str) -> pd.DataFrame | N
         }:
             return None
         df = table.to_pandas()
+        # Chunks written before checksums were recorded carry none; every chunk written
+        # now does, and one whose rows no longer match it is recomputed.
+        if checksum is not None and checksum != data_checksum(df):
+            return None
         cases = np.unique(df["case"].to_numpy())
         if len(cases) != len(chunk) or (len(chunk) and cases[0] != chunk.start):
             return None
@@ -305,21 +394,128 @@ def _read_chunk(out_dir: Path, chunk: ChunkSpec, ident: str) -> pd.DataFrame | N
         return None
 
 
+_CHUNK_NAME = re.compile(r"chunk-(\d{6,})\.parquet")
+
+
+def _done_chunks(out_dir: Path, plan: ChunkPlan, ident: str) -> dict[int, pd.DataFrame]:
+    """Read every valid finished chunk of the folder (by listing it, not by trying every
+    index, so a study of many chunks resumes in time proportional to what is done)."""
+    done: dict[int, pd.DataFrame] = {}
+    folder = out_dir / CHUNK_DIR
+    if not folder.is_dir():
+        return done
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        m = _CHUNK_NAME.fullmatch(entry.name)
+        if not m or int(m.group(1)) >= len(plan):
+            continue
+        chunk = plan[int(m.group(1))]
+        df = _read_chunk(out_dir, chunk, ident)
+        if df is not None:
+            done[chunk.index] = df
+    return done
+
+
+def _todo(plan: ChunkPlan, done: Mapping[int, Any], order) -> Iterator[ChunkSpec]:
+    """The chunks still to compute, lazily in index order, or sorted by `order` (which then
+    needs them all in memory)."""
+    missing = (c for c in plan if c.index not in done)
+    if order is None:
+        return missing
+    return iter(sorted(missing, key=order))
+
+
+#: The fields every manifest holds, with their JSON types (`validate_manifest`).
+_MANIFEST_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "identity": dict,
+    "identity_hash": str,
+    "runs": list,
+}
+#: The fields of a manifest's identity, with their JSON types.
+_IDENTITY_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "study": str,
+    "params": dict,
+    "n_cases": int,
+    "seed": int,
+    "chunk_size": int,
+    "chunk_fn": str,
+    "input_files": dict,
+}
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
+    )
+
+
+def _expect(where: str, value: Any, kind: type | tuple[type, ...]) -> None:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        names = {dict: "an object", list: "a list", str: "a string", int: "an integer"}
+        want = " or ".join(names.get(k, k.__name__) for k in kinds)
+        raise BadInput(f"{where} is {_json_type(value)}; expected {want}")
+
+
+def validate_manifest(data: Any, path: str | os.PathLike) -> dict[str, Any]:
+    """Check a manifest's structure and its identity's hash; return it or raise BadInput with
+    one line naming the field that is wrong and what was expected."""
+    where = f"{path}:"
+    if not isinstance(data, dict):
+        raise BadInput(f"{where} the manifest is {_json_type(data)}; expected a JSON object")
+    for key, kind in _MANIFEST_FIELDS.items():
+        if key not in data:
+            raise BadInput(f"{where} field '{key}' is missing; expected a bombsolve study manifest")
+        _expect(f"{where} field '{key}'", data[key], kind)
+    identity = data["identity"]
+    for key, kind in _IDENTITY_FIELDS.items():
+        if key not in identity:
+            raise BadInput(f"{where} field 'identity.{key}' is missing")
+        _expect(f"{where} field 'identity.{key}'", identity[key], kind)
+    if identity["n_cases"] < 0 or identity["chunk_size"] < 1:
+        raise BadInput(
+            f"{where} identity has n_cases {identity['n_cases']} and chunk_size "
+            f"{identity['chunk_size']}; expected n_cases >= 0 and chunk_size >= 1"
+        )
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
+    if hashlib.sha256(text.encode()).hexdigest()[:16] != data["identity_hash"]:
+        raise BadInput(
+            f"{where} field 'identity_hash' does not match the identity; expected the manifest "
+            "as bombsolve wrote it (was it edited?)"
+        )
+    for i, run in enumerate(data["runs"]):
+        _expect(f"{where} field 'runs[{i}]'", run, dict)
+    return data
+
+
+def _read_manifest_file(path: Path) -> Any:
+    """The JSON of a manifest file, or BadInput naming what is wrong with the file."""
+    if path.is_dir():
+        raise BadInput(f"{path} is a folder; expected the study's manifest file")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise BadInput(f"{path} is not text; expected a JSON study manifest") from None
+    except (ValueError, RecursionError) as exc:
+        raise BadInput(f"{path} is not valid JSON ({str(exc)[:80]})") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read {path} ({exc.strerror})") from None
+
+
 def _check_manifest(out_dir: Path, study: Study, ident: str) -> dict[str, Any] | None:
     path = out_dir / MANIFEST
+    chunks = out_dir / CHUNK_DIR
+    if chunks.exists() and not chunks.is_dir():
+        raise BadInput(f"{chunks} is a file; expected the study's chunks folder (or nothing)")
     if not path.exists():
-        if (out_dir / CHUNK_DIR).exists() and any((out_dir / CHUNK_DIR).iterdir()):
+        if chunks.is_dir() and any(chunks.iterdir()):
             raise BadInput(
                 f"output folder {out_dir} holds chunks but no {MANIFEST}; use an empty folder"
             )
         return None
-    try:
-        manifest = json.loads(path.read_text())
-        old = manifest["identity"]
-    except (ValueError, KeyError) as exc:
-        raise BadInput(
-            f"{path} is not a bombsolve study manifest ({exc}); use another --out"
-        ) from None
+    manifest = validate_manifest(_read_manifest_file(path), path)
+    old = manifest["identity"]
     if manifest.get("identity_hash") != ident:
         new = study.identity()
         diffs = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
@@ -335,6 +531,112 @@ def _write_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
     write_text_atomic(out_dir / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
 
 
+def _probe_writable(folder: Path) -> None:
+    """Raise BadInput unless a file can be created in `folder` (tried, not guessed: the
+    permission bits do not tell for root, read-only mounts or ACLs)."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=".bombsolve-probe.", dir=folder)
+    except OSError as exc:
+        raise BadInput(
+            f"cannot write into {folder} ({exc.strerror}); expected a writable folder"
+        ) from None
+    os.close(fd)
+    os.unlink(name)
+
+
+def check_output_folder(out_dir: str | os.PathLike) -> None:
+    """Refuse, with one line, an output folder that cannot be used: it is a file, a parent
+    of it is a file, or it (or the nearest existing parent) cannot be written. Nothing is
+    created."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"--out {out} is a file; expected a folder (new or a study's)")
+    parent = out
+    while not parent.exists():
+        if parent.parent == parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        raise BadInput(f"--out {out}: {parent} is a file; expected a folder there")
+    _probe_writable(parent)
+    for name, want_dir in ((MANIFEST, False), (CHUNK_DIR, True)):
+        p = out / name
+        if p.exists() and p.is_dir() != want_dir:
+            kind = "folder" if want_dir else "file"
+            raise BadInput(f"{p} is not a {kind}; expected the study's {name} {kind}")
+    chunks = out / CHUNK_DIR
+    if chunks.is_dir():
+        _probe_writable(chunks)
+        for entry in os.scandir(chunks):
+            if _CHUNK_NAME.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False):
+                raise BadInput(
+                    f"{entry.path} is a folder; expected a chunk file (remove it to recompute)"
+                )
+
+
+class FolderLocked(BadInput):
+    """Another study is running into the same folder."""
+
+
+@contextlib.contextmanager
+def folder_lock(out_dir: Path, wait: bool = False):
+    """Hold the folder's advisory lock (``LOCK``, flock) while a study runs into it.
+
+    A second study into the same folder is refused at once with `FolderLocked`, or with
+    ``wait=True`` waits for the first to finish. The lock file is removed on release.
+    """
+    path = out_dir / LOCK
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EAGAIN, errno.EACCES):
+                raise FolderLocked(
+                    f"another study is running into {out_dir} (lock {path}); wait for it, "
+                    "or pass --wait to start when it ends"
+                ) from None
+            raise
+        # The holder before us may have removed the file on release: lock the file that
+        # is there now, not an unlinked one.
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        os.close(fd)
+
+
+def _remove_if_made(made: list[Path]) -> None:
+    """Remove the folders a refused run created (deepest first), if they hold nothing."""
+    for p in reversed(made):
+        with contextlib.suppress(OSError):
+            p.rmdir()
+
+
+def _make_folder(out: Path) -> list[Path]:
+    """Create `out` and its missing parents; return the folders created, outermost first."""
+    missing = []
+    p = out
+    while not p.exists():
+        missing.append(p)
+        if p.parent == p:
+            break
+        p = p.parent
+    out.mkdir(parents=True, exist_ok=True)
+    return list(reversed(missing))
+
+
 def run_study(
     study: Study,
     out_dir: str | os.PathLike,
@@ -344,6 +646,7 @@ def run_study(
     progress: bool | None = None,
     command: str | None = None,
     time_budget: float | None = None,
+    wait: bool | None = None,
 ) -> pd.DataFrame:
     """Run (or resume) `study` into `out_dir` and return all its rows, sorted by case.
 
@@ -351,43 +654,74 @@ def run_study(
     chunks to a Dask distributed scheduler instead. ``time_budget`` (seconds): start no chunk
     after it is spent; chunks already running finish and are kept, and the rows of the chunks
     done so far are returned (``df.attrs["complete"]`` says whether that is all of them).
-    Raises `BadInput` when `out_dir` holds a different study.
+    ``wait``: when another study holds the folder's lock, wait for it instead of refusing.
+
+    Nothing is written until the study can run: the folder is checked, the scheduler
+    reached and the first chunk computed before ``manifest.json`` appears; a run refused
+    or failing before that leaves the folder as it was.
+    Raises `BadInput` when `out_dir` holds a different study or cannot be used.
     """
     out = Path(out_dir)
     from_command = time_budget is None and _COMMAND_BUDGET.get() is not None
     if from_command:
         time_budget = _COMMAND_BUDGET.get()
+    if wait is None:
+        wait = _COMMAND_WAIT.get()
     chunks = study.chunks()
     ident = study.identity_hash()
-    old = _check_manifest(out, study, ident)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / CHUNK_DIR).mkdir(exist_ok=True)
-
-    done: dict[int, pd.DataFrame] = {}
-    for chunk in chunks:
-        df = _read_chunk(out, chunk, ident)
-        if df is not None:
-            done[chunk.index] = df
-    todo = [c for c in chunks if c.index not in done]
-    if study.order is not None:
-        todo.sort(key=study.order)
     if time_budget is not None and time_budget < 0:
         raise BadInput(f"time budget {time_budget} is negative; expected seconds >= 0")
-    deadline = None if time_budget is None else time.monotonic() + time_budget
-
     if workers is not None and workers < 1:
         raise BadInput(f"--workers {workers} is not positive; expected 1 or more")
+    check_output_folder(out)
+    _check_manifest(out, study, ident)
+    client = _connect(scheduler) if scheduler else None
+    made = _make_folder(out)
+    try:
+        with folder_lock(out, wait=wait):
+            # Read again under the lock: a study that held it may have changed the folder.
+            old = _check_manifest(out, study, ident)
+            return _run_locked(
+                study, out, chunks, ident, old, workers, scheduler, client, progress,
+                command, time_budget, from_command, made,
+            )  # fmt: skip
+    finally:
+        if client is not None:
+            client.close()
+        _remove_if_made(made)
+
+
+def _run_locked(
+    study: Study,
+    out: Path,
+    chunks: ChunkPlan,
+    ident: str,
+    old: dict[str, Any] | None,
+    workers: int | None,
+    scheduler: str | None,
+    client,
+    progress: bool | None,
+    command: str | None,
+    time_budget: float | None,
+    from_command: bool,
+    made: list[Path],
+) -> pd.DataFrame:
+    done = _done_chunks(out, chunks, ident)
+    todo = _todo(chunks, done, study.order)
+    n_todo = len(chunks) - len(done)
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+
     n_workers = workers or _cores()
     run = {
         "started": _now(),
-        "chunks_planned": len(todo),
+        "chunks_planned": n_todo,
         "chunks_computed": 0,
         "chunks_reused": len(done),
         # Each run's code version: a resumed study may mix chunks computed by several.
         "git_commit": _git_commit(),
         "executor": f"dask {scheduler}"
         if scheduler
-        else f"processes x{min(n_workers, max(len(todo), 1))}",
+        else f"processes x{min(n_workers, max(n_todo, 1))}",
     }
     manifest = old or {
         "identity": study.identity(),
@@ -410,7 +744,15 @@ def run_study(
         }
     )
     manifest["runs"].append(run)
-    _write_manifest(out, manifest)
+    # The manifest is written when the first chunk is done (before that chunk's file, so
+    # that no folder holds chunks without a manifest) or when the run ends without error.
+    written = [False]
+
+    def write_manifest() -> None:
+        _write_manifest(out, manifest)
+        written[0] = True
+        _STUDY_STARTED.set()
+        made.clear()  # the folder now holds a study: keep it
 
     bar = progress_bar(
         len(chunks),
@@ -424,6 +766,8 @@ def run_study(
 
     def finish(chunk: ChunkSpec, df: pd.DataFrame) -> None:
         nonlocal cases_run
+        if not written[0]:
+            write_manifest()
         _write_chunk(out, chunk, df, ident)
         done[chunk.index] = df
         run["chunks_computed"] += 1
@@ -436,30 +780,47 @@ def run_study(
                 text += " | " + study.progress_fn(pd.concat(list(done.values()), ignore_index=True))
             bar.set_postfix_str(text)
 
+    ok = False
     try:
-        if todo:
-            if scheduler:
-                _run_dask(study, todo, scheduler, finish, deadline)
-            elif n_workers == 1 or len(todo) == 1:
+        if n_todo:
+            if client is not None:
+                _run_dask(study, todo, client, finish, deadline)
+            elif n_workers == 1 or n_todo == 1:
                 for chunk in todo:
                     if _spent(deadline):
                         break
                     finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
             else:
                 _run_pool(study, todo, n_workers, finish, deadline)
+        ok = True
     finally:
         bar.close()
         run["finished"] = _now()
         manifest["chunks_done"] = len(done)
         if len(done) == len(chunks):
             manifest["finished"] = run["finished"]
-        _write_manifest(out, manifest)
+        if written[0] or ok:
+            write_manifest()
 
     if from_command and len(done) < len(chunks):
         raise StudyPaused(out, len(done), len(chunks))
-    df = _concat(done[c.index] for c in chunks if c.index in done)
+    df = _concat(done[c] for c in sorted(done))
     df.attrs["complete"] = len(done) == len(chunks)
     return df
+
+
+def _connect(scheduler: str):
+    """A Dask client of `scheduler`, or BadInput naming the address and what was expected."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+    except (OSError, ValueError, TypeError) as exc:
+        reason = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+        raise BadInput(
+            f"cannot reach Dask scheduler {scheduler!r} ({reason}); expected tcp://HOST:PORT "
+            "of a running scheduler"
+        ) from None
 
 
 def _spent(deadline: float | None) -> bool:
@@ -474,79 +835,124 @@ def _concat(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
     return df.sort_values("case", kind="stable").reset_index(drop=True)
 
 
+def _worker_init(parent_pid: int) -> None:
+    """Set up a pool worker: it dies with its parent and leaves Ctrl-C to the parent.
+
+    A worker whose study was killed (SIGKILL of the main process) must not compute on:
+    Linux's parent-death signal kills it at once, and a watcher thread checks the parent
+    every second where that signal is missing (or the parent died before it was set).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="bombsolve-parent-watch", daemon=True).start()
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: cancel what waits and end the workers' running chunks (their rows
+    would be thrown away), instead of waiting for them as ``shutdown`` does."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.join(timeout=5)
+
+
 def _run_pool(
-    study: Study, todo: list[ChunkSpec], n_workers: int, finish, deadline: float | None = None
+    study: Study,
+    todo: Iterable[ChunkSpec],
+    n_workers: int,
+    finish,
+    deadline: float | None = None,
 ) -> None:
     # Spawned (not forked) workers: no inherited threads or Numba state; the cache makes
     # their first compile cheap.
     ctx = get_context("spawn")
-    n_workers = min(n_workers, len(todo))
-    queue = list(reversed(todo))
-    with ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx) as pool:
-        pending: dict = {}
+    queue = iter(todo)
+    pool = ProcessPoolExecutor(
+        max_workers=n_workers,
+        mp_context=ctx,
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
+    pending: dict = {}
 
-        def top_up() -> None:
-            # Two chunks per worker in flight: the workers never wait, and a time budget
-            # leaves at most that much work running past it.
-            while queue and len(pending) < 2 * n_workers and not _spent(deadline):
-                c = queue.pop()
-                pending[pool.submit(run_chunk, study.chunk_fn, study.params, c)] = c
+    def top_up() -> None:
+        # Two chunks per worker in flight: the workers never wait, and a time budget
+        # leaves at most that much work running past it.
+        while len(pending) < 2 * n_workers and not _spent(deadline):
+            c = next(queue, None)
+            if c is None:
+                return
+            pending[pool.submit(run_chunk, study.chunk_fn, study.params, c)] = c
 
+    try:
         top_up()
-        try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    chunk = pending.pop(fut)
-                    finish(chunk, fut.result())
-                top_up()
-        except BaseException:
-            for fut in pending:
-                fut.cancel()
-            raise
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                chunk = pending.pop(fut)
+                finish(chunk, fut.result())
+            top_up()
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _run_dask(
-    study: Study, todo: list[ChunkSpec], scheduler: str, finish, deadline: float | None = None
+    study: Study, todo: Iterable[ChunkSpec], client, finish, deadline: float | None = None
 ) -> None:
-    from distributed import Client, as_completed
+    """Run the chunks on a connected Dask `client` (`_connect`); its workers run under
+    Dask's nanny, which ends them with their scheduler."""
+    from distributed import as_completed
 
-    try:
-        client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-    except OSError as exc:
-        raise BadInput(
-            f"cannot reach Dask scheduler {scheduler!r} ({exc}); expected tcp://HOST:PORT"
-        ) from None
-    try:
-        ident = study.identity_hash()
-        # Enough in flight to keep every worker busy; the rest wait here, so that a time
-        # budget can stop them and the scheduler's queue stays short.
-        width = 2 * max(1, len(client.scheduler_info().get("workers", {})))
-        queue = list(reversed(todo))
-        futures = {}
+    ident = study.identity_hash()
+    # Enough in flight to keep every worker busy; the rest wait here, so that a time
+    # budget can stop them and the scheduler's queue stays short.
+    width = 2 * max(1, len(client.scheduler_info().get("workers", {})))
+    queue = iter(todo)
+    futures = {}
+    running = as_completed([])
 
-        def submit() -> None:
-            c = queue.pop()
-            fut = client.submit(
-                run_chunk,
-                study.chunk_fn,
-                study.params,
-                c,
-                key=f"{study.name}-{c.index}-{ident}",
-                pure=False,
-            )
-            futures[fut] = c
-            running.add(fut)
+    def submit() -> bool:
+        c = next(queue, None)
+        if c is None:
+            return False
+        fut = client.submit(
+            run_chunk,
+            study.chunk_fn,
+            study.params,
+            c,
+            key=f"{study.name}-{c.index}-{ident}",
+            pure=False,
+        )
+        futures[fut] = c
+        running.add(fut)
+        return True
 
-        running = as_completed([])
-        while queue and len(futures) < width and not _spent(deadline):
+    while len(futures) < width and not _spent(deadline) and submit():
+        pass
+    for fut in running:
+        finish(futures.pop(fut), fut.result())
+        if not _spent(deadline):
             submit()
-        for fut in running:
-            finish(futures.pop(fut), fut.result())
-            if queue and not _spent(deadline):
-                submit()
-    finally:
-        client.close()
 
 
 def load_study(out_dir: str | os.PathLike, partial: bool = False) -> pd.DataFrame:
@@ -561,27 +967,18 @@ def load_study(out_dir: str | os.PathLike, partial: bool = False) -> pd.DataFram
         raise BadInput(
             f"{out} has no {MANIFEST}; expected a study folder made by a bombsolve study"
         )
-    try:
-        manifest = json.loads(path.read_text())
-        ident = manifest["identity_hash"]
-        identity = manifest["identity"]
-    except (ValueError, KeyError) as exc:
-        raise BadInput(f"{path} is not a bombsolve study manifest ({exc})") from None
-    n, size, seed = identity["n_cases"], identity["chunk_size"], identity["seed"]
-    frames = []
-    for i, start in enumerate(range(0, n, size)):
-        chunk = ChunkSpec(i, start, min(start + size, n), seed)
-        df = _read_chunk(out, chunk, ident)
-        if df is None and partial:
-            continue
-        if df is None:
-            raise BadInput(
-                f"{out} is unfinished or damaged (chunk {i} missing or unreadable); "
-                "re-run the same command to complete it"
-            )
-        frames.append(df)
-    df = _concat(frames)
-    df.attrs["complete"] = len(frames) == len(range(0, n, size))
+    manifest = validate_manifest(_read_manifest_file(path), path)
+    identity = manifest["identity"]
+    plan = ChunkPlan(identity["n_cases"], identity["chunk_size"], identity["seed"])
+    done = _done_chunks(out, plan, manifest["identity_hash"])
+    if len(done) < len(plan) and not partial:
+        first = next(i for i in range(len(plan)) if i not in done)
+        raise BadInput(
+            f"{out} is unfinished or damaged (chunk {first} missing or unreadable); "
+            "re-run the same command to complete it"
+        )
+    df = _concat(done[i] for i in sorted(done))
+    df.attrs["complete"] = len(done) == len(plan)
     return df
 
 
@@ -596,9 +993,6 @@ def computed_by(manifest: Mapping[str, Any]) -> str:
 def load_manifest(out_dir: str | os.PathLike) -> dict[str, Any]:
     """Return the manifest of a study folder."""
     path = Path(out_dir) / MANIFEST
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError:
-        raise BadInput(f"{out_dir} has no {MANIFEST}; expected a study folder") from None
-    except ValueError as exc:
-        raise BadInput(f"{path} is not valid JSON ({exc})") from None
+    if not path.exists():
+        raise BadInput(f"{out_dir} has no {MANIFEST}; expected a study folder")
+    return validate_manifest(_read_manifest_file(path), path)

@@ -8,7 +8,7 @@ and implements the strategies random, greedy, position and montecarlo move for m
 Array layout (all int64 unless said; n players, S = row slots, at most 6):
 
     cnt[16]       counters: DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS,
-                  PICKS, BASE, STALLED, CAP_N, OVER
+                  PICKS, BASE, STALLED, CAP_N, OVER, RESHUFFLES
     deck[45]      firecracker deck, top at deck[DECK_N - 1]
     disc[45]      discard pile in the order cards went there
     dragon[19]    Dragon deck, top at dragon[DRAGON_N - 1]
@@ -37,12 +37,14 @@ from solvers.dragon.rules import Options
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "7531a0eec18614e7"
+NUMBA_DEPENDS_ON = "77b06e978e932fb0"
 
 # cnt indices
 DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(
     13
 )
+#: cnt index: how many times the discard pile became the new deck in the game.
+RESHUFFLES = 13
 # row indices
 ROW_BODY, ROW_N, ROW_POWER = range(3)
 # ps indices
@@ -191,6 +193,7 @@ def _derive(seed, stream):
 @njit(cache=True, inline="always")
 def _new_deck(cnt, deck, disc, rng):
     """Shuffle the discard pile into the (empty) deck."""
+    cnt[RESHUFFLES] += 1
     for i in range(cnt[DISC_N]):
         deck[i] = disc[i]
     cnt[DECK_N] = cnt[DISC_N]
@@ -1275,7 +1278,8 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
 @njit(cache=True)
 def play_many(n, seeds, strat, opts, ft, bt):
     """Play one game per seed. Returns (scores[G, n], bodies[G, n] used by the tie-break,
-    winners[G, n] as 0/1, info[G, 3] = rounds, turns, stalled rounds, stats[G, 3, 45]:
+    winners[G, n] as 0/1, info[G, 4] = rounds, turns, stalled rounds, reshuffles (the
+    discard pile shuffled into a new deck), stats[G, 3, 45]:
     per game, points taken by each card, bodies taken by it, times it was played;
     took[G, 2, n]: how many 13s and bad-luck 4s each player took in the game).
     """
@@ -1284,7 +1288,7 @@ def play_many(n, seeds, strat, opts, ft, bt):
     bodies = np.zeros((g, n), dtype=np.int64)
     winners = np.zeros((g, n), dtype=np.int64)
     took = np.zeros((g, 2, n), dtype=np.int64)
-    info = np.zeros((g, 3), dtype=np.int64)
+    info = np.zeros((g, 4), dtype=np.int64)
     stats = np.zeros((g, 3, 45), dtype=np.int64)
     caps = np.zeros((1, 6), dtype=np.int64)
     # One set of state arrays for the whole batch: `_play_game` clears them per game.
@@ -1333,6 +1337,7 @@ def play_many(n, seeds, strat, opts, ft, bt):
         info[i, 0] = cnt[ROUND]
         info[i, 1] = cnt[TURNS]
         info[i, 2] = cnt[STALLED]
+        info[i, 3] = cnt[RESHUFFLES]
         for p in range(n):
             took[i, 0, p] = ps[TOOK_13, p]
             took[i, 1, p] = ps[TOOK_4, p]
@@ -1360,6 +1365,7 @@ def run_games(
         "rounds": info[:, 0],
         "turns": info[:, 1],
         "stalled": info[:, 2],
+        "reshuffles": info[:, 3],
         "card_points": stats[:, 0],
         "card_takes": stats[:, 1],
         "card_plays": stats[:, 2],

@@ -5,7 +5,9 @@ runner with the same seed, once under the default options and once under the pre
 (`readings.PRESETS`), so game i of both runs starts from the same seed and the same
 agents' streams; only the rules differ. A figure's change is the mean of the per-game
 differences, with a 95% interval from their spread (normal approximation; N is in the
-thousands), which is much tighter than comparing two independent samples.
+thousands; for the 0/1 metrics, a shared victory or a seat's win, Tango's score interval
+for paired proportions, `solvers.common.paired`), which is much tighter than comparing two
+independent samples.
 
 Tables: `seats` (win rate by seat under the preset, Wilson 95%), `paired` (per cell and
 metric: default, preset, difference and its interval) and `ladder` (one seat of X against
@@ -22,6 +24,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from solvers.common.paired import METHOD as PAIRED_METHOD
+from solvers.common.paired import tango_paired
 from solvers.common.runner import run_study
 from solvers.dragon.readings import PRESETS
 from solvers.dragon.rules import Options
@@ -50,6 +54,8 @@ LADDER = [
 ]
 MC_LADDER = [("montecarlo", "greedy"), ("greedy", "montecarlo")]
 Z95 = 1.959963984540054
+#: Metrics that are 0 or 1 per game: their difference gets Tango's paired score interval.
+BINARY = {"shared", "seat1_win", "focus_win"}
 
 
 def per_game(df: pd.DataFrame, players: int) -> pd.DataFrame:
@@ -82,17 +88,25 @@ def paired_rows(a: pd.DataFrame, b: pd.DataFrame, metrics: list[str]) -> list[di
     n = len(a)
     rows = []
     for m in metrics:
-        d = b[m].to_numpy(dtype=float) - a[m].to_numpy(dtype=float)
-        half = Z95 * d.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+        x, y = a[m].to_numpy(), b[m].to_numpy()
+        d = y.astype(float) - x.astype(float)
+        if m in BINARY:
+            both = int(((x == 1) & (y == 1)).sum())
+            first = int(((x == 1) & (y == 0)).sum())
+            second = int(((x == 0) & (y == 1)).sum())
+            _, lo, hi = tango_paired(both, first, second, n - both - first - second)
+        else:
+            half = Z95 * d.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+            lo, hi = d.mean() - half, d.mean() + half
         rows.append(
             {
                 "metric": m,
                 "games": n,
-                "default": float(a[m].mean()),
-                "preset": float(b[m].mean()),
+                "default": float(x.mean()),
+                "preset": float(y.mean()),
                 "diff": float(d.mean()),
-                "lo": float(d.mean() - half),
-                "hi": float(d.mean() + half),
+                "lo": float(lo),
+                "hi": float(hi),
                 "games_changed": int((d != 0).sum()),
             }
         )
@@ -201,7 +215,8 @@ def build_preset_study(
         "ladder_cells": [list(c) for c in cells],
         "tables": sorted(f"{n}.csv" for n in tables),
         "charts": sorted(f"{n}.{e}" for n in ("seats", "paired") for e in ("png", "svg")),
-        "intervals": "seats: Wilson 95%; paired: mean difference +- 1.96 sd / sqrt(N)",
+        "intervals": "seats: Wilson 95%; paired: mean difference +- 1.96 sd / sqrt(N), "
+        f"and for 0/1 metrics (shared, seat1_win, focus_win) {PAIRED_METHOD}",
         "runs": "per-study runner manifests in manifests/ (chunk files are not committed)",
         "git_commit": _git_commit(),
         "versions": _versions(),

@@ -105,7 +105,9 @@ EQUAL_VITALITY = BY_NAME["equal_vitality"].choices
 class Options:
     """The rules the rulebook leaves open, each with its default reading.
 
-    Build one from text with `Options.parse("placement=close_up,target=40")`.
+    Build one from text with `Options.parse("placement=close_up,target=40")`, or from a
+    named edition with `Options.parse("", preset="gamepark")` (`readings.PRESETS`). Each
+    option's readings in words, with the sentence it reads: `readings.READINGS`.
     """
 
     # "Then, in ascending order, each player places their Firecracker card from left to
@@ -366,6 +368,7 @@ class GameState:
         self.turns_total = 0
         self.over = False
         self.stalled_rounds = 0
+        self.reshuffles = 0  # times the discard pile became the new deck
         self.log: list[str] = []
         self.record = record  # keep the turn-by-turn text log (replay); off for speed
         self.setup_round()
@@ -401,6 +404,7 @@ class GameState:
             # "If the Firecracker deck is empty, shuffle the discard pile to form a new deck."
             self.deck = self.discard
             self.discard = []
+            self.reshuffles += 1
             self.rng.shuffle(self.deck)
         card = self.deck.pop()
         self.keep_deck()
@@ -413,6 +417,7 @@ class GameState:
         if self.options.reshuffle_when == "empty" and not self.deck and self.discard:
             self.deck = self.discard
             self.discard = []
+            self.reshuffles += 1
             self.rng.shuffle(self.deck)
 
     def view(self, player: int) -> View:

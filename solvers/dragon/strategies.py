@@ -365,6 +365,7 @@ def _world(view: View, hands: list[list[int]], deck: list[int], seed: int) -> Ga
     state.bonus = [0] * view.n_players
     state.captures = []
     state.plays = [0] * len(view.cards.firecrackers)
+    state.reshuffles = 0
     state.round = state.turn = 0
     state.log = []
     state.record = False

@@ -15,9 +15,10 @@ import pytest
 
 from solvers.allisbomb import prune
 from solvers.allisbomb.campaign import campaign_config, play_campaign
-from solvers.allisbomb.cards import compile_program, load_cards
+from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.kernel import E_NOT_BEST
+from solvers.allisbomb.program import compile_program
 from solvers.allisbomb.rules import State, new_game
 from solvers.allisbomb.search import reference_search, stars_lost
 from solvers.allisbomb.solver import solve_state, to_kernel_state, verify_solution

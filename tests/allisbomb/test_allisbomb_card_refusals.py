@@ -280,7 +280,7 @@ CASES = [
             1,
         ),
         (),
-        ["KING ROYAL", "the only ROYAL base card"],
+        ["KING is ROYAL", "the only ROYAL base card"],
     ),
     (
         "a PRINCESS that cannot win",
@@ -389,3 +389,17 @@ def test_per_card_expansion_without_set_name(tmp_path):
     cs = load_cards(GameConfig(expansions=("mosquitos",), cards_file=mine))
     assert {c.provenance for c in cs.cards if c.expansion == "mosquitos"} == {"printed"}
     assert cs.n == 20
+
+
+@pytest.mark.parametrize("extra", [(), ("--allow-nonstandard",)])
+def test_a_sweep_of_a_bad_file_stops_before_writing_anything(extra, tmp_path):
+    """The deck too short for the setup (1-2 cards crashed the kernel before): no study folder."""
+    mine = tmp_path / "two.toml"
+    mine.write_text(MINI + MINI[MINI.index("[[card]]") :].replace('"A"', '"B"'))
+    out = tmp_path / "study"
+    r = CliRunner().invoke(
+        cli,
+        ["allisbomb", "sweep", "--cards", str(mine), "--deals", "5", "--out", str(out), *extra],
+    )
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert not out.exists()

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from solvers.allisbomb.cards import (
     DATA_DIR,
     SET_FILES,
-    compile_program,
     load_cards,
     parse_card_file,
 )
 from solvers.allisbomb.config import EXPANSIONS, GameConfig, parse_expansions
+from solvers.allisbomb.program import compile_program
 from solvers.common.errors import BadInput
 
 ALL = GameConfig(expansions=EXPANSIONS, hands=True)

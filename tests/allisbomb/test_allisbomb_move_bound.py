@@ -95,3 +95,13 @@ def test_any_card_file_ends_within_the_time_limit_plus_a_second(step, tmp_path):
     if step == EIGHT:
         assert r["outcome"] == "undecided" and "TOO_MANY_MOVES" in r["loss_reasons"]
     assert r["seconds"] < 1 + 1.0
+
+
+def test_shortest_with_a_time_limit_is_refused():
+    """The iterative deepening does not look at the clock, so the pair is refused up front."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    r = CliRunner().invoke(cli, ["allisbomb", "--seed", "1", "--shortest", "--time-limit", "1"])
+    assert r.exit_code == 2 and "--time-limit does not bound --shortest" in r.output

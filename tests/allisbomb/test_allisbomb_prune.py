@@ -12,9 +12,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from solvers.allisbomb import prune
-from solvers.allisbomb.cards import compile_program, load_cards
+from solvers.allisbomb import program, prune
+from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.program import compile_program
 from solvers.allisbomb.rules import Ending, State, new_game
 from solvers.allisbomb.search import reference_search
 from solvers.allisbomb.solver import solve_batch, solve_state, to_kernel_state
@@ -371,7 +372,7 @@ def test_dead_positions_have_no_win(config):
     """(a) Whenever `dead` says True, the unpruned kernel search finds no win."""
     positions = random_positions(config, 12, 2026)
     dead = [s for s in positions if check(s) is not None]
-    with prune.pruning(config, False):
+    with program.pruning(config, False):
         for s in dead[:: max(1, len(dead) // 30)]:
             r = solve_state(s, node_limit=100_000, check=False)
             assert r.outcome != "win", s.to_json()
@@ -406,7 +407,7 @@ def test_soundness_finds_dead_positions_and_decides_them():
             if check(s) is None:
                 continue
             found += 1
-            with prune.pruning(config, False):
+            with program.pruning(config, False):
                 decided += solve_state(s, node_limit=100_000, check=False).outcome == "loss"
     assert found >= 30 and decided >= found * 0.8, (found, decided)
 
@@ -427,7 +428,7 @@ def test_dead_blitz_positions_against_the_reference_search():
 def assert_same_verdicts(config: GameConfig, decks: np.ndarray, node_limit: int) -> int:
     """Wherever the unpruned search decides, the pruned one gives the same verdict; returns
     how many deals that was."""
-    with prune.pruning(config, False):
+    with program.pruning(config, False):
         plain = solve_batch(config, decks, node_limit=node_limit)
     pruned = solve_batch(config, decks, node_limit=node_limit)
     decided = plain["code"] != 2
@@ -451,7 +452,7 @@ def test_same_verdicts_on_matrix_configs(config):
         positions = random_positions(config, 6, 11)[::4]
         decided = 0
         for s in positions:
-            with prune.pruning(config, False):
+            with program.pruning(config, False):
                 plain = solve_state(s, node_limit=20_000, check=False).outcome
             if plain != "undecided":
                 decided += 1
@@ -468,6 +469,6 @@ def test_dead_is_reported_as_no_win_reachable():
     lost = out["code"] == 0
     assert lost.any()
     assert any(int(r) & Ending.NO_WIN_REACHABLE for r in out["reason"][lost])
-    with prune.pruning(config, False):
+    with program.pruning(config, False):
         off = solve_batch(config, decks, node_limit=50_000)
     assert not any(int(r) & Ending.NO_WIN_REACHABLE for r in off["reason"])

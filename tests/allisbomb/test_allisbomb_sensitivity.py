@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards import BLITZ_PAIRS, compile_program, load_cards
+from solvers.allisbomb.cards import BLITZ_PAIRS, load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.edits import (
     Edit,
@@ -23,6 +23,7 @@ from solvers.allisbomb.edits import (
     source_kinds,
     write_card_file,
 )
+from solvers.allisbomb.program import compile_program
 from solvers.allisbomb.sensitivity import effects, flips, sensitivity_study, write_report
 from solvers.common.errors import BadInput
 from solvers.common.runner import load_manifest, run_study
@@ -173,6 +174,7 @@ def test_copy_edit_pairs_deals_and_the_report_opens_every_flip(tmp_path):
     assert len(fl) > 0
     for _, f in fl.iterrows():
         # Run the recorded command in DIR/report: the verdict the study recorded.
+        assert "--allow-nonstandard" in f["open_edited"]  # an edit is nonstandard
         words = shlex.split(f["open_edited"])
         assert words[:2] == ["bombsolve", "allisbomb"]
         i = words.index("--cards")

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb import prune
-from solvers.allisbomb.cards import compile_program, load_cards
+from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.program import compile_program
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import to_kernel_state
 from tests.allisbomb.helpers import position

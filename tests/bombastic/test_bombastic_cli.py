@@ -50,9 +50,9 @@ def test_odds_no_events_is_the_uniform_prior():
         (["odds", "--events", "show 4=B; not-bomb 4"], "tile 4 is the bomb"),
         (["play", "--x", "grandmaster", "--games", "1"], "unknown agent"),
         (["play", "--without", "peek-mny", "--games", "1"], "did you mean peek-many"),
-        (["play", "--games", "0"], "at least 1"),
+        (["play", "--games", "0"], "not in the range 1<=x"),
         (["tournament", "--agents", "random", "--games", "1"], "at least 2"),
-        (["play", "--x", "ismcts:0", "--games", "1"], "at least 1"),
+        (["play", "--x", "ismcts:0", "--games", "1"], "expected 1..10,000,000"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args, words):

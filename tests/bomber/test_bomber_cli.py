@@ -197,21 +197,15 @@ def test_study_refuses_the_folder_of_another_study(tmp_path):
 
 
 def test_replay_refuses_a_folder_of_another_study(tmp_path):
-    from solvers.common.runner import MANIFEST
+    from solvers.common.runner import MANIFEST, Study
+    from solvers.common.toy import coin_chunk
 
+    other = Study("dragon.seats", {"conditions": []}, 5, 1, coin_chunk, 5)
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / MANIFEST).write_text(
         json.dumps(
-            {
-                "identity": {
-                    "study": "dragon.seats",
-                    "params": {"conditions": []},
-                    "n_cases": 5,
-                    "chunk_size": 5,
-                    "seed": 1,
-                }
-            }
-        )  # fmt: skip
+            {"identity": other.identity(), "identity_hash": other.identity_hash(), "runs": []}
+        )
     )
     before = _snapshot(tmp_path)
     _one_line_exit_2(run("replay", "--study", str(tmp_path / "d"), "--case", "0"),

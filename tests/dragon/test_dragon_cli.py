@@ -107,7 +107,7 @@ def test_play_and_replay_under_the_preset():
         (["play", "-n", "0"], "--games 0 is not positive"),
         (["play", "-p", "four"], "four"),
         (["play", "--engine", "turbo"], "turbo"),
-        (["replay", "--seed", "-1"], "seed -1 is outside"),
+        (["replay", "--seed", "-1"], "seed -1 is out of range"),
         (["study", "seats", "--out", "x", "-p", "2,9"], "player count 9 is outside"),
         (["study", "seats", "--out", "x", "-p", "a"], "--players 'a' is not a number"),
         (["study", "sideways", "--out", "x"], "sideways"),

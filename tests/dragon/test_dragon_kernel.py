@@ -125,6 +125,16 @@ def test_run_games_winners_follow_the_tiebreak():
     assert 0.99 * out["turns"].sum() * 4 <= out["card_plays"].sum() <= out["turns"].sum() * 4
 
 
+@pytest.mark.parametrize("reading", ["draw", "empty"])
+def test_reshuffle_counts_match(reading):
+    options = Options(reshuffle_when=reading)
+    seeds = np.arange(40, dtype=np.uint64)
+    out = kernel.run_games(6, seeds, [0] * 6, options)
+    ref = [play_game(6, make_agents(["random"] * 6), int(s), options).reshuffles for s in seeds]
+    assert list(out["reshuffles"]) == ref
+    assert sum(ref) > 40  # six players go through the deck several times a game
+
+
 @pytest.mark.parametrize(
     "names", [["random"] * 4, ["greedy", "position", "random"], ["montecarlo", "greedy"]]
 )

@@ -107,3 +107,15 @@ def test_replicate_check_counts_fresh_differences_inside_the_intervals():
     fresh = first.assign(diff=[0.15, 0.3])
     t = replicate_check(first, fresh)
     assert t.to_dict("records") == [{"metric": "turns", "inside": 1, "cells": 2}]
+
+
+def test_a_win_rate_difference_gets_the_paired_score_interval():
+    from solvers.common.paired import tango_paired
+
+    a = pd.DataFrame({"case": range(100), "seed": range(100), "seat1_win": [1] * 30 + [0] * 70})
+    b = a.assign(seat1_win=[1] * 25 + [0] * 5 + [1] * 10 + [0] * 60)
+    (r,) = paired_rows(a, b, ["seat1_win"])
+    assert r["diff"] == pytest.approx(0.05)
+    assert (r["diff"], r["lo"], r["hi"]) == pytest.approx(tango_paired(25, 5, 10, 60))
+    (same,) = paired_rows(a, a, ["seat1_win"])
+    assert same["diff"] == 0 and same["lo"] < 0 < same["hi"]  # no discordant game: not "exactly 0"

@@ -1,0 +1,242 @@
+"""The one validator of position and saved-solution files (rulebook B "Setup", F "Two-Player
+Game": the zones a position may use).
+
+A position (`State.to_json`, the ``--state`` file, the ``position`` of a ``--save`` file)
+and a saved solution are checked field by field before any of it is used: each refusal
+names the field and what was expected. `check_position` checks the shape (types, ranges,
+zones the player count has); `check_agrees` checks a built `State` against the labels the
+file also gives, so a card listed in two places, or in a place its id does not put it, is
+refused instead of silently dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solvers.common.errors import BadInput, nearest
+from solvers.common.jsonfile import check_json_value
+
+#: Every field of a position, as `State.to_json` writes it.
+POSITION_FIELDS = (
+    "config",
+    "deck",
+    "discard",
+    "equipped",
+    "out",
+    "ignited",
+    "ignited_ids",
+    "deck_ids",
+    "discard_ids",
+    "zone_ids",
+    "desired",
+    "played",
+    "gift_plays",
+    "active",
+    "turn",
+)
+#: Every field of a position's ``config`` (`GameConfig.to_dict`).
+CONFIG_FIELDS = {
+    "expansions": "list_str",
+    "hands": "bool",
+    "blitz": "bool",
+    "players": "int",
+    "cards_file": "str_or_null",
+    "gifts_distinct": "bool",
+    "give_optional": "bool",
+    "all_any_player": "bool",
+    "waking_up_rules": "bool_or_null",
+    "removed": "list_str",
+    "extra_sets": "list_str",
+    "label": "str",
+}
+#: Zone numbers of ``zone_ids`` (rules.DECK .. rules.PLAY): 1 and 2 are the players' equipped
+#: cards, so a solo position may not use 2.
+ZONES = 6
+EQUIP1 = 2
+#: A GIFT play count is kept in one byte by the kernel; a turn number in 31 bits.
+MAX_GIFT_PLAYS = 255
+MAX_TURN = 2**31 - 1
+#: Choices of one move are option numbers; no step offers more options than this.
+MAX_CHOICE = 2**16
+MAX_TURNS_SAVED = 100_000
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {value:g}"
+    if isinstance(value, str):
+        return f"the string {value[:30]!r}"
+    return {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+
+
+def _int(where: str, value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput(f"{where} is {_kind(value)}; expected an integer {lo}..{hi}")
+    if not lo <= value <= hi:
+        raise BadInput(f"{where} is {value}; expected an integer {lo}..{hi}")
+    return value
+
+
+def _list(where: str, value: Any) -> list:
+    if not isinstance(value, list):
+        raise BadInput(f"{where} is {_kind(value)}; expected a list")
+    return value
+
+
+def _strings(where: str, value: Any) -> list[str]:
+    for i, x in enumerate(_list(where, value)):
+        if not isinstance(x, str):
+            raise BadInput(f"{where}[{i}] is {_kind(x)}; expected a card name (a string)")
+    return value
+
+
+def _ints(where: str, value: Any, hi: int) -> list[int]:
+    for i, x in enumerate(_list(where, value)):
+        _int(f"{where}[{i}]", x, 0, hi)
+    return value
+
+
+def _fields(where: str, data: dict, known) -> None:
+    for key in data:
+        if key not in known:
+            raise BadInput(
+                f"{where}: unknown field {key!r}{nearest(str(key), known)}; "
+                f"expected some of: {', '.join(known)}"
+            )
+
+
+def check_config(c: Any, where: str = "position: config") -> int:
+    """Check a position's ``config`` object; return its number of players."""
+    if not isinstance(c, dict):
+        raise BadInput(f"{where} is {_kind(c)}; expected an object")
+    _fields(where, c, CONFIG_FIELDS)
+    for key, kind in CONFIG_FIELDS.items():
+        if key not in c:
+            continue
+        value, at = c[key], f"{where}.{key}"
+        if kind == "list_str":
+            for i, x in enumerate(_list(at, value)):
+                if not isinstance(x, str):
+                    raise BadInput(f"{at}[{i}] is {_kind(x)}; expected a name (a string)")
+        elif kind == "int":
+            _int(at, value, 1, 2)
+        elif kind.startswith("bool") and not (
+            isinstance(value, bool) or (value is None and kind == "bool_or_null")
+        ):
+            want = "true, false or null" if kind == "bool_or_null" else "true or false"
+            raise BadInput(f"{at} is {_kind(value)}; expected {want}")
+        elif kind.startswith("str") and not (
+            isinstance(value, str) or (value is None and kind == "str_or_null")
+        ):
+            raise BadInput(f"{at} is {_kind(value)}; expected a string")
+    return c.get("players", 1)
+
+
+def check_position(data: Any, where: str = "position", players: int | None = None) -> dict:
+    """Check the shape of a position: every field's type and range, and only zones the
+    player count has (`players`, by default the position's ``config.players``). Returns
+    `data`; raises BadInput naming the first bad field."""
+    if not isinstance(data, dict):
+        raise BadInput(f"{where} is {_kind(data)}; expected a JSON object")
+    check_json_value(data, where)
+    _fields(where, data, POSITION_FIELDS)
+    in_file = check_config(data.get("config", {}), f"{where}: config")
+    players = in_file if players is None else players
+    for key in ("deck", "discard", "out", "ignited"):
+        if key in data:
+            _strings(f"{where}: {key}", data[key])
+    if "equipped" in data:
+        eq = _list(f"{where}: equipped", data["equipped"])
+        if len(eq) > players:
+            raise BadInput(
+                f"{where}: equipped lists {len(eq)} players' cards; the game has {players} "
+                f"player{'s' if players > 1 else ''} (config.players)"
+            )
+        for p, cards in enumerate(eq):
+            _strings(f"{where}: equipped[{p}]", cards)
+    for key in ("ignited_ids", "deck_ids", "discard_ids", "played"):
+        if key in data:
+            _ints(f"{where}: {key}", data[key], 10_000)
+    if "zone_ids" in data:
+        top = ZONES - 1
+        for c, z in enumerate(_list(f"{where}: zone_ids", data["zone_ids"])):
+            _int(f"{where}: zone_ids[{c}]", z, 0, top)
+            if z == EQUIP1 and players < 2:
+                raise BadInput(
+                    f"{where}: zone_ids[{c}] is 2 (equipped by player 2); the game has 1 "
+                    "player (config.players), expected a zone 0, 1, 3, 4 or 5"
+                )
+    if data.get("desired") is not None and not isinstance(data["desired"], str):
+        raise BadInput(
+            f"{where}: desired is {_kind(data['desired'])}; expected a card name or null"
+        )
+    if "gift_plays" in data:
+        _int(f"{where}: gift_plays", data["gift_plays"], 0, MAX_GIFT_PLAYS)
+    if "active" in data:
+        _int(f"{where}: active", data["active"], 0, players - 1)
+    if "turn" in data:
+        _int(f"{where}: turn", data["turn"], 0, MAX_TURN)
+    return data
+
+
+def check_agrees(data: dict, state, where: str = "position") -> None:
+    """Check a built `State` against every field of `data` that it did not come from:
+    card ids in range, and the labels of equipped, out of play and ignited cards."""
+    cards = state.cards
+    n = cards.n
+    for key in ("ignited_ids", "deck_ids", "discard_ids", "played"):
+        for i, c in enumerate(data.get(key, [])):
+            if c >= n:
+                raise BadInput(f"{where}: {key}[{i}] is {c}; expected a card id 0..{n - 1}")
+    if "zone_ids" in data and len(data["zone_ids"]) != n:
+        raise BadInput(
+            f"{where}: zone_ids has {len(data['zone_ids'])} entries; expected one per card ({n})"
+        )
+    lab = cards.labels
+
+    def same(key: str, given: list[str], have: list[int]) -> None:
+        if sorted(given) != sorted(lab[c] for c in have):
+            extra = sorted(set(given) ^ {lab[c] for c in have}) or sorted(given)
+            raise BadInput(
+                f"{where}: {key} lists {', '.join(given) or 'nothing'} but the card ids put "
+                f"{', '.join(lab[c] for c in have) or 'nothing'} there (check {extra[0]}: "
+                "a card is in exactly one place)"
+            )
+
+    if "equipped" in data:
+        for p in range(cards.config.players):
+            given = data["equipped"][p] if p < len(data["equipped"]) else []
+            same(f"equipped[{p}]", given, state.equipped(p))
+    if "out" in data:
+        out_zone = 4
+        same("out", data["out"], [c for c in range(n) if state.zone[c] == out_zone])
+    if "ignited" in data and "ignited_ids" in data:
+        have = sorted({lab[c] for c in range(n) if state.ignited[c]})
+        if sorted(set(data["ignited"])) != have:
+            raise BadInput(
+                f"{where}: ignited lists {', '.join(data['ignited']) or 'nothing'} but "
+                f"ignited_ids ignite {', '.join(have) or 'nothing'}"
+            )
+
+
+def check_solution(data: Any, where: str) -> list[list[int]]:
+    """Check a saved solution's ``solution`` field: a list of moves, each a list of choice
+    numbers. Returns it; raises BadInput naming the first bad entry."""
+    moves = _list(f"{where}: solution", data)
+    if len(moves) > MAX_TURNS_SAVED:
+        raise BadInput(
+            f"{where}: solution has {len(moves)} turns; expected at most {MAX_TURNS_SAVED:,}"
+        )
+    for i, move in enumerate(moves):
+        at = f"{where}: solution turn {i + 1}"
+        if not isinstance(move, list):
+            raise BadInput(f"{at} is {_kind(move)}; expected a list of choice numbers")
+        for j, x in enumerate(move):
+            _int(f"{at} choice {j + 1}", x, 0, MAX_CHOICE)
+    return moves

@@ -1,0 +1,84 @@
+"""Reading a JSON file a user gives: one line naming what is wrong, never a traceback.
+
+Python's `json` accepts what no bombsolve file holds and fails in ways that name no field:
+NaN and Infinity (not JSON at all), numbers too large for a float (``1e400`` becomes
+infinity), nesting deep enough to exhaust the interpreter's stack, and bytes that are not
+text. `read_json_file` refuses all of them with `BadInput`; `check_json_value` does the
+same for data already loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from solvers.common.errors import BadInput
+
+#: No bombsolve file nests deeper than this (a position: object > list > list > string).
+MAX_DEPTH = 32
+#: No bombsolve position or solution file is larger than this.
+MAX_BYTES = 64 * 2**20
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is too large for a float")
+    return value
+
+
+def parse_json(text: str, what: str) -> Any:
+    """Parse JSON text, refusing NaN, infinities and too deep nesting (`MAX_DEPTH`)."""
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise BadInput(f"{what}: nested too deeply; expected at most {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # JSONDecodeError, our refusals, ints of too many digits
+        raise BadInput(f"{what}: not valid JSON ({str(exc)[:120]})") from None
+    check_json_value(data, what)
+    return data
+
+
+def check_json_value(data: Any, what: str) -> None:
+    """Raise BadInput if `data` nests deeper than `MAX_DEPTH` or holds a non-finite float."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise BadInput(f"{what}: nested too deeply; expected at most {MAX_DEPTH} levels")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise BadInput(f"{what}: holds {value}; expected finite numbers")
+
+
+def read_json_file(path: str | os.PathLike, what: str) -> Any:
+    """Read and parse the JSON file `path` (described as `what` in messages)."""
+    path = Path(path)
+    label = f"{what} {str(path)!r}"
+    try:
+        if path.is_dir():
+            raise BadInput(f"{label} is a folder; expected a JSON file")
+        if path.stat().st_size > MAX_BYTES:
+            raise BadInput(f"{label} is larger than {MAX_BYTES >> 20} MiB; expected a JSON file")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise BadInput(f"{label} not found; expected a JSON file") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read {label} ({exc.strerror})") from None
+    if b"\0" in raw:
+        raise BadInput(f"{label} is a binary file; expected JSON text")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput(f"{label} is not UTF-8 text; expected JSON text") from None
+    return parse_json(text, label)

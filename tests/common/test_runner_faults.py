@@ -1,0 +1,354 @@
+"""The runner under faults: damaged manifests and folders, edited chunks, huge studies,
+two studies into one folder, killed parents, Ctrl-C and closed pipes (DESIGN.md, "Runs that
+last")."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+
+import pandas as pd
+import psutil
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solvers.common.errors import BadInput
+from solvers.common.runner import (
+    LOCK,
+    MANIFEST,
+    FolderLocked,
+    Study,
+    chunk_path,
+    folder_lock,
+    load_manifest,
+    load_study,
+    run_study,
+)
+from solvers.common.toy import coin_chunk
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def coin_study(n: int = 40, chunk_size: int = 10, sleep: float = 0.0, seed: int = 5) -> Study:
+    return Study("toy.coin", {"p": 0.3, "sleep": sleep}, n, seed, coin_chunk, chunk_size)
+
+
+def one_line(exc: BadInput) -> str:
+    text = str(exc)
+    assert "\n" not in text and "Traceback" not in text
+    return text
+
+
+# --- manifests -------------------------------------------------------------------------------
+
+
+def _tamper(m: dict, how: str):
+    if how == "list":
+        return []
+    if how == "null":
+        return None
+    if how == "runs-missing":
+        return {k: v for k, v in m.items() if k != "runs"}
+    if how == "runs-5":
+        return {**m, "runs": 5}
+    if how == "identity-5":
+        return {**m, "identity": 5}
+    if how == "identity-edited":  # its hash left as it was
+        return {**m, "identity": {**m["identity"], "n_cases": 30}}
+    if how == "hash-missing":
+        return {k: v for k, v in m.items() if k != "identity_hash"}
+    if how == "chunk-size-0":
+        return {**m, "identity": {**m["identity"], "chunk_size": 0}}
+    raise AssertionError(how)
+
+
+TAMPER = [
+    "list",
+    "null",
+    "runs-missing",
+    "runs-5",
+    "identity-5",
+    "identity-edited",
+    "hash-missing",
+    "chunk-size-0",
+]
+
+
+@pytest.mark.parametrize("how", TAMPER)
+def test_tampered_manifest_is_refused_in_one_line(tmp_path, how):
+    run_study(coin_study(), tmp_path, workers=1, progress=False)
+    path = tmp_path / MANIFEST
+    path.write_text(json.dumps(_tamper(json.loads(path.read_text()), how)))
+    for call in (
+        lambda: run_study(coin_study(), tmp_path, workers=1, progress=False),
+        lambda: load_study(tmp_path),
+        lambda: load_manifest(tmp_path),
+    ):
+        with pytest.raises(BadInput) as info:
+            call()
+        assert "manifest" in one_line(info.value) or "field" in str(info.value)
+
+
+def test_tampered_manifest_through_report_command(tmp_path):
+    out = tmp_path / "s"
+    code = CliRunner().invoke(
+        cli, ["allisbomb", "sweep", "--deals", "4", "--blitz", "--heuristic-deals", "0",
+              "--no-report", "--workers", "1", "--out", str(out)],
+    )  # fmt: skip
+    assert code.exit_code == 0, code.output
+    m = json.loads((out / MANIFEST).read_text())
+    (out / MANIFEST).write_text(json.dumps({**m, "identity": 5}))
+    result = CliRunner().invoke(cli, ["allisbomb", "report", str(out)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "identity" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_manifest_folder_chunks_file_and_chunk_folder_are_refused(tmp_path):
+    a = tmp_path / "a"
+    (a / MANIFEST).mkdir(parents=True)
+    with pytest.raises(BadInput, match="manifest"):
+        run_study(coin_study(), a, workers=1, progress=False)
+    b = tmp_path / "b"
+    b.mkdir()
+    (b / "chunks").write_text("x")
+    with pytest.raises(BadInput, match="chunks"):
+        run_study(coin_study(), b, workers=1, progress=False)
+    c = tmp_path / "c"
+    run_study(coin_study(), c, workers=1, progress=False)
+    chunk_path(c, 1).unlink()
+    chunk_path(c, 1).mkdir()
+    before = (c / MANIFEST).read_text()
+    with pytest.raises(BadInput, match="chunk-000001.parquet is a folder"):
+        run_study(coin_study(), c, workers=1, progress=False)
+    assert (c / MANIFEST).read_text() == before
+    chunk_path(c, 1).rmdir()
+    assert len(run_study(coin_study(), c, workers=1, progress=False)) == 40
+
+
+def test_unwritable_chunks_folder_refused_before_the_manifest_changes(tmp_path):
+    """A chunks folder that cannot be written (here a link into sysfs, which refuses new
+    files even to root) is found before the manifest is rewritten."""
+    out = tmp_path / "s"
+    run_study(coin_study(), out, workers=1, progress=False)
+    chunk_path(out, 3).unlink()
+    moved = tmp_path / "kept"
+    (out / "chunks").rename(moved)
+    (out / "chunks").symlink_to("/sys")
+    before = (out / MANIFEST).read_text()
+    with pytest.raises(BadInput, match="cannot write"):
+        run_study(coin_study(), out, workers=1, progress=False)
+    assert (out / MANIFEST).read_text() == before
+
+
+# --- chunk data checksums --------------------------------------------------------------------
+
+
+def test_edited_rows_in_a_valid_chunk_are_recomputed(tmp_path):
+    full = run_study(coin_study(), tmp_path, workers=1, progress=False)
+    path = chunk_path(tmp_path, 2)
+    table = pq.read_table(path)
+    df = table.to_pandas()
+    df.loc[0, "win"] = not df.loc[0, "win"]
+    edited = pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(
+        table.schema.metadata
+    )
+    pq.write_table(edited, path)
+    with pytest.raises(BadInput, match="chunk 2"):
+        load_study(tmp_path)
+    again = run_study(coin_study(), tmp_path, workers=1, progress=False)
+    pd.testing.assert_frame_equal(full, again)
+    assert load_manifest(tmp_path)["runs"][-1]["chunks_computed"] == 1
+
+
+def test_every_game_chunk_reads_back_with_its_checksum(tmp_path):
+    """The checksum survives the Parquet round trip of each game's real rows, so a resumed
+    study reuses its chunks rather than recomputing them forever."""
+    result = CliRunner().invoke(
+        cli, ["bomber", "study", "--games", "12", "--workers", "1", "--out", str(tmp_path / "b")]
+    )
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(
+        cli, ["bomber", "study", "--games", "12", "--workers", "1", "--out", str(tmp_path / "b")]
+    )
+    assert result.exit_code == 0, result.output
+    manifests = list((tmp_path / "b").rglob(MANIFEST))
+    assert manifests
+    for m in manifests:
+        runs = json.loads(m.read_text())["runs"]
+        assert runs[-1]["chunks_computed"] == 0 and runs[-1]["chunks_reused"] >= 1
+
+
+# --- lazy chunk descriptors ------------------------------------------------------------------
+
+
+def test_huge_study_costs_no_memory_per_chunk(tmp_path):
+    study = coin_study(n=10**15, chunk_size=1)
+    tracemalloc.start()
+    try:
+        df = run_study(study, tmp_path, workers=1, progress=False, time_budget=0.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(df) == 0 and df.attrs["complete"] is False
+    assert peak < 50 * 2**20
+    assert len(study.chunks()) == 10**15
+    assert study.chunks()[10**15 - 1].start == 10**15 - 1
+
+
+def test_huge_sweep_pauses_at_once(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "cli.main", "allisbomb", "sweep", "--deals", str(10**15),
+         "--chunk-size", "1", "--blitz", "--heuristic-deals", "0", "--workers", "1",
+         "--time-budget", "0", "--out", str(tmp_path / "s")],
+        cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 3, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "re-run the same command to resume" in proc.stderr
+
+
+# --- the folder lock -------------------------------------------------------------------------
+
+
+def test_second_study_into_a_locked_folder_is_refused_at_once(tmp_path):
+    tmp_path.mkdir(exist_ok=True)
+    with folder_lock(tmp_path):
+        t = time.monotonic()
+        with pytest.raises(FolderLocked, match="another study is running"):
+            run_study(coin_study(), tmp_path, workers=1, progress=False)
+        assert time.monotonic() - t < 5
+    assert not (tmp_path / LOCK).exists()
+    assert len(run_study(coin_study(), tmp_path, workers=1, progress=False)) == 40
+
+
+def test_wait_starts_when_the_first_study_ends(tmp_path):
+    held = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with folder_lock(tmp_path):
+            held.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    held.wait(10)
+    threading.Timer(1.0, release.set).start()
+    t = time.monotonic()
+    df = run_study(coin_study(), tmp_path, workers=1, progress=False, wait=True)
+    assert time.monotonic() - t >= 0.9 and len(df) == 40
+    thread.join()
+
+
+_SLOW = """
+import sys
+from solvers.common.runner import Study, run_study
+from solvers.common.toy import coin_chunk
+s = Study("toy.coin", {"p": 0.4, "sleep": float(sys.argv[2])}, n_cases=400, seed=11,
+          chunk_fn=coin_chunk, chunk_size=50)
+run_study(s, sys.argv[1], workers=int(sys.argv[3]), progress=False)
+"""
+
+
+def _start(out: Path, sleep: float, workers: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", _SLOW, str(out), str(sleep), str(workers)],
+        cwd=ROOT,
+        env=ENV,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_for(cond, timeout: float = 120) -> None:
+    deadline = time.time() + timeout
+    while not cond():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_two_studies_started_at_once_one_refused(tmp_path):
+    first = _start(tmp_path, 0.3, 1)
+    _wait_for(lambda: (tmp_path / LOCK).exists())
+    second = _start(tmp_path, 0.3, 1)
+    _, err = second.communicate(timeout=120)
+    assert second.returncode == 1 and "another study is running" in err
+    first.communicate(timeout=120)
+    assert first.returncode == 0
+    runs = load_manifest(tmp_path)["runs"]
+    assert len(runs) == 1 and runs[0]["chunks_computed"] == 8
+
+
+# --- processes -------------------------------------------------------------------------------
+
+
+def test_pool_workers_die_with_their_parent(tmp_path):
+    proc = _start(tmp_path, 1.0, 2)
+    parent = psutil.Process(proc.pid)
+    _wait_for(lambda: len(parent.children(recursive=True)) >= 3)  # 2 workers + the tracker
+    _wait_for(lambda: (tmp_path / "chunks").exists())
+    children = parent.children(recursive=True)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    gone, alive = psutil.wait_procs(children, timeout=10)
+    assert not alive, f"still alive 10 s after the parent: {[p.cmdline()[:3] for p in alive]}"
+
+
+def _cli(args: list[str], **kw) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        **kw,
+    )
+
+
+def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path):
+    out = tmp_path / "s"
+    proc = _cli(["bomber", "study", "--games", "6000", "--chunk-size", "50", "--workers", "2",
+                 "--out", str(out)])  # fmt: skip
+    _wait_for(lambda: len(list(out.rglob("chunk-*.parquet"))) >= 1, timeout=240)
+    os.killpg(proc.pid, signal.SIGINT)  # the terminal's Ctrl-C reaches the whole group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        "bombsolve: interrupted; re-run the same command to resume"
+    )
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_ctrl_c_outside_a_study_exits_130(tmp_path):
+    proc = _cli(["dragon", "play", "--games", "100000000", "--engine", "reference"])
+    time.sleep(3)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "bombsolve: interrupted"
+
+
+def test_closed_pipe_exits_quietly():
+    shell = (
+        f"{sys.executable} -m cli.main dragon replay --seed 1 | head -1; echo ${{PIPESTATUS[0]}}"
+    )
+    proc = subprocess.run(
+        ["bash", "-c", shell], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300
+    )
+    lines = proc.stdout.strip().splitlines()
+    assert lines[-1] == "0", proc.stderr
+    assert proc.stderr == ""
