@@ -79,8 +79,9 @@ def sensitivity(
     step is dropped, each paired on the same deals with a 95% interval; resumable.
 
     Writes DIR/report: effects.csv/.parquet/.md (one row per edit), flips.csv (every deal
-    whose verdict flipped, with the commands that open it), cards/ (each edit's card file)
-    and tornado.png/.svg.
+    whose verdict flipped, with the commands that open it, to be run in DIR/report), cards/
+    (each edit's card file) and tornado.png/.svg. The interval is Tango's score interval for
+    paired proportions; undecided deals count against the claim at each end.
 
     \b
     Examples:

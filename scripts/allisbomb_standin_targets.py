@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.targets import TARGETS, judge, measure  # noqa: E402
+from solvers.allisbomb.targets import GOLD_RARE, TARGETS, judge, measure, measure_campaign  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 
 
@@ -40,6 +40,7 @@ def main() -> None:
     ap.add_argument("--look-deals", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--node-limit", type=int, default=3_000_000)
+    ap.add_argument("--campaigns", type=int, default=100, help="lookahead-player campaigns")
     ap.add_argument("--only", default="", help="comma-separated statement numbers (1-based)")
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args()
@@ -75,9 +76,11 @@ def main() -> None:
         f"per configuration (node limit {a.node_limit:,}); lookahead player: {a.look_deals:,} "
         f"deals; seed {a.seed}; deal i of configuration c is default_rng([seed, c, i]); met = "
         "the 95% Wilson intervals do not overlap (undecided deals against the claim at each "
-        "end); turns: median of won games with its order-statistic 95% interval. "
+        "end); turns: median of won games with its order-statistic 95% interval; campaigns: "
+        f"the lookahead player, {a.campaigns} campaigns (default_rng([seed, 99, i])), met when "
+        f"the gold share's upper 95% bound is below {GOLD_RARE:.0%} and not all earn one medal. "
         f"Regenerate: `python scripts/allisbomb_standin_targets.py{' --cards ' + str(a.cards) if a.cards else ''} "
-        f"--deals {a.deals} --look-deals {a.look_deals} --seed {a.seed}`.",
+        f"--deals {a.deals} --look-deals {a.look_deals} --campaigns {a.campaigns} --seed {a.seed}`.",
         "",
         "| # | rulebook says | compared | perfect play | met | lookahead player | met |",
         "|---|---|---|---|---|---|---|",
@@ -96,10 +99,17 @@ def main() -> None:
             + " | ".join(cells)
             + " |"
         )
-    lines.append(
-        "| - | Campaign medals mean something for the lookahead player (gold rare) | "
-        "campaign | not measured | - | not measured (no lookahead campaign yet) | **no** |"
-    )
+    if a.campaigns:
+        c = measure_campaign(a.cards, a.campaigns, a.seed)
+        lo, hi = c.gold_interval
+        medals = ", ".join(f"{k} {v}" for k, v in c.medals.items())
+        lines.append(
+            f'| {len(TARGETS) + 1} | Campaign medals mean something ("5 points or up: Bronze ... '
+            f'15 points or up: Golden"): gold rare, not the rule | {a.campaigns} campaigns | '
+            f"not measured | - | {medals}; gold {c.medals['gold'] / c.n:.0%} [{lo:.0%}, {hi:.0%}], "
+            f"median {c.points_median:.0f} points | {'yes' if c.met() else '**no**'} |"
+        )
+        rows.append({"n": len(TARGETS) + 1, "campaign": {**c.medals, "met": c.met()}})
     text = "\n".join(lines) + "\n"
     print(text)
     print(f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb.cards import Card, CardSet, Side, Step, load_cards
+from solvers.allisbomb.cards import Card, CardSet, Side, Step, _set_kinds, load_cards
 from solvers.allisbomb.config import GameConfig
 from solvers.common.errors import BadInput
 
@@ -68,6 +68,12 @@ class Edit:
 
 def _kinds(cs: CardSet) -> list[Card]:
     return list(dict.fromkeys(cs.cards))
+
+
+def source_kinds(config: GameConfig) -> list[Card]:
+    """Every card kind of `config`'s sets as the files give them, in load order, including the
+    base cards WAKING UP replaces (the loader removes them again when the file is read back)."""
+    return list(_set_kinds(config)[0])
 
 
 def describe(edit: Edit, cs: CardSet) -> str:
@@ -149,12 +155,12 @@ def all_edits(cs: CardSet) -> list[Edit]:
 
 
 def edited_cards(cs: CardSet, edit: Edit) -> list[Card]:
-    """Return the card kinds of `cs` with `edit` applied (copies as in the files)."""
-    kinds = _kinds(cs)
+    """Return the card kinds of `cs`'s sets with `edit` applied (copies as in the files)."""
+    kinds = source_kinds(cs.config)
     target = _kind(cs, edit.label)
     out = []
     for card in kinds:
-        if card.label != target.label:
+        if card != target:
             out.append(card)
             continue
         if edit.kind == "copies":
@@ -268,7 +274,13 @@ def write_card_file(text: str, directory: Path | None = None) -> Path:
 
 
 def edited_config(config: GameConfig, edit: Edit, directory: Path | None = None) -> GameConfig:
-    """The game of `config` with `edit` applied: its cards as a card file (`--cards`)."""
+    """The game of `config` with `edit` applied: its cards as a card file (`--cards`).
+
+    A single edit may break what the rulebook fixes (one JOKER fewer, a PRINCESS who cannot
+    win): that is the designer's question, so the edited game is played as nonstandard
+    (`GameConfig.allow_nonstandard`, the loader warns instead of refusing). A `--variant`
+    file keeps the base game's setting.
+    """
     if edit.kind == "file":
         return replace(config, cards_file=Path(edit.path)).validate()
     cs = load_cards(config)
@@ -277,7 +289,6 @@ def edited_config(config: GameConfig, edit: Edit, directory: Path | None = None)
         f"{config.label()} with one edit: {describe(edit, cs)}\n"
         "Written by bombsolve's sensitivity study (solvers/allisbomb/edits.py).",
     )
-    # an edit is a nonstandard deck on purpose (one copy fewer, another NUMBER, a step gone)
     path = write_card_file(text, directory)
     return replace(config, cards_file=path, allow_nonstandard=True).validate()
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -286,6 +286,8 @@ def game_flags(config: GameConfig) -> str:
         flags.append("--blitz")
     if config.players == 2:
         flags.append("--players 2")
+    if config.allow_nonstandard:
+        flags.append("--allow-nonstandard")
     return " ".join(flags)
 
 
@@ -316,8 +318,10 @@ def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards
         hit = (bo != eo) & (bo != 2) & (eo != 2)
         edit = Edit(**entry["edit"])
         cards = edit.path if edit.kind == "file" else f"{cards_dir}/{card_file_name(entry['key'])}"
-        # an edited deck is nonstandard on purpose (CARDS.md, "Game checks")
-        edited_flags = flags if edit.kind == "file" else f"{flags} --allow-nonstandard".strip()
+        # A single edit is played as nonstandard (edits.edited_config); so is its opening.
+        edited_flags = (
+            flags if edit.kind == "file" else game_flags(replace(config, allow_nonstandard=True))
+        )
         for case in b.index[hit.to_numpy()]:
             out.append(
                 {

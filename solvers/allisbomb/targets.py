@@ -152,6 +152,44 @@ def measure(
     return Measure(deals, int((code == 1).sum()), int((code == 2).sum()), med, lo, hi)
 
 
+#: Campaign Mode (rulebook H): medals at 5, 10 and 15 points. "Gold rare, not the rule" for the
+#: lookahead player: the upper end of the gold share's 95% interval below this.
+GOLD_RARE = 0.30
+
+
+@dataclass(frozen=True)
+class CampaignMeasure:
+    """Medal counts of `n` lookahead-player campaigns and the median points."""
+
+    n: int
+    medals: dict
+    points_median: float
+
+    @property
+    def gold_interval(self) -> tuple[float, float]:
+        from solvers.common.stats import wilson
+
+        return wilson(self.medals.get("gold", 0), self.n)
+
+    def met(self) -> bool:
+        """Gold is rare (upper 95% end below `GOLD_RARE`) and not every campaign earns the
+        same medal."""
+        return self.gold_interval[1] < GOLD_RARE and sum(v > 0 for v in self.medals.values()) >= 2
+
+
+def measure_campaign(cards_file: Path | None, campaigns: int, seed: int) -> CampaignMeasure:
+    """Play `campaigns` campaigns with the lookahead player; campaign i uses
+    ``default_rng([seed, 99, i])``."""
+    from solvers.allisbomb.campaign_players import play_campaign_lookahead
+
+    results = [
+        play_campaign_lookahead(np.random.default_rng([seed, 99, i]), cards_file)
+        for i in range(campaigns)
+    ]
+    medals = {m: sum(r.medal == m for r in results) for m in ("gold", "silver", "bronze", "none")}
+    return CampaignMeasure(campaigns, medals, float(np.median([r.points for r in results])))
+
+
 def judge(t: Target, harder: Measure, easier: Measure) -> bool:
     """True when the statement holds with non-overlapping 95% intervals."""
     if t.measure == "turns":

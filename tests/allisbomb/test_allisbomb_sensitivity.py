@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,11 +16,11 @@ from solvers.allisbomb.cards import BLITZ_PAIRS, load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.edits import (
     Edit,
-    _kinds,
     all_edits,
     card_file_text,
     edited_config,
     pair_deck,
+    source_kinds,
     write_card_file,
 )
 from solvers.allisbomb.program import compile_program
@@ -46,7 +47,7 @@ def _edit_dir(tmp_path, monkeypatch):
 )
 def test_card_file_text_reads_back_to_the_same_program(config):
     cs = load_cards(config)
-    path = write_card_file(card_file_text(_kinds(cs), "round trip"))
+    path = write_card_file(card_file_text(source_kinds(config), "round trip"))
     back = load_cards(replace(config, cards_file=path))
     assert back.labels == cs.labels
     assert [c.provenance for c in back.cards] == [c.provenance for c in cs.cards]
@@ -60,10 +61,10 @@ def test_edits_cover_copies_numbers_and_steps_within_the_format():
     edits = all_edits(cs)
     copies = {e.label for e in edits if e.kind == "copies"}
     assert copies == set(BLITZ_PAIRS)  # the base game's only duplicated cards
-    kinds = {(c.label, s) for c in _kinds(cs) for s in ("passive", "ignited")}
+    kinds = {(c.label, s) for c in dict.fromkeys(cs.cards) for s in ("passive", "ignited")}
     numbers = {(e.label, e.side) for e in edits if e.kind == "number"}
     assert numbers == kinds  # every side's NUMBER can move at least one way
-    steps = sum(len(c.passive.steps) + len(c.ignited.steps) for c in _kinds(cs))
+    steps = sum(len(c.passive.steps) + len(c.ignited.steps) for c in dict.fromkeys(cs.cards))
     assert sum(e.kind == "step" for e in edits) == steps
     assert len({e.key for e in edits}) == len(edits)
     # Blitz keeps one copy of each pair: no copy can go.
@@ -170,19 +171,17 @@ def test_copy_edit_pairs_deals_and_the_report_opens_every_flip(tmp_path):
     eff = pd.read_parquet(out / "report" / "effects.parquet")
     assert list(eff["edit"]) == list(only)
     fl = pd.read_csv(out / "report" / "flips.csv", dtype=str)
+    assert len(fl) > 0
     for _, f in fl.iterrows():
-        key = f["edit"]
-        cards = out / "report" / f["open_edited"].split("--cards ")[1]
-        assert cards.is_file()
-        # Open the flipped deal under the edited cards: the verdict the study recorded.
-        assert "--allow-nonstandard --cards" in f["open_edited"]  # an edit is nonstandard
-        res = CliRunner().invoke(
-            cli,
-            ["allisbomb", "--rank", f["edited_rank"], "--cards", str(cards), "--json"]
-            + ["--allow-nonstandard"],
-        )
+        # Run the recorded command in DIR/report: the verdict the study recorded.
+        assert "--allow-nonstandard" in f["open_edited"]  # an edit is nonstandard
+        words = shlex.split(f["open_edited"])
+        assert words[:2] == ["bombsolve", "allisbomb"]
+        i = words.index("--cards")
+        words[i + 1] = str(out / "report" / words[i + 1])
+        res = CliRunner().invoke(cli, [*words[1:], "--json"])
         assert res.exit_code == 0, res.output
-        assert f'"{f["edited"]}"' in res.output, (key, res.output[:300])
+        assert f'"{f["edited"]}"' in res.output, (f["edit"], res.output[:300])
     assert "STAND-IN" in (out / "report" / "effects.md").read_text()
     assert written["tornado"].suffix == ".png"
 
@@ -231,3 +230,26 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert not (tmp_path / "b").exists()
     with pytest.raises(BadInput):
         sensitivity_study(GameConfig(), 5, 0, player="random")
+
+
+def test_lookahead_player_is_paired_and_deterministic(tmp_path):
+    config = GameConfig(cards_file=KNOWN)
+    out, rows, manifest = _study(tmp_path, config, only=(INERT,), player="lookahead", deals=6)
+    eff = effects(rows, manifest["identity"]["params"]).set_index("edit")
+    # The lookahead player is deterministic and the dropped step never acts: same games.
+    assert eff.at[INERT, "to_win"] == eff.at[INERT, "to_loss"] == 0
+    assert "lookahead" in manifest["identity"]["params"]
+
+
+def test_undecided_deals_widen_the_interval_instead_of_counting_as_losses(tmp_path):
+    # A node limit this small leaves some deals undecided under both card sets.
+    study = sensitivity_study(
+        GameConfig(), 40, seed=4, node_limit=300, only=("LIBRARIAN/passive/drop-step-1",)
+    )
+    rows = run_study(study, tmp_path / "u", workers=1, progress=False)
+    eff = effects(rows, study.params).iloc[0]
+    assert eff["base_undecided"] > 0 and eff["edited_undecided"] > 0
+    decided_only = rows.replace({"outcome": {2: 0}})  # what folding undecided into losses gives
+    folded = effects(decided_only, study.params).iloc[0]
+    assert folded["diff"] == eff["diff"]  # the point estimate counts undecided as not won
+    assert eff["lo"] < folded["lo"] and eff["hi"] > folded["hi"]

@@ -84,3 +84,25 @@ def test_every_target_names_configurations_that_exist(t):
 
     assert t.harder in CONFIGS and t.easier in CONFIGS
     assert Path(V2).is_file()
+
+
+def test_lookahead_campaign_scores_by_the_rulebook():
+    import numpy as np
+
+    from solvers.allisbomb.campaign import score
+    from solvers.allisbomb.campaign_players import play_campaign_lookahead
+
+    r = play_campaign_lookahead(np.random.default_rng(3), V2)
+    assert len(r.wins) == len(EXPANSIONS)
+    assert (r.points, r.medal) == score(r.kept_cards, list(r.wins))
+    # v2 marks LIBRARIAN and QUEEN with the circle: never kept into the last game.
+    assert r.kept_cards < load_cards(GameConfig(expansions=EXPANSIONS, hands=True)).n
+
+
+def test_campaign_target_needs_rare_gold_and_more_than_one_medal():
+    from solvers.allisbomb.targets import CampaignMeasure
+
+    assert CampaignMeasure(100, {"gold": 10, "silver": 70, "bronze": 20, "none": 0}, 11).met()
+    assert not CampaignMeasure(100, {"gold": 100, "silver": 0, "bronze": 0, "none": 0}, 30).met()
+    assert not CampaignMeasure(100, {"gold": 0, "silver": 100, "bronze": 0, "none": 0}, 12).met()
+    assert not CampaignMeasure(100, {"gold": 25, "silver": 75, "bronze": 0, "none": 0}, 13).met()
