@@ -62,8 +62,9 @@ def _register() -> None:
     from cli.bombastic import bombastic
     from cli.bomber import bomber
     from cli.dragon import dragon
+    from cli.warmup import warmup
 
-    for group in (allisbomb, bombastic, dragon, bomber):
+    for group in (allisbomb, bombastic, dragon, bomber, warmup):
         cli.add_command(group)
     from cli.allisbomb_study import campaign, report, sweep
 

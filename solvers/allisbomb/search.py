@@ -43,7 +43,11 @@ def stars_lost(state: State) -> int:
 
 
 def reference_search(
-    root: State, node_limit: int = 1_000_000, keep_most: bool = False, bound: bool = True
+    root: State,
+    node_limit: int = 1_000_000,
+    keep_most: bool = False,
+    bound: bool = True,
+    time_limit: float | None = None,
 ) -> SearchResult:
     """Decide `root` by exhaustive DFS; `nodes` counts the positions entered (root included).
 
@@ -54,8 +58,11 @@ def reference_search(
     kernel's best_mode 2: a new position whose bound is >= the best win's score is not
     entered (and is remembered as done: the best only decreases, so it would be cut
     again), and the search stops once the best equals the root's bound.
+    time_limit (seconds): stop as at the node limit once exceeded (checked every 1,000
+    positions).
     """
     t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
     if root.outcome is Outcome.WIN:
         return SearchResult("win", 0, time.perf_counter() - t0)
     if root.outcome is Outcome.LOSS:
@@ -115,6 +122,8 @@ def reference_search(
             seen[key] = DONE
             continue
         if nodes >= node_limit or len(stack) >= MAX_DEPTH:
+            return stop(nodes, reasons)
+        if deadline is not None and nodes % 1000 == 0 and time.perf_counter() > deadline:
             return stop(nodes, reasons)
         nodes += 1
         seen[key] = ON_PATH

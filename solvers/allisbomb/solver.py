@@ -59,6 +59,8 @@ class SolveResult:
     seconds: float
     solution: list[tuple[int, ...]] = field(default_factory=list)
     loss_reason: int = 0
+    #: Which search answered: "kernel" (Numba) or "reference" (plain Python, `solve_first`).
+    engine: str = "kernel"
 
     def reasons(self) -> list[str]:
         """The loss reason bits as names, e.g. ['DREW_TOO_MANY', 'CYCLE']."""
@@ -585,6 +587,58 @@ def solve_shortest(
     return _result(
         lambda: state, code, first.nodes + nodes, reasons, turns, sol, sol_len, t0, check
     )
+
+
+#: Positions the plain-Python reference search may enter in `solve_first` before the
+#: single-deal solve hands over to the kernel: about a second of Python (15-20 thousand
+#: positions per second), enough for most base-game deals (median ~700 positions).
+REFERENCE_FIRST = 20_000
+
+
+def solve_first(
+    state: State,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    time_limit: float | None = None,
+    check: bool = True,
+    budget: int = REFERENCE_FIRST,
+    before_kernel=None,
+) -> SolveResult:
+    """Decide one position, answering without the Numba kernel when that is quick.
+
+    The plain-Python reference search (`search.reference_search`, the same search as the
+    kernel's plain order: same move order, same pruning, same node count, so the same
+    verdict and winning line) runs first with at most `budget` positions. If it answers
+    within them, that is the result (engine "reference"): on a fresh install this costs no
+    compile. Otherwise `before_kernel()` is called (the command line announces the compile
+    there) and the kernel's portfolio search decides the position under the full
+    `node_limit` and what remains of `time_limit` (engine "kernel"; its nodes are its own).
+    """
+    from solvers.allisbomb.search import reference_search
+
+    t0 = time.perf_counter()
+    first = min(budget, node_limit)
+    ref = reference_search(state, node_limit=first, time_limit=time_limit)
+    out_of_time = time_limit is not None and time.perf_counter() - t0 > time_limit
+    if ref.outcome != "undecided" or ref.nodes < first or first >= node_limit or out_of_time:
+        # a verdict, or 'undecided' for a reason the kernel shares (a line deeper than
+        # MAX_DEPTH or a turn of more than MAX_CHOICES choices), or the limits themselves
+        res = SolveResult(
+            ref.outcome,
+            ref.nodes,
+            time.perf_counter() - t0,
+            list(ref.solution),
+            ref.loss_reason,
+            engine="reference",
+        )
+        if check and res.outcome == "win":
+            verify_solution(state, res.solution)
+        return res
+    if before_kernel is not None:
+        before_kernel()
+    left = None if time_limit is None else max(1e-3, time_limit - (time.perf_counter() - t0))
+    res = solve_state(state, node_limit=node_limit, check=check, time_limit=left, portfolio=True)
+    res.seconds = time.perf_counter() - t0
+    return res
 
 
 def verify_solution(state: State, solution: list[tuple[int, ...]]) -> State:

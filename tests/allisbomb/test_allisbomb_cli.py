@@ -24,13 +24,13 @@ def test_seed_42_solves_and_prints_the_line():
 def test_json_keys_and_rank_rerun_and_deck_rerun():
     r = run("--seed", "42", "--json")
     assert r.exit_code == 0
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     for key in ("outcome", "nodes", "seconds", "rank", "deck", "solution"):
         assert key in d
     assert d["stand_in"] is True
-    r2 = json.loads(run("--rank", d["rank"], "--json").output)
+    r2 = json.loads(run("--rank", d["rank"], "--json").stdout)
     assert r2["deck"] == d["deck"] and r2["outcome"] == d["outcome"]
-    r3 = json.loads(run("--deck", d["deck_string"], "--json").output)
+    r3 = json.loads(run("--deck", d["deck_string"], "--json").stdout)
     assert r3["solution"] == d["solution"]
 
 
@@ -42,12 +42,12 @@ def test_save_and_replay(tmp_path):
 
 
 def test_state_file(tmp_path):
-    d = json.loads(run("--seed", "42", "--json").output)
+    d = json.loads(run("--seed", "42", "--json").stdout)
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(d["position"]))
     r = run("--state", str(path), "--json")
     assert r.exit_code == 0
-    assert json.loads(r.output)["outcome"] == d["outcome"]
+    assert json.loads(r.stdout)["outcome"] == d["outcome"]
 
 
 def test_cards_listing_shows_provenance():
@@ -69,7 +69,7 @@ def test_two_players_and_expansions_run():
         "--json",
     )
     assert r.exit_code == 0
-    assert json.loads(r.output)["outcome"] in ("win", "loss", "undecided")
+    assert json.loads(r.stdout)["outcome"] in ("win", "loss", "undecided")
 
 
 def test_bad_input_is_one_line_exit_2(tmp_path):
@@ -93,9 +93,9 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
 
 
 def test_shortest_and_keep_most_flags():
-    short = json.loads(run("--seed", "1", "--blitz", "--shortest", "--json").output)
-    plain = json.loads(run("--seed", "1", "--blitz", "--json").output)
-    keep = json.loads(run("--seed", "1", "--blitz", "--keep-most", "--json").output)
+    short = json.loads(run("--seed", "1", "--blitz", "--shortest", "--json").stdout)
+    plain = json.loads(run("--seed", "1", "--blitz", "--json").stdout)
+    keep = json.loads(run("--seed", "1", "--blitz", "--keep-most", "--json").stdout)
     assert short["outcome"] == plain["outcome"] == keep["outcome"] == "win"
     assert len(short["solution"]) <= len(plain["solution"])
     assert keep["stars_lost"] <= plain["stars_lost"]
@@ -119,5 +119,5 @@ def test_user_card_file_is_used_by_solve_state_and_replay(tmp_path):
         assert rr.exit_code == 0 and "result: WIN" in rr.output
     pos = tmp_path / "pos.json"
     pos.write_text(json.dumps(d["position"]))
-    again = json.loads(run("--state", str(pos), "--json").output)
+    again = json.loads(run("--state", str(pos), "--json").stdout)
     assert again["outcome"] == d["outcome"] and again["stand_in"] is False

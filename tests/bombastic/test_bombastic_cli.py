@@ -16,7 +16,7 @@ def test_odds_text_and_json_agree():
     r = run("odds", "--as", "O", "--events", "peek 4=O; show 0=X")
     assert r.exit_code == 0, r.output
     assert "View of O" in r.output
-    j = json.loads(run("odds", "--as", "O", "--events", "peek 4=O; show 0=X", "--json").output)
+    j = json.loads(run("odds", "--as", "O", "--events", "peek 4=O; show 0=X", "--json").stdout)
     assert j["as"] == "O" and j["events"] == ["peek 4=O", "show 0=X"]
     col2 = j["lines"][4]  # 1 4 7: tile 4 is O; 1 and 7 both O among 7 (3 X, 3 O, 1 B)
     assert col2["all_mine"]["fraction"] == "1/7"
@@ -25,7 +25,7 @@ def test_odds_text_and_json_agree():
 
 
 def test_odds_no_events_is_the_uniform_prior():
-    j = json.loads(run("odds", "--json").output)
+    j = json.loads(run("odds", "--json").stdout)
     assert {ln["all_mine"]["fraction"] for ln in j["lines"]} == {"1/21"}
     assert {ln["bomb"]["fraction"] for ln in j["lines"]} == {"1/3"}
 
@@ -66,9 +66,9 @@ def test_play_reports_wins_with_intervals():
 
 def test_play_with_out_folder_resumes_to_the_same_result(tmp_path):
     args = ["play", "--x", "random", "--o", "heuristic", "--games", "30", "--seed", "2", "--json"]
-    a = json.loads(run(*args, "--out", str(tmp_path / "m")).output)
-    b = json.loads(run(*args, "--out", str(tmp_path / "m")).output)
-    c = json.loads(run(*args).output)
+    a = json.loads(run(*args, "--out", str(tmp_path / "m")).stdout)
+    b = json.loads(run(*args, "--out", str(tmp_path / "m")).stdout)
+    c = json.loads(run(*args).stdout)
     assert a == b == c
     assert (tmp_path / "m" / "manifest.json").exists()
 
@@ -76,7 +76,7 @@ def test_play_with_out_folder_resumes_to_the_same_result(tmp_path):
 def test_tournament_table_and_ratings():
     r = run("tournament", "--agents", "random,omniscient", "--games", "6", "--json")
     assert r.exit_code == 0, r.output
-    j = json.loads(r.output)
+    j = json.loads(r.stdout)
     assert len(j["pairings"]) == 4
     assert j["ratings"][0]["agent"] == "omniscient"
 

@@ -168,7 +168,7 @@ def test_command_counts_with_either_engine_and_rejects_a_bad_limit():
     args += ["peek-many,peek1-swap-swap,peek-line-shuffle,show3-arrange,peek2-show", "--json"]
     fast, ref = run(*args), run(*args, "--engine", "python")
     assert fast.exit_code == 0 and ref.exit_code == 0, fast.output + ref.output
-    fast, ref = json.loads(fast.output), json.loads(ref.output)
+    fast, ref = json.loads(fast.stdout), json.loads(ref.stdout)
     assert fast["engine"] == "numba" and ref["engine"] == "python"
     assert fast["players"]["O"]["by_depth"] == ref["players"]["O"]["by_depth"]
     text = run("--depth", "0", "--player", "X")

@@ -24,7 +24,7 @@ def test_play_json_kernel_and_reference_agree():
     k = run("play", "-p", "4", "-n", "60", "--seed", "11", "--json")
     ref = run("play", "-p", "4", "-n", "60", "--seed", "11", "--json", "--engine", "reference")
     assert k.exit_code == 0 and ref.exit_code == 0
-    a, b = json.loads(k.output), json.loads(ref.output)
+    a, b = json.loads(k.stdout), json.loads(ref.stdout)
     assert a["engine"] == "kernel" and b["engine"] == "reference"
     assert a["outcomes"] == b["outcomes"]
 
@@ -33,7 +33,7 @@ def test_play_heuristic_with_options():
     r = run("play", "-p", "5", "--agents", "heuristic,bomber=random", "-n", "20",
             "--rules", "dog=forbid", "--extras", "holy-warrior,young-lady", "--json")  # fmt: skip
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["engine"] == "reference" and out["rules"]["dog"] == "forbid"
     assert out["extras"] == ["Young Lady", "Holy Warrior"]
     assert abs(sum(o["rate"] for o in out["outcomes"].values()) - 1) < 1e-9
@@ -50,7 +50,7 @@ def test_replay_prints_each_line_after_every_turn():
 
 def test_replay_json_matches_play():
     r = run("replay", "--seed", "5", "-p", "3", "--agents", "heuristic", "--json")
-    game = json.loads(r.output)
+    game = json.loads(r.stdout)
     assert game["seed"] == 5 and len(game["characters"]) == 3
     assert len(game["turns"][0]["lines"]) == 7
 
