@@ -85,6 +85,9 @@ def sweep(
     study = sweep_study(
         configs, deals, seed, node_limit or SWEEP_NODE_LIMIT, heuristic_deals, chunk_size
     )
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("allisbomb", "sweep")  # once here, not in every worker
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:
         _report(Path(out), rows)
@@ -151,6 +154,10 @@ def campaign(campaigns, seed, players, node_limit, out, workers, scheduler, chun
     from solvers.common.runner import load_manifest, run_study
 
     study = campaign_study(campaigns, seed, players, node_limit, chunk_size)
+    from cli.warmup import ensure_compiled
+
+    for part in ("solve", "search"):  # once here, not in every worker
+        ensure_compiled("allisbomb", part)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     text = campaign_caption(
         load_manifest(out), f"{campaigns:,} campaigns", seed, players, node_limit

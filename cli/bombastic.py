@@ -225,6 +225,7 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
 
     options = make_options(kw)
     study = match_study(x, o, games, seed, options)
+    _announce_kernels([x, o])
     if out:
         df = run_study(study, out, workers=workers, scheduler=scheduler)
     else:
@@ -257,6 +258,14 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     )
 
 
+def _announce_kernels(specs) -> None:
+    """Compile (saying so first) the ISMCTS playout kernels if an agent uses them."""
+    if any(a.strip().startswith("ismcts") for a in specs):
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("bombastic", "ismcts")
+
+
 @bombastic.command()
 @click.option(
     "--agents",
@@ -282,6 +291,7 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
     from solvers.bombastic.study import tournament as run_tournament
 
     options = make_options(kw)
+    _announce_kernels(agents.split(","))
     df = run_tournament(agents.split(","), games, seed, options, out, workers, scheduler)
     table = pairing_table(df)
     rt = ratings(df)
@@ -367,6 +377,10 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
     if max_memo_gib <= 0:
         raise BadInput(f"--max-memo-gib {max_memo_gib} must be more than 0")
     max_log2 = max(10, int(math.log2(max_memo_gib * 2**30 / Memo.BYTES_PER_SLOT)))
+    if engine != "python":
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("bombastic", "infostates")  # says so first when Numba must compile
     out = {}
     for p in players:
         t0 = time.perf_counter()
@@ -451,6 +465,9 @@ def study(
     names = [a.strip() for a in agents.split(",") if a.strip()]
     for a in names + [card_agent]:
         make_agent(a)
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("bombastic")  # says so first when Numba must compile
     per_seating = games if games is not None else {a: REFERENCE_GAMES.get(a, 60) for a in names}
     for name, n in (
         ("--games", 1 if games is None else games),

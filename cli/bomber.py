@@ -148,6 +148,10 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
     if seed + games > 2**64:
         raise BadInput(f"seeds {seed}..{seed + games - 1} pass 2**64-1; expected a smaller --seed")
     seeds = np.uint64(seed) + np.arange(games, dtype=np.uint64)
+    if use_kernel:
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("bomber")  # says so first when Numba must compile
     t0 = time.perf_counter()
     if use_kernel:
         mask = -1 if extras_t is None else sum(1 << R.EXTRAS.index(c) for c in extras_t)
@@ -395,6 +399,9 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
     _check_seed(seed)
     label = agents_label(parse_agents(agents))
     st = make_study(part, agents, games, seed, chunk_size, players)
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("bomber")  # once here, not in every worker; says so first when cold
     check_part_folder(out, part)  # before anything is written
     df = run_study(st, Path(out) / label, workers=workers, scheduler=scheduler,
                    command=command_line())  # fmt: skip

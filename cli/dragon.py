@@ -104,15 +104,10 @@ def play(players, strategies, games, seed, rules, engine, as_json):
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
-    if engine == "kernel" and not kernel.play_many.signatures:
-        # First use in this process: compile (minutes, once) or load the on-disk cache.
-        t0 = time.perf_counter()
-        kernel.run_games(players, seeds[:1], [CODES[n] for n in names], options)
-        spent = time.perf_counter() - t0
-        if spent > 2.0:
-            click.echo(
-                f"compiled the Numba kernel in {spent:.0f} s (cached for next runs)", err=True
-            )
+    if engine == "kernel":
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("dragon")  # says so first when Numba must compile
     t0 = time.perf_counter()
     if engine == "kernel":
         out = kernel.run_games(players, seeds, [CODES[n] for n in names], options)
@@ -283,6 +278,9 @@ def study(
     options = Options.parse(rules)
     kw = {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
     outp = Path(out)
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("dragon")  # once here, not in every worker; says so first when cold
     desc = options.describe()
     if kind == "seats":
         t = st.run_seats(outp / "runs", counts, names, games, seed, rules, **kw)

@@ -119,6 +119,31 @@ def _bomber_entries() -> list:
     return [kernel.play_random_games]
 
 
+def _bombastic_infostates() -> None:
+    from solvers.bombastic.infostates_kernel import count_infostates_fast
+
+    count_infostates_fast(1, 0)
+
+
+def _bombastic_infostates_entries() -> list:
+    from solvers.bombastic import infostates_kernel
+
+    return [infostates_kernel._count_root]
+
+
+def _bombastic_ismcts() -> None:
+    from solvers.bombastic.agents import make_agent, play_game
+
+    for spec in ("ismcts:4", "ismcts-guarded:4", "ismcts-heuristic:4"):
+        play_game(make_agent(spec), make_agent("random"), 1)
+
+
+def _bombastic_ismcts_entries() -> list:
+    from solvers.bombastic import kernel
+
+    return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
+
+
 KERNELS: list[Kernel] = [
     Kernel(
         "allisbomb",
@@ -143,6 +168,22 @@ KERNELS: list[Kernel] = [
         25,
         _allisbomb_sweep_entries,
         _allisbomb_sweep,
+    ),
+    Kernel(
+        "bombastic",
+        "infostates",
+        "Bombastic information-state counter",
+        25,
+        _bombastic_infostates_entries,
+        _bombastic_infostates,
+    ),
+    Kernel(
+        "bombastic",
+        "ismcts",
+        "Bombastic ISMCTS playouts",
+        20,
+        _bombastic_ismcts_entries,
+        _bombastic_ismcts,
     ),
     Kernel("dragon", "play", "Bomb the Dragon kernel", 60, _dragon_entries, _dragon),
     Kernel("bomber", "play", "Catch the Bomber kernel", 45, _bomber_entries, _bomber),
