@@ -17,7 +17,7 @@ def test_every_kernel_names_real_cached_entry_points():
         assert entries, k
         for d in entries:
             assert isinstance(d, numba.core.registry.CPUDispatcher), (k, d)
-            assert d._cache._cache_file is not None  # compiled with cache=True
+            assert d._cache._cache_file is not None  # compiled with an on-disk cache
 
 
 def test_a_cold_kernel_is_announced_on_stderr_before_it_compiles(monkeypatch, capsys):

@@ -1,6 +1,6 @@
 """Whether Numba's on-disk cache already holds a kernel, so a command can say it must compile.
 
-A dispatcher compiled with ``cache=True`` keeps an index file (``*.nbi``) listing its
+A dispatcher compiled with an on-disk cache keeps an index file (``*.nbi``) listing its
 cached signatures; Numba empties the index when the source file changed since. An entry
 point with a non-empty index loads in well under a second; one without compiles.
 """
@@ -17,7 +17,7 @@ def is_cached(dispatcher) -> bool:
         return True
     cache = getattr(dispatcher, "_cache", None)
     cache_file = getattr(cache, "_cache_file", None)
-    if cache_file is None:  # not a cached dispatcher: it compiles on every first call
+    if cache_file is None:  # no on-disk cache: it compiles on every first call
         return False
     try:
         return bool(cache_file._load_index())
