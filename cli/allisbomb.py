@@ -178,7 +178,7 @@ def allisbomb(
     Examples:
       bombsolve allisbomb --seed 42
       bombsolve allisbomb --seed 7 --expansions mosquitos --players 2 --json
-      bombsolve allisbomb --deck "PRINCESS,KING,JOKER,..." --blitz
+      bombsolve allisbomb --blitz --deck "KING,CROISSANT,PROPHET OF CROISSANT,PROPHET OF PANCAKES,PANCAKES,RASCAL,LIBRARIAN,PROPHET OF EGGS,PRINCESS,JOKER,EGGS,GUARDIAN,MENDER"
       bombsolve allisbomb cards --expansions all
     """
     if ctx.invoked_subcommand is not None:
@@ -280,7 +280,7 @@ def solve_command(
         from solvers.allisbomb.solver import solve_shortest
 
         load_kernel(search=True)
-        res = solve_shortest(state, node_limit, None, check=True)
+        res = solve_shortest(state, node_limit, None, check=True, time_limit=time_limit)
     elif keep_most:
         load_kernel(search=True)
         res = solve_state(
@@ -295,36 +295,18 @@ def solve_command(
         from solvers.allisbomb.solver import solve_first
 
         res = solve_first(state, node_limit, time_limit, check=True, before_kernel=load_kernel)
-    turns = []
-    s = state.copy()
-    for move in res.solution:
-        lines = s.describe_move(move)
-        card = s.card_of(move)
-        player = s.active + 1
-        s.apply(move)
-        turns.append(
-            {
-                "turn": len(turns) + 1,
-                "card": cs.labels[card],
-                "player": player,
-                "choices": list(move),
-                "steps": lines,
-                "deck_after": [s.label(c) for c in s.deck],
-                "equipped_after": [
-                    [s.label(c) for c in s.equipped(p)] for p in range(config.players)
-                ],
-            }
-        )
+    from solvers.allisbomb.explain import ending_words
+
+    turns, s = transcript(state, res.solution)
     out = {
         "outcome": res.outcome,
+        "engine": res.engine,
         "nodes": res.nodes,
         "seconds": round(res.seconds, 4),
-        "engine": res.engine,
         "compile_seconds": round(warm["seconds"], 3),
-        "loss_reason": res.loss_reason,
-        "loss_reasons": res.reasons(),
         "config": config.to_dict(),
         "stand_in": cs.is_stand_in(),
+        "card_files": [str(f) for f in cs.files],
         "seed": seed,
         "rank": None if deal is None else str(deals.rank(deal)),
         "deck": None if deal is None else [cs.labels[c] for c in deal],
@@ -334,12 +316,99 @@ def solve_command(
         "time_limit": time_limit,
         "shortest": shortest,
         "keep_most": keep_most,
-        "stars_lost": stars_lost(s) if res.outcome == "win" else None,
         "solution": [list(m) for m in res.solution],
         "turns": turns,
         "replay_checked": res.outcome == "win",
     }
+    not_proven = bool(res.loss_reason & 16)  # Ending.NOT_BEST: a win, not proven the best
+    if res.outcome == "win":
+        if keep_most:
+            out["stars_lost"] = stars_lost(s)
+            out["best_proven"] = not not_proven
+        if shortest:
+            out["shortest_proven"] = not not_proven
+    elif res.outcome == "loss":
+        from solvers.allisbomb.explain import explain_loss
+
+        why = explain_loss(state)
+        out["loss_reasons"] = res.reasons()
+        out["losing_ends"] = sorted(why.ends, key=lambda w: -why.ends[w]) or ending_words(
+            res.loss_reason
+        )
+        out["losing_end_lines"] = dict(why.ends)  # how many lines met each end
+        longest, _ = transcript(state, why.longest)
+        out["longest_line"] = {
+            "turns": len(why.longest),
+            "solution": [list(m) for m in why.longest],
+            "steps": longest,
+            "ending": why.longest_end,
+            "complete": why.complete,
+        }
+    else:
+        out["stopped_by"] = _stopped_by(res, node_limit, time_limit)
     return out
+
+
+def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
+    """What stopped an undecided search, in words."""
+    if res.nodes >= node_limit:
+        return f"the node limit of {node_limit:,} positions (--node-limit)"
+    if time_limit is not None and res.seconds >= time_limit:
+        return f"the time limit of {time_limit:g} s (--time-limit)"
+    return "a line deeper than the search follows (1,000 turns) or a turn of more than 64 choices"
+
+
+def transcript(state, solution) -> tuple[list[dict], object]:
+    """Play `solution` from `state` through the reference engine; return one record per
+    turn (what the turn did, then the DECK, EQUIPPED CARDS, DISCARD PILE top first and
+    the cards out of play) and the final position. `replay` prints the same records."""
+    from solvers.allisbomb.rules import OUT
+
+    config = state.config
+    turns = []
+    s = state.copy()
+    for move in solution:
+        lines = s.describe_move(move)
+        card = s.card_of(move)
+        player = s.active + 1
+        s.apply(move)
+        turns.append(
+            {
+                "turn": len(turns) + 1,
+                "card": s.cards.labels[card],
+                "player": player,
+                "choices": list(move),
+                "steps": lines,
+                "deck_after": [s.label(c) for c in s.deck],
+                "equipped_after": [
+                    [s.label(c) for c in s.equipped(p)] for p in range(config.players)
+                ],
+                "discard_after": [s.label(c) for c in reversed(s.discard)],
+                "out_of_play_after": [s.label(c) for c, z in enumerate(s.zone) if z == OUT],
+            }
+        )
+    return turns, s
+
+
+def render_turns(turns: list[dict]) -> list[str]:
+    """The transcript lines of `transcript` records (the solve and `replay` print these)."""
+    lines = []
+    for t in turns:
+        two = len(t["equipped_after"]) > 1
+        who = f" (player {t['player']})" if two else ""
+        lines.append(f"turn {t['turn']}{who}: " + t["steps"][0])
+        for step in t["steps"][1:]:
+            lines.append("    " + step.strip())
+        lines.append("    DECK: " + (", ".join(t["deck_after"]) or "(empty)"))
+        for p, eq in enumerate(t["equipped_after"]):
+            who = f"player {p + 1} " if two else ""
+            lines.append(f"    {who}EQUIPPED CARDS: " + (", ".join(eq) or "(none)"))
+        lines.append(
+            "    DISCARD PILE (top first): " + (", ".join(t["discard_after"]) or "(empty)")
+        )
+        if t["out_of_play_after"]:
+            lines.append("    out of play: " + ", ".join(t["out_of_play_after"]))
+    return lines
 
 
 def render_text(r: dict) -> str:
@@ -365,34 +434,44 @@ def render_text(r: dict) -> str:
         f"verdict: {verdict} ({r['nodes']:,} positions searched in {r['seconds']:.3f} s {how})"
     )
     if r["outcome"] == "loss":
-        lines.append(
-            "every line of play loses; losing ends met: " + (", ".join(r["loss_reasons"]) or "none")
-        )
+        lines.append("every line of play loses; the lines end:")
+        counts = r.get("losing_end_lines", {})
+        for words in r["losing_ends"]:
+            k = counts.get(words)
+            lines.append(f"  - {words}" + (f" ({k:,} lines)" if k else ""))
+        ll = r["longest_line"]
+        if ll["turns"]:
+            lines.append(
+                f"the longest line, {ll['turns']} turns, ends: {ll['ending']}"
+                + ("" if ll["complete"] else " (longest met within the explanation budget)")
+            )
+            lines += render_turns(ll["steps"])
     elif r["outcome"] == "undecided":
-        lines.append(
-            f"node limit {r['node_limit']:,} or time limit {r['time_limit']} s reached "
-            "before a verdict; raise --node-limit / --time-limit"
-        )
+        lines.append(f"stopped by {r['stopped_by']} before a verdict; raise it to search further")
     else:
         if r.get("keep_most"):
-            proven = "NOT_BEST" not in r["loss_reasons"]
             lines.append(
                 f"campaign: this win discards {r['stars_lost']} star card(s); "
-                + ("no win discards fewer" if proven else "node limit hit: fewer not excluded")
+                + (
+                    "no win discards fewer"
+                    if r["best_proven"]
+                    else "fewer not excluded within the limits"
+                )
+            )
+        if r.get("shortest"):
+            lines.append(
+                f"WIN in {len(r['turns'])} turns; "
+                + (
+                    "no win is shorter"
+                    if r["shortest_proven"]
+                    else "shortest not proven within the limits"
+                )
             )
         lines.append(
             f"winning line, {len(r['turns'])} turns (replayed through the reference "
             "engine: it wins):"
         )
-        for t in r["turns"]:
-            who = f" (player {t['player']})" if len(t["equipped_after"]) > 1 else ""
-            lines.append(f"turn {t['turn']}{who}: " + t["steps"][0])
-            for step in t["steps"][1:]:
-                lines.append("    " + step.strip())
-            lines.append("    deck: " + (", ".join(t["deck_after"]) or "(empty)"))
-            for p, eq in enumerate(t["equipped_after"]):
-                who = f"player {p + 1} " if len(t["equipped_after"]) > 1 else ""
-                lines.append(f"    {who}equipped: " + (", ".join(eq) or "(nothing)"))
+        lines += render_turns(r["turns"])
     return "\n".join(lines)
 
 
@@ -457,19 +536,18 @@ def replay_cmd(file) -> None:
     if state.cards.is_stand_in():
         click.echo(f"[{STAND_IN_NOTE}]")
     click.echo(f"game: {state.config.label()}")
-    two = state.config.players == 2
+    moves = []
+    s = state.copy()
     for i, move in enumerate(data["solution"]):
         if not isinstance(move, list) or not all(isinstance(x, int) for x in move):
             raise BadInput(f"{file}: solution turn {i + 1} must be a list of integers")
-        if state.is_over():
+        if s.is_over():
             raise BadInput(f"{file}: the game is over before turn {i + 1}")
-        lines = state.describe_move(move)
-        who = f" (player {state.active + 1})" if two else ""
-        state.apply(move)
-        click.echo(f"turn {i + 1}{who}: {lines[0]}")
-        for step in lines[1:]:
-            click.echo("    " + step.strip())
-        click.echo("    deck: " + (", ".join(state.label(c) for c in state.deck) or "(empty)"))
+        s.apply(move)
+        moves.append(move)
+    turns, state = transcript(state, moves)
+    for line in render_turns(turns):
+        click.echo(line)
     click.echo(f"result: {state.outcome.value.upper()}")
     if data["solution"] and state.outcome is not Outcome.WIN:
         raise BadInput(f"{file}: the saved solution does not win")

@@ -19,7 +19,7 @@ def dragon() -> None:
 
     \b
     Examples:
-      bombsolve dragon play --players 4 --strategies greedy,random --games 1000 --seed 1
+      bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 1000 --seed 1
       bombsolve dragon replay --seed 7
       bombsolve dragon study seats --players 4 --games 5000 --out runs/seats
       bombsolve dragon rules

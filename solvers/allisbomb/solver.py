@@ -538,18 +538,26 @@ def solve(
 
 
 def solve_shortest(
-    state: State, node_limit: int, table_bits: int | None, check: bool
+    state: State,
+    node_limit: int,
+    table_bits: int | None,
+    check: bool,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """A win with the fewest turns: the portfolio search decides the deal, and if it is
     won, iterative deepening in the kernel (kernel.shortest) finds the fewest turns, at
     most the length of the win already found. Exact; `nodes` counts both searches.
 
-    A loss or 'undecided' of the first search is the answer. If the node limit stops the
-    deepening, the answer is 'undecided' (a win exists, but none is proven shortest), as
-    with the breadth-first reference (search.reference_shortest).
+    A loss or 'undecided' of the first search is the answer. If the node limit or
+    `time_limit` (seconds) stops the deepening, the answer is the win already found, with
+    loss_reason bit NOT_BEST (a win, not proven the shortest), as keep-most reports a win
+    not proven the best. With a time limit the deepening runs in rounds of a growing node
+    budget (100,000 positions, doubling) and looks at the clock between rounds.
     """
     t0 = time.perf_counter()
-    first = solve_state(state, node_limit, table_bits, check=False, portfolio=True)
+    first = solve_state(
+        state, node_limit, table_bits, check=False, portfolio=True, time_limit=time_limit
+    )
     if first.outcome != "win":
         return SolveResult(
             first.outcome, first.nodes, time.perf_counter() - t0, [], first.loss_reason
@@ -560,32 +568,52 @@ def solve_shortest(
     index, entries = _TABLE.get(bits, _entry_words(n))
     tdepth = _TABLE.depths(bits)
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
-    code, nodes, reasons, turns, last_gen = K.shortest(
-        to_kernel_state(state),
-        n,
-        *c.rule_args,
-        index,
-        entries,
-        tdepth,
-        _next_gen(),
-        max(1, node_limit - first.nodes),
-        len(first.solution),
-        states,
-        fch,
-        fk,
-        fplen,
-        fstarted,
-        sol,
-        sol_len,
-        buf,
-        tmp,
-        cs,
-    )
-    _TABLE.gen = _TABLE_B.gen = int(last_gen)
-    if code != K.CODE_WIN:
-        code = K.CODE_UNDECIDED
+    root = to_kernel_state(state)
+    left = max(1, node_limit - first.nodes)
+    budget = left if time_limit is None else min(left, 100_000)
+    spent = 0
+    while True:
+        code, nodes, reasons, turns, last_gen = K.shortest(
+            root,
+            n,
+            *c.rule_args,
+            index,
+            entries,
+            tdepth,
+            _next_gen(),
+            budget,
+            len(first.solution),
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
+            sol,
+            sol_len,
+            buf,
+            tmp,
+            cs,
+        )
+        _TABLE.gen = _TABLE_B.gen = int(last_gen)
+        spent += int(nodes)
+        if code == K.CODE_WIN or budget >= left:
+            break
+        if time.perf_counter() - t0 > time_limit:
+            break
+        budget = min(left, 2 * budget)
+    if code != K.CODE_WIN:  # the win already found, not proven the shortest
+        res = SolveResult(
+            "win",
+            first.nodes + spent,
+            time.perf_counter() - t0,
+            list(first.solution),
+            int(Ending.NOT_BEST),
+        )
+        if check:
+            verify_solution(state, res.solution)
+        return res
     return _result(
-        lambda: state, code, first.nodes + nodes, reasons, turns, sol, sol_len, t0, check
+        lambda: state, code, first.nodes + spent, reasons, turns, sol, sol_len, t0, check
     )
 
 

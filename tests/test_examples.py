@@ -1,0 +1,134 @@
+"""Every example runs: each `bombsolve` line of every --help and of the README's code blocks.
+
+The examples are collected from the command tree and README.md as they stand (a new
+example is tested without touching this file), sizes are made small where a flag allows
+(`SMALL`), output paths go to a temporary folder, and each must exit 0 or the code its
+documentation gives (`EXPECTED`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Flags whose value is a size: the example runs with this small value instead.
+SMALL = {
+    "--games": "2",
+    "-n": "2",
+    "--deals": "4",
+    "--campaigns": "2",
+    "--card-games": "4",
+    "--kernel-games": "4",
+    "--heuristic-deals": "2",
+}
+#: Flags made smaller only when larger (a depth beyond this takes minutes).
+AT_MOST = {"--depth": 1, "--node-limit": 200_000, "--time-limit": 5}
+#: Flags dropped with their value (a Dask scheduler address of the docs is not running).
+DROP = {"--scheduler"}
+#: Documented exit codes other than 0, by the example's exact text.
+EXPECTED: dict[str, int] = {}
+
+
+def _walk(cmd: click.Command, path: list[str]):
+    yield path, cmd
+    if isinstance(cmd, click.Group):
+        for name, sub in sorted(cmd.commands.items()):
+            yield from _walk(sub, [*path, name])
+
+
+def _commands(line: str) -> list[str]:
+    """The bombsolve commands of one example line (`a && b` is two; comments dropped)."""
+    line = re.sub(r"\s+#\s.*$", "", line.strip()).removeprefix("$ ")
+    return [p.strip() for p in line.split("&&") if p.strip().startswith("bombsolve ")]
+
+
+def help_examples() -> list[tuple[str, str]]:
+    """(where, command) for every `bombsolve` line in the help of every command."""
+    out = []
+    for path, cmd in _walk(cli, ["bombsolve"]):
+        for line in (cmd.help or "").splitlines():
+            for c in _commands(line):
+                out.append((" ".join(path) + " --help", c))
+    return out
+
+
+def readme_examples() -> list[tuple[str, str]]:
+    """(where, command) for every `bombsolve` line inside a fenced code block of README.md."""
+    out, fenced = [], False
+    for i, line in enumerate((ROOT / "README.md").read_text().splitlines(), 1):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            # (a `pip install ... && bombsolve ...` line keeps its bombsolve part)
+            for part in line.split("&&"):
+                for c in _commands(part):
+                    out.append((f"README.md:{i}", c))
+    return out
+
+
+def shrink(command: str) -> list[str]:
+    """The arguments of `command` (after `bombsolve`) with small sizes substituted."""
+    args = shlex.split(command)[1:]
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        flag, eq, val = a.partition("=")
+        has_value = bool(eq) or (i + 1 < len(args) and flag in {*SMALL, *AT_MOST, *DROP})
+        if flag in DROP:
+            i += 1 if eq else 2
+            continue
+        if has_value and (flag in SMALL or flag in AT_MOST):
+            value = val if eq else args[i + 1]
+            if flag in SMALL:
+                value = SMALL[flag]
+            elif float(value) > AT_MOST[flag]:
+                value = str(AT_MOST[flag])
+            out += [flag, value]
+            i += 1 if eq else 2
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
+EXAMPLES = help_examples() + readme_examples()
+
+
+def test_examples_are_found():
+    assert len(help_examples()) >= 20
+    assert len(readme_examples()) >= 10
+    for where, c in EXAMPLES:
+        assert "..." not in c, f"{where}: an example must run as written: {c}"
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    """A folder to run the examples in: results/ of the repository reachable, and the
+    files the examples read (a mid-game position) present."""
+    d = tmp_path_factory.mktemp("examples")
+    (d / "results").symlink_to(ROOT / "results")
+    r = CliRunner().invoke(cli, ["allisbomb", "--seed", "42", "--json"])
+    position = json.loads(r.stdout)["position"]
+    (d / "position.json").write_text(json.dumps(position))
+    return d
+
+
+@pytest.mark.parametrize(("where", "command"), EXAMPLES, ids=[f"{w}: {c}" for w, c in EXAMPLES])
+def test_example_runs(where, command, workdir, monkeypatch):
+    monkeypatch.chdir(workdir)
+    args = shrink(command)
+    r = CliRunner().invoke(cli, args)
+    want = EXPECTED.get(command, 0)
+    assert r.exit_code == want, f"{where}: {command!r} ran as {args}:\n{r.output}"
