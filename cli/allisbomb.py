@@ -136,7 +136,9 @@ def game_options(hands_flag: str = "--hands"):
 @click.option(
     "--shortest",
     is_flag=True,
-    help="Find a win with the fewest turns (breadth-first, reference engine).",
+    help="Find a win with the fewest turns (iterative deepening in the Numba kernel). If "
+    "--node-limit or --time-limit stops it first, the win found is printed, marked "
+    "'shortest not proven'.",
 )
 @click.option(
     "--time-limit",
@@ -151,6 +153,12 @@ def game_options(hands_flag: str = "--hands"):
     "discard pile (searches every position, like proving a loss).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--exit-code",
+    "verdict_code",
+    is_flag=True,
+    help="Exit with the verdict: 0 win, 10 loss, 11 undecided (2 stays bad input).",
+)
 @click.option(
     "--save",
     type=click.Path(dir_okay=False),
@@ -170,6 +178,7 @@ def allisbomb(
     time_limit,
     keep_most,
     as_json,
+    verdict_code,
     save,
 ) -> None:
     """All Is Bomb: is this shuffle winnable under perfect play, and how?
@@ -180,6 +189,11 @@ def allisbomb(
       bombsolve allisbomb --seed 7 --expansions mosquitos --players 2 --json
       bombsolve allisbomb --blitz --deck "KING,CROISSANT,PROPHET OF CROISSANT,PROPHET OF PANCAKES,PANCAKES,RASCAL,LIBRARIAN,PROPHET OF EGGS,PRINCESS,JOKER,EGGS,GUARDIAN,MENDER"
       bombsolve allisbomb cards --expansions all
+      bombsolve allisbomb --seed 0 --exit-code   # exits 10: every line loses
+
+    \b
+    Exit codes: 0 the command did its job (with --exit-code: a win), 2 bad input;
+    with --exit-code, 10 a loss and 11 undecided.
     """
     if ctx.invoked_subcommand is not None:
         for name, value in (
@@ -217,6 +231,10 @@ def allisbomb(
         click.echo(json.dumps(result, indent=1))
     else:
         click.echo(render_text(result))
+    if verdict_code and result["outcome"] != "win":
+        from cli.common import EXIT_LOSS, EXIT_UNDECIDED
+
+        ctx.exit(EXIT_LOSS if result["outcome"] == "loss" else EXIT_UNDECIDED)
 
 
 def solve_command(

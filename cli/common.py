@@ -11,6 +11,10 @@ from solvers.common.runner import StudyPaused, time_budget
 
 #: Exit code of a study command stopped by ``--time-budget`` before the study was done.
 EXIT_PAUSED = 3
+#: Exit codes of a solve run with ``--exit-code``: a win exits 0 as always; these stay clear
+#: of 1 (aborted), 2 (bad input), 3 (paused study) and 130 (interrupted).
+EXIT_LOSS = 10
+EXIT_UNDECIDED = 11
 
 
 def study_options(default_chunk: int | None = 1000):

@@ -3,7 +3,7 @@
 The examples are collected from the command tree and README.md as they stand (a new
 example is tested without touching this file), sizes are made small where a flag allows
 (`SMALL`), output paths go to a temporary folder, and each must exit 0 or the code its
-documentation gives (`EXPECTED`).
+line documents in a comment ("# exits 10: ...").
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ SMALL = {
 AT_MOST = {"--depth": 1, "--node-limit": 200_000, "--time-limit": 5}
 #: Flags dropped with their value (a Dask scheduler address of the docs is not running).
 DROP = {"--scheduler"}
-#: Documented exit codes other than 0, by the example's exact text.
-EXPECTED: dict[str, int] = {}
+#: An example's documented exit code, in its comment: "bombsolve ... # exits 10: a loss".
+EXITS = re.compile(r"#.*\bexits (\d+)\b")
 
 
 def _walk(cmd: click.Command, path: list[str]):
@@ -46,24 +46,28 @@ def _walk(cmd: click.Command, path: list[str]):
             yield from _walk(sub, [*path, name])
 
 
-def _commands(line: str) -> list[str]:
-    """The bombsolve commands of one example line (`a && b` is two; comments dropped)."""
+def _commands(line: str) -> list[tuple[str, int]]:
+    """The bombsolve commands of one example line (`a && b` is two; comments dropped),
+    each with the exit code its comment documents (0 if none)."""
+    m = EXITS.search(line)
+    code = int(m.group(1)) if m else 0
     line = re.sub(r"\s+#\s.*$", "", line.strip()).removeprefix("$ ")
-    return [p.strip() for p in line.split("&&") if p.strip().startswith("bombsolve ")]
+    parts = [p.strip() for p in line.split("&&") if p.strip().startswith("bombsolve ")]
+    return [(p, code if i == len(parts) - 1 else 0) for i, p in enumerate(parts)]
 
 
-def help_examples() -> list[tuple[str, str]]:
-    """(where, command) for every `bombsolve` line in the help of every command."""
+def help_examples() -> list[tuple[str, str, int]]:
+    """(where, command, exit code) for every `bombsolve` line in the help of every command."""
     out = []
     for path, cmd in _walk(cli, ["bombsolve"]):
         for line in (cmd.help or "").splitlines():
-            for c in _commands(line):
-                out.append((" ".join(path) + " --help", c))
+            for c, code in _commands(line):
+                out.append((" ".join(path) + " --help", c, code))
     return out
 
 
-def readme_examples() -> list[tuple[str, str]]:
-    """(where, command) for every `bombsolve` line inside a fenced code block of README.md."""
+def readme_examples() -> list[tuple[str, str, int]]:
+    """(where, command, exit code) for every `bombsolve` line in a code block of README.md."""
     out, fenced = [], False
     for i, line in enumerate((ROOT / "README.md").read_text().splitlines(), 1):
         if line.strip().startswith("```"):
@@ -71,9 +75,8 @@ def readme_examples() -> list[tuple[str, str]]:
             continue
         if fenced:
             # (a `pip install ... && bombsolve ...` line keeps its bombsolve part)
-            for part in line.split("&&"):
-                for c in _commands(part):
-                    out.append((f"README.md:{i}", c))
+            for c, code in _commands(line):
+                out.append((f"README.md:{i}", c, code))
     return out
 
 
@@ -109,7 +112,7 @@ EXAMPLES = help_examples() + readme_examples()
 def test_examples_are_found():
     assert len(help_examples()) >= 20
     assert len(readme_examples()) >= 10
-    for where, c in EXAMPLES:
+    for where, c, _code in EXAMPLES:
         assert "..." not in c, f"{where}: an example must run as written: {c}"
 
 
@@ -125,10 +128,11 @@ def workdir(tmp_path_factory):
     return d
 
 
-@pytest.mark.parametrize(("where", "command"), EXAMPLES, ids=[f"{w}: {c}" for w, c in EXAMPLES])
-def test_example_runs(where, command, workdir, monkeypatch):
+@pytest.mark.parametrize(
+    ("where", "command", "want"), EXAMPLES, ids=[f"{w}: {c}" for w, c, _ in EXAMPLES]
+)
+def test_example_runs(where, command, want, workdir, monkeypatch):
     monkeypatch.chdir(workdir)
     args = shrink(command)
     r = CliRunner().invoke(cli, args)
-    want = EXPECTED.get(command, 0)
     assert r.exit_code == want, f"{where}: {command!r} ran as {args}:\n{r.output}"
