@@ -71,7 +71,7 @@ def game_options(hands_flag: str = "--hands"):
             default=None,
             metavar="LIST",
             help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, "
-            "waking_up, all (and hands).",
+            "waking_up, all (the ALL expansion), hands; 'every' for all six expansions.",
         )
         @click.option(
             hands_flag, "hands", is_flag=True, default=False, help="Add the HANDS helper pack."

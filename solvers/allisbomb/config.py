@@ -20,6 +20,8 @@ EXPANSIONS: tuple[str, ...] = (
     "waking_up",
     "all",
 )
+#: The command line's name for all six expansions together ('all' is the ALL expansion).
+EVERY = "every"
 #: Names accepted on the command line (with '-' or '_' and a few aliases).
 ALIASES: dict[str, str] = {
     "mosquito": "mosquitos",
@@ -38,6 +40,11 @@ def parse_expansions(text: str | None) -> tuple[str, ...]:
 
     Raises BadInput naming an unknown expansion. The HANDS helper pack is a separate flag
     (`GameConfig.hands`), but 'hands' in this list is accepted and returned as 'hands'.
+    'all' is the ALL expansion (the rulebook's name for the sixth); `EVERY` ('every')
+    stands for all six expansions together.
+
+    >>> parse_expansions("every") == EXPANSIONS
+    True
     """
     if not text:
         return ()
@@ -46,9 +53,12 @@ def parse_expansions(text: str | None) -> tuple[str, ...]:
         name = raw.strip().lower()
         if not name:
             continue
+        if name == EVERY:
+            names += [e for e in EXPANSIONS if e not in names]
+            continue
         name = ALIASES.get(name, name.replace("-", "_"))
         if name not in EXPANSIONS and name != "hands":
-            raise unknown("expansion", raw.strip(), (*EXPANSIONS, "hands"))
+            raise unknown("expansion", raw.strip(), (*EXPANSIONS, "hands", EVERY))
         if name not in names:
             names.append(name)
     return tuple(names)

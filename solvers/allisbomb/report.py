@@ -241,8 +241,25 @@ def write_report(
 
 
 def _short(label: str) -> str:
-    """A configuration label short enough for a chart axis."""
-    return label.replace("mosquitos+dream_guide+gifts+the_juice+waking_up+all", "all 6 expansions")
+    """A configuration label short enough for a chart axis, that tells the ALL expansion
+    ("ALL", its printed name) from all six together ("6 expansions").
+
+    >>> _short("base+mosquitos+dream_guide+gifts+the_juice+waking_up+all+hands/2p")
+    'base+6 expansions+hands/2p'
+    >>> _short("base+all")
+    'base+ALL'
+    """
+    head, sep, tail = label.partition("/")
+    parts = head.split("+")
+    from solvers.allisbomb.config import EXPANSIONS as six
+
+    if all(e in parts for e in six):
+        at = parts.index(six[0])
+        parts = [p for p in parts if p not in six]
+        parts.insert(at, "6 expansions")
+    else:
+        parts = ["ALL" if p == "all" else p for p in parts]
+    return "+".join(parts) + sep + tail
 
 
 def _chart_win_rates(summary: pd.DataFrame, out: Path, caption: str) -> None:
