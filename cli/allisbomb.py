@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from cli.common import rule_option
 from solvers.common.errors import BadInput
 from solvers.common.files import write_text_atomic
 
@@ -32,10 +33,22 @@ class GameArgs:
     players: int = 1
     blitz: bool = False
     cards_file: str | None = None
+    #: The --rule NAME=VALUE texts as typed.
+    rule_pairs: tuple[str, ...] = ()
 
     def rules_given(self) -> bool:
-        """True if a card set or variant option differs from its default (--cards aside)."""
-        return bool(self.expansions or self.hands or self.blitz) or self.players != 1
+        """True if a card set, variant or rule option differs from its default (--cards aside)."""
+        return (
+            bool(self.expansions or self.hands or self.blitz or self.rule_pairs)
+            or self.players != 1
+        )
+
+    def rule_values(self) -> dict[str, object]:
+        """The --rule options as {GameConfig field: value} (raises BadInput on a bad one)."""
+        from cli.common import parse_rule_pairs
+        from solvers.allisbomb.config import RULE_OPTIONS
+
+        return parse_rule_pairs(self.rule_pairs, {name: bool for name in RULE_OPTIONS})
 
     def given(self) -> bool:
         """True if any game option differs from its default."""
@@ -52,14 +65,16 @@ class GameArgs:
             blitz=self.blitz,
             players=self.players,
             cards_file=Path(self.cards_file) if self.cards_file else None,
+            **self.rule_values(),
         ).validate()
 
 
-_GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file")
+_GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file", "rule_pairs")
 
 
 def game_options(hands_flag: str = "--hands"):
-    """Add the game options (--expansions, --hands, --players, --blitz, --cards) to a command.
+    """Add the game options (--expansions, --hands, --players, --blitz, --cards, --rule) to a
+    command.
 
     The command receives them as one keyword argument, ``game`` (a `GameArgs`).
     `hands_flag` is the HANDS option's declaration (e.g. "--hands/--no-hands").
@@ -92,6 +107,7 @@ def game_options(hands_flag: str = "--hands"):
             help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
             "the stand-in cards of the sets it defines.",
         )
+        @rule_option
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             game = GameArgs(**{k: kwargs.pop(k) for k in _GAME_PARAMS})
@@ -569,3 +585,40 @@ def replay_cmd(file) -> None:
     click.echo(f"result: {state.outcome.value.upper()}")
     if data["solution"] and state.outcome is not Outcome.WIN:
         raise BadInput(f"{file}: the saved solution does not win")
+
+
+@allisbomb.command(name="rules")
+@game_options()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def rules_cmd(game, as_json) -> None:
+    """List the rule options (the rulebook's open points): each sentence, what each value
+    reads it as, and the value in effect with the options given.
+
+    \b
+    Examples:
+      bombsolve allisbomb rules
+      bombsolve allisbomb rules --expansions gifts --rule gifts_distinct=false
+    """
+    from dataclasses import asdict
+
+    from solvers.allisbomb.config import RULE_OPTIONS
+
+    config = game.config()
+    rows = [
+        {**asdict(o), "value": getattr(config, o.name), "effective": _effective(config, o.name)}
+        for o in RULE_OPTIONS.values()
+    ]
+    if as_json:
+        click.echo(json.dumps({"config": config.to_dict(), "rules": rows}, indent=1))
+        return
+    click.echo(f"rule options of {config.label()} (set one with --rule NAME=VALUE):")
+    for r in rows:
+        click.echo(f"{r['name']} = {str(r['effective']).lower()}")
+        click.echo(f"    {r['sentence']}")
+        click.echo(f"    true:  {r['if_true']}")
+        click.echo(f"    false: {r['if_false']}")
+
+
+def _effective(config, name: str) -> bool:
+    """The value a rule option has in `config` (waking_up_rules unset follows WAKING UP)."""
+    return config.waking_up if name == "waking_up_rules" else bool(getattr(config, name))
