@@ -354,6 +354,12 @@ def solve_command(
         "turns": turns,
         "replay_checked": res.outcome == "win",
     }
+    from cli.common import json_record
+
+    rules = {k: getattr(config, k) for k in ("gifts_distinct", "give_optional", "all_any_player")}
+    rules["waking_up_rules"] = config.waking_up
+    provenance = "stand-in" if cs.is_stand_in() else "card files: " + ", ".join(out["card_files"])
+    out.update({k: v for k, v in json_record(seed, rules, provenance).items() if k != "seed"})
     not_proven = bool(res.loss_reason & 16)  # Ending.NOT_BEST: a win, not proven the best
     if res.outcome == "win":
         if keep_most:

@@ -232,7 +232,11 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
         df = run_in_memory(study)
     s = summarize(df)
     if as_json:
-        s = {**s, "x": x, "o": o, "seed": seed, "options": study.params["options"]}
+        from cli.common import json_record
+
+        s = {**s, "x": x, "o": o, "options": study.params["options"]}
+        s.update(n=games, rate=s["x_rate"], lo=s["x_ci"][0], hi=s["x_ci"][1])  # X's wins
+        s.update(json_record(seed, study.params["options"], "the rulebook's tiles and cards"))
         click.echo(json.dumps(s, indent=2, default=list))
         return
     click.echo(f"{x} (X, first) vs {o} (O): {games} games, seed {seed}")
@@ -296,11 +300,16 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
     table = pairing_table(df)
     rt = ratings(df)
     if as_json:
-        click.echo(
-            json.dumps(
-                {"pairings": table.to_dict("records"), "ratings": rt.to_dict("records")}, indent=2
-            )
-        )
+        from dataclasses import asdict
+
+        from cli.common import json_record
+
+        rows = table.to_dict("records")
+        for r in rows:  # X's (the first player's) wins in that pairing
+            r.update(n=r["games"], rate=r["x_rate"], lo=r["x_lo"], hi=r["x_hi"])
+        out = {"pairings": rows, "ratings": rt.to_dict("records"), "games_per_seating": games}
+        out.update(json_record(seed, asdict(options), "the rulebook's tiles and cards"))
+        click.echo(json.dumps(out, indent=2, default=str))
         return
     click.echo(f"{'X (first)':<14}{'O':<14}{'games':>6}{'X wins':>9}{'95% interval':>18}{'cap':>5}")
     for r in table.itertuples():

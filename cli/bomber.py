@@ -201,6 +201,11 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
         "bomber_stuck_rate": summ["bomber_stuck_rate"],
     }
     if as_json:
+        from cli.common import json_record
+
+        for v in report["outcomes"].values():
+            v["n"] = games
+        report.update(json_record(seed, report["rules"], "the rulebook's character cards"))
         click.echo(json.dumps(report, indent=2, default=float))
         return
     from solvers.bomber.study import OUTCOME_LABELS

@@ -132,3 +132,11 @@ def parse_rule_pairs(pairs, kinds: dict[str, type]) -> dict[str, object]:
                     f"--rule {name}={value!r}: expected a {kinds[name].__name__}"
                 ) from None
     return out
+
+
+def json_record(seed, rules, cards: str) -> dict:
+    """The keys every --json output carries (one convention in every game): the seed, the
+    rules and options in effect, where the cards come from, and the code version."""
+    from solvers.common.version import version_record
+
+    return {"seed": seed, "rules": rules, "cards": cards, **version_record()}

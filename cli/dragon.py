@@ -150,6 +150,15 @@ def play(players, strategies, games, seed, rules, engine, as_json):
         "seconds": elapsed,
     }
     if as_json:
+        from cli.common import json_record
+
+        for r in result["seats"]:
+            r.update(n=games, rate=r["win_rate"])
+        result.update(
+            json_record(
+                seed, options.describe(), "published card faces (solvers/dragon/cards.toml)"
+            )
+        )
         click.echo(json.dumps(result, indent=2))
         return
     click.echo(
