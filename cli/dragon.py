@@ -218,14 +218,14 @@ def replay(seed, players, strategies, rules, as_json):
         )
         return
     click.echo(
-        f"Bomb the Dragon, seed {seed}, {players} players (p0..p{players - 1}: "
+        f"Bomb the Dragon, seed {seed}, {players} players (seats p1..p{players}: "
         f"{', '.join(names)}), rules: {options.describe()}"
     )
     for line in game.log:
         click.echo(line)
     click.echo(
         f"final scores {game.scores}; winner(s): "
-        + ", ".join(f"p{w} ({names[w]})" for w in game.winners())
+        + ", ".join(f"p{w + 1} ({names[w]})" for w in game.winners())
     )
 
 
