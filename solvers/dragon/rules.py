@@ -473,7 +473,8 @@ class GameState:
             self.log.append(
                 "  played: "
                 + ", ".join(
-                    f"p{p + 1} {' '.join(str(self.fc(c)) for c in choices[p])}" for p in range(self.n)
+                    f"p{p + 1} {' '.join(str(self.fc(c)) for c in choices[p])}"
+                    for p in range(self.n)
                 )
             )
         return choices
@@ -562,7 +563,9 @@ class GameState:
             self.discard.append(drawn)
         if slot.body < 0:
             if self.record:
-                self.log.append(f"  p{player + 1} {fc}{note} -> empty slot {target}, waits ({total})")
+                self.log.append(
+                    f"  p{player + 1} {fc}{note} -> empty slot {target}, waits ({total})"
+                )
             return
         body = self.body(slot.body)
         if total < body.vitality:
