@@ -202,10 +202,21 @@ def _pct(p: float) -> str:
 @bombastic.command()
 @click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
 @click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
-@click.option("--games", type=int, default=100, show_default=True)
+@click.option(
+    "--games",
+    type=int,
+    default=100,
+    show_default=True,
+    help="Games in the one cell (this pairing, this seating).",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Local worker processes (default: all cores).",
+)
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
@@ -277,10 +288,21 @@ def _announce_kernels(specs) -> None:
     show_default=True,
     help="Comma-separated agent specs.",
 )
-@click.option("--games", type=int, default=50, show_default=True, help="Games per seating.")
+@click.option(
+    "--games",
+    type=int,
+    default=50,
+    show_default=True,
+    help="Games per cell (each pairing, each seating).",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Local worker processes (default: all cores).",
+)
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options

@@ -103,7 +103,14 @@ def rules() -> None:
 @bomber.command()
 @_players_option
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
-@click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option(
+    "--games",
+    "-n",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Games in the one cell (these agents at this player count).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed+i.")
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
 @click.option("--extras", default=None, help=EXTRAS_HELP)

@@ -74,7 +74,14 @@ RULES_HELP = "Rule options as name=value,... (see `bombsolve dragon rules`)."
     show_default=True,
     help="One name for every seat, or one per seat: random, greedy, position, montecarlo.",
 )
-@click.option("--games", "-n", type=int, default=1000, show_default=True)
+@click.option(
+    "--games",
+    "-n",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Games in the one cell (these strategies in these seats).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option("--rules", default="", help=RULES_HELP)
 @click.option(
