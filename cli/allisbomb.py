@@ -24,6 +24,16 @@ STAND_IN_NOTE = (
 )
 
 
+def banner(stand_in: bool, provenance: dict | None) -> str:
+    """The first line of every report: whose card texts these are, per set."""
+    from solvers.allisbomb.cards import provenance_words
+
+    per_set = provenance_words(provenance or {})
+    if stand_in:
+        return f"[{STAND_IN_NOTE}; {per_set}]"
+    return f"[cards: {per_set}]"
+
+
 @dataclass(frozen=True)
 class GameArgs:
     """The game options as typed (`game_options`): which cards and rules to play with."""
@@ -33,6 +43,7 @@ class GameArgs:
     players: int = 1
     blitz: bool = False
     cards_file: str | None = None
+    allow_nonstandard: bool = False
     #: The --rule NAME=VALUE texts as typed.
     rule_pairs: tuple[str, ...] = ()
 
@@ -52,7 +63,7 @@ class GameArgs:
 
     def given(self) -> bool:
         """True if any game option differs from its default."""
-        return self.rules_given() or bool(self.cards_file)
+        return self.rules_given() or bool(self.cards_file) or self.allow_nonstandard
 
     def config(self):
         """The validated `GameConfig` (raises BadInput naming a bad value)."""
@@ -65,11 +76,20 @@ class GameArgs:
             blitz=self.blitz,
             players=self.players,
             cards_file=Path(self.cards_file) if self.cards_file else None,
+            allow_nonstandard=self.allow_nonstandard,
             **self.rule_values(),
         ).validate()
 
 
-_GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file", "rule_pairs")
+_GAME_PARAMS = (
+    "expansions",
+    "hands",
+    "players",
+    "blitz",
+    "cards_file",
+    "allow_nonstandard",
+    "rule_pairs",
+)
 
 
 def game_options(hands_flag: str = "--hands"):
@@ -106,6 +126,12 @@ def game_options(hands_flag: str = "--hands"):
             default=None,
             help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
             "the stand-in cards of the sets it defines.",
+        )
+        @click.option(
+            "--allow-nonstandard",
+            is_flag=True,
+            help="Play cards that break what the rulebook fixes (copies, names, the "
+            "PRINCESS's win...) on purpose: one warning line per breach instead of an error.",
         )
         @rule_option
         @functools.wraps(fn)
@@ -341,6 +367,7 @@ def solve_command(
         "config": config.to_dict(),
         "stand_in": cs.is_stand_in(),
         "card_files": [str(f) for f in cs.files],
+        "provenance": cs.provenance_by_set(),
         "seed": seed,
         "rank": None if deal is None else str(deals.rank(deal)),
         "deck": None if deal is None else [cs.labels[c] for c in deal],
@@ -391,6 +418,13 @@ def solve_command(
 
 def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
     """What stopped an undecided search, in words."""
+    from solvers.allisbomb.rules import MAX_MOVES, Ending
+
+    if res.loss_reason & Ending.TOO_MANY_MOVES:
+        return (
+            f"a position with more than {MAX_MOVES:,} moves (or a turn of more than 64 "
+            "choices), the cap per position (CARDS.md, 'Moves')"
+        )
     if res.nodes >= node_limit:
         return f"the node limit of {node_limit:,} positions (--node-limit)"
     if time_limit is not None and res.seconds >= time_limit:
@@ -454,8 +488,7 @@ def render_turns(turns: list[dict]) -> list[str]:
 def render_text(r: dict) -> str:
     """The human-readable solve report."""
     lines = []
-    if r["stand_in"]:
-        lines.append(f"[{STAND_IN_NOTE}]")
+    lines.append(banner(r["stand_in"], r.get("provenance")))
     lines.append(f"game: {r['config']['label']}")
     if r["deck"] is not None:
         src = f"seed {r['seed']}, " if r["seed"] is not None else ""
@@ -487,7 +520,8 @@ def render_text(r: dict) -> str:
             )
             lines += render_turns(ll["steps"])
     elif r["outcome"] == "undecided":
-        lines.append(f"stopped by {r['stopped_by']} before a verdict; raise it to search further")
+        more = "; raise it to search further" if "(--" in r["stopped_by"] else ""
+        lines.append(f"stopped by {r['stopped_by']} before a verdict{more}")
     else:
         if r.get("keep_most"):
             lines.append(
@@ -515,46 +549,6 @@ def render_text(r: dict) -> str:
     return "\n".join(lines)
 
 
-@allisbomb.command(name="cards")
-@game_options()
-@click.option("--json", "as_json", is_flag=True, help="Print JSON rows.")
-def cards_cmd(game, as_json) -> None:
-    """Print the card table of a game, with each card's provenance.
-
-    \b
-    Example:
-      bombsolve allisbomb cards --expansions mosquitos,hands
-    """
-    from solvers.allisbomb.cards import load_cards
-    from solvers.allisbomb.rules import card_table
-
-    config = game.config()
-    cs = load_cards(config)
-    rows = card_table(cs)
-    if as_json:
-        click.echo(
-            json.dumps(
-                {"config": config.to_dict(), "cards": rows, "files": [str(p) for p in cs.files]},
-                indent=1,
-            )
-        )
-        return
-    if cs.is_stand_in():
-        click.echo(f"[{STAND_IN_NOTE}]")
-    click.echo(f"{config.label()}: {cs.n} cards")
-    for row in rows:
-        prov = row["provenance"]
-        head = f"{row['label']} x{row['copies']}"
-        extra = ", ".join(
-            x
-            for x in (row["class"], row["set"], row["campaign"] and f"campaign {row['campaign']}")
-            if x
-        )
-        click.echo(f"{head:<26} [{extra}] ({prov})")
-        click.echo(f"    passive {row['passive']}")
-        click.echo(f"    ignited {row['ignited']}")
-
-
 @allisbomb.command(name="replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 def replay_cmd(file) -> None:
@@ -573,8 +567,7 @@ def replay_cmd(file) -> None:
     if not isinstance(data, dict) or "position" not in data or "solution" not in data:
         raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
     state = state_from_json(data["position"])
-    if state.cards.is_stand_in():
-        click.echo(f"[{STAND_IN_NOTE}]")
+    click.echo(banner(state.cards.is_stand_in(), state.cards.provenance_by_set()))
     click.echo(f"game: {state.config.label()}")
     moves = []
     s = state.copy()

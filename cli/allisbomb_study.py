@@ -34,7 +34,21 @@ from solvers.common.errors import BadInput
     "--node-limit",
     type=click.IntRange(min=1),
     default=None,
-    help="Positions per deal before 'undecided' (default: the solver's).",
+    help="Positions per deal before 'undecided' (default: the solver's; with --escalate, "
+    "the ceiling, default 51,200,000).",
+)
+@click.option(
+    "--escalate",
+    is_flag=True,
+    help="Decide each deal in passes: first at --first-limit positions, then the undecided "
+    "ones again at doubled limits up to --node-limit (the same verdicts, fewer undecided).",
+)
+@click.option(
+    "--first-limit",
+    type=click.IntRange(min=1),
+    default=200_000,
+    show_default=True,
+    help="With --escalate: the node limit of the first pass.",
 )
 @click.option(
     "--heuristic-deals",
@@ -51,6 +65,8 @@ def sweep(
     matrix,
     game,
     node_limit,
+    escalate,
+    first_limit,
     heuristic_deals,
     no_report,
     out,
@@ -65,6 +81,7 @@ def sweep(
       bombsolve allisbomb sweep --deals 10000 --seed 1 --out runs/base
       bombsolve allisbomb sweep --matrix --deals 100000 --seed 1 --out runs/matrix
       bombsolve allisbomb sweep --matrix --deals 1000 --out runs/m --scheduler tcp://10.0.0.5:8786
+      bombsolve allisbomb sweep --expansions gifts,all --deals 1000 --escalate --out runs/hard
     """
     from dataclasses import replace
 
@@ -82,8 +99,21 @@ def sweep(
             configs = [replace(c, cards_file=Path(game.cards_file)) for c in configs]
     else:
         configs = [game.config()]
+    policy = None
+    if escalate:
+        from solvers.allisbomb.escalate import CEILING, Escalation
+
+        policy = Escalation(first_limit, node_limit or CEILING)
+    elif first_limit != 200_000:
+        raise BadInput("--first-limit is the first pass of --escalate; add --escalate")
     study = sweep_study(
-        configs, deals, seed, node_limit or SWEEP_NODE_LIMIT, heuristic_deals, chunk_size
+        configs,
+        deals,
+        seed,
+        node_limit or SWEEP_NODE_LIMIT,
+        heuristic_deals,
+        chunk_size,
+        escalation=policy,
     )
     from cli.warmup import ensure_compiled
 

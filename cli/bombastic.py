@@ -45,6 +45,8 @@ def odds(as_: str, events: str, as_json: bool) -> None:
     Events, in the order they happened (tiles 0..8 row by row, values X O B):
       peek 4=X            I peeked at tile 4 and saw an X
       show 0=O            tile 0 was shown to both players (Go for It, show cards)
+      not-bomb 4          my opponent peeked at 4 with "Peek at as many as you
+                          want" and the game went on: 4 is not the bomb
       swap 1 2            tiles 1 and 2 swapped places in plain sight
       shuffle 3 4 5       tiles 3 4 5 were put back in an order I do not know
       place 0=B 1=X 2=O   I secretly arranged tiles 0 1 2 like this

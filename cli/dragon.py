@@ -63,6 +63,20 @@ def _seed(value: int) -> int:
 
 
 RULES_HELP = "Rule options as name=value,... (see `bombsolve dragon rules`)."
+PRESET_HELP = (
+    "Set every option the way an edition plays: gamepark (Game Park's digital edition); "
+    "--rules then changes single options. See `bombsolve dragon rules`."
+)
+
+
+def _preset_option(f):
+    return click.option("--preset", default=None, metavar="NAME", help=PRESET_HELP)(f)
+
+
+def _rules_text(options, preset: str | None) -> str:
+    """Return the rules of a run as text: the preset's name (if any) and the changed options."""
+    desc = options.describe()
+    return f"preset {preset} ({desc})" if preset else desc
 
 
 @dragon.command()
@@ -84,6 +98,7 @@ RULES_HELP = "Rule options as name=value,... (see `bombsolve dragon rules`)."
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option("--rules", default="", help=RULES_HELP)
+@_preset_option
 @click.option(
     "--engine",
     type=click.Choice(["auto", "kernel", "reference"]),
@@ -92,7 +107,7 @@ RULES_HELP = "Rule options as name=value,... (see `bombsolve dragon rules`)."
     help="auto: the Numba kernel; reference: the plain-Python engine (same results, slower).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def play(players, strategies, games, seed, rules, engine, as_json):
+def play(players, strategies, games, seed, rules, preset, engine, as_json):
     """Play seeded games and report each seat's wins with Wilson 95% intervals.
 
     \b
@@ -107,7 +122,7 @@ def play(players, strategies, games, seed, rules, engine, as_json):
     names = _strategies(strategies, players)
     games = _positive(games, "--games")
     seed = _seed(seed)
-    options = Options.parse(rules)
+    options = Options.parse(rules, preset)
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
@@ -150,6 +165,7 @@ def play(players, strategies, games, seed, rules, engine, as_json):
         "games": games,
         "seeds": [seed, seed + games - 1],
         "rules": options.describe(),
+        "preset": preset,
         "engine": engine,
         "seats": seats,
         "mean_turns": float(turns.mean()),
@@ -162,15 +178,13 @@ def play(players, strategies, games, seed, rules, engine, as_json):
         for r in result["seats"]:
             r.update(n=games, rate=r["win_rate"])
         result.update(
-            json_record(
-                seed, options.describe(), "published card faces (solvers/dragon/cards.toml)"
-            )
+            json_record(seed, result["rules"], "published card faces (solvers/dragon/cards.toml)")
         )
         click.echo(json.dumps(result, indent=2))
         return
     click.echo(
         f"Bomb the Dragon, {players} players, {games} games (seeds {seed}..{seed + games - 1}), "
-        f"rules: {options.describe()}, engine: {engine}"
+        f"rules: {_rules_text(options, preset)}, engine: {engine}"
     )
     click.echo(
         f"{'seat':>4}  {'strategy':<11}{'wins':>7}  {'win rate [Wilson 95%]':<24}{'mean score':>10}"
@@ -191,8 +205,9 @@ def play(players, strategies, games, seed, rules, engine, as_json):
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="2 to 6.")
 @click.option("--strategies", "-s", default="random", show_default=True, help="As for play.")
 @click.option("--rules", default="", help=RULES_HELP)
+@_preset_option
 @click.option("--json", "as_json", is_flag=True, help="Print the log and the result as JSON.")
-def replay(seed, players, strategies, rules, as_json):
+def replay(seed, players, strategies, rules, preset, as_json):
     """Print one game turn by turn: the row, every hand, each card placed and what it took.
 
     Cards print as power, one * per lantern and the special; bodies as [vitality:points].
@@ -206,7 +221,7 @@ def replay(seed, players, strategies, rules, as_json):
 
     players = _players(players)
     names = _strategies(strategies, players)
-    options = Options.parse(rules)
+    options = Options.parse(rules, preset)
     game = play_game(players, make_agents(names), _seed(seed), options, record=True)
     if as_json:
         click.echo(
@@ -216,6 +231,7 @@ def replay(seed, players, strategies, rules, as_json):
                     "players": players,
                     "strategies": names,
                     "rules": options.describe(),
+                    "preset": preset,
                     "log": game.log,
                     "scores": game.scores,
                     "winners": [w + 1 for w in game.winners()],
@@ -226,7 +242,7 @@ def replay(seed, players, strategies, rules, as_json):
         return
     click.echo(
         f"Bomb the Dragon, seed {seed}, {players} players (seats p1..p{players}: "
-        f"{', '.join(names)}), rules: {options.describe()}"
+        f"{', '.join(names)}), rules: {_rules_text(options, preset)}"
     )
     for line in game.log:
         click.echo(line)
@@ -257,10 +273,22 @@ def replay(seed, players, strategies, rules, as_json):
 )
 @click.option("--seed", type=int, default=2026, show_default=True)
 @click.option("--rules", default="", help=RULES_HELP + " (seats and ladder)")
+@click.option("--preset", default=None, metavar="NAME", help=PRESET_HELP + " (seats and ladder)")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 @study_options(default_chunk=2000)
 def study(
-    kind, players, strategies, games, seed, rules, as_json, out, workers, scheduler, chunk_size
+    kind,
+    players,
+    strategies,
+    games,
+    seed,
+    rules,
+    preset,
+    as_json,
+    out,
+    workers,
+    scheduler,
+    chunk_size,
 ):
     """Run a balance study on the shared runner; write CSV tables and PNG/SVG charts to --out.
 
@@ -291,13 +319,16 @@ def study(
     names = [n for n in _strategies(strategies, len(strategies.split(",")))]
     games = _positive(games, "--games")
     seed = _seed(seed)
-    options = Options.parse(rules)
+    options = Options.parse(rules, preset)
+    if preset:
+        # the study records the effective options, whatever preset spelled them
+        rules = options.describe() if options.changed() else ""
     kw = {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
     outp = Path(out)
     from cli.warmup import ensure_compiled
 
     ensure_compiled("dragon")  # once here, not in every worker; says so first when cold
-    desc = options.describe()
+    desc = _rules_text(options, preset)
     if kind == "seats":
         t = st.run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
         for name, table in t.items():
@@ -325,8 +356,10 @@ def study(
         charts.ladder_chart(t, outp, cap)
         tables, shown = {"ladder": t}, t
     elif kind == "readings":
-        if rules:
-            raise BadInput("--rules does not apply to the readings study (it runs every reading)")
+        if rules or preset:
+            raise BadInput(
+                "--rules / --preset does not apply to the readings study (it runs every reading)"
+            )
         t = st.run_readings(outp / "runs", counts[0], names[0], games, seed, **kw)
         write_text_atomic(outp / "readings.csv", t.to_csv(index=False, float_format="%.6g"))
         cap = st.caption(
@@ -359,40 +392,107 @@ def study(
 @dragon.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
 @click.option("--rules", default="", help="Show the effective rules of these options.")
-def rules(as_json, rules):
-    """List the rule options (the rulebook's open points) with their effective values.
+@_preset_option
+def rules(as_json, rules, preset):
+    """Explain every rule option (the rulebook's open points), its readings and the presets.
+
+    Each option quotes the rulebook sentence it reads and says what each value does; the
+    default comes first, and * marks the value in effect (with --rules / --preset).
 
     \b
-    Example:
+    Examples:
+      bombsolve dragon rules
+      bombsolve dragon rules --preset gamepark
       bombsolve dragon rules --rules placement=close_up
     """
-    import dataclasses
-
+    from solvers.dragon.readings import PRESETS, READINGS
     from solvers.dragon.rules import Options
 
-    opts = Options.parse(rules)
+    opts = Options.parse(rules, preset)
+    defaults = Options()
+
+    def text(value) -> str:
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
     rows = []
-    for f in dataclasses.fields(Options):
-        choices = Options._CHOICES.get(f.name)
-        if choices is None:
-            choices = ("true", "false") if isinstance(f.default, bool) else ("integer",)
+    for r in READINGS:
         rows.append(
             {
-                "name": f.name,
-                "value": getattr(opts, f.name),
-                "default": f.default,
-                "choices": list(choices),
+                "name": r.name,
+                "kind": r.kind,
+                "value": getattr(opts, r.name),
+                "default": getattr(defaults, r.name),
+                "choices": list(r.choices),
+                "section": r.section,
+                "quote": r.quote,
+                "readings": dict(r.values),
             }
         )
     if as_json:
-        click.echo(json.dumps(rows, indent=2))
-        return
-    for r in rows:
-        mark = "" if r["value"] == r["default"] else "   (changed)"
         click.echo(
-            f"{r['name']:<18} = {r['value']!s:<10} choices: {', '.join(map(str, r['choices']))}{mark}"
+            json.dumps(
+                {
+                    "options": rows,
+                    "presets": {
+                        p.name: {
+                            "title": p.title,
+                            "source": p.source,
+                            "settings": [
+                                {"name": k, "value": v, "where": w} for k, v, w in p.settings
+                            ],
+                            "notes": list(p.notes),
+                        }
+                        for p in PRESETS.values()
+                    },
+                },
+                indent=2,
+            )
         )
-    click.echo("Each option's reading is documented in solvers/dragon/rules.py (class Options).")
+        return
+    wrap = _wrapper()
+    heads = {
+        "reading": "Open points of the rulebook (shared/rules/bomb-the-dragon.txt), defaults first:",
+        "knob": "Study knobs (printed values first):",
+        "safeguard": "Safeguards (not rules):",
+    }
+    shown = None
+    for r, row in zip(READINGS, rows, strict=True):
+        if r.kind != shown:
+            click.echo(("" if shown is None else "\n") + heads[r.kind])
+            shown = r.kind
+        changed = "   (changed)" if row["value"] != row["default"] else ""
+        click.echo(f"  {r.name} = {text(row['value'])}{changed}")
+        if r.quote:
+            click.echo(wrap(f'{r.section}: "{r.quote}"', "      "))
+        for value, words in r.values:
+            mark = "*" if text(row["value"]) == value else " "
+            default = " (default)" if value == text(row["default"]) else ""
+            click.echo(wrap(f"{mark} {value}{default}: {words}", "    ", "      "))
+    click.echo("\nPresets (--preset NAME; --rules then changes single options):")
+    for p in PRESETS.values():
+        click.echo(f"  {p.name}: {p.title}; source: {p.source}")
+        ordered = sorted(p.settings, key=lambda s: text(getattr(defaults, s[0])) == s[1])
+        for k, v, where in ordered:
+            note = " (not the default)" if text(getattr(defaults, k)) != v else ""
+            click.echo(wrap(f"{k}={v}{note}: {where}", "    ", "      "))
+        for note in p.notes:
+            click.echo(wrap(note, "    ", "      "))
+    if preset:
+        click.echo(f"\nIn effect: preset {preset}" + (f", then {rules}" if rules else ""))
+
+
+def _wrapper():
+    import shutil
+    import textwrap
+
+    width = min(100, shutil.get_terminal_size((100, 24)).columns)
+
+    def wrap(line: str, first: str, rest: str | None = None) -> str:
+        return textwrap.fill(
+            line, width, initial_indent=first, subsequent_indent=rest or first + "  "
+        )
+
+    return wrap
 
 
 @dragon.command()

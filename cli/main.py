@@ -80,10 +80,17 @@ def _register() -> None:
 
     for group in (allisbomb, bombastic, dragon, bomber, warmup):
         cli.add_command(group)
+    from cli.allisbomb_cards import cards
     from cli.allisbomb_study import campaign, report, sweep
 
-    for command in (sweep, report, campaign):
+    for command in (cards, sweep, report, campaign):
         allisbomb.add_command(command)
+    from cli.allisbomb_sensitivity import sensitivity
+
+    allisbomb.add_command(sensitivity)
+    from cli.allisbomb_exhaust import exhaust
+
+    allisbomb.add_command(exhaust)
 
 
 _register()

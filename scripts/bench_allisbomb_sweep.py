@@ -1,13 +1,30 @@
 #!/usr/bin/env python3
-"""Benchmark the All Is Bomb sweep (issue 3 part 6): deals per second, and Dask overhead.
+"""Benchmark All Is Bomb sweeps: deals per CPU-second, the old sweep path against the new.
 
-    python scripts/bench_allisbomb_sweep.py --deals 4000
+    nice -n 10 python scripts/bench_allisbomb_sweep.py [--reps 3] [--rev REV] [--out FILE]
+    nice -n 10 python scripts/bench_allisbomb_sweep.py --dask [--deals 4000]   (pool vs Dask)
 
-Runs the same base-set sweep (same seed, same chunks) three ways on this machine: one
-worker process, a local process pool of all cores, and a real local Dask cluster (a
-scheduler and one single-threaded worker per core, as separate processes). Prints deals
-per second for each, the Dask path's overhead against the process pool, the time that
-1,000,000 base deals would take at the pool's rate, and checks that the three tables agree.
+For base, Blitz, base+all and all six expansions (stand-in cards), on the same seeded deals
+(`deals.shuffles`, default_rng(--seed)), timed alternately in one process (process CPU
+time, so other processes on the machine count as little as possible), repetition by
+repetition:
+
+- old: the sweep's path before escalation and batching: one `solver.solve_batch` call per
+  deal (as `study.sweep_chunk` runs it, to time each deal), one pass at the sweep's node
+  limit (3,000,000);
+- new: one kernel call for all the deals with the escalation policy (escalate.py: a first
+  pass at 200,000 positions, 100,000 for Blitz as `exhaust` runs it, the undecided again
+  at doubled limits up to 51,200,000).
+
+Verdicts must agree wherever both decided. Prints deals per CPU-second of each, the ratio
+new/old (median over repetitions, and of each path's fastest repetition), and the
+undecided deals of each. With --rev, also this tree's kernel against the kernel of git
+revision REV (plain search, `solve_many`, as scripts/compare_allisbomb_kernels.py loads it).
+Last, the kernel against the plain-Python reference search (`search.reference_search`) on
+base deals: the same positions, the ratio of CPU time per deal.
+
+--dask runs the earlier benchmark instead: the same base sweep on one process, a process
+pool and a real local Dask cluster (the Dask path's overhead).
 """
 
 from __future__ import annotations
@@ -23,8 +40,181 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+#: Deals per configuration and repetition (sized for about a minute on a quiet core).
+DEALS = {"base": 400, "blitz": 2000, "base+all": 200, "six": 60}
+
+
+def _configs():
+    from solvers.allisbomb.config import EXPANSIONS, GameConfig
+
+    return {
+        "base": GameConfig(),
+        "blitz": GameConfig(blitz=True),
+        "base+all": GameConfig(expansions=("all",)),
+        "six": GameConfig(expansions=EXPANSIONS),
+    }
+
 
 def main() -> int:
+    if "--dask" in sys.argv[1:]:
+        return dask_overhead([a for a in sys.argv[1:] if a != "--dask"])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply the deal counts")
+    ap.add_argument("--rev", default=None, help="also time the kernel of this git revision")
+    ap.add_argument("--reference-deals", type=int, default=20)
+    ap.add_argument("--out", default=None, help="JSON summary")
+    args = ap.parse_args()
+
+    import numpy as np
+
+    from solvers.allisbomb.deals import shuffles
+    from solvers.allisbomb.escalate import Escalation, solve_escalating
+    from solvers.allisbomb.exhaust import ESCALATION as BLITZ_ESCALATION
+    from solvers.allisbomb.kernel import CODE_UNDECIDED
+    from solvers.allisbomb.solver import compiled, solve_batch
+    from solvers.allisbomb.study import SWEEP_NODE_LIMIT
+
+    load = round(os.getloadavg()[0], 2)
+    summary = {"cards": "stand-in", "seed": args.seed, "reps": args.reps, "load_at_start": load}
+    print(f"All Is Bomb sweep benchmark, stand-in cards, seed {args.seed}, load {load}")
+    rows = {}
+    for name, cfg in _configs().items():
+        n = compiled(cfg).cards.n
+        decks = shuffles(n, max(1, int(DEALS[name] * args.scale)), np.random.default_rng(args.seed))
+        policy = BLITZ_ESCALATION if cfg.blitz else Escalation()
+
+        def old(decks=decks, cfg=cfg):
+            out = np.zeros(len(decks), np.int64)
+            for i in range(len(decks)):
+                out[i] = solve_batch(cfg, decks[i : i + 1], node_limit=SWEEP_NODE_LIMIT)["code"][0]
+            return out
+
+        def new(decks=decks, cfg=cfg, policy=policy):
+            return solve_escalating(cfg, decks, policy)["code"]
+
+        old_t, new_t = [], []
+        old(decks[:1]), new()  # compile or load, and fill the tables once
+        for r in range(args.reps):
+            for label, fn, acc in (("old", old, old_t), ("new", new, new_t))[
+                :: 1 if r % 2 == 0 else -1
+            ]:
+                t0 = time.process_time()
+                code = fn()
+                acc.append(time.process_time() - t0)
+                if label == "old":
+                    code_old = code
+                else:
+                    code_new = code
+        both = (code_old != CODE_UNDECIDED) & (code_new != CODE_UNDECIDED)
+        if not (code_old[both] == code_new[both]).all():
+            raise SystemExit(f"{name}: the two paths disagree on a decided deal")
+        ratio = np.array(old_t) / np.array(new_t)
+        m = len(decks)
+        row = {
+            "deals": m,
+            "old_deals_per_cpu_s": round(m / min(old_t), 1),
+            "new_deals_per_cpu_s": round(m / min(new_t), 1),
+            "speedup_fastest": round(min(old_t) / min(new_t), 3),
+            "speedup_median": round(float(np.median(ratio)), 3),
+            "speedup_min_max": [round(float(ratio.min()), 3), round(float(ratio.max()), 3)],
+            "undecided_old": int((code_old == CODE_UNDECIDED).sum()),
+            "undecided_new": int((code_new == CODE_UNDECIDED).sum()),
+            "us_per_deal_new": round(1e6 * min(new_t) / m, 1),
+        }
+        rows[name] = row
+        print(
+            f"  {name:>9}: {m:5} deals  old {row['old_deals_per_cpu_s']:9.1f}  new "
+            f"{row['new_deals_per_cpu_s']:9.1f} deals/CPU-s  new/old x{row['speedup_median']} "
+            f"(median of {args.reps}; fastest x{row['speedup_fastest']})  undecided "
+            f"{row['undecided_old']} -> {row['undecided_new']}",
+            flush=True,
+        )
+    summary["sweep"] = rows
+    if args.rev:
+        summary["kernel_vs_rev"] = _kernel_vs_rev(args.rev, args.seed)
+    summary["kernel_vs_reference"] = _kernel_vs_reference(args.reference_deals, args.seed)
+    if args.out:
+        from solvers.common.files import write_text_atomic
+
+        write_text_atomic(args.out, json.dumps(summary, indent=1) + "\n")
+    return 0
+
+
+def _kernel_vs_rev(rev: str, seed: int) -> dict:
+    """This tree's kernel against revision `rev`'s, plain search on the same base deals."""
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from compare_allisbomb_kernels import load_revision, runner
+
+    from solvers.allisbomb import kernel as new_kernel
+    from solvers.allisbomb.cards import load_cards, win_info
+    from solvers.allisbomb.deals import shuffles
+    from solvers.allisbomb.solver import compiled
+
+    out = {}
+    KR, PR = load_revision(rev)
+    for name, cfg in _configs().items():
+        cs = load_cards(cfg)
+        decks = shuffles(cs.n, 100, np.random.default_rng(seed))
+        old = runner(KR, PR.extend_info(cs, win_info(cs)), cfg, decks, 20_000)
+        new = runner(new_kernel, compiled(cfg).prog.info, cfg, decks, 20_000)
+        old(decks[:2]), new(decks[:2])
+        t_old, t_new = [], []
+        for _ in range(3):
+            a, oa = old(decks)
+            b, ob = new(decks)
+            if not all(np.array_equal(x, y) for x, y in zip(oa, ob, strict=True)):
+                raise SystemExit(f"{name}: kernel {rev} and this tree disagree")
+            t_old.append(a)
+            t_new.append(b)
+        ratio = float(np.median(np.array(t_old) / np.array(t_new)))
+        out[name] = {"deals": 100, "node_limit": 20_000, "old_over_new": round(ratio, 3)}
+        print(f"  kernel {rev} / this tree, {name}: x{ratio:.3f} (median of 3, same outputs)")
+    return out
+
+
+def _kernel_vs_reference(deals: int, seed: int) -> dict:
+    """CPU time per base deal, the reference search against the kernel's plain search."""
+    import numpy as np
+
+    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.deals import shuffles
+    from solvers.allisbomb.rules import new_game
+    from solvers.allisbomb.search import reference_search
+    from solvers.allisbomb.solver import compiled, solve
+
+    cfg = GameConfig()
+    cs = compiled(cfg).cards
+    decks = shuffles(cs.n, deals, np.random.default_rng(seed + 1))
+    solve(cfg, decks[0].tolist(), portfolio=False, check=False)
+    t_ref = t_ker = 0.0
+    nodes = 0
+    for d in decks:
+        t0 = time.process_time()
+        ref = reference_search(new_game(cs, d.tolist()), node_limit=200_000)
+        t1 = time.process_time()
+        ker = solve(cfg, d.tolist(), node_limit=200_000, portfolio=False, check=False)
+        t2 = time.process_time()
+        if (ref.outcome, ref.nodes) != (ker.outcome, ker.nodes):
+            raise SystemExit("kernel and reference disagree")
+        t_ref += t1 - t0
+        t_ker += t2 - t1
+        nodes += ker.nodes
+    ratio = t_ref / t_ker
+    print(
+        f"  kernel vs reference, base, {deals} deals, {nodes:,} positions (same counts): "
+        f"x{ratio:.1f} ({nodes / t_ker / 1e6:.2f} M positions/CPU-s against "
+        f"{nodes / t_ref / 1e3:.1f} k)"
+    )
+    return {"deals": deals, "positions": nodes, "ratio": round(ratio, 1)}
+
+
+def dask_overhead(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -34,7 +224,7 @@ def main() -> int:
     ap.add_argument(
         "--out", default=str(ROOT / "results" / "allisbomb" / "sweep_bench.json"), help="JSON"
     )
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
 
     from solvers.allisbomb.config import GameConfig
     from solvers.allisbomb.solver import solve_batch

@@ -145,7 +145,9 @@ def main() -> None:
         f"(ratio {i['ratio_kernel_vs_reference_playouts']:.1f}x, same positions and seeds)"
     )
     print(
-        f"ismcts-heuristic iterations/s {i['heuristic_iterations_per_s']:,.0f}; casual kernel "
+        f"ismcts-heuristic iterations/s {i['heuristic_iterations_per_s']:,.0f} (search in "
+        f"the kernel) against {i['heuristic_python_walk_iterations_per_s']:,.0f} (walk in "
+        f"Python), {i['ratio_heuristic_kernel_vs_python_walk']:.1f}x; casual kernel "
         f"playouts/s {i['casual_playouts_per_s']:,.0f} against heuristic-vs-heuristic "
         f"reference games/s {i['heuristic_reference_games_per_s']:,.0f} "
         f"({i['ratio_casual_playouts_vs_heuristic_games']:,.0f}x)"
@@ -202,7 +204,9 @@ def _ismcts_speed(n_views: int) -> dict:
     # Back to back, same positions and seeds: kernel playouts, then reference playouts.
     kernel_rate = run(ISMCTSAgent)
     ref_rate = run(_ReferencePlayoutISMCTS)
-    heur_rate = run(HeuristicISMCTSAgent)
+    heur_rate = run(HeuristicISMCTSAgent)  # the search in one kernel call
+    # The same search walked in Python (the reference), back to back: the same trees.
+    heur_python_rate = run(lambda n: HeuristicISMCTSAgent(n, walk="python"))
 
     n_play = 20_000
     know = np.zeros((2, 9), dtype=np.int8)
@@ -230,6 +234,8 @@ def _ismcts_speed(n_views: int) -> dict:
         "reference_playout_iterations_per_s": ref_rate,
         "ratio_kernel_vs_reference_playouts": kernel_rate / ref_rate,
         "heuristic_iterations_per_s": heur_rate,
+        "heuristic_python_walk_iterations_per_s": heur_python_rate,
+        "ratio_heuristic_kernel_vs_python_walk": heur_rate / heur_python_rate,
         "casual_playouts_per_s": n_play / t_cas,
         "heuristic_reference_games_per_s": n_ref / t_href,
         "ratio_casual_playouts_vs_heuristic_games": (n_play / t_cas) / (n_ref / t_href),

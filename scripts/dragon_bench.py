@@ -7,14 +7,18 @@ on those games, and prints games per second and the ratio, in one run on one cor
     python scripts/dragon_bench.py                # defaults: 200,000 kernel, 400 reference games
     python scripts/dragon_bench.py --json
     python scripts/dragon_bench.py --out results/dragon/benchmark.json
+    python scripts/dragon_bench.py --against f4a75db   # this kernel / that commit's, one run
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,6 +32,58 @@ from solvers.dragon.rules import play_game  # noqa: E402
 from solvers.dragon.strategies import make_agents  # noqa: E402
 
 
+def load_kernel_at(rev: str):
+    """Import solvers/dragon/kernel.py as it was at git revision `rev` (a separate module,
+    compiled and cached beside a temporary copy) to time it against the current one."""
+    root = Path(__file__).resolve().parents[1]
+    text = subprocess.run(
+        ["git", "show", f"{rev}:solvers/dragon/kernel.py"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    folder = Path(tempfile.gettempdir()) / f"bombsolve-dragon-kernel-{rev}"
+    folder.mkdir(exist_ok=True)
+    path = folder / "kernel_before.py"
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+    spec = importlib.util.spec_from_file_location(f"dragon_kernel_{rev}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def compare(rev: str, n: int, games: int, repeats: int, seed: int) -> dict:
+    """Time this kernel and the one at `rev` on the same games, alternating, best of
+    `repeats` each (CPU time); check that they play the same games under default rules."""
+    before = load_kernel_at(rev)
+    strat = [0] * n
+    seeds = np.arange(seed, seed + games, dtype=np.uint64)
+    for k in (kernel, before):
+        k.run_games(n, seeds[:2], strat)  # compile, or load the cache
+    best = {"now": float("inf"), "before": float("inf")}
+    outs = {}
+    for _ in range(repeats):
+        for name, k in (("now", kernel), ("before", before)):
+            c0 = time.process_time()
+            outs[name] = k.run_games(n, seeds, strat)
+            best[name] = min(best[name], time.process_time() - c0)
+    same = all((outs["now"][key] == outs["before"][key]).all() for key in outs["before"])
+    return {
+        "against": rev,
+        "players": n,
+        "games": games,
+        "repeats": repeats,
+        "now_games_per_cpu_second": games / best["now"],
+        "before_games_per_cpu_second": games / best["before"],
+        "ratio_now_over_before": best["before"] / best["now"],
+        "same_games": bool(same),
+        "cpu": cpu_model(),
+        "load_average": os.getloadavg()[0],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
@@ -37,8 +93,34 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--out", default=None, help="also write the JSON result to this file")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        default=None,
+        help="time this kernel against the one at git revision REV (alternating, one run)",
+    )
     args = parser.parse_args()
     n = args.players
+    if args.against:
+        result = compare(args.against, n, args.kernel_games, args.repeats, args.seed)
+        if args.out:
+            from solvers.common.files import write_text_atomic
+
+            write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
+        if args.json:
+            print(json.dumps(result, indent=2))
+            return
+        print(
+            f"Bomb the Dragon kernel, {n} players, random, {args.kernel_games:,} games, "
+            f"best of {args.repeats} (CPU time, alternating)"
+        )
+        print(f"  now:          {result['now_games_per_cpu_second']:12,.0f} games/s")
+        print(f"  at {args.against}: {result['before_games_per_cpu_second']:12,.0f} games/s")
+        print(
+            f"  ratio now/before: {result['ratio_now_over_before']:.3f}; "
+            f"same games: {result['same_games']}; load {result['load_average']:.2f}"
+        )
+        return
     strat = [0] * n
 
     t0 = time.perf_counter()

@@ -12,7 +12,10 @@ turns it into the NumPy opcode arrays that `kernel` interprets.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -22,7 +25,8 @@ import numpy as np
 
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.prune import extend_info
-from solvers.common.errors import BadInput
+from solvers.allisbomb.standard import breaches
+from solvers.common.errors import BadInput, nearest
 
 DATA_DIR = Path(__file__).parent / "data"
 SET_FILES: dict[str, str] = {
@@ -102,6 +106,12 @@ class Card:
     passive: Side
     ignited: Side
     source: str
+    #: The card's place in its file, counted from 1 (0: not read from a file).
+    index: int = 0
+
+    def where(self) -> str:
+        """How messages name the card: 'card 4 (RASCAL)', counted from 1 in its file."""
+        return f"card {self.index} ({self.name})"
 
     def side(self, ignited: bool) -> Side:
         """Return the ignited or passive side."""
@@ -141,162 +151,354 @@ class CardSet:
         """True if any card comes from the project's stand-in texts."""
         return any(c.provenance == "stand-in" for c in self.cards)
 
+    def provenance_by_set(self) -> dict[str, dict[str, int]]:
+        """How many cards of each provenance each set in play holds, sets in play order,
+        e.g. {"base": {"printed": 7, "stand-in": 11}, "mosquitos": {"stand-in": 2}}."""
+        out: dict[str, dict[str, int]] = {s: {} for s in self.config.sets()}
+        for c in self.cards:
+            counts = out.setdefault(c.expansion, {})
+            counts[c.provenance] = counts.get(c.provenance, 0) + 1
+        return {s: dict(sorted(v.items())) for s, v in out.items() if v}
+
     def file_hashes(self) -> dict[str, str]:
         """SHA-256 of each card file used (for manifests)."""
         return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in self.files}
 
 
+# --- the card file schema (CARDS.md, "File layout") ------------------------------------------
+
+#: Provenance values (CARDS.md, "Provenance"): transcribed from the printed card by its owner,
+#: the project's own stand-in text, or a designer's own card.
+PROVENANCES = ("printed", "stand-in", "custom")
+#: `[set] mode`: "replace" (the file's cards are the whole set) or "patch" (they replace the
+#: shipped cards of the same label and add the others).
+MODES = ("replace", "patch")
+#: The most cards one game may hold (the kernel's card masks are 62 bits wide).
+MAX_CARDS = 62
+FILE_KEYS = ("set", "card")
+SET_KEYS = ("name", "provenance", "mode", "note")
+CARD_KEYS = (
+    "name",
+    "label",
+    "copies",
+    "class",
+    "expansion",
+    "campaign",
+    "provenance",
+    "rulebook",
+    "replaces",
+    "note",
+    "passive",
+    "ignited",
+)
+SIDE_KEYS = ("number", "keyword", "text", "steps")
+STEP_KEYS = ("op", "zone", "pick", "n", "within", "name", "class", "to", "may", "count", "dish")
+STEP_KEYS = (*STEP_KEYS, "target")
+SELECT_OPS = ("move", "ignite", "flip_back")
+#: Ranges of the numeric fields (CARDS.md lists the same).
+RANGES: dict[str, tuple[int, int]] = {
+    "copies": (1, 4),
+    "number": (0, 9),
+    "count": (1, MAX_COUNT),
+    "n": (1, MAX_CARDS),
+    "within": (1, MAX_CARDS),
+}
+#: Which `pick` each pick-specific step field goes with.
+PICK_FIELDS: dict[str, tuple[str, ...]] = {
+    "n": ("nth",),
+    "within": ("any", "name", "class"),
+    "name": ("name",),
+    "class": ("class",),
+}
+_MISSING = object()
+_KIND_WORDS = {int: "an integer", str: "a string", bool: "true or false", list: "a list"}
+_KIND_WORDS[dict] = "a table"
+
+
+def provenance_text(cs: CardSet) -> str:
+    """The provenance of the cards in play per set, as banners and captions say it:
+    'base: PRINTED, mosquitos: STAND-IN' ('base: PRINTED 7 + STAND-IN 11' when mixed)."""
+    return provenance_words(cs.provenance_by_set())
+
+
+def provenance_words(by_set: dict[str, dict[str, int]]) -> str:
+    """`provenance_text` from `CardSet.provenance_by_set()` data (as --json and manifests
+    hold it)."""
+    parts = []
+    for name, counts in by_set.items():
+        if len(counts) == 1:
+            parts.append(f"{name}: {next(iter(counts)).upper()}")
+        else:
+            parts.append(f"{name}: " + " + ".join(f"{p.upper()} {k}" for p, k in counts.items()))
+    return ", ".join(parts)
+
+
 def _fail(source: str, where: str, msg: str) -> BadInput:
-    return BadInput(f"{source}: {where}: {msg}")
+    return BadInput(f"{source}: {where}: {msg}" if where else f"{source}: {msg}")
 
 
-def _get(table: dict, key: str, kind: type, source: str, where: str, default=None):
+def _show(value: object) -> str:
+    """A value as a message shows it: short, and never a deep structure spelled out."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"the decimal number {value}"
+    if not isinstance(value, (int, str)):
+        return f"a {type(value).__name__} ({str(value)[:30]})"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "...'"
+
+
+def _is(value: object, kind: type) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def _get(table: dict, key: str, kind: type, source: str, where: str, default=_MISSING):
+    """The field `key` of `table`, of TOML type `kind`; BadInput naming the path if not."""
     if key not in table:
-        if default is None:
+        if default is _MISSING:
             raise _fail(source, where, f"missing field '{key}'")
         return default
     value = table[key]
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise _fail(source, f"{where}[{key}]", f"must be an integer, not {value!r}")
-    if kind is not int and not isinstance(value, kind):
-        raise _fail(source, f"{where}[{key}]", f"must be a {kind.__name__}, not {value!r}")
+    if not _is(value, kind):
+        raise _fail(source, f"{where}[{key}]", f"must be {_KIND_WORDS[kind]}, not {_show(value)}")
     return value
+
+
+def _ranged(table: dict, key: str, source: str, where: str, lo: int, hi: int, default=_MISSING):
+    value = _get(table, key, int, source, where, default)
+    if key in table and not lo <= value <= hi:
+        raise _fail(source, f"{where}[{key}]", f"must be in {lo}..{hi}, not {value}")
+    return value
+
+
+def _choice(table: dict, key: str, choices, source: str, where: str, default=_MISSING, what=""):
+    value = _get(table, key, str, source, where, default)
+    if key in table and value not in choices:
+        shown = ", ".join(repr(c) if not c else c for c in choices)
+        raise _fail(
+            source,
+            f"{where}[{key}]",
+            f"unknown {what or key} {value!r}{nearest(value, [c for c in choices if c])}; "
+            f"expected one of: {shown}",
+        )
+    return value
+
+
+def _strings(table: dict, key: str, source: str, where: str, one_ok: bool = False) -> list[str]:
+    value = table.get(key, [])
+    if one_ok and isinstance(value, str):
+        return [value] if value else []
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        what = "a string or a list of strings" if one_ok else "a list of strings"
+        bad = (
+            next((x for x in value if not isinstance(x, str)), value)
+            if isinstance(value, list)
+            else value
+        )
+        raise _fail(source, f"{where}[{key}]", f"must be {what}, not {_show(bad)}")
+    return list(value)
+
+
+def _known_keys(table: dict, allowed: tuple[str, ...], source: str, where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise _fail(
+                source,
+                f"{where}[{key}]",
+                f"unknown field {key!r}{nearest(key, allowed)}; expected one of: "
+                f"{', '.join(allowed)}",
+            )
 
 
 def _parse_step(raw: object, source: str, where: str) -> Step:
     if not isinstance(raw, dict):
-        raise _fail(source, where, f"a step must be a table, not {raw!r}")
-    op = raw.get("op")
-    if op not in OPS:
-        raise _fail(source, f"{where}[op]", f"unknown op {op!r}; expected one of: {', '.join(OPS)}")
-    extra = set(raw) - OP_FIELDS[op] - {"op"}
+        raise _fail(source, where, f"a step must be a table, not {_show(raw)}")
+    _known_keys(raw, STEP_KEYS, source, where)
+    op = _choice(raw, "op", OPS, source, where, what="op")
+    extra = [k for k in raw if k != "op" and k not in OP_FIELDS[op]]
     if extra:
-        raise _fail(source, where, f"op '{op}' takes no field(s) {', '.join(sorted(extra))}")
+        takes = ", ".join(sorted(OP_FIELDS[op])) or "nothing"
+        raise _fail(
+            source,
+            f"{where}[{extra[0]}]",
+            f"op '{op}' takes no field '{extra[0]}' (it takes {takes})",
+        )
     kw: dict = {"op": op}
-    for key, kind in (("n", int), ("within", int), ("count", int)):
-        if key in raw:
-            kw[key] = _get(raw, key, kind, source, where)
-            if kw[key] < 0 or kw[key] > 64:
-                raise _fail(source, f"{where}[{key}]", f"must be in 0..64, not {kw[key]}")
-    for key in ("zone", "pick", "name", "to", "dish", "target"):
-        if key in raw:
-            kw[key] = _get(raw, key, str, source, where)
-    if "class" in raw:
-        kw["cls"] = _get(raw, "class", str, source, where)
     if "may" in raw:
         kw["may"] = _get(raw, "may", bool, source, where)
-    step = Step(**kw)
-    if op in ("move", "ignite", "flip_back"):
-        if step.zone not in ZONES[:4]:
-            raise _fail(source, f"{where}[zone]", f"must be one of {', '.join(ZONES)}")
-        if step.pick not in PICKS:
-            raise _fail(source, f"{where}[pick]", f"must be one of {', '.join(PICKS)}")
-        if (step.zone == "play") != (step.pick == "self"):
-            raise _fail(source, where, "pick 'self' goes with zone 'play' and only with it")
-        if step.zone == "equipped" and step.pick in ("top", "bottom", "nth"):
+    if op in SELECT_OPS:
+        kw["zone"] = _choice(raw, "zone", ZONES[:4], source, where)
+        kw["pick"] = _choice(raw, "pick", PICKS, source, where)
+        pick, zone = kw["pick"], kw["zone"]
+        for key, picks in PICK_FIELDS.items():
+            if key in raw and pick not in picks:
+                raise _fail(
+                    source,
+                    f"{where}[{key}]",
+                    f"'{key}' goes with pick {' or '.join(repr(p) for p in picks)}, "
+                    f"not with pick '{pick}'",
+                )
+        if (zone == "play") != (pick == "self"):
+            raise _fail(
+                source, f"{where}[pick]", "pick 'self' goes with zone 'play' and only with it"
+            )
+        if zone == "equipped" and pick in ("top", "bottom", "nth"):
             raise _fail(
                 source, f"{where}[pick]", "equipped cards have no order; use any/name/class"
             )
-        if step.pick == "nth" and step.n < 1:
-            raise _fail(source, f"{where}[n]", "pick 'nth' needs n >= 1")
-        if step.pick == "name" and not step.name:
-            raise _fail(source, f"{where}[name]", "pick 'name' needs a name")
-        if step.pick == "class" and not step.cls:
-            raise _fail(source, f"{where}[class]", "pick 'class' needs a class")
-        if not 1 <= step.count <= MAX_COUNT:
-            raise _fail(source, f"{where}[count]", f"must be in 1..{MAX_COUNT}")
-        if op == "move":
-            if step.to not in DESTS:
-                raise _fail(source, f"{where}[to]", f"must be one of {', '.join(DESTS)}")
-            same = {"equipped": "equipped", "discard": "discard"}
-            if same.get(step.zone) == step.to:
-                raise _fail(source, where, f"cannot move from {step.zone} to {step.to}")
-    elif op == "reorder":
-        if not 2 <= step.n <= MAX_REORDER:
-            raise _fail(source, f"{where}[n]", f"reorder needs n in 2..{MAX_REORDER}")
-    elif op == "prophecy":
-        if not step.dish:
-            raise _fail(source, f"{where}[dish]", "prophecy needs a dish")
-    elif op == "equip_win":
-        if not step.target:
+        if zone == "equipped" and "within" in raw:
             raise _fail(
-                source, f"{where}[target]", "equip_win needs a target ('desired' or a name)"
+                source, f"{where}[within]", "equipped cards have no order; leave 'within' out"
             )
-        if step.zone not in ("", "deck", "drawn"):
-            raise _fail(source, f"{where}[zone]", "equip_win zone must be 'deck' or 'drawn'")
-    return step
+        if pick == "self" and "count" in raw:
+            raise _fail(source, f"{where}[count]", "pick 'self' acts on the played card only")
+        if pick == "nth":
+            kw["n"] = _ranged(raw, "n", source, where, *RANGES["n"])
+        if "within" in raw:
+            kw["within"] = _ranged(raw, "within", source, where, *RANGES["within"])
+        kw["count"] = _ranged(raw, "count", source, where, *RANGES["count"], default=1)
+        if pick == "name":
+            kw["name"] = _name(raw, "name", source, where)
+        if pick == "class":
+            kw["cls"] = _name(raw, "class", source, where)
+        if op == "move":
+            kw["to"] = _choice(raw, "to", DESTS, source, where)
+            if zone in ("equipped", "discard") and kw["to"] == zone:
+                raise _fail(source, f"{where}[to]", f"cannot move from {zone} to {zone}")
+    elif op == "reorder":
+        kw["n"] = _ranged(raw, "n", source, where, 2, MAX_REORDER)
+    elif op == "prophecy":
+        kw["dish"] = _name(raw, "dish", source, where)
+    elif op == "equip_win":
+        kw["target"] = _name(raw, "target", source, where)
+        kw["zone"] = _choice(raw, "zone", ("deck", "drawn"), source, where, default="")
+    return Step(**kw)
+
+
+def _name(raw: dict, key: str, source: str, where: str) -> str:
+    value = _get(raw, key, str, source, where)
+    if not value.strip() or value != value.strip():
+        raise _fail(source, f"{where}[{key}]", "must be a non-empty name without edge spaces")
+    return value
 
 
 def _parse_side(raw: object, source: str, where: str) -> Side:
     if not isinstance(raw, dict):
-        raise _fail(source, where, "missing side table")
-    number = _get(raw, "number", int, source, where)
-    if not 0 <= number <= 9:
-        raise _fail(source, f"{where}[number]", f"must be in 0..9, not {number}")
-    keyword = _get(raw, "keyword", str, source, where, default="")
-    if keyword not in KEYWORDS:
-        raise _fail(source, f"{where}[keyword]", f"must be URGENT, ROYAL or empty, not {keyword!r}")
+        what = "missing" if raw is None else f"must be a table, not {_show(raw)}"
+        raise _fail(source, where, f"side table {what}")
+    _known_keys(raw, SIDE_KEYS, source, where)
+    number = _ranged(raw, "number", source, where, *RANGES["number"])
+    keyword = _choice(raw, "keyword", KEYWORDS, source, where, default="")
     text = _get(raw, "text", str, source, where, default="")
     steps_raw = _get(raw, "steps", list, source, where, default=[])
-    steps = tuple(_parse_step(s, source, f"{where}[steps][{i}]") for i, s in enumerate(steps_raw))
+    steps = tuple(_parse_step(s, source, f"{where}[step {i + 1}]") for i, s in enumerate(steps_raw))
     return Side(number, keyword, text, steps)
 
 
-def parse_card_file(text: str, source: str, expansion: str | None = None) -> list[Card]:
+@dataclass(frozen=True)
+class CardFile:
+    """A parsed card file: its cards (each with its set) and its `[set] mode`."""
+
+    cards: tuple[Card, ...]
+    mode: str
+
+
+def _loads(text: str, source: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        hint = _header_hint(text)
+        raise BadInput(f"{source}: {hint or f'not valid TOML: {exc}'}") from None
+    except RecursionError:
+        raise BadInput(f"{source}: not valid TOML: values nested too deeply") from None
+
+
+def _header_hint(text: str) -> str:
+    """Name a table header that is not part of the format (a broken file often has one)."""
+    for i, line in enumerate(text.splitlines(), 1):
+        m = re.match(r"\s*(\[\[?)\s*([A-Za-z0-9_\-\"'. ]+?)\s*\]\]?\s*(#.*)?$", line)
+        if not m:
+            continue
+        parts = [p.strip().strip("\"'") for p in m.group(2).split(".")]
+        if parts[0] not in FILE_KEYS:
+            match = difflib.get_close_matches(parts[0], FILE_KEYS, n=1, cutoff=0.6)
+            tables = {"card": "[[card]]", "set": "[set]"}
+            guess = f" (did you mean {tables[match[0]]}?)" if match else ""
+            return (
+                f"line {i}: unknown table {m.group(0).strip()!r}{guess}; a card file has "
+                "[set] and [[card]] tables"
+            )
+        if parts[0] == "card" and len(parts) > 1 and parts[1] not in ("passive", "ignited"):
+            return (
+                f"line {i}: unknown table {m.group(0).strip()!r}"
+                f"{nearest(parts[1], ('passive', 'ignited'))}; a card has [card.passive] "
+                "and [card.ignited]"
+            )
+    return ""
+
+
+def parse_file(text: str, source: str, expansion: str | None = None) -> CardFile:
     """Parse and validate the text of a card file; raise BadInput naming file, card and field.
 
-    `expansion` is the set name to assume when the file's `[set]` table gives none.
+    Cards are counted from 1, steps too, as a person counts them. `expansion` is the set to
+    assume for cards that name none when the `[set]` table names none either.
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BadInput(f"{source}: not valid TOML: {exc}") from None
+    data = _loads(text, source)
+    _known_keys(data, FILE_KEYS, source, "")
     set_table = data.get("set", {})
     if not isinstance(set_table, dict):
-        raise _fail(source, "[set]", "must be a table")
-    set_name = set_table.get("name", expansion)
-    if set_name not in SET_FILES:
-        raise _fail(
-            source,
-            "[set][name]",
-            f"unknown set {set_name!r}; expected one of: {', '.join(SET_FILES)}",
-        )
-    set_prov = set_table.get("provenance", "printed")
+        raise _fail(source, "[set]", f"must be a table, not {_show(set_table)}")
+    _known_keys(set_table, SET_KEYS, source, "[set]")
+    set_name = _choice(set_table, "name", tuple(SET_FILES), source, "[set]", expansion, "set")
+    set_prov = _choice(set_table, "provenance", PROVENANCES, source, "[set]", "printed")
+    mode = _choice(set_table, "mode", MODES, source, "[set]", "replace")
+    _get(set_table, "note", str, source, "[set]", "")
     raw_cards = data.get("card")
+    if isinstance(raw_cards, dict):
+        raise _fail(source, "[card]", "cards are an array of tables: write [[card]], not [card]")
     if not isinstance(raw_cards, list) or not raw_cards:
         raise _fail(source, "[[card]]", "no cards")
     cards = []
     for i, raw in enumerate(raw_cards):
         if not isinstance(raw, dict):
-            raise _fail(source, f"[card][{i}]", "must be a table")
-        name = _get(raw, "name", str, source, f"[card][{i}]")
-        where = f"card {i} ({name})"
+            raise _fail(source, f"card {i + 1}", f"must be a table, not {_show(raw)}")
+        name = _get(raw, "name", str, source, f"card {i + 1}")
+        where = f"card {i + 1} ({name})"
         if not name.strip() or name != name.strip() or "," in name:
             raise _fail(
                 source, f"{where}[name]", "must be non-empty, without commas or edge spaces"
             )
+        _known_keys(raw, CARD_KEYS, source, where)
         label = _get(raw, "label", str, source, where, default=name)
         if not label.strip() or label != label.strip() or "," in label:
             raise _fail(
                 source, f"{where}[label]", "must be non-empty, without commas or edge spaces"
             )
-        copies = _get(raw, "copies", int, source, where, default=1)
-        if not 1 <= copies <= 4:
-            raise _fail(source, f"{where}[copies]", f"must be in 1..4, not {copies}")
-        classes = raw.get("class", [])
-        if isinstance(classes, str):
-            classes = [classes] if classes else []
-        if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
-            raise _fail(source, f"{where}[class]", "must be a string or a list of strings")
-        campaign = _get(raw, "campaign", str, source, where, default="")
-        if campaign not in CAMPAIGN:
-            raise _fail(source, f"{where}[campaign]", "must be 'circle', 'star' or ''")
-        prov = _get(raw, "provenance", str, source, where, default=set_prov)
-        rulebook = raw.get("rulebook", [])
-        replaces = raw.get("replaces", [])
-        for key, val in (("rulebook", rulebook), ("replaces", replaces)):
-            if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
-                raise _fail(source, f"{where}[{key}]", "must be a list of strings")
+        copies = _ranged(raw, "copies", source, where, *RANGES["copies"], default=1)
+        classes = _strings(raw, "class", source, where, one_ok=True)
+        for cls in classes:
+            if not cls.strip() or cls != cls.strip():
+                raise _fail(source, f"{where}[class]", "a class must be a non-empty name")
+        exp = _choice(raw, "expansion", tuple(SET_FILES), source, where, set_name, "set")
+        if exp is None:
+            raise _fail(
+                source,
+                f"{where}[expansion]",
+                f"which set is this card of? give [set] name or the card's expansion "
+                f"(one of: {', '.join(SET_FILES)})",
+            )
+        campaign = _choice(raw, "campaign", CAMPAIGN, source, where, default="")
+        prov = _choice(raw, "provenance", PROVENANCES, source, where, default=set_prov)
+        rulebook = _strings(raw, "rulebook", source, where)
+        replaces = _strings(raw, "replaces", source, where)
+        _get(raw, "note", str, source, where, "")
         passive = _parse_side(raw.get("passive"), source, f"{where}[passive]")
         ignited = _parse_side(raw.get("ignited"), source, f"{where}[ignited]")
         cards.append(
@@ -305,7 +507,7 @@ def parse_card_file(text: str, source: str, expansion: str | None = None) -> lis
                 label,
                 copies,
                 tuple(classes),
-                set_name,
+                exp,
                 campaign,
                 prov,
                 tuple(rulebook),
@@ -313,76 +515,140 @@ def parse_card_file(text: str, source: str, expansion: str | None = None) -> lis
                 passive,
                 ignited,
                 source,
+                i + 1,
             )
         )
-    labels = [c.label for c in cards]
-    for lab in labels:
-        if labels.count(lab) > 1:
-            raise _fail(source, f"label {lab!r}", "used by two card entries; give each a label")
-    return cards
+    seen: dict[tuple[str, str], Card] = {}
+    for c in cards:
+        if (c.expansion, c.label) in seen:
+            first = seen[(c.expansion, c.label)]
+            raise _fail(
+                source,
+                f"{c.where()}[label]",
+                f"label {c.label!r} is used by card {first.index} too; give each entry its "
+                "own label",
+            )
+        seen[(c.expansion, c.label)] = c
+    return CardFile(tuple(cards), mode)
+
+
+def parse_card_file(text: str, source: str, expansion: str | None = None) -> list[Card]:
+    """The cards of a card file's text (`parse_file`), validated."""
+    return list(parse_file(text, source, expansion).cards)
 
 
 @lru_cache(maxsize=64)
-def _load_file(path: Path, mtime: float) -> tuple[Card, ...]:
+def _load_file(path: Path, mtime: float) -> CardFile:
     del mtime  # part of the cache key only: a changed file is read again
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"{path}: cannot read card file: {exc}") from None
-    return tuple(parse_card_file(text, str(path), None))
+    return parse_file(text, str(path), None)
 
 
-def load_file(path: Path) -> tuple[Card, ...]:
-    """Load one card file (cached while the file is unchanged)."""
+def load_card_file(path: Path) -> CardFile:
+    """Load and validate one card file (cached while the file is unchanged)."""
     path = Path(path)
     if not path.is_file():
         raise BadInput(f"card file {str(path)!r} not found")
     return _load_file(path.resolve(), path.stat().st_mtime)
 
 
-def _user_sets(path: Path) -> dict[str, list[Card]]:
-    """Group a user card file's cards by set: a user file may define several sets.
+def load_file(path: Path) -> tuple[Card, ...]:
+    """The cards of one card file (`load_card_file`)."""
+    return load_card_file(path).cards
 
-    Each card may carry `expansion = "..."`; otherwise the file's `[set][name]` applies.
+
+def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path]]:
+    """The card kinds of every set in play, and the files they come from.
+
+    A set the `--cards` file defines comes from it (mode "replace"), or from the shipped file
+    with the user's cards put in place of those of the same label and the others added
+    after them (mode "patch"); every other set comes from the shipped (stand-in) file.
     """
-    cards = load_file(path)  # validates first: malformed files raise BadInput here
-    data = tomllib.loads(Path(path).read_text())
-    raw_cards = data.get("card", [])
-    out: dict[str, list[Card]] = {}
-    for raw, card in zip(raw_cards, cards, strict=True):
-        exp = raw.get("expansion", card.expansion)
-        if exp not in SET_FILES:
-            raise BadInput(f"{path}: card {card.name}: unknown expansion {exp!r}")
-        out.setdefault(exp, []).append(Card(**{**card.__dict__, "expansion": exp}))
-    return out
+    user = load_card_file(Path(config.cards_file)) if config.cards_file else None
+    mine: dict[str, list[Card]] = {}
+    for card in user.cards if user else ():
+        mine.setdefault(card.expansion, []).append(card)
+    kinds: list[Card] = []
+    files: list[Path] = []
+    for set_name in config.sets():
+        shipped = DATA_DIR / SET_FILES[set_name]
+        if set_name not in mine:
+            kinds.extend(load_file(shipped))
+            files.append(shipped)
+            continue
+        if user.mode == "replace":
+            kinds.extend(mine[set_name])
+        else:
+            patched = list(load_file(shipped))
+            labels = [c.label for c in patched]
+            for card in mine[set_name]:
+                if card.label in labels:
+                    patched[labels.index(card.label)] = card
+                else:
+                    patched.append(card)
+            kinds.extend(patched)
+            files.append(shipped)
+        files.append(Path(config.cards_file))
+    return kinds, files
+
+
+def _check_names(kinds: list[Card]) -> None:
+    """Every card name, class, dish and target a step names is one of the game's (CARDS.md)."""
+    names = sorted({k.name for k in kinds})
+    classes = sorted({c for k in kinds for c in k.classes})
+    for k in kinds:
+        for side in ("passive", "ignited"):
+            for j, st in enumerate(getattr(k, side).steps):
+                checks = (
+                    ("name", st.name, names, "card named"),
+                    ("class", st.cls, classes, "card of class"),
+                    ("dish", st.dish, names, "card named"),
+                    ("target", st.target, ["desired", *names], "card named"),
+                )
+                for key, value, known, what in checks:
+                    if value and value not in known:
+                        extra = " ('desired' or a card name)" if key == "target" else ""
+                        raise BadInput(
+                            f"{k.source}: {k.where()}[{side}][step {j + 1}][{key}]: no {what} "
+                            f"{value!r} in this game{extra}{nearest(value, known)}; "
+                            f"expected one of: {', '.join(known)}"
+                        )
+
+
+def _warn(line: str) -> None:
+    """One warning line on stderr (a nonstandard game played under --allow-nonstandard)."""
+    print(f"warning: {line}", file=sys.stderr)
 
 
 @lru_cache(maxsize=64)
 def load_cards(config: GameConfig) -> CardSet:
     """Return the physical cards of `config`'s game, ids 0..N-1 (rulebook B, G, H).
 
-    Sets come from the shipped (stand-in) files, except those a `--cards` file defines.
-    WAKING UP's cards named in `replaces` remove the base cards of that name; Blitz keeps
-    one of each duplicate pair; campaign removals (`config.removed`) drop one copy each.
-    Raises BadInput for malformed files or a campaign removal naming no card.
+    Sets come from the shipped (stand-in) files, except those a `--cards` file defines
+    (`_set_kinds`). WAKING UP's cards named in `replaces` remove the base cards of that
+    name; Blitz keeps one of each duplicate pair; campaign removals (`config.removed`) drop
+    one copy each. Raises BadInput for malformed files, a step naming a card or class the
+    game lacks, a breach of what the rulebook fixes (`standard.breaches`; warnings instead
+    with `config.allow_nonstandard`), a deck too short for setup or for a card's NUMBER, or
+    a campaign removal naming no card.
     """
     config.validate()
-    user = _user_sets(Path(config.cards_file)) if config.cards_file else {}
-    files: list[Path] = []
-    kinds: list[Card] = []
-    for set_name in config.sets():
-        if set_name in user:
-            kinds.extend(user[set_name])
-            files.append(Path(config.cards_file))
-        else:
-            path = DATA_DIR / SET_FILES[set_name]
-            kinds.extend(load_file(path))
-            files.append(path)
+    kinds, files = _set_kinds(config)
     replaced = {r for k in kinds for r in k.replaces}
+    kept = [k for k in kinds if not (k.name in replaced and not k.replaces)]
+    _check_names(kept)
+    found = breaches(kinds, config)
+    if found and not config.allow_nonstandard:
+        raise BadInput(
+            "\n".join(f"{line} (pass --allow-nonstandard to play it anyway)" for line in found)
+        )
+    for line in found:
+        _warn(line)
     cards: list[Card] = []
-    for kind in kinds:
-        if kind.name in replaced and not kind.replaces:
-            continue  # rulebook G, "Waking Up": the base PRINCESS and KING are removed
+    for kind in kept:
         copies = kind.copies
         if config.blitz and kind.name in BLITZ_PAIRS:
             copies = 1
@@ -394,10 +660,30 @@ def load_cards(config: GameConfig) -> CardSet:
                 break
         else:
             raise BadInput(f"campaign removal {label!r} names no card in {config.label()}")
-    if len(cards) > 62:
-        raise BadInput(f"{config.label()}: {len(cards)} cards; at most 62 are supported")
+    if len(cards) > MAX_CARDS:
+        raise BadInput(f"{config.label()}: {len(cards)} cards; at most {MAX_CARDS} are supported")
+    _check_deck(cards, config)
     files_unique = tuple(dict.fromkeys(files))
     return CardSet(config, tuple(cards), files_unique, tuple(c.provenance for c in cards))
+
+
+def _check_deck(cards: list[Card], config: GameConfig) -> None:
+    """Refuse a deck too short for the setup (rulebook B, F) or for a card's NUMBER (D.2)."""
+    n = len(cards)
+    setup = 3 if config.players == 1 else 5
+    if n < setup:
+        raise BadInput(
+            f"{config.label()}: {n} card(s); too few for the setup, which EQUIPS {setup} "
+            f"(rulebook B{', F' if setup == 5 else ''})"
+        )
+    for k in dict.fromkeys(cards):
+        for side in ("passive", "ignited"):
+            number = getattr(k, side).number
+            if number > n - 1:
+                raise BadInput(
+                    f"{k.source}: {k.where()}[{side}][number]: NUMBER {number} is more than "
+                    f"the DECK can ever hold in this {n}-card game (at most {n - 1})"
+                )
 
 
 # --- compiled program for the kernel -----------------------------------------------------

@@ -146,6 +146,9 @@ class GameConfig:
     #: Campaign games only: sets whose cards are in the deck without their win conditions
     #: (rulebook H: "You only play with the win conditions of the current expansion").
     extra_sets: tuple[str, ...] = field(default=())
+    #: Play a deck that breaks what the rulebook fixes about the cards (standard.py) on
+    #: purpose: each breach is then a warning line instead of an error.
+    allow_nonstandard: bool = False
 
     def validate(self) -> GameConfig:
         """Return self if the options make sense together; raise BadInput otherwise."""
@@ -200,6 +203,8 @@ class GameConfig:
             text += "/carried=" + "+".join(e for e in EXPANSIONS if e in self.extra_sets)
         if self.removed:
             text += f"/removed={len(self.removed)}"
+        if self.allow_nonstandard:
+            text += "/nonstandard"
         return text
 
     def to_dict(self) -> dict:
@@ -210,4 +215,6 @@ class GameConfig:
         d["extra_sets"] = list(self.extra_sets)
         d["cards_file"] = None if self.cards_file is None else str(self.cards_file)
         d["label"] = self.label()
+        if not self.allow_nonstandard:
+            del d["allow_nonstandard"]  # manifests written before the option stay the same
         return d

@@ -61,9 +61,18 @@ D_TOP, D_BOTTOM, D_EQUIPPED, D_DISCARD, D_OUT = range(5)
 KW_URGENT, KW_ROYAL = 1, 2
 NEED = -1
 NO_MORE = -2  # _next_child: the frame has no move left
+TOO_MANY = -3  # _next_child: the position has more than MAX_MOVES moves
+#: Most moves (whole turns, as choice sequences) one position may have: past it the
+#: searches answer 'undecided' with reason E_MOVES (rules.MAX_MOVES, CARDS.md). Bounds the
+#: work per position whatever a card file asks (e.g. "up to 8 cards of the DECK, any").
+MAX_MOVES = 100_000
+#: ctl[CTL_PAUSE_BUILT] > 0: `dfs` also pauses after building that many children in one call
+#: (so a time limit is looked at even while no new position is entered).
+CTL_PAUSE_BUILT = 8
 E_DRAW, E_NOCARD, E_UNMET, E_CYCLE = 1, 2, 4, 8
 E_NOT_BEST = 16  # best mode: the node limit stopped the search before the best win was proven
 E_DEAD = 32  # a position from which no win is reachable (prune.dead), counted as a loss
+E_MOVES = 64  # a position had more than MAX_MOVES moves, or a turn more than MAXC choices
 R_ONGOING, R_WIN, R_LOSS = 0, 1, 2
 MAXC = 64  # most choices in one turn (more: the search answers undecided)
 ON_PATH, DONE = 1, 2
@@ -1046,7 +1055,8 @@ def _next_child(
 ):
     """Build the next child of frame d in states[d + 1] (the next complete move: the
     odometer over choice sequences, see the module docstring). Returns NO_MORE when frame
-    d has no move left, NEED when a turn needs more than MAXC choices, else 0.
+    d has no move left, NEED when a turn needs more than MAXC choices, TOO_MANY when it has
+    a move past the first MAX_MOVES, else 0. fstarted[d] counts the moves built so far.
 
     The child loop of `dfs` and `shortest`; inlined, so it costs them no call.
     """
@@ -1059,6 +1069,9 @@ def _next_child(
             p -= 1
         if p == 0:
             return NO_MORE
+        if fstarted[d] >= MAX_MOVES:
+            return TOO_MANY
+        fstarted[d] += 1
         fch[d, p - 1] += 1
         fplen[d] = p
     # an element loop, because `states[d + 1][:] = states[d]` makes Numba copy through a
@@ -1184,6 +1197,8 @@ def dfs(
         best_turns = 0
         d = 0
     ctl[0] = 0
+    pause_built = ctl[CTL_PAUSE_BUILT] if ctl.shape[0] > CTL_PAUSE_BUILT else 0
+    built = 0
     # the objective no win can go below (0 without the bound: the old early stop)
     root_lb = lower_bound(root, n, info, objective) if best_mode == 2 else 0
     limit_fill = (cap * 3) // 4
@@ -1191,7 +1206,7 @@ def dfs(
     # every entered position below the root passed the dead check; the root did not
     root_alive = not dead(root, n, info)
     while d >= 0:
-        if nodes >= pause_at:
+        if nodes >= pause_at or (pause_built > 0 and built >= pause_built):
             ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6], ctl[7] = (
                 1,
                 d,
@@ -1223,13 +1238,15 @@ def dfs(
             buf,
             tmp,
         )
+        built += 1
         if status == NO_MORE:
             if fidx[d] >= 0:
                 _tt_done(entries, fidx[d])
             d -= 1
             continue
         child = states[d + 1]  # the child is built in place in the next frame's slot
-        if status == NEED:  # a turn with more choices than the stack holds: give up
+        if status == NEED or status == TOO_MANY:  # too many choices or moves: give up
+            reasons |= E_MOVES
             if best >= 0:
                 return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
             return CODE_UNDECIDED, nodes, reasons, 0
@@ -1400,8 +1417,8 @@ def shortest(
                 d -= 1
                 continue
             child = states[d + 1]
-            if status == NEED:
-                return CODE_UNDECIDED, nodes, reasons, 0, gen
+            if status == NEED or status == TOO_MANY:
+                return CODE_UNDECIDED, nodes, reasons | E_MOVES, 0, gen
             res = _header(child, n, H_OUTCOME)
             if res == R_WIN:
                 for t in range(d + 1):
@@ -1567,7 +1584,7 @@ def _frames(max_depth, L):
         np.zeros(max_depth + 1, np.int64),
         np.zeros((max_depth + 1, MAXC), np.int32),
         np.zeros(max_depth + 1, np.int32),
-        np.zeros(8, np.int64),
+        np.zeros(CTL_PAUSE_BUILT + 1, np.int64),
     )
 
 

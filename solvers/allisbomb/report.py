@@ -266,6 +266,14 @@ def write_report(
     return written
 
 
+def cards_tag(caption: str) -> str:
+    """The chart titles' word on the cards, from the caption (which names them per set)."""
+    if "STAND-IN card texts" in caption:
+        return "STAND-IN cards"
+    kinds = [k for k in ("PRINTED", "STAND-IN", "CUSTOM") if k in caption]
+    return f"{kinds[0]} cards" if len(kinds) == 1 else "mixed cards: see the caption"
+
+
 def _short(label: str) -> str:
     """A configuration label short enough for a chart axis, that tells the ALL expansion
     ("ALL", its printed name) from all six together ("6 expansions").
@@ -312,7 +320,7 @@ def _chart_win_rates(summary: pd.DataFrame, out: Path, caption: str) -> None:
         ax.legend(frameon=False, fontsize=8, loc="lower left")
     ax.set_xlabel("perfect-play win rate (%), Wilson 95% interval (undecided counted against)")
     ax.set_xlim(0, 110)
-    ax.set_title("All Is Bomb: how often is a shuffle winnable? (STAND-IN cards)")
+    ax.set_title(f"All Is Bomb: how often is a shuffle winnable? ({cards_tag(caption)})")
     save_chart(fig, out, "win_rate_by_config", caption)
 
 
@@ -336,7 +344,7 @@ def _chart_difficulty(rows: pd.DataFrame, configs: Sequence[str], out: Path, cap
     ax.set_xlabel("search nodes to decide the deal (log scale)")
     ax.set_ylabel("share of deals decided")
     ax.set_ylim(0, 1.01)
-    ax.set_title("Difficulty: nodes the exhaustive search needs (CDF, STAND-IN cards)")
+    ax.set_title(f"Difficulty: nodes the exhaustive search needs (CDF, {cards_tag(caption)})")
     ax.legend(fontsize=7, ncol=2, frameon=False, loc="lower right")
     save_chart(fig, out, "difficulty_cdf", caption)
 
@@ -365,7 +373,7 @@ def _chart_solution_length(
         ax.legend(fontsize=7, ncol=2, frameon=False)
     ax.set_xlabel("turns in the winning line found by the solver")
     ax.set_ylabel("share of won deals")
-    ax.set_title("Length of winning lines (STAND-IN cards)")
+    ax.set_title(f"Length of winning lines ({cards_tag(caption)})")
     save_chart(fig, out, "solution_length_hist", caption)
 
 
@@ -386,7 +394,7 @@ def _chart_positions(positions: pd.DataFrame, config: str, out: Path, caption: s
             if pd.notna(v):
                 ax.text(x, y, f"{100 * v:.0f}", ha="center", va="center", fontsize=6)
     fig.colorbar(im, ax=ax, label="perfect-play win rate (%)")
-    ax.set_title(f"Win rate by where key cards start ({config}, STAND-IN cards)")
+    ax.set_title(f"Win rate by where key cards start ({config}, {cards_tag(caption)})")
     save_chart(fig, out, "position_heatmap", caption)
 
 
@@ -421,7 +429,9 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
     ax.grid(axis="x", alpha=0.3)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel("win rate (%) on the same deals, Wilson 95% interval")
-    ax.set_title("Skill gap: perfect play against heuristic players (STAND-IN cards)", pad=24)
+    ax.set_title(
+        f"Skill gap: perfect play against heuristic players ({cards_tag(caption)})", pad=24
+    )
     # above the bars, under the title: the bars reach 100% and would hide it
     ax.legend(frameon=False, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=n)
     save_chart(fig, out, "skill_gap", caption)
@@ -539,13 +549,13 @@ def write_campaign_report(rows: pd.DataFrame, out_dir: str | os.PathLike, captio
         ax.text(need - 0.4, ax.get_ylim()[1] * 0.95, name, color=color, fontsize=8, va="top")
     ax.set_xlabel("campaign score (cards kept into the last game + wins, last win worth 3)")
     ax.set_ylabel("campaigns")
-    ax.set_title("All Is Bomb campaign scores under perfect play (STAND-IN cards)")
+    ax.set_title(f"All Is Bomb campaign scores under perfect play ({cards_tag(caption)})")
     save_chart(fig, out, "campaign_scores", caption)
 
     fig, ax = new_figure(8, 3.6)
     interval_bars(ax, list(games["game"]), games["win_rate"], games["win_lo"], games["win_hi"])
     ax.set_xlim(0, 105)
     ax.set_xlabel("win rate of each campaign game (%), Wilson 95% interval, undecided against")
-    ax.set_title("Campaign: which game breaks the run? (STAND-IN cards)")
+    ax.set_title(f"Campaign: which game breaks the run? ({cards_tag(caption)})")
     save_chart(fig, out, "campaign_games", caption)
     return md

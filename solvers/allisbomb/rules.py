@@ -62,6 +62,8 @@ class Ending(enum.IntFlag):
     the search before it was proven the one keeping most cards.
     NO_WIN_REACHABLE: (kernel search only) a position that `prune.dead` proves can reach
     no win, counted as a loss without being searched.
+    TOO_MANY_MOVES: (searches only) a position has more than MAX_MOVES moves, or a turn more
+    than 64 choices: the search stops and answers undecided (CARDS.md, "Moves").
     """
 
     NONE = 0
@@ -71,6 +73,16 @@ class Ending(enum.IntFlag):
     CYCLE = 8
     NOT_BEST = 16
     NO_WIN_REACHABLE = 32
+    TOO_MANY_MOVES = 64
+
+
+#: Most moves one position may have (the kernel's MAX_MOVES): a card file may ask for more
+#: (e.g. "up to 8 cards of the DECK, any"); past it the searches answer undecided.
+MAX_MOVES = 100_000
+
+
+class TooManyMoves(Exception):
+    """Raised by `State.iter_children` past the position's first MAX_MOVES moves."""
 
 
 class NeedChoice(Exception):
@@ -161,6 +173,16 @@ class State:
         """The card's label with its side, e.g. 'GUARDIAN (ignited)'."""
         return f"{self.cards.cards[c].label} ({'ignited' if self.ignited[c] else 'passive'})"
 
+    def copy_label(self, c: int) -> str:
+        """The card's label, with '#k' (k-th copy, from 1) when several cards share it: what
+        a position file names one copy by."""
+        same = [i for i, x in enumerate(self.cards.labels) if x == self.cards.labels[c]]
+        return (
+            self.cards.labels[c]
+            if len(same) == 1
+            else f"{self.cards.labels[c]}#{same.index(c) + 1}"
+        )
+
     def side_of(self, c: int) -> Side:
         """The side of card c that is up."""
         return self.cards.cards[c].side(self.ignited[c])
@@ -194,10 +216,18 @@ class State:
         return [m for m, _ in self.children()]
 
     def children(self) -> list[tuple[tuple[int, ...], State]]:
-        """Every (move, resulting state), in lexicographic order of moves."""
+        """Every (move, resulting state), in lexicographic order of moves.
+
+        Raises TooManyMoves past MAX_MOVES moves."""
+        return list(self.iter_children())
+
+    def iter_children(self):
+        """(move, resulting state) one by one, in lexicographic order of moves; raises
+        TooManyMoves when asked for a move past the first MAX_MOVES (the searches then
+        answer undecided, as the kernel does)."""
         if self.is_over():
-            return []
-        out: list[tuple[tuple[int, ...], State]] = []
+            return
+        built = 0
         todo: list[tuple[int, ...]] = [()]
         while todo:
             prefix = todo.pop()
@@ -207,8 +237,10 @@ class State:
             except NeedChoice as need:
                 todo.extend(prefix + (i,) for i in reversed(range(need.k)))
                 continue
-            out.append((prefix, child))
-        return out
+            if built >= MAX_MOVES:
+                raise TooManyMoves(f"more than {MAX_MOVES:,} moves in one position")
+            built += 1
+            yield prefix, child
 
     def apply(self, move: tuple[int, ...] | list[int]) -> State:
         """Play one turn in place and return self. Raises BadInput for an illegal move."""
@@ -449,7 +481,7 @@ class State:
             "discard": [lab[c] for c in self.discard],
             "equipped": [[lab[c] for c in self.equipped(p)] for p in range(self.config.players)],
             "out": [lab[c] for c in range(len(self.zone)) if self.zone[c] == OUT],
-            "ignited": sorted({lab[c] for c in range(len(lab)) if self.ignited[c]}),
+            "ignited": [self.copy_label(c) for c in range(len(lab)) if self.ignited[c]],
             "ignited_ids": [c for c in range(len(lab)) if self.ignited[c]],
             "deck_ids": list(self.deck),
             "discard_ids": list(self.discard),
@@ -729,6 +761,7 @@ def config_from_dict(c: object) -> GameConfig:
             waking_up_rules=c.get("waking_up_rules"),
             removed=tuple(c.get("removed", ())),
             extra_sets=tuple(c.get("extra_sets", ())),
+            allow_nonstandard=bool(c.get("allow_nonstandard", False)),
         )
     except (TypeError, ValueError) as exc:
         raise BadInput(f"position: bad 'config': {exc}") from None
@@ -739,7 +772,9 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     """Build a mid-game position from `State.to_json()` data (or its JSON text).
 
     Cards are named by label; a label with several copies is resolved to the copies'
-    ids in order. Raises BadInput naming what is wrong, for any malformed input.
+    ids in order, and `LABEL#k` names the k-th copy (from 1), so a position can tell the two
+    JOKERs apart. In "ignited" a label with several copies must name its copies. Raises
+    BadInput naming what is wrong, for any malformed input.
     """
     try:
         return _state_from_json(data, cards)
@@ -766,9 +801,33 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     for i, lab in enumerate(cards.labels):
         free.setdefault(lab, []).append(i)
 
-    def take(lab: object, where: str) -> int:
+    copies: dict[str, list[int]] = {}
+    for i, lab in enumerate(cards.labels):
+        copies.setdefault(lab, []).append(i)
+
+    def copy_id(lab: object, where: str) -> int | None:
+        """The card id `LABEL#k` names (the k-th copy, from 1), or None for a plain label."""
         if not isinstance(lab, str):
             raise BadInput(f"position: {where}: card labels must be strings, not {lab!r}")
+        base, sep, k = lab.rpartition("#")
+        if not sep or base not in copies:
+            return None
+        if not k.isdigit() or not 1 <= int(k) <= len(copies[base]):
+            raise BadInput(
+                f"position: {where}: {lab!r}: {base} has {len(copies[base])} "
+                f"cop{'y' if len(copies[base]) == 1 else 'ies'}; expected {base}#1.."
+                f"{base}#{len(copies[base])}"
+            )
+        return copies[base][int(k) - 1]
+
+    def take(lab: object, where: str) -> int:
+        c = copy_id(lab, where)
+        if c is not None:
+            base = cards.labels[c]
+            if c not in free.get(base, []):
+                raise BadInput(f"position: {where}: {lab} is placed twice")
+            free[base].remove(c)
+            return c
         if lab not in free:
             raise unknown("card", lab, set(cards.labels))
         if not free[lab]:
@@ -817,11 +876,19 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
             ignited[c] = True
     else:
         for lab in data.get("ignited", []):
-            if lab not in free and lab not in cards.labels:
+            c = copy_id(lab, "ignited")
+            if c is not None:
+                ignited[c] = True
+                continue
+            if lab not in copies:
                 raise unknown("card", lab, set(cards.labels))
-            for c in range(n):
-                if cards.labels[c] == lab:
-                    ignited[c] = True
+            if len(copies[lab]) > 1:
+                names = ", ".join(f"{lab}#{k + 1}" for k in range(len(copies[lab])))
+                raise BadInput(
+                    f"position: ignited: {lab} has {len(copies[lab])} copies; name each "
+                    f"ignited one ({names}, in the order they are listed in the position)"
+                )
+            ignited[copies[lab][0]] = True
     desired = -1
     if data.get("desired"):
         ids = [c for c in range(n) if cards.labels[c] == data["desired"]]

@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from solvers.allisbomb.prune import dead_reason, objective_bound, pruning_enabled
-from solvers.allisbomb.rules import Ending, Outcome, State
+from solvers.allisbomb.rules import Ending, Outcome, State, TooManyMoves
 
 ON_PATH, DONE = 1, 2
 #: Deepest line (in turns) either search follows before giving up as undecided.
@@ -24,6 +24,8 @@ MAX_DEPTH = 1000
 #: Most choices in one turn the kernel can hold (kernel.MAXC); a turn needing more is
 #: answered 'undecided' by both searches.
 MAX_CHOICES = 64
+#: The reference search looks at the clock every TIME_CHECK moves it builds.
+TIME_CHECK = 256
 
 
 @dataclass
@@ -58,11 +60,13 @@ def reference_search(
     kernel's best_mode 2: a new position whose bound is >= the best win's score is not
     entered (and is remembered as done: the best only decreases, so it would be cut
     again), and the search stops once the best equals the root's bound.
-    time_limit (seconds): stop as at the node limit once exceeded (checked every 1,000
-    positions).
+
+    Moves are generated one at a time (`State.iter_children`): a position with more than
+    `rules.MAX_MOVES` moves, or a turn with more than MAX_CHOICES choices, stops the search
+    as undecided with reason TOO_MANY_MOVES; `time_limit` (seconds) is looked at every
+    TIME_CHECK moves built, so it holds however many moves one position has.
     """
     t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
     if root.outcome is Outcome.WIN:
         return SearchResult("win", 0, time.perf_counter() - t0)
     if root.outcome is Outcome.LOSS:
@@ -71,7 +75,8 @@ def reference_search(
     nodes = 1
     reasons = 0
     prune_on = pruning_enabled(root.config)
-    stack = [(root, iter(root.children()))]
+    stack = [(root, root.iter_children())]
+    built = 0
     line: list[tuple[int, ...]] = []
     best: tuple[int, list[tuple[int, ...]]] | None = None
     # no win from the root can lose fewer stars (0 without the bound: the plain early stop)
@@ -85,7 +90,14 @@ def reference_search(
 
     while stack:
         state, it = stack[-1]
-        nxt = next(it, None)
+        try:
+            nxt = next(it, None)
+        except TooManyMoves:
+            return stop(nodes, reasons | int(Ending.TOO_MANY_MOVES))
+        built += 1
+        if time_limit is not None and built % TIME_CHECK == 0:
+            if time.perf_counter() - t0 > time_limit:
+                return stop(nodes, reasons)
         if nxt is None:
             seen[state.key()] = DONE
             stack.pop()
@@ -94,7 +106,7 @@ def reference_search(
             continue
         move, child = nxt
         if len(move) > MAX_CHOICES:
-            return stop(nodes, reasons)
+            return stop(nodes, reasons | int(Ending.TOO_MANY_MOVES))
         if child.outcome is Outcome.WIN:
             if not keep_most:
                 return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
@@ -123,11 +135,9 @@ def reference_search(
             continue
         if nodes >= node_limit or len(stack) >= MAX_DEPTH:
             return stop(nodes, reasons)
-        if deadline is not None and nodes % 1000 == 0 and time.perf_counter() > deadline:
-            return stop(nodes, reasons)
         nodes += 1
         seen[key] = ON_PATH
-        stack.append((child, iter(child.children())))
+        stack.append((child, child.iter_children()))
         line.append(move)
     if best is not None:
         return SearchResult("win", nodes, time.perf_counter() - t0, best[1], reasons)
@@ -147,7 +157,12 @@ def reference_shortest(root: State, node_limit: int = 1_000_000) -> SearchResult
     while queue:
         state = queue.popleft()
         skey = state.key()
-        for move, child in state.children():
+        try:
+            moves = list(state.iter_children())
+        except TooManyMoves:
+            secs = time.perf_counter() - t0
+            return SearchResult("undecided", nodes, secs, [], reasons | int(Ending.TOO_MANY_MOVES))
+        for move, child in moves:
             if child.outcome is Outcome.WIN:
                 line = [move]
                 k = skey

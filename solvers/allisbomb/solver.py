@@ -30,8 +30,10 @@ from solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
 DEFAULT_NODE_LIMIT = 3_000_000
-#: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock.
+#: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock, and
+#: every PAUSE_BUILT moves it builds (a card file can make one position's moves many).
 PAUSE_STEP = 100_000
+PAUSE_BUILT = 200_000
 #: Largest transposition table: 2**22 index slots of 8 bytes, 3/4 as many entries (3 M
 #: positions; 8 bytes per entry for its hash plus 8 per key word, layout.key_words: 5
 #: words, 151 MB, for the base game), mapped by the operating system only as far as
@@ -243,13 +245,15 @@ def solve_batch(
     node_limit: int = DEFAULT_NODE_LIMIT,
     table_bits: int | None = None,
     portfolio: bool = True,
+    first_budget: int = PORTFOLIO_FIRST,
 ) -> dict[str, np.ndarray]:
     """Solve every row of `decks` (int array [m, n], card ids top first) in one Numba call.
 
     portfolio=True (default) runs two move orders side by side (kernel.portfolio): the
     same verdicts, usually far fewer positions, and `nodes` is then the sum of both
     searches (each may use node_limit // 2). portfolio=False gives the single plain
-    search whose node counts match the reference search exactly.
+    search whose node counts match the reference search exactly. first_budget: positions
+    each order searches before the first switch (the same verdicts; other node counts).
 
     Returns arrays of length m: 'code' (1 win, 0 loss, 2 undecided), 'nodes', 'turns'
     (solution length in turns, 0 unless won), 'reason' (loss reason bits, see module doc).
@@ -285,7 +289,7 @@ def solve_batch(
         index_b,
         entries_b,
         int(portfolio),
-        PORTFOLIO_FIRST,
+        int(first_budget),
         _TABLE.sweep_frames(p.n),
         _TABLE_B.sweep_frames(p.n),
     )
@@ -308,7 +312,9 @@ def solve_state(
     with keep_most or a time limit.
 
     time_limit (seconds): answer 'undecided' once it is exceeded (checked every 100,000
-    positions, so it can be overrun by a fraction of a second).
+    positions and every PAUSE_BUILT moves built, so it can be overrun by a fraction of a
+    second whatever the card file). A position with more than kernel.MAX_MOVES moves is
+    answered 'undecided' with reason TOO_MANY_MOVES.
 
     keep_most=True (Campaign Mode, rulebook H): among all wins, return one that ends with
     the fewest star cards in the DISCARD PILE (the cards the campaign then loses). This
@@ -361,8 +367,8 @@ def _solve_root(
     if use_pf:
         index_b, entries_b = _TABLE_B.get(bits, words)
         fb = _TABLE_B.frame_buffers(n)
-        ctl_a = np.zeros(8, np.int64)
-        ctl_b = np.zeros(8, np.int64)
+        ctl_a = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+        ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
         A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
         B = (index_b, entries_b, *fb[:8], ctl_b)
         code, nodes, reasons, turns, which = K.portfolio(
@@ -381,7 +387,8 @@ def _solve_root(
         )
         sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
         return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
-    ctl = np.zeros(8, np.int64)
+    ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT if time_limit is not None else 0
     step = PAUSE_STEP if time_limit is not None else node_limit + 1
     pause_at = step
     while True:

@@ -26,9 +26,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.cards import load_cards, provenance_words
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.deals import rank
+from solvers.allisbomb.escalate import Escalation, solve_escalating
 from solvers.allisbomb.players import (
     DEFAULT_BUDGET,
     DEFAULT_WEIGHTS,
@@ -109,6 +110,8 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     n_deals = int(params["deals"])
     node_limit = int(params["node_limit"])
     n_heur = int(params.get("heuristic_deals", 0))
+    esc = params.get("escalation")
+    policy = Escalation(**esc) if esc else None
     look = params.get("players", {}).get("lookahead")
     budget = Budget(**look["budget"]) if look else DEFAULT_BUDGET
     weights = Weights(**look["weights"]) if look else DEFAULT_WEIGHTS
@@ -127,9 +130,14 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         turns = np.zeros(m, np.int64)
         reason = np.zeros(m, np.int64)
         secs = np.zeros(m)
+        decided_at = np.zeros(m, np.int64)
         for i in range(m):
             t0 = time.perf_counter()
-            out = solve_batch(config, decks[i : i + 1], node_limit=node_limit)
+            if policy is None:
+                out = solve_batch(config, decks[i : i + 1], node_limit=node_limit)
+            else:
+                out = solve_escalating(config, decks[i : i + 1], policy)
+                decided_at[i] = out["limit"][0]
             secs[i] = time.perf_counter() - t0
             code[i], nodes[i], turns[i], reason[i] = (
                 out["code"][0],
@@ -152,6 +160,8 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
                 reason_text(int(r)) if c == 0 else "" for c, r in zip(code, reason, strict=True)
             ],
         }
+        if policy is not None:  # the node limit of the pass that decided the deal
+            rec["decided_at"] = decided_at
         lookahead = np.full(m, np.nan)
         greedy = np.full(m, np.nan)
         rand = np.full(m, np.nan)
@@ -201,8 +211,14 @@ def sweep_study(
     chunk_size: int = 2000,
     budget: Budget = DEFAULT_BUDGET,
     weights: Weights = DEFAULT_WEIGHTS,
+    escalation: Escalation | None = None,
 ) -> Study:
     """Build the sweep study over `configs` (N deals each) for `runner.run_study`.
+
+    escalation: decide each deal by `escalate.solve_escalating` (a first pass at
+    escalation.first, the undecided again at doubled limits up to escalation.ceiling, which
+    then is the study's node limit); rows get a `decided_at` column. None: one pass at
+    `node_limit`.
 
     The lookahead player's `budget` and `weights` are part of the study's parameters, so
     a study made with another budget or other weights is a different study.
@@ -215,16 +231,21 @@ def sweep_study(
     if len(set(labels)) != len(labels):
         raise BadInput(f"configuration listed twice: {labels}")
     files: list[Path] = []
-    for c in configs:
-        for f in load_cards(c).files:
+    provenance: dict[str, dict] = {}
+    for c, label in zip(configs, labels, strict=True):
+        cs = load_cards(c)
+        provenance[label] = cs.provenance_by_set()
+        for f in cs.files:
             if f not in files:
                 files.append(f)
     params = {
         "configs": [config_to_params(c) for c in configs],
         "labels": labels,
         "deals": int(deals),
-        "node_limit": int(node_limit),
+        "node_limit": int(escalation.ceiling if escalation else node_limit),
         "heuristic_deals": int(min(heuristic_deals, deals)),
+        # (only when escalating: the identity of a one-pass study stays what it was)
+        **({"escalation": escalation.to_dict()} if escalation else {}),
         "players": {
             "perfect": "exhaustive DFS (solver.solve_batch)",
             "lookahead": {
@@ -236,6 +257,9 @@ def sweep_study(
             "random": "players.play_random",
         },
     }
+    if any(set(p) != {"stand-in"} for by_set in provenance.values() for p in by_set.values()):
+        # named per configuration and set; a stand-in-only study keeps its old identity
+        params["provenance"] = provenance
     return Study(
         name="allisbomb.sweep",
         params=params,
@@ -252,14 +276,32 @@ def caption(manifest: Mapping[str, Any]) -> str:
     """The provenance line printed under every chart and table of a sweep."""
     ident = manifest["identity"]
     p = ident["params"]
-    stand_in = "STAND-IN card texts (bombsolve's own, not the printed cards)"
+    esc = p.get("escalation")
+    limit = (
+        f"node limits doubling from {esc['first']:,} up to {esc['ceiling']:,} "
+        "(only undecided deals go on)"
+        if esc
+        else f"node limit {p['node_limit']:,}"
+    )
     return (
-        f"All Is Bomb, {stand_in}; {ident['n_cases'] // len(p['labels']):,} deals per configuration "
+        f"All Is Bomb, {cards_words(p)}; {ident['n_cases'] // len(p['labels']):,} deals per configuration "
         f"(uniform shuffles, SeedSequence({ident['seed']}), chunks of {ident['chunk_size']}); perfect "
-        f"play = exhaustive search, node limit {p['node_limit']:,}; {_players_text(p)} on the first "
+        f"play = exhaustive search, {limit}; {_players_text(p)} on the first "
         f"{p['heuristic_deals']:,} deals; rule options at defaults unless the label says otherwise; "
         f"bombsolve {manifest['versions']['bombsolve']} @ {computed_by(manifest)}"
     )
+
+
+def cards_words(params: Mapping[str, Any]) -> str:
+    """Whose card texts a sweep used, per configuration and set (its `provenance` param;
+    a study without one used only the shipped STAND-IN texts)."""
+    prov = params.get("provenance")
+    if not prov:
+        return "STAND-IN card texts (bombsolve's own, not the printed cards)"
+    texts = {label: provenance_words(by_set) for label, by_set in prov.items()}
+    if len(set(texts.values())) == 1:
+        return f"cards {next(iter(texts.values()))}"
+    return "cards " + "; ".join(f"{label}: {t}" for label, t in texts.items())
 
 
 def _players_text(params: Mapping[str, Any]) -> str:

@@ -27,7 +27,9 @@ player's own observations, never the tiles. Agents are registered by short name 
 * ``ismcts-heuristic``  ISMCTS over its own decisions only, keyed by what it observed;
                   the opponent and the playouts are casual players who remember what
                   they saw (`kernel.casual_action`, the `heuristic` agent's rules on
-                  the sampled grid). Iterations: parameter (default 200).
+                  the sampled grid). Iterations: parameter (default 200). The
+                  search runs in one Numba call (`search_kernel.search`); the
+                  Python walk it reproduces is kept as the reference.
 * ``ismcts-heuristic-guarded``  the same, with `guarded_choices`: no Go for It that
                   bombs at least as often as it wins, ALARM cards only when they are
                   likely to pay, no risky extra peek with "Peek at as many".
@@ -44,6 +46,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from solvers.bombastic import kernel as K
+from solvers.bombastic import search_kernel as SK
 from solvers.bombastic.beliefs import FastBelief
 from solvers.bombastic.rules import (
     ACTION_CARD,
@@ -618,7 +621,9 @@ class GuardedISMCTSAgent(ISMCTSAgent):
 
 def opponent_knows(view: View) -> np.ndarray:
     """Return 9 flags: the positions whose tile `view`'s opponent knows now, as far as
-    `view`'s own observations tell (what the opponent saw, not what it was).
+    `view`'s own observations tell (what the opponent saw, not what it was): 1 it knows
+    the tile, 2 it knows only that it is not the bomb (I peeked at it with "Peek at as
+    many" and the game went on), 0 it knows nothing of it (`kernel.apply_know` flags).
 
     The opponent knows a tile it peeked at ("opp_peek") or that was shown to both; a
     public swap moves its knowledge with the tiles; a chance shuffle, my own secret
@@ -636,6 +641,9 @@ def opponent_knows(view: View) -> np.ndarray:
             card_by = (ev[1], ev[2])
         elif kind in ("opp_peek", "show"):
             know[ev[1]] = 1
+        elif kind == "not_bomb":
+            if know[ev[1]] == 0:
+                know[ev[1]] = 2
         elif kind == "swap":
             a, b = ev[1], ev[2]
             if card_by == (me, Card.PROMO_SHOW_SWAP):
@@ -716,12 +724,19 @@ class HeuristicISMCTSAgent(Agent):
 
     name = "ismcts-heuristic"
 
-    def __init__(self, iterations: int = 200, c: float = 0.7, guard: bool = False) -> None:
+    def __init__(
+        self, iterations: int = 200, c: float = 0.7, guard: bool = False, walk: str = "kernel"
+    ) -> None:
         if iterations < 1:
             raise BadInput(f"ISMCTS iterations {iterations} must be at least 1")
+        if walk not in ("kernel", "python"):
+            raise unknown("ISMCTS walk", walk, ("kernel", "python"))
         self.iterations = iterations
         self.c = c
         self.guard = guard
+        # "kernel": the whole search in one Numba call (`search_kernel.search`);
+        # "python": the readable reference walk, the same tree from the same draws.
+        self.walk = walk
         self.cache = _BeliefCache()
 
     def spec(self) -> str:
@@ -737,7 +752,10 @@ class HeuristicISMCTSAgent(Agent):
         base = determinize(view, b, rng)
         to_kernel(base, template)
         know0 = np.zeros((2, N_TILES), dtype=np.int8)
-        know0[me] = (b.tile_odds().max(axis=1) > 1 - 1e-9).astype(np.int8)
+        odds = b.tile_odds()
+        know0[me] = np.where(
+            odds.max(axis=1) > 1 - 1e-9, 1, np.where(odds[:, BOMB] < 1e-12, 2, 0)
+        ).astype(np.int8)
         know0[1 - me] = opponent_knows(view)
         # The deck: never-revealed cards in an unknown order on top, then (deck_known)
         # the cycled ones in their public order.
@@ -751,6 +769,27 @@ class HeuristicISMCTSAgent(Agent):
         draws = rng.choice(N_ARR, size=self.iterations, p=w)
         kr = np.array([int(rng.integers(1 << 62))], dtype=np.uint64)
         seed_base = int(rng.integers(1 << 62))
+        if self.walk == "kernel":
+            visits = SK.search(
+                template,
+                ARR[draws].astype(np.int32),
+                head,
+                np.array(legal, dtype=np.int32),
+                know0,
+                me,
+                self.c,
+                kr,
+                seed_base,
+            )
+        else:
+            visits = self.python_walk(template, draws, head, legal, know0, me, kr, seed_base)
+        self.last_visits = visits  # for tests and benchmarks: the root's visit counts
+        return max(legal, key=lambda a: visits[a])
+
+    def python_walk(self, template, draws, head, legal, know0, me, kr, seed_base) -> np.ndarray:
+        """The reference walk, in plain Python: what `search_kernel.search` does. Returns
+        the root's visit count per action number (49)."""
+        rng_below = K.rng_below
         codes = np.empty(256, dtype=np.int64)
         buf = np.empty(64, dtype=np.int32)
         # node key (tuple of observation codes) -> {action: [visits, total, available]}
@@ -761,7 +800,8 @@ class HeuristicISMCTSAgent(Agent):
             s[:] = template
             s[:N_TILES] = ARR[draws[it]]
             if len(head) > 1:
-                s[K.DECK : K.DECK + len(head)] = rng.permutation(head)
+                s[K.DECK : K.DECK + len(head)] = head
+                K._shuffle_at(s, K.DECK, len(head), kr)
             know[:] = know0
             key: tuple = ()
             path: list[tuple[tuple, int]] = []
@@ -777,7 +817,7 @@ class HeuristicISMCTSAgent(Agent):
                     stats.setdefault(a, [0.0, 0.0, 0.0])[2] += 1
                 untried = [a for a in acts if stats[a][0] == 0]
                 if untried:
-                    a = untried[int(rng.integers(len(untried)))]
+                    a = untried[rng_below(kr, len(untried))]
                 else:
                     a = max(
                         acts,
@@ -801,8 +841,10 @@ class HeuristicISMCTSAgent(Agent):
                 st = tree[node_key][a]
                 st[0] += 1
                 st[1] += value
-        root = tree.get((), {})
-        return max(legal, key=lambda a: root.get(a, [0.0])[0])
+        visits = np.zeros(SK.N_ACTIONS)
+        for a, st in tree.get((), {}).items():
+            visits[a] = st[0]
+        return visits
 
 
 def to_kernel(state: State, out: np.ndarray) -> None:

@@ -13,6 +13,18 @@ The stated model of hidden choices (what the rulebook leaves to people):
   one of the 6 orders with equal chance; a secret swap ("Secretly swap it with another
   1") goes to each of the 8 other tiles with equal chance.
 
+Facts from outcomes (logic, no model of anyone's choices). Most endings show their
+tiles, and the shows are events already. One outcome reveals a tile nobody shows:
+"Peek at as many as you want. If you see the bomb, you lose." When the opponent peeks
+at a tile with that card and the game goes on, the tile is not the bomb ("If it's the
+bomb, you lose the game"). The engine records it for both players as
+``("not_bomb", t)`` (`odds` word ``not-bomb T``). The other cards' outcomes add nothing
+beyond their shows: a Go for It, the ALARM "Peek at 1. Go for It." and the promo "Peek
+at 3. Opponent shows 1 or 2" that go on show their tiles (so they are the shows, and
+not the bomb); the L-shape ALARM always ends the game. What the opponent's choices
+suggest (it stopped peeking, it went for a line) is no fact: an opponent model, kept
+out of these beliefs (see `agents.opponent_knows` for the one the agents use).
+
 Three implementations, each checked against the others and against brute force:
 
 * `ExactBelief`: `fractions.Fraction` weights, the reference (exact odds for `odds`).
@@ -31,6 +43,7 @@ from numba import njit
 
 from solvers.bombastic.tiles import (
     ARR,
+    BOMB,
     HAS,
     LINE_ALL,
     LINE_BOMB,
@@ -49,7 +62,7 @@ from solvers.common.errors import BadInput, unknown
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
 NUMBA_DEPENDS_ON = "5f0e993a6f7e7965"
 
-EVENT_WORDS = ("peek", "show", "swap", "shuffle", "place", "secret-swap")
+EVENT_WORDS = ("peek", "show", "not-bomb", "swap", "shuffle", "place", "secret-swap")
 
 TRIPLES: tuple[tuple[int, int, int], ...] = tuple(itertools.combinations(range(N_TILES), 3))
 TRIPLE_INDEX = {t: i for i, t in enumerate(TRIPLES)}
@@ -87,6 +100,8 @@ def event_text(ev: tuple) -> str:
         return "place " + " ".join(f"{t}={'XOB'[v]}" for t, v in zip(ev[1], ev[2], strict=True))
     if kind == "secret_swap":
         return f"secret-swap {ev[1]}"
+    if kind == "not_bomb":
+        return f"not-bomb {ev[1]}"
     return " ".join(map(str, ev))
 
 
@@ -111,7 +126,8 @@ def parse_events(text: str) -> list[tuple]:
 
     Events (tiles 0..8, row by row; values X, O, B):
     ``peek 4=X`` I peeked; ``show 0=O`` shown to both (Go for It, show cards);
-    ``swap 1 2`` a swap both saw; ``shuffle 3 4 5`` put back in an order I do not know
+    ``not-bomb 4`` known by both not to be the bomb (my opponent peeked at it with "Peek
+    at as many as you want" and the game went on); ``swap 1 2`` a swap both saw; ``shuffle 3 4 5`` put back in an order I do not know
     (a random shuffle, or my opponent's secret arrangement); ``place 0=X 1=O 2=B`` my own
     secret arrangement; ``secret-swap 4`` my opponent's secret swap of shown tile 4.
 
@@ -128,6 +144,10 @@ def parse_events(text: str) -> list[tuple]:
             if len(args) != 1:
                 raise BadInput(f"{raw.strip()!r}: {kind} takes one TILE=VALUE, e.g. '{kind} 4=X'")
             events.append((kind, *_tile_value(args[0])))
+        elif kind in ("not-bomb", "not_bomb"):
+            if len(args) != 1:
+                raise BadInput(f"{raw.strip()!r}: not-bomb takes one tile, e.g. 'not-bomb 4'")
+            events.append(("not_bomb", _tile(args[0])))
         elif kind == "swap":
             if len(args) != 2 or _tile(args[0]) == _tile(args[1]):
                 raise BadInput(f"{raw.strip()!r}: swap takes two different tiles, e.g. 'swap 1 2'")
@@ -179,6 +199,16 @@ class ExactBelief:
                 raise BadInput(
                     f"impossible position: {event_text(ev)} contradicts what came before"
                     f"{where} (tile {t} cannot be {VALUE_NAMES[v]})"
+                )
+            self.w = [w / total for w in self.w]
+        elif kind == "not_bomb":
+            t = ev[1]
+            self.w = [Fraction(0) if ARR[i, t] == BOMB else w for i, w in enumerate(self.w)]
+            total = sum(self.w)
+            if total == 0:
+                raise BadInput(
+                    f"impossible position: {event_text(ev)} contradicts what came before"
+                    f"{where} (tile {t} is the bomb)"
                 )
             self.w = [w / total for w in self.w]
         elif kind == "swap":
@@ -247,6 +277,8 @@ def exact_belief(events: list[tuple]) -> ExactBelief:
 
 
 _HAS_F = HAS.reshape(N_TILES * 3, N_ARR).astype(np.float64)
+# _NOT_BOMB_F[t]: 1 for the arrangements whose tile t is not the bomb.
+_NOT_BOMB_F = (~HAS[:, BOMB]).astype(np.float64)
 _LINE_F = np.stack(
     [np.concatenate([LINE_ALL[s], LINE_ALL[1 - s], LINE_BOMB]).astype(np.float64) for s in (0, 1)]
 )
@@ -273,6 +305,12 @@ class FastBelief:
             total = w.sum()
             if total <= 0:
                 raise BadInput(f"impossible position: {event_text(ev)}")
+            self.w = w / total
+        elif kind == "not_bomb":
+            w = self.w * _NOT_BOMB_F[ev[1]]
+            total = w.sum()
+            if total <= 0:
+                raise BadInput(f"impossible position: {event_text(ev)} (tile {ev[1]} is the bomb)")
             self.w = w / total
         elif kind == "swap":
             self.w = self.w[SWAP_MAP[PAIR_INDEX[ev[1], ev[2]]]]
@@ -344,6 +382,20 @@ def mask_observe_fast(m: np.ndarray, t: int, v: int, has_bits: np.ndarray) -> No
         m[w] &= has_bits[t, v, w]
 
 
+@njit(cache=True)
+def mask_exclude(m: np.ndarray, t: int, v: int, has_bits: np.ndarray) -> int:
+    """Tile t is known not to hold v (a survived "Peek at as many"): drop those
+    arrangements; return how many remain."""
+    n = 0
+    for w in range(N_WORDS):
+        m[w] &= ~has_bits[t, v, w]
+        x = m[w]
+        while x:
+            x &= x - np.uint64(1)
+            n += 1
+    return n
+
+
 # De Bruijn multiplication finds the index of the lowest set bit without a loop.
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _DEBRUIJN_TABLE = np.zeros(64, dtype=np.int64)
@@ -404,6 +456,21 @@ def weights_observe(w: np.ndarray, t: int, v: int, arr: np.ndarray) -> float:
 
 
 @njit(cache=True)
+def weights_exclude(w: np.ndarray, t: int, v: int, arr: np.ndarray) -> float:
+    """Tile t is known not to hold v: zero those beliefs, renormalise; return the mass kept."""
+    total = 0.0
+    for i in range(w.shape[0]):
+        if arr[i, t] == v:
+            w[i] = 0.0
+        else:
+            total += w[i]
+    if total > 0:
+        for i in range(w.shape[0]):
+            w[i] /= total
+    return total
+
+
+@njit(cache=True)
 def weights_mix(w: np.ndarray, maps: np.ndarray, out: np.ndarray) -> None:
     """out = average over maps of w moved by the map (swap: one map; shuffle: six)."""
     out[:] = 0.0
@@ -419,7 +486,7 @@ def mask_to_bool(m: np.ndarray) -> np.ndarray:
 
 
 def event_maps(ev: tuple) -> np.ndarray | None:
-    """Return the arrangement maps of a moving event (None for peek/show/others)."""
+    """Return the arrangement maps of a moving event (None for peek/show/not-bomb/others)."""
     kind = ev[0]
     if kind == "swap":
         return SWAP_MAP[PAIR_INDEX[ev[1], ev[2]]][None, :]
@@ -440,6 +507,8 @@ def mask_after(events: list[tuple]) -> np.ndarray:
     for ev in events:
         if ev[0] in ("peek", "show"):
             mask_observe(m, ev[1], ev[2], HAS_BITS)
+        elif ev[0] == "not_bomb":
+            mask_exclude(m, ev[1], BOMB, HAS_BITS)
         maps = event_maps(ev)
         if maps is not None:
             mask_map(m, maps, out)

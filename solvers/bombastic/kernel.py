@@ -32,7 +32,7 @@ from solvers.bombastic.tiles import L_SHAPES, LINES, PERMS3
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "15f92f574e921b06"
+NUMBA_DEPENDS_ON = "980e6f15c8f6c78c"
 
 DECK = 11
 DECK_LEN = 22
@@ -752,7 +752,9 @@ def playout_informed(s: np.ndarray, seed: int) -> int:
 # playout goes for a line at once and so makes waiting look like a gamble. The policy
 # below plays like the reference `heuristic` agent but on a sampled grid, with what
 # each player knows kept as flags: know[p, t] is 1 when player p knows the tile now at
-# position t (the value is read from the grid, so a flag never claims a wrong value).
+# position t (the value is read from the grid, so a flag never claims a wrong value),
+# 2 when p knows only that it is not the bomb (the opponent survived a peek at it with
+# "Peek at as many as you want"), 0 when p knows nothing of it.
 # Flags follow the rulebook's vocabulary: PEEK tells the peeker, SHOW and Go for It
 # tell both, SWAP moves both players' flags (everyone sees which tiles moved), a
 # shuffle or a secret arrangement wipes the flags of whoever did not see the order.
@@ -791,6 +793,9 @@ def apply_know(s: np.ndarray, know: np.ndarray, a: int) -> None:
     elif ph == P_PEEK or ph == P_PEEK_OR_STOP:
         if a < 9:
             know[p, a] = 1
+            # "If it's the bomb, you lose": a game that goes on tells the opponent.
+            if c == PEEK_MANY_C and s[a] != BOMB and know[1 - p, a] == 0:
+                know[1 - p, a] = 2
     elif ph == P_SHOW_PEEKED or ph == P_SHOW:
         if a < 9:
             know[0, a] = 1
@@ -945,6 +950,7 @@ def _bomb_known(s: np.ndarray, know: np.ndarray, p: int) -> bool:
 
 @_no_refcount
 def _n_unknown(know: np.ndarray, p: int) -> int:
+    """How many tiles could be the bomb for p (neither known nor known not the bomb)."""
     n = 0
     for t in range(9):
         if know[p, t] == 0:
@@ -1029,7 +1035,10 @@ def _go_choice(s: np.ndarray, know: np.ndarray, p: int) -> int:
         mine, other, bomb = _line_counts(s, know, p, LINES_A, k)
         if mine == 3:
             return k
-        unk = 3 - mine - other
+        unk = 0  # tiles on the line that could be the bomb
+        for i in range(3):
+            if know[p, LINES_A[k, i]] == 0:
+                unk += 1
         risk = 0.0
         if bomb > 0:
             risk = 1.0
@@ -1125,7 +1134,7 @@ def _casual_action(
         for k in range(8):
             vals[k] = 0.0
             for i in range(3):
-                if know[p, LINES_A[k, i]] == 0:
+                if know[p, LINES_A[k, i]] != 1:
                     vals[k] += 1.0
         return _pick_best(vals, buf, 8, rng)
     if ph == P_GO:

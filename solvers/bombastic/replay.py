@@ -143,6 +143,8 @@ def _event(ev: list) -> str:
         return f"{kind} {ev[1]}={VALUE_CHARS[ev[2]]}"
     if kind == "opp_peek":
         return f"opponent peeks at {ev[1]}"
+    if kind == "not_bomb":
+        return ""  # the replay lists the mover's events: the peeker saw the value itself
     if kind == "reveal":
         return f"reveal {Card(ev[1]).name}"
     if kind in ("card", "go"):

@@ -243,6 +243,7 @@ class Phase(enum.IntEnum):
 #   ("peek", t, v)            I peeked at tile t and saw v
 #   ("opp_peek", t)           my opponent peeked at tile t
 #   ("show", t, v)            tile t was shown to both players: it is v
+#   ("not_bomb", t)           both know tile t is not the bomb (a survived peek-many)
 #   ("swap", a, b)            tiles a and b swapped places (I know how)
 #   ("shuffle", (a, b, c))    tiles a, b, c were put back in an order unknown to me
 #   ("place", (a, b, c), (va, vb, vc))  I secretly arranged: now a is va, b is vb, c is vc
@@ -548,6 +549,8 @@ class State:
             self.picked.append(action)
             if self.tiles[action] == BOMB:
                 return self._end(1 - p, Ending.PEEKED_BOMB)
+            # The game goes on, so both now know this tile is not the bomb.
+            self._record_public(("not_bomb", action))
             self.phase = Phase.PEEK_OR_STOP
         elif card == Card.PEEK_LINE_SHUFFLE:
             # "Peek at 3 tiles that are in a row. Then, your opponent shuffles their

@@ -245,3 +245,41 @@ def scores_chart(scores: pd.DataFrame, out_dir, caption: str) -> list[Path]:
     axes[0].set_ylabel("share (%): winners solid, every player dotted")
     fig.suptitle("Final scores: the winner's (solid) and every player's (dotted)")
     return save_chart(fig, out_dir, "scores", caption)
+
+
+def paired_chart(paired: pd.DataFrame, out_dir, caption: str) -> list[Path]:
+    """A preset minus the default rules, per metric and player count: the mean per-game
+    difference on the same seeds, with its 95% interval; one line per strategy."""
+    metrics = [
+        ("turns", "turns per game", 1.0),
+        ("rounds", "rounds per game", 1.0),
+        ("winner_score", "winner's score", 1.0),
+        ("double_points", "points taken by Doubles per game", 1.0),
+        ("seat1_win", "seat 1's win rate (points of %)", 100.0),
+        ("shared", "shared victories (points of %)", 100.0),
+    ]
+    fig, _ = new_figure(12.0, 6.4)
+    fig.clear()
+    axes = fig.subplots(2, 3, squeeze=False).ravel()
+    strategies = list(dict.fromkeys(paired["strategy"]))
+    for ax, (metric, title, k) in zip(axes, metrics, strict=True):
+        sub = paired[paired["metric"] == metric]
+        for i, strat in enumerate(strategies):
+            t = sub[sub["strategy"] == strat].sort_values("players")
+            x = t["players"].to_numpy() + (i - (len(strategies) - 1) / 2) * 0.12
+            d = t["diff"].to_numpy() * k
+            err = [d - t["lo"].to_numpy() * k, t["hi"].to_numpy() * k - d]
+            ax.errorbar(
+                x, d, yerr=err, fmt="o-", color=PALETTE[i], lw=1.2, ms=4, capsize=3, label=strat
+            )
+        ax.axhline(0, color="#333333", lw=0.8, ls="dashed")
+        ax.set_title(title, fontsize=10)
+        ax.set_xticks(sorted(sub["players"].unique()))
+        ax.set_xlabel("players")
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].legend(fontsize=8, frameon=False, title="all seats play", title_fontsize=8)
+    fig.suptitle(
+        "Preset minus default rules on the same seeds: mean per-game difference (bars: 95%)"
+    )
+    return save_chart(fig, out_dir, "paired", caption)

@@ -22,7 +22,7 @@ Array layout (all int64 unless said; n players, S = row slots, at most 6):
     caps[K, 6]    captures: round, turn, player, body, doubled, card
     ft[3, 45]     firecracker table: power, lanterns, special (0 none 1 string 2 rocket 3 double)
     bt[3, 19]     body table: vitality, points, special (0 none 1 bad luck 2 hand limit)
-    opts[17]      rule options, see `encode_options`
+    opts[19]      rule options, see `encode_options`
 
 Strategy codes: 0 random, 1 greedy, 2 position, 3 montecarlo (`strategies.CODES`).
 """
@@ -37,7 +37,7 @@ from solvers.dragon.rules import Options
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "6211e3cd9d08b1ff"
+NUMBA_DEPENDS_ON = "b3fdc5dcdfbd3e57"
 
 # cnt indices
 DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(
@@ -66,9 +66,13 @@ SCORE, BODIES_GAME, ROUND_PTS, BODIES_ROUND, BONUS, KEPT_N, TOOK_13, TOOK_4 = ra
     O_TARGET,
     O_MAX_TURNS,
     O_MAX_ROUNDS,
-) = range(17)
-N_OPTS = 17
+    O_RESHUFFLE_WHEN,
+    O_EQUAL_VITALITY,
+) = range(19)
+N_OPTS = 19
 MAX_CAPS = 512
+#: Row of the scratch array `sc` marking the slots just filled from the Dragon deck.
+SC_DRAWN = 10
 S_STRING, S_ROCKET, S_DOUBLE = 1, 2, 3
 B_BAD_LUCK, B_HAND_LIMIT = 1, 2
 
@@ -105,6 +109,8 @@ def encode_options(o: Options) -> np.ndarray:
             o.target,
             o.max_turns,
             o.max_rounds,
+            ("draw", "empty").index(o.reshuffle_when),
+            ("slot", "row_first").index(o.equal_vitality),
         ],
         dtype=np.int64,
     )
@@ -183,18 +189,34 @@ def _derive(seed, stream):
 
 
 @njit(cache=True, inline="always")
-def _draw(cnt, deck, disc, rng):
+def _new_deck(cnt, deck, disc, rng):
+    """Shuffle the discard pile into the (empty) deck."""
+    for i in range(cnt[DISC_N]):
+        deck[i] = disc[i]
+    cnt[DECK_N] = cnt[DISC_N]
+    cnt[DISC_N] = 0
+    _shuffle(rng, deck, cnt[DECK_N])
+
+
+@njit(cache=True, inline="always")
+def _keep_deck(cnt, deck, disc, rng, opts):
+    """With reshuffle_when=empty: a new deck as soon as the deck is empty and the discard
+    pile is not (rules.GameState.keep_deck)."""
+    if opts[O_RESHUFFLE_WHEN] == 1 and cnt[DECK_N] == 0 and cnt[DISC_N] > 0:
+        _new_deck(cnt, deck, disc, rng)
+
+
+@njit(cache=True, inline="always")
+def _draw(cnt, deck, disc, rng, opts):
     """Draw the top firecracker, reshuffling the discard pile first; -1 if none."""
     if cnt[DECK_N] == 0:
         if cnt[DISC_N] == 0:
             return -1
-        for i in range(cnt[DISC_N]):
-            deck[i] = disc[i]
-        cnt[DECK_N] = cnt[DISC_N]
-        cnt[DISC_N] = 0
-        _shuffle(rng, deck, cnt[DECK_N])
+        _new_deck(cnt, deck, disc, rng)
     cnt[DECK_N] -= 1
-    return deck[cnt[DECK_N]]
+    card = deck[cnt[DECK_N]]
+    _keep_deck(cnt, deck, disc, rng, opts)
+    return card
 
 
 @njit(cache=True, inline="always")
@@ -206,18 +228,26 @@ def _to_discard(cnt, disc, card):
 # (a call, not inlined: `_setup_round` and `_play_turn` call it three times, and three
 # inlined copies of it made the cold compile longer)
 @_no_refcount
-def _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp):
+def _sort_row(cnt, row, rowc, bt, opts, sc, rowtmp, rowctmp):
     """Stable sort of the slots by vitality (empty slots last); cards move with bodies.
 
-    sc rows 6 and 7 and rowtmp, rowctmp are scratch space.
+    sc[SC_DRAWN, i] = 1 marks slot i as just filled from the Dragon deck: with
+    equal_vitality=row_first it goes after the bodies of equal vitality already in the
+    row. sc rows 6 and 7 and rowtmp, rowctmp are scratch space.
     """
     s = cnt[SLOTS]
     order = sc[6]
     key = sc[7]
+    late = opts[O_EQUAL_VITALITY] == 1
     for i in range(s):
         order[i] = i
     for i in range(s):
-        key[i] = bt[0, row[ROW_BODY, i]] if row[ROW_BODY, i] >= 0 else 1_000_000_000
+        if row[ROW_BODY, i] < 0:
+            key[i] = 1_000_000_000
+        else:
+            key[i] = 2 * bt[0, row[ROW_BODY, i]]
+            if late:
+                key[i] += sc[SC_DRAWN, i]
     for i in range(1, s):
         j = i
         while j > 0 and key[order[j - 1]] > key[order[j]]:
@@ -253,11 +283,11 @@ def _body_points(bt, opts, body):
 
 
 @njit(cache=True, inline="always")
-def _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng):
+def _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng, opts):
     """Step 4: each player in seat order draws up to the hand limit."""
     for p in range(cnt[N]):
         while hand_n[p] < cnt[BASE] + ps[BONUS, p]:
-            card = _draw(cnt, deck, disc, rng)
+            card = _draw(cnt, deck, disc, rng, opts)
             if card < 0:
                 break
             hands[p, hand_n[p]] = card
@@ -288,6 +318,7 @@ def _setup_round(
         for p in range(n):
             for c in range(ps[KEPT_N, p]):
                 _to_discard(cnt, disc, kept[p, c])
+        _keep_deck(cnt, deck, disc, rng, opts)
     for p in range(n):
         ps[KEPT_N, p] = 0
     for i in range(19):
@@ -299,7 +330,8 @@ def _setup_round(
         row[ROW_BODY, i] = dragon[cnt[DRAGON_N]]
         row[ROW_N, i] = 0
         row[ROW_POWER, i] = 0
-    _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp)
+        sc[SC_DRAWN, i] = 0
+    _sort_row(cnt, row, rowc, bt, opts, sc, rowtmp, rowctmp)
     for p in range(n):
         ps[ROUND_PTS, p] = 0
         ps[BODIES_ROUND, p] = 0
@@ -308,12 +340,12 @@ def _setup_round(
         deal = opts[O_TWO_DEAL] if n == 2 else 3
         for p in range(n):
             for _ in range(deal):
-                card = _draw(cnt, deck, disc, rng)
+                card = _draw(cnt, deck, disc, rng, opts)
                 if card >= 0:
                     hands[p, hand_n[p]] = card
                     hand_n[p] += 1
     else:
-        _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng)
+        _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng, opts)
 
 
 # --- strategies -----------------------------------------------------------------------
@@ -796,7 +828,7 @@ def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats
     if ft[2, card] == S_STRING:
         drawn = -1
         if cnt[DECK_N] > 0 or opts[O_STRING_RESHUFFLE] == 1:
-            drawn = _draw(cnt, deck, disc, rng)
+            drawn = _draw(cnt, deck, disc, rng, opts)
         if drawn >= 0:
             if opts[O_STRING_CARD] == 0:
                 rowc[target, row[ROW_N, target]] = drawn
@@ -805,6 +837,7 @@ def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats
             else:
                 extra = ft[0, drawn]
                 _to_discard(cnt, disc, drawn)
+                _keep_deck(cnt, deck, disc, rng, opts)
     b = row[ROW_BODY, target]
     if b < 0:
         return
@@ -851,6 +884,7 @@ def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats
             ps[KEPT_N, p] += 1
         else:
             _to_discard(cnt, disc, x)
+    _keep_deck(cnt, deck, disc, rng, opts)
     row[ROW_BODY, target] = -1
     row[ROW_N, target] = 0
     row[ROW_POWER, target] = 0
@@ -928,6 +962,7 @@ def _place_all(
                     ns += 1
             if ns == 0:
                 _to_discard(cnt, disc, card)
+                _keep_deck(cnt, deck, disc, rng, opts)
                 continue
             target = _rocket_target(strat[p], p, card, slots, ns, cnt, row, rng, ft, bt, opts)
         else:
@@ -946,6 +981,7 @@ def _place_all(
             k += 1
             if target < 0:
                 _to_discard(cnt, disc, card)
+                _keep_deck(cnt, deck, disc, rng, opts)
                 continue
         _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats, ft, bt, opts)
 
@@ -977,7 +1013,7 @@ def _play_turn(
 
     sc is scratch space: rows 0..5 hold the played cards, owners, choices, Rocket slots
     and the reordering buffers; rows 6, 7 belong to `_sort_row`; rows 8, 9 hold a
-    strategy's sorted hand and unseen cards.
+    strategy's sorted hand and unseen cards; row SC_DRAWN marks the slots step 3 fills.
     """
     n = cnt[N]
     cnt[TURN] += 1
@@ -1042,31 +1078,34 @@ def _play_turn(
     for s in range(cnt[SLOTS]):
         if row[ROW_BODY, s] < 0:
             gaps += 1
+            sc[SC_DRAWN, s] = 1
+        else:
+            sc[SC_DRAWN, s] = 0
     if gaps > cnt[DRAGON_N]:
         if opts[O_PARTIAL] == 1:
             for s in range(cnt[SLOTS]):
                 if row[ROW_BODY, s] < 0 and cnt[DRAGON_N] > 0:
                     cnt[DRAGON_N] -= 1
                     row[ROW_BODY, s] = dragon[cnt[DRAGON_N]]
-            _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp)
+            _sort_row(cnt, row, rowc, bt, opts, sc, rowtmp, rowctmp)
         return False
     for s in range(cnt[SLOTS]):
         if row[ROW_BODY, s] < 0:
             cnt[DRAGON_N] -= 1
             row[ROW_BODY, s] = dragon[cnt[DRAGON_N]]
-    _sort_row(cnt, row, rowc, bt, sc, rowtmp, rowctmp)
+    _sort_row(cnt, row, rowc, bt, opts, sc, rowtmp, rowctmp)
     if opts[O_ROUND_END] == 1 and cnt[DRAGON_N] == 0:
         return False
     if cnt[TURN] >= opts[O_MAX_TURNS]:
         cnt[STALLED] += 1
         return False
     # 4. draw
-    _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng)
+    _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng, opts)
     return True
 
 
 #: Rows of the scratch array `sc` (see `_play_turn`).
-SC_ROWS = 10
+SC_ROWS = 11
 
 
 @_no_refcount

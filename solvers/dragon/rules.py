@@ -30,6 +30,7 @@ from typing import Protocol
 
 from solvers.common.errors import BadInput, unknown
 from solvers.dragon.cards import Cards, load_cards
+from solvers.dragon.readings import BY_NAME, PRESETS
 
 MASK = (1 << 64) - 1
 
@@ -96,6 +97,8 @@ STRING_CARD = ("slot", "discard")
 ROUND_END = ("short", "empty")
 NEW_ROUND = ("rebuild", "continue")
 TIEBREAK = ("game", "round")
+RESHUFFLE_WHEN = BY_NAME["reshuffle_when"].choices
+EQUAL_VITALITY = BY_NAME["equal_vitality"].choices
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,17 @@ class Options:
     # pile into a new deck first, as in step 4. False: the String draws nothing. With
     # both piles empty the String adds nothing in either reading.
     string_reshuffle: bool = True
+    # Step 4: "If the Firecracker deck is empty, shuffle the discard pile to form a new
+    # deck." draw: when a draw finds the deck empty (step 4 or a String), so the cards
+    # discarded in between join the new deck. empty: the deck is never empty while the
+    # discard pile is not: the moment the deck runs out, or cards reach the discard pile
+    # while it is empty, the discard pile is shuffled into the new deck.
+    reshuffle_when: str = "draw"
+    # Step 3: "Rearrange the cards in ascending order." slot: bodies of equal vitality
+    # keep the order of their slots. row_first: bodies already in the row stay ahead of
+    # newly drawn bodies of equal vitality. The rulebook's example ("4 first, shifting the
+    # other cards, and 12 at the far right") fits both.
+    equal_vitality: str = "slot"
     # "If there are not enough Dragon Body cards to fill the empty spaces, the round ends
     # immediately." short: the round ends only when the Dragon deck cannot fill the gaps.
     # empty: it also ends once step 3 leaves the Dragon deck empty ("If the Dragon deck
@@ -175,6 +189,8 @@ class Options:
         "round_end": ROUND_END,
         "new_round": NEW_ROUND,
         "tiebreak": TIEBREAK,
+        "reshuffle_when": RESHUFFLE_WHEN,
+        "equal_vitality": EQUAL_VITALITY,
     }
     _RANGES = {
         "two_player_deal": (1, 10),
@@ -202,8 +218,16 @@ class Options:
         return [f.name for f in dataclasses.fields(cls)]
 
     @classmethod
-    def parse(cls, text: str | None) -> Options:
-        """Parse 'name=value,name=value' into Options; raise BadInput on any bad piece."""
+    def parse(cls, text: str | None, preset: str | None = None) -> Options:
+        """Parse 'name=value,name=value' into Options; raise BadInput on any bad piece.
+
+        With `preset` (a name in `readings.PRESETS`), its settings come first and `text`
+        changes them.
+        """
+        if preset:
+            if preset not in PRESETS:
+                raise unknown("rule preset", preset, PRESETS)
+            text = PRESETS[preset].text() + ("," + text if text else "")
         if not text:
             return cls()
         kwargs: dict[str, object] = {}
@@ -378,7 +402,18 @@ class GameState:
             self.deck = self.discard
             self.discard = []
             self.rng.shuffle(self.deck)
-        return self.deck.pop()
+        card = self.deck.pop()
+        self.keep_deck()
+        return card
+
+    def keep_deck(self) -> None:
+        """With `reshuffle_when=empty`, shuffle the discard pile into a new deck as soon as
+        the deck is empty and the discard pile is not (called after every draw and every
+        group of cards discarded together)."""
+        if self.options.reshuffle_when == "empty" and not self.deck and self.discard:
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
 
     def view(self, player: int) -> View:
         """Return what `player` sees."""
@@ -428,6 +463,7 @@ class GameState:
                 self.discard.extend(s.cards)
             for k in self.kept:
                 self.discard.extend(k)
+            self.keep_deck()
         self.kept = [[] for _ in range(self.n)]
         self.dragon = list(range(len(self.cards.bodies)))
         self.rng.shuffle(self.dragon)
@@ -447,12 +483,19 @@ class GameState:
         else:
             self.draw_cards()
 
-    def sort_row(self) -> None:
+    def sort_row(self, drawn: Sequence[int] = ()) -> None:
         """Rearrange the bodies in ascending vitality; cards move with their body.
 
-        The sort is stable (equal vitalities keep their places); empty slots go last.
+        `drawn` lists the slots just filled from the Dragon deck. The sort is stable:
+        equal vitalities keep their places, except that with `equal_vitality=row_first`
+        the bodies already in the row go ahead of the drawn ones. Empty slots go last.
         """
-        self.row.sort(key=lambda s: self.body(s.body).vitality if s.body >= 0 else 10**9)
+        late = set(drawn) if self.options.equal_vitality == "row_first" else set()
+        keys = {
+            id(s): (self.body(s.body).vitality if s.body >= 0 else 10**9, i in late)
+            for i, s in enumerate(self.row)
+        }
+        self.row.sort(key=lambda s: keys[id(s)])
 
     # -- a turn --
     def choose(self, agents: Sequence[Agent], agent_rngs: Sequence[Rng]) -> list[list[int]]:
@@ -512,6 +555,7 @@ class GameState:
                 slots = self.rocket_slots()
                 if not slots:
                     self.discard.append(card)
+                    self.keep_deck()
                     if self.record:
                         self.log.append(f"  p{player + 1} {fc}: no body left, discarded")
                     continue
@@ -523,6 +567,7 @@ class GameState:
                 k += 1
                 if target < 0:
                     self.discard.append(card)
+                    self.keep_deck()
                     if self.record:
                         self.log.append(f"  p{player + 1} {fc}: no body left, discarded")
                     continue
@@ -561,6 +606,7 @@ class GameState:
         total = slot.power + extra
         if extra:
             self.discard.append(drawn)
+            self.keep_deck()
         if slot.body < 0:
             if self.record:
                 self.log.append(
@@ -591,6 +637,7 @@ class GameState:
                 self.kept[player].append(c)
             else:
                 self.discard.append(c)
+        self.keep_deck()
         if self.record:
             self.log.append(
                 f"  p{player + 1} {fc}{note} -> {body}: {total} >= {body.vitality}, takes it "
@@ -611,11 +658,11 @@ class GameState:
             if self.options.partial_refill:
                 for i in gaps[: len(self.dragon)]:
                     self.row[i].body = self.dragon.pop()
-                self.sort_row()
+                self.sort_row(gaps)
             return False
         for i in gaps:
             self.row[i].body = self.dragon.pop()
-        self.sort_row()
+        self.sort_row(gaps)
         if self.options.round_end == "empty" and not self.dragon:
             return False
         return True

@@ -340,6 +340,8 @@ READINGS: dict[str, str] = {
     "partial_refill=true": "partial_refill=true",
     "new_round=continue": "new_round=continue",
     "tiebreak=round": "tiebreak=round",
+    "reshuffle_when=empty": "reshuffle_when=empty",
+    "equal_vitality=row_first": "equal_vitality=row_first",
     "thirteen_bonus=0 (no 13 bonus)": "thirteen_bonus=0",
     "bad_luck=false (the 4 scores +3)": "bad_luck=false",
 }

@@ -72,7 +72,7 @@ def test_cli_seed_42_answers_by_the_reference_search():
 
 
 def test_reference_time_limit_stops_the_search():
-    """The time limit is looked at every 1,000 positions, by the reference search too."""
+    """The time limit holds in the reference search too: no kernel after it."""
     state = new_game(GameConfig(), deal_from_seed(GameConfig(), 8))  # ~10k positions
     res = solve_first(state, node_limit=10**7, time_limit=1e-9, before_kernel=lambda: 1 / 0)
-    assert (res.outcome, res.engine, res.nodes) == ("undecided", "reference", 1000)
+    assert (res.outcome, res.engine) == ("undecided", "reference") and res.nodes < 5000

@@ -16,15 +16,17 @@ from solvers.bombastic.beliefs import (
     event_maps,
     exact_belief,
     mask_after,
+    mask_exclude,
     mask_full,
     mask_map,
     mask_observe,
     mask_to_bool,
     parse_events,
+    weights_exclude,
     weights_mix,
     weights_observe,
 )
-from solvers.bombastic.rules import Options, random_game
+from solvers.bombastic.rules import CHANCE, Card, Options, Phase, State, random_game
 from solvers.bombastic.tiles import ARR, BOMB, LINES, N_ARR, PERMS3, O, X, index_of
 from solvers.common.errors import BadInput
 
@@ -99,12 +101,51 @@ def test_secret_swap_spreads_evenly():
         assert b.tile_odds()[t][2] == (0 if t == 4 else Fraction(1, 8))
 
 
+def test_one_survived_peek_many_closed_form():
+    # Tile 4 is not the bomb: the bomb is one of the 8 others, X and O share tile 4.
+    tiles = exact_belief(parse_events("not-bomb 4")).tile_odds()
+    assert tiles[4] == (Fraction(1, 2), Fraction(1, 2), Fraction(0))
+    for t in range(9):
+        if t != 4:
+            assert tiles[t][BOMB] == Fraction(1, 8)
+    assert exact_belief(parse_events("not-bomb 4")).support() == 630 - 70
+
+
+def test_eight_survived_peeks_find_the_bomb():
+    """The issue's example: X peeks at 8 tiles safely and stops; O knows the bomb."""
+    b = exact_belief(parse_events("; ".join(f"not-bomb {t}" for t in range(8))))
+    assert b.support() == 70  # 8!/(4!4!): the X and O stay unknown
+    assert b.tile_odds()[8] == (Fraction(0), Fraction(0), Fraction(1))
+    fast = FastBelief.uniform()
+    for t in range(8):
+        fast.update(("not_bomb", t))
+    assert fast.tile_odds()[8, BOMB] == pytest.approx(1.0)
+    m = mask_full()
+    for t in range(8):
+        left = mask_exclude(m, t, BOMB, HAS_BITS)
+    assert left == 70 and mask_to_bool(m)[ARR[:, 8] == BOMB].all()
+
+
+def test_not_bomb_moves_with_a_swap():
+    b = exact_belief(parse_events("not-bomb 0; swap 0 8"))
+    assert b.tile_odds()[8][BOMB] == 0 and b.tile_odds()[0][BOMB] == Fraction(1, 8)
+
+
 # ----- Impossible positions ------------------------------------------------------------------
 
 
 def test_five_x_is_impossible():
     with pytest.raises(BadInput, match="impossible position.*event 5"):
         exact_belief(parse_events("peek 0=X; peek 1=X; peek 2=X; peek 3=X; peek 4=X"))
+
+
+def test_the_shown_bomb_cannot_be_not_the_bomb():
+    with pytest.raises(BadInput, match="not-bomb 3 contradicts.*event 2.*tile 3 is the bomb"):
+        exact_belief(parse_events("show 3=B; not-bomb 3"))
+    fast = FastBelief.uniform()
+    fast.update(("show", 3, BOMB))
+    with pytest.raises(BadInput, match="impossible position: not-bomb 3"):
+        fast.update(("not_bomb", 3))
 
 
 def test_a_tile_seen_as_two_things_is_impossible():
@@ -121,6 +162,9 @@ def test_a_tile_seen_as_two_things_is_impossible():
         ("swap 1 1", "two different tiles"),
         ("shuffle 1 2", "three tiles"),
         ("peek 3", "TILE=VALUE"),
+        ("not-bomb", "not-bomb takes one tile"),
+        ("not-bomb 3=X", "tile '3=X'"),
+        ("notbomb 3", "unknown event 'notbomb'.*not-bomb"),
     ],
 )
 def test_malformed_events(text, match):
@@ -150,6 +194,8 @@ def _brute_force(events):
                 kind = ev[0]
                 if kind in ("peek", "show"):
                     ok = tiles[ev[1]] == ev[2]
+                elif kind == "not_bomb":
+                    ok = tiles[ev[1]] != BOMB
                 elif kind == "swap":
                     a, b = ev[1], ev[2]
                     tiles[a], tiles[b] = tiles[b], tiles[a]
@@ -186,7 +232,9 @@ def _random_events(rng: random.Random, n: int):
     events = []
     n_hidden = 0
     for _ in range(n):
-        kind = rng.choice(["peek", "show", "swap", "shuffle", "secret_swap", "place", "move"])
+        kind = rng.choice(
+            ["peek", "show", "not_bomb", "swap", "shuffle", "secret_swap", "place", "move"]
+        )
         if kind in ("shuffle", "secret_swap", "place"):
             if n_hidden == 2:
                 kind = "peek"
@@ -195,6 +243,8 @@ def _random_events(rng: random.Random, n: int):
         if kind in ("peek", "show"):
             t = rng.randrange(9)
             events.append((kind, t, tiles[t]))
+        elif kind == "not_bomb":
+            events.append(("not_bomb", rng.choice([t for t in range(9) if tiles[t] != BOMB])))
         elif kind == "swap":
             a, b = rng.sample(range(9), 2)
             tiles[a], tiles[b] = tiles[b], tiles[a]
@@ -248,6 +298,8 @@ def test_numba_weight_kernels_match_exact():
         for ev in events:
             if ev[0] in ("peek", "show"):
                 weights_observe(w, ev[1], ev[2], ARR)
+            elif ev[0] == "not_bomb":
+                weights_exclude(w, ev[1], BOMB, ARR)
             maps = event_maps(ev)
             if maps is not None:
                 weights_mix(w, maps, out)
@@ -306,3 +358,108 @@ def test_framed_mask_matches_moving_the_bits():
         for i in np.flatnonzero(bits):
             current[index_of(ARR[i][frame])] = True
         assert np.array_equal(current, mask_to_bool(mask_after(events)))
+
+
+def test_not_bomb_reads_and_writes():
+    from solvers.bombastic.beliefs import event_text
+
+    assert parse_events("not-bomb 4; not_bomb 5") == [("not_bomb", 4), ("not_bomb", 5)]
+    assert event_text(("not_bomb", 4)) == "not-bomb 4"
+
+
+# ----- Brute force over the 630 deals, from the rules engine --------------------------------
+
+
+def _hidden_choices(state: State, observer: int) -> list[int] | None:
+    """The decisions `observer` cannot see here, each equally likely under the stated
+    model (chance's shuffle, the opponent's secret order or secret swap partner)."""
+    if state.to_move == CHANCE:
+        return state.legal_actions()
+    if state.to_move != observer and state.phase in (Phase.ARRANGE, Phase.SECRET_SWAP):
+        return state.legal_actions()
+    return None
+
+
+def _engine_posterior(seed: int, history: list[int], options: Options, observer: int):
+    """The observer's posterior by replaying the same decisions on all 630 deals.
+
+    A deal (and a choice for every hidden decision) is possible when the observer's
+    observations come out the same and the game is still on; the survived peek-many
+    enters only through "the game goes on" (its not-bomb events are left out of the
+    comparison), so this checks the fact independently of how the engine records it.
+    """
+    true = State.new(seed, options)
+    for a in history:
+        true.apply(a)
+    want = [ev for ev in true.observations[observer] if ev[0] != "not_bomb"]
+    post = collections.Counter()
+
+    def walk(state: State, i: int, prob: Fraction) -> None:
+        if state.is_over():
+            return
+        if i == len(history):
+            seen = [ev for ev in state.observations[observer] if ev[0] != "not_bomb"]
+            if seen == want:
+                post[index_of(state.tiles)] += prob
+            return
+        hidden = _hidden_choices(state, observer)
+        for a in hidden or [history[i]]:
+            nxt = state.clone()
+            nxt.apply(a)
+            n = len(want) if i + 1 == len(history) else None
+            seen = [ev for ev in nxt.observations[observer] if ev[0] != "not_bomb"]
+            if seen != want[: len(seen)] or (n is not None and len(seen) != n):
+                continue
+            walk(nxt, i + 1, prob / (len(hidden) if hidden else 1))
+
+    for start in range(N_ARR):
+        s = State.new(seed, options)
+        s.tiles = [int(v) for v in ARR[start]]
+        walk(s, 0, Fraction(1, N_ARR))
+    total = sum(post.values())
+    return {i: p / total for i, p in post.items()}, true
+
+
+def _survived_peek_many_prefixes(n_cases: int, options: Options):
+    """(seed, history, observer) right after the observer's opponent survived peeks with
+    "Peek at as many", from random games with at most one hidden decision."""
+    out = []
+    seed = 0
+    while len(out) < n_cases:
+        seed += 1
+        g = random_game(seed, options)
+        s = State.new(seed, options)
+        hidden = 0
+        for k, a in enumerate(g.history):
+            if _hidden_choices(s, 0) is not None or _hidden_choices(s, 1) is not None:
+                hidden += 1
+            p = s.turn_player
+            s.apply(a)
+            if hidden > 1 or s.is_over():
+                break
+            if s.card == Card.PEEK_MANY and s.phase == Phase.PEEK_OR_STOP and len(s.picked) >= 2:
+                obs = s.observations[1 - p]
+                looser = exact_belief([ev for ev in obs if ev[0] != "not_bomb"])
+                if looser.w != exact_belief(obs).w:  # only where the fact changes the odds
+                    out.append((seed, g.history[: k + 1], 1 - p))
+                break
+    return out
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_survived_peek_many_matches_the_engine_over_all_630_deals(case):
+    options = Options(promos=case % 2 == 1)
+    seed, history, observer = _survived_peek_many_prefixes(12, options)[case]
+    want, true = _engine_posterior(seed, history, options, observer)
+    obs = true.observations[observer]
+    assert any(ev[0] == "not_bomb" for ev in obs)
+    exact = exact_belief(obs)
+    assert {i: w for i, w in enumerate(exact.w) if w} == want
+    fast = FastBelief.uniform()
+    for ev in obs:
+        fast.update(ev)
+    np.testing.assert_allclose(fast.w, [float(w) for w in exact.w], atol=1e-12)
+    assert set(np.flatnonzero(mask_to_bool(mask_after(obs)))) == set(want)
+    # Without the fact the odds differ from the engine's: the test can fail.
+    looser = exact_belief([ev for ev in obs if ev[0] != "not_bomb"])
+    assert {i: w for i, w in enumerate(looser.w) if w} != want

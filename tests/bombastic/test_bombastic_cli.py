@@ -24,6 +24,16 @@ def test_odds_text_and_json_agree():
     assert j["possible_arrangements"] == 140
 
 
+def test_odds_takes_the_survived_peek_many():
+    events = "; ".join(f"not-bomb {t}" for t in range(8))
+    j = json.loads(run("odds", "--as", "O", "--events", events, "--json").output)
+    assert j["possible_arrangements"] == 70
+    assert j["tiles"][8]["B"]["fraction"] == "1"
+    assert j["events"][0] == "not-bomb 0"
+    r = run("odds", "--help")
+    assert "not-bomb 4" in r.output and "Peek at as many" in r.output
+
+
 def test_odds_no_events_is_the_uniform_prior():
     j = json.loads(run("odds", "--json").stdout)
     assert {ln["all_mine"]["fraction"] for ln in j["lines"]} == {"1/21"}
@@ -37,6 +47,7 @@ def test_odds_no_events_is_the_uniform_prior():
         (["odds", "--events", "peek 0=X; peek 0=O"], "cannot be O"),
         (["odds", "--as", "Z"], "expected X or O"),
         (["odds", "--events", "look 3"], "unknown event"),
+        (["odds", "--events", "show 4=B; not-bomb 4"], "tile 4 is the bomb"),
         (["play", "--x", "grandmaster", "--games", "1"], "unknown agent"),
         (["play", "--without", "peek-mny", "--games", "1"], "did you mean peek-many"),
         (["play", "--games", "0"], "at least 1"),

@@ -15,6 +15,7 @@ from solvers.bombastic.agents import (
     to_kernel,
     view_of,
 )
+from solvers.bombastic.beliefs import exact_belief
 from solvers.bombastic.rules import (
     ACTION_CARD,
     ACTION_LINE,
@@ -55,6 +56,7 @@ def test_knowledge_flags_never_claim_what_a_player_cannot_know(options):
     the kernel flags a tile as known to a player, that player's exact beliefs (from its
     own observations) are certain of it, and of the true value."""
     buf = np.empty(64, dtype=np.int32)
+    flagged_safe = 0
     for seed in range(120):
         rng = SplitMix64(seed)
         state = State.setup(rng, options)
@@ -69,8 +71,13 @@ def test_knowledge_flags_never_claim_what_a_player_cannot_know(options):
             assert s[:9].tolist() == state.tiles
             for p in (0, 1):
                 sure = _certain(state.observations[p])
-                for t in np.flatnonzero(know[p]):
+                for t in np.flatnonzero(know[p] == 1):
                     assert sure[t] == state.tiles[t], (seed, p, t, state.history)
+                bomb = exact_belief(state.observations[p]).tile_odds()
+                for t in np.flatnonzero(know[p] == 2):
+                    assert bomb[t][BOMB] == 0, (seed, p, t, state.history)
+                    flagged_safe += 1
+    assert flagged_safe > 0  # the "not the bomb" flag was put to the test
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
@@ -86,8 +93,11 @@ def test_opponent_flags_never_claim_what_the_opponent_cannot_know(options):
         for p in (0, 1):
             flags = opponent_knows(view_of(state, p))
             sure = _certain(state.observations[1 - p])
-            for t in np.flatnonzero(flags):
+            for t in np.flatnonzero(flags == 1):
                 assert sure[t] == state.tiles[t], (seed, p, t, state.history)
+            bomb = exact_belief(state.observations[1 - p]).tile_odds()
+            for t in np.flatnonzero(flags == 2):
+                assert bomb[t][BOMB] == 0, (seed, p, t, state.history)
 
 
 def test_casual_policy_is_legal_and_finishes_games():

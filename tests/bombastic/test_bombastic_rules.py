@@ -263,6 +263,19 @@ def test_peek_many_first_peek_is_a_must():
 def test_peek_many_seeing_the_bomb_loses():
     s = play(make(Card.PEEK_MANY), ACTION_CARD, 0, 5)
     assert s.winner == 1 and s.ending == Ending.PEEKED_BOMB
+    assert ("not_bomb", 5) not in s.observations[1]
+
+
+def test_peek_many_survived_tells_both_the_tile_is_not_the_bomb():
+    """ "If it's the bomb, you lose the game": a game that goes on says it was not."""
+    s = play(make(Card.PEEK_MANY), ACTION_CARD, 0, 1)
+    for p in (0, 1):
+        assert [e for e in s.observations[p] if e[0] == "not_bomb"] == [
+            ("not_bomb", 0),
+            ("not_bomb", 1),
+        ]
+    # The opponent learns that much and not the values.
+    assert not any(e[0] == "peek" for e in s.observations[1])
 
 
 def test_peek_line_then_chance_shuffles():

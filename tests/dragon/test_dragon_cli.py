@@ -60,9 +60,43 @@ def test_rules_and_cards_commands():
     assert len(data["firecrackers"]) == 45 and len(data["bodies"]) == 19
 
 
+def test_rules_explains_every_option_and_the_preset():
+    from solvers.dragon.readings import READINGS
+
+    r = run("rules")
+    assert r.exit_code == 0, r.output
+    flat = " ".join(r.output.split())
+    for reading in READINGS:
+        assert f"{reading.name} = " in r.output
+        for value, words in reading.values:
+            assert " ".join(words.split()) in flat, (reading.name, value)
+    assert "gamepark: Game Park's digital edition" in r.output
+    assert "equal_vitality=row_first (not the default): rules/src/material/" in flat
+    r = run("rules", "--preset", "gamepark")
+    assert r.exit_code == 0
+    assert "reshuffle_when = empty (changed)" in " ".join(r.output.split())
+    data = json.loads(run("rules", "--json", "--preset", "gamepark").stdout)
+    by_name = {o["name"]: o for o in data["options"]}
+    assert by_name["tiebreak"]["value"] == "round" and by_name["tiebreak"]["default"] == "game"
+    assert by_name["equal_vitality"]["readings"].keys() == {"slot", "row_first"}
+    assert len(data["presets"]["gamepark"]["settings"]) == len(READINGS)
+
+
+def test_play_and_replay_under_the_preset():
+    args = ["play", "-p", "4", "-s", "greedy,random", "-n", "20", "--seed", "3", "--json"]
+    args[4] = "greedy,random,position,random"
+    k = json.loads(run(*args, "--preset", "gamepark").stdout)
+    ref = json.loads(run(*args, "--preset", "gamepark", "--engine", "reference").stdout)
+    assert k["preset"] == "gamepark" and "reshuffle_when=empty" in k["rules"]
+    assert [s["wins"] for s in k["seats"]] == [s["wins"] for s in ref["seats"]]
+    r = run("replay", "--seed", "7", "--preset", "gamepark", "--rules", "tiebreak=game")
+    assert r.exit_code == 0 and "preset gamepark (" in r.output and "tiebreak" not in r.output
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
+        (["play", "--preset", "gampark"], "unknown rule preset 'gampark' (did you mean gamepark?)"),
         (["play", "-p", "7"], "player count 7 is outside 2 to 6"),
         (["play", "-p", "1"], "player count 1 is outside 2 to 6"),
         (["play", "-s", "grady"], "unknown strategy 'grady' (did you mean greedy?)"),

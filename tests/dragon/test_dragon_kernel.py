@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 from solvers.dragon import kernel
+from solvers.dragon.readings import BY_NAME
 from solvers.dragon.rules import Options, play_game
 from solvers.dragon.strategies import CODES, make_agents
 
@@ -21,7 +24,20 @@ READINGS = {
     "continue+round+deal3+no13+no_bad_luck": Options(
         new_round="continue", tiebreak="round", two_player_deal=3, thirteen_bonus=0, bad_luck=False
     ),
+    "reshuffle_empty+row_first": Options(reshuffle_when="empty", equal_vitality="row_first"),
+    "gamepark": Options.parse("", preset="gamepark"),
 }
+
+#: Every open point of the rulebook with two readings (the study knobs and safeguards aside).
+BINARY = [r.name for r in BY_NAME.values() if r.kind == "reading"]
+
+
+def _combination(bits: int) -> Options:
+    """Return the readings whose bit is set in `bits` (bit i: BINARY[i] takes its second value)."""
+    text = ",".join(
+        f"{name}={BY_NAME[name].choices[(bits >> i) & 1]}" for i, name in enumerate(BINARY)
+    )
+    return Options.parse(text)
 
 
 def _compare(names: list[str], options: Options, seeds: range) -> int:
@@ -55,7 +71,35 @@ def test_mixed_strategies_match_under_every_reading(reading):
     assert played == 180
 
 
-@pytest.mark.parametrize("reading", ["default", "close_up+in_order+empty_slot", "under+discards"])
+@pytest.mark.parametrize("block", range(8))
+def test_every_combination_of_readings_matches(block):
+    # All 2**14 combinations of the open points, each in one seeded game (player count and
+    # strategies vary with the combination); eight blocks of 2,048 so a failure names its part.
+    assert len(BINARY) == 14
+    names_by_n = {
+        2: ["greedy", "random"],
+        3: ["random", "position", "greedy"],
+        4: ["random"] * 4,
+        5: ["position", "random", "random", "greedy", "random"],
+        6: ["random"] * 6,
+    }
+    played = 0
+    for bits in range(block * 2048, (block + 1) * 2048):
+        n = 2 + bits % 5
+        played += _compare(names_by_n[n], _combination(bits), range(bits, bits + 1))
+    assert played == 2048
+
+
+def test_combinations_cover_both_values_of_every_reading():
+    for i, name in enumerate(BINARY):
+        values = {getattr(_combination(bits), name) for bits in (0, 1 << i)}
+        assert len(values) == 2, name
+    assert set(itertools.chain(BINARY)) <= set(Options.names())
+
+
+@pytest.mark.parametrize(
+    "reading", ["default", "close_up+in_order+empty_slot", "under+discards", "gamepark"]
+)
 def test_montecarlo_matches_draw_for_draw(reading):
     options = READINGS[reading]
     played = 0

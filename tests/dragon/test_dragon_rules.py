@@ -390,6 +390,104 @@ def test_draw_up_to_the_limit_reshuffles_the_discard_pile():
     assert len(s.deck) == n_discard - 5 and s.discard == []
 
 
+@pytest.mark.parametrize("reading", ["draw", "empty"])
+def test_when_the_discard_pile_becomes_the_deck_reading(reading):
+    # Step 4 "If the Firecracker deck is empty, shuffle the discard pile to form a new deck":
+    # the last draw of step 4 empties the deck; `empty` forms the new deck at once, `draw`
+    # only when the next draw finds the deck empty.
+    s = position(
+        3,
+        [(11, []), (16, []), (17, [])],
+        hands=[[fc(5, 1), fc(5, 2)], [fc(6, 1), fc(6, 2)], [fc(7, 1), fc(7, 2)]],
+        deck=[fc(8, 1), fc(8, 2), fc(8, 3)],
+        options=Options(reshuffle_when=reading),
+    )
+    old_discard = sorted(s.discard)
+    s.draw_cards()
+    assert [len(h) for h in s.hands] == [3, 3, 3]
+    if reading == "empty":
+        assert sorted(s.deck) == old_discard and s.discard == []
+    else:
+        assert s.deck == [] and sorted(s.discard) == old_discard
+    s.check()
+
+
+@pytest.mark.parametrize("reading", ["draw", "empty"])
+def test_cards_taken_after_the_deck_ran_out_join_the_new_deck_reading(reading):
+    # The next turn's captured cards reach the discard pile: with `draw` they are in the new
+    # deck formed at the next draw; with `empty` the deck was formed before they arrived.
+    s = position(
+        3,
+        [(11, [fc(6, 1)]), (16, []), (17, [])],
+        hands=[[fc(5, 1)], [fc(6, 2)], [fc(7, 2)]],
+        options=Options(reshuffle_when=reading),
+    )
+    old_discard = sorted(s.discard)
+    s.deck = []
+    s.keep_deck()
+    place(s, [[fc(5, 1)], [fc(6, 2)], [fc(7, 2)]])  # 6 + 5 = 11 takes the 11
+    assert s.round_points == [3, 0, 0]
+    taken = sorted([fc(6, 1), fc(5, 1)])
+    if reading == "empty":
+        assert sorted(s.deck) == old_discard and sorted(s.discard) == taken
+    else:
+        assert s.deck == [] and sorted(s.discard) == sorted(old_discard + taken)
+        s.draw_firecracker()
+        assert len(s.deck) == len(old_discard) + 1  # the captured cards are in the new deck
+
+
+def test_discarding_to_an_empty_deck_forms_the_deck_at_once():
+    # With both piles empty, the cards of a capture become the deck as they are discarded.
+    s = position(
+        3,
+        [(11, [fc(6, 1)]), (16, []), (17, [])],
+        hands=[[fc(5, 1)], [fc(6, 2)], [fc(7, 2)]],
+        options=Options(reshuffle_when="empty"),
+    )
+    rest = list(s.discard)
+    s.hands[1].extend(rest)  # every other card in a hand: deck and discard pile empty
+    s.discard = []
+    s.deck = []
+    place(s, [[fc(5, 1)], [fc(6, 2)], [fc(7, 2)]])
+    assert sorted(s.deck) == sorted([fc(6, 1), fc(5, 1)]) and s.discard == []
+    s.check()
+
+
+@pytest.mark.parametrize("reading", ["slot", "row_first"])
+def test_equal_vitality_order_after_step_3_reading(reading):
+    # Step 3 "Rearrange the cards in ascending order": a new 18 drawn into the left slot
+    # meets an 18 already in the row with a 7 under it.
+    s = position(
+        4,
+        [(12, []), (18, [fc(7)]), (23, []), (25, [])],
+        hands=[[fc(5, 1)], [fc(6, 1)], [fc(7, 2)], [fc(8, 1)]],
+        dragon=[],
+        options=Options(equal_vitality=reading),
+    )
+    other_18 = [b.id for b in CARDS.bodies if b.vitality == 18 and b.id != s.row[1].body]
+    s.row[0].body = -1  # the 12 was taken this turn
+    s.dragon = [bodies(3)[0]] + other_18
+    assert s.complete_dragon()
+    if reading == "slot":
+        assert row_summary(s) == [(18, 0), (18, 7), (23, 0), (25, 0)]
+    else:
+        assert row_summary(s) == [(18, 7), (18, 0), (23, 0), (25, 0)]
+
+
+def test_equal_vitality_row_first_still_sorts_by_vitality():
+    s = position(
+        4,
+        [(12, []), (18, [fc(7)]), (23, []), (25, [])],
+        dragon=[],
+        options=Options(equal_vitality="row_first"),
+    )
+    s.row[0].body = -1
+    s.row[3].body = -1
+    s.dragon = [bodies(11)[0], bodies(3)[0]]  # the 3 is drawn first, into the left gap
+    assert s.complete_dragon()
+    assert row_summary(s) == [(3, 0), (11, 0), (18, 7), (23, 0)]
+
+
 @pytest.mark.parametrize("partial", [False, True])
 def test_round_ends_when_the_dragon_deck_runs_short(partial):
     s = position(

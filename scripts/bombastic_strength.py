@@ -1,0 +1,200 @@
+"""Is agent A stronger than agent B? Both seatings on the same deals, as a resumable study.
+
+    nice -n 10 python scripts/bombastic_strength.py \
+        --a ismcts-heuristic-guarded:2000 --b ismcts-heuristic-guarded:300 --games 2000
+    python scripts/bombastic_strength.py --summary-only     # tables from what is done
+    python scripts/bombastic_strength.py --time-moves 4     # seconds per decision of A
+
+Two match studies (`study.match_study`, the shared runner: re-running resumes, chunk by
+chunk) with the same seed, so deal g is played once with A as X and once with A as O:
+`OUT/a_x/` and `OUT/a_o/`. The summary counts only deals finished in both seatings and
+writes `OUT/strength.csv` (per seating and pooled: A's wins, Wilson 95% interval, its
+half-width) and `OUT/summary.json`, and the README block `bombastic-strength`. A game
+that reaches the turn cap is a game A did not win.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import pandas as pd  # noqa: E402
+
+from solvers.bombastic.agents import make_agent, play_game  # noqa: E402
+from solvers.bombastic.rules import Options  # noqa: E402
+from solvers.bombastic.study import match_study  # noqa: E402
+from solvers.common.readme import update_block  # noqa: E402
+from solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402
+from solvers.common.stats import wilson  # noqa: E402
+
+README_ANCHOR = "<!-- section: bombastic -->"
+
+
+def run(a: str, b: str, games: int, seed: int, out: Path, minutes: float | None) -> None:
+    """Run (or resume) both seatings, alternating chunks' worth of time between them."""
+    budget = None if minutes is None else minutes * 60 / 2
+    for x, o, sub in ((a, b, "a_x"), (b, a, "a_o")):
+        study = match_study(x, o, games, seed, Options())
+        run_study(study, out / sub, workers=1, time_budget=budget)
+
+
+def summarize(out: Path) -> dict:
+    """A's record over the deals finished in both seatings."""
+    ax = load_study(out / "a_x", partial=True)
+    ao = load_study(out / "a_o", partial=True)
+    ma, mo = load_manifest(out / "a_x"), load_manifest(out / "a_o")
+    a, b = ma["identity"]["params"]["x"], ma["identity"]["params"]["o"]
+    both = sorted(set(ax["case"]) & set(ao["case"]))
+    ax = ax.set_index("case").loc[both]
+    ao = ao.set_index("case").loc[both]
+    n = len(both)
+    win_x = int((ax["winner"] == 0).sum())
+    win_o = int((ao["winner"] == 1).sum())
+    rows = []
+    for label, k, m in (
+        ("A as X (moves first)", win_x, n),
+        ("A as O", win_o, n),
+        ("both seatings", win_x + win_o, 2 * n),
+    ):
+        lo, hi = wilson(k, m) if m else (0.0, 1.0)
+        rows.append(
+            {
+                "seating": label,
+                "games": m,
+                "a_wins": k,
+                "rate": k / m if m else float("nan"),
+                "lo": lo,
+                "hi": hi,
+                "half_width": (hi - lo) / 2,
+            }
+        )
+    table = pd.DataFrame(rows)
+    table.insert(0, "b", b)
+    table.insert(0, "a", a)
+    wins_both = int(((ax["winner"] == 0) & (ao["winner"] == 1)).sum())
+    wins_none = int(((ax["winner"] != 0) & (ao["winner"] != 1)).sum())
+    x_first = int((ax["winner"] == 0).sum() + (ao["winner"] == 0).sum())
+    fx_lo, fx_hi = wilson(x_first, 2 * n) if n else (0.0, 1.0)
+    return {
+        "a": a,
+        "b": b,
+        "seed": ma["identity"]["seed"],
+        "deals_planned": ma["identity"]["n_cases"],
+        "deals_done_both_seatings": n,
+        "deals_a_won_both": wins_both,
+        "deals_a_won_neither": wins_none,
+        "x_wins": x_first,
+        "x_rate": x_first / (2 * n) if n else float("nan"),
+        "x_lo": fx_lo,
+        "x_hi": fx_hi,
+        "turn_capped": int((ax["ending"] == "TURN_CAP").sum() + (ao["ending"] == "TURN_CAP").sum()),
+        "computed_by": sorted({computed_by(ma), computed_by(mo)}),
+        "table": table,
+    }
+
+
+def time_moves(a: str, b: str, games: int, seed: int) -> dict:
+    """Seconds per decision of agent A (only its searched decisions: more than one choice)."""
+    times: list[float] = []
+
+    class Timed:
+        def __init__(self, agent):
+            self.agent = agent
+            self.omniscient = False
+
+        def act(self, view, rng):
+            t = time.perf_counter()
+            out = self.agent.act(view, rng)
+            if len(view.legal) > 1:
+                times.append(time.perf_counter() - t)
+            return out
+
+    for g in range(games):
+        pair = [make_agent(b), make_agent(b)]
+        pair[g % 2] = Timed(make_agent(a))
+        play_game(pair[0], pair[1], seed + g, Options())
+    times.sort()
+    return {
+        "agent": a,
+        "games": games,
+        "decisions": len(times),
+        "mean_s": statistics.fmean(times),
+        "p95_s": times[int(0.95 * (len(times) - 1))],
+        "max_s": times[-1],
+    }
+
+
+def _pct(rate: float, lo: float, hi: float) -> str:
+    return f"{100 * rate:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def readme_block(s: dict, timing: dict | None) -> str:
+    t = s["table"]
+    lines = [
+        f"| `{s['a']}` against `{s['b']}` | games | A wins, % [95% CI] | half-width |",
+        "| --- | --- | --- | --- |",
+    ]
+    for r in t.itertuples():
+        lines.append(
+            f"| {r.seating} | {r.games:,} | {_pct(r.rate, r.lo, r.hi)} | {100 * r.half_width:.1f} |"
+        )
+    n = s["deals_done_both_seatings"]
+    lines += [
+        "",
+        f"Seed {s['seed']}: deal g played once with each seating ({n:,} of "
+        f"{s['deals_planned']:,} planned deals done in both); default rules; X (the first "
+        f"player) won {_pct(s['x_rate'], s['x_lo'], s['x_hi'])} of these games. A won "
+        f"{s['deals_a_won_both']:,} deals in both seatings and {s['deals_a_won_neither']:,} in "
+        f"neither; {s['turn_capped']} games reached the turn cap. Computed by "
+        f"{', '.join(s['computed_by'])} (`scripts/bombastic_strength.py`).",
+    ]
+    if timing:
+        lines.append(
+            f"Seconds per searched decision of `{timing['agent']}` on this machine under "
+            f"load: mean {timing['mean_s']:.2f}, 95th percentile {timing['p95_s']:.2f}, "
+            f"max {timing['max_s']:.2f} ({timing['decisions']} decisions, {timing['games']} games)."
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--a", default="ismcts-heuristic-guarded:2000")
+    ap.add_argument("--b", default="ismcts-heuristic-guarded:300")
+    ap.add_argument("--games", type=int, default=2000, help="deals (each played twice)")
+    ap.add_argument("--seed", type=int, default=5000)
+    ap.add_argument("--out", type=Path, default=ROOT / "results/bombastic/strength")
+    ap.add_argument("--minutes", type=float, default=None, help="start no chunk after this")
+    ap.add_argument("--summary-only", action="store_true")
+    ap.add_argument("--time-moves", type=int, default=0, help="games to time A's decisions")
+    ap.add_argument("--readme", action="store_true", help="rewrite the README block")
+    args = ap.parse_args()
+    if not args.summary_only:
+        run(args.a, args.b, args.games, args.seed, args.out, args.minutes)
+    s = summarize(args.out)
+    timing = None
+    tpath = args.out / "timing.json"
+    if args.time_moves:
+        timing = time_moves(s["a"], s["b"], args.time_moves, 990000)
+        tpath.write_text(json.dumps(timing, indent=2) + "\n")
+    elif tpath.exists():
+        timing = json.loads(tpath.read_text())
+    s["table"].to_csv(args.out / "strength.csv", index=False)
+    summary = {k: v for k, v in s.items() if k != "table"}
+    summary["rows"] = json.loads(s["table"].to_json(orient="records"))
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=2, default=float) + "\n")
+    block = readme_block(s, timing)
+    print(block)
+    if args.readme:
+        update_block(ROOT / "README.md", "bombastic-strength", block, anchor=README_ANCHOR)
+
+
+if __name__ == "__main__":
+    main()

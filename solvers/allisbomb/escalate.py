@@ -1,0 +1,116 @@
+"""Escalating node limits for sweeps: a first pass at a small limit, then only the deals it
+left undecided again, each time at twice the limit, up to a ceiling.
+
+Every pass is the same exhaustive search (`solver.solve_batch`), so a verdict reached at
+any limit is the verdict of every larger limit: escalation never changes a decided deal,
+it only spends more positions on the deals a smaller limit could not decide. The cost of
+a deal decided at limit L is at most about 2L (the passes before it sum to less than L),
+while almost every deal is decided in the first, cheap pass.
+
+A pass restarts its deals from the setup position: the transposition table of the smaller
+pass is not kept (it would cost the memory of every undecided deal at once), which is
+what bounds the waste by the doubling.
+
+The ceiling's table: beyond `solver.MAX_TABLE_BITS` (about 3 M stored positions per move
+order) a search keeps going exactly but without storing, so a pass above that limit is
+given a larger table, up to `TABLE_BITS_CEILING` (see `table_bits_for`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.kernel import CODE_UNDECIDED
+from solvers.allisbomb.solver import MAX_TABLE_BITS, PORTFOLIO_FIRST, solve_batch
+from solvers.common.errors import BadInput
+
+#: First pass of a sweep's escalation (positions per deal, both move orders together).
+FIRST_LIMIT = 200_000
+#: Last pass: a deal still undecided here is reported 'undecided'.
+CEILING = 51_200_000
+#: Largest table a pass may get (2**24 index slots; the kernel's entry numbers have 24
+#: bits, kernel.TT_ENTRY_BITS). Its pages are mapped only as a search fills them.
+TABLE_BITS_CEILING = 24
+
+
+@dataclass(frozen=True)
+class Escalation:
+    """The node limits of an escalating sweep: first, 2*first, 4*first, ... up to ceiling
+    (the last pass is at the ceiling itself, even when it is not a doubling of first).
+
+    >>> Escalation(1000, 5000).limits()
+    [1000, 2000, 4000, 5000]
+    """
+
+    first: int = FIRST_LIMIT
+    ceiling: int = CEILING
+
+    def __post_init__(self) -> None:
+        if self.first < 1:
+            raise BadInput(f"escalation first limit {self.first} is not positive")
+        if self.ceiling < self.first:
+            raise BadInput(
+                f"escalation ceiling {self.ceiling:,} is below its first limit {self.first:,}"
+            )
+
+    def limits(self) -> list[int]:
+        """The node limit of each pass, in order."""
+        out = [self.first]
+        while out[-1] < self.ceiling:
+            out.append(min(2 * out[-1], self.ceiling))
+        return out
+
+    def to_dict(self) -> dict[str, int]:
+        """JSON-ready parameters (for study manifests)."""
+        return {"first": self.first, "ceiling": self.ceiling}
+
+
+def table_bits_for(node_limit: int) -> int | None:
+    """The table of a pass: None (the solver's own choice) up to the solver's largest table,
+    else room for both move orders' halves of the limit, at most TABLE_BITS_CEILING bits."""
+    half = max(1, node_limit // 2)
+    if half <= (3 << MAX_TABLE_BITS) // 4:
+        return None
+    # entries are stored up to 3/4 of the slots: 4/3 as many slots as positions
+    need = (4 * half + 2) // 3
+    return int(min(TABLE_BITS_CEILING, max(MAX_TABLE_BITS, (need - 1).bit_length())))
+
+
+def solve_escalating(
+    config: GameConfig,
+    decks: np.ndarray,
+    policy: Escalation = Escalation(),
+    first_budget: int = PORTFOLIO_FIRST,
+) -> dict[str, np.ndarray]:
+    """Decide every row of `decks` (int array [m, n]) under the escalation `policy`.
+
+    Returns `solver.solve_batch`'s arrays ('code', 'turns', 'reason' of the deciding pass;
+    'nodes' summed over every pass the deal took part in) plus 'limit', the node limit of
+    the pass that decided the deal (or the ceiling for a deal left undecided), and
+    'passes', how many passes the deal took part in. first_budget as in `solve_batch`.
+    """
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+    m = decks.shape[0]
+    out = {k: np.zeros(m, np.int64) for k in ("code", "nodes", "turns", "reason", "limit")}
+    out["passes"] = np.zeros(m, np.int64)
+    todo = np.arange(m)
+    for limit in policy.limits():
+        if todo.size == 0:
+            break
+        res = solve_batch(
+            config,
+            decks[todo],
+            node_limit=limit,
+            table_bits=table_bits_for(limit),
+            first_budget=first_budget,
+        )
+        out["nodes"][todo] += res["nodes"]
+        out["passes"][todo] += 1
+        for k in ("code", "turns", "reason"):
+            out[k][todo] = res[k]
+        out["limit"][todo] = limit
+        todo = todo[res["code"] == CODE_UNDECIDED]
+    return out

@@ -1,0 +1,273 @@
+"""Checking a transcription: a card side's steps in plain words, beside the file's own text,
+with what the two seem to disagree on; and a card side played from a position, every result
+of its action (CARDS.md, "Checking your transcription").
+
+The words are generated from the steps only (never from `text`), so reading them against the
+printed card shows what the engine will do.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from solvers.allisbomb.cards import Card, CardSet, Side, Step
+from solvers.allisbomb.rules import DECK, DISCARD, EQUIP0, OUT, State, TooManyMoves
+from solvers.common.errors import BadInput
+
+_ZONE_WORDS = {
+    "deck": "the DECK",
+    "discard": "the DISCARD PILE",
+    "equipped": "your EQUIPPED CARDS",
+    "play": "the PLAY AREA",
+}
+_DEST_WORDS = {
+    "deck_top": "on top of the DECK",
+    "deck_bottom": "at the bottom of the DECK",
+    "equipped": "among your EQUIPPED CARDS (EQUIP)",
+    "discard": "on top of the DISCARD PILE",
+    "out": "out of play",
+}
+#: Words of a card text that say a step of each kind is there (any one of them, any case).
+_MENTIONS = {
+    "move": {
+        "deck_top": ("top", "on the deck"),
+        "deck_bottom": ("bottom",),
+        "equipped": ("equip",),
+        "discard": ("discard",),
+        "out": ("aside", "out of play", "remove"),
+    },
+    "ignite": ("ignite",),
+    "flip_back": ("passive", "turn", "flip"),
+    "swap": ("exchange", "swap"),
+    "reorder": ("order", "rearrange"),
+    "prophecy": ("prophecy", "desired dish"),
+    "equip_win": ("game ends", "win", "equip"),
+}
+
+
+def _ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def _selection(st: Step) -> str:
+    """The cards a selecting step acts on, in words."""
+    where = _ZONE_WORDS[st.zone]
+    k = st.count
+    if st.pick == "self":
+        return "this card (the played card)"
+    if st.pick == "top":
+        return f"the top card of {where}" if k == 1 else f"the top {k} cards of {where}"
+    if st.pick == "bottom":
+        return f"the bottom card of {where}" if k == 1 else f"the bottom {k} cards of {where}"
+    if st.pick == "nth":
+        if k == 1:
+            return f"the {_ordinal(st.n)} card from the top of {where}"
+        return f"the {k} cards of {where} from the {_ordinal(st.n)} from the top down"
+    kind = {"any": "a card", "name": f"a {st.name}", "class": f"a {st.cls} card"}[st.pick]
+    if st.zone == "equipped" and st.pick == "any":
+        return "one of your EQUIPPED CARDS (your choice)"
+    place = f" from {where}" if not st.within else f" from the top {st.within} of {where}"
+    text = f"{kind} of your choice{place}" if st.pick == "any" else f"{kind}{place}"
+    if st.zone == "equipped" and st.pick in ("name", "class"):
+        text += " (two players: either player's)"
+    return text
+
+
+def step_words(st: Step) -> str:
+    """One step in plain words, from its fields alone (the vocabulary of CARDS.md)."""
+    may = "you may " if st.may else ""
+    if st.op in ("move", "ignite", "flip_back"):
+        sel = _selection(st)
+        fixed = st.pick in ("top", "bottom", "nth", "self")
+        if st.op == "move":
+            act = f"put {sel} {_DEST_WORDS[st.to]}"
+        elif st.op == "ignite":
+            act = f"IGNITE {sel} (passive turns ignited; ignited goes to the DISCARD PILE)"
+        else:
+            act = f"turn {sel} back to its passive side (if it is ignited)"
+        if st.count > 1 and not fixed:
+            act += f"; {'up to ' if st.may else ''}{st.count} times, one choice each"
+        elif st.count > 1:
+            act += ", from the top down, one by one"
+        return (may + act)[0].upper() + (may + act)[1:]
+    if st.op == "swap":
+        return (
+            (may or "").capitalize()
+            + ("exchange" if st.may else "Exchange")
+            + " one of your EQUIPPED CARDS with the top card of the DECK"
+        )
+    if st.op == "reorder":
+        return f"Look at the top {st.n} cards of the DECK and put them back in any order"
+    if st.op == "prophecy":
+        return (
+            f"PROPHECY: if none was made yet, {st.dish} becomes the DESIRED DISH and this "
+            "card is set aside out of play"
+        )
+    target = "DESIRED DISH" if st.target == "desired" else st.target
+    if st.zone == "drawn":
+        act = (
+            f"if the card EQUIPPED in this turn's Draw & Equip phase is the ignited {target}, "
+            "the game ends and the win conditions are checked"
+        )
+    else:
+        act = (
+            f"EQUIP the ignited {target} from anywhere in the DECK; the game then ends and "
+            "the win conditions are checked"
+        )
+    text = may + act
+    return text[0].upper() + text[1:]
+
+
+def _mentions(text: str, st: Step) -> bool:
+    low = text.lower()
+    words = _MENTIONS[st.op]
+    if isinstance(words, dict):
+        words = words[st.to]
+    return any(w in low for w in words)
+
+
+def side_flags(card: Card, side: Side, cs: CardSet) -> list[str]:
+    """What a side's text says that its steps do not do, or the other way round."""
+    flags = []
+    text = side.text
+    upper = set(re.findall(r"[A-Z][A-Z' ]*[A-Z]", text))
+    for kw in ("URGENT", "ROYAL"):
+        if re.search(rf"\b{kw}\b", text) and side.keyword != kw:
+            flags.append(f"the text says {kw} but the side has keyword {side.keyword or 'none'}")
+    names = {c.name for c in cs.cards} - {card.name}
+    classes = {k for c in cs.cards for k in c.classes}
+    used = {v for st in side.steps for v in (st.name, st.cls, st.dish, st.target) if v}
+    for word in sorted(names | classes):
+        if re.search(rf"\b{re.escape(word)}\b", text) and word not in used:
+            if not any(word in u for u in upper if u != word) or word in upper:
+                what = "card" if word in names else "class"
+                flags.append(f"the text names the {what} {word}, which no step uses")
+    for j, st in enumerate(side.steps):
+        if text and not _mentions(text, st):
+            flags.append(f"step {j + 1} ({st.op}) is not mentioned by the text")
+    if text and not side.steps and not re.search(r"\bno action\b", text, re.I):
+        flags.append("the side has no steps, but its text reads like an action")
+    return flags
+
+
+@dataclass(frozen=True)
+class SideReport:
+    """One side of one card as `cards check` prints it."""
+
+    card: Card
+    side: str
+    text: str
+    words: list[str]
+    flags: list[str]
+
+    def to_json(self) -> dict:
+        return {
+            "card": self.card.where(),
+            "label": self.card.label,
+            "set": self.card.expansion,
+            "provenance": self.card.provenance,
+            "side": self.side,
+            "number": self.card.side(self.side == "ignited").number,
+            "keyword": self.card.side(self.side == "ignited").keyword,
+            "text": self.text,
+            "steps": self.words,
+            "flags": self.flags,
+        }
+
+
+def check_report(cs: CardSet, source: str) -> list[SideReport]:
+    """Every side of every card kind read from `source`, in words, with its flags."""
+    out = []
+    for card in dict.fromkeys(c for c in cs.cards if c.source == source):
+        for name in ("passive", "ignited"):
+            side = getattr(card, name)
+            words = [step_words(st) for st in side.steps]
+            out.append(SideReport(card, name, side.text, words, side_flags(card, side, cs)))
+    return out
+
+
+# --- cards try ---------------------------------------------------------------------------------
+
+
+def find_card(cs: CardSet, name: str) -> int:
+    """The first card id whose label or NAME is `name` (BadInput with the nearest if none)."""
+    for i, c in enumerate(cs.cards):
+        if c.label == name:
+            return i
+    for i, c in enumerate(cs.cards):
+        if c.name == name:
+            return i
+    from solvers.common.errors import unknown
+
+    raise unknown("card", name, set(cs.labels) | set(cs.names))
+
+
+def default_position(cs: CardSet, card: int, ignited: bool) -> State:
+    """The position `cards try` plays from when given no --state (CARDS.md): player 1 has
+    the card EQUIPPED, side up as asked, with the two next cards by id that are not URGENT
+    (passive side); the last three other cards are in the DISCARD PILE (bottom first), the
+    rest in the DECK by card id, top first; every other card passive, no PROPHECY made."""
+    n = cs.n
+    others = [c for c in range(n) if c != card]
+    calm = [c for c in others if cs.cards[c].passive.keyword != "URGENT"]
+    equip = calm[:2]
+    rest = [c for c in others if c not in equip]
+    discard = rest[-3:] if len(rest) > 3 else []
+    deck = [c for c in rest if c not in discard]
+    zone = [DECK] * n
+    for c in [card, *equip]:
+        zone[c] = EQUIP0
+    for c in discard:
+        zone[c] = DISCARD
+    ign = [False] * n
+    ign[card] = ignited
+    return State(cs, deck, discard, zone, ign, -1, [False] * n, 0, 0)
+
+
+def try_card(state: State, card: int, limit: int = 200) -> tuple[list[dict], int]:
+    """Every move of `state` that plays `card`, each as the turn in words and the zones after
+    it; returns (the first `limit` results, how many there are in all). BadInput if the card
+    cannot be played there."""
+    if state.is_over():
+        raise BadInput("the position is over: no card can be played")
+    label = state.cards.labels[card]
+    if card not in state.playable():
+        where = (
+            "EQUIPPED by the active player"
+            if state.zone[card] != EQUIP0 + state.active
+            else ("playable (an URGENT card is equipped)")
+        )
+        raise BadInput(f"card {label} is not {where} in this position")
+    results: list[dict] = []
+    total = 0
+    seen: dict[tuple, int] = {}
+    try:
+        for move, child in state.iter_children():
+            if state.card_of(move) != card:
+                continue
+            total += 1
+            if len(results) >= limit:
+                continue
+            key = child.key() + (child.outcome,)
+            results.append(_result(state, move, child, seen.get(key)))
+            seen.setdefault(key, len(results))
+    except TooManyMoves:
+        total = -1
+    return results, total
+
+
+def _result(state: State, move: tuple[int, ...], child: State, same_as: int | None) -> dict:
+    lab = child.label
+    return {
+        "choices": list(move),
+        "turn": state.describe_move(move),
+        "outcome": child.outcome.value,
+        "deck": [lab(c) for c in child.deck],
+        "equipped": [[lab(c) for c in child.equipped(p)] for p in range(child.config.players)],
+        "discard": [lab(c) for c in child.discard],
+        "out": [lab(c) for c in range(len(child.zone)) if child.zone[c] == OUT],
+        "desired": None if child.desired < 0 else child.cards.labels[child.desired],
+        "same_as": same_as,
+    }

@@ -1,0 +1,134 @@
+"""Small and odd card sets for the kernel-versus-reference differential tests.
+
+`random_card_file` writes a random, nonstandard (`custom`) card file of 3 to 7 cards that
+uses the whole effect vocabulary; `differential` solves seeded deals of such files with the
+kernel (plain and portfolio searches, one call and the batch) and the reference search and
+returns the cases that disagree. Run as a script (`python tests/allisbomb/odd_sets.py DIR`)
+it prints one line `ok N` or the disagreements, for a subprocess under NUMBA_BOUNDSCHECK=1.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ("PRINCESS", "PROPHET", "EGGS", "KING", "JOKER", "RASCAL", "MENDER")
+
+
+def _step(rng, names: list[str]) -> str:
+    op = rng.choice(["move", "ignite", "flip_back", "swap", "reorder", "prophecy", "equip_win"])
+    may = ", may = true" if rng.random() < 0.4 else ""
+    if op == "swap":
+        return '{op = "swap"' + may + "}"
+    if op == "reorder":
+        return f'{{op = "reorder", n = {int(rng.integers(2, 5))}}}'
+    if op == "prophecy":
+        return f'{{op = "prophecy", dish = "{rng.choice(names)}"}}'
+    if op == "equip_win":
+        target = "desired" if rng.random() < 0.7 else rng.choice(names)
+        zone = rng.choice(["deck", "drawn"])
+        return f'{{op = "equip_win", target = "{target}", zone = "{zone}"' + may + "}"
+    zone = str(rng.choice(["deck", "discard", "equipped", "play"]))
+    picks = {"deck": ["top", "bottom", "nth", "any", "name", "class"], "play": ["self"]}
+    picks["discard"] = picks["deck"]
+    picks["equipped"] = ["any", "name", "class"]
+    pick = str(rng.choice(picks[zone]))
+    out = f'{{op = "{op}", zone = "{zone}", pick = "{pick}"'
+    if pick == "nth":
+        out += f", n = {int(rng.integers(1, 4))}"
+    if pick == "name":
+        out += f', name = "{rng.choice(names)}"'
+    if pick == "class":
+        out += ', class = "COURT"'
+    if pick in ("any", "name", "class") and zone != "equipped" and rng.random() < 0.3:
+        out += f", within = {int(rng.integers(1, 4))}"
+    if pick != "self" and rng.random() < 0.3:
+        out += f", count = {int(rng.integers(1, 4))}"
+    if op == "move":
+        dests = ["deck_top", "deck_bottom", "equipped", "discard", "out"]
+        dests = [d for d in dests if d != zone]
+        out += f', to = "{rng.choice(dests)}"'
+    return out + may + "}"
+
+
+def random_card_file(rng, path: Path, n_cards: int) -> Path:
+    """Write a random custom base set of `n_cards` cards (copies included) to `path`."""
+    kinds: list[tuple[str, int]] = []
+    left = n_cards
+    for name in NAMES:
+        if left == 0:
+            break
+        copies = 1 if left == 1 or rng.random() < 0.7 else 2
+        kinds.append((name, copies))
+        left -= copies
+    names = [k for k, _ in kinds]
+    lines = ['[set]\nname = "base"\nprovenance = "custom"']
+    for name, copies in kinds:
+        lines.append(f'[[card]]\nname = "{name}"\ncopies = {copies}')
+        if name in ("PRINCESS", "KING", "JOKER"):
+            lines.append('class = ["COURT"]')
+        for side in ("passive", "ignited"):
+            kw = rng.choice(["", "", "", "URGENT", "ROYAL"])
+            number = int(rng.integers(0, min(3, n_cards - 1) + 1))
+            steps = [_step(rng, names) for _ in range(int(rng.integers(0, 3)))]
+            if name == "PRINCESS" and side == "ignited":
+                steps.append('{op = "equip_win", target = "desired", zone = "drawn"}')
+            if name == "PROPHET" and side == "ignited":
+                steps.insert(0, f'{{op = "prophecy", dish = "{names[-1]}"}}')
+            lines.append(f"[card.{side}]\nnumber = {number}")
+            if kw:
+                lines.append(f'keyword = "{kw}"')
+            lines.append("steps = [" + ", ".join(steps) + "]")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def differential(folder: Path, files: int = 12, deals: int = 4, limit: int = 3000) -> list[str]:
+    """Solve seeded deals of random small files with both engines; return disagreements."""
+    from solvers.allisbomb.cards import load_cards
+    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.rules import new_game
+    from solvers.allisbomb.search import reference_search
+    from solvers.allisbomb.solver import solve, solve_batch
+
+    bad = []
+    for i in range(files):
+        rng = np.random.default_rng(1000 + i)
+        players = 2 if i % 3 == 2 else 1
+        n_cards = int(rng.integers(5 if players == 2 else 3, 8))
+        path = random_card_file(rng, folder / f"odd{i}.toml", n_cards)
+        cfg = GameConfig(cards_file=path, allow_nonstandard=True, players=players)
+        n = load_cards(cfg).n
+        decks = np.stack([rng.permutation(n) for _ in range(deals)])
+        batch = solve_batch(cfg, decks, node_limit=limit)
+        for j, deck in enumerate(decks):
+            a = solve(cfg, deck, node_limit=limit, portfolio=False)
+            b = reference_search(new_game(cfg, deck), node_limit=limit)
+            if (a.outcome, a.nodes, a.loss_reason, a.solution) != (
+                b.outcome,
+                b.nodes,
+                b.loss_reason,
+                b.solution,
+            ):
+                bad.append(
+                    f"{path.name} deal {j}: kernel {a.outcome}/{a.nodes}, "
+                    f"reference {b.outcome}/{b.nodes}"
+                )
+            pf = solve(cfg, deck, node_limit=limit, portfolio=True)
+            decided = {"win", "loss"}
+            if a.outcome in decided and pf.outcome in decided and pf.outcome != a.outcome:
+                bad.append(f"{path.name} deal {j}: portfolio {pf.outcome}, plain {a.outcome}")
+            code = {1: "win", 0: "loss", 2: "undecided"}[int(batch["code"][j])]
+            if code != pf.outcome or int(batch["nodes"][j]) != pf.nodes:
+                bad.append(f"{path.name} deal {j}: batch {code}, single {pf.outcome}")
+    return bad
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    folder = Path(sys.argv[1])
+    found = differential(folder)
+    print("\n".join(found) if found else f"ok {len(list(folder.glob('odd*.toml')))}")
