@@ -22,8 +22,7 @@ ENDING_WORDS = {
     Ending.CONDITIONS_UNMET: "the game ended without every win condition met",
     Ending.CYCLE: "the line came back to a position already on it",
     Ending.NO_WIN_REACHABLE: "proved no win reachable",
-    Ending.TOO_MANY_MOVES: "a position with more moves than the search generates "
-    "(rules.MAX_MOVES)",
+    Ending.TOO_MANY_MOVES: "a position with more moves than the search generates (rules.MAX_MOVES)",
 }
 
 #: What each dead-position rule (prune.RULES) proves, in words.
