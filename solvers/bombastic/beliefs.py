@@ -193,24 +193,10 @@ class ExactBelief:
         kind = ev[0]
         if kind in ("peek", "show"):
             _, t, v = ev
-            self.w = [w if ARR[i, t] == v else Fraction(0) for i, w in enumerate(self.w)]
-            total = sum(self.w)
-            if total == 0:
-                raise BadInput(
-                    f"impossible position: {event_text(ev)} contradicts what came before"
-                    f"{where} (tile {t} cannot be {VALUE_NAMES[v]})"
-                )
-            self.w = [w / total for w in self.w]
+            self._keep(ARR[:, t] == v, ev, where, f"tile {t} cannot be {VALUE_NAMES[v]}")
         elif kind == "not_bomb":
             t = ev[1]
-            self.w = [Fraction(0) if ARR[i, t] == BOMB else w for i, w in enumerate(self.w)]
-            total = sum(self.w)
-            if total == 0:
-                raise BadInput(
-                    f"impossible position: {event_text(ev)} contradicts what came before"
-                    f"{where} (tile {t} is the bomb)"
-                )
-            self.w = [w / total for w in self.w]
+            self._keep(ARR[:, t] != BOMB, ev, where, f"tile {t} is the bomb")
         elif kind == "swap":
             m = SWAP_MAP[PAIR_INDEX[ev[1], ev[2]]]
             self.w = [self.w[m[i]] for i in range(N_ARR)]
@@ -226,6 +212,16 @@ class ExactBelief:
             self._mix([SWAP_MAP[PAIR_INDEX[t, u]] for u in range(N_TILES) if u != t], (t,))
         elif kind == "move":
             self._mix([perm3_map(tuple(ev[1]), tuple(ev[2]))], ev[1])
+
+    def _keep(self, possible: np.ndarray, ev: tuple, where: str, why: str) -> None:
+        """Condition on a public fact: arrangements where `possible` is False drop out."""
+        self.w = [w if possible[i] else Fraction(0) for i, w in enumerate(self.w)]
+        total = sum(self.w)
+        if total == 0:
+            raise BadInput(
+                f"impossible position: {event_text(ev)} contradicts what came before{where} ({why})"
+            )
+        self.w = [w / total for w in self.w]
 
     def _mix(self, maps: list[np.ndarray], positions) -> None:
         """Average the beliefs moved by each map (one hidden choice, equally likely)."""

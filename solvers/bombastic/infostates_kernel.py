@@ -54,7 +54,7 @@ from solvers.common.errors import BadInput
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "3120dc2f25d1e568"
+NUMBA_DEPENDS_ON = "7f2295d4c63a4fc3"
 
 
 @intrinsic
