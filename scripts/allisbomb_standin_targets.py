@@ -43,6 +43,25 @@ def _fmt(m, kind: str) -> str:
     return f"{m.rate:.1%} [{lo:.1%}, {hi:.1%}]"
 
 
+def rerun_check(games: dict, other: dict, other_name: object) -> str:
+    """Which win rates of `games` land inside the 95% interval of the same game in `other`."""
+    inside = [
+        (key, other[key]["lo"] <= g["rate"] <= other[key]["hi"], g, other[key])
+        for key, g in games.items()
+        if key in other
+    ]
+    n_in = sum(ok for _, ok, _, _ in inside)
+    outside = [
+        f"{k} {g['rate']:.1%} vs [{o['lo']:.1%}, {o['hi']:.1%}]" for k, ok, g, o in inside if not ok
+    ]
+    return (
+        f"Re-run check against {other_name}: {n_in} of {len(inside)} win rates of this run land "
+        "inside that run's 95% interval"
+        + ("; outside: " + ", ".join(outside) if outside else "")
+        + "."
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cards", type=Path, default=None)
@@ -54,8 +73,18 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated statement numbers (1-based)")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--against", type=Path, default=None, help="targets.json of another run")
+    ap.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("THIS", "OTHER"),
+        help="only print the re-run check of THIS targets.json against OTHER, measuring nothing",
+    )
     a = ap.parse_args()
-    other = json.loads(a.against.read_text())["games"] if a.against else None
+    if a.compare:
+        this, that = (json.loads(Path(f).read_text())["games"] for f in a.compare)
+        print(rerun_check(this, that, a.compare[1]))
+        return
     chosen = [int(x) for x in a.only.split(",") if x] or list(range(1, len(TARGETS) + 1))
     cache: dict = {}
     t0 = time.perf_counter()
@@ -155,28 +184,11 @@ def main() -> None:
         "campaign" in r for r in rows
     )
     lines += ["", f"Met: {met} of {cells} measured cells."]
-    if other is not None:
-        inside = []
-        for key, g in games.items():
-            o = other.get(key)
-            if o is not None:
-                inside.append((key, o["lo"] <= g["rate"] <= o["hi"], g, o))
-        n_in = sum(ok for _, ok, _, _ in inside)
-        lines.append(
-            f"Re-run check against {a.against}: {n_in} of {len(inside)} win rates of this run "
-            "land inside that run's 95% interval"
-            + (
-                "; outside: "
-                + ", ".join(
-                    f"{k} {g['rate']:.1%} vs [{o['lo']:.1%}, {o['hi']:.1%}]"
-                    for k, ok, g, o in inside
-                    if not ok
-                )
-                if n_in < len(inside)
-                else ""
-            )
-            + "."
-        )
+    if a.against is not None:
+        if a.against.is_file():
+            lines.append(rerun_check(games, json.loads(a.against.read_text())["games"], a.against))
+        else:
+            print(f"warning: {a.against} not found; no re-run check", file=sys.stderr)
     text = "\n".join(lines) + "\n"
     print(text)
     print(f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)
