@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +29,9 @@ sys.path.insert(0, str(ROOT))
 from solvers.allisbomb.targets import (  # noqa: E402
     GOLD_RARE,
     TARGETS,
+    Measure,
+    campaign_measure,
+    campaign_results,
     judge,
     measure,
     measure_campaign,
@@ -74,6 +78,19 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--against", type=Path, default=None, help="targets.json of another run")
     ap.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep each measured game (and campaign part) here as JSON and reuse it: cells "
+        "can be measured by several processes (--cells, --campaign-part), then assembled",
+    )
+    ap.add_argument(
+        "--cells", default="", help="only measure these games into --cache, e.g. lookahead:base"
+    )
+    ap.add_argument(
+        "--campaign-part", default="", metavar="K/N", help="only campaigns i = K mod N, to --cache"
+    )
+    ap.add_argument(
         "--compare",
         nargs=2,
         type=Path,
@@ -94,7 +111,14 @@ def main() -> None:
         if key not in cache:
             deals = a.deals if player == "perfect" else a.look_deals
             t1 = time.perf_counter()
-            cache[key] = measure(name, a.cards, player, deals, a.seed, a.node_limit)
+            stem = f"{player}-{name}-{deals}-{a.seed}.json"
+            hit = a.cache / stem if a.cache else None
+            if hit is not None and hit.is_file():
+                cache[key] = Measure(**json.loads(hit.read_text()))
+            else:
+                cache[key] = measure(name, a.cards, player, deals, a.seed, a.node_limit)
+                if hit is not None:
+                    write_text_atomic(hit, json.dumps(asdict(cache[key])) + "\n")
             print(
                 f"  {player:9s} {name:18s} {_fmt(cache[key], 'win')} "
                 f"({time.perf_counter() - t1:.0f} s)",
@@ -103,6 +127,17 @@ def main() -> None:
             )
         return cache[key]
 
+    if a.cells:
+        for cell in a.cells.split(","):
+            player, name = cell.split(":")
+            get(name, player)
+        return
+    if a.campaign_part:
+        k, parts = (int(x) for x in a.campaign_part.split("/"))
+        res = campaign_results(a.cards, a.seed, range(k, a.campaigns, parts))
+        stem = f"campaigns-{a.campaigns}-{a.seed}-{k}of{parts}.json"
+        write_text_atomic(a.cache / stem, json.dumps(res) + "\n")
+        return
     rows = []
     for i in chosen:
         t = TARGETS[i - 1]
@@ -153,7 +188,14 @@ def main() -> None:
             + " |"
         )
     if a.campaigns:
-        c = measure_campaign(a.cards, a.campaigns, a.seed)
+        parts = (
+            sorted(a.cache.glob(f"campaigns-{a.campaigns}-{a.seed}-*of*.json")) if a.cache else []
+        )
+        merged = [tuple(r) for p in parts for r in json.loads(p.read_text())]
+        if parts and len(merged) == a.campaigns:
+            c = campaign_measure(merged)
+        else:
+            c = measure_campaign(a.cards, a.campaigns, a.seed)
         lo, hi = c.gold_interval
         medals = ", ".join(f"{k} {v}" for k, v in c.medals.items())
         lines.append(
