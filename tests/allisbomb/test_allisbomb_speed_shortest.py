@@ -39,7 +39,7 @@ def test_shortest_matches_breadth_first_reference(cfg, seeds, ref_limit, min_win
 
 
 def test_shortest_is_never_longer_than_the_first_win_and_limit_is_undecided():
-    cfg = GameConfig()
+    cfg = GameConfig(cards_version="standin-v1")  # seed 10 below is version 1's
     for seed in range(8):
         deck = np.random.default_rng(seed).permutation(18)
         first = solve(cfg, deck)
