@@ -228,7 +228,7 @@ def readings_chart(readings: pd.DataFrame, out_dir, caption: str) -> list[Path]:
     for ax in (ax1, ax2):
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle("Effect of each rule reading (same seeded deals for every reading)")
+    fig.suptitle("Effect of each rule reading (the same seeded games under every reading)")
     return save_chart(fig, out_dir, "readings", caption)
 
 
