@@ -7,9 +7,10 @@
 One match study per deck (`study.match_study`, the shared runner, so re-running
 resumes) under `OUT/<deck>/`, all with the same seed: case g deals the same tiles in
 every deck (`State.setup` shuffles the tiles first; the action deck differs with the
-cards in it). Per deck: X's wins with a Wilson 95% interval; against the base deck, the
+cards in it). A deck run with fewer games than the base deck pairs with the base deck's
+first cases (the runner seeds chunk by chunk, so case g draws the same seed). Per deck: X's wins with a Wilson 95% interval; against the base deck, the
 paired difference of X's rate over the same cases (mean of per-deal differences, normal
-95% interval). Writes `OUT/decks.csv` and the README block `bombastic-paired-decks`.
+95% interval). Writes `OUT/decks.csv` and the README block `--block` (default `bombastic-paired-decks`).
 Deck names are those of `study.card_variants()` ("base deck", "without peek-many", ...).
 A game that reaches the turn cap is not an X win.
 """
@@ -130,6 +131,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "results/bombastic/paired")
     ap.add_argument("--summary-only", action="store_true")
     ap.add_argument("--readme", action="store_true", help="rewrite the README block")
+    ap.add_argument("--block", default="bombastic-paired-decks", help="README block name")
     args = ap.parse_args()
     names = [n for n, _ in card_variants()]
     if args.decks == "all":
@@ -146,7 +148,7 @@ def main() -> None:
     block = readme_block(table, meta)
     print(block)
     if args.readme:
-        update_block(ROOT / "README.md", "bombastic-paired-decks", block, anchor=README_ANCHOR)
+        update_block(ROOT / "README.md", args.block, block, anchor=README_ANCHOR)
 
 
 if __name__ == "__main__":
