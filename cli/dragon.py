@@ -20,7 +20,7 @@ def dragon() -> None:
 
     \b
     Examples:
-      bombsolve dragon play --players 4 --strategies greedy,random --games 1000 --seed 1
+      bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 1000 --seed 1
       bombsolve dragon replay --seed 7
       bombsolve dragon study seats --players 4 --games 5000 --out runs/seats
       bombsolve dragon rules
@@ -92,7 +92,14 @@ def _rules_text(options, preset: str | None) -> str:
     show_default=True,
     help="One name for every seat, or one per seat: random, greedy, position, montecarlo.",
 )
-@click.option("--games", "-n", type=int, default=1000, show_default=True)
+@click.option(
+    "--games",
+    "-n",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Games in the one cell (these strategies in these seats).",
+)
 @click.option(
     "--seed",
     type=SEED,
@@ -130,15 +137,10 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
     seeds = game_seeds(seed, games)
-    if engine == "kernel" and not kernel.play_many.signatures:
-        # First use in this process: compile (minutes, once) or load the on-disk cache.
-        t0 = time.perf_counter()
-        kernel.run_games(players, seeds[:1], [CODES[n] for n in names], options)
-        spent = time.perf_counter() - t0
-        if spent > 2.0:
-            click.echo(
-                f"compiled the Numba kernel in {spent:.0f} s (cached for next runs)", err=True
-            )
+    if engine == "kernel":
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("dragon")  # says so first when Numba must compile
     t0 = time.perf_counter()
     if engine == "kernel":
         out = kernel.run_games(players, seeds, [CODES[n] for n in names], options)
@@ -184,6 +186,13 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
         "seconds": elapsed,
     }
     if as_json:
+        from cli.common import json_record
+
+        for r in result["seats"]:
+            r.update(n=games, rate=r["win_rate"])
+        result.update(
+            json_record(seed, result["rules"], "published card faces (solvers/dragon/cards.toml)")
+        )
         click.echo(json.dumps(result, indent=2))
         return
     click.echo(
@@ -246,14 +255,14 @@ def replay(seed, players, strategies, rules, preset, as_json):
         )
         return
     click.echo(
-        f"Bomb the Dragon, seed {seed}, {players} players (p0..p{players - 1}: "
+        f"Bomb the Dragon, seed {seed}, {players} players (seats p1..p{players}: "
         f"{', '.join(names)}), rules: {_rules_text(options, preset)}"
     )
     for line in game.log:
         click.echo(line)
     click.echo(
         f"final scores {game.scores}; winner(s): "
-        + ", ".join(f"p{w} ({names[w]})" for w in game.winners())
+        + ", ".join(f"p{w + 1} ({names[w]})" for w in game.winners())
     )
 
 
@@ -330,6 +339,9 @@ def study(
         rules = options.describe() if options.changed() else ""
     kw = {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
     outp = Path(out)
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("dragon")  # once here, not in every worker; says so first when cold
     desc = _rules_text(options, preset)
     if kind == "seats":
         t = st.run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
