@@ -41,11 +41,11 @@ def folder(out: Path, deck: str) -> Path:
     return out / deck.replace(" ", "_")
 
 
-def run(agent: str, decks: list[str], games: int, seed: int, out: Path) -> None:
+def run(agent: str, decks: list[str], games: int, seed: int, out: Path, workers: int = 1) -> None:
     variants = dict(card_variants())
     for deck in decks:
         study = match_study(agent, agent, games, seed, variants[deck])
-        run_study(study, folder(out, deck), workers=1)
+        run_study(study, folder(out, deck), workers=workers)
 
 
 def summarize(out: Path, decks: list[str]) -> tuple[pd.DataFrame, dict]:
@@ -129,6 +129,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=7100)
     ap.add_argument("--out", type=Path, default=ROOT / "results/bombastic/paired")
+    ap.add_argument("--workers", type=int, default=1, help="processes (the same games)")
     ap.add_argument("--summary-only", action="store_true")
     ap.add_argument("--readme", action="store_true", help="rewrite the README block")
     ap.add_argument("--block", default="bombastic-paired-decks", help="README block name")
@@ -142,7 +143,7 @@ def main() -> None:
         if d not in names:
             raise SystemExit(str(unknown("deck", d, names)))
     if not args.summary_only:
-        run(args.agent, decks, args.games, args.seed, args.out)
+        run(args.agent, decks, args.games, args.seed, args.out, args.workers)
     table, meta = summarize(args.out, decks)
     table.to_csv(args.out / "decks.csv", index=False)
     block = readme_block(table, meta)
