@@ -196,12 +196,12 @@ def options_flags(options) -> str:
     return " ".join(flags)
 
 
-def _check_study_out(out, workers: int, scheduler: str | None) -> None:
+def _check_study_out(out, workers: int | None, scheduler: str | None) -> None:
     """Refuse --workers/--scheduler without --out (they would be ignored) and an --out
     that cannot be written, before any game is played."""
     from solvers.common.runner import check_output_folder
 
-    if out is None and (workers != 1 or scheduler):
+    if out is None and (workers not in (None, 1) or scheduler):
         raise BadInput(
             "--workers and --scheduler run the games as a study into --out; "
             "expected --out DIR with them (or neither)"
@@ -220,10 +220,21 @@ def _pct(p: float) -> str:
 @bombastic.command()
 @click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
 @click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
-@click.option("--games", type=count_range(1), default=100, show_default=True)
+@click.option(
+    "--games",
+    type=count_range(1),
+    default=100,
+    show_default=True,
+    help="Games in the one cell (this pairing, this seating).",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
-@click.option("--workers", type=count_range(1, MAX_WORKERS), default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=count_range(1, MAX_WORKERS),
+    default=None,
+    help="Local worker processes (default: all cores).",
+)
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
@@ -244,13 +255,18 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     _check_study_out(out, workers, scheduler)
     options = make_options(kw)
     study = match_study(x, o, games, seed, options)
+    _announce_kernels([x, o])
     if out:
         df = run_study(study, out, workers=workers, scheduler=scheduler)
     else:
         df = run_in_memory(study)
     s = summarize(df)
     if as_json:
-        s = {**s, "x": x, "o": o, "seed": seed, "options": study.params["options"]}
+        from cli.common import json_record
+
+        s = {**s, "x": x, "o": o, "options": study.params["options"]}
+        s.update(n=games, rate=s["x_rate"], lo=s["x_ci"][0], hi=s["x_ci"][1])  # X's wins
+        s.update(json_record(seed, study.params["options"], "the rulebook's tiles and cards"))
         click.echo(json.dumps(s, indent=2, default=list))
         return
     click.echo(f"{x} (X, first) vs {o} (O): {games} games, seed {seed}")
@@ -276,6 +292,14 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     )
 
 
+def _announce_kernels(specs) -> None:
+    """Compile (saying so first) the ISMCTS playout kernels if an agent uses them."""
+    if any(a.strip().startswith("ismcts") for a in specs):
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("bombastic", "ismcts")
+
+
 @bombastic.command()
 @click.option(
     "--agents",
@@ -284,11 +308,20 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     help="Comma-separated agent specs.",
 )
 @click.option(
-    "--games", type=count_range(1), default=50, show_default=True, help="Games per seating."
+    "--games",
+    type=count_range(1),
+    default=50,
+    show_default=True,
+    help="Games per cell (each pairing, each seating).",
 )
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
-@click.option("--workers", type=count_range(1, MAX_WORKERS), default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=count_range(1, MAX_WORKERS),
+    default=None,
+    help="Local worker processes (default: all cores).",
+)
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
@@ -304,15 +337,21 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
 
     _check_study_out(out, workers, scheduler)
     options = make_options(kw)
+    _announce_kernels(agents.split(","))
     df = run_tournament(agents.split(","), games, seed, options, out, workers, scheduler)
     table = pairing_table(df)
     rt = ratings(df)
     if as_json:
-        click.echo(
-            json.dumps(
-                {"pairings": table.to_dict("records"), "ratings": rt.to_dict("records")}, indent=2
-            )
-        )
+        from dataclasses import asdict
+
+        from cli.common import json_record
+
+        rows = table.to_dict("records")
+        for r in rows:  # X's (the first player's) wins in that pairing
+            r.update(n=r["games"], rate=r["x_rate"], lo=r["x_lo"], hi=r["x_hi"])
+        out = {"pairings": rows, "ratings": rt.to_dict("records"), "games_per_seating": games}
+        out.update(json_record(seed, asdict(options), "the rulebook's tiles and cards"))
+        click.echo(json.dumps(out, indent=2, default=str))
         return
     click.echo(f"{'X (first)':<14}{'O':<14}{'games':>6}{'X wins':>9}{'95% interval':>18}{'cap':>5}")
     for r in table.itertuples():
@@ -395,6 +434,10 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
     if max_memo_gib <= 0:
         raise BadInput(f"--max-memo-gib {max_memo_gib} must be more than 0")
     max_log2 = max(10, int(math.log2(max_memo_gib * 2**30 / Memo.BYTES_PER_SLOT)))
+    if engine != "python":
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("bombastic", "infostates")  # says so first when Numba must compile
     out = {}
     for p in players:
         t0 = time.perf_counter()
@@ -481,6 +524,9 @@ def study(
     names = [a.strip() for a in agents.split(",") if a.strip()]
     for a in names + [card_agent]:
         make_agent(a)
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("bombastic")  # says so first when Numba must compile
     per_seating = games if games is not None else {a: REFERENCE_GAMES.get(a, 60) for a in names}
     for name, n in (
         ("--games", 1 if games is None else games),

@@ -103,7 +103,14 @@ def rules() -> None:
 @bomber.command()
 @_players_option
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
-@click.option("--games", "-n", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option(
+    "--games",
+    "-n",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Games in the one cell (these agents at this player count).",
+)
 @click.option(
     "--seed",
     type=SEED,
@@ -153,6 +160,10 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
             "(use `bombsolve bomber study` for longer runs)"
         )
     seeds = game_seeds(seed, games)
+    if use_kernel:
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("bomber")  # says so first when Numba must compile
     t0 = time.perf_counter()
     if use_kernel:
         mask = -1 if extras_t is None else sum(1 << R.EXTRAS.index(c) for c in extras_t)
@@ -204,6 +215,11 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
         "bomber_stuck_rate": summ["bomber_stuck_rate"],
     }
     if as_json:
+        from cli.common import json_record
+
+        for v in report["outcomes"].values():
+            v["n"] = games
+        report.update(json_record(seed, report["rules"], "the rulebook's character cards"))
         click.echo(json.dumps(report, indent=2, default=float))
         return
     from solvers.bomber.study import OUTCOME_LABELS
@@ -395,20 +411,23 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
         make_study,
         write_part,
     )
-    from solvers.common.runner import run_study
+    from solvers.common.runner import load_manifest, run_study
 
     if part not in PARTS:
         raise unknown("study part", part, PARTS)
     _check_seed(seed)
     label = agents_label(parse_agents(agents))
     st = make_study(part, agents, games, seed, chunk_size, players)
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("bomber")  # once here, not in every worker; says so first when cold
     check_part_folder(out, part)  # before anything is written
     df = run_study(st, Path(out) / label, workers=workers, scheduler=scheduler,
                    command=command_line())  # fmt: skip
     # Rows of other agents' studies of this part in the same folder join the charts.
-    frames, seeds = collect_part(out, part)
-    frames[label], seeds[label] = df, seed
-    summaries = write_part(out, part, frames, seeds)
+    frames, manifests = collect_part(out, part)
+    frames[label], manifests[label] = df, load_manifest(Path(out) / label)
+    summaries = write_part(out, part, frames, manifests)
     table = summaries[label]
     if as_json:
         click.echo(table.to_json(orient="records", indent=2))

@@ -20,7 +20,7 @@ def dragon() -> None:
 
     \b
     Examples:
-      bombsolve dragon play --players 4 --strategies greedy,random --games 1000 --seed 1
+      bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 1000 --seed 1
       bombsolve dragon replay --seed 7
       bombsolve dragon study seats --players 4 --games 5000 --out runs/seats
       bombsolve dragon rules
@@ -92,7 +92,14 @@ def _rules_text(options, preset: str | None) -> str:
     show_default=True,
     help="One name for every seat, or one per seat: random, greedy, position, montecarlo.",
 )
-@click.option("--games", "-n", type=int, default=1000, show_default=True)
+@click.option(
+    "--games",
+    "-n",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Games in the one cell (these strategies in these seats).",
+)
 @click.option(
     "--seed",
     type=SEED,
@@ -130,15 +137,10 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
     seeds = game_seeds(seed, games)
-    if engine == "kernel" and not kernel.play_many.signatures:
-        # First use in this process: compile (minutes, once) or load the on-disk cache.
-        t0 = time.perf_counter()
-        kernel.run_games(players, seeds[:1], [CODES[n] for n in names], options)
-        spent = time.perf_counter() - t0
-        if spent > 2.0:
-            click.echo(
-                f"compiled the Numba kernel in {spent:.0f} s (cached for next runs)", err=True
-            )
+    if engine == "kernel":
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("dragon")  # says so first when Numba must compile
     t0 = time.perf_counter()
     if engine == "kernel":
         out = kernel.run_games(players, seeds, [CODES[n] for n in names], options)
@@ -184,6 +186,13 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
         "seconds": elapsed,
     }
     if as_json:
+        from cli.common import json_record
+
+        for r in result["seats"]:
+            r.update(n=games, rate=r["win_rate"])
+        result.update(
+            json_record(seed, result["rules"], "published card faces (solvers/dragon/cards.toml)")
+        )
         click.echo(json.dumps(result, indent=2))
         return
     click.echo(
@@ -246,14 +255,14 @@ def replay(seed, players, strategies, rules, preset, as_json):
         )
         return
     click.echo(
-        f"Bomb the Dragon, seed {seed}, {players} players (p0..p{players - 1}: "
+        f"Bomb the Dragon, seed {seed}, {players} players (seats p1..p{players}: "
         f"{', '.join(names)}), rules: {_rules_text(options, preset)}"
     )
     for line in game.log:
         click.echo(line)
     click.echo(
         f"final scores {game.scores}; winner(s): "
-        + ", ".join(f"p{w} ({names[w]})" for w in game.winners())
+        + ", ".join(f"p{w + 1} ({names[w]})" for w in game.winners())
     )
 
 
@@ -310,7 +319,6 @@ def study(
     from pathlib import Path
 
     from solvers.common.files import write_text_atomic
-    from solvers.dragon import charts
     from solvers.dragon import study as st
     from solvers.dragon.rules import Options
 
@@ -330,32 +338,19 @@ def study(
         rules = options.describe() if options.changed() else ""
     kw = {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
     outp = Path(out)
-    desc = _rules_text(options, preset)
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("dragon")  # once here, not in every worker; says so first when cold
     if kind == "seats":
         t = st.run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
         for name, table in t.items():
             write_text_atomic(outp / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
-        cap = st.caption(
-            "all seats alike", ", ".join(names), seed, f"{games:,} games per cell", desc
-        )
-        charts.seats_chart(t["seats"], outp, cap)
-        charts.lengths_chart(t["turns"], t["lengths"], outp, cap)
-        charts.scores_chart(t["scores"], outp, cap)
-        charts.cards_chart(t["cards"], counts[0], outp, cap)
-        sp = t["specials"]
-        charts.specials_chart(sp[sp["strategy"] == names[0]], outp, cap)
+        st.draw_seat_charts(t, st.manifests_of(t["seats"]), outp, counts[0], names[0])
         tables, shown = t, t["seats"]
     elif kind == "ladder":
         t = st.run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)
         write_text_atomic(outp / "ladder.csv", t.to_csv(index=False, float_format="%.6g"))
-        cap = st.caption(
-            "one seat of X against a field of Y, seats rotated",
-            ", ".join(names),
-            seed,
-            f"{games:,} games per cell",
-            desc,
-        )
-        charts.ladder_chart(t, outp, cap)
+        st.draw_ladder_chart(t, st.manifests_of(t), outp)
         tables, shown = {"ladder": t}, t
     elif kind == "readings":
         if rules or preset:
@@ -364,14 +359,7 @@ def study(
             )
         t = st.run_readings(outp / "runs", counts[0], names[0], games, seed, **kw)
         write_text_atomic(outp / "readings.csv", t.to_csv(index=False, float_format="%.6g"))
-        cap = st.caption(
-            f"{counts[0]} players, each reading alone",
-            names[0],
-            seed,
-            f"{games:,} games per reading",
-            "one reading per row",
-        )
-        charts.readings_chart(t, outp, cap)
+        st.draw_readings_chart(t, st.manifests_of(t), outp)
         tables = {"readings": t}
         shown = t[["reading", "turns_mean", "rounds_mean", "best_rate", "worst_rate", "chi2"]]
     else:
