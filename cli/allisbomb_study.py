@@ -140,6 +140,9 @@ def sweep(
         chunk_size,
         escalation=policy,
     )
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("allisbomb", "sweep")  # once here, not in every worker
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:
         _report(Path(out), rows)
@@ -164,7 +167,7 @@ def report(study_dirs, out_dir) -> None:
     \b
     Examples:
       bombsolve allisbomb report runs/matrix
-      bombsolve allisbomb report runs/base runs/blitz --out runs/both
+      bombsolve allisbomb report runs/base runs/hard --out runs/both
     """
     from solvers.common.runner import load_study
 
@@ -350,6 +353,10 @@ def campaign(
     study = campaign_study(
         campaigns, seed, players, node_limit, chunk_size, fields["cards_version"]
     )
+    from cli.warmup import ensure_compiled
+
+    for part in ("solve", "search"):  # once here, not in every worker
+        ensure_compiled("allisbomb", part)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     text = campaign_caption(
         load_manifest(out), f"{campaigns:,} campaigns", seed, players, node_limit

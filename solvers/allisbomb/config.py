@@ -20,6 +20,8 @@ EXPANSIONS: tuple[str, ...] = (
     "waking_up",
     "all",
 )
+#: The command line's name for all six expansions together ('all' is the ALL expansion).
+EVERY = "every"
 #: Names accepted on the command line (with '-' or '_' and a few aliases).
 ALIASES: dict[str, str] = {
     "mosquito": "mosquitos",
@@ -71,6 +73,11 @@ def parse_expansions(text: str | None) -> tuple[str, ...]:
 
     Raises BadInput naming an unknown expansion. The HANDS helper pack is a separate flag
     (`GameConfig.hands`), but 'hands' in this list is accepted and returned as 'hands'.
+    'all' is the ALL expansion (the rulebook's name for the sixth); `EVERY` ('every')
+    stands for all six expansions together.
+
+    >>> parse_expansions("every") == EXPANSIONS
+    True
     """
     if not text:
         return ()
@@ -79,12 +86,59 @@ def parse_expansions(text: str | None) -> tuple[str, ...]:
         name = raw.strip().lower()
         if not name:
             continue
+        if name == EVERY:
+            names += [e for e in EXPANSIONS if e not in names]
+            continue
         name = ALIASES.get(name, name.replace("-", "_"))
         if name not in EXPANSIONS and name != "hands":
-            raise unknown("expansion", raw.strip(), (*EXPANSIONS, "hands"))
+            raise unknown("expansion", raw.strip(), (*EXPANSIONS, "hands", EVERY))
         if name not in names:
             names.append(name)
     return tuple(names)
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One open point of the rulebook: the sentence, and what each value reads it as."""
+
+    name: str
+    sentence: str
+    if_true: str
+    if_false: str
+
+
+#: The rule options (`GameConfig` fields) a user may set (`--rule NAME=VALUE`).
+RULE_OPTIONS: dict[str, RuleOption] = {
+    o.name: o
+    for o in (
+        RuleOption(
+            "gifts_distinct",
+            'Rulebook G "Gifts": "You must play at least 3 GIFT cards during the game."',
+            "three different GIFT cards must be played (default)",
+            "three GIFT plays, the same card may count again",
+        ),
+        RuleOption(
+            "give_optional",
+            'Rulebook F "Clean-Up": "the active player chooses an EQUIPPED CARD of theirs '
+            'and gives it to the other player".',
+            "the active player may decline to give",
+            "giving is mandatory whenever the active player has an equipped card (default)",
+        ),
+        RuleOption(
+            "all_any_player",
+            'Rulebook G "All": "ALL must be an EQUIPPED CARD at the end of the game."',
+            "equipped by either player in the two-player game (default)",
+            "equipped by the player who ends the game",
+        ),
+        RuleOption(
+            "waking_up_rules",
+            'Rulebook G/H "Waking Up": its win conditions replace the base ones, and are '
+            "kept for the last campaign game.",
+            "WAKING UP's win conditions, with or without its cards",
+            "the base win conditions (default: WAKING UP's exactly when it is in play)",
+        ),
+    )
+}
 
 
 @dataclass(frozen=True)
