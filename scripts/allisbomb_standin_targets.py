@@ -85,6 +85,11 @@ def main() -> None:
         "can be measured by several processes (--cells, --campaign-part), then assembled",
     )
     ap.add_argument(
+        "--partial",
+        action="store_true",
+        help="with --cache: assemble what is there, marking the games not yet measured",
+    )
+    ap.add_argument(
         "--cells", default="", help="only measure these games into --cache, e.g. lookahead:base"
     )
     ap.add_argument(
@@ -115,6 +120,8 @@ def main() -> None:
             hit = a.cache / stem if a.cache else None
             if hit is not None and hit.is_file():
                 cache[key] = Measure(**json.loads(hit.read_text()))
+            elif a.partial:
+                return None
             else:
                 cache[key] = measure(name, a.cards, player, deals, a.seed, a.node_limit)
                 if hit is not None:
@@ -139,6 +146,7 @@ def main() -> None:
         write_text_atomic(a.cache / stem, json.dumps(res) + "\n")
         return
     rows = []
+    missing = 0
     for i in chosen:
         t = TARGETS[i - 1]
         row = {"n": i, "statement": t.statement, "quote": t.quote}
@@ -146,6 +154,9 @@ def main() -> None:
             if player == "lookahead" and a.look_deals == 0:
                 continue
             h, e = get(t.harder, player), get(t.easier, player)
+            if h is None or e is None:
+                missing += 1
+                continue
             row[player] = {
                 "harder": _fmt(h, t.measure),
                 "easier": _fmt(e, t.measure),
@@ -194,6 +205,8 @@ def main() -> None:
         merged = [tuple(r) for p in parts for r in json.loads(p.read_text())]
         if parts and len(merged) == a.campaigns:
             c = campaign_measure(merged)
+        elif a.partial:
+            raise SystemExit("--partial: the campaign parts in --cache are not complete")
         else:
             c = measure_campaign(a.cards, a.campaigns, a.seed)
         lo, hi = c.gold_interval
@@ -226,6 +239,11 @@ def main() -> None:
         "campaign" in r for r in rows
     )
     lines += ["", f"Met: {met} of {cells} measured cells."]
+    if missing:
+        lines[-1] += (
+            f" PARTIAL: {missing} cell(s) not measured (the run did not finish them; "
+            "`--cache` resumes it)."
+        )
     if a.against is not None:
         if a.against.is_file():
             lines.append(rerun_check(games, json.loads(a.against.read_text())["games"], a.against))
