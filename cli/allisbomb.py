@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import functools
 import json
-import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import click
 
-from cli.common import SEED, count_range, finite_float
+from cli.common import SEED, count_range, finite_float, rule_option
 from solvers.common.errors import BadInput
 from solvers.common.files import check_output_file, write_text_atomic
 from solvers.common.jsonfile import read_json_file
@@ -37,13 +35,15 @@ def warn_nonstandard(config) -> None:
         click.echo(f"warning: {line}", err=True)
 
 
-def banner(stand_in: bool, provenance: dict | None) -> str:
-    """The first line of every report: whose card texts these are, per set."""
+def banner(stand_in: bool, provenance: dict | None, version: str | None = None) -> str:
+    """The first line of every report: whose card texts these are, per set, and which
+    stand-in set version the stand-in ones come from."""
     from solvers.allisbomb.cards import provenance_words
 
     per_set = provenance_words(provenance or {})
     if stand_in:
-        return f"[{STAND_IN_NOTE}; {per_set}]"
+        which = f"; stand-in set {version}" if version else ""
+        return f"[{STAND_IN_NOTE}; {per_set}{which}]"
     return f"[cards: {per_set}]"
 
 
@@ -57,10 +57,22 @@ class GameArgs:
     blitz: bool = False
     cards_file: str | None = None
     allow_nonstandard: bool = False
+    #: The --rule NAME=VALUE texts as typed.
+    rule_pairs: tuple[str, ...] = ()
 
     def rules_given(self) -> bool:
-        """True if a card set or variant option differs from its default (--cards aside)."""
-        return bool(self.expansions or self.hands or self.blitz) or self.players != 1
+        """True if a card set, variant or rule option differs from its default (--cards aside)."""
+        return (
+            bool(self.expansions or self.hands or self.blitz or self.rule_pairs)
+            or self.players != 1
+        )
+
+    def rule_values(self) -> dict[str, object]:
+        """The --rule options as {GameConfig field: value} (raises BadInput on a bad one)."""
+        from cli.common import parse_rule_pairs
+        from solvers.allisbomb.config import RULE_OPTIONS
+
+        return parse_rule_pairs(self.rule_pairs, {name: bool for name in RULE_OPTIONS})
 
     def given(self) -> bool:
         """True if any game option differs from its default."""
@@ -68,7 +80,7 @@ class GameArgs:
 
     def config(self):
         """The validated `GameConfig` (raises BadInput naming a bad value)."""
-        from solvers.allisbomb.config import GameConfig, parse_expansions
+        from solvers.allisbomb.config import GameConfig, cards_option, parse_expansions
 
         names = parse_expansions(self.expansions)
         config = GameConfig(
@@ -76,18 +88,28 @@ class GameArgs:
             hands=self.hands or "hands" in names,
             blitz=self.blitz,
             players=self.players,
-            cards_file=Path(self.cards_file) if self.cards_file else None,
+            **cards_option(self.cards_file),
             allow_nonstandard=self.allow_nonstandard,
+            **self.rule_values(),
         ).validate()
         warn_nonstandard(config)
         return config
 
 
-_GAME_PARAMS = ("expansions", "hands", "players", "blitz", "cards_file", "allow_nonstandard")
+_GAME_PARAMS = (
+    "expansions",
+    "hands",
+    "players",
+    "blitz",
+    "cards_file",
+    "allow_nonstandard",
+    "rule_pairs",
+)
 
 
 def game_options(hands_flag: str = "--hands"):
-    """Add the game options (--expansions, --hands, --players, --blitz, --cards) to a command.
+    """Add the game options (--expansions, --hands, --players, --blitz, --cards, --rule) to a
+    command.
 
     The command receives them as one keyword argument, ``game`` (a `GameArgs`).
     `hands_flag` is the HANDS option's declaration (e.g. "--hands/--no-hands").
@@ -99,7 +121,7 @@ def game_options(hands_flag: str = "--hands"):
             default=None,
             metavar="LIST",
             help="Comma-separated: mosquitos, dream_guide, gifts, the_juice, "
-            "waking_up, all (and hands).",
+            "waking_up, all (the ALL expansion), hands; 'every' for all six expansions.",
         )
         @click.option(
             hands_flag, "hands", is_flag=True, default=False, help="Add the HANDS helper pack."
@@ -117,8 +139,9 @@ def game_options(hands_flag: str = "--hands"):
             "cards_file",
             type=click.Path(dir_okay=False),
             default=None,
-            help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
-            "the stand-in cards of the sets it defines.",
+            help="A stand-in set version by name (standin-v2, the default, or standin-v1), "
+            "or a card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing the "
+            "stand-in cards of the sets it defines.",
         )
         @click.option(
             "--allow-nonstandard",
@@ -126,6 +149,7 @@ def game_options(hands_flag: str = "--hands"):
             help="Play cards that break what the rulebook fixes (copies, names, the "
             "PRINCESS's win...) on purpose: one warning line per breach instead of an error.",
         )
+        @rule_option
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             game = GameArgs(**{k: kwargs.pop(k) for k in _GAME_PARAMS})
@@ -170,7 +194,9 @@ def game_options(hands_flag: str = "--hands"):
 @click.option(
     "--shortest",
     is_flag=True,
-    help="Find a win with the fewest turns (breadth-first, reference engine).",
+    help="Find a win with the fewest turns (iterative deepening in the Numba kernel). If "
+    "--node-limit or --time-limit stops it first, the win found is printed, marked "
+    "'shortest not proven'.",
 )
 @click.option(
     "--time-limit",
@@ -195,6 +221,12 @@ def game_options(hands_flag: str = "--hands"):
 @click.option("--case", type=click.IntRange(min=0), default=None, help="A case of --study.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
+    "--exit-code",
+    "verdict_code",
+    is_flag=True,
+    help="Exit with the verdict: 0 win, 10 loss, 11 undecided (2 stays bad input).",
+)
+@click.option(
     "--save",
     type=click.Path(dir_okay=False),
     default=None,
@@ -215,6 +247,7 @@ def allisbomb(
     study_dir,
     case,
     as_json,
+    verdict_code,
     save,
 ) -> None:
     """All Is Bomb: is this shuffle winnable under perfect play, and how?
@@ -223,9 +256,14 @@ def allisbomb(
     Examples:
       bombsolve allisbomb --seed 42
       bombsolve allisbomb --seed 7 --expansions mosquitos --players 2 --json
-      bombsolve allisbomb --deck "PRINCESS,KING,JOKER,..." --blitz
+      bombsolve allisbomb --blitz --deck "KING,CROISSANT,PROPHET OF CROISSANT,PROPHET OF PANCAKES,PANCAKES,RASCAL,LIBRARIAN,PROPHET OF EGGS,PRINCESS,JOKER,EGGS,GUARDIAN,MENDER"
       bombsolve allisbomb cards --expansions all
-      bombsolve allisbomb --study runs/base --case 17
+      bombsolve allisbomb --study runs/base --case 3
+      bombsolve allisbomb --seed 0 --exit-code   # exits 10: every line loses
+
+    \b
+    Exit codes: 0 the command did its job (with --exit-code: a win), 2 bad input;
+    with --exit-code, 10 a loss and 11 undecided.
     """
     if ctx.invoked_subcommand is not None:
         for name, value in (
@@ -278,25 +316,42 @@ def allisbomb(
         click.echo(render_text(result))
         if study_row is not None:
             click.echo(_study_row_text(study_row))
+    if verdict_code and result["outcome"] != "win":
+        from cli.common import EXIT_LOSS, EXIT_UNDECIDED
+
+        ctx.exit(EXIT_LOSS if result["outcome"] == "loss" else EXIT_UNDECIDED)
 
 
 def _study_case(study_dir: str, case: int):
     """(rank, game options, node limit, summary) of a sweep's case, for ``--study --case``."""
+    from solvers.allisbomb.config import DEFAULT_CARDS, RULE_OPTIONS
     from solvers.allisbomb.study import sweep_case
 
     c = sweep_case(study_dir, case)
     config = c["config"]
+    default = type(config)()
     game = GameArgs(
         expansions=",".join(config.expansions) or None,
         hands=config.hands,
         players=config.players,
         blitz=config.blitz,
-        cards_file=None if config.cards_file is None else str(config.cards_file),
+        cards_file=(
+            str(config.cards_file)
+            if config.cards_file is not None
+            else None
+            if config.cards_version == DEFAULT_CARDS
+            else config.cards_version
+        ),
+        rule_pairs=tuple(
+            f"{name}={str(getattr(config, name)).lower()}"
+            for name in RULE_OPTIONS
+            if getattr(config, name) != getattr(default, name)
+        ),
     )
     if game.config().label() != config.label():
         raise BadInput(
-            f"case {case} is a {config.label()} deal, whose rule options this command "
-            "cannot set; expected a configuration of cards and players only"
+            f"case {case} is a {config.label()} deal, whose options this command "
+            "cannot set; expected a configuration of cards, players and --rule options"
         )
     row = c["row"]
     summary = {
@@ -335,7 +390,8 @@ def solve_command(
     from solvers.allisbomb import deals
     from solvers.allisbomb.rules import new_game, state_from_json
     from solvers.allisbomb.search import stars_lost
-    from solvers.allisbomb.solver import compiled, solve_state
+    from solvers.allisbomb.solver import compiled, solve_state  # (imports the kernel module;
+    # nothing compiles until a kernel function is first called)
 
     if state_file is not None:
         data = read_json_file(state_file, "position file")
@@ -364,15 +420,23 @@ def solve_command(
         state = new_game(cs, deal)
     if shortest and keep_most:
         raise BadInput("--shortest and --keep-most ask for different wins; choose one")
-    if shortest and time_limit is not None:
-        # the iterative deepening does not look at the clock: refused rather than overrun
-        raise BadInput("--time-limit does not bound --shortest; bound it with --node-limit")
-    warm = _warm_up(node_limit)
+    warm = {"seconds": 0.0}
+
+    def load_kernel(search: bool = False) -> None:
+        # announced on stderr when Numba must compile (the first run of a fresh install)
+        from cli.warmup import ensure_compiled
+
+        warm["seconds"] = ensure_compiled("allisbomb", "solve", node_limit=node_limit)
+        if search:  # the shortest and keep-most searches
+            warm["seconds"] += ensure_compiled("allisbomb", "search")
+
     if shortest:
         from solvers.allisbomb.solver import solve_shortest
 
-        res = solve_shortest(state, node_limit, None, check=True)
-    else:
+        load_kernel(search=True)
+        res = solve_shortest(state, node_limit, None, check=True, time_limit=time_limit)
+    elif keep_most:
+        load_kernel(search=True)
         res = solve_state(
             state,
             node_limit=node_limit,
@@ -381,35 +445,22 @@ def solve_command(
             time_limit=time_limit,
             portfolio=True,
         )
-    turns = []
-    s = state.copy()
-    for move in res.solution:
-        lines = s.describe_move(move)
-        card = s.card_of(move)
-        player = s.active + 1
-        s.apply(move)
-        turns.append(
-            {
-                "turn": len(turns) + 1,
-                "card": cs.labels[card],
-                "player": player,
-                "choices": list(move),
-                "steps": lines,
-                "deck_after": [s.label(c) for c in s.deck],
-                "equipped_after": [
-                    [s.label(c) for c in s.equipped(p)] for p in range(config.players)
-                ],
-            }
-        )
+    else:
+        from solvers.allisbomb.solver import solve_first
+
+        res = solve_first(state, node_limit, time_limit, check=True, before_kernel=load_kernel)
+    from solvers.allisbomb.explain import ending_words
+
+    turns, s = transcript(state, res.solution)
     out = {
         "outcome": res.outcome,
+        "engine": res.engine,
         "nodes": res.nodes,
         "seconds": round(res.seconds, 4),
-        "compile_seconds": round(warm, 3),
-        "loss_reason": res.loss_reason,
-        "loss_reasons": res.reasons(),
+        "compile_seconds": round(warm["seconds"], 3),
         "config": config.to_dict(),
         "stand_in": cs.is_stand_in(),
+        "card_files": [str(f) for f in cs.files],
         "provenance": cs.provenance_by_set(),
         "seed": seed,
         "rank": None if deal is None else str(deals.rank(deal)),
@@ -420,40 +471,120 @@ def solve_command(
         "time_limit": time_limit,
         "shortest": shortest,
         "keep_most": keep_most,
-        "stars_lost": stars_lost(s) if res.outcome == "win" else None,
         "solution": [list(m) for m in res.solution],
         "turns": turns,
         "replay_checked": res.outcome == "win",
     }
+    from cli.common import json_record
+
+    rules = {k: getattr(config, k) for k in ("gifts_distinct", "give_optional", "all_any_player")}
+    rules["waking_up_rules"] = config.waking_up
+    provenance = "stand-in" if cs.is_stand_in() else "card files: " + ", ".join(out["card_files"])
+    out.update({k: v for k, v in json_record(seed, rules, provenance).items() if k != "seed"})
+    not_proven = bool(res.loss_reason & 16)  # Ending.NOT_BEST: a win, not proven the best
+    if res.outcome == "win":
+        if keep_most:
+            out["stars_lost"] = stars_lost(s)
+            out["best_proven"] = not not_proven
+        if shortest:
+            out["shortest_proven"] = not not_proven
+    elif res.outcome == "loss":
+        from solvers.allisbomb.explain import explain_loss
+
+        why = explain_loss(state)
+        out["loss_reasons"] = res.reasons()
+        out["losing_ends"] = sorted(why.ends, key=lambda w: -why.ends[w]) or ending_words(
+            res.loss_reason
+        )
+        out["losing_end_lines"] = dict(why.ends)  # how many lines met each end
+        longest, _ = transcript(state, why.longest)
+        out["longest_line"] = {
+            "turns": len(why.longest),
+            "solution": [list(m) for m in why.longest],
+            "steps": longest,
+            "ending": why.longest_end,
+            "complete": why.complete,
+        }
+    else:
+        out["stopped_by"] = _stopped_by(res, node_limit, time_limit)
     return out
 
 
-_WARM = {"seconds": None}
+def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
+    """What stopped an undecided search, in words."""
+    from solvers.allisbomb.rules import MAX_MOVES, Ending
 
-
-def _warm_up(node_limit: int) -> float:
-    """Load (or on the very first run, compile) the Numba kernel and allocate the
-    transposition table; return the seconds taken."""
-    if _WARM["seconds"] is None:
-        from solvers.allisbomb.config import GameConfig
-        from solvers.allisbomb.solver import solve, table_bits_for
-
-        t = time.perf_counter()
-        solve(
-            GameConfig(blitz=True),
-            list(range(13)),
-            node_limit=1,
-            check=False,
-            table_bits=table_bits_for(node_limit),
+    if res.loss_reason & Ending.TOO_MANY_MOVES:
+        return (
+            f"a position with more than {MAX_MOVES:,} moves (or a turn of more than 64 "
+            "choices), the cap per position (CARDS.md, 'Moves')"
         )
-        _WARM["seconds"] = time.perf_counter() - t
-    return _WARM["seconds"]
+    if res.nodes >= node_limit:
+        return f"the node limit of {node_limit:,} positions (--node-limit)"
+    if time_limit is not None and res.seconds >= time_limit:
+        return f"the time limit of {time_limit:g} s (--time-limit)"
+    return "a line deeper than the search follows (1,000 turns) or a turn of more than 64 choices"
+
+
+def transcript(state, solution) -> tuple[list[dict], object]:
+    """Play `solution` from `state` through the reference engine; return one record per
+    turn (what the turn did, then the DECK, EQUIPPED CARDS, DISCARD PILE top first and
+    the cards out of play) and the final position. `replay` prints the same records."""
+    from solvers.allisbomb.rules import OUT
+
+    config = state.config
+    turns = []
+    s = state.copy()
+    for move in solution:
+        lines = s.describe_move(move)
+        card = s.card_of(move)
+        player = s.active + 1
+        s.apply(move)
+        turns.append(
+            {
+                "turn": len(turns) + 1,
+                "card": s.cards.labels[card],
+                "player": player,
+                "choices": list(move),
+                "steps": lines,
+                "deck_after": [s.label(c) for c in s.deck],
+                "equipped_after": [
+                    [s.label(c) for c in s.equipped(p)] for p in range(config.players)
+                ],
+                "discard_after": [s.label(c) for c in reversed(s.discard)],
+                "out_of_play_after": [s.label(c) for c, z in enumerate(s.zone) if z == OUT],
+            }
+        )
+    return turns, s
+
+
+def render_turns(turns: list[dict]) -> list[str]:
+    """The transcript lines of `transcript` records (the solve and `replay` print these)."""
+    lines = []
+    for t in turns:
+        two = len(t["equipped_after"]) > 1
+        who = f" (player {t['player']})" if two else ""
+        lines.append(f"turn {t['turn']}{who}: " + t["steps"][0])
+        for step in t["steps"][1:]:
+            lines.append("    " + step.strip())
+        lines.append("    DECK: " + (", ".join(t["deck_after"]) or "(empty)"))
+        for p, eq in enumerate(t["equipped_after"]):
+            who = f"player {p + 1} " if two else ""
+            lines.append(f"    {who}EQUIPPED CARDS: " + (", ".join(eq) or "(none)"))
+        lines.append(
+            "    DISCARD PILE (top first): " + (", ".join(t["discard_after"]) or "(empty)")
+        )
+        if t["out_of_play_after"]:
+            lines.append("    out of play: " + ", ".join(t["out_of_play_after"]))
+    return lines
 
 
 def render_text(r: dict) -> str:
     """The human-readable solve report."""
     lines = []
-    lines.append(banner(r["stand_in"], r.get("provenance")))
+    lines.append(
+        banner(r["stand_in"], r.get("provenance"), r["config"].get("cards_version", "standin-v1"))
+    )
     lines.append(f"game: {r['config']['label']}")
     if r["deck"] is not None:
         src = f"seed {r['seed']}, " if r["seed"] is not None else ""
@@ -464,46 +595,53 @@ def render_text(r: dict) -> str:
     for p, eq in enumerate(r["position"]["equipped"]):
         lines.append(f"player {p + 1} equips: {', '.join(eq) or '(nothing)'}")
     verdict = r["outcome"].upper()
+    if r.get("engine") == "reference":
+        how = "by the reference search, no kernel needed"
+    else:
+        how = f"by the Numba kernel; kernel load/compile {r['compile_seconds']:.2f} s"
     lines.append(
-        f"verdict: {verdict} ({r['nodes']:,} positions searched in {r['seconds']:.3f} s; "
-        f"kernel load/compile {r['compile_seconds']:.2f} s)"
+        f"verdict: {verdict} ({r['nodes']:,} positions searched in {r['seconds']:.3f} s {how})"
     )
     if r["outcome"] == "loss":
-        lines.append(
-            "every line of play loses; losing ends met: " + (", ".join(r["loss_reasons"]) or "none")
-        )
-    elif r["outcome"] == "undecided" and "TOO_MANY_MOVES" in r["loss_reasons"]:
-        from solvers.allisbomb.rules import MAX_MOVES
-
-        lines.append(
-            f"a position has more than {MAX_MOVES:,} moves (or a turn more than 64 choices), "
-            "the cap per position (CARDS.md, 'Moves'): the search stops there"
-        )
+        lines.append("every line of play loses; the lines end:")
+        counts = r.get("losing_end_lines", {})
+        for words in r["losing_ends"]:
+            k = counts.get(words)
+            lines.append(f"  - {words}" + (f" ({k:,} lines)" if k else ""))
+        ll = r["longest_line"]
+        if ll["turns"]:
+            lines.append(
+                f"the longest line, {ll['turns']} turns, ends: {ll['ending']}"
+                + ("" if ll["complete"] else " (longest met within the explanation budget)")
+            )
+            lines += render_turns(ll["steps"])
     elif r["outcome"] == "undecided":
-        lines.append(
-            f"node limit {r['node_limit']:,} or time limit {r['time_limit']} s reached "
-            "before a verdict; raise --node-limit / --time-limit"
-        )
+        more = "; raise it to search further" if "(--" in r["stopped_by"] else ""
+        lines.append(f"stopped by {r['stopped_by']} before a verdict{more}")
     else:
         if r.get("keep_most"):
-            proven = "NOT_BEST" not in r["loss_reasons"]
             lines.append(
                 f"campaign: this win discards {r['stars_lost']} star card(s); "
-                + ("no win discards fewer" if proven else "node limit hit: fewer not excluded")
+                + (
+                    "no win discards fewer"
+                    if r["best_proven"]
+                    else "fewer not excluded within the limits"
+                )
+            )
+        if r.get("shortest"):
+            lines.append(
+                f"WIN in {len(r['turns'])} turns; "
+                + (
+                    "no win is shorter"
+                    if r["shortest_proven"]
+                    else "shortest not proven within the limits"
+                )
             )
         lines.append(
             f"winning line, {len(r['turns'])} turns (replayed through the reference "
             "engine: it wins):"
         )
-        for t in r["turns"]:
-            who = f" (player {t['player']})" if len(t["equipped_after"]) > 1 else ""
-            lines.append(f"turn {t['turn']}{who}: " + t["steps"][0])
-            for step in t["steps"][1:]:
-                lines.append("    " + step.strip())
-            lines.append("    deck: " + (", ".join(t["deck_after"]) or "(empty)"))
-            for p, eq in enumerate(t["equipped_after"]):
-                who = f"player {p + 1} " if len(t["equipped_after"]) > 1 else ""
-                lines.append(f"    {who}equipped: " + (", ".join(eq) or "(nothing)"))
+        lines += render_turns(r["turns"])
     return "\n".join(lines)
 
 
@@ -524,19 +662,54 @@ def replay_cmd(file) -> None:
         raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
     moves = check_solution(data["solution"], file)
     state = state_from_json(data["position"])
-    click.echo(banner(state.cards.is_stand_in(), state.cards.provenance_by_set()))
+    cs = state.cards
+    click.echo(banner(cs.is_stand_in(), cs.provenance_by_set(), cs.config.cards_version))
     click.echo(f"game: {state.config.label()}")
-    two = state.config.players == 2
+    s = state.copy()
     for i, move in enumerate(moves):
-        if state.is_over():
+        if s.is_over():
             raise BadInput(f"{file}: the game is over before turn {i + 1}")
-        lines = state.describe_move(move)
-        who = f" (player {state.active + 1})" if two else ""
-        state.apply(move)
-        click.echo(f"turn {i + 1}{who}: {lines[0]}")
-        for step in lines[1:]:
-            click.echo("    " + step.strip())
-        click.echo("    deck: " + (", ".join(state.label(c) for c in state.deck) or "(empty)"))
+        s.apply(move)
+    turns, state = transcript(state, moves)
+    for line in render_turns(turns):
+        click.echo(line)
     click.echo(f"result: {state.outcome.value.upper()}")
     if moves and state.outcome is not Outcome.WIN:
         raise BadInput(f"{file}: the saved solution does not win")
+
+
+@allisbomb.command(name="rules")
+@game_options()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def rules_cmd(game, as_json) -> None:
+    """List the rule options (the rulebook's open points): each sentence, what each value
+    reads it as, and the value in effect with the options given.
+
+    \b
+    Examples:
+      bombsolve allisbomb rules
+      bombsolve allisbomb rules --expansions gifts --rule gifts_distinct=false
+    """
+    from dataclasses import asdict
+
+    from solvers.allisbomb.config import RULE_OPTIONS
+
+    config = game.config()
+    rows = [
+        {**asdict(o), "value": getattr(config, o.name), "effective": _effective(config, o.name)}
+        for o in RULE_OPTIONS.values()
+    ]
+    if as_json:
+        click.echo(json.dumps({"config": config.to_dict(), "rules": rows}, indent=1))
+        return
+    click.echo(f"rule options of {config.label()} (set one with --rule NAME=VALUE):")
+    for r in rows:
+        click.echo(f"{r['name']} = {str(r['effective']).lower()}")
+        click.echo(f"    {r['sentence']}")
+        click.echo(f"    true:  {r['if_true']}")
+        click.echo(f"    false: {r['if_false']}")
+
+
+def _effective(config, name: str) -> bool:
+    """The value a rule option has in `config` (waking_up_rules unset follows WAKING UP)."""
+    return config.waking_up if name == "waking_up_rules" else bool(getattr(config, name))

@@ -7,7 +7,17 @@ from fractions import Fraction
 
 import click
 
-from cli.common import MAX_WORKERS, SCHEDULER, SEED, count_range, finite_float, study_options
+from cli.common import (
+    MAX_WORKERS,
+    SCHEDULER,
+    SEED,
+    WORKERS_HELP,
+    count_range,
+    finite_float,
+    parse_rule_pairs,
+    rule_option,
+    study_options,
+)
 from solvers.common.errors import BadInput
 
 
@@ -15,7 +25,7 @@ from solvers.common.errors import BadInput
 def bombastic() -> None:
     """Bombastic: exact odds, agents, tournaments and balance studies.
 
-    Tiles are numbered row by row: 0 1 2 / 3 4 5 / 6 7 8. Seat 0 (X) moves first.
+    Tiles are numbered row by row: 0 1 2 / 3 4 5 / 6 7 8. Seat 1 (X) moves first.
     """
 
 
@@ -117,7 +127,9 @@ def odds(as_: str, events: str, as_json: bool) -> None:
 
 
 def rule_options(fn):
-    """Add the rule options (Options fields) to a command."""
+    """Add the rule options (Options fields) to a command: ``--rule NAME=VALUE`` (as in
+    every game) and the older flags, one per option."""
+    fn = rule_option(fn)
     fn = click.option(
         "--turn-cap",
         type=count_range(1, 1_000_000),
@@ -159,18 +171,28 @@ def rule_options(fn):
 
 def make_options(kw: dict):
     """Pop the rule options from a command's keyword arguments and build Options."""
+    from solvers.bombastic.readings import BY_NAME
     from solvers.bombastic.rules import Options, card_by_slug
 
     removed = tuple(int(card_by_slug(s.strip())) for s in kw.pop("without").split(",") if s.strip())
-    return Options(
-        promos=kw.pop("promos"),
-        alarms=not kw.pop("no_alarms"),
-        second_swap=kw.pop("second_swap"),
-        deck_known=kw.pop("deck_known"),
-        turn_cap=kw.pop("turn_cap"),
-        shuffle=kw.pop("shuffle"),
-        removed=removed,
-    )
+    fields = {
+        "promos": kw.pop("promos"),
+        "alarms": not kw.pop("no_alarms"),
+        "second_swap": kw.pop("second_swap"),
+        "deck_known": kw.pop("deck_known"),
+        "turn_cap": kw.pop("turn_cap"),
+        "shuffle": kw.pop("shuffle"),
+    }
+    defaults = Options()
+    for name, value in parse_rule_pairs(
+        kw.pop("rule_pairs"), {r.name: r.kind for r in BY_NAME.values()}
+    ).items():
+        if fields[name] != getattr(defaults, name) and fields[name] != value:
+            raise BadInput(
+                f"--rule {name}={value} contradicts {BY_NAME[name].flag}; expected one of them"
+            )
+        fields[name] = value
+    return Options(**fields, removed=removed)
 
 
 def options_flags(options) -> str:
@@ -196,12 +218,12 @@ def options_flags(options) -> str:
     return " ".join(flags)
 
 
-def _check_study_out(out, workers: int, scheduler: str | None) -> None:
+def _check_study_out(out, workers: int | None, scheduler: str | None) -> None:
     """Refuse --workers/--scheduler without --out (they would be ignored) and an --out
     that cannot be written, before any game is played."""
     from solvers.common.runner import check_output_folder
 
-    if out is None and (workers != 1 or scheduler):
+    if out is None and (workers not in (None, 1) or scheduler):
         raise BadInput(
             "--workers and --scheduler run the games as a study into --out; "
             "expected --out DIR with them (or neither)"
@@ -220,10 +242,21 @@ def _pct(p: float) -> str:
 @bombastic.command()
 @click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
 @click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
-@click.option("--games", type=count_range(1), default=100, show_default=True)
+@click.option(
+    "--games",
+    type=count_range(1),
+    default=100,
+    show_default=True,
+    help="Games in the one cell (this pairing, this seating).",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
-@click.option("--workers", type=count_range(1, MAX_WORKERS), default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=count_range(1, MAX_WORKERS),
+    default=None,
+    help=WORKERS_HELP + " With --out only.",
+)
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
@@ -244,13 +277,18 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     _check_study_out(out, workers, scheduler)
     options = make_options(kw)
     study = match_study(x, o, games, seed, options)
+    _announce_kernels([x, o])
     if out:
         df = run_study(study, out, workers=workers, scheduler=scheduler)
     else:
         df = run_in_memory(study)
     s = summarize(df)
     if as_json:
-        s = {**s, "x": x, "o": o, "seed": seed, "options": study.params["options"]}
+        from cli.common import json_record
+
+        s = {**s, "x": x, "o": o, "options": study.params["options"]}
+        s.update(n=games, rate=s["x_rate"], lo=s["x_ci"][0], hi=s["x_ci"][1])  # X's wins
+        s.update(json_record(seed, study.params["options"], "the rulebook's tiles and cards"))
         click.echo(json.dumps(s, indent=2, default=list))
         return
     click.echo(f"{x} (X, first) vs {o} (O): {games} games, seed {seed}")
@@ -276,6 +314,14 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     )
 
 
+def _announce_kernels(specs) -> None:
+    """Compile (saying so first) the ISMCTS playout kernels if an agent uses them."""
+    if any(a.strip().startswith("ismcts") for a in specs):
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("bombastic", "ismcts")
+
+
 @bombastic.command()
 @click.option(
     "--agents",
@@ -284,11 +330,20 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     help="Comma-separated agent specs.",
 )
 @click.option(
-    "--games", type=count_range(1), default=50, show_default=True, help="Games per seating."
+    "--games",
+    type=count_range(1),
+    default=50,
+    show_default=True,
+    help="Games per cell (each pairing, each seating).",
 )
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Keep games here.")
-@click.option("--workers", type=count_range(1, MAX_WORKERS), default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=count_range(1, MAX_WORKERS),
+    default=None,
+    help=WORKERS_HELP + " With --out only.",
+)
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
@@ -304,15 +359,21 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
 
     _check_study_out(out, workers, scheduler)
     options = make_options(kw)
+    _announce_kernels(agents.split(","))
     df = run_tournament(agents.split(","), games, seed, options, out, workers, scheduler)
     table = pairing_table(df)
     rt = ratings(df)
     if as_json:
-        click.echo(
-            json.dumps(
-                {"pairings": table.to_dict("records"), "ratings": rt.to_dict("records")}, indent=2
-            )
-        )
+        from dataclasses import asdict
+
+        from cli.common import json_record
+
+        rows = table.to_dict("records")
+        for r in rows:  # X's (the first player's) wins in that pairing
+            r.update(n=r["games"], rate=r["x_rate"], lo=r["x_lo"], hi=r["x_hi"])
+        out = {"pairings": rows, "ratings": rt.to_dict("records"), "games_per_seating": games}
+        out.update(json_record(seed, asdict(options), "the rulebook's tiles and cards"))
+        click.echo(json.dumps(out, indent=2, default=str))
         return
     click.echo(f"{'X (first)':<14}{'O':<14}{'games':>6}{'X wins':>9}{'95% interval':>18}{'cap':>5}")
     for r in table.itertuples():
@@ -395,6 +456,10 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
     if max_memo_gib <= 0:
         raise BadInput(f"--max-memo-gib {max_memo_gib} must be more than 0")
     max_log2 = max(10, int(math.log2(max_memo_gib * 2**30 / Memo.BYTES_PER_SLOT)))
+    if engine != "python":
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("bombastic", "infostates")  # says so first when Numba must compile
     out = {}
     for p in players:
         t0 = time.perf_counter()
@@ -481,6 +546,9 @@ def study(
     names = [a.strip() for a in agents.split(",") if a.strip()]
     for a in names + [card_agent]:
         make_agent(a)
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("bombastic")  # says so first when Numba must compile
     per_seating = games if games is not None else {a: REFERENCE_GAMES.get(a, 60) for a in names}
     for name, n in (
         ("--games", 1 if games is None else games),
@@ -506,3 +574,63 @@ def study(
     click.echo(f"wrote {out}: manifest.json, tables, charts")
     for r in m["headline"]["ratings"]:
         click.echo(f"  {r['agent']:<14}{r['rating']:>7.0f}  score {100 * r['score']:.1f}%")
+
+
+@bombastic.command(name="rules")
+@click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+@rule_options
+def rules_cmd(as_json, **kw) -> None:
+    """Explain every rule option (the rulebook's open points and study variants).
+
+    Each option quotes the rulebook sentence it reads and says what each value does; the
+    default comes first, and * marks the value in effect (with --rule or the flags).
+
+    \b
+    Examples:
+      bombsolve bombastic rules
+      bombsolve bombastic rules --rule shuffle=opponent
+    """
+    from dataclasses import asdict
+
+    from solvers.bombastic.readings import READINGS
+    from solvers.bombastic.rules import Options
+
+    options = make_options(kw)
+    defaults = Options()
+
+    def text(value) -> str:
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    rows = [
+        {
+            "name": r.name,
+            "value": getattr(options, r.name),
+            "default": getattr(defaults, r.name),
+            "choices": list(r.choices) if r.kind is not int else None,
+            "section": r.section,
+            "quote": r.quote,
+            "readings": dict(r.values),
+            "flag": r.flag,
+        }
+        for r in READINGS
+    ]
+    if as_json:
+        record = asdict(options)
+        click.echo(json.dumps({"options": rows, "in_effect": record}, indent=2))
+        return
+    click.echo("Rule options of Bombastic (shared/rules/bombastic.txt), defaults first;")
+    click.echo("set one with --rule NAME=VALUE (or its flag):")
+    for r, row in zip(READINGS, rows, strict=True):
+        changed = "   (changed)" if row["value"] != row["default"] else ""
+        click.echo(f"\n  {r.name} = {text(row['value'])}{changed}   [flag {r.flag}]")
+        if r.quote:
+            click.echo(f'      {r.section}: "{r.quote}"')
+        for value, words in r.values:
+            mark = "*" if text(row["value"]) == value else " "
+            default = " (default)" if value == text(row["default"]) else ""
+            click.echo(f"    {mark} {value}{default}: {words}")
+    if options.removed:
+        from solvers.bombastic.rules import CARD_SLUG, Card
+
+        taken = ", ".join(CARD_SLUG[Card(c)] for c in options.removed)
+        click.echo(f"\nCards taken out of the deck (--without): {taken}")

@@ -19,6 +19,10 @@ from solvers.common.runner import (
 
 #: Exit code of a study command stopped by ``--time-budget`` before the study was done.
 EXIT_PAUSED = 3
+#: Exit codes of a solve run with ``--exit-code``: a win exits 0 as always; these stay clear
+#: of 1 (aborted), 2 (bad input), 3 (paused study) and 130 (interrupted).
+EXIT_LOSS = 10
+EXIT_UNDECIDED = 11
 
 #: The largest seed any command takes. Seeds are unsigned 64-bit integers: every game seed
 #: a study draws (`ChunkSpec.case_seeds`) is one, and the replay command printed for it must
@@ -98,6 +102,14 @@ def finite_float(
     return FiniteFloat(min, max, min_open=min_open)
 
 
+#: The help of every ``--workers`` option: one default in every game (the runner's,
+#: `solvers.common.runner.run_study` with ``workers=None``).
+WORKERS_HELP = (
+    "Local worker processes (default: this process while the rest of the run would take "
+    "under 10 s at its rate so far, then every core)."
+)
+
+
 def study_options(default_chunk: int | None = 1000):
     """Add ``--out``, ``--workers``, ``--scheduler``, ``--chunk-size`` and ``--time-budget`` to
     a study command.
@@ -120,8 +132,7 @@ def study_options(default_chunk: int | None = 1000):
             "--workers",
             type=count_range(1, MAX_WORKERS),
             default=None,
-            help="Local worker processes (default: this process while the rest of the study "
-            "would take under 10 s at its rate so far, then every core).",
+            help=WORKERS_HELP,
         )
         @click.option(
             "--scheduler",
@@ -177,3 +188,86 @@ def study_options(default_chunk: int | None = 1000):
 def command_line() -> str:
     """The command as the user typed it, for manifests."""
     return " ".join(["bombsolve", *sys.argv[1:]]) if sys.argv else "bombsolve"
+
+
+def rule_option(fn):
+    """Add ``--rule NAME=VALUE`` (repeatable) to a command: a rule option by name.
+
+    The command receives ``rule_pairs``, the raw texts; `parse_rule_pairs` checks them.
+    """
+    return click.option(
+        "--rule",
+        "rule_pairs",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help="Set a rule option (repeatable); `rules` lists the names, readings and defaults.",
+    )(fn)
+
+
+def rules_text(text: str | None, pairs) -> str:
+    """Join a game's ``--rules name=value,...`` text and its ``--rule NAME=VALUE`` pairs into
+    one ``name=value,...`` text for the game's own parser (which names an unknown option
+    and suggests the nearest).
+
+    Raises BadInput on a pair without ``=`` or with a comma, and on an option given twice.
+    """
+    from solvers.common.errors import BadInput
+
+    pieces = [p.strip() for p in (text or "").split(",") if p.strip()]
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name.strip() or not value.strip() or "," in pair:
+            raise BadInput(f"--rule {pair!r}: expected NAME=VALUE (one option per --rule)")
+        pieces.append(f"{name.strip()}={value.strip()}")
+    seen: set[str] = set()
+    for piece in pieces:
+        name = piece.partition("=")[0].strip().replace("-", "_")
+        if name in seen:
+            raise BadInput(f"rule option {name} given twice; expected it once")
+        seen.add(name)
+    return ",".join(pieces)
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def parse_rule_pairs(pairs, kinds: dict[str, type]) -> dict[str, object]:
+    """Parse ``NAME=VALUE`` texts into {name: value} for the options `kinds` names.
+
+    A bool takes true/false (yes/no, on/off, 1/0). An unknown name is refused with the
+    nearest one; so is a malformed pair or value, and a name given twice.
+    """
+    from solvers.common.errors import BadInput, unknown
+
+    out: dict[str, object] = {}
+    for text in pairs:
+        name, eq, value = text.partition("=")
+        name, value = name.strip().replace("-", "_"), value.strip()
+        if not eq or not name:
+            raise BadInput(f"--rule {text!r}: expected NAME=VALUE, e.g. {next(iter(kinds))}=true")
+        if name not in kinds:
+            raise unknown("rule option", name, kinds)
+        if name in out:
+            raise BadInput(f"--rule {name} given twice")
+        if kinds[name] is bool:
+            low = value.lower()
+            if low not in _TRUE | _FALSE:
+                raise BadInput(f"--rule {name}={value!r}: expected true or false")
+            out[name] = low in _TRUE
+        else:
+            try:
+                out[name] = kinds[name](value)
+            except ValueError:
+                words = {"int": "a whole number", "float": "a number"}
+                expected = words.get(kinds[name].__name__, f"a {kinds[name].__name__}")
+                raise BadInput(f"--rule {name}={value!r}: expected {expected}") from None
+    return out
+
+
+def json_record(seed, rules, cards: str) -> dict:
+    """The keys every --json output carries (one convention in every game): the seed, the
+    rules and options in effect, where the cards come from, and the code version."""
+    from solvers.common.version import version_record
+
+    return {"seed": seed, "rules": rules, "cards": cards, **version_record()}

@@ -8,7 +8,7 @@ import time
 import click
 import numpy as np
 
-from cli.common import SEED, SEED_MAX, command_line, study_options
+from cli.common import SEED, SEED_MAX, command_line, rule_option, rules_text, study_options
 from solvers.common.errors import BadInput
 from solvers.common.seeds import SEEDING, game_seeds
 from solvers.common.stats import wilson
@@ -20,7 +20,7 @@ def dragon() -> None:
 
     \b
     Examples:
-      bombsolve dragon play --players 4 --strategies greedy,random --games 1000 --seed 1
+      bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 1000 --seed 1
       bombsolve dragon replay --seed 7
       bombsolve dragon study seats --players 4 --games 5000 --out runs/seats
       bombsolve dragon rules
@@ -66,10 +66,13 @@ def _seed(value: int, games: int = 1) -> int:
     return value
 
 
-RULES_HELP = "Rule options as name=value,... (see `bombsolve dragon rules`)."
+RULES_HELP = (
+    "Rule options as name=value,... in one text (the same as one --rule per option; see "
+    "`bombsolve dragon rules`)."
+)
 PRESET_HELP = (
     "Set every option the way an edition plays: gamepark (Game Park's digital edition); "
-    "--rules then changes single options. See `bombsolve dragon rules`."
+    "--rule / --rules then change single options. See `bombsolve dragon rules`."
 )
 
 
@@ -92,7 +95,14 @@ def _rules_text(options, preset: str | None) -> str:
     show_default=True,
     help="One name for every seat, or one per seat: random, greedy, position, montecarlo.",
 )
-@click.option("--games", "-n", type=int, default=1000, show_default=True)
+@click.option(
+    "--games",
+    "-n",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Games in the one cell (these strategies in these seats).",
+)
 @click.option(
     "--seed",
     type=SEED,
@@ -102,6 +112,7 @@ def _rules_text(options, preset: str | None) -> str:
     "share no game.",
 )
 @click.option("--rules", default="", help=RULES_HELP)
+@rule_option
 @_preset_option
 @click.option(
     "--engine",
@@ -111,12 +122,13 @@ def _rules_text(options, preset: str | None) -> str:
     help="auto: the Numba kernel; reference: the plain-Python engine (same results, slower).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def play(players, strategies, games, seed, rules, preset, engine, as_json):
+def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as_json):
     """Play seeded games and report each seat's wins with Wilson 95% intervals.
 
     \b
     Example:
       bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 2000 --seed 1
+      bombsolve dragon play --players 3 --strategies greedy --rule placement=close_up --games 500
     """
     from solvers.dragon import kernel
     from solvers.dragon.rules import Options, play_game
@@ -126,19 +138,14 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
     names = _strategies(strategies, players)
     games = _positive(games, "--games")
     seed = _seed(seed, games)
-    options = Options.parse(rules, preset)
+    options = Options.parse(rules_text(rules, rule_pairs), preset)
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
     seeds = game_seeds(seed, games)
-    if engine == "kernel" and not kernel.play_many.signatures:
-        # First use in this process: compile (minutes, once) or load the on-disk cache.
-        t0 = time.perf_counter()
-        kernel.run_games(players, seeds[:1], [CODES[n] for n in names], options)
-        spent = time.perf_counter() - t0
-        if spent > 2.0:
-            click.echo(
-                f"compiled the Numba kernel in {spent:.0f} s (cached for next runs)", err=True
-            )
+    if engine == "kernel":
+        from cli.warmup import ensure_compiled
+
+        ensure_compiled("dragon")  # says so first when Numba must compile
     t0 = time.perf_counter()
     if engine == "kernel":
         out = kernel.run_games(players, seeds, [CODES[n] for n in names], options)
@@ -184,6 +191,13 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
         "seconds": elapsed,
     }
     if as_json:
+        from cli.common import json_record
+
+        for r in result["seats"]:
+            r.update(n=games, rate=r["win_rate"])
+        result.update(
+            json_record(seed, result["rules"], "published card faces (solvers/dragon/cards.toml)")
+        )
         click.echo(json.dumps(result, indent=2))
         return
     click.echo(
@@ -210,9 +224,10 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="2 to 6.")
 @click.option("--strategies", "-s", default="random", show_default=True, help="As for play.")
 @click.option("--rules", default="", help=RULES_HELP)
+@rule_option
 @_preset_option
 @click.option("--json", "as_json", is_flag=True, help="Print the log and the result as JSON.")
-def replay(seed, players, strategies, rules, preset, as_json):
+def replay(seed, players, strategies, rules, rule_pairs, preset, as_json):
     """Print one game turn by turn: the row, every hand, each card placed and what it took.
 
     Cards print as power, one * per lantern and the special; bodies as [vitality:points].
@@ -226,7 +241,7 @@ def replay(seed, players, strategies, rules, preset, as_json):
 
     players = _players(players)
     names = _strategies(strategies, players)
-    options = Options.parse(rules, preset)
+    options = Options.parse(rules_text(rules, rule_pairs), preset)
     game = play_game(players, make_agents(names), _seed(seed), options, record=True)
     if as_json:
         click.echo(
@@ -246,14 +261,14 @@ def replay(seed, players, strategies, rules, preset, as_json):
         )
         return
     click.echo(
-        f"Bomb the Dragon, seed {seed}, {players} players (p0..p{players - 1}: "
+        f"Bomb the Dragon, seed {seed}, {players} players (seats p1..p{players}: "
         f"{', '.join(names)}), rules: {_rules_text(options, preset)}"
     )
     for line in game.log:
         click.echo(line)
     click.echo(
         f"final scores {game.scores}; winner(s): "
-        + ", ".join(f"p{w} ({names[w]})" for w in game.winners())
+        + ", ".join(f"p{w + 1} ({names[w]})" for w in game.winners())
     )
 
 
@@ -278,6 +293,7 @@ def replay(seed, players, strategies, rules, preset, as_json):
 )
 @click.option("--seed", type=SEED, default=2026, show_default=True)
 @click.option("--rules", default="", help=RULES_HELP + " (seats and ladder)")
+@rule_option
 @click.option("--preset", default=None, metavar="NAME", help=PRESET_HELP + " (seats and ladder)")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 @study_options(default_chunk=2000)
@@ -288,6 +304,7 @@ def study(
     games,
     seed,
     rules,
+    rule_pairs,
     preset,
     as_json,
     out,
@@ -310,7 +327,6 @@ def study(
     from pathlib import Path
 
     from solvers.common.files import write_text_atomic
-    from solvers.dragon import charts
     from solvers.dragon import study as st
     from solvers.dragon.rules import Options
 
@@ -324,54 +340,35 @@ def study(
     names = [n for n in _strategies(strategies, len(strategies.split(",")))]
     games = _positive(games, "--games")
     seed = _seed(seed, games)
+    rules = rules_text(rules, rule_pairs)
     options = Options.parse(rules, preset)
     if preset:
         # the study records the effective options, whatever preset spelled them
         rules = options.describe() if options.changed() else ""
     kw = {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
     outp = Path(out)
-    desc = _rules_text(options, preset)
+    from cli.warmup import ensure_compiled
+
+    ensure_compiled("dragon")  # once here, not in every worker; says so first when cold
     if kind == "seats":
         t = st.run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
         for name, table in t.items():
             write_text_atomic(outp / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
-        cap = st.caption(
-            "all seats alike", ", ".join(names), seed, f"{games:,} games per cell", desc
-        )
-        charts.seats_chart(t["seats"], outp, cap)
-        charts.lengths_chart(t["turns"], t["lengths"], outp, cap)
-        charts.scores_chart(t["scores"], outp, cap)
-        charts.cards_chart(t["cards"], counts[0], outp, cap)
-        sp = t["specials"]
-        charts.specials_chart(sp[sp["strategy"] == names[0]], outp, cap)
+        st.draw_seat_charts(t, st.manifests_of(t["seats"]), outp, counts[0], names[0])
         tables, shown = t, t["seats"]
     elif kind == "ladder":
         t = st.run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)
         write_text_atomic(outp / "ladder.csv", t.to_csv(index=False, float_format="%.6g"))
-        cap = st.caption(
-            "one seat of X against a field of Y, seats rotated",
-            ", ".join(names),
-            seed,
-            f"{games:,} games per cell",
-            desc,
-        )
-        charts.ladder_chart(t, outp, cap)
+        st.draw_ladder_chart(t, st.manifests_of(t), outp)
         tables, shown = {"ladder": t}, t
     elif kind == "readings":
         if rules or preset:
             raise BadInput(
-                "--rules / --preset does not apply to the readings study (it runs every reading)"
+                "--rule / --rules / --preset does not apply to the readings study (it runs every reading)"
             )
         t = st.run_readings(outp / "runs", counts[0], names[0], games, seed, **kw)
         write_text_atomic(outp / "readings.csv", t.to_csv(index=False, float_format="%.6g"))
-        cap = st.caption(
-            f"{counts[0]} players, each reading alone",
-            names[0],
-            seed,
-            f"{games:,} games per reading",
-            "one reading per row",
-        )
-        charts.readings_chart(t, outp, cap)
+        st.draw_readings_chart(t, st.manifests_of(t), outp)
         tables = {"readings": t}
         shown = t[["reading", "turns_mean", "rounds_mean", "best_rate", "worst_rate", "chi2"]]
     else:
@@ -380,12 +377,17 @@ def study(
         )
         shown = tables["seats"]
     if as_json:
-        click.echo(
-            json.dumps(
-                {name: json.loads(tb.to_json(orient="records")) for name, tb in tables.items()},
-                indent=1,
-            )
-        )
+        from cli.common import json_record
+
+        doc = {name: json.loads(tb.to_json(orient="records")) for name, tb in tables.items()}
+        for rows in doc.values():  # a row with a win rate names it rate, over n games
+            for r in rows:
+                if "win_rate" in r and "games" in r:
+                    r.update(n=r["games"], rate=r["win_rate"])
+        doc.update(kind=kind, games_per_cell=games, preset=preset)
+        desc = _rules_text(options, preset)
+        doc.update(json_record(seed, desc, "published card faces (solvers/dragon/cards.toml)"))
+        click.echo(json.dumps(doc, indent=1))
         return
     click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     click.echo(f"tables and charts in {outp} ({command_line()})")
@@ -394,22 +396,24 @@ def study(
 @dragon.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
 @click.option("--rules", default="", help="Show the effective rules of these options.")
+@rule_option
 @_preset_option
-def rules(as_json, rules, preset):
+def rules(as_json, rules, rule_pairs, preset):
     """Explain every rule option (the rulebook's open points), its readings and the presets.
 
     Each option quotes the rulebook sentence it reads and says what each value does; the
-    default comes first, and * marks the value in effect (with --rules / --preset).
+    default comes first, and * marks the value in effect (with --rule / --preset).
 
     \b
     Examples:
       bombsolve dragon rules
       bombsolve dragon rules --preset gamepark
-      bombsolve dragon rules --rules placement=close_up
+      bombsolve dragon rules --rule placement=close_up
     """
     from solvers.dragon.readings import PRESETS, READINGS
     from solvers.dragon.rules import Options
 
+    rules = rules_text(rules, rule_pairs)
     opts = Options.parse(rules, preset)
     defaults = Options()
 
@@ -470,7 +474,7 @@ def rules(as_json, rules, preset):
             mark = "*" if text(row["value"]) == value else " "
             default = " (default)" if value == text(row["default"]) else ""
             click.echo(wrap(f"{mark} {value}{default}: {words}", "    ", "      "))
-    click.echo("\nPresets (--preset NAME; --rules then changes single options):")
+    click.echo("\nPresets (--preset NAME; --rule NAME=VALUE then changes single options):")
     for p in PRESETS.values():
         click.echo(f"  {p.name}: {p.title}; source: {p.source}")
         ordered = sorted(p.settings, key=lambda s: text(getattr(defaults, s[0])) == s[1])

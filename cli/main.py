@@ -14,8 +14,8 @@ import sys
 
 import click
 
-from solvers import __version__
 from solvers.common.errors import BadInput
+from solvers.common.version import version_text
 
 #: Exit code of a command stopped by Ctrl-C (128 + SIGINT, as the shell reports it).
 EXIT_INTERRUPTED = 130
@@ -100,8 +100,22 @@ class BombsolveGroup(click.Group):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+def _print_version(ctx: click.Context, _param, value: bool) -> None:
+    # (a callback, so the git commit is looked up only when asked for)
+    if value and not ctx.resilient_parsing:
+        click.echo(f"bombsolve {version_text()}")
+        ctx.exit()
+
+
 @click.group(cls=BombsolveGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="bombsolve")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Print the version and the git commit it runs, then exit.",
+)
 def cli() -> None:
     """Solvers and balance studies for four bomb-themed tabletop games.
 
@@ -116,8 +130,9 @@ def _register() -> None:
     from cli.bombastic import bombastic
     from cli.bomber import bomber
     from cli.dragon import dragon
+    from cli.warmup import warmup
 
-    for group in (allisbomb, bombastic, dragon, bomber):
+    for group in (allisbomb, bombastic, dragon, bomber, warmup):
         cli.add_command(group)
     from cli.allisbomb_cards import cards
     from cli.allisbomb_study import campaign, export, report, sweep

@@ -40,3 +40,25 @@ def test_bad_input_becomes_one_line_exit_2():
 def test_bad_input_is_a_value_error():
     assert issubclass(BadInput, ValueError)
     assert not issubclass(BadInput, click.ClickException)
+
+
+def test_version_names_the_commit():
+    from solvers import __version__
+    from solvers.common.version import commit
+
+    r = CliRunner().invoke(cli, ["--version"])
+    assert r.exit_code == 0
+    assert r.output.startswith(f"bombsolve {__version__}")
+    if commit() != "unknown":
+        assert f"(commit {commit()[:12]}" in r.output
+
+
+def test_exit_code_carries_the_verdict():
+    from cli.common import EXIT_LOSS, EXIT_PAUSED, EXIT_UNDECIDED
+
+    assert len({0, 1, 2, EXIT_PAUSED, EXIT_LOSS, EXIT_UNDECIDED, 130}) == 7
+    run = lambda *a: CliRunner().invoke(cli, ["allisbomb", *a]).exit_code  # noqa: E731
+    assert run("--seed", "42", "--exit-code") == 0
+    assert run("--seed", "0", "--exit-code") == EXIT_LOSS
+    assert run("--seed", "8", "--node-limit", "10", "--exit-code") == EXIT_UNDECIDED
+    assert run("--seed", "0") == 0  # without the flag a loss is a result, not an error

@@ -795,6 +795,22 @@ def load_file(path: Path) -> tuple[Card, ...]:
     return load_card_file(path).cards
 
 
+#: Stand-in set versions kept in one card file (CARDS.md, "The stand-in sets"); the sets such a
+#: file does not define are version 1's (`SET_FILES`).
+VERSION_FILES: dict[str, str] = {"standin-v2": "standin-v2.toml"}
+
+
+def shipped_set(version: str, set_name: str) -> tuple[Path, tuple[Card, ...]]:
+    """The shipped stand-in cards of `set_name` in set version `version`, and their file."""
+    if version in VERSION_FILES:
+        path = DATA_DIR / VERSION_FILES[version]
+        cards = tuple(c for c in load_file(path) if c.expansion == set_name)
+        if cards:
+            return path, cards
+    path = DATA_DIR / SET_FILES[set_name]
+    return path, load_file(path)
+
+
 def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path]]:
     """The card kinds of every set in play, and the files they come from.
 
@@ -809,15 +825,15 @@ def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path]]:
     kinds: list[Card] = []
     files: list[Path] = []
     for set_name in config.sets():
-        shipped = DATA_DIR / SET_FILES[set_name]
+        shipped, shipped_cards = shipped_set(config.cards_version, set_name)
         if set_name not in mine:
-            kinds.extend(load_file(shipped))
+            kinds.extend(shipped_cards)
             files.append(shipped)
             continue
         if user.mode == "replace":
             kinds.extend(mine[set_name])
         else:
-            patched = list(load_file(shipped))
+            patched = list(shipped_cards)
             labels = [c.label for c in patched]
             for card in mine[set_name]:
                 if card.label in labels:
@@ -898,10 +914,31 @@ def load_cards(config: GameConfig) -> CardSet:
             raise BadInput(f"campaign removal {label!r} names no card in {config.label()}")
     if len(cards) > MAX_CARDS:
         raise BadInput(f"{config.label()}: {len(cards)} cards; at most {MAX_CARDS} are supported")
+    _check_one_copy(cards)
     _check_deck(cards, config)
     files_unique = tuple(dict.fromkeys(files))
     provenance = tuple(c.provenance for c in cards)
     return CardSet(config, tuple(cards), files_unique, provenance, tuple(found))
+
+
+def _check_one_copy(cards: list[Card]) -> None:
+    """A place named next to a card (`of`, `next_to`) must name a card with one copy in the
+    game: "directly below the JOKER" does not say which JOKER (and the searches' copy-
+    symmetric keys treat copies as one card)."""
+    count: dict[str, int] = {}
+    for c in cards:
+        count[c.name] = count.get(c.name, 0) + 1
+    for k in dict.fromkeys(cards):
+        for side in ("passive", "ignited"):
+            for j, st in enumerate(getattr(k, side).all_steps()):
+                for key in ("of", "next_to"):
+                    name = getattr(st, key)
+                    if name and name != "self" and count.get(name, 0) > 1:
+                        raise BadInput(
+                            f"{k.source}: {k.where()}[{side}][step {j + 1}][{key}]: {name} "
+                            f"has {count[name]} copies in this game: a place next to it "
+                            "does not say which; name a card with one copy, or 'self'"
+                        )
 
 
 def _check_deck(cards: list[Card], config: GameConfig) -> None:

@@ -98,13 +98,39 @@ def summarize(rows: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Data
 
 
 def loss_reasons(rows: pd.DataFrame) -> pd.DataFrame:
-    """Return, per configuration, the share of lost deals by loss reason."""
+    """Return, per configuration, the share of lost deals by loss reason.
+
+    `losing_ends` says the reason in words; NO_WIN_REACHABLE is not a way a line ends but
+    the pruning (lines cut where the search proved no win reachable), so it is shown as
+    that, after the ends the lines met, never as a cause of its own.
+    """
+    cols = ["config", "loss_reason", "losing_ends", "deals", "share_of_losses"]
     lost = rows[rows["outcome"] == "loss"]
     if lost.empty:
-        return pd.DataFrame(columns=["config", "loss_reason", "deals", "share_of_losses"])
+        return pd.DataFrame(columns=cols)
     t = lost.groupby(["config", "loss_reason"], sort=False).size().rename("deals").reset_index()
     t["share_of_losses"] = t["deals"] / t.groupby("config")["deals"].transform("sum")
-    return t
+    t["losing_ends"] = t["loss_reason"].map(losing_ends_text)
+    return t[cols]
+
+
+def losing_ends_text(names: str) -> str:
+    """'NO_CARD_TO_PLAY+NO_WIN_REACHABLE' -> 'no card to play in the Play A Card phase;
+    other lines proved to reach no win'."""
+    from solvers.allisbomb.explain import ENDING_WORDS
+    from solvers.allisbomb.rules import Ending
+
+    parts = [p for p in str(names).split("+") if p]
+    ends = [
+        ENDING_WORDS[Ending[p]]
+        for p in parts
+        if p != "NO_WIN_REACHABLE" and p in Ending.__members__
+    ]
+    if "NO_WIN_REACHABLE" in parts:
+        ends.append(
+            "other lines proved to reach no win" if ends else "every line proved to reach no win"
+        )
+    return "; ".join(ends)
 
 
 def position_table(rows: pd.DataFrame, config: str) -> pd.DataFrame:
@@ -268,8 +294,25 @@ def cards_tag(caption: str) -> str:
 
 
 def _short(label: str) -> str:
-    """A configuration label short enough for a chart axis."""
-    return label.replace("mosquitos+dream_guide+gifts+the_juice+waking_up+all", "all 6 expansions")
+    """A configuration label short enough for a chart axis, that tells the ALL expansion
+    ("ALL", its printed name) from all six together ("6 expansions").
+
+    >>> _short("base+mosquitos+dream_guide+gifts+the_juice+waking_up+all+hands/2p")
+    'base+6 expansions+hands/2p'
+    >>> _short("base+all")
+    'base+ALL'
+    """
+    head, sep, tail = label.partition("/")
+    parts = head.split("+")
+    from solvers.allisbomb.config import EXPANSIONS as six
+
+    if all(e in parts for e in six):
+        at = parts.index(six[0])
+        parts = [p for p in parts if p not in six]
+        parts.insert(at, "6 expansions")
+    else:
+        parts = ["ALL" if p == "all" else p for p in parts]
+    return "+".join(parts) + sep + tail
 
 
 def _chart_win_rates(summary: pd.DataFrame, out: Path, caption: str) -> None:
@@ -567,8 +610,10 @@ def campaign_caption(
     """
     from solvers.common.runner import computed_by
 
+    version = manifest.get("identity", {}).get("params", {}).get("cards_version", "standin-v1")
     return (
-        "All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards); "
+        "All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards), "
+        f"set {version}; "
         f"{campaigns}, SeedSequence({seed}), {players} player(s), perfect play per game "
         f"(node limit {node_limit:,}; of a game's wins the one leaving the fewest star cards in "
         "the discard pile, by branch and bound, proven best unless the table says otherwise; "

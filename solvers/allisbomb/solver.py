@@ -62,6 +62,8 @@ class SolveResult:
     seconds: float
     solution: list[tuple[int, ...]] = field(default_factory=list)
     loss_reason: int = 0
+    #: Which search answered: "kernel" (Numba) or "reference" (plain Python, `solve_first`).
+    engine: str = "kernel"
 
     def reasons(self) -> list[str]:
         """The loss reason bits as names, e.g. ['DREW_TOO_MANY', 'CYCLE']."""
@@ -544,18 +546,26 @@ def solve(
 
 
 def solve_shortest(
-    state: State, node_limit: int, table_bits: int | None, check: bool
+    state: State,
+    node_limit: int,
+    table_bits: int | None,
+    check: bool,
+    time_limit: float | None = None,
 ) -> SolveResult:
     """A win with the fewest turns: the portfolio search decides the deal, and if it is
     won, iterative deepening in the kernel (kernel.shortest) finds the fewest turns, at
     most the length of the win already found. Exact; `nodes` counts both searches.
 
-    A loss or 'undecided' of the first search is the answer. If the node limit stops the
-    deepening, the answer is 'undecided' (a win exists, but none is proven shortest), as
-    with the breadth-first reference (search.reference_shortest).
+    A loss or 'undecided' of the first search is the answer. If the node limit or
+    `time_limit` (seconds) stops the deepening, the answer is the win already found, with
+    loss_reason bit NOT_BEST (a win, not proven the shortest), as keep-most reports a win
+    not proven the best. With a time limit the deepening runs in rounds of a growing node
+    budget (100,000 positions, doubling) and looks at the clock between rounds.
     """
     t0 = time.perf_counter()
-    first = solve_state(state, node_limit, table_bits, check=False, portfolio=True)
+    first = solve_state(
+        state, node_limit, table_bits, check=False, portfolio=True, time_limit=time_limit
+    )
     if first.outcome != "win":
         return SolveResult(
             first.outcome, first.nodes, time.perf_counter() - t0, [], first.loss_reason
@@ -566,33 +576,121 @@ def solve_shortest(
     index, entries = _TABLE.get(bits, _entry_words(n))
     tdepth = _TABLE.depths(bits)
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
-    code, nodes, reasons, turns, last_gen = K.shortest(
-        to_kernel_state(state),
-        n,
-        *c.rule_args,
-        index,
-        entries,
-        tdepth,
-        _next_gen(),
-        max(1, node_limit - first.nodes),
-        len(first.solution),
-        states,
-        fch,
-        fk,
-        fplen,
-        fstarted,
-        sol,
-        sol_len,
-        buf,
-        tmp,
-        cs,
-    )
-    _TABLE.gen = _TABLE_B.gen = int(last_gen)
-    if code != K.CODE_WIN:
-        code = K.CODE_UNDECIDED
+    root = to_kernel_state(state)
+    left = max(1, node_limit - first.nodes)
+    budget = left if time_limit is None else min(left, 100_000)
+    spent = 0
+    while True:
+        code, nodes, reasons, turns, last_gen = K.shortest(
+            root,
+            n,
+            *c.rule_args,
+            index,
+            entries,
+            tdepth,
+            _next_gen(),
+            budget,
+            len(first.solution),
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
+            sol,
+            sol_len,
+            buf,
+            tmp,
+            cs,
+        )
+        _TABLE.gen = _TABLE_B.gen = int(last_gen)
+        spent += int(nodes)
+        if code == K.CODE_WIN or budget >= left:
+            break
+        if time.perf_counter() - t0 > time_limit:
+            break
+        budget = min(left, 2 * budget)
+    if code != K.CODE_WIN:  # the win already found, not proven the shortest
+        res = SolveResult(
+            "win",
+            first.nodes + spent,
+            time.perf_counter() - t0,
+            list(first.solution),
+            int(Ending.NOT_BEST),
+        )
+        if check:
+            verify_solution(state, res.solution)
+        return res
     return _result(
-        lambda: state, code, first.nodes + nodes, reasons, turns, sol, sol_len, t0, check
+        lambda: state, code, first.nodes + spent, reasons, turns, sol, sol_len, t0, check
     )
+
+
+#: Positions the plain-Python reference search may enter in `solve_first` before the
+#: single-deal solve hands over to the kernel: about a second of Python (15-20 thousand
+#: positions per second), enough for most base-game deals (median ~700 positions).
+REFERENCE_FIRST = 20_000
+
+
+def solve_first(
+    state: State,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    time_limit: float | None = None,
+    check: bool = True,
+    budget: int = REFERENCE_FIRST,
+    before_kernel=None,
+) -> SolveResult:
+    """Decide one position, answering without the Numba kernel when that is quick.
+
+    The plain-Python reference search (`search.reference_search`, the same search as the
+    kernel's plain order: same move order, same pruning, same node count, so the same
+    verdict and winning line) runs first with at most `budget` positions (and half of `time_limit`). If it answers
+    within them, that is the result (engine "reference"): on a fresh install this costs no
+    compile. Otherwise `before_kernel()` is called (the command line announces the compile
+    there) and the kernel's portfolio search decides the position under the full
+    `node_limit` and what remains of `time_limit` (engine "kernel"; its nodes are its own).
+    """
+    from solvers.allisbomb.search import reference_search
+
+    t0 = time.perf_counter()
+    first = min(budget, node_limit)
+    # with a --time-limit the reference takes at most half of it: a position whose moves
+    # are slow to list in Python (a card file near the move cap) goes on to the kernel
+    # rather than use up the user's time. Without one the hand-over depends on positions
+    # only, so the answer (engine and winning line) does not depend on the machine's speed.
+    ref_time = None if time_limit is None else time_limit / 2
+    ref = reference_search(state, node_limit=first, time_limit=ref_time)
+    elapsed = time.perf_counter() - t0
+    clock = (
+        ref_time is not None
+        and ref.outcome == "undecided"
+        and elapsed >= ref_time
+        and not ref.loss_reason & int(Ending.TOO_MANY_MOVES)
+    )
+    out_of_time = time_limit is not None and elapsed > time_limit
+    if (
+        ref.outcome != "undecided"
+        or (not clock and (ref.nodes < first or first >= node_limit))
+        or out_of_time
+    ):
+        # a verdict, or 'undecided' for a reason the kernel shares (a line deeper than
+        # MAX_DEPTH, a position past the move cap), or the limits themselves
+        res = SolveResult(
+            ref.outcome,
+            ref.nodes,
+            time.perf_counter() - t0,
+            list(ref.solution),
+            ref.loss_reason,
+            engine="reference",
+        )
+        if check and res.outcome == "win":
+            verify_solution(state, res.solution)
+        return res
+    if before_kernel is not None:
+        before_kernel()
+    left = None if time_limit is None else max(1e-3, time_limit - (time.perf_counter() - t0))
+    res = solve_state(state, node_limit=node_limit, check=check, time_limit=left, portfolio=True)
+    res.seconds = time.perf_counter() - t0
+    return res
 
 
 def verify_solution(state: State, solution: list[tuple[int, ...]]) -> State:

@@ -52,7 +52,6 @@ import os
 import platform
 import re
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -283,25 +282,9 @@ def _jsonable(value: Any) -> Any:
 
 
 def _git_commit() -> str:
-    here = Path(__file__).resolve().parent
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(here), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-        return out + ("-dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
+    from solvers.common.version import commit
+
+    return commit()
 
 
 def _versions() -> dict[str, str]:

@@ -37,7 +37,7 @@ from solvers.dragon.rules import Options
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "77b06e978e932fb0"
+NUMBA_DEPENDS_ON = "efa1cc1978e61c27"
 
 # cnt indices
 DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(
@@ -228,7 +228,9 @@ def _to_discard(cnt, disc, card):
     cnt[DISC_N] += 1
 
 
-@njit(cache=True, inline="always")
+# (a call, not inlined: `_setup_round` and `_play_turn` call it three times, and three
+# inlined copies of it made the cold compile longer)
+@_no_refcount
 def _sort_row(cnt, row, rowc, bt, opts, sc, rowtmp, rowctmp):
     """Stable sort of the slots by vitality (empty slots last); cards move with bodies.
 
@@ -494,7 +496,8 @@ def _place_world(
     opts,
     sc,
 ):
-    """Place one sampled turn in a Monte Carlo world (its own copy of step 2)."""
+    """Step 2 of a turn (place every played card), compiled once: `_play_turn` and the
+    Monte Carlo worlds of `_mc_choose` both call it."""
     _place_all(
         played,
         owner,
@@ -625,7 +628,8 @@ def _mc_choose(
                 for c in range(row[ROW_N, sl]):
                     wrowc[sl, c] = rowc[sl, c]
             wrng[0] = seed
-            m = 0
+            # not a literal 0: Numba would also compile `_place_world` for Literal[int](0)
+            m = np.int64(0)
             for q in range(n):
                 if q == p:
                     for t in range(picks):
@@ -676,7 +680,9 @@ def _mc_choose(
     return picks
 
 
-@njit(cache=True, inline="always")
+# (a call, not inlined into `_play_turn`: it holds every strategy, and the one huge inlined
+# function that `_play_game` was took most of the Dragon kernel's cold compile)
+@_no_refcount
 def _choose(
     strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts, hand, unseen
 ):
@@ -1018,7 +1024,7 @@ def _play_turn(
     # 1. choose (from the state before any card moves)
     played = sc[0]
     owner = sc[1]
-    m = 0
+    m = np.int64(0)  # (not a literal, as in `_mc_choose`)
     out = sc[2]
     for p in range(n):
         k = _choose(
@@ -1046,8 +1052,9 @@ def _play_turn(
             m += 1
     for i in range(m):
         stats[2, played[i]] += 1
-    # 2. place
-    _place_all(
+    # 2. place: through `_place_world`, the one compiled copy of step 2 (the Monte Carlo
+    # worlds call it too); inlining `_place_all` here as well compiled it twice
+    _place_world(
         played,
         owner,
         m,

@@ -521,7 +521,8 @@ class GameState:
             self.log.append(
                 "  played: "
                 + ", ".join(
-                    f"p{p} {' '.join(str(self.fc(c)) for c in choices[p])}" for p in range(self.n)
+                    f"p{p + 1} {' '.join(str(self.fc(c)) for c in choices[p])}"
+                    for p in range(self.n)
                 )
             )
         return choices
@@ -561,7 +562,7 @@ class GameState:
                     self.discard.append(card)
                     self.keep_deck()
                     if self.record:
-                        self.log.append(f"  p{player} {fc}: no body left, discarded")
+                        self.log.append(f"  p{player + 1} {fc}: no body left, discarded")
                     continue
                 target = agents[player].rocket(self.view(player), card, slots, agent_rngs[player])
                 if target not in slots:
@@ -573,7 +574,7 @@ class GameState:
                     self.discard.append(card)
                     self.keep_deck()
                     if self.record:
-                        self.log.append(f"  p{player} {fc}: no body left, discarded")
+                        self.log.append(f"  p{player + 1} {fc}: no body left, discarded")
                     continue
             self.put(card, player, target)
 
@@ -613,12 +614,14 @@ class GameState:
             self.keep_deck()
         if slot.body < 0:
             if self.record:
-                self.log.append(f"  p{player} {fc}{note} -> empty slot {target}, waits ({total})")
+                self.log.append(
+                    f"  p{player + 1} {fc}{note} -> empty slot {target}, waits ({total})"
+                )
             return
         body = self.body(slot.body)
         if total < body.vitality:
             if self.record:
-                self.log.append(f"  p{player} {fc}{note} -> {body}: {total} < {body.vitality}")
+                self.log.append(f"  p{player + 1} {fc}{note} -> {body}: {total} < {body.vitality}")
             return
         doubles = [c for c in slot.cards if self.fc(c).special == "double"]
         if self.options.double_when == "placer":
@@ -642,7 +645,7 @@ class GameState:
         self.keep_deck()
         if self.record:
             self.log.append(
-                f"  p{player} {fc}{note} -> {body}: {total} >= {body.vitality}, takes it "
+                f"  p{player + 1} {fc}{note} -> {body}: {total} >= {body.vitality}, takes it "
                 f"for {points:+d}" + (" (doubled)" if doubled else "")
             )
         slot.body = -1
@@ -689,7 +692,9 @@ class GameState:
         if max(self.scores) >= self.options.target or self.round >= self.options.max_rounds:
             self.over = True
             if self.record:
-                self.log.append(f"game over: winners {self.winners()}")
+                self.log.append(
+                    "game over: winner(s) " + ", ".join(f"p{w + 1}" for w in self.winners())
+                )
         else:
             self.setup_round()
 
@@ -703,7 +708,7 @@ class GameState:
             self.log.append(
                 "  hands: "
                 + "; ".join(
-                    f"p{p} " + " ".join(str(self.fc(c)) for c in h)
+                    f"p{p + 1} " + " ".join(str(self.fc(c)) for c in h)
                     for p, h in enumerate(self.hands)
                 )
             )

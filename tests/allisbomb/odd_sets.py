@@ -62,7 +62,7 @@ def _step(rng, names: list[str]) -> str:
     if pick == "class":
         out += ', class = "COURT"'
     if pick in ("above", "below"):
-        out += f', of = "{rng.choice([*names, "self"])}"'
+        out += f', of = "{rng.choice([*SINGLES[0], "self"])}"'
     if pick in ("any", "name", "class") and zone in ("deck", "discard") and rng.random() < 0.3:
         out += f", within = {int(rng.integers(1, 4))}"
     every = op != "exchange" and pick in ("any", "name", "class") and rng.random() < 0.3
@@ -86,11 +86,13 @@ def _step(rng, names: list[str]) -> str:
             out += f", place = {int(rng.integers(1, 5))}"
             out += ", from_bottom = true" if rng.random() < 0.4 else ""
         if dest in ("deck_above", "deck_below"):
-            out += f', next_to = "{rng.choice([*names, "self"])}"'
+            out += f', next_to = "{rng.choice([*SINGLES[0], "self"])}"'
     return out + may + "}"
 
 
 SELECTING = ("move", "ignite", "flip_back", "turn_over")
+#: The names of the file being written that have one copy (set by random_card_file).
+SINGLES: list[list[str]] = [[]]
 
 
 def _cond(rng, names: list[str]) -> str:
@@ -166,6 +168,7 @@ def random_card_file(rng, path: Path, n_cards: int) -> Path:
         kinds.append((name, copies))
         left -= copies
     names = [k for k, _ in kinds]
+    SINGLES[0] = [k for k, c in kinds if c == 1]  # what `of` and `next_to` may name
     lines = ['[set]\nname = "base"\nprovenance = "custom"']
     for name, copies in kinds:
         lines.append(f'[[card]]\nname = "{name}"\ncopies = {copies}')

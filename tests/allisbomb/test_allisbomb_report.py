@@ -74,6 +74,15 @@ def test_loss_reasons_share():
     assert t.set_index("config").loc["A", "share_of_losses"] == 1.0
 
 
+def test_losing_ends_show_the_pruning_as_what_it_is():
+    from solvers.allisbomb.report import losing_ends_text
+
+    assert losing_ends_text("NO_CARD_TO_PLAY+NO_WIN_REACHABLE") == (
+        "no card to play in the Play A Card phase; other lines proved to reach no win"
+    )
+    assert losing_ends_text("NO_WIN_REACHABLE") == "every line proved to reach no win"
+
+
 def test_position_table_rates():
     t = position_table(rows(), "A").set_index("position")
     # positions alternate 0,1,...: even i at position 1 -> i in 0,2,4,6,8 -> wins at 0,2,4

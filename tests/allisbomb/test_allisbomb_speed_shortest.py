@@ -38,7 +38,7 @@ def test_shortest_matches_breadth_first_reference(cfg, seeds, ref_limit, min_win
     assert wins >= min_wins
 
 
-def test_shortest_is_never_longer_than_the_first_win_and_limit_is_undecided():
+def test_shortest_is_never_longer_than_the_first_win_and_a_limit_keeps_the_win():
     cfg = GameConfig()
     for seed in range(8):
         deck = np.random.default_rng(seed).permutation(18)
@@ -48,7 +48,22 @@ def test_shortest_is_never_longer_than_the_first_win_and_limit_is_undecided():
         if first.outcome == "win":
             assert len(short.solution) <= len(first.solution)
     # seed 10 is won (13 turns by the first search) but the deepening needs ~130,000
-    # positions: a tight node limit must not pass the first win off as the shortest
+    # positions: a tight node limit must not pass the first win off as the shortest, and
+    # still answers with the win it has, marked not proven (bit NOT_BEST)
     deck = np.random.default_rng(10).permutation(18)
-    assert solve(cfg, deck).outcome == "win"
-    assert solve(cfg, deck, shortest=True, node_limit=20_000).outcome == "undecided"
+    first = solve(cfg, deck)
+    assert first.outcome == "win"
+    tight = solve(cfg, deck, shortest=True, node_limit=20_000)
+    assert tight.outcome == "win" and "NOT_BEST" in tight.reasons()
+    assert tight.solution == first.solution
+    assert "NOT_BEST" not in solve(cfg, deck, shortest=True).reasons()
+
+
+def test_shortest_honours_the_time_limit_and_keeps_the_win():
+    from solvers.allisbomb.solver import solve_shortest
+
+    cfg = GameConfig()
+    state = new_game(cfg, np.random.default_rng(10).permutation(18).tolist())
+    res = solve_shortest(state, 10**8, None, check=True, time_limit=1e-6)
+    assert res.outcome == "win" and "NOT_BEST" in res.reasons()
+    assert res.seconds < 5

@@ -630,6 +630,7 @@ def test_give_a_card_to_the_other_players_equipped_cards(tmp_path):
         ),
         ('{op = "ignite", zone = "discard", pick = "below", of = "KING"}', "DECK only"),
         ('{op = "ignite", zone = "deck", pick = "below", of = "KINGG"}', "did you mean KING"),
+        ('{op = "ignite", zone = "deck", pick = "below", of = "JOKER"}', "has 2 copies"),
     ],
 )
 def test_loader_refuses_bad_places(tmp_path, steps, message):

@@ -1,0 +1,281 @@
+"""Compile the Numba kernels before they are needed, and say so when a command must compile.
+
+Numba compiles a kernel on its first call and caches it on disk (DESIGN.md, "Speed"): the
+first run of a fresh install spends seconds to a minute compiling, later runs load the
+cache in about a second. `ensure_compiled` is called by every command just before its
+first kernel call: when the cache is cold it prints one line on stderr first, with an
+estimate (and a spinner on a terminal), then the time it took. `bombsolve warmup [GAME ...]`
+compiles every kernel of the games named (all by default) with a progress bar.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import click
+
+from solvers.common.errors import unknown
+from solvers.common.numba_cache import all_cached
+from solvers.common.progress import progress_bar, wants_progress
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One kernel of a game: what it is, its compile estimate, its entry points and a
+    call that compiles them (a tiny run)."""
+
+    game: str
+    part: str
+    title: str
+    #: Cold-compile wall seconds measured on one idle core (results/PERFORMANCE.md).
+    estimate: float
+    entries: Callable[[], list]
+    warm: Callable[..., None]
+
+
+def _allisbomb_solve(node_limit: int = 1) -> None:
+    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.solver import solve, table_bits_for
+
+    # also allocates the transposition table the solve will use
+    solve(
+        GameConfig(blitz=True),
+        list(range(13)),
+        node_limit=1,
+        check=False,
+        table_bits=table_bits_for(node_limit),
+    )
+
+
+def _allisbomb_solve_entries() -> list:
+    from solvers.allisbomb import kernel as K
+
+    return [K.setup, K.portfolio]
+
+
+def _allisbomb_search() -> None:
+    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.rules import new_game
+    from solvers.allisbomb.solver import compiled, solve_shortest, solve_state
+
+    cs = compiled(GameConfig(blitz=True)).cards
+    state = new_game(cs, list(range(13)))
+    solve_state(state, node_limit=1, check=False, keep_most=True)
+    solve_shortest(state, 50, None, check=False)
+
+
+def _allisbomb_search_entries() -> list:
+    from solvers.allisbomb import kernel as K
+
+    return [K.dfs, K.shortest]
+
+
+def _allisbomb_sweep() -> None:
+    import numpy as np
+
+    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.solver import solve_batch
+
+    solve_batch(GameConfig(blitz=True), np.arange(13, dtype=np.int64)[None, :], node_limit=1)
+
+
+def _allisbomb_sweep_entries() -> list:
+    from solvers.allisbomb import kernel as K
+
+    return [K.solve_many]
+
+
+def _dragon() -> None:
+    import numpy as np
+
+    from solvers.dragon import kernel
+    from solvers.dragon.strategies import CODES
+
+    kernel.run_games(2, np.arange(1, dtype=np.uint64), [CODES["random"]] * 2)
+
+
+def _dragon_entries() -> list:
+    from solvers.dragon import kernel
+
+    return [kernel.play_many]
+
+
+def _bomber() -> None:
+    import numpy as np
+
+    from solvers.bomber import kernel
+
+    kernel.run_random_games(np.arange(1, dtype=np.uint64), 3)
+
+
+def _bomber_entries() -> list:
+    from solvers.bomber import kernel
+
+    return [kernel.play_random_games]
+
+
+def _bombastic_infostates() -> None:
+    from solvers.bombastic.infostates_kernel import count_infostates_fast
+
+    count_infostates_fast(1, 0)
+
+
+def _bombastic_infostates_entries() -> list:
+    from solvers.bombastic import infostates_kernel
+
+    return [infostates_kernel._count_root]
+
+
+def _bombastic_ismcts() -> None:
+    from solvers.bombastic.agents import make_agent, play_game
+
+    for spec in ("ismcts:4", "ismcts-guarded:4", "ismcts-heuristic:4"):
+        play_game(make_agent(spec), make_agent("random"), 1)
+
+
+def _bombastic_ismcts_entries() -> list:
+    from solvers.bombastic import kernel
+
+    return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
+
+
+KERNELS: list[Kernel] = [
+    Kernel(
+        "allisbomb",
+        "solve",
+        "All Is Bomb solver",
+        25,
+        _allisbomb_solve_entries,
+        _allisbomb_solve,
+    ),
+    Kernel(
+        "allisbomb",
+        "search",
+        "All Is Bomb shortest and keep-most searches",
+        30,
+        _allisbomb_search_entries,
+        _allisbomb_search,
+    ),
+    Kernel(
+        "allisbomb",
+        "sweep",
+        "All Is Bomb sweep solver",
+        25,
+        _allisbomb_sweep_entries,
+        _allisbomb_sweep,
+    ),
+    Kernel(
+        "bombastic",
+        "infostates",
+        "Bombastic information-state counter",
+        25,
+        _bombastic_infostates_entries,
+        _bombastic_infostates,
+    ),
+    Kernel(
+        "bombastic",
+        "ismcts",
+        "Bombastic ISMCTS playouts",
+        20,
+        _bombastic_ismcts_entries,
+        _bombastic_ismcts,
+    ),
+    Kernel("dragon", "play", "Bomb the Dragon kernel", 60, _dragon_entries, _dragon),
+    Kernel("bomber", "play", "Catch the Bomber kernel", 45, _bomber_entries, _bomber),
+]
+
+GAMES = ("allisbomb", "bombastic", "dragon", "bomber")
+
+
+def kernels_of(game: str, part: str | None = None) -> list[Kernel]:
+    """The kernels of `game` (one `part` of it if given)."""
+    return [k for k in KERNELS if k.game == game and (part is None or k.part == part)]
+
+
+def _spinner(message: str, stop: threading.Event) -> None:
+    t0 = time.perf_counter()
+    for ch in itertools.cycle("|/-\\"):
+        if stop.wait(0.25):
+            break
+        sys.stderr.write(f"\r{ch} {message} ({time.perf_counter() - t0:.0f} s)")
+        sys.stderr.flush()
+    sys.stderr.write("\r" + " " * (len(message) + 16) + "\r")
+    sys.stderr.flush()
+
+
+def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
+    """Compile (or load from the on-disk cache) the kernels of `game`; return the seconds.
+
+    When a kernel is not cached yet, one line on stderr says so before compiling, with
+    its estimate; a spinner turns while it compiles if stderr is a terminal; a last line
+    gives the time it took. A cached kernel loads silently.
+    """
+    t0 = time.perf_counter()
+    for k in kernels_of(game, part):
+        if all_cached(k.entries()):
+            k.warm(**warm_args)
+            continue
+        click.echo(
+            f"bombsolve: compiling the {k.title} once, about {k.estimate:.0f} s on an idle "
+            "core; later runs start in about a second (`bombsolve warmup` compiles every "
+            "kernel ahead)",
+            err=True,
+        )
+        stop = threading.Event()
+        spin = None
+        if wants_progress():
+            spin = threading.Thread(target=_spinner, args=(f"compiling {k.title}", stop))
+            spin.daemon = True
+            spin.start()
+        t1 = time.perf_counter()
+        try:
+            k.warm(**warm_args)
+        finally:
+            stop.set()
+            if spin is not None:
+                spin.join()
+        click.echo(
+            f"bombsolve: compiled the {k.title} in {time.perf_counter() - t1:.0f} s "
+            "(cached for later runs)",
+            err=True,
+        )
+    return time.perf_counter() - t0
+
+
+@click.command(name="warmup")
+@click.argument("games", nargs=-1, metavar="[GAME ...]")
+def warmup(games: tuple[str, ...]) -> None:
+    """Compile every Numba kernel of the games named (default: all four) into the cache.
+
+    Later commands then start in about a second. Each kernel compiles once per install
+    (and again after an upgrade); a kernel already cached loads in a moment.
+
+    \b
+    Examples:
+      bombsolve warmup
+      bombsolve warmup allisbomb dragon
+    """
+    for g in games:
+        if g not in GAMES:
+            raise unknown("game", g, GAMES)
+    chosen = [k for k in KERNELS if k.game in (games or GAMES)]
+    total = 0.0
+    with progress_bar(len(chosen), "compiling kernels", unit="kernel") as bar:
+        for k in chosen:
+            bar.set_postfix_str(k.title)
+            cached = all_cached(k.entries())
+            t0 = time.perf_counter()
+            k.warm()
+            spent = time.perf_counter() - t0
+            total += spent
+            bar.update(1)
+            click.echo(
+                f"{k.game} {k.part}: {'loaded from cache' if cached else 'compiled'} "
+                f"in {spent:.1f} s"
+            )
+    click.echo(f"all {len(chosen)} kernels ready in {total:.1f} s")

@@ -1,0 +1,30 @@
+"""Whether Numba's on-disk cache already holds a kernel, so a command can say it must compile.
+
+A dispatcher compiled with an on-disk cache keeps an index file (``*.nbi``) listing its
+cached signatures; Numba empties the index when the source file changed since. An entry
+point with a non-empty index loads in well under a second; one without compiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def is_cached(dispatcher) -> bool:
+    """Return True if `dispatcher` is compiled in this process or has an on-disk cache entry
+    for its current source."""
+    if getattr(dispatcher, "signatures", None):
+        return True
+    cache = getattr(dispatcher, "_cache", None)
+    cache_file = getattr(cache, "_cache_file", None)
+    if cache_file is None:  # no on-disk cache: it compiles on every first call
+        return False
+    try:
+        return bool(cache_file._load_index())
+    except Exception:  # an unreadable index is a cache miss, as it is to Numba
+        return False
+
+
+def all_cached(dispatchers: Iterable) -> bool:
+    """Return True if every dispatcher of `dispatchers` is cached (see `is_cached`)."""
+    return all(is_cached(d) for d in dispatchers)

@@ -1,0 +1,25 @@
+"""'all' is the ALL expansion; 'every' is all six together; charts tell them apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from solvers.allisbomb.config import EXPANSIONS, GameConfig, parse_expansions
+from solvers.allisbomb.report import _short
+from solvers.common.errors import BadInput
+
+
+def test_all_is_the_all_expansion_and_every_is_the_six():
+    assert parse_expansions("all") == ("all",)
+    assert parse_expansions("every") == EXPANSIONS
+    assert parse_expansions("every,hands") == (*EXPANSIONS, "hands")
+    assert parse_expansions("mosquitos,every") == EXPANSIONS  # each once, campaign order
+    with pytest.raises(BadInput, match="did you mean every"):
+        parse_expansions("evry")
+
+
+def test_chart_labels_say_ALL_or_6_expansions():
+    six = GameConfig(expansions=EXPANSIONS).label()
+    assert _short(six) == "base+6 expansions"
+    assert _short(GameConfig(expansions=("all",)).label()) == "base+ALL"
+    assert _short(GameConfig(expansions=("all",), players=2).label()) == "base+ALL/2p"

@@ -1,0 +1,88 @@
+"""The solve's outputs say what they mean: a win has no loss fields, a loss explains
+itself in words, an undecided answer names the limit that stopped it, `replay` prints
+exactly the solve's transcript."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.deals import deal_from_seed
+from solvers.allisbomb.explain import DEAD_WORDS, ENDING_WORDS, explain_loss
+from solvers.allisbomb.prune import RULES
+from solvers.allisbomb.rules import Ending, new_game
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["allisbomb", *args])
+
+
+def solve_json(*args) -> dict:
+    r = run(*args, "--json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_a_win_carries_no_loss_fields_and_no_stars_without_keep_most():
+    d = solve_json("--seed", "42")
+    assert d["outcome"] == "win"
+    for key in ("loss_reason", "loss_reasons", "losing_ends", "stars_lost", "stopped_by"):
+        assert key not in d
+    keep = solve_json("--seed", "1", "--blitz", "--keep-most")
+    assert keep["outcome"] == "win" and "stars_lost" in keep and keep["best_proven"] is True
+
+
+def test_a_loss_explains_itself_in_words():
+    d = solve_json("--seed", "0")  # a base deal every line of which loses
+    assert d["outcome"] == "loss"
+    words = set(ENDING_WORDS.values()) | {
+        f"{ENDING_WORDS[Ending.NO_WIN_REACHABLE]}: {w}" for w in DEAD_WORDS.values()
+    }
+    assert d["losing_ends"] and set(d["losing_ends"]) <= words
+    assert "NO_WIN_REACHABLE" not in " ".join(d["losing_ends"])
+    ll = d["longest_line"]
+    assert ll["turns"] == len(ll["solution"]) == len(ll["steps"]) > 0
+    assert ll["ending"] in d["losing_ends"] and ll["complete"]
+    text = run("--seed", "0").output
+    assert "every line of play loses; the lines end:" in text
+    assert f"the longest line, {ll['turns']} turns, ends: {ll['ending']}" in text
+
+
+def test_every_dead_rule_has_words():
+    assert set(DEAD_WORDS) == {r for r in RULES}
+
+
+def test_explain_counts_the_ends_of_a_lost_deal():
+    cfg = GameConfig()
+    why = explain_loss(new_game(cfg, deal_from_seed(cfg, 0)))
+    assert why.complete and sum(why.ends.values()) >= len(why.ends) >= 2
+    assert 0 < why.positions <= 403  # the reference search enters 403 positions
+
+
+def test_undecided_names_the_limit_and_prints_no_none():
+    r = run("--seed", "8", "--node-limit", "1000")
+    assert r.exit_code == 0
+    assert "stopped by the node limit of 1,000 positions (--node-limit)" in r.output
+    assert "None" not in r.output
+    d = solve_json("--seed", "8", "--node-limit", "1000")
+    assert d["outcome"] == "undecided" and "loss_reasons" not in d
+
+
+def test_shortest_reports_the_win_it_has_when_not_proven():
+    r = run("--seed", "10", "--shortest", "--node-limit", "20000")
+    assert r.exit_code == 0
+    assert "shortest not proven within the limits" in r.output
+    d = solve_json("--seed", "10", "--shortest")
+    assert d["outcome"] == "win" and d["shortest_proven"] is True
+
+
+def test_replay_prints_exactly_what_the_solve_printed(tmp_path):
+    path = tmp_path / "s.json"
+    solved = run("--seed", "42", "--save", str(path)).output
+    replayed = run("replay", str(path)).output
+    turns = [ln for ln in solved.splitlines() if ln.startswith(("turn ", "    "))]
+    assert turns and replayed.splitlines()[2:-1] == turns
+    assert replayed.splitlines()[-1] == "result: WIN"
