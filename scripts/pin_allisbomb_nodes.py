@@ -10,8 +10,13 @@ nodes, loss reason, turns, and the plain search's move list.
 
 The committed fixture was made by the kernel of main at commit 7f78e46 (before the speed
 work of issue 2 part 7); re-running it with a later kernel must leave the file unchanged.
+It is recorded with the copy-symmetric table keys switched off (`program.copy_keys`), which
+the searches of that kernel did not have; `--copy-keys` records the same deals with the
+keys on (the default), only for the configurations that have copies and without the
+shortest-win search, which does not use them: `nodes_pinned_copy_keys.json`.
 
     python scripts/pin_allisbomb_nodes.py [--deals 6] [--out tests/allisbomb/data/nodes_pinned.json]
+    python scripts/pin_allisbomb_nodes.py --copy-keys --out tests/allisbomb/data/nodes_pinned_copy_keys.json
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402
 from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.program import copy_keys, copy_keys_enabled  # noqa: E402
 from solvers.allisbomb.solver import solve, solve_batch  # noqa: E402
 from solvers.allisbomb.study import config_to_params, matrix_configs  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
@@ -57,14 +63,14 @@ def pinned_decks(config: GameConfig, deals: int, index: int) -> np.ndarray:
     return np.stack([rng.permutation(n) for _ in range(deals)])
 
 
-def record(config: GameConfig, decks: np.ndarray) -> list[dict]:
+def record(config: GameConfig, decks: np.ndarray, with_shortest: bool = True) -> list[dict]:
     """Solve each deck three ways; everything a faster kernel must reproduce."""
     pf = solve_batch(config, decks, node_limit=PORTFOLIO_LIMIT)
     rows = []
     for i, deck in enumerate(decks):
         plain = solve(config, deck, node_limit=PLAIN_LIMIT, portfolio=False)
         short = None
-        if config.label() in SHORTEST_CONFIGS:
+        if with_shortest and config.label() in SHORTEST_CONFIGS:
             short = solve(config, deck, node_limit=SHORTEST_LIMIT, shortest=True)
         rows.append(
             {
@@ -83,18 +89,25 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=6)
     default_out = ROOT / "tests" / "allisbomb" / "data" / "nodes_pinned.json"
     ap.add_argument("--out", default=str(default_out))
+    ap.add_argument("--copy-keys", action="store_true", help="record with the keys on")
     args = ap.parse_args()
     cases = []
     for i, cfg in enumerate(pinned_configs()):
-        rows = record(cfg, pinned_decks(cfg, args.deals, i))
-        cases.append({"config": config_to_params(cfg), "label": cfg.label(), "deals": rows})
+        if args.copy_keys and not copy_keys_enabled(cfg):
+            continue
+        with copy_keys(cfg, args.copy_keys):
+            rows = record(cfg, pinned_decks(cfg, args.deals, i), not args.copy_keys)
+        cases.append(
+            {"config": config_to_params(cfg), "label": cfg.label(), "index": i, "deals": rows}
+        )
         print(cfg.label(), [r["portfolio"][1] for r in rows], flush=True)
     data = {
         "seed": SEED,
         "plain_limit": PLAIN_LIMIT,
         "portfolio_limit": PORTFOLIO_LIMIT,
         "shortest_limit": SHORTEST_LIMIT,
-        "shortest_configs": list(SHORTEST_CONFIGS),
+        "shortest_configs": [] if args.copy_keys else list(SHORTEST_CONFIGS),
+        "copy_keys": args.copy_keys,
         "cases": cases,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
