@@ -7,7 +7,17 @@ from fractions import Fraction
 
 import click
 
-from cli.common import MAX_WORKERS, SCHEDULER, SEED, count_range, finite_float, study_options
+from cli.common import (
+    MAX_WORKERS,
+    SCHEDULER,
+    SEED,
+    WORKERS_HELP,
+    count_range,
+    finite_float,
+    parse_rule_pairs,
+    rule_option,
+    study_options,
+)
 from solvers.common.errors import BadInput
 
 
@@ -15,7 +25,7 @@ from solvers.common.errors import BadInput
 def bombastic() -> None:
     """Bombastic: exact odds, agents, tournaments and balance studies.
 
-    Tiles are numbered row by row: 0 1 2 / 3 4 5 / 6 7 8. Seat 0 (X) moves first.
+    Tiles are numbered row by row: 0 1 2 / 3 4 5 / 6 7 8. Seat 1 (X) moves first.
     """
 
 
@@ -117,7 +127,9 @@ def odds(as_: str, events: str, as_json: bool) -> None:
 
 
 def rule_options(fn):
-    """Add the rule options (Options fields) to a command."""
+    """Add the rule options (Options fields) to a command: ``--rule NAME=VALUE`` (as in
+    every game) and the older flags, one per option."""
+    fn = rule_option(fn)
     fn = click.option(
         "--turn-cap",
         type=count_range(1, 1_000_000),
@@ -159,18 +171,28 @@ def rule_options(fn):
 
 def make_options(kw: dict):
     """Pop the rule options from a command's keyword arguments and build Options."""
+    from solvers.bombastic.readings import BY_NAME
     from solvers.bombastic.rules import Options, card_by_slug
 
     removed = tuple(int(card_by_slug(s.strip())) for s in kw.pop("without").split(",") if s.strip())
-    return Options(
-        promos=kw.pop("promos"),
-        alarms=not kw.pop("no_alarms"),
-        second_swap=kw.pop("second_swap"),
-        deck_known=kw.pop("deck_known"),
-        turn_cap=kw.pop("turn_cap"),
-        shuffle=kw.pop("shuffle"),
-        removed=removed,
-    )
+    fields = {
+        "promos": kw.pop("promos"),
+        "alarms": not kw.pop("no_alarms"),
+        "second_swap": kw.pop("second_swap"),
+        "deck_known": kw.pop("deck_known"),
+        "turn_cap": kw.pop("turn_cap"),
+        "shuffle": kw.pop("shuffle"),
+    }
+    defaults = Options()
+    for name, value in parse_rule_pairs(
+        kw.pop("rule_pairs"), {r.name: r.kind for r in BY_NAME.values()}
+    ).items():
+        if fields[name] != getattr(defaults, name) and fields[name] != value:
+            raise BadInput(
+                f"--rule {name}={value} contradicts {BY_NAME[name].flag}; expected one of them"
+            )
+        fields[name] = value
+    return Options(**fields, removed=removed)
 
 
 def options_flags(options) -> str:
@@ -233,7 +255,7 @@ def _pct(p: float) -> str:
     "--workers",
     type=count_range(1, MAX_WORKERS),
     default=None,
-    help="Local worker processes (default: all cores).",
+    help=WORKERS_HELP + " With --out only.",
 )
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -320,7 +342,7 @@ def _announce_kernels(specs) -> None:
     "--workers",
     type=count_range(1, MAX_WORKERS),
     default=None,
-    help="Local worker processes (default: all cores).",
+    help=WORKERS_HELP + " With --out only.",
 )
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -552,3 +574,63 @@ def study(
     click.echo(f"wrote {out}: manifest.json, tables, charts")
     for r in m["headline"]["ratings"]:
         click.echo(f"  {r['agent']:<14}{r['rating']:>7.0f}  score {100 * r['score']:.1f}%")
+
+
+@bombastic.command(name="rules")
+@click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+@rule_options
+def rules_cmd(as_json, **kw) -> None:
+    """Explain every rule option (the rulebook's open points and study variants).
+
+    Each option quotes the rulebook sentence it reads and says what each value does; the
+    default comes first, and * marks the value in effect (with --rule or the flags).
+
+    \b
+    Examples:
+      bombsolve bombastic rules
+      bombsolve bombastic rules --rule shuffle=opponent
+    """
+    from dataclasses import asdict
+
+    from solvers.bombastic.readings import READINGS
+    from solvers.bombastic.rules import Options
+
+    options = make_options(kw)
+    defaults = Options()
+
+    def text(value) -> str:
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    rows = [
+        {
+            "name": r.name,
+            "value": getattr(options, r.name),
+            "default": getattr(defaults, r.name),
+            "choices": list(r.choices) if r.kind is not int else None,
+            "section": r.section,
+            "quote": r.quote,
+            "readings": dict(r.values),
+            "flag": r.flag,
+        }
+        for r in READINGS
+    ]
+    if as_json:
+        record = asdict(options)
+        click.echo(json.dumps({"options": rows, "in_effect": record}, indent=2))
+        return
+    click.echo("Rule options of Bombastic (shared/rules/bombastic.txt), defaults first;")
+    click.echo("set one with --rule NAME=VALUE (or its flag):")
+    for r, row in zip(READINGS, rows, strict=True):
+        changed = "   (changed)" if row["value"] != row["default"] else ""
+        click.echo(f"\n  {r.name} = {text(row['value'])}{changed}   [flag {r.flag}]")
+        if r.quote:
+            click.echo(f'      {r.section}: "{r.quote}"')
+        for value, words in r.values:
+            mark = "*" if text(row["value"]) == value else " "
+            default = " (default)" if value == text(row["default"]) else ""
+            click.echo(f"    {mark} {value}{default}: {words}")
+    if options.removed:
+        from solvers.bombastic.rules import CARD_SLUG, Card
+
+        taken = ", ".join(CARD_SLUG[Card(c)] for c in options.removed)
+        click.echo(f"\nCards taken out of the deck (--without): {taken}")

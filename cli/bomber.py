@@ -8,7 +8,14 @@ from pathlib import Path
 
 import click
 
-from cli.common import SEED, command_line, count_range, study_options
+from cli.common import (
+    SEED,
+    command_line,
+    count_range,
+    rule_option,
+    rules_text,
+    study_options,
+)
 from solvers.common.errors import BadInput, unknown
 from solvers.common.seeds import SEEDING, game_seeds
 
@@ -18,7 +25,8 @@ AGENT_HELP = (
     "e.g. 'random,bomber=heuristic'."
 )
 RULES_HELP = (
-    "Rule readings as key=value,... : dog=caught|forbid, warrior_bombing=true|false, "
+    "Rule readings as key=value,... in one text (the same as one --rule per reading): "
+    "dog=caught|forbid, warrior_bombing=true|false, "
     "stuck_bomber=loses|assess, move_optional=true|false (see `bombsolve bomber rules`)."
 )
 EXTRAS_HELP = (
@@ -75,14 +83,20 @@ def bomber() -> None:
 
 
 @bomber.command()
-def rules() -> None:
+@rule_option
+def rules(rule_pairs) -> None:
     """Print the rule readings (open points), their defaults, and the card counts.
 
+    With --rule, also the readings in effect.
+
     \b
-    Example:
+    Examples:
       bombsolve bomber rules
+      bombsolve bomber rules --rule dog=forbid
     """
     from solvers.bomber import rules as R
+
+    in_effect = R.parse_rules(rules_text(None, rule_pairs))
 
     click.echo("Rule readings (points the rulebook leaves open), defaults first:")
     doc = R.Rules.__doc__.split("\n\n", 1)[1]
@@ -98,6 +112,9 @@ def rules() -> None:
             f"  {p} players: Bomber 1, Police 2, extras {p - 3}; Police Dog 2, Bomb 4, "
             f"Bomb Squad 6, Citizen {cits}; hand {hand} cards"
         )
+    if rule_pairs:
+        shown = ", ".join(f"{k}={v}" for k, v in in_effect.as_dict().items())
+        click.echo(f"\nIn effect: {shown}".replace("True", "true").replace("False", "false"))
 
 
 @bomber.command()
@@ -120,6 +137,7 @@ def rules() -> None:
     "share no game.",
 )
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
+@rule_option
 @click.option("--extras", default=None, help=EXTRAS_HELP)
 @click.option(
     "--engine",
@@ -129,12 +147,13 @@ def rules() -> None:
     help="auto: the Numba kernel when every agent is random, else the reference engine.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> None:
+def play(players, agents, games, seed, rules_spec, rule_pairs, extras, engine, as_json) -> None:
     """Play GAMES seeded games and print outcome rates with Wilson 95% intervals.
 
     \b
     Example:
       bombsolve bomber play --players 4 --agents random,bomber=heuristic --games 500 --seed 7
+      bombsolve bomber play --players 5 --rule dog=forbid --rule move_optional=false --games 500
     """
     import pandas as pd
 
@@ -145,7 +164,7 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
     from solvers.common.progress import progress_bar
 
     extras_t = _parse_extras(extras, players)
-    rules_obj = R.parse_rules(rules_spec)
+    rules_obj = R.parse_rules(rules_text(rules_spec, rule_pairs))
     by_role = parse_agents(agents)
     _check_seed(seed)
     if games < 1:
@@ -250,6 +269,7 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
 @_players_option
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
+@rule_option
 @click.option("--extras", default=None, help=EXTRAS_HELP)
 @click.option(
     "--study",
@@ -260,7 +280,7 @@ def play(players, agents, games, seed, rules_spec, extras, engine, as_json) -> N
 )
 @click.option("--case", type=count_range(0), default=None, help="The case to replay, with --study.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
-def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) -> None:
+def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, case, as_json) -> None:
     """Print one game: the deal, then each location's line after every turn, then the end.
 
     Face-down cards show in brackets with their owner's seat, e.g. [BMR]2. Give --seed
@@ -277,6 +297,8 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
     if study_dir is not None or case is not None:
         if study_dir is None or case is None or seed is not None:
             raise BadInput("--study and --case go together, without --seed")
+        if rule_pairs or rules_spec:
+            raise BadInput("--study and --case replay the study's rules; expected no --rule")
         from solvers.bomber.study import case_game
 
         game = case_game(study_dir, case)
@@ -296,7 +318,7 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
     if seed is None:
         raise BadInput("missing --seed (or --study and --case); expected the game's seed")
     extras_t = _parse_extras(extras, players)
-    rules_obj = R.parse_rules(rules_spec)
+    rules_obj = R.parse_rules(rules_text(rules_spec, rule_pairs))
     by_role = parse_agents(agents)
     _check_seed(seed)
     turns = []
@@ -310,11 +332,11 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
         turns.append(
             {
                 "turn": len(turns) + 1,
-                "player": player,
+                "seat": player + 1,
                 "action": action,
                 "move": move,
                 "lines": [R.line_text(line) for line in state.lines],
-                "eliminated": list(state.eliminations),
+                "eliminated": [p + 1 for p in state.eliminations],
             }
         )
 
@@ -330,7 +352,7 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
         "bombing": r.bombing,
         "survival": r.survival,
         "killed": [R.CARD_NAMES[c] for c in r.killed],
-        "winners": R.winners(g),
+        "winners": [p + 1 for p in R.winners(g)],
     }
     if as_json:
         click.echo(
@@ -357,10 +379,10 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
         hand = ", ".join(
             f"{R.CARD_SHORT[c]}x{n}" for c, n in zip(R.Card, deal.hands[p], strict=True) if n
         )
-        click.echo(f"  seat {p}: {R.CARD_NAMES[deal.characters[p]]:<18} hand {hand}")
+        click.echo(f"  seat {p + 1}: {R.CARD_NAMES[deal.characters[p]]:<18} hand {hand}")
     seen_out: set[int] = set()
     for t in turns:
-        click.echo(f"\nturn {t['turn']}: seat {t['player']} {t['move']}")
+        click.echo(f"\nturn {t['turn']}: seat {t['seat']} {t['move']}")
         for loc, text in enumerate(t["lines"]):
             click.echo(f"  {R.LOCATION_NAMES[loc]:<7}{text}")
         for p in t["eliminated"]:
@@ -374,7 +396,8 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
         f"Bombing {'unlocked' if r.bombing else 'failed'}; "
         f"Survival {'yes' if r.survival else 'no'}"
     )
-    click.echo(f"  killed: {', '.join(end['killed']) or 'nobody'}; winners: seats {end['winners']}")
+    winners = ", ".join(str(w) for w in end["winners"]) or "none"
+    click.echo(f"  killed: {', '.join(end['killed']) or 'nobody'}; winners: seats {winners}")
 
 
 @bomber.command()
@@ -386,7 +409,12 @@ def replay(seed, players, agents, rules_spec, extras, study_dir, case, as_json) 
 )
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
 @click.option(
-    "--games", "-n", type=int, default=20000, show_default=True, help="Games over all rows."
+    "--games",
+    "-n",
+    type=int,
+    default=5000,
+    show_default=True,
+    help="Games per cell (per row: player count, extras or reading).",
 )
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Root seed.")
 @click.option("--players", type=int, default=None, help="Only this player count.")
@@ -401,13 +429,14 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
 
     \b
     Example:
-      bombsolve bomber study --part extras --agents heuristic --games 3000 --out ex
+      bombsolve bomber study --part extras --agents heuristic --games 400 --out ex
     """
     from solvers.bomber.agents import agents_label, parse_agents
     from solvers.bomber.study import (
         PARTS,
         check_part_folder,
         collect_part,
+        conditions,
         make_study,
         write_part,
     )
@@ -417,7 +446,10 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
         raise unknown("study part", part, PARTS)
     _check_seed(seed)
     label = agents_label(parse_agents(agents))
-    st = make_study(part, agents, games, seed, chunk_size, players)
+    if games < 1:
+        raise BadInput(f"game count {games} is not positive; expected 1 or more")
+    # --games is per cell; the study (and its identity) counts the games over all rows
+    st = make_study(part, agents, games * len(conditions(part, players)), seed, chunk_size, players)
     from cli.warmup import ensure_compiled
 
     ensure_compiled("bomber")  # once here, not in every worker; says so first when cold
@@ -430,9 +462,17 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
     summaries = write_part(out, part, frames, manifests)
     table = summaries[label]
     if as_json:
-        click.echo(table.to_json(orient="records", indent=2))
+        from cli.common import json_record
+
+        rows = json.loads(table.to_json(orient="records"))
+        for r in rows:  # the Bomber's victories, as in the text table
+            r.update(n=r["games"], rate=r["bomber"], lo=r["bomber_lo"], hi=r["bomber_hi"])
+        rules = {c["label"]: c["rules"] for c in conditions(part, players)}
+        doc = {"part": part, "agents": label, "games_per_cell": games, "rows": rows}
+        doc.update(json_record(seed, rules, "the rulebook's character cards"))
+        click.echo(json.dumps(doc, indent=2))
         return
-    click.echo(f"bomber.{part}: agents {label}, {games:,} games, seed {seed} -> {out}")
+    click.echo(f"bomber.{part}: agents {label}, {games:,} games per cell, seed {seed} -> {out}")
     for _, r in table.iterrows():
         click.echo(
             f"  {r['condition']:<24} N={r['games']:>7,}  Bomber {r['bomber']:6.1%} "

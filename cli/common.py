@@ -102,6 +102,14 @@ def finite_float(
     return FiniteFloat(min, max, min_open=min_open)
 
 
+#: The help of every ``--workers`` option: one default in every game (the runner's,
+#: `solvers.common.runner.run_study` with ``workers=None``).
+WORKERS_HELP = (
+    "Local worker processes (default: this process while the rest of the run would take "
+    "under 10 s at its rate so far, then every core)."
+)
+
+
 def study_options(default_chunk: int | None = 1000):
     """Add ``--out``, ``--workers``, ``--scheduler``, ``--chunk-size`` and ``--time-budget`` to
     a study command.
@@ -124,8 +132,7 @@ def study_options(default_chunk: int | None = 1000):
             "--workers",
             type=count_range(1, MAX_WORKERS),
             default=None,
-            help="Local worker processes (default: this process while the rest of the study "
-            "would take under 10 s at its rate so far, then every core).",
+            help=WORKERS_HELP,
         )
         @click.option(
             "--scheduler",
@@ -197,6 +204,30 @@ def rule_option(fn):
     )(fn)
 
 
+def rules_text(text: str | None, pairs) -> str:
+    """Join a game's ``--rules name=value,...`` text and its ``--rule NAME=VALUE`` pairs into
+    one ``name=value,...`` text for the game's own parser (which names an unknown option
+    and suggests the nearest).
+
+    Raises BadInput on a pair without ``=`` or with a comma, and on an option given twice.
+    """
+    from solvers.common.errors import BadInput
+
+    pieces = [p.strip() for p in (text or "").split(",") if p.strip()]
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name.strip() or not value.strip() or "," in pair:
+            raise BadInput(f"--rule {pair!r}: expected NAME=VALUE (one option per --rule)")
+        pieces.append(f"{name.strip()}={value.strip()}")
+    seen: set[str] = set()
+    for piece in pieces:
+        name = piece.partition("=")[0].strip().replace("-", "_")
+        if name in seen:
+            raise BadInput(f"rule option {name} given twice; expected it once")
+        seen.add(name)
+    return ",".join(pieces)
+
+
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
@@ -228,9 +259,9 @@ def parse_rule_pairs(pairs, kinds: dict[str, type]) -> dict[str, object]:
             try:
                 out[name] = kinds[name](value)
             except ValueError:
-                raise BadInput(
-                    f"--rule {name}={value!r}: expected a {kinds[name].__name__}"
-                ) from None
+                words = {"int": "a whole number", "float": "a number"}
+                expected = words.get(kinds[name].__name__, f"a {kinds[name].__name__}")
+                raise BadInput(f"--rule {name}={value!r}: expected {expected}") from None
     return out
 
 

@@ -8,7 +8,7 @@ import time
 import click
 import numpy as np
 
-from cli.common import SEED, SEED_MAX, command_line, study_options
+from cli.common import SEED, SEED_MAX, command_line, rule_option, rules_text, study_options
 from solvers.common.errors import BadInput
 from solvers.common.seeds import SEEDING, game_seeds
 from solvers.common.stats import wilson
@@ -66,10 +66,13 @@ def _seed(value: int, games: int = 1) -> int:
     return value
 
 
-RULES_HELP = "Rule options as name=value,... (see `bombsolve dragon rules`)."
+RULES_HELP = (
+    "Rule options as name=value,... in one text (the same as one --rule per option; see "
+    "`bombsolve dragon rules`)."
+)
 PRESET_HELP = (
     "Set every option the way an edition plays: gamepark (Game Park's digital edition); "
-    "--rules then changes single options. See `bombsolve dragon rules`."
+    "--rule / --rules then change single options. See `bombsolve dragon rules`."
 )
 
 
@@ -109,6 +112,7 @@ def _rules_text(options, preset: str | None) -> str:
     "share no game.",
 )
 @click.option("--rules", default="", help=RULES_HELP)
+@rule_option
 @_preset_option
 @click.option(
     "--engine",
@@ -118,12 +122,13 @@ def _rules_text(options, preset: str | None) -> str:
     help="auto: the Numba kernel; reference: the plain-Python engine (same results, slower).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def play(players, strategies, games, seed, rules, preset, engine, as_json):
+def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as_json):
     """Play seeded games and report each seat's wins with Wilson 95% intervals.
 
     \b
     Example:
       bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 2000 --seed 1
+      bombsolve dragon play --players 3 --strategies greedy --rule placement=close_up --games 500
     """
     from solvers.dragon import kernel
     from solvers.dragon.rules import Options, play_game
@@ -133,7 +138,7 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
     names = _strategies(strategies, players)
     games = _positive(games, "--games")
     seed = _seed(seed, games)
-    options = Options.parse(rules, preset)
+    options = Options.parse(rules_text(rules, rule_pairs), preset)
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
     seeds = game_seeds(seed, games)
@@ -219,9 +224,10 @@ def play(players, strategies, games, seed, rules, preset, engine, as_json):
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="2 to 6.")
 @click.option("--strategies", "-s", default="random", show_default=True, help="As for play.")
 @click.option("--rules", default="", help=RULES_HELP)
+@rule_option
 @_preset_option
 @click.option("--json", "as_json", is_flag=True, help="Print the log and the result as JSON.")
-def replay(seed, players, strategies, rules, preset, as_json):
+def replay(seed, players, strategies, rules, rule_pairs, preset, as_json):
     """Print one game turn by turn: the row, every hand, each card placed and what it took.
 
     Cards print as power, one * per lantern and the special; bodies as [vitality:points].
@@ -235,7 +241,7 @@ def replay(seed, players, strategies, rules, preset, as_json):
 
     players = _players(players)
     names = _strategies(strategies, players)
-    options = Options.parse(rules, preset)
+    options = Options.parse(rules_text(rules, rule_pairs), preset)
     game = play_game(players, make_agents(names), _seed(seed), options, record=True)
     if as_json:
         click.echo(
@@ -287,6 +293,7 @@ def replay(seed, players, strategies, rules, preset, as_json):
 )
 @click.option("--seed", type=SEED, default=2026, show_default=True)
 @click.option("--rules", default="", help=RULES_HELP + " (seats and ladder)")
+@rule_option
 @click.option("--preset", default=None, metavar="NAME", help=PRESET_HELP + " (seats and ladder)")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 @study_options(default_chunk=2000)
@@ -297,6 +304,7 @@ def study(
     games,
     seed,
     rules,
+    rule_pairs,
     preset,
     as_json,
     out,
@@ -332,6 +340,7 @@ def study(
     names = [n for n in _strategies(strategies, len(strategies.split(",")))]
     games = _positive(games, "--games")
     seed = _seed(seed, games)
+    rules = rules_text(rules, rule_pairs)
     options = Options.parse(rules, preset)
     if preset:
         # the study records the effective options, whatever preset spelled them
@@ -355,7 +364,7 @@ def study(
     elif kind == "readings":
         if rules or preset:
             raise BadInput(
-                "--rules / --preset does not apply to the readings study (it runs every reading)"
+                "--rule / --rules / --preset does not apply to the readings study (it runs every reading)"
             )
         t = st.run_readings(outp / "runs", counts[0], names[0], games, seed, **kw)
         write_text_atomic(outp / "readings.csv", t.to_csv(index=False, float_format="%.6g"))
@@ -368,12 +377,17 @@ def study(
         )
         shown = tables["seats"]
     if as_json:
-        click.echo(
-            json.dumps(
-                {name: json.loads(tb.to_json(orient="records")) for name, tb in tables.items()},
-                indent=1,
-            )
-        )
+        from cli.common import json_record
+
+        doc = {name: json.loads(tb.to_json(orient="records")) for name, tb in tables.items()}
+        for rows in doc.values():  # a row with a win rate names it rate, over n games
+            for r in rows:
+                if "win_rate" in r and "games" in r:
+                    r.update(n=r["games"], rate=r["win_rate"])
+        doc.update(kind=kind, games_per_cell=games, preset=preset)
+        desc = _rules_text(options, preset)
+        doc.update(json_record(seed, desc, "published card faces (solvers/dragon/cards.toml)"))
+        click.echo(json.dumps(doc, indent=1))
         return
     click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     click.echo(f"tables and charts in {outp} ({command_line()})")
@@ -382,22 +396,24 @@ def study(
 @dragon.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
 @click.option("--rules", default="", help="Show the effective rules of these options.")
+@rule_option
 @_preset_option
-def rules(as_json, rules, preset):
+def rules(as_json, rules, rule_pairs, preset):
     """Explain every rule option (the rulebook's open points), its readings and the presets.
 
     Each option quotes the rulebook sentence it reads and says what each value does; the
-    default comes first, and * marks the value in effect (with --rules / --preset).
+    default comes first, and * marks the value in effect (with --rule / --preset).
 
     \b
     Examples:
       bombsolve dragon rules
       bombsolve dragon rules --preset gamepark
-      bombsolve dragon rules --rules placement=close_up
+      bombsolve dragon rules --rule placement=close_up
     """
     from solvers.dragon.readings import PRESETS, READINGS
     from solvers.dragon.rules import Options
 
+    rules = rules_text(rules, rule_pairs)
     opts = Options.parse(rules, preset)
     defaults = Options()
 
@@ -458,7 +474,7 @@ def rules(as_json, rules, preset):
             mark = "*" if text(row["value"]) == value else " "
             default = " (default)" if value == text(row["default"]) else ""
             click.echo(wrap(f"{mark} {value}{default}: {words}", "    ", "      "))
-    click.echo("\nPresets (--preset NAME; --rules then changes single options):")
+    click.echo("\nPresets (--preset NAME; --rule NAME=VALUE then changes single options):")
     for p in PRESETS.values():
         click.echo(f"  {p.name}: {p.title}; source: {p.source}")
         ordered = sorted(p.settings, key=lambda s: text(getattr(defaults, s[0])) == s[1])

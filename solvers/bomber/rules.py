@@ -806,9 +806,10 @@ def view_legal_actions(view: View) -> list[int]:
 
 
 def line_text(line: list[Slot], reveal: bool = True) -> str:
-    """Render a line as 'CIT [BMR] SQD' (brackets mark face-down cards)."""
+    """Render a line as 'CIT [BMR]2 SQD' (brackets mark face-down cards, followed by the
+    owner's seat, numbered from 1)."""
     parts = []
     for s in line:
         name = CARD_SHORT[s.card] if reveal or s.face_up else "??"
-        parts.append(f"{name}" if s.face_up else f"[{name}]{s.owner}")
+        parts.append(f"{name}" if s.face_up else f"[{name}]{s.owner + 1}")
     return " ".join(parts) if parts else "-"

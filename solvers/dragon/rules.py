@@ -692,7 +692,9 @@ class GameState:
         if max(self.scores) >= self.options.target or self.round >= self.options.max_rounds:
             self.over = True
             if self.record:
-                self.log.append(f"game over: winners {self.winners()}")
+                self.log.append(
+                    "game over: winner(s) " + ", ".join(f"p{w + 1}" for w in self.winners())
+                )
         else:
             self.setup_round()
 

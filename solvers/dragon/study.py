@@ -184,9 +184,15 @@ def make_study(
 
 
 def _progress(df: pd.DataFrame) -> str:
-    k = int(df["win_0"].sum())
+    """The running estimate: the focus seat's win rate (seat 1, or the one X of a ladder
+    cell, whose seat rotates: seat 1's rate there would only show the fair share)."""
+    focus = df["focus_seat"].to_numpy()
+    seats = sum(c.startswith("score_") for c in df.columns)
+    wins = df[[f"win_{s}" for s in range(seats)]].to_numpy()
+    k = int(wins[np.arange(len(df)), focus].sum())
     lo, hi = wilson(k, len(df))
-    return f"seat 0 wins {k / len(df):.1%} [{lo:.1%}, {hi:.1%}]"
+    who = "seat 1" if not focus.any() else "the one seat of X"
+    return f"{who} wins {k / len(df):.1%} [{lo:.1%}, {hi:.1%}]"
 
 
 # --- tables ----------------------------------------------------------------------------

@@ -48,6 +48,27 @@ def test_replay_prints_each_line_after_every_turn():
     assert "end (" in r.output and "Chaos" in r.output
 
 
+def test_rule_flags_read_as_the_rules_text():
+    one = run("play", "-p", "4", "-n", "40", "--seed", "3", "--json",
+              "--rule", "dog=forbid", "--rule", "move_optional=false")  # fmt: skip
+    text = run("play", "-p", "4", "-n", "40", "--seed", "3", "--json",
+               "--rules", "dog=forbid,move_optional=false")  # fmt: skip
+    assert one.exit_code == 0 and text.exit_code == 0, one.output + text.output
+    a, b = json.loads(one.stdout), json.loads(text.stdout)
+    assert a["rules"] == b["rules"] and a["rules"]["dog"] == "forbid"
+    assert a["rules"]["move_optional"] is False and a["outcomes"] == b["outcomes"]
+
+
+def test_replay_numbers_seats_from_1():
+    r = run("replay", "--seed", "42", "--players", "5")
+    assert r.exit_code == 0, r.output
+    assert "  seat 1: " in r.output and "  seat 5: " in r.output
+    assert "seat 0" not in r.output and "]0" not in r.output
+    game = json.loads(run("replay", "--seed", "42", "--players", "5", "--json").stdout)
+    assert {t["seat"] for t in game["turns"]} <= {1, 2, 3, 4, 5}
+    assert all(1 <= w <= 5 for w in game["end"]["winners"])
+
+
 def test_replay_json_matches_play():
     r = run("replay", "--seed", "5", "-p", "3", "--agents", "heuristic", "--json")
     game = json.loads(r.stdout)
@@ -64,10 +85,10 @@ def test_rules_lists_every_reading():
 
 def test_study_writes_tables_and_charts(tmp_path):
     out = tmp_path / "st"
-    r = run("study", "--part", "readings", "--games", "500", "--seed", "2", "--out", str(out),
+    r = run("study", "--part", "readings", "--games", "100", "--seed", "2", "--out", str(out),
             "--workers", "1")  # fmt: skip
     assert r.exit_code == 0, r.output
-    r2 = run("study", "--part", "readings", "--agents", "heuristic", "--games", "10", "--seed",
+    r2 = run("study", "--part", "readings", "--agents", "heuristic", "--games", "2", "--seed",
              "2", "--out", str(out), "--workers", "1")  # fmt: skip
     assert r2.exit_code == 0, r2.output
     for name in ("summary.csv", "summary.parquet", "achievements.csv", "outcomes.png",
@@ -77,19 +98,21 @@ def test_study_writes_tables_and_charts(tmp_path):
     assert "random,default" in text and "heuristic,dog=forbid" in text
     assert (out / "random" / "manifest.json").exists()
     # re-running the same command resumes (nothing to compute) and prints the same table
-    again = run("study", "--part", "readings", "--games", "500", "--seed", "2", "--out",
+    again = run("study", "--part", "readings", "--games", "100", "--seed", "2", "--out",
                 str(out), "--workers", "1")  # fmt: skip
     assert again.stdout == r.stdout  # stderr: the progress summary, with its timing
 
 
 def test_replay_a_study_case(tmp_path):
     out = tmp_path / "st"
-    r = run("study", "--part", "extras", "--agents", "heuristic", "--games", "14", "--out",
+    r = run("study", "--part", "extras", "--agents", "heuristic", "--games", "2", "--out",
             str(out), "--workers", "1", "--seed", "4")  # fmt: skip
     assert r.exit_code == 0, r.output
+    assert "2 games per cell" in r.output
     from solvers.common.runner import load_study
 
     df = load_study(out / "heuristic")
+    assert len(df) == 14 and (df.groupby("condition").size() == 2).all()  # 7 cells of 2
     names = {0: "Bomber's victory", 1: "Police side's victory", 2: "draw", 3: "sole victory"}
     for case in (0, 5, 13):
         rp = run("replay", "--study", str(out / "heuristic"), "--case", str(case))
@@ -107,6 +130,10 @@ BAD = [
     (["play", "--rules", "dog=cat"], "unknown dog reading"),
     (["play", "--rules", "dog"], "expected key=value"),
     (["play", "--rules", "move_optional=perhaps"], "true or false"),
+    (["play", "--rule", "dgo=forbid"], "did you mean dog?"),
+    (["play", "--rule", "dog"], "expected NAME=VALUE"),
+    (["play", "--rule", "dog=forbid", "--rules", "dog=caught"], "given twice"),
+    (["replay", "--study", "x", "--case", "1", "--rule", "dog=forbid"], "expected no --rule"),
     (["play", "--extras", "young-lady", "-p", "5"], "take 2 extra"),
     (["play", "--extras", "duke", "-p", "4"], "unknown extra character"),
     (["play", "--games", "0"], "not positive"),

@@ -52,6 +52,26 @@ def test_replay_prints_the_game_and_is_reproducible():
     assert j["log"] and j["winners"]
 
 
+def test_rule_flags_read_as_the_rules_text():
+    args = ["play", "-p", "3", "-s", "greedy", "-n", "40", "--seed", "2", "--json"]
+    one = run(*args, "--rule", "placement=close_up", "--rule", "target=30")
+    text = run(*args, "--rules", "placement=close_up,target=30")
+    assert one.exit_code == 0 and text.exit_code == 0, one.output + text.output
+    a, b = json.loads(one.stdout), json.loads(text.stdout)
+    assert a["rules"] == b["rules"] and "placement=close_up" in a["rules"]
+    assert a["seats"] == b["seats"]
+    r = run("rules", "--rule", "placement=close_up")
+    assert r.exit_code == 0 and "placement = close_up   (changed)" in r.output
+
+
+def test_replay_log_numbers_the_winners_from_1():
+    r = run("replay", "--seed", "7", "-p", "3", "-s", "greedy")
+    assert r.exit_code == 0, r.output
+    over = [ln for ln in r.output.splitlines() if ln.startswith("game over")]
+    assert len(over) == 1 and over[0].startswith("game over: winner(s) p"), over
+    assert "[0]" not in r.output and " p0" not in r.output
+
+
 def test_rules_and_cards_commands():
     r = run("rules", "--rules", "placement=close_up")
     assert r.exit_code == 0 and "(changed)" in r.output
@@ -104,6 +124,10 @@ def test_play_and_replay_under_the_preset():
         (["play", "--rules", "placement=sideways"], "rule option placement 'sideways'"),
         (["play", "--rules", "nonsense"], "must look like name=value"),
         (["play", "--rules", "target=abc"], "must be an integer"),
+        (["play", "--rule", "placment=close_up"], "(did you mean placement?)"),
+        (["play", "--rule", "placement"], "expected NAME=VALUE"),
+        (["play", "--rule", "target=30,placement=fixed"], "one option per --rule"),
+        (["play", "--rule", "target=30", "--rules", "target=40"], "target given twice"),
         (["play", "-n", "0"], "--games 0 is not positive"),
         (["play", "-p", "four"], "four"),
         (["play", "--engine", "turbo"], "turbo"),
