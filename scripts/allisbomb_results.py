@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solvers.allisbomb.config import CARD_VERSIONS, DEFAULT_CARDS  # noqa: E402
 from solvers.allisbomb.report import (  # noqa: E402
     campaign_caption,
     headline_table,
@@ -87,6 +89,12 @@ def main() -> int:
         help="campaigns (run first): start no chunk after this long; re-run to resume",
     )
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb")
+    ap.add_argument(
+        "--cards",
+        default=DEFAULT_CARDS,
+        choices=CARD_VERSIONS,
+        help="the stand-in set version to play (default: %(default)s)",
+    )
     ap.add_argument("--no-readme", action="store_true", help="do not write the README block")
     ap.add_argument(
         "--redraw",
@@ -100,13 +108,19 @@ def main() -> int:
         f"python scripts/allisbomb_results.py --deals {args.deals} --campaigns {args.campaigns} "
         f"--seed {args.seed} --node-limit {args.node_limit} "
         f"--campaign-node-limit {args.campaign_node_limit} "
-        f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size}"
+        f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size} "
+        f"--cards {args.cards} --out {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}"
     )
 
     # --- the campaign study -----------------------------------------------------------
     camp_dir = args.out / "campaign"
     camp = campaign_study(
-        args.campaigns, args.seed, players=1, node_limit=args.campaign_node_limit, chunk_size=10
+        args.campaigns,
+        args.seed,
+        players=1,
+        node_limit=args.campaign_node_limit,
+        chunk_size=10,
+        cards_version=args.cards,
     )
     if args.redraw:
         camp_rows = load_study(camp_dir)  # its chunks are committed; its report stands
@@ -154,7 +168,7 @@ def main() -> int:
         return _readme(args, matrix, text, "", done, camp_dir, camp_text, regen)
     chunk = min(args.chunk_size, args.deals)
     study = sweep_study(
-        matrix_configs(),
+        [replace(c, cards_version=args.cards) for c in matrix_configs()],
         args.deals,
         args.seed,
         node_limit=args.node_limit,

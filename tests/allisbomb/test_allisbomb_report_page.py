@@ -25,6 +25,7 @@ PROBE = """JSON.stringify({
 def report_page(tmp_path_factory):
     root = tmp_path_factory.mktemp("page")
     common = ["--deals", "10", "--seed", "6", "--chunk-size", "5", "--workers", "1", "--no-report"]
+    common += ["--cards", "standin-v1"]  # the page names version 1's card file, base.toml
     for name, configs, extra in (("a", "blitz", ["--heuristic-deals", "5"]), ("b", "base", [])):
         r = CliRunner().invoke(
             cli,
