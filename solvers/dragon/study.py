@@ -180,7 +180,7 @@ def make_study(
 def _progress(df: pd.DataFrame) -> str:
     k = int(df["win_0"].sum())
     lo, hi = wilson(k, len(df))
-    return f"seat 0 wins {k / len(df):.1%} [{lo:.1%}, {hi:.1%}]"
+    return f"seat 1 wins {k / len(df):.1%} [{lo:.1%}, {hi:.1%}]"
 
 
 # --- tables ----------------------------------------------------------------------------
