@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import click
 
@@ -36,13 +35,15 @@ def warn_nonstandard(config) -> None:
         click.echo(f"warning: {line}", err=True)
 
 
-def banner(stand_in: bool, provenance: dict | None) -> str:
-    """The first line of every report: whose card texts these are, per set."""
+def banner(stand_in: bool, provenance: dict | None, version: str | None = None) -> str:
+    """The first line of every report: whose card texts these are, per set, and which
+    stand-in set version the stand-in ones come from."""
     from solvers.allisbomb.cards import provenance_words
 
     per_set = provenance_words(provenance or {})
     if stand_in:
-        return f"[{STAND_IN_NOTE}; {per_set}]"
+        which = f"; stand-in set {version}" if version else ""
+        return f"[{STAND_IN_NOTE}; {per_set}{which}]"
     return f"[cards: {per_set}]"
 
 
@@ -79,7 +80,7 @@ class GameArgs:
 
     def config(self):
         """The validated `GameConfig` (raises BadInput naming a bad value)."""
-        from solvers.allisbomb.config import GameConfig, parse_expansions
+        from solvers.allisbomb.config import GameConfig, cards_option, parse_expansions
 
         names = parse_expansions(self.expansions)
         config = GameConfig(
@@ -87,7 +88,7 @@ class GameArgs:
             hands=self.hands or "hands" in names,
             blitz=self.blitz,
             players=self.players,
-            cards_file=Path(self.cards_file) if self.cards_file else None,
+            **cards_option(self.cards_file),
             allow_nonstandard=self.allow_nonstandard,
             **self.rule_values(),
         ).validate()
@@ -138,8 +139,9 @@ def game_options(hands_flag: str = "--hands"):
             "cards_file",
             type=click.Path(dir_okay=False),
             default=None,
-            help="A card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing "
-            "the stand-in cards of the sets it defines.",
+            help="A stand-in set version by name (standin-v2, the default, or standin-v1), "
+            "or a card file (TOML, see solvers/allisbomb/data/CARDS.md) replacing the "
+            "stand-in cards of the sets it defines.",
         )
         @click.option(
             "--allow-nonstandard",
@@ -322,7 +324,7 @@ def allisbomb(
 
 def _study_case(study_dir: str, case: int):
     """(rank, game options, node limit, summary) of a sweep's case, for ``--study --case``."""
-    from solvers.allisbomb.config import RULE_OPTIONS
+    from solvers.allisbomb.config import DEFAULT_CARDS, RULE_OPTIONS
     from solvers.allisbomb.study import sweep_case
 
     c = sweep_case(study_dir, case)
@@ -333,7 +335,13 @@ def _study_case(study_dir: str, case: int):
         hands=config.hands,
         players=config.players,
         blitz=config.blitz,
-        cards_file=None if config.cards_file is None else str(config.cards_file),
+        cards_file=(
+            str(config.cards_file)
+            if config.cards_file is not None
+            else None
+            if config.cards_version == DEFAULT_CARDS
+            else config.cards_version
+        ),
         rule_pairs=tuple(
             f"{name}={str(getattr(config, name)).lower()}"
             for name in RULE_OPTIONS
@@ -574,7 +582,9 @@ def render_turns(turns: list[dict]) -> list[str]:
 def render_text(r: dict) -> str:
     """The human-readable solve report."""
     lines = []
-    lines.append(banner(r["stand_in"], r.get("provenance")))
+    lines.append(
+        banner(r["stand_in"], r.get("provenance"), r["config"].get("cards_version", "standin-v1"))
+    )
     lines.append(f"game: {r['config']['label']}")
     if r["deck"] is not None:
         src = f"seed {r['seed']}, " if r["seed"] is not None else ""
@@ -652,7 +662,8 @@ def replay_cmd(file) -> None:
         raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
     moves = check_solution(data["solution"], file)
     state = state_from_json(data["position"])
-    click.echo(banner(state.cards.is_stand_in(), state.cards.provenance_by_set()))
+    cs = state.cards
+    click.echo(banner(cs.is_stand_in(), cs.provenance_by_set(), cs.config.cards_version))
     click.echo(f"game: {state.config.label()}")
     s = state.copy()
     for i, move in enumerate(moves):

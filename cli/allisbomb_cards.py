@@ -72,7 +72,7 @@ def cards(ctx, game, as_json) -> None:
 
 def provenance_banner(cs) -> str:
     """The banner line naming the provenance of the cards in play, per set."""
-    return banner(cs.is_stand_in(), cs.provenance_by_set())
+    return banner(cs.is_stand_in(), cs.provenance_by_set(), cs.config.cards_version)
 
 
 def _file_game(file: str, expansions: str | None, players: int, allow: bool):

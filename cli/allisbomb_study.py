@@ -95,6 +95,7 @@ def sweep(
     """
     from dataclasses import replace
 
+    from solvers.allisbomb.config import cards_option
     from solvers.allisbomb.study import (
         SWEEP_NODE_LIMIT,
         matrix_configs,
@@ -120,7 +121,7 @@ def sweep(
             )
         configs = matrix_configs()
         if game.cards_file:
-            configs = [replace(c, cards_file=Path(game.cards_file)) for c in configs]
+            configs = [replace(c, **cards_option(game.cards_file)) for c in configs]
     else:
         configs = [game.config()]
     policy = None
@@ -321,19 +322,37 @@ def export(study_dir, csv_path) -> None:
     show_default=True,
     help="Positions per game before it counts as undecided.",
 )
+@click.option(
+    "--cards",
+    "cards_version",
+    default=None,
+    metavar="NAME",
+    help="The stand-in set version to play: standin-v2 (the default) or standin-v1.",
+)
 @study_options(default_chunk=20)
-def campaign(campaigns, seed, players, node_limit, out, workers, scheduler, chunk_size) -> None:
+def campaign(
+    campaigns, seed, players, node_limit, cards_version, out, workers, scheduler, chunk_size
+) -> None:
     """Monte Carlo of whole campaigns (rulebook H): score distribution and medal rates.
 
     \b
     Example:
       bombsolve allisbomb campaign --campaigns 200 --seed 1 --out runs/campaign
     """
+    from solvers.allisbomb.config import cards_option
     from solvers.allisbomb.report import campaign_caption, write_campaign_report
     from solvers.allisbomb.study import campaign_study
     from solvers.common.runner import load_manifest, run_study
 
-    study = campaign_study(campaigns, seed, players, node_limit, chunk_size)
+    fields = cards_option(cards_version)
+    if fields["cards_file"] is not None:
+        raise BadInput(
+            f"--cards {cards_version}: Campaign Mode plays a shipped stand-in set; expected "
+            "a set version (standin-v1, standin-v2), not a card file"
+        )
+    study = campaign_study(
+        campaigns, seed, players, node_limit, chunk_size, fields["cards_version"]
+    )
     from cli.warmup import ensure_compiled
 
     for part in ("solve", "search"):  # once here, not in every worker

@@ -440,7 +440,7 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
         make_study,
         write_part,
     )
-    from solvers.common.runner import run_study
+    from solvers.common.runner import load_manifest, run_study
 
     if part not in PARTS:
         raise unknown("study part", part, PARTS)
@@ -457,9 +457,9 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
     df = run_study(st, Path(out) / label, workers=workers, scheduler=scheduler,
                    command=command_line())  # fmt: skip
     # Rows of other agents' studies of this part in the same folder join the charts.
-    frames, seeds = collect_part(out, part)
-    frames[label], seeds[label] = df, seed
-    summaries = write_part(out, part, frames, seeds)
+    frames, manifests = collect_part(out, part)
+    frames[label], manifests[label] = df, load_manifest(Path(out) / label)
+    summaries = write_part(out, part, frames, manifests)
     table = summaries[label]
     if as_json:
         from cli.common import json_record

@@ -327,7 +327,6 @@ def study(
     from pathlib import Path
 
     from solvers.common.files import write_text_atomic
-    from solvers.dragon import charts
     from solvers.dragon import study as st
     from solvers.dragon.rules import Options
 
@@ -351,32 +350,16 @@ def study(
     from cli.warmup import ensure_compiled
 
     ensure_compiled("dragon")  # once here, not in every worker; says so first when cold
-    desc = _rules_text(options, preset)
     if kind == "seats":
         t = st.run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
         for name, table in t.items():
             write_text_atomic(outp / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
-        cap = st.caption(
-            "all seats alike", ", ".join(names), seed, f"{games:,} games per cell", desc
-        )
-        charts.seats_chart(t["seats"], outp, cap)
-        charts.lengths_chart(t["turns"], t["lengths"], outp, cap)
-        charts.scores_chart(t["scores"], outp, cap)
-        charts.cards_chart(t["cards"], counts[0], outp, cap)
-        sp = t["specials"]
-        charts.specials_chart(sp[sp["strategy"] == names[0]], outp, cap)
+        st.draw_seat_charts(t, st.manifests_of(t["seats"]), outp, counts[0], names[0])
         tables, shown = t, t["seats"]
     elif kind == "ladder":
         t = st.run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)
         write_text_atomic(outp / "ladder.csv", t.to_csv(index=False, float_format="%.6g"))
-        cap = st.caption(
-            "one seat of X against a field of Y, seats rotated",
-            ", ".join(names),
-            seed,
-            f"{games:,} games per cell",
-            desc,
-        )
-        charts.ladder_chart(t, outp, cap)
+        st.draw_ladder_chart(t, st.manifests_of(t), outp)
         tables, shown = {"ladder": t}, t
     elif kind == "readings":
         if rules or preset:
@@ -385,14 +368,7 @@ def study(
             )
         t = st.run_readings(outp / "runs", counts[0], names[0], games, seed, **kw)
         write_text_atomic(outp / "readings.csv", t.to_csv(index=False, float_format="%.6g"))
-        cap = st.caption(
-            f"{counts[0]} players, each reading alone",
-            names[0],
-            seed,
-            f"{games:,} games per reading",
-            "one reading per row",
-        )
-        charts.readings_chart(t, outp, cap)
+        st.draw_readings_chart(t, st.manifests_of(t), outp)
         tables = {"readings": t}
         shown = t[["reading", "turns_mean", "rounds_mean", "best_rate", "worst_rate", "chi2"]]
     else:
@@ -409,6 +385,7 @@ def study(
                 if "win_rate" in r and "games" in r:
                     r.update(n=r["games"], rate=r["win_rate"])
         doc.update(kind=kind, games_per_cell=games, preset=preset)
+        desc = _rules_text(options, preset)
         doc.update(json_record(seed, desc, "published card faces (solvers/dragon/cards.toml)"))
         click.echo(json.dumps(doc, indent=1))
         return

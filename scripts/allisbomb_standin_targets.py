@@ -6,9 +6,12 @@
 
 For every statement of `solvers.allisbomb.targets.TARGETS`: perfect play on --deals deals
 and the lookahead player (default budget) on --look-deals deals of each configuration it
-compares; met when the 95% intervals do not overlap. Writes DIR/targets.md (the table
-the README and the card set's notes quote), targets.json and prints the table. Without
---cards it measures the shipped stand-in set (version 1).
+compares, the two games of a statement on paired deals (`targets.decks`); met when the 95%
+intervals do not overlap. The paired difference (Tango's interval) is shown beside it.
+Writes DIR/targets.md (the table the README and the card set's notes quote), targets.json
+and prints the table. Without --cards it measures the default card set. With
+--against OTHER/targets.json (a run on other seeds) it also says, per measured game, whether
+this run's figure lands inside the other run's 95% interval.
 """
 
 from __future__ import annotations
@@ -22,7 +25,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.targets import GOLD_RARE, TARGETS, judge, measure, measure_campaign  # noqa: E402
+from solvers.allisbomb.targets import (  # noqa: E402
+    GOLD_RARE,
+    TARGETS,
+    judge,
+    measure,
+    measure_campaign,
+    paired,
+)
 from solvers.common.files import write_text_atomic  # noqa: E402
 
 
@@ -31,6 +41,25 @@ def _fmt(m, kind: str) -> str:
         return f"median {m.turns_median:.0f} turns [{m.turns_lo:.0f}, {m.turns_hi:.0f}]"
     lo, hi = m.interval
     return f"{m.rate:.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def rerun_check(games: dict, other: dict, other_name: object) -> str:
+    """Which win rates of `games` land inside the 95% interval of the same game in `other`."""
+    inside = [
+        (key, other[key]["lo"] <= g["rate"] <= other[key]["hi"], g, other[key])
+        for key, g in games.items()
+        if key in other
+    ]
+    n_in = sum(ok for _, ok, _, _ in inside)
+    outside = [
+        f"{k} {g['rate']:.1%} vs [{o['lo']:.1%}, {o['hi']:.1%}]" for k, ok, g, o in inside if not ok
+    ]
+    return (
+        f"Re-run check against {other_name}: {n_in} of {len(inside)} win rates of this run land "
+        "inside that run's 95% interval"
+        + ("; outside: " + ", ".join(outside) if outside else "")
+        + "."
+    )
 
 
 def main() -> None:
@@ -43,7 +72,19 @@ def main() -> None:
     ap.add_argument("--campaigns", type=int, default=100, help="lookahead-player campaigns")
     ap.add_argument("--only", default="", help="comma-separated statement numbers (1-based)")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--against", type=Path, default=None, help="targets.json of another run")
+    ap.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("THIS", "OTHER"),
+        help="only print the re-run check of THIS targets.json against OTHER, measuring nothing",
+    )
     a = ap.parse_args()
+    if a.compare:
+        this, that = (json.loads(Path(f).read_text())["games"] for f in a.compare)
+        print(rerun_check(this, that, a.compare[1]))
+        return
     chosen = [int(x) for x in a.only.split(",") if x] or list(range(1, len(TARGETS) + 1))
     cache: dict = {}
     t0 = time.perf_counter()
@@ -52,8 +93,14 @@ def main() -> None:
         key = (name, player)
         if key not in cache:
             deals = a.deals if player == "perfect" else a.look_deals
+            t1 = time.perf_counter()
             cache[key] = measure(name, a.cards, player, deals, a.seed, a.node_limit)
-            print(f"  {player:9s} {name:18s} {_fmt(cache[key], 'win')}", file=sys.stderr)
+            print(
+                f"  {player:9s} {name:18s} {_fmt(cache[key], 'win')} "
+                f"({time.perf_counter() - t1:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
         return cache[key]
 
     rows = []
@@ -69,14 +116,19 @@ def main() -> None:
                 "easier": _fmt(e, t.measure),
                 "met": judge(t, h, e),
             }
+            if t.measure == "win":
+                d = paired(h, e)
+                row[player]["paired"] = f"{d.diff:+.1%} [{d.lo:+.1%}, {d.hi:+.1%}]"
         rows.append(row)
     cards = str(a.cards) if a.cards else "the shipped stand-in set (version 1)"
     lines = [
         f"Cards: {cards} (STAND-IN texts, not the printed cards). Perfect play: {a.deals:,} deals "
         f"per configuration (node limit {a.node_limit:,}); lookahead player: {a.look_deals:,} "
-        f"deals; seed {a.seed}; deal i of configuration c is default_rng([seed, c, i]); met = "
+        f"deals; seed {a.seed}; deals paired: the base game's deal i is default_rng([seed, 0, i]), "
+        "every other game's is its parent's carried over (targets.decks); met = "
         "the 95% Wilson intervals do not overlap (undecided deals against the claim at each "
-        "end); turns: median of won games with its order-statistic 95% interval; campaigns: "
+        "end); paired: the easier game's win rate minus the harder's on the same deals, "
+        "Tango's 95% interval; turns: median of won games with its order-statistic 95% interval; campaigns: "
         f"the lookahead player, {a.campaigns} campaigns (default_rng([seed, 99, i])), met when "
         f"the gold share's upper 95% bound is below {GOLD_RARE:.0%} and not all earn one medal. "
         f"Regenerate: `python scripts/allisbomb_standin_targets.py{' --cards ' + str(a.cards) if a.cards else ''} "
@@ -91,7 +143,8 @@ def main() -> None:
         for player in ("perfect", "lookahead"):
             if player in r:
                 p = r[player]
-                cells += [f"{p['harder']} vs {p['easier']}", "yes" if p["met"] else "**no**"]
+                pair = f"; paired {p['paired']}" if "paired" in p else ""
+                cells += [f"{p['harder']} vs {p['easier']}{pair}", "yes" if p["met"] else "**no**"]
             else:
                 cells += ["not measured", "-"]
         lines.append(
@@ -110,12 +163,40 @@ def main() -> None:
             f"median {c.points_median:.0f} points | {'yes' if c.met() else '**no**'} |"
         )
         rows.append({"n": len(TARGETS) + 1, "campaign": {**c.medals, "met": c.met()}})
+    games = {
+        f"{player}/{name}": {
+            "n": m.n,
+            "wins": m.wins,
+            "undecided": m.undecided,
+            "rate": m.rate,
+            "lo": m.interval[0],
+            "hi": m.interval[1],
+            "turns_median": m.turns_median,
+            "turns_lo": m.turns_lo,
+            "turns_hi": m.turns_hi,
+        }
+        for (name, player), m in cache.items()
+    }
+    met = sum(r[p]["met"] for r in rows for p in ("perfect", "lookahead") if p in r) + sum(
+        r["campaign"]["met"] for r in rows if "campaign" in r
+    )
+    cells = sum(p in r for r in rows for p in ("perfect", "lookahead")) + sum(
+        "campaign" in r for r in rows
+    )
+    lines += ["", f"Met: {met} of {cells} measured cells."]
+    if a.against is not None:
+        if a.against.is_file():
+            lines.append(rerun_check(games, json.loads(a.against.read_text())["games"], a.against))
+        else:
+            print(f"warning: {a.against} not found; no re-run check", file=sys.stderr)
     text = "\n".join(lines) + "\n"
     print(text)
     print(f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)
     if a.out:
         write_text_atomic(a.out / "targets.md", text)
-        write_text_atomic(a.out / "targets.json", json.dumps(rows, indent=1) + "\n")
+        write_text_atomic(
+            a.out / "targets.json", json.dumps({"rows": rows, "games": games}, indent=1) + "\n"
+        )
 
 
 if __name__ == "__main__":

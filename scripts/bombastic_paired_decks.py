@@ -7,9 +7,10 @@
 One match study per deck (`study.match_study`, the shared runner, so re-running
 resumes) under `OUT/<deck>/`, all with the same seed: case g deals the same tiles in
 every deck (`State.setup` shuffles the tiles first; the action deck differs with the
-cards in it). Per deck: X's wins with a Wilson 95% interval; against the base deck, the
+cards in it). A deck run with fewer games than the base deck pairs with the base deck's
+first cases (the runner seeds chunk by chunk, so case g draws the same seed). Per deck: X's wins with a Wilson 95% interval; against the base deck, the
 paired difference of X's rate over the same cases (mean of per-deal differences, normal
-95% interval). Writes `OUT/decks.csv` and the README block `bombastic-paired-decks`.
+95% interval). Writes `OUT/decks.csv` and the README block `--block` (default `bombastic-paired-decks`).
 Deck names are those of `study.card_variants()` ("base deck", "without peek-many", ...).
 A game that reaches the turn cap is not an X win.
 """
@@ -40,11 +41,11 @@ def folder(out: Path, deck: str) -> Path:
     return out / deck.replace(" ", "_")
 
 
-def run(agent: str, decks: list[str], games: int, seed: int, out: Path) -> None:
+def run(agent: str, decks: list[str], games: int, seed: int, out: Path, workers: int = 1) -> None:
     variants = dict(card_variants())
     for deck in decks:
         study = match_study(agent, agent, games, seed, variants[deck])
-        run_study(study, folder(out, deck), workers=1)
+        run_study(study, folder(out, deck), workers=workers)
 
 
 def summarize(out: Path, decks: list[str]) -> tuple[pd.DataFrame, dict]:
@@ -128,8 +129,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=7100)
     ap.add_argument("--out", type=Path, default=ROOT / "results/bombastic/paired")
+    ap.add_argument("--workers", type=int, default=1, help="processes (the same games)")
     ap.add_argument("--summary-only", action="store_true")
     ap.add_argument("--readme", action="store_true", help="rewrite the README block")
+    ap.add_argument("--block", default="bombastic-paired-decks", help="README block name")
     args = ap.parse_args()
     names = [n for n, _ in card_variants()]
     if args.decks == "all":
@@ -140,13 +143,13 @@ def main() -> None:
         if d not in names:
             raise SystemExit(str(unknown("deck", d, names)))
     if not args.summary_only:
-        run(args.agent, decks, args.games, args.seed, args.out)
+        run(args.agent, decks, args.games, args.seed, args.out, args.workers)
     table, meta = summarize(args.out, decks)
     table.to_csv(args.out / "decks.csv", index=False)
     block = readme_block(table, meta)
     print(block)
     if args.readme:
-        update_block(ROOT / "README.md", "bombastic-paired-decks", block, anchor=README_ANCHOR)
+        update_block(ROOT / "README.md", args.block, block, anchor=README_ANCHOR)
 
 
 if __name__ == "__main__":

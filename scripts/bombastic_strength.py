@@ -39,11 +39,23 @@ README_ANCHOR = "<!-- section: bombastic -->"
 
 
 def run(a: str, b: str, games: int, seed: int, out: Path, minutes: float | None) -> None:
-    """Run (or resume) both seatings, alternating chunks' worth of time between them."""
-    budget = None if minutes is None else minutes * 60 / 2
-    for x, o, sub in ((a, b, "a_x"), (b, a, "a_o")):
-        study = match_study(x, o, games, seed, Options())
-        run_study(study, out / sub, workers=1, time_budget=budget)
+    """Run (or resume) both seatings, a chunk of one then a chunk of the other, so that
+    a run stopped early (``--minutes``, or killed) has played about as many deals in each
+    seating: the summary counts only deals done in both."""
+    deadline = None if minutes is None else time.monotonic() + minutes * 60
+    studies = [
+        (match_study(x, o, games, seed, Options()), out / sub)
+        for x, o, sub in ((a, b, "a_x"), (b, a, "a_o"))
+    ]
+    complete = [False, False]
+    while not all(complete):
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        for i, (study, folder) in enumerate(studies):
+            if not complete[i]:
+                # A budget of five seconds starts one chunk (rarely two) (the runner checks it before each).
+                df = run_study(study, folder, workers=1, time_budget=5.0)
+                complete[i] = bool(df.attrs.get("complete", True))
 
 
 def summarize(out: Path) -> dict:

@@ -4,6 +4,7 @@ Usage (about 4 minutes on one core):
 
     python scripts/bomber_results.py [--out results/bomber] [--workers 1] [--scale 1.0]
     python scripts/bomber_results.py --tables-only   # tables from the committed results
+    python scripts/bomber_results.py --redraw        # tables and charts from the chunks
 
 Runs every part of the study (players, extras, readings) with all-random agents (Numba
 kernel) and with the role-aware heuristic agents (reference engine) on the shared
@@ -27,11 +28,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solvers import __version__  # noqa: E402
-from solvers.bomber.study import make_study, write_part  # noqa: E402
+from solvers.bomber.study import collect_part, make_study, write_part  # noqa: E402
 from solvers.common.errors import BadInput  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.runner import run_study  # noqa: E402
+from solvers.common.runner import load_manifest, run_study  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -206,6 +207,12 @@ def main() -> None:
         help="Only rewrite RESULTS.md and the README block from the committed tables.",
     )
     ap.add_argument(
+        "--redraw",
+        action="store_true",
+        help="Rewrite every part's tables and charts from the committed chunks, then "
+        "RESULTS.md and the README block (no game is played).",
+    )
+    ap.add_argument(
         "--readme",
         default=None,
         help="README to update ('' for none); default: the repository's README.md when "
@@ -219,6 +226,19 @@ def main() -> None:
     else:
         readme = Path(args.readme) if args.readme else None
     if args.tables_only:
+        try:
+            write_tables(out, readme)
+        except BadInput as exc:
+            fail(exc)
+        return
+    if args.redraw:
+        # every part's tables and charts again from its committed chunks and manifests
+        for part in PARTS:
+            fr, manifests = collect_part(out / part, part)
+            order = [a for p, a, _ in PLAN if p == part and a in fr] + sorted(
+                a for a in fr if not any(p == part and a == b for p, b, _ in PLAN)
+            )  # the agent sets in the order of a full run
+            write_part(out / part, part, {a: fr[a] for a in order}, manifests)
         try:
             write_tables(out, readme)
         except BadInput as exc:
@@ -239,7 +259,7 @@ def main() -> None:
                      "seconds": round(dt, 1)})  # fmt: skip
         print(f"{part:<9} {agents:<10} {n:>8,} games  {dt:6.1f}s", flush=True)
     for part, fr in frames.items():
-        write_part(out / part, part, fr, {a: SEED for a in fr})
+        write_part(out / part, part, fr, {a: load_manifest(out / part / a) for a in fr})
     try:
         write_tables(out, readme)
     except BadInput as exc:

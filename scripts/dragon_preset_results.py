@@ -3,6 +3,7 @@
     python scripts/dragon_preset_results.py                  # -> results/dragon/gamepark/
     python scripts/dragon_preset_results.py --seed 2027 --out /tmp/check --readme '' \
         --check results/dragon/gamepark      # fresh seeds: how many land in the intervals
+    python scripts/dragon_preset_results.py --redraw  # charts again from the committed files
 
 Every cell is played under the default options and under `--preset gamepark` with the
 same seed (solvers/dragon/preset_study.py), so the differences are paired game by game.
@@ -28,6 +29,7 @@ from solvers.dragon.preset_study import (  # noqa: E402
     SIZES,
     build_preset_study,
     comparison_markdown,
+    draw_preset_charts,
     replicate_check,
 )
 
@@ -57,7 +59,16 @@ def main() -> None:
         metavar="DIR",
         help="count how many of this run's differences land inside DIR's intervals",
     )
+    parser.add_argument(
+        "--redraw",
+        action="store_true",
+        help="only redraw the charts of --out from its tables and manifests (no game played)",
+    )
     args = parser.parse_args()
+    if args.redraw:
+        draw_preset_charts(args.out, args.preset)
+        print(f"redrew the charts of {args.out}")
+        return
     sizes = {k: max(2, int(v * args.scale)) for k, v in SIZES.items()}
     t0 = time.perf_counter()
     tables = build_preset_study(

@@ -4,6 +4,7 @@ One command (about 6 minutes of one core; resumable):
 
     python scripts/dragon_results.py                      # -> results/dragon/
     python scripts/dragon_results.py --workers 2          # same files, more processes
+    python scripts/dragon_results.py --redraw             # charts again from the tables
 
 It runs, on the shared study runner, the seat study (2 to 6 players; random and greedy in
 every seat), the strategy ladder (random, greedy, position at every player count; Monte
@@ -25,7 +26,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solvers.common.readme import update_block  # noqa: E402
-from solvers.dragon.study import REFERENCE_SIZES, build_reference, ladder_markdown  # noqa: E402
+from solvers.dragon.study import (  # noqa: E402
+    REFERENCE_SIZES,
+    build_reference,
+    draw_reference_charts,
+    ladder_markdown,
+)
 
 README_ANCHOR = "Strategy ladder (written by `scripts/dragon_results.py`):"
 
@@ -44,7 +50,16 @@ def main() -> None:
     parser.add_argument(
         "--readme", default=str(ROOT / "README.md"), help="README to update ('' to skip)"
     )
+    parser.add_argument(
+        "--redraw",
+        action="store_true",
+        help="only redraw the charts of --out from its tables and manifests (no game played)",
+    )
     args = parser.parse_args()
+    if args.redraw:
+        draw_reference_charts(args.out)
+        print(f"redrew the charts of {args.out}")
+        return
     sizes = {k: max(2, int(v * args.scale)) for k, v in REFERENCE_SIZES.items()}
     out = Path(args.out)
     t0 = time.perf_counter()

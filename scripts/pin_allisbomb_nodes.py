@@ -10,8 +10,20 @@ nodes, loss reason, turns, and the plain search's move list.
 
 The committed fixture was made by the kernel of main at commit 7f78e46 (before the speed
 work of issue 2 part 7); re-running it with a later kernel must leave the file unchanged.
+It is recorded with the copy-symmetric table keys switched off (`program.copy_keys`), which
+the searches of that kernel did not have; `--copy-keys` records the same deals with the
+keys on (the default), only for the configurations that have copies and without the
+shortest-win search: `nodes_pinned_copy_keys.json`.
+
+The shortest-win search changed on purpose after the first fixture: it now decides the deal
+with the portfolio search first and deepens only below the win found (so a node or time
+limit still reports that win, not proven the shortest). `--shortest` records its results on
+the same deals with the keys off: `nodes_pinned_shortest.json`; the test checks that every
+verdict the first fixture decided is unchanged.
 
     python scripts/pin_allisbomb_nodes.py [--deals 6] [--out tests/allisbomb/data/nodes_pinned.json]
+    python scripts/pin_allisbomb_nodes.py --copy-keys --out tests/allisbomb/data/nodes_pinned_copy_keys.json
+    python scripts/pin_allisbomb_nodes.py --shortest --out tests/allisbomb/data/nodes_pinned_shortest.json
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402
 from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.program import copy_keys, copy_keys_enabled  # noqa: E402
 from solvers.allisbomb.solver import solve, solve_batch  # noqa: E402
 from solvers.allisbomb.study import config_to_params, matrix_configs  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
@@ -57,14 +70,14 @@ def pinned_decks(config: GameConfig, deals: int, index: int) -> np.ndarray:
     return np.stack([rng.permutation(n) for _ in range(deals)])
 
 
-def record(config: GameConfig, decks: np.ndarray) -> list[dict]:
+def record(config: GameConfig, decks: np.ndarray, with_shortest: bool = True) -> list[dict]:
     """Solve each deck three ways; everything a faster kernel must reproduce."""
     pf = solve_batch(config, decks, node_limit=PORTFOLIO_LIMIT)
     rows = []
     for i, deck in enumerate(decks):
         plain = solve(config, deck, node_limit=PLAIN_LIMIT, portfolio=False)
         short = None
-        if config.label() in SHORTEST_CONFIGS:
+        if with_shortest and config.label() in SHORTEST_CONFIGS:
             short = solve(config, deck, node_limit=SHORTEST_LIMIT, shortest=True)
         rows.append(
             {
@@ -78,23 +91,52 @@ def record(config: GameConfig, decks: np.ndarray) -> list[dict]:
     return rows
 
 
+def record_shortest(deals: int, out: str) -> None:
+    """The shortest-win search on the deals of SHORTEST_CONFIGS, copy keys off."""
+    cases = []
+    for i, cfg in enumerate(pinned_configs()):
+        if cfg.label() not in SHORTEST_CONFIGS:
+            continue
+        rows = []
+        with copy_keys(cfg, False):
+            for deck in pinned_decks(cfg, deals, i):
+                short = solve(cfg, deck, node_limit=SHORTEST_LIMIT, shortest=True)
+                rows.append({"shortest": [short.outcome, short.nodes, len(short.solution)]})
+        cases.append(
+            {"config": config_to_params(cfg), "label": cfg.label(), "index": i, "deals": rows}
+        )
+        print(cfg.label(), [r["shortest"] for r in rows], flush=True)
+    data = {"seed": SEED, "shortest_limit": SHORTEST_LIMIT, "copy_keys": False, "cases": cases}
+    write_text_atomic(out, json.dumps(data, separators=(",", ":")) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=6)
     default_out = ROOT / "tests" / "allisbomb" / "data" / "nodes_pinned.json"
     ap.add_argument("--out", default=str(default_out))
+    ap.add_argument("--copy-keys", action="store_true", help="record with the keys on")
+    ap.add_argument("--shortest", action="store_true", help="record the shortest-win search only")
     args = ap.parse_args()
+    if args.shortest:
+        return record_shortest(args.deals, args.out)
     cases = []
     for i, cfg in enumerate(pinned_configs()):
-        rows = record(cfg, pinned_decks(cfg, args.deals, i))
-        cases.append({"config": config_to_params(cfg), "label": cfg.label(), "deals": rows})
+        if args.copy_keys and not copy_keys_enabled(cfg):
+            continue
+        with copy_keys(cfg, args.copy_keys):
+            rows = record(cfg, pinned_decks(cfg, args.deals, i), not args.copy_keys)
+        cases.append(
+            {"config": config_to_params(cfg), "label": cfg.label(), "index": i, "deals": rows}
+        )
         print(cfg.label(), [r["portfolio"][1] for r in rows], flush=True)
     data = {
         "seed": SEED,
         "plain_limit": PLAIN_LIMIT,
         "portfolio_limit": PORTFOLIO_LIMIT,
         "shortest_limit": SHORTEST_LIMIT,
-        "shortest_configs": list(SHORTEST_CONFIGS),
+        "shortest_configs": [] if args.copy_keys else list(SHORTEST_CONFIGS),
+        "copy_keys": args.copy_keys,
         "cases": cases,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -13,17 +13,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.config import DEFAULT_CARDS, EXPANSIONS, GameConfig
 from solvers.allisbomb.rules import DISCARD, State
 
 #: Points thresholds of the medals (rulebook H, "Score").
 MEDALS = ((15, "gold"), (10, "silver"), (5, "bronze"))
 
 
-def campaign_config(game: int, removed: tuple[str, ...] = (), players: int = 1) -> GameConfig:
+def campaign_config(
+    game: int,
+    removed: tuple[str, ...] = (),
+    players: int = 1,
+    cards_version: str = DEFAULT_CARDS,
+) -> GameConfig:
     """The GameConfig of campaign game `game` (0 = MOSQUITOS ... 5 = ALL).
 
-    `removed` lists the labels removed so far (one entry per removed copy).
+    `removed` lists the labels removed so far (one entry per removed copy); `cards_version`
+    names the stand-in set version (`config.CARD_VERSIONS`).
     """
     if not 0 <= game < len(EXPANSIONS):
         raise ValueError(f"campaign game must be 0..{len(EXPANSIONS) - 1}, not {game}")
@@ -35,6 +41,7 @@ def campaign_config(game: int, removed: tuple[str, ...] = (), players: int = 1) 
         extra_sets=tuple(EXPANSIONS[:game]),
         removed=tuple(removed),
         waking_up_rules=True if game >= EXPANSIONS.index("waking_up") else False,
+        cards_version=cards_version,
     ).validate()
 
 
@@ -92,6 +99,7 @@ def play_campaign(
     node_limit: int = 2_000_000,
     keep_most: bool = True,
     bound: bool = True,
+    cards_version: str = DEFAULT_CARDS,
 ) -> CampaignResult:
     """Play the six games, each deal shuffled from `rng` and solved under perfect play.
 
@@ -113,7 +121,7 @@ def play_campaign(
     best: list[bool] = []
     lost: list[int | None] = []
     for game in range(len(EXPANSIONS)):
-        cfg = campaign_config(game, tuple(removed), players)
+        cfg = campaign_config(game, tuple(removed), players, cards_version)
         cs = compiled(cfg).cards
         kept = cs.n
         state = new_game(cs, rng.permutation(cs.n).tolist())

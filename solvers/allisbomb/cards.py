@@ -560,6 +560,22 @@ def load_file(path: Path) -> tuple[Card, ...]:
     return load_card_file(path).cards
 
 
+#: Stand-in set versions kept in one card file (CARDS.md, "The stand-in sets"); the sets such a
+#: file does not define are version 1's (`SET_FILES`).
+VERSION_FILES: dict[str, str] = {"standin-v2": "standin-v2.toml"}
+
+
+def shipped_set(version: str, set_name: str) -> tuple[Path, tuple[Card, ...]]:
+    """The shipped stand-in cards of `set_name` in set version `version`, and their file."""
+    if version in VERSION_FILES:
+        path = DATA_DIR / VERSION_FILES[version]
+        cards = tuple(c for c in load_file(path) if c.expansion == set_name)
+        if cards:
+            return path, cards
+    path = DATA_DIR / SET_FILES[set_name]
+    return path, load_file(path)
+
+
 def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path]]:
     """The card kinds of every set in play, and the files they come from.
 
@@ -574,15 +590,15 @@ def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path]]:
     kinds: list[Card] = []
     files: list[Path] = []
     for set_name in config.sets():
-        shipped = DATA_DIR / SET_FILES[set_name]
+        shipped, shipped_cards = shipped_set(config.cards_version, set_name)
         if set_name not in mine:
-            kinds.extend(load_file(shipped))
+            kinds.extend(shipped_cards)
             files.append(shipped)
             continue
         if user.mode == "replace":
             kinds.extend(mine[set_name])
         else:
-            patched = list(load_file(shipped))
+            patched = list(shipped_cards)
             labels = [c.label for c in patched]
             for card in mine[set_name]:
                 if card.label in labels:

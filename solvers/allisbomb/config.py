@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from solvers.common.errors import BadInput, unknown
+from solvers.common.errors import BadInput, nearest, unknown
 
 #: The expansions in campaign order (rulebook G/H), after the HANDS helper pack.
 EXPANSIONS: tuple[str, ...] = (
@@ -33,6 +33,39 @@ ALIASES: dict[str, str] = {
     "waking-up": "waking_up",
     "wakingup": "waking_up",
 }
+
+#: The shipped stand-in card sets, by version name (CARDS.md, "The stand-in sets"): texts
+#: written by the bombsolve project, never the printed cards. Version 1 is kept so that every
+#: study made with it reproduces; version 2 (`STANDIN-V2.md`) is the default.
+CARD_VERSIONS: tuple[str, ...] = ("standin-v1", "standin-v2")
+DEFAULT_CARDS = "standin-v1"
+#: The version a configuration written before set versions existed (a manifest, a position,
+#: a `--json` result without `cards_version`) was made with.
+UNVERSIONED_CARDS = "standin-v1"
+
+
+def cards_option(text: str | Path | None) -> dict[str, object]:
+    """`--cards` as `GameConfig` fields: a stand-in set version by name, or a card file.
+
+    >>> cards_option("standin-v1")
+    {'cards_version': 'standin-v1', 'cards_file': None}
+
+    A value that names no version and is no file but looks like a name (no folder, no
+    ``.toml``) is refused with the nearest version; a missing file is left to `validate`.
+    """
+    if text is None or str(text) == "":
+        return {"cards_version": DEFAULT_CARDS, "cards_file": None}
+    value = str(text)
+    if value in CARD_VERSIONS:
+        return {"cards_version": value, "cards_file": None}
+    path = Path(value)
+    if not path.is_file() and path.suffix.lower() != ".toml" and len(path.parts) == 1:
+        raise BadInput(
+            f"unknown card set {value!r}{nearest(value, CARD_VERSIONS)}; expected one of: "
+            f"{', '.join(CARD_VERSIONS)}, or the path of a card file (TOML, see "
+            "solvers/allisbomb/data/CARDS.md)"
+        )
+    return {"cards_version": DEFAULT_CARDS, "cards_file": path}
 
 
 def parse_expansions(text: str | None) -> tuple[str, ...]:
@@ -126,6 +159,8 @@ class GameConfig:
     players: int = 1
     #: A user card file replacing the stand-in cards of every set it defines.
     cards_file: Path | None = None
+    #: The shipped stand-in set version the other sets come from (`CARD_VERSIONS`).
+    cards_version: str = DEFAULT_CARDS
     #: Open point, rulebook G "Gifts": "You must play at least 3 GIFT cards during the
     #: game." Default True: three *different* GIFT cards; False: three GIFT plays.
     gifts_distinct: bool = True
@@ -164,6 +199,8 @@ class GameConfig:
                 "Blitz uses only the base cards (rulebook G, 'Blitz'); "
                 "drop --blitz or the expansions/hands"
             )
+        if self.cards_version not in CARD_VERSIONS:
+            raise unknown("card set", self.cards_version, CARD_VERSIONS)
         if self.cards_file is not None and not Path(self.cards_file).is_file():
             raise BadInput(f"card file {str(self.cards_file)!r} not found")
         return self
@@ -187,6 +224,8 @@ class GameConfig:
         text = "+".join(parts)
         if self.players == 2:
             text += "/2p"
+        if self.cards_version != DEFAULT_CARDS:
+            text += f"/cards={self.cards_version}"
         if self.cards_file is not None:
             text += f"/cards={Path(self.cards_file).name}"
         if self.waking_up_rules is not None and self.waking_up_rules != (

@@ -27,6 +27,7 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from solvers.allisbomb.copies import kernel_search_key
 from solvers.allisbomb.layout import (
     H_DECK,
     H_ENDING,
@@ -51,7 +52,7 @@ from solvers.allisbomb.prune import (
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "34a5ecb976401d3c"
+NUMBA_DEPENDS_ON = "a7cd30384df77972"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -1175,6 +1176,11 @@ def dfs(
     max_depth = states.shape[0] - 1
     cs[3] = order
     full = index.shape[0]
+    # copy-symmetric table keys (copies.py), written into buf's first words between turns
+    # (a turn uses buf only as scratch it writes before it reads); not in the keep-most
+    # modes, whose objective is given per card id
+    copy_keys = best_mode == 0 and info[info.shape[0] - 1] != 0
+    kbuf = buf.view(np.uint64)
     if _header(root, n, H_OUTCOME) == R_WIN:
         return CODE_WIN, 0, 0, 0
     if _header(root, n, H_OUTCOME) == R_LOSS:
@@ -1185,9 +1191,12 @@ def dfs(
     else:
         filled = 0
         cap = min(full, TT_START)
-        h = _hash_words(root, KW)
-        idx, _ = _tt_find(index, entries, gen, h, root, KW, cap)
-        _tt_put(index, entries, idx, 0, gen, h, root, KW, ON_PATH)
+        rkey = root
+        if copy_keys and kernel_search_key(root, n, info, kbuf, tmp):
+            rkey = kbuf
+        h = _hash_words(rkey, KW)
+        idx, _ = _tt_find(index, entries, gen, h, rkey, KW, cap)
+        _tt_put(index, entries, idx, 0, gen, h, rkey, KW, ON_PATH)
         filled += 1
         for j in range(L):
             states[0, j] = root[j]
@@ -1281,13 +1290,16 @@ def dfs(
         # the child's first index slot is known as soon as its key is: its line is
         # fetched while the dead checks run (the probe's load was the kernel's costliest
         # instruction, 4.7% of the search's time in a perf profile, and 2% with this)
-        h = _hash_words(child, KW)
+        key = child
+        if copy_keys and kernel_search_key(child, n, info, kbuf, tmp):
+            key = kbuf
+        h = _hash_words(key, KW)
         _tt_prefetch(index, h, cap)
         alive = (d > 0 or root_alive) and still_alive(states[d], child, n, info)
         if not alive and dead(child, n, info):
             reasons |= E_DEAD
             continue
-        idx, e = _tt_find(index, entries, gen, h, child, KW, cap)
+        idx, e = _tt_find(index, entries, gen, h, key, KW, cap)
         if e >= 0:
             if _tt_mark(entries, e) == ON_PATH:
                 reasons |= E_CYCLE
@@ -1299,7 +1311,7 @@ def dfs(
             # same holds for a DONE position explored under an older best: what was cut
             # or skipped in its subtree then would be cut or skipped now.
             if filled < limit_fill:
-                _tt_put(index, entries, idx, filled, gen, h, child, KW, DONE)
+                _tt_put(index, entries, idx, filled, gen, h, key, KW, DONE)
                 filled += 1
             continue
         if nodes >= node_limit or d + 1 >= max_depth:
@@ -1312,9 +1324,9 @@ def dfs(
         if filled >= cap // 2 and cap < full:
             cap = _tt_grow(index, entries, gen, cap, filled)
             limit_fill = (cap * 3) // 4
-            idx, _ = _tt_find(index, entries, gen, h, child, KW, cap)
+            idx, _ = _tt_find(index, entries, gen, h, key, KW, cap)
         if filled < limit_fill:
-            _tt_put(index, entries, idx, filled, gen, h, child, KW, ON_PATH)
+            _tt_put(index, entries, idx, filled, gen, h, key, KW, ON_PATH)
             fidx[d + 1] = filled
             filled += 1
         else:

@@ -41,6 +41,7 @@ CONFIG_FIELDS = {
     "blitz": "bool",
     "players": "int",
     "cards_file": "str_or_null",
+    "cards_version": "str",
     "gifts_distinct": "bool",
     "give_optional": "bool",
     "all_any_player": "bool",

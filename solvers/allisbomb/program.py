@@ -18,6 +18,7 @@ import numpy as np
 
 from solvers.allisbomb.cards import DESTS, KEYWORDS, OPS, PICKS, ZONES, CardSet, Step, load_cards
 from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.copies import copies_on, extend_copies
 from solvers.allisbomb.prune import INFO_ON, extend_info
 
 OP_CODE = {op: i for i, op in enumerate(OPS)}
@@ -41,7 +42,7 @@ class Program:
     step_start: np.ndarray  # int32 [n, 2]
     step_count: np.ndarray  # int32 [n, 2]
     steps: np.ndarray  # int32 [k, STEP_WIDTH]
-    info: np.ndarray  # int32: win_info's 16 entries, then prune.py's tables (prune.info_len)
+    info: np.ndarray  # int32: win_info's 16 entries, prune.py's tables, copies.py's table
 
 
 def card_mask(ids: list[int]) -> int:
@@ -77,7 +78,8 @@ def compile_program(cs: CardSet) -> Program:
         if rows
         else np.zeros((1, STEP_WIDTH), np.int32)
     )
-    return Program(n, number, keyword, start, count, steps, extend_info(cs, win_info(cs)))
+    info = extend_copies(cs, extend_info(cs, win_info(cs)), steps)
+    return Program(n, number, keyword, start, count, steps, info)
 
 
 def step_row(cs: CardSet, st: Step) -> list[int]:
@@ -172,3 +174,24 @@ def pruning(config: GameConfig, on: bool) -> Iterator[None]:
         yield
     finally:
         info[INFO_ON] = old
+
+
+def copy_keys_enabled(config: GameConfig) -> bool:
+    """True if the verdict searches (kernel and reference) key their tables copy-symmetrically
+    in `config`'s game (copies.py): on by default whenever the game has copies."""
+    return copies_on(compiled_program(config).info)
+
+
+@contextmanager
+def copy_keys(config: GameConfig, on: bool) -> Iterator[None]:
+    """Within the block, the verdict searches of `config`'s game use copy-symmetric table
+    keys iff `on` and the game has copies (the last entry of the cached program's `info`;
+    `search.reference_search` asks `copy_keys_enabled`). On by default."""
+    info = compiled_program(config).info
+    old = int(info[-1])
+    if not on:
+        info[-1] = 0
+    try:
+        yield
+    finally:
+        info[-1] = old

@@ -610,8 +610,10 @@ def campaign_caption(
     """
     from solvers.common.runner import computed_by
 
+    version = manifest.get("identity", {}).get("params", {}).get("cards_version", "standin-v1")
     return (
-        "All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards); "
+        "All Is Bomb campaign, STAND-IN card texts (bombsolve's own, not the printed cards), "
+        f"set {version}; "
         f"{campaigns}, SeedSequence({seed}), {players} player(s), perfect play per game "
         f"(node limit {node_limit:,}; of a game's wins the one leaving the fewest star cards in "
         "the discard pile, by branch and bound, proven best unless the table says otherwise; "

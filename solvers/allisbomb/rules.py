@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solvers.allisbomb.cards import Card, CardSet, Side, Step, load_cards, win_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.config import UNVERSIONED_CARDS, GameConfig
 from solvers.allisbomb.positions import check_agrees, check_position
 from solvers.common.errors import BadInput, unknown
 from solvers.common.jsonfile import parse_json
@@ -732,6 +732,7 @@ def config_from_dict(c: object) -> GameConfig:
             blitz=bool(c.get("blitz", False)),
             players=int(c.get("players", 1)),
             cards_file=Path(c["cards_file"]) if c.get("cards_file") else None,
+            cards_version=str(c.get("cards_version", UNVERSIONED_CARDS)),
             gifts_distinct=bool(c.get("gifts_distinct", True)),
             give_optional=bool(c.get("give_optional", False)),
             all_any_player=bool(c.get("all_any_player", True)),

@@ -15,7 +15,8 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from solvers.allisbomb.program import pruning_enabled
+from solvers.allisbomb.copies import groups_of, search_key
+from solvers.allisbomb.program import compiled_program, pruning_enabled
 from solvers.allisbomb.prune import dead_reason, objective_bound
 from solvers.allisbomb.rules import Ending, Outcome, State, TooManyMoves
 
@@ -72,7 +73,9 @@ def reference_search(
         return SearchResult("win", 0, time.perf_counter() - t0)
     if root.outcome is Outcome.LOSS:
         return SearchResult("loss", 0, time.perf_counter() - t0, [], int(root.ending))
-    seen = {root.key(): ON_PATH}
+    # the table's key: copy-symmetric (copies.py) unless keeping the most (as the kernel)
+    groups = [] if keep_most else groups_of(compiled_program(root.config).info)
+    seen = {search_key(root, groups): ON_PATH}
     nodes = 1
     reasons = 0
     prune_on = pruning_enabled(root.config)
@@ -100,7 +103,7 @@ def reference_search(
             if time.perf_counter() - t0 > time_limit:
                 return stop(nodes, reasons)
         if nxt is None:
-            seen[state.key()] = DONE
+            seen[search_key(state, groups)] = DONE
             stack.pop()
             if line:
                 line.pop()
@@ -124,7 +127,7 @@ def reference_search(
         if prune_on and dead_reason(child) is not None:  # the kernel prunes the same
             reasons |= int(Ending.NO_WIN_REACHABLE)
             continue
-        key = child.key()
+        key = search_key(child, groups)
         mark = seen.get(key)
         if mark == ON_PATH:
             reasons |= int(Ending.CYCLE)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.config import DEFAULT_CARDS, UNVERSIONED_CARDS, GameConfig
 from solvers.allisbomb.deals import rank
 from solvers.allisbomb.edits import (
     Edit,
@@ -309,7 +309,13 @@ def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards
     """
     config = config_from_params(params["config"])
     flags = game_flags(config)
-    base_cards = str(config.cards_file) if config.cards_file else ""
+    base_cards = (
+        str(config.cards_file)
+        if config.cards_file
+        else config.cards_version
+        if config.cards_version != DEFAULT_CARDS
+        else ""
+    )
     b = rows[rows["edit"] == BASE].set_index("case")
     out = []
     for entry in params["edits"]:
@@ -354,8 +360,9 @@ def caption(manifest: Mapping[str, Any]) -> str:
     """The provenance line under the tornado chart and its tables."""
     ident = manifest["identity"]
     p = ident["params"]
+    version = p["config"].get("cards_version", UNVERSIONED_CARDS)
     cards = (
-        "STAND-IN card texts (bombsolve's own, not the printed cards)"
+        f"STAND-IN card texts (bombsolve's own, not the printed cards), set {version}"
         if p["stand_in"]
         else "card texts from the user's card file"
     )

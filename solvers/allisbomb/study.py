@@ -34,7 +34,15 @@ import numpy as np
 import pandas as pd
 
 from solvers.allisbomb.cards import load_cards, provenance_words
-from solvers.allisbomb.config import ALIASES, EXPANSIONS, GameConfig
+from solvers.allisbomb.config import (
+    ALIASES,
+    CARD_VERSIONS,
+    DEFAULT_CARDS,
+    EXPANSIONS,
+    UNVERSIONED_CARDS,
+    GameConfig,
+    cards_option,
+)
 from solvers.allisbomb.deals import rank
 from solvers.allisbomb.escalate import Escalation, solve_escalating
 from solvers.allisbomb.players import (
@@ -116,6 +124,7 @@ def config_to_params(c: GameConfig) -> dict[str, Any]:
 def config_from_params(d: Mapping[str, Any]) -> GameConfig:
     """Inverse of `config_to_params`."""
     d = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+    d.setdefault("cards_version", UNVERSIONED_CARDS)  # made before set versions existed
     if d.get("cards_file"):
         d["cards_file"] = Path(d["cards_file"])
     return GameConfig(**d).validate()
@@ -123,7 +132,8 @@ def config_from_params(d: Mapping[str, Any]) -> GameConfig:
 
 def config_from_label(text: str, cards_file: str | Path | None = None) -> GameConfig:
     """The configuration a report label names, e.g. 'base+mosquitos+hands', 'blitz',
-    'base/2p', 'base+all+hands/give-optional' (the inverse of `GameConfig.label`).
+    'base/2p', 'base+all+hands/give-optional', 'base/cards=standin-v1' (the inverse of
+    `GameConfig.label`). `cards_file`: the `--cards` value, a set version or a card file.
 
     Raises BadInput naming the part of the label it does not know.
     """
@@ -137,7 +147,7 @@ def config_from_label(text: str, cards_file: str | Path | None = None) -> GameCo
             f"configuration {label!r} must start with 'base' or 'blitz'; "
             "expected e.g. base, base+mosquitos, base+all+hands, blitz, base/2p"
         )
-    fields: dict[str, Any] = {"blitz": sets[0] == "blitz", "cards_file": cards_file}
+    fields: dict[str, Any] = {"blitz": sets[0] == "blitz", **cards_option(cards_file)}
     exps = []
     for name in sets[1:]:
         if name == "hands":
@@ -158,12 +168,13 @@ def config_from_label(text: str, cards_file: str | Path | None = None) -> GameCo
     }
     for mod in mods:
         key = mod.strip().lower()
+        if key.startswith("cards=") and key[6:] in CARD_VERSIONS:
+            fields["cards_version"] = key[6:]
+            continue
         if key not in flags:
             raise unknown(f"option in configuration {label!r}:", key, tuple(flags))
         name, value = flags[key]
         fields[name] = value
-    if cards_file is not None:
-        fields["cards_file"] = Path(cards_file)
     return GameConfig(**fields).validate()
 
 
@@ -490,12 +501,18 @@ def cards_words(params: Mapping[str, Any]) -> str:
     """Whose card texts a sweep used, per configuration and set (its `provenance` param;
     a study without one used only the shipped STAND-IN texts)."""
     prov = params.get("provenance")
+    versions = sorted(
+        {c.get("cards_version", UNVERSIONED_CARDS) for c in params.get("configs", [])}
+    ) or [UNVERSIONED_CARDS]
+    sets = f"stand-in set {', '.join(versions)}"
     if not prov:
-        return "STAND-IN card texts (bombsolve's own, not the printed cards)"
+        return f"STAND-IN card texts (bombsolve's own, not the printed cards), {sets}"
     texts = {label: provenance_words(by_set) for label, by_set in prov.items()}
+    stand_in = any("STAND-IN" in t for t in texts.values())
+    tail = f" ({sets})" if stand_in else ""
     if len(set(texts.values())) == 1:
-        return f"cards {next(iter(texts.values()))}"
-    return "cards " + "; ".join(f"{label}: {t}" for label, t in texts.items())
+        return f"cards {next(iter(texts.values()))}{tail}"
+    return "cards " + "; ".join(f"{label}: {t}" for label, t in texts.items()) + tail
 
 
 def _players_text(params: Mapping[str, Any]) -> str:
@@ -527,13 +544,27 @@ def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     """
     from solvers.allisbomb.campaign import play_campaign
 
+    players, node_limit = int(params["players"]), int(params["node_limit"])
+    cards_version = params.get("cards_version", UNVERSIONED_CARDS)
+    key = ("campaign", players, str(node_limit), cards_version)
+    if key not in _WARM:
+        # one untimed campaign per process first, so that no row's ``seconds`` holds the
+        # kernel's load or its tables' allocation (as `_warm` does for the sweep)
+        play_campaign(
+            np.random.default_rng(0),
+            players=players,
+            node_limit=node_limit,
+            cards_version=cards_version,
+        )
+        _WARM.add(key)
     recs = []
     for case, s in zip(range(chunk.start, chunk.stop), chunk.case_seeds(), strict=True):
         t0 = time.perf_counter()
         r = play_campaign(
             np.random.default_rng(int(s)),
-            players=int(params["players"]),
-            node_limit=int(params["node_limit"]),
+            players=players,
+            node_limit=node_limit,
+            cards_version=cards_version,
         )
         rec: dict[str, Any] = {
             "case": case,
@@ -558,16 +589,22 @@ def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
 
 
 def campaign_study(
-    campaigns: int, seed: int, players: int = 1, node_limit: int = 2_000_000, chunk_size: int = 50
+    campaigns: int,
+    seed: int,
+    players: int = 1,
+    node_limit: int = 2_000_000,
+    chunk_size: int = 50,
+    cards_version: str = DEFAULT_CARDS,
 ) -> Study:
-    """Build the campaign study: `campaigns` independent six-game campaigns."""
+    """Build the campaign study: `campaigns` independent six-game campaigns with the shipped
+    stand-in set `cards_version`."""
     from solvers.allisbomb.campaign import campaign_config
 
     if campaigns < 1:
         raise BadInput(f"--campaigns {campaigns} is not positive; expected 1 or more")
     files: list[Path] = []
     for game in range(len(EXPANSIONS)):
-        for f in load_cards(campaign_config(game, (), players)).files:
+        for f in load_cards(campaign_config(game, (), players, cards_version)).files:
             if f not in files:
                 files.append(f)
     return Study(
@@ -575,6 +612,7 @@ def campaign_study(
         params={
             "players": int(players),
             "node_limit": int(node_limit),
+            "cards_version": cards_version,
             "play": "perfect play per game (solver); of a game's wins the one leaving the "
             "fewest star cards in the DISCARD PILE, by branch and bound on prune.lower_bound "
             "(solve_state keep_most, bound); lost or undecided games remove every circle and "

@@ -9,8 +9,14 @@ would mislead every demonstration, so each statement is a `Target` measured here
 perfect play and under the lookahead player. A comparison is met only when the two 95%
 Wilson intervals do not overlap (undecided deals counted against the claim at each end).
 
-Deal i of configuration c is ``np.random.default_rng([seed, c_index, i]).permutation(n)``:
-independent samples per configuration, as the statements compare separate games.
+The two games of a statement are played on paired deals, so that the difference is also
+measured on the same deals (`paired`, Tango's interval): deal i of the base game is
+``np.random.default_rng([seed, 0, i]).permutation(18)``; deal i of every other configuration
+is its `PARENT`'s deal i carried over by `edits.pair_deck` (cards both games share keep their
+order, the others are dropped or inserted at uniform positions drawn from
+``default_rng([seed, c_index, i])``), which keeps each deal uniform. Blitz, each expansion
+and the base game with HANDS have the base game as parent; an expansion with HANDS has the
+expansion.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +32,11 @@ from scipy.stats import binom
 
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.edits import pair_deck
 from solvers.allisbomb.players import lookahead_game
 from solvers.allisbomb.rules import Outcome, new_game
 from solvers.allisbomb.solver import solve_batch
+from solvers.common.paired import PairedDifference, paired_difference
 from solvers.common.stats import wilson_undecided
 
 #: The configurations the statements compare (by short name).
@@ -38,6 +47,18 @@ CONFIGS: dict[str, GameConfig] = {
     "base+hands": GameConfig(hands=True),
     **{f"{e}+hands": GameConfig(expansions=(e,), hands=True) for e in EXPANSIONS},
 }
+
+
+def _parent(name: str) -> str | None:
+    if name == "base":
+        return None
+    if name.endswith("+hands") and name != "base+hands":
+        return name.removesuffix("+hands")
+    return "base"
+
+
+#: The configuration whose deal i each configuration's deal i is carried over from.
+PARENT: dict[str, str | None] = {name: _parent(name) for name in CONFIGS}
 
 
 @dataclass(frozen=True)
@@ -100,6 +121,9 @@ class Measure:
     turns_median: float
     turns_lo: float
     turns_hi: float
+    #: Per deal: the outcome code (1 win, 0 loss, 2 undecided) and the turns played.
+    codes: tuple[int, ...] = ()
+    turns: tuple[int, ...] = ()
 
     @property
     def rate(self) -> float:
@@ -121,11 +145,26 @@ def median_interval(values: Sequence[int]) -> tuple[float, float, float]:
     return (float(np.median(x)), float(x[max(lo_k - 1, 0)]), float(x[hi_k]))
 
 
-def _decks(config: GameConfig, seed: int, index: int, deals: int) -> np.ndarray:
-    n = load_cards(config).n
-    return np.stack(
-        [np.random.default_rng([seed, index, i]).permutation(n) for i in range(deals)]
-    ).astype(np.int64)
+def decks(name: str, cards_file: Path | None, seed: int, deals: int) -> np.ndarray:
+    """The `deals` deals of configuration `name`, paired with its `PARENT`'s (module doc)."""
+    return _decks(name, cards_file, seed, deals).copy()
+
+
+@lru_cache(maxsize=64)
+def _decks(name: str, cards_file: Path | None, seed: int, deals: int) -> np.ndarray:
+    config = replace(CONFIGS[name], cards_file=cards_file)
+    cs = load_cards(config)
+    parent = PARENT[name]
+    if parent is None:
+        rows = [np.random.default_rng([seed, 0, i]).permutation(cs.n) for i in range(deals)]
+        return np.stack(rows).astype(np.int64)
+    pcs = load_cards(replace(CONFIGS[parent], cards_file=cards_file))
+    index = list(CONFIGS).index(name)
+    rows = [
+        pair_deck(pcs, cs, d, np.random.default_rng([seed, index, i]))
+        for i, d in enumerate(_decks(parent, cards_file, seed, deals))
+    ]
+    return np.stack(rows).astype(np.int64)
 
 
 def measure(
@@ -133,23 +172,39 @@ def measure(
 ) -> Measure:
     """Play `deals` deals of configuration `name` (with `cards_file`) with `player`."""
     config = replace(CONFIGS[name], cards_file=cards_file)
-    decks = _decks(config, seed, list(CONFIGS).index(name), deals)
+    ds = _decks(name, cards_file, seed, deals)
     if player == "perfect":
-        out = solve_batch(config, decks, node_limit=node_limit)
-        code, turns = out["code"], out["turns"]
-        won = turns[code == 1]
+        out = solve_batch(config, ds, node_limit=node_limit)
+        code, turns = np.asarray(out["code"], np.int64), np.asarray(out["turns"], np.int64)
     else:
         cs = load_cards(config)
         code = np.zeros(deals, np.int64)
-        won_list = []
-        for i, deck in enumerate(decks):
+        turns = np.zeros(deals, np.int64)
+        for i, deck in enumerate(ds):
             line = lookahead_game(new_game(cs, deck.tolist()))
-            if line[-1].outcome is Outcome.WIN:
-                code[i] = 1
-                won_list.append(len(line) - 1)
-        won = np.asarray(won_list)
-    med, lo, hi = median_interval(won.tolist())
-    return Measure(deals, int((code == 1).sum()), int((code == 2).sum()), med, lo, hi)
+            turns[i] = len(line) - 1
+            code[i] = 1 if line[-1].outcome is Outcome.WIN else 0
+    med, lo, hi = median_interval(turns[code == 1].tolist())
+    return Measure(
+        deals,
+        int((code == 1).sum()),
+        int((code == 2).sum()),
+        med,
+        lo,
+        hi,
+        tuple(int(x) for x in code),
+        tuple(int(x) for x in turns),
+    )
+
+
+def paired(harder: Measure, easier: Measure) -> PairedDifference:
+    """``rate(easier) - rate(harder)`` on the same deals, with Tango's 95% interval."""
+    if len(harder.codes) != len(easier.codes) or not harder.codes:
+        raise ValueError("paired needs both measures' per-deal codes, on the same deals")
+    table = [[0] * 3 for _ in range(3)]
+    for x, y in zip(harder.codes, easier.codes, strict=True):
+        table[x][y] += 1
+    return paired_difference(table)
 
 
 #: Campaign Mode (rulebook H): medals at 5, 10 and 15 points. "Gold rare, not the rule" for the

@@ -29,6 +29,8 @@ from solvers.bombastic import kernel as K
 NUMBA_DEPENDS_ON = "a421bf7288ece3f8"
 
 N_ACTIONS = 49
+#: How often (in iterations) a search with `stop_early` checks whether it is decided.
+CHECK_EVERY = 16
 ROOT_HASH = np.uint64(0x243F6A8885A308D3)
 _MUL = np.uint64(0x9E3779B97F4A7C15)
 PHASE, TO_MOVE, WINNER, DECK, P_OVER = K.PHASE, K.TO_MOVE, K.WINNER, K.DECK, K.P_OVER
@@ -60,6 +62,21 @@ def _node(h: np.uint64, keys: np.ndarray, index: np.ndarray, n_nodes: np.ndarray
 
 
 @njit(cache=True)
+def _decided(visits: np.ndarray, acts: np.ndarray, left: int) -> bool:
+    """True when the most visited of `acts` leads every other by more than `left` visits."""
+    top = 0.0
+    second = 0.0
+    for i in range(acts.shape[0]):
+        v = visits[acts[i]]
+        if v > top:
+            second = top
+            top = v
+        elif v > second:
+            second = v
+    return top - second > left
+
+
+@njit(cache=True)
 def search(
     template: np.ndarray,
     grids: np.ndarray,
@@ -70,12 +87,17 @@ def search(
     c: float,
     kr: np.ndarray,
     seed_base: int,
+    stop_early: bool = False,
 ) -> np.ndarray:
     """Run len(grids) iterations from kernel state `template`; return root visits (49).
 
     `grids[it]`: the sampled grid of iteration it (9 tile values); `head`: the deck's
     cards in unknown order (shuffled afresh each iteration with `kr`); `root_acts`: the
     decisions allowed at the root (the guard's); `know0`: both players' knowledge flags.
+    With `stop_early`, every `CHECK_EVERY` iterations the search stops once the most
+    visited root decision leads the second by more than the iterations left: the rest
+    could not change which decision is most visited, so the choice is the same as after
+    all of them (the returned visits sum to the iterations run).
     """
     iters = grids.shape[0]
     cap = 1
@@ -160,6 +182,10 @@ def search(
         for d in range(depth):
             stats[path_node[d], path_act[d], 0] += 1.0
             stats[path_node[d], path_act[d], 1] += value
+        if stop_early and (it + 1) % CHECK_EVERY == 0:
+            root = _node(ROOT_HASH, keys, index, n_nodes)
+            if _decided(stats[root, :, 0], root_acts, iters - it - 1):
+                break
     out = np.zeros(N_ACTIONS, dtype=np.float64)
     root = _node(ROOT_HASH, keys, index, n_nodes)
     for a in range(N_ACTIONS):

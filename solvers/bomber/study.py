@@ -290,8 +290,9 @@ OUTCOME_LABELS = {
     "draw": "draw",
     "sole": "Holy Warrior's sole victory",
 }
-OUTCOME_COLOURS = {"bomber": "#b8473d", "police": "#3b6ea8", "draw": "#9a9a9a", "sole": "#d9a62b"}
-SET_COLOURS = ["#b8473d", "#d9822b", "#7d5ba6", "#c2569a", "#8c6d4f", "#4f9a55", "#333333"]
+# Okabe and Ito's colour-blind-safe colours (solvers.common.plots.PALETTE)
+OUTCOME_COLOURS = {"bomber": "#D55E00", "police": "#0072B2", "draw": "#999999", "sole": "#E69F00"}
+SET_COLOURS = ["#D55E00", "#E69F00", "#CC79A7", "#0072B2", "#56B4E9", "#009E73", "#000000"]
 
 
 def chart_outcomes(summaries: Mapping[str, pd.DataFrame], title: str):
@@ -372,7 +373,12 @@ def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
         highs = summ[f"{key}_hi"].to_numpy() * 100
         for yi, v, hi in zip(y, vals, highs, strict=True):
             ax.text(hi + 1.0, yi, f"{v:.1f}%", va="center", fontsize=8)
-    ax.set_yticks(np.arange(len(conds)) + height * (len(summaries) - 1) / 2, conds)
+    games = {c: ", ".join(f"{int(summ.set_index('condition').loc[c, 'games']):,}"
+                          for summ in summaries.values()) for c in conds}  # fmt: skip
+    ax.set_yticks(
+        np.arange(len(conds)) + height * (len(summaries) - 1) / 2,
+        [f"{c}  (N={games[c]})" for c in conds],
+    )
     ax.invert_yaxis()
     ax.set_xlim(0, 110)
     ax.set_xlabel(f"{OUTCOME_LABELS[key]} (% of games, Wilson 95% interval)")
@@ -387,35 +393,68 @@ def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
 # --- one part, end to end -------------------------------------------------------------------
 
 
-def caption(part: str, games: Mapping[str, int], seeds: Mapping[str, int]) -> str:
-    """Return a chart footer naming rules, options, agents, seeds and N."""
+RULEBOOK = "shared/rules/catch-the-bomber.txt"
+
+
+def _rules_words(rules: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in rules.items())
+
+
+def caption(part: str, manifests: Mapping[str, Mapping[str, Any]]) -> str:
+    """Return a chart footer naming the rules, rule readings, agents, seeds and N, read from
+    the runner `manifests` of the studies drawn (agents label -> manifest)."""
+    if not manifests:
+        raise ValueError("a chart needs the manifests of the studies it draws")
+    idents = {a: m["identity"] for a, m in manifests.items()}
+    conds = [c for i in idents.values() for c in i["params"]["conditions"]]
+    readings = list(dict.fromkeys(_rules_words(c["rules"]) for c in conds))
+    if len(readings) == 1:
+        rules = f"rule readings {readings[0]} in every row"
+    else:
+        rows_by_label = list({c["label"]: c for c in conds}.values())
+        base = rows_by_label[0]
+        diffs = [
+            f"{c['label']}: "
+            + _rules_words({k: v for k, v in c["rules"].items() if base["rules"].get(k) != v})
+            for c in rows_by_label[1:]
+        ]
+        rules = (
+            f"rule readings {_rules_words(base['rules'])} in row {base['label']}, the other "
+            f"rows differing only in {'; '.join(diffs)}"
+        )
+    rows = len({c["label"] for c in conds})
     runs = "; ".join(
-        f"agents {a}{'' if '=' in a else ' (all roles)'}: N={games[a]:,}, seed {seeds[a]}"
-        for a in games
+        f"agents {a}{'' if '=' in a else ' (all roles)'}: N={i['n_cases']:,} games over "
+        f"{len(i['params']['conditions'])} rows, seed {i['seed']}"
+        for a, i in idents.items()
     )
-    reading = (
-        "default rule readings"
-        if part != "readings"
-        else "one reading per row flipped from the defaults"
-    )
+    commits = list(
+        dict.fromkeys(
+            r.get("git_commit") or m["git_commit"][:12]
+            for m in manifests.values()
+            for r in m.get("runs", [])
+            if r.get("chunks_computed")
+        )
+    ) or list(dict.fromkeys(m["git_commit"][:12] for m in manifests.values()))
     return (
-        f"Catch the Bomber, bombsolve bomber study --part {part}; {reading} "
-        f"({', '.join(f'{k}={v}' for k, v in R.Rules().as_dict().items())}); "
-        f"extra characters drawn at random unless the row names them. {runs}; games split "
-        "evenly over the rows, case seeds from SeedSequence children; Wilson 95% intervals."
+        f"Catch the Bomber, rules: {RULEBOOK}; bombsolve bomber study --part {part}, "
+        f"{rows} rows; {rules}; extra characters drawn at random unless the row names them. "
+        f"{runs}; games split evenly over the rows (N per row on the chart), case seeds from "
+        "SeedSequence children; "
+        f"Wilson 95% intervals. bombsolve solvers/bomber @ {', '.join(c[:12] for c in commits)}."
     )
 
 
-def collect_part(out_dir, part: str) -> tuple[dict[str, pd.DataFrame], dict[str, int]]:
+def collect_part(out_dir, part: str) -> tuple[dict[str, pd.DataFrame], dict[str, dict[str, Any]]]:
     """Load every finished study of `part` under `out_dir` (one sub-folder per agents label).
 
-    Returns ({agents label: rows}, {agents label: seed}), random agents first.
+    Returns ({agents label: rows}, {agents label: runner manifest}), random agents first.
     """
     from pathlib import Path
 
     from solvers.common.runner import MANIFEST, load_manifest, load_study
 
-    frames, seeds = {}, {}
+    frames, manifests = {}, {}
     out = Path(out_dir)
     subs = sorted(p for p in out.iterdir() if (p / MANIFEST).exists()) if out.is_dir() else []
     subs.sort(key=lambda p: (p.name != "random", p.name != "heuristic", p.name))
@@ -426,8 +465,8 @@ def collect_part(out_dir, part: str) -> tuple[dict[str, pd.DataFrame], dict[str,
             continue
         label = ident["params"]["agents"]
         frames[label] = load_study(sub)
-        seeds[label] = int(ident["seed"])
-    return frames, seeds
+        manifests[label] = manifest
+    return frames, manifests
 
 
 # What `write_part` writes into a part folder (besides one study sub-folder per agents).
@@ -491,12 +530,15 @@ def check_part_folder(out_dir, part: str) -> None:
 
 
 def write_part(
-    out_dir, part: str, frames: Mapping[str, pd.DataFrame], seeds: Mapping[str, int]
+    out_dir,
+    part: str,
+    frames: Mapping[str, pd.DataFrame],
+    manifests: Mapping[str, Mapping[str, Any]],
 ) -> dict:
     """Write a part's tables (CSV and Parquet) and charts (PNG and SVG) into `out_dir`.
 
-    `frames` maps an agents label to the study's rows, `seeds` to its root seed.
-    Returns the summary tables.
+    `frames` maps an agents label to the study's rows, `manifests` to its runner
+    manifest (the captions are read from it). Returns the summary tables.
     """
     from pathlib import Path
 
@@ -513,8 +555,7 @@ def write_part(
             table.to_csv(tmp, index=False, float_format="%.6f")
         with atomic_path(out / f"{name}.parquet") as tmp:
             table.to_parquet(tmp, index=False)
-    games = {a: len(df) for a, df in frames.items()}
-    cap = caption(part, games, seeds)
+    cap = caption(part, {a: manifests[a] for a in frames})
     titles = {
         "players": "Catch the Bomber: who wins, by player count",
         "extras": "Catch the Bomber: who wins, by the extra characters in play",

@@ -31,6 +31,9 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#0
 MAX_SERIES = 6
 #: A sequential colour map that reads the same with every common colour-vision deficiency.
 SEQUENTIAL = "cividis"
+#: Heat-map cells of fewer cases than this are greyed: their Wilson 95% interval is wider
+#: than about +-18 points, too wide to read a colour from.
+MIN_CELL_N = 30
 
 
 def facets(items: Sequence[str], per_panel: int = MAX_SERIES) -> list[list[str]]:

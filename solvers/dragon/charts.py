@@ -7,9 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib import colormaps
 from matplotlib.patches import Patch
 
-from solvers.common.plots import PALETTE, new_figure, save_chart
+from solvers.common.plots import MIN_CELL_N, PALETTE, new_figure, save_chart
 
 
 def seats_chart(seats: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -> list[Path]:
@@ -30,7 +31,11 @@ def seats_chart(seats: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -
             ax.bar(xs, rate, width * 0.9, color=[PALETTE[s - 1] for s in t["seat"]], alpha=0.85)
             ax.errorbar(xs, rate, yerr=err, fmt="none", ecolor="#333333", lw=0.8, capsize=2)
             ax.hlines(100 / p, gi - 0.45, gi + 0.45, colors="#333333", linestyles="dashed", lw=1)
-        ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
+        games = [int(sub[sub["players"] == p]["games"].iloc[0]) for p in players]
+        ax.set_xticks(
+            range(len(players)),
+            [f"{p} players\nN={n:,}" for p, n in zip(players, games, strict=True)],
+        )
         ax.set_title(f"all seats play {strat}", fontsize=10)
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="y", alpha=0.3)
@@ -41,49 +46,75 @@ def seats_chart(seats: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -
     return save_chart(fig, out_dir, "seats", caption)
 
 
+def _count(n: int) -> str:
+    """A count short enough to print on a bar: 950, 12.8k, 1.2M."""
+    if n >= 1_000_000:
+        return f"N={n / 1e6:.1f}M"
+    return f"N={n / 1e3:.1f}k" if n >= 10_000 else f"N={n:,}"
+
+
 def ladder_chart(ladder: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -> list[Path]:
-    """Heat maps: win rate of one X seat against a field of Y, relative to the fair share."""
+    """Heat maps: win rate of one X seat against a field of Y, relative to the fair share.
+
+    Each cell reads its win rate, the half-width of its Wilson 95% interval and its N;
+    cells with fewer than `MIN_CELL_N` games are grey, their colour would be noise.
+    """
     players = sorted(ladder["players"].unique())
     names = list(dict.fromkeys(ladder["strategy"]))
     fields = list(dict.fromkeys(ladder["field"]))
-    fig, _ = new_figure(3.2 * len(players), 4.3)
+    fig, _ = new_figure(3.4 * len(players), 4.6)
     fig.clear()
     axes = fig.subplots(1, len(players), squeeze=False)[0]
+    cmap = colormaps["RdBu"].with_extremes(bad="#d9d9d9")  # ColorBrewer: colour-blind safe
     im = None
     for ax, p in zip(axes, players, strict=True):
         grid = np.full((len(names), len(fields)), np.nan)
-        sub = ladder[ladder["players"] == p]
-        for _, r in sub.iterrows():
-            grid[names.index(r["strategy"]), fields.index(r["field"])] = r["win_rate"] * p
-        im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=2)
+        cells: dict[tuple[int, int], pd.Series] = {}
+        for _, r in ladder[ladder["players"] == p].iterrows():
+            i, j = names.index(r["strategy"]), fields.index(r["field"])
+            cells[i, j] = r
+            if r["games"] >= MIN_CELL_N:
+                grid[i, j] = r["win_rate"] * p
+        im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=2)
         for i in range(len(names)):
             for j in range(len(fields)):
+                r = cells.get((i, j))
+                if r is None:
+                    ax.text(j, i, "not run", ha="center", va="center", fontsize=6, color="#555555")
+                    continue
+                n = int(r["games"])
                 if np.isnan(grid[i, j]):
-                    ax.text(j, i, "not run", ha="center", va="center", fontsize=6, color="#888888")
+                    text, dark = f"N={n:,}\n(too few)", False
                 else:
-                    rate = grid[i, j] / p * 100
+                    half = 50 * (r["hi"] - r["lo"])
+                    text = f"{100 * r['win_rate']:.0f}%\n±{half:.1f}\nN={n:,}"
                     dark = abs(grid[i, j] - 1) > 0.6  # white text on the deep colours
-                    ax.text(
-                        j,
-                        i,
-                        f"{rate:.0f}%",
-                        ha="center",
-                        va="center",
-                        fontsize=8,
-                        color="white" if dark else "black",
-                    )
+                ax.text(
+                    j,
+                    i,
+                    text,
+                    ha="center",
+                    va="center",
+                    fontsize=6.5,
+                    linespacing=1.0,
+                    color="white" if dark else "black",
+                )
         ax.set_xticks(range(len(fields)), fields, rotation=30, ha="right", fontsize=8)
         ax.set_yticks(
             range(len(names)), names if p == players[0] else [""] * len(names), fontsize=8
         )
-        ax.set_title(f"{p} players (fair {100 / p:.0f}%)", fontsize=9)
+        ax.set_title(f"{p} players (fair share {100 / p:.0f}%)", fontsize=9)
         ax.grid(False)
     axes[0].set_ylabel("one seat plays")
     fig.supxlabel("the other seats play", fontsize=9)
     if im is not None:
         cb = fig.colorbar(im, ax=list(axes), shrink=0.8)
-        cb.set_label("win rate / fair share", fontsize=8)
-    fig.suptitle("Strategy ladder: win rate of one seat against a field (seats rotated)")
+        cb.set_label("win rate / fair share (1 = fair)", fontsize=8)
+    fig.suptitle(
+        "Strategy ladder: win rate of one seat against a field (seats rotated game by game)\n"
+        f"cell: win %, ± half its Wilson 95% interval (points), N games; grey: N < {MIN_CELL_N}",
+        fontsize=10,
+    )
     return save_chart(fig, out_dir, "ladder", caption)
 
 
@@ -138,6 +169,11 @@ def cards_chart(cards: pd.DataFrame, players: int, out_dir, caption: str) -> lis
     return save_chart(fig, out_dir, "cards", caption)
 
 
+#: The chi-square distribution's 95% point by degrees of freedom (P - 1 seats; standard
+#: tables, e.g. NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.4).
+CHI2_95 = {1: 3.841, 2: 5.991, 3: 7.815, 4: 9.488, 5: 11.070}
+
+
 def readings_chart(readings: pd.DataFrame, out_dir, caption: str) -> list[Path]:
     """Each rule reading: mean turns per game, and the best and worst seat's win rate."""
     fig, _ = new_figure(11.0, 0.42 * len(readings) + 1.8)
@@ -175,11 +211,24 @@ def readings_chart(readings: pd.DataFrame, out_dir, caption: str) -> list[Path]:
     players = int(round(1 / readings["fair_share"].iloc[0])) if "fair_share" in readings else None
     if players:
         ax2.axvline(100 / players, color="#333333", ls="dashed", lw=1)
-    ax2.set_xlabel("win rate: worst seat (red), best seat (green), seat 1 with Wilson 95% (|)")
+    xlabel = "win rate: worst seat (red), best seat (green), seat 1 with Wilson 95% (|)"
+    if players and "chi2" in readings and players - 1 in CHI2_95:
+        # the best and worst of P seats differ even when the seats are equal: say by how much
+        line = CHI2_95[players - 1]
+        for yi, c in zip(y, readings["chi2"], strict=True):
+            ax2.text(
+                1.01, yi, f"χ² {c:.1f}", transform=ax2.get_yaxis_transform(), va="center",
+                fontsize=7, color="#000000" if c > line else "#777777",
+            )  # fmt: skip
+        xlabel += (
+            f"\nχ² of equal seats ({players - 1} df): over {line} (black) the seats differ at "
+            "the 5% level; grey: the spread is within chance"
+        )
+    ax2.set_xlabel(xlabel)
     for ax in (ax1, ax2):
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle("Effect of each rule reading (same seeded deals for every reading)")
+    fig.suptitle("Effect of each rule reading (the same seeded games under every reading)")
     return save_chart(fig, out_dir, "readings", caption)
 
 
@@ -200,6 +249,11 @@ def specials_chart(specials: pd.DataFrame, out_dir, caption: str) -> list[Path]:
             err = [rate - t["lo"].to_numpy() * 100, t["hi"].to_numpy() * 100 - rate]
             ax.bar(xs, rate, width * 0.9, color=PALETTE[li], alpha=0.85, label=f"took {label}")
             ax.errorbar(xs, rate, yerr=err, fmt="none", ecolor="#333333", lw=0.8, capsize=2)
+            fair = 100 / t.index.to_numpy()
+            tops = np.maximum(t["hi"].to_numpy() * 100, fair + 0.5)  # clear of the dashes
+            for x, top, n in zip(xs, tops, t["player_games"], strict=True):
+                ax.text(x, top + 1, _count(n), ha="center", va="bottom", fontsize=5.5,
+                        rotation=90, color="#333333")  # fmt: skip
         for gi, p in enumerate(players):
             ax.hlines(100 / p, gi - 0.45, gi + 0.45, colors="#333333", linestyles="dashed", lw=1)
         ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
@@ -208,10 +262,12 @@ def specials_chart(specials: pd.DataFrame, out_dir, caption: str) -> list[Path]:
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("games won (%)")
+    axes[0].set_ylim(0, specials["hi"].max() * 100 * 1.18)
     played = ", ".join(dict.fromkeys(specials["strategy"])) if "strategy" in specials else "?"
     fig.suptitle(
         f"What the special bodies are worth: win rate by bodies taken (all seats play "
-        f"{played}; Wilson 95%; dashed: 1/P)"
+        f"{played})\nbars: Wilson 95%; dashed: fair share 1/P; above a bar: N player-games",
+        fontsize=11,
     )
     return save_chart(fig, out_dir, "specials", caption)
 

@@ -146,8 +146,6 @@ def build_preset_study(
     """Run the paired seat and strategy study; write CSV tables, charts and a manifest."""
     from solvers.common.files import write_text_atomic
     from solvers.common.runner import _git_commit, _versions
-    from solvers.dragon import charts
-    from solvers.dragon.study import caption
 
     sizes = {**SIZES, **(sizes or {})}
     out, work = Path(out_dir), Path(work_dir)
@@ -182,29 +180,6 @@ def build_preset_study(
     for name, table in tables.items():
         write_text_atomic(out / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
     options = Options.parse("", preset=preset).describe()
-    n_seats = f"{sizes['seats_games']:,} games per player count and strategy, each under both rules"
-    charts.seats_chart(
-        tables["seats"],
-        out,
-        caption(
-            "all seats alike",
-            "random, greedy",
-            seed,
-            f"{sizes['seats_games']:,} games per player count and strategy",
-            f"preset {preset}: {options}",
-        ),
-    )
-    charts.paired_chart(
-        tables["paired"],
-        out,
-        caption(
-            f"preset {preset} minus default rules, paired on the same seeds",
-            "random, greedy (all seats alike)",
-            seed,
-            n_seats,
-            f"preset {preset}: {options}",
-        ),
-    )
     manifest = {
         "what": f"Bomb the Dragon under preset {preset}, paired with the default rules",
         "preset": preset,
@@ -227,7 +202,32 @@ def build_preset_study(
     for m in sorted(work.rglob("manifest.json")):
         rel = m.parent.relative_to(work).as_posix().replace("/", "__")
         write_text_atomic(out / "manifests" / f"{rel}.json", m.read_text())
+    draw_preset_charts(out, preset)
     return tables
+
+
+def draw_preset_charts(out_dir: str | os.PathLike, preset: str) -> None:
+    """Draw (or redraw) a preset study's charts from what its folder keeps: the tables
+    ``seats.csv`` and ``paired.csv`` and the runner manifests in ``manifests/``, each
+    chart captioned from the manifests of the studies it draws."""
+    from solvers.dragon import charts
+    from solvers.dragon.study import manifest_caption, select, study_manifests
+
+    out = Path(out_dir)
+    seats = select(study_manifests(out / "manifests"), "dragon.seats")
+    under = [m for m in seats if m["identity"]["params"]["options"]]
+    charts.seats_chart(
+        pd.read_csv(out / "seats.csv"),
+        out,
+        manifest_caption(under, f"preset {preset}; all seats alike"),
+    )
+    charts.paired_chart(
+        pd.read_csv(out / "paired.csv"),
+        out,
+        manifest_caption(
+            seats, f"preset {preset} minus default rules, paired game by game on the same seeds"
+        ),
+    )
 
 
 def comparison_markdown(paired: pd.DataFrame, ladder: pd.DataFrame, preset: str) -> str:

@@ -30,7 +30,13 @@ from solvers.common.stats import wilson
 from solvers.dragon import kernel
 from solvers.dragon.cards import CARDS_PATH, load_cards
 from solvers.dragon.rules import Options, play_game
-from solvers.dragon.strategies import CODES, KERNEL_STRATEGIES, make_agents, resolve_name
+from solvers.dragon.strategies import (
+    CODES,
+    KERNEL_STRATEGIES,
+    MonteCarloStrategy,
+    make_agents,
+    resolve_name,
+)
 
 #: Firecracker kinds in power order, named for tables and charts.
 KIND_NAMES = {
@@ -178,9 +184,15 @@ def make_study(
 
 
 def _progress(df: pd.DataFrame) -> str:
-    k = int(df["win_0"].sum())
+    """The running estimate: the focus seat's win rate (seat 1, or the one X of a ladder
+    cell, whose seat rotates: seat 1's rate there would only show the fair share)."""
+    focus = df["focus_seat"].to_numpy()
+    seats = sum(c.startswith("score_") for c in df.columns)
+    wins = df[[f"win_{s}" for s in range(seats)]].to_numpy()
+    k = int(wins[np.arange(len(df)), focus].sum())
     lo, hi = wilson(k, len(df))
-    return f"seat 1 wins {k / len(df):.1%} [{lo:.1%}, {hi:.1%}]"
+    who = "seat 1" if not focus.any() else "the one seat of X"
+    return f"{who} wins {k / len(df):.1%} [{lo:.1%}, {hi:.1%}]"
 
 
 # --- tables ----------------------------------------------------------------------------
@@ -351,6 +363,20 @@ def _run(study: Study, out_dir, workers, scheduler, progress) -> pd.DataFrame:
     return run_study(study, out_dir, workers=workers, scheduler=scheduler, progress=progress)
 
 
+def _with_dirs(table: pd.DataFrame, dirs: list[Path]) -> pd.DataFrame:
+    """Note on `table` the study folders it was made from (`manifests_of` reads them)."""
+    table.attrs["study_dirs"] = [str(d) for d in dirs]
+    return table
+
+
+def manifests_of(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """Return the runner manifests of the studies a `run_*` table was made from (only
+    those: an --out folder may also hold studies of earlier, different commands)."""
+    from solvers.common.runner import load_manifest
+
+    return [load_manifest(d) for d in table.attrs["study_dirs"]]
+
+
 def run_seats(
     out_dir,
     players: list[int],
@@ -369,13 +395,15 @@ def run_seats(
     turns per game) and cards, each with columns players and strategy.
     """
     seats, lengths, turns, cards, specials, scores = [], [], [], [], [], []
+    dirs = []
     for p in players:
         for s in strategies:
             name = resolve_name(s)
             study = make_study(
                 "dragon.seats", p, [s] * p, n_games, seed, options, chunk_size=chunk_size
             )
-            df = _run(study, Path(out_dir) / f"p{p}-{name}", workers, scheduler, progress)
+            dirs.append(Path(out_dir) / f"p{p}-{name}")
+            df = _run(study, dirs[-1], workers, scheduler, progress)
             t = seat_table(df, p)
             t.insert(0, "strategy", name)
             t.insert(0, "players", p)
@@ -396,7 +424,7 @@ def run_seats(
             sp.insert(0, "strategy", name)
             sp.insert(0, "players", p)
             specials.append(sp)
-    return {
+    tables = {
         "seats": pd.concat(seats, ignore_index=True),
         "lengths": pd.DataFrame(lengths),
         "turns": pd.concat(turns, ignore_index=True),
@@ -406,6 +434,8 @@ def run_seats(
             ["players", "strategy", "score", "winners", "all_players"]
         ],
     }
+    tables["seats"].attrs["study_dirs"] = [str(d) for d in dirs]
+    return tables
 
 
 def run_ladder(
@@ -427,7 +457,7 @@ def run_ladder(
     equally often. Cells with montecarlo play `mc_games` games (default n_games). Returns
     one row per (players, strategy, field).
     """
-    rows = []
+    rows, dirs = [], []
     names = [resolve_name(s) for s in strategies]
     for p in players:
         for x in names:
@@ -443,9 +473,10 @@ def run_ladder(
                     rotate=True,
                     chunk_size=chunk_size,
                 )
-                df = _run(study, Path(out_dir) / f"p{p}-{x}-vs-{y}", workers, scheduler, progress)
+                dirs.append(Path(out_dir) / f"p{p}-{x}-vs-{y}")
+                df = _run(study, dirs[-1], workers, scheduler, progress)
                 rows.append({"players": p, "strategy": x, "field": y, **focus_table(df, p)})
-    return pd.DataFrame(rows)
+    return _with_dirs(pd.DataFrame(rows), dirs)
 
 
 def run_readings(
@@ -461,7 +492,7 @@ def run_readings(
     chunk_size: int = 2000,
 ) -> pd.DataFrame:
     """Play the same seeded games under each rule reading; return balance figures per reading."""
-    rows = []
+    rows, dirs = [], []
     for label, opts in (readings or READINGS).items():
         study = make_study(
             "dragon.readings",
@@ -473,7 +504,8 @@ def run_readings(
             chunk_size=chunk_size,
         )
         tag = opts.replace("=", "-").replace(",", "+") or "default"
-        df = _run(study, Path(out_dir) / tag, workers, scheduler, progress)
+        dirs.append(Path(out_dir) / tag)
+        df = _run(study, dirs[-1], workers, scheduler, progress)
         first = seat_table(df, players).iloc[0]
         ct = card_table(df).set_index("power")["points_per_play"]
         rows.append(
@@ -491,7 +523,7 @@ def run_readings(
                 "double_points_per_play": float(ct[3]),
             }
         )
-    return pd.DataFrame(rows)
+    return _with_dirs(pd.DataFrame(rows), dirs)
 
 
 #: Sizes of the committed reference study (about 6 minutes of one core).
@@ -503,13 +535,185 @@ REFERENCE_SIZES = {
 }
 
 
-def caption(what: str, strategies: str, seed: int, n: str, options: str = "default rules") -> str:
-    """Return a chart caption naming the rules, options, strategies, seed and N."""
-    return (
-        f"Bomb the Dragon (Dragon Bomb), rules: shared/rules/bomb-the-dragon.txt, cards: "
-        f"solvers/dragon/cards.toml; options: {options}; {what}; strategies: {strategies}; "
-        f"seed {seed}; N = {n}. bombsolve solvers/dragon."
+RULEBOOK = "shared/rules/bomb-the-dragon.txt"
+
+
+def study_manifests(folder: str | Path) -> list[dict[str, Any]]:
+    """Return the runner manifests under `folder` (one per study, any depth), by path.
+
+    A folder of copied manifests (``manifests/<study>.json``, as the committed results
+    keep them) reads as well as a tree of study folders.
+    """
+    import json
+
+    from solvers.common.runner import MANIFEST, validate_manifest
+
+    root = Path(folder)
+    paths = sorted(root.rglob(MANIFEST)) or sorted(root.glob("*.json"))
+    return [validate_manifest(json.loads(f.read_text()), f) for f in paths]
+
+
+def select(manifests: list[dict[str, Any]], study: str, **params: Any) -> list[dict[str, Any]]:
+    """The manifests of runner study `study` whose params have the given values; a param
+    given as a callable is a test of the value (``strategies=lambda s: ...``)."""
+    out = []
+    for m in manifests:
+        ident = m["identity"]
+        if ident["study"] != study:
+            continue
+        ok = True
+        for key, want in params.items():
+            have = ident["params"].get(key)
+            ok = ok and (want(have) if callable(want) else have == want)
+        if ok:
+            out.append(m)
+    return out
+
+
+def _strategy_words(name: str) -> str:
+    if name == "montecarlo":
+        return f"montecarlo ({MonteCarloStrategy().samples} samples per decision)"
+    return name
+
+
+def _games_words(idents: list[Mapping[str, Any]]) -> str:
+    """N per cell; when cells differ, which strategy the smaller cells have in common."""
+    by_n: dict[int, list[Mapping[str, Any]]] = {}
+    for ident in idents:
+        by_n.setdefault(int(ident["n_cases"]), []).append(ident)
+    parts = []
+    for n in sorted(by_n, reverse=True):
+        cells = by_n[n]
+        words = f"{n:,} games in each of {len(cells)} cell{'s' if len(cells) > 1 else ''}"
+        if len(by_n) > 1:
+            common = set.intersection(*(set(c["params"]["strategies"]) for c in cells))
+            others = [c for c in idents if int(c["n_cases"]) != n]
+            mark = sorted(
+                s for s in common if not all(s in c["params"]["strategies"] for c in others)
+            )
+            if mark:
+                words += f" (those with {', '.join(mark)})"
+        parts.append(words)
+    return "; ".join(parts)
+
+
+def manifest_caption(manifests: list[dict[str, Any]], what: str) -> str:
+    """Return the caption of a chart drawn from the runner studies whose `manifests` are
+    given: the rules and options, the cards file and its hash, the strategies, player
+    counts, seeds, games per cell and the commits that computed them, all read from the
+    manifests (DESIGN.md, "Truth of results"). `what` says what one observation is.
+    """
+    if not manifests:
+        raise ValueError("a chart needs the manifests of the studies it draws")
+    idents = [m["identity"] for m in manifests]
+    options = list(dict.fromkeys(i["params"]["options"] or "default rules" for i in idents))
+    cards = list(
+        dict.fromkeys(
+            f"{name} (sha256 {digest[:12]})"
+            for i in idents
+            for name, digest in sorted(i["input_files"].items())
+        )
     )
+    strategies = list(dict.fromkeys(s for i in idents for s in i["params"]["strategies"]))
+    players = sorted({int(i["params"]["players"]) for i in idents})
+    seeds = sorted({int(i["seed"]) for i in idents})
+    # the commits whose runs computed chunks (older manifests name one per study)
+    commits = list(
+        dict.fromkeys(
+            r.get("git_commit", m["git_commit"])[:12]
+            for m in manifests
+            for r in m.get("runs", [{"chunks_computed": 1}])
+            if r.get("chunks_computed")
+        )
+    )
+    seed_words = (
+        f"seed {seeds[0]}" if len(seeds) == 1 else "seeds " + ", ".join(map(str, seeds))
+    ) + " (SeedSequence, one child per chunk of games)"
+    return (
+        f"Bomb the Dragon (Dragon Bomb), rules: {RULEBOOK}; options: {' | '.join(options)}; "
+        f"cards: solvers/dragon/{', '.join(cards)}; {what}; strategies: "
+        f"{', '.join(_strategy_words(s) for s in strategies)}; players: "
+        f"{', '.join(map(str, players))}; {seed_words}; N = {_games_words(idents)}. bombsolve solvers/dragon @ {', '.join(commits)}."
+    )
+
+
+#: The tables `draw_seat_charts` and `draw_reference_charts` read (CSV beside the charts).
+SEAT_TABLES = ("seats", "lengths", "turns", "cards", "specials", "scores")
+
+
+def draw_seat_charts(
+    tables: Mapping[str, pd.DataFrame],
+    manifests: list[dict[str, Any]],
+    out: Path,
+    cards_players: int,
+    specials_strategy: str,
+) -> None:
+    """Draw the charts of a seat study (seats, lengths, scores, cards at `cards_players`,
+    specials of `specials_strategy`), each captioned from the manifests it draws on."""
+    from solvers.dragon import charts
+
+    seats = select(manifests, "dragon.seats")
+    alike = "all seats alike; one game is one observation"
+    charts.seats_chart(tables["seats"], out, manifest_caption(seats, alike))
+    charts.lengths_chart(tables["turns"], tables["lengths"], out, manifest_caption(seats, alike))
+    charts.scores_chart(tables["scores"], out, manifest_caption(seats, alike))
+    charts.cards_chart(
+        tables["cards"],
+        cards_players,
+        out,
+        manifest_caption(select(seats, "dragon.seats", players=cards_players), alike),
+    )
+    sp = tables["specials"]
+    charts.specials_chart(
+        sp[sp["strategy"] == specials_strategy],
+        out,
+        manifest_caption(
+            select(seats, "dragon.seats", strategies=lambda s: set(s) == {specials_strategy}),
+            "all seats alike; each player in each game is one observation",
+        ),
+    )
+
+
+def draw_ladder_chart(ladder: pd.DataFrame, manifests: list[dict[str, Any]], out: Path) -> None:
+    """Draw the strategy ladder, captioned from its studies' manifests."""
+    from solvers.dragon import charts
+
+    charts.ladder_chart(
+        ladder,
+        out,
+        manifest_caption(
+            select(manifests, "dragon.ladder"),
+            "one seat of X against a field of Y, seats rotated game by game",
+        ),
+    )
+
+
+def draw_readings_chart(readings: pd.DataFrame, manifests: list[dict[str, Any]], out: Path) -> None:
+    """Draw the rule-readings chart, captioned from its studies' manifests."""
+    from solvers.dragon import charts
+
+    ms = select(manifests, "dragon.readings")
+    players = ms[0]["identity"]["params"]["players"] if ms else "?"
+    charts.readings_chart(
+        readings,
+        out,
+        manifest_caption(ms, f"{players} players, each reading alone on the same seeded games"),
+    )
+
+
+def draw_reference_charts(out_dir: str | Path) -> None:
+    """Redraw every chart of a reference study folder from what it keeps: its CSV tables
+    and its runner manifests (``manifests/``); nothing is played again."""
+    out = Path(out_dir)
+    tables = {
+        name: pd.read_csv(out / f"{name}.csv", keep_default_na=False, na_values=[""])
+        for name in (*SEAT_TABLES, "ladder", "readings")
+    }
+    tables["readings"]["options"] = tables["readings"]["options"].fillna("")
+    manifests = study_manifests(out / "manifests")
+    draw_seat_charts(tables, manifests, out, 4, "random")
+    draw_ladder_chart(tables["ladder"], manifests, out)
+    draw_readings_chart(tables["readings"], manifests, out)
 
 
 def build_reference(
@@ -529,7 +733,6 @@ def build_reference(
     import json
 
     from solvers.common.files import write_text_atomic
-    from solvers.dragon import charts
 
     sizes = {**REFERENCE_SIZES, **(sizes or {})}
     out, work = Path(out_dir), Path(work_dir)
@@ -552,52 +755,6 @@ def build_reference(
     tables = {**seats, "ladder": ladder, "readings": readings}
     for name, table in tables.items():
         write_text_atomic(out / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
-    n_seats = f"{sizes['seats_games']:,} games per player count and strategy"
-    charts.seats_chart(
-        seats["seats"], out, caption("all seats alike", "random, greedy", seed, n_seats)
-    )
-    charts.lengths_chart(
-        seats["turns"],
-        seats["lengths"],
-        out,
-        caption("all seats alike", "random, greedy", seed, n_seats),
-    )
-    charts.cards_chart(
-        seats["cards"],
-        4,
-        out,
-        caption("4 players, all seats alike", "random, greedy", seed, n_seats),
-    )
-    charts.scores_chart(
-        seats["scores"], out, caption("all seats alike", "random, greedy", seed, n_seats)
-    )
-    specials = seats["specials"][seats["specials"]["strategy"] == "random"]
-    charts.specials_chart(
-        specials,
-        out,
-        caption("each player in each game is one observation", "random", seed, n_seats),
-    )
-    charts.ladder_chart(
-        ladder,
-        out,
-        caption(
-            "one seat of X against a field of Y, seats rotated game by game",
-            "random, greedy, position, montecarlo (24 samples per decision)",
-            seed,
-            f"{sizes['ladder_games']:,} games per cell ({sizes['mc_games']} for montecarlo)",
-        ),
-    )
-    charts.readings_chart(
-        readings,
-        out,
-        caption(
-            "4 players, each reading alone against the defaults",
-            "greedy in every seat",
-            seed,
-            f"{sizes['readings_games']:,} games per reading",
-            "one reading per row",
-        ),
-    )
     from solvers.common.runner import _git_commit, _versions
 
     manifest = {
@@ -626,6 +783,7 @@ def build_reference(
     ):
         rel = m.parent.relative_to(work).as_posix().replace("/", "__")
         write_text_atomic(out / "manifests" / f"{rel}.json", m.read_text())
+    draw_reference_charts(out)
     return tables
 
 

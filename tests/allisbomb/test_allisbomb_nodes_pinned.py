@@ -6,6 +6,20 @@ node limit, so a faster kernel may not visit positions in another order or prune
 kernel at commit 7f78e46 (before the speed work): seeded deals of the 19 study
 configurations and two option variants, each solved by the plain search, the portfolio
 search (what studies run) and, for a few configurations, the shortest-win search.
+
+That kernel's tables had no copy-symmetric keys (copies.py), so it is re-solved with them
+switched off (`program.copy_keys`): the rest of the search must be what it was. With the
+keys on (the default) the verdict searches enter other positions, legitimately (positions
+that differ only by which copy of a card sits where share one entry); those counts are
+pinned apart, in `data/nodes_pinned_copy_keys.json` (the same deals, recorded by
+`scripts/pin_allisbomb_nodes.py --copy-keys` when the keys were added, for the 20
+configurations that have copies; no decided verdict differs from the first file).
+
+The shortest-win search now decides the deal with the portfolio search before it deepens,
+so where a limit stops the deepening it reports the win it has (not proven the shortest)
+rather than 'undecided': its counts are pinned in `data/nodes_pinned_shortest.json`
+(recorded by `scripts/pin_allisbomb_nodes.py --shortest`), and every shortest-win result
+the first fixture decided must be unchanged.
 """
 
 from __future__ import annotations
@@ -18,6 +32,7 @@ import pytest
 
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.program import copy_keys, copy_keys_enabled
 from solvers.allisbomb.prune import OUT, dead_reason
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import solve, solve_batch
@@ -25,6 +40,8 @@ from solvers.allisbomb.study import config_from_params
 
 DATA = json.loads((Path(__file__).parent / "data" / "nodes_pinned.json").read_text())
 CASES = DATA["cases"]
+KEYED = json.loads((Path(__file__).parent / "data" / "nodes_pinned_copy_keys.json").read_text())
+SHORT = json.loads((Path(__file__).parent / "data" / "nodes_pinned_shortest.json").read_text())
 
 
 def test_fixture_covers_wins_losses_and_limits():
@@ -33,22 +50,72 @@ def test_fixture_covers_wins_losses_and_limits():
     assert len(CASES) == 21
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["label"] for c in CASES])
-def test_node_counts_are_unchanged(case):
+def _check(case, data):
     cfg = config_from_params(case["config"])
     assert cfg.label() == case["label"]
     decks = np.array([d["deck"] for d in case["deals"]], np.int64)
-    pf = solve_batch(cfg, decks, node_limit=DATA["portfolio_limit"])
+    pf = solve_batch(cfg, decks, node_limit=data["portfolio_limit"])
     for i, want in enumerate(case["deals"]):
         got = [int(pf[k][i]) for k in ("code", "nodes", "reason", "turns")]
         assert got == want["portfolio"], ("portfolio", i)
-        plain = solve(cfg, decks[i], node_limit=DATA["plain_limit"], portfolio=False)
+        plain = solve(cfg, decks[i], node_limit=data["plain_limit"], portfolio=False)
         assert [plain.outcome, plain.nodes, plain.loss_reason] == want["plain"], ("plain", i)
         assert [list(m) for m in plain.solution] == want["plain_solution"], ("line", i)
-        if want["shortest"] is not None:
-            short = solve(cfg, decks[i], node_limit=DATA["shortest_limit"], shortest=True)
-            got_s = [short.outcome, short.nodes, len(short.solution)]
-            assert got_s == want["shortest"], ("shortest", i)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["label"] for c in CASES])
+def test_node_counts_are_unchanged(case):
+    with copy_keys(config_from_params(case["config"]), False):
+        _check(case, DATA)
+
+
+@pytest.mark.parametrize("case", SHORT["cases"], ids=[c["label"] for c in SHORT["cases"]])
+def test_shortest_win_counts_are_unchanged(case):
+    cfg = config_from_params(case["config"])
+    decks = _decks_of(case)
+    with copy_keys(cfg, False):
+        for i, want in enumerate(case["deals"]):
+            short = solve(cfg, decks[i], node_limit=SHORT["shortest_limit"], shortest=True)
+            got = [short.outcome, short.nodes, len(short.solution)]
+            assert got == want["shortest"], ("shortest", i)
+
+
+def test_shortest_win_keeps_every_result_the_first_fixture_decided():
+    """A loss, or a win found under the limit (so proven the shortest), is unchanged."""
+    first = {c["label"]: c for c in CASES}
+    decided = 0
+    for case in SHORT["cases"]:
+        for old, new in zip(first[case["label"]]["deals"], case["deals"], strict=True):
+            if old["shortest"][0] != "undecided" and old["shortest"][1] < DATA["shortest_limit"]:
+                assert new["shortest"] == old["shortest"], case["label"]
+                decided += 1
+    assert decided >= 12
+
+
+def _decks_of(case) -> np.ndarray:
+    """The deals of `case`: those of the first fixture's case with the same label."""
+    first = next(c for c in CASES if c["label"] == case["label"])
+    return np.array([d["deck"] for d in first["deals"]], np.int64)
+
+
+@pytest.mark.parametrize("case", KEYED["cases"], ids=[c["label"] for c in KEYED["cases"]])
+def test_node_counts_with_copy_keys_are_unchanged(case):
+    assert KEYED["copy_keys"] and copy_keys_enabled(config_from_params(case["config"]))
+    _check(case, KEYED)
+
+
+def test_copy_keys_keep_every_decided_verdict_of_the_first_fixture():
+    old = {c["label"]: c for c in CASES}
+    assert len(KEYED["cases"]) == 20  # all but Blitz, whose 13 cards have no copies
+    for case in KEYED["cases"]:
+        for was, now in zip(old[case["label"]]["deals"], case["deals"], strict=True):
+            assert was["deck"] == now["deck"]
+            for a, b in (
+                (was["plain"][0], now["plain"][0]),
+                (was["portfolio"][0], now["portfolio"][0]),
+            ):
+                if "undecided" not in (a, b) and 2 not in (a, b):
+                    assert a == b
 
 
 def _pile_sig(s):

@@ -106,3 +106,58 @@ def test_campaign_target_needs_rare_gold_and_more_than_one_medal():
     assert not CampaignMeasure(100, {"gold": 100, "silver": 0, "bronze": 0, "none": 0}, 30).met()
     assert not CampaignMeasure(100, {"gold": 0, "silver": 100, "bronze": 0, "none": 0}, 12).met()
     assert not CampaignMeasure(100, {"gold": 25, "silver": 75, "bronze": 0, "none": 0}, 13).met()
+
+
+def _labels(name, seed, deals):
+    from dataclasses import replace
+
+    from solvers.allisbomb.targets import CONFIGS, decks
+
+    cs = load_cards(replace(CONFIGS[name], cards_file=V2))
+    return [[cs.labels[c] for c in d] for d in decks(name, V2, seed, deals)]
+
+
+@pytest.mark.parametrize(
+    ("child", "parent"), [("blitz", "base"), ("base+hands", "base"), ("gifts+hands", "gifts")]
+)
+def test_the_games_of_a_statement_are_played_on_paired_deals(child, parent):
+    for kid, mum in zip(_labels(child, 5, 30), _labels(parent, 5, 30), strict=True):
+        shared = [x for x in mum if x in kid]
+        # cards both games hold keep their order (copies are matched in order, so the order
+        # of labels is what is kept)
+        kept = [x for x in kid if x in mum]
+        if child == "blitz":
+            assert len(kid) == 13 and all(x in mum for x in kid)
+            assert [x for x in dict.fromkeys(kid)] == [x for x in dict.fromkeys(shared)]
+        else:
+            assert kept == shared and len(kid) == len(mum) + 2
+
+
+def test_paired_deals_stay_uniform():
+    # the position of an inserted HANDS card is uniform over the 20 places (not always last)
+    import numpy as np
+
+    pos = [d.index("LEFT HAND") for d in _labels("base+hands", 11, 2000)]
+    counts = np.bincount(pos, minlength=20)
+    assert len(counts) == 20 and counts.min() > 60 and counts.max() < 150  # 100 expected
+
+
+def test_paired_difference_of_two_measures():
+    from solvers.allisbomb.targets import paired
+
+    hard = Measure(6, 2, 0, 0, 0, 0, codes=(1, 1, 0, 0, 0, 0))
+    easy = Measure(6, 5, 0, 0, 0, 0, codes=(1, 1, 1, 1, 1, 0))
+    d = paired(hard, easy)
+    assert (d.diff, d.lost_to_won, d.won_to_lost) == (0.5, 3, 0)
+    assert d.lo < 0.5 < d.hi
+    with pytest.raises(ValueError):
+        paired(Measure(6, 2, 0, 0, 0, 0), easy)
+
+
+def test_measure_keeps_every_deal():
+    from solvers.allisbomb.targets import measure
+
+    m = measure("blitz", V2, "perfect", 12, 3, 200_000)
+    assert len(m.codes) == len(m.turns) == 12 and m.wins == sum(c == 1 for c in m.codes)
+    again = measure("blitz", V2, "perfect", 12, 3, 200_000)
+    assert again.codes == m.codes  # the same seed, the same deals

@@ -43,6 +43,40 @@ def test_strength_counts_both_seatings_on_the_same_deals(tmp_path):
     assert "| both seatings | 12 |" in mod.readme_block(s, None)
 
 
+def test_strength_run_alternates_the_seatings_chunk_by_chunk(tmp_path, monkeypatch):
+    """A run stopped early has played about as many deals in each seating."""
+    from solvers.common import runner
+
+    mod = load("bombastic_strength")
+    checks = [0]
+    calls = []
+    real_run, real_match = mod.run_study, mod.match_study
+
+    def spent(deadline):  # the budget lets exactly one chunk start per call
+        checks[0] += 1
+        return deadline is not None and checks[0] > 1
+
+    def run_study(study, folder, **kw):
+        checks[0] = 0
+        df = real_run(study, folder, **kw)
+        calls.append((folder.name, len(df), df.attrs["complete"]))
+        return df
+
+    monkeypatch.setattr(runner, "_spent", spent)
+    monkeypatch.setattr(mod, "run_study", run_study)
+    monkeypatch.setattr(mod, "match_study", lambda *a: real_match(*a, chunk_size=4))
+    mod.run("heuristic", "random", 10, 3, tmp_path, None)
+    assert calls == [
+        ("a_x", 4, False),
+        ("a_o", 4, False),
+        ("a_x", 8, False),
+        ("a_o", 8, False),
+        ("a_x", 10, True),
+        ("a_o", 10, True),
+    ]
+    assert mod.summarize(tmp_path)["deals_done_both_seatings"] == 10
+
+
 def test_paired_decks_difference_is_over_the_same_cases(tmp_path):
     mod = load("bombastic_paired_decks")
     decks = ["base deck", "without ALARM"]

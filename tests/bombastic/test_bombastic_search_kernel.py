@@ -37,7 +37,10 @@ def _views(options: Options, n: int):
 def test_kernel_search_builds_the_reference_tree(options, guard):
     checked = 0
     for i, view in enumerate(_views(options, 10)):
-        got, want = (HeuristicISMCTSAgent(60, guard=guard, walk=w) for w in ("kernel", "python"))
+        got, want = (
+            HeuristicISMCTSAgent(60, guard=guard, walk=w, stop_early=False)
+            for w in ("kernel", "python")
+        )
         a = got.act(view, np.random.default_rng(i))
         b = want.act(view, np.random.default_rng(i))
         assert a == b
@@ -46,6 +49,32 @@ def test_kernel_search_builds_the_reference_tree(options, guard):
             assert want.last_visits.sum() == 60
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_stopping_early_keeps_the_decision_and_the_reference_tree(options):
+    """A search stopped once its most visited root decision cannot be overtaken decides as
+    the whole search does, and the kernel and the Python walk stop at the same iteration."""
+    stopped = 0
+    for i, view in enumerate(_views(options, 12)):
+        full = HeuristicISMCTSAgent(400, guard=True, stop_early=False)
+        short = HeuristicISMCTSAgent(400, guard=True, stop_early=True)
+        ref = HeuristicISMCTSAgent(400, guard=True, walk="python", stop_early=True)
+        a = full.act(view, np.random.default_rng(i))
+        b = short.act(view, np.random.default_rng(i))
+        c = ref.act(view, np.random.default_rng(i))
+        assert a == b == c
+        if not hasattr(full, "last_visits"):
+            continue  # the guard left one decision: no search
+        np.testing.assert_array_equal(short.last_visits, ref.last_visits)
+        run = short.last_visits.sum()
+        assert run % 16 == 0 or run == 400
+        if run < 400:
+            stopped += 1
+            # The leader's margin exceeds what the iterations left could give another.
+            top, second = sorted(short.last_visits, reverse=True)[:2]
+            assert top - second > 400 - run
+    assert stopped > 0  # the check is not dead code
 
 
 def test_node_hash_tells_codes_apart():
