@@ -1170,6 +1170,9 @@ def dfs(
     is the row's prefix, layout.py; the tracked play marks live in the card bytes):
     `index` and `entries` as `_tt_find` describes them, entries with at least 3/4 as
     many rows as index has slots. fidx[t] is the entry of states[t] (-1: not stored).
+    With best_mode 0 the table stores the copy-symmetric key instead (copies.py: the key of
+    a renaming of the copies, written to buf's first words) when `info` switches it on;
+    the rows themselves are never renamed, so the winning line is the deal's own.
     """
     KW = key_words(n)
     L = states.shape[1]
