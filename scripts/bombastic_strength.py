@@ -108,7 +108,8 @@ def summarize(out: Path) -> dict:
         "x_lo": fx_lo,
         "x_hi": fx_hi,
         "turn_capped": int((ax["ending"] == "TURN_CAP").sum() + (ao["ending"] == "TURN_CAP").sum()),
-        "computed_by": sorted({computed_by(ma), computed_by(mo)}),
+        # Each seating's commits, oldest first, once each.
+        "computed_by": list(dict.fromkeys(c for m in (ma, mo) for c in computed_by(m).split(", "))),
         "table": table,
     }
 
