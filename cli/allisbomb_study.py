@@ -175,9 +175,55 @@ def report(study_dirs, out_dir) -> None:
         raise BadInput(f"{len(study_dirs)} study folders need --out FOLDER for the combined report")
     if len(study_dirs) == 1:
         d = Path(study_dirs[0])
+        if _chunks_gone(d):
+            _redraw(d, Path(out_dir) if out_dir else None)
+            return
         _report(d, load_study(d), Path(out_dir) if out_dir else None)
         return
     _report_many([Path(d) for d in study_dirs], Path(out_dir), load_study)
+
+
+def _chunks_gone(folder: Path) -> bool:
+    """A finished sweep whose chunk files are not there (a committed study keeps its
+    manifest and report, not its chunks) but whose report tables are."""
+    from solvers.common.runner import CHUNK_DIR, load_manifest
+
+    if not (folder / "report" / "summary.csv").exists():
+        return False
+    chunks = folder / CHUNK_DIR
+    return load_manifest(folder).get("finished") is not None and not (
+        chunks.is_dir() and any(chunks.glob("*.parquet"))
+    )
+
+
+def _redraw(folder: Path, report_dir: Path | None = None) -> None:
+    """Report a sweep from its earlier report's tables (its chunks are gone)."""
+    from solvers.allisbomb.report import headline_table, redraw_report
+    from solvers.allisbomb.study import caption
+
+    manifest = _sweep_manifest(folder)
+    text = caption(manifest)
+    target = report_dir or folder / "report"
+    written, missing = redraw_report(folder / "report", text, target)
+    _index_page(target, text, {str(folder): manifest}, skip=missing)
+    click.echo(headline_table(_read_table(written["summary"])))
+    click.echo(text)
+    click.echo(
+        f"{folder} keeps no chunks: redrawn from the tables of {folder / 'report'}"
+        + (
+            f"; not drawn, their per-deal counts are not there: {', '.join(missing)}"
+            if missing
+            else ""
+        ),
+        err=True,
+    )
+    click.echo(f"tables and charts: {target} (a page of them all: {target / 'index.html'})")
+
+
+def _read_table(path: Path):
+    import pandas as pd
+
+    return pd.read_csv(path, keep_default_na=False, na_values=[""])
 
 
 def _sweep_manifest(folder: Path):
@@ -239,31 +285,10 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
     click.echo(f"tables and charts: {target} (a page of them all: {target / 'index.html'})")
 
 
-#: The report's tables, in the page's order, with their titles.
-PAGE_TABLES = (
-    ("summary", "Win rates by configuration (Wilson 95% intervals)"),
-    ("skill_gap", "Skill gap: heuristic players on the same deals"),
-    ("loss_reasons", "Why lost deals are lost"),
-    ("positions", "Win rate by key card's starting position"),
-)
+def _index_page(target: Path, text: str, manifests, skip=()) -> None:
+    from solvers.allisbomb.report import write_index_page
 
-
-def _index_page(target: Path, text: str, manifests) -> None:
-    import pandas as pd
-
-    from solvers.common.htmlpage import write_index_html
-
-    tables = []
-    for name, title in PAGE_TABLES:
-        if (target / f"{name}.csv").exists():
-            df = pd.read_csv(target / f"{name}.csv")
-            if name == "positions" and "config" in df.columns and len(df):
-                # one configuration's rows (the chart's); the CSV beside has them all
-                first = df["config"].iloc[0]
-                df, title = df[df["config"] == first], f"{title}: {first} (all in positions.csv)"
-            tables.append((title, df))
-    charts = sorted(target.glob("*.png"))
-    write_index_html(target, "All Is Bomb sweep report", text, tables, charts, manifests)
+    write_index_page(target, text, manifests, skip)
 
 
 #: Solvitaire's per-deal columns (seed, outcome, time, states searched) first, then ours.

@@ -9,14 +9,6 @@ import sys
 
 import click
 
-from solvers.common.runner import (
-    StudyPaused,
-    check_output_folder,
-    lock_wait,
-    quiet_progress,
-    time_budget,
-)
-
 #: Exit code of a study command stopped by ``--time-budget`` before the study was done.
 EXIT_PAUSED = 3
 #: Exit codes of a solve run with ``--exit-code``: a win exits 0 as always; these stay clear
@@ -169,6 +161,15 @@ def study_options(default_chunk: int | None = 1000):
         )
         @functools.wraps(fn)
         def wrapper(*args, time_budget_minutes=None, wait_for_lock=False, quiet=False, **kwargs):
+            # (imported here: the runner brings pandas, which a single solve never needs)
+            from solvers.common.runner import (
+                StudyPaused,
+                check_output_folder,
+                lock_wait,
+                quiet_progress,
+                time_budget,
+            )
+
             check_output_folder(kwargs["out"])
             with lock_wait(wait_for_lock), quiet_progress(quiet):
                 if time_budget_minutes is None:

@@ -385,6 +385,7 @@ def study(
                 if "win_rate" in r and "games" in r:
                     r.update(n=r["games"], rate=r["win_rate"])
         doc.update(kind=kind, games_per_cell=games, preset=preset)
+        desc = _rules_text(options, preset)
         doc.update(json_record(seed, desc, "published card faces (solvers/dragon/cards.toml)"))
         click.echo(json.dumps(doc, indent=1))
         return

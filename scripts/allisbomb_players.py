@@ -29,7 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import GameConfig, parse_expansions  # noqa: E402
+from solvers.allisbomb.config import (  # noqa: E402
+    CARD_VERSIONS,
+    DEFAULT_CARDS,
+    GameConfig,
+    parse_expansions,
+)
 from solvers.allisbomb.deals import deal_from_seed  # noqa: E402
 from solvers.allisbomb.players import (  # noqa: E402
     DEFAULT_BUDGET,
@@ -48,15 +53,17 @@ ANCHOR = "Written by `python scripts/allisbomb_players.py` (never typed by hand)
 DEFAULT_CONFIGS = "base,base+hands,blitz,base/2p,mosquitos,dream_guide,gifts,waking_up"
 
 
-def parse_config(label: str) -> GameConfig:
+def parse_config(label: str, cards_version: str = DEFAULT_CARDS) -> GameConfig:
     """'base', 'blitz', 'base/2p', 'base+hands', or expansion names joined by '+'."""
     players = 2 if label.endswith("/2p") else 1
     label = label.removesuffix("/2p")
     if label == "blitz":
-        return GameConfig(blitz=True, players=players)
+        return GameConfig(blitz=True, players=players, cards_version=cards_version).validate()
     names = parse_expansions(label.removeprefix("base").replace("+", ","))
     exp = tuple(e for e in names if e != "hands")
-    return GameConfig(expansions=exp, hands="hands" in names, players=players).validate()
+    return GameConfig(
+        expansions=exp, hands="hands" in names, players=players, cards_version=cards_version
+    ).validate()
 
 
 def measure(config: GameConfig, seeds: range, node_limit: int) -> dict:
@@ -81,7 +88,8 @@ def measure(config: GameConfig, seeds: range, node_limit: int) -> dict:
     n = len(seeds)
     perfect_w = int((codes == 1).sum())
     und = int((codes == 2).sum())
-    out = {"config": config.label(), "deals": n, "perfect": perfect_w, "undecided": und}
+    label = config.label().replace(f"/cards={config.cards_version}", "")
+    out = {"config": label, "deals": n, "perfect": perfect_w, "undecided": und}
     out["perfect_ci"] = [round(x, 4) for x in wilson_undecided(perfect_w, und, n)]
     for name, won in wins.items():
         out[name] = int(sum(won))
@@ -117,8 +125,9 @@ def readme_body(summary: dict) -> str:
     """The README block: the table, its caption and the command that regenerates it."""
     first, last = (int(x) for x in summary["seeds"].split(" ")[0].split(".."))
     b = summary["lookahead_budget"]
+    version = summary.get("cards_version", "standin-v1")  # written before versions: v1
     caption = (
-        f"All Is Bomb, STAND-IN cards; seeds {summary['seeds']}; perfect play = exhaustive "
+        f"All Is Bomb, STAND-IN cards, set {version}; seeds {summary['seeds']}; perfect play = exhaustive "
         f"search, node limit {summary['node_limit']:,} (undecided counted against it); "
         f"lookahead: up to {b['depth']} turns, at most {b['positions']} positions per move; "
         "greedy; random; Wilson 95% intervals; lookahead CPU seconds per game on a shared "
@@ -127,7 +136,8 @@ def readme_body(summary: dict) -> str:
     configs = ",".join(r["config"] for r in summary["rows"])
     cmd = (
         f"python scripts/allisbomb_players.py --deals {last - first + 1} --seed0 {first} "
-        f"--node-limit {summary['node_limit']} --configs {configs}"
+        f"--node-limit {summary['node_limit']} --configs {configs} --cards {version}"
+        + (f" --out {summary['out']}" if summary.get("out") else "")
     )
     return (
         f"{markdown(summary['rows'])}\n{caption}\n\nRegenerate: `{cmd}` "
@@ -142,6 +152,12 @@ def main() -> None:
     ap.add_argument("--node-limit", type=int, default=1_000_000)
     ap.add_argument("--configs", default=DEFAULT_CONFIGS)
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb")
+    ap.add_argument(
+        "--cards",
+        default=DEFAULT_CARDS,
+        choices=CARD_VERSIONS,
+        help="the stand-in set version to play (default: %(default)s)",
+    )
     ap.add_argument("--no-readme", action="store_true", help="do not rewrite the README block")
     ap.add_argument(
         "--readme-only", action="store_true", help="rewrite the README block from players.json"
@@ -152,10 +168,12 @@ def main() -> None:
         rows = []
         t0 = time.perf_counter()
         for label in args.configs.split(","):
-            rows.append(measure(parse_config(label.strip()), seeds, args.node_limit))
+            rows.append(measure(parse_config(label.strip(), args.cards), seeds, args.node_limit))
             print(json.dumps(rows[-1]), flush=True)
         summary = {
             "cards": "stand-in",
+            "cards_version": args.cards,
+            "out": str(args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out),
             "seeds": f"{seeds.start}..{seeds.stop - 1} (np.random.default_rng(seed).permutation)",
             "node_limit": args.node_limit,
             "lookahead_budget": asdict(DEFAULT_BUDGET),

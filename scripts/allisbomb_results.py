@@ -4,6 +4,7 @@
     python scripts/allisbomb_results.py                        # the reference study
     python scripts/allisbomb_results.py --time-budget 60       # one hour of it, then resume
     python scripts/allisbomb_results.py --deals 500 --campaigns 40 --out /tmp/ab  # a small one
+    python scripts/allisbomb_results.py --redraw               # charts again, nothing solved
 
 The matrix sweep (`bombsolve allisbomb sweep --matrix`: every standard configuration) goes
 into ``OUT/matrix`` and the campaign study (`bombsolve allisbomb campaign`) into
@@ -18,23 +19,29 @@ stopped part-way holds the same number of deals, a uniform sample, of each confi
 planned deals are in, and the README block says the study is in progress.
 
 The chunk files (Parquet, about 50 bytes per deal) are not committed; the manifests, the
-tables and the charts are.
+tables and the charts are, and every chart of the report is drawn from the tables beside
+it (the difficulty CDF from per-deal counts on a grid of node counts, the solution
+lengths from counts per turn), so ``--redraw`` redraws them from the committed files.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solvers.allisbomb.config import CARD_VERSIONS, DEFAULT_CARDS  # noqa: E402
 from solvers.allisbomb.report import (  # noqa: E402
     campaign_caption,
     headline_table,
+    redraw_report,
     summarize,
     write_campaign_report,
+    write_index_page,
     write_report,
 )
 from solvers.allisbomb.study import (  # noqa: E402
@@ -43,8 +50,9 @@ from solvers.allisbomb.study import (  # noqa: E402
     matrix_configs,
     sweep_study,
 )
+from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.runner import load_manifest, run_study  # noqa: E402
+from solvers.common.runner import load_manifest, load_study, run_study  # noqa: E402
 
 
 def _progress_text(rows, planned: int, labels) -> str:
@@ -81,46 +89,86 @@ def main() -> int:
         help="campaigns (run first): start no chunk after this long; re-run to resume",
     )
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb")
+    ap.add_argument(
+        "--cards",
+        default=DEFAULT_CARDS,
+        choices=CARD_VERSIONS,
+        help="the stand-in set version to play (default: %(default)s)",
+    )
     ap.add_argument("--no-readme", action="store_true", help="do not write the README block")
+    ap.add_argument(
+        "--redraw",
+        action="store_true",
+        help="solve nothing: redraw the matrix report from its committed tables (the chunks "
+        "are not committed), read the committed campaigns, and write the README block",
+    )
     args = ap.parse_args()
 
     regen = (
         f"python scripts/allisbomb_results.py --deals {args.deals} --campaigns {args.campaigns} "
         f"--seed {args.seed} --node-limit {args.node_limit} "
         f"--campaign-node-limit {args.campaign_node_limit} "
-        f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size}"
+        f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size} "
+        f"--cards {args.cards} --out {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}"
     )
 
     # --- the campaign study -----------------------------------------------------------
     camp_dir = args.out / "campaign"
     camp = campaign_study(
-        args.campaigns, args.seed, players=1, node_limit=args.campaign_node_limit, chunk_size=10
+        args.campaigns,
+        args.seed,
+        players=1,
+        node_limit=args.campaign_node_limit,
+        chunk_size=10,
+        cards_version=args.cards,
     )
-    camp_rows = run_study(
-        camp,
-        camp_dir,
-        workers=args.workers,
-        command=regen,
-        time_budget=None if args.campaign_budget is None else args.campaign_budget * 60.0,
-    )
+    if args.redraw:
+        camp_rows = load_study(camp_dir)  # its chunks are committed; its report stands
+    else:
+        camp_rows = run_study(
+            camp,
+            camp_dir,
+            workers=args.workers,
+            command=regen,
+            time_budget=None if args.campaign_budget is None else args.campaign_budget * 60.0,
+        )
     m = load_manifest(camp_dir)
     done = len(camp_rows)
+    ident = m["identity"]  # what the committed campaigns were run with, not this call's
     camp_text = campaign_caption(
         m,
         f"{done:,} campaigns"
-        + ("" if camp_rows.attrs["complete"] else f" of the planned {args.campaigns:,} so far"),
-        args.seed,
-        1,
-        args.campaign_node_limit,
+        + ("" if camp_rows.attrs["complete"] else f" of the planned {ident['n_cases']:,} so far"),
+        ident["seed"],
+        ident["params"]["players"],
+        ident["params"]["node_limit"],
     )
-    if done:
+    if done and not args.redraw:
         write_campaign_report(camp_rows, camp_dir / "report", camp_text)
 
     # --- the matrix sweep -------------------------------------------------------------
     matrix = args.out / "matrix"
+    if args.redraw:
+        manifest = load_manifest(matrix)
+        text = caption(manifest)
+        _, missing = redraw_report(matrix / "report", text)
+        write_index_page(matrix / "report", text, {str(matrix): manifest}, skip=missing)
+        note = matrix / "report" / "NOT-REDRAWN.md"
+        if missing:
+            # an old chart beside the redrawn ones would claim their caption: it goes
+            for stem in missing:
+                for ext in ("png", "svg"):
+                    (matrix / "report" / f"{stem}.{ext}").unlink(missing_ok=True)
+            write_text_atomic(note, _not_redrawn(manifest, missing))
+            print(note.read_text())
+        else:
+            note.unlink(missing_ok=True)
+        # the command that made the study, from its manifest
+        regen = manifest["command"]
+        return _readme(args, matrix, text, "", done, camp_dir, camp_text, regen)
     chunk = min(args.chunk_size, args.deals)
     study = sweep_study(
-        matrix_configs(),
+        [replace(c, cards_version=args.cards) for c in matrix_configs()],
         args.deals,
         args.seed,
         node_limit=args.node_limit,
@@ -147,16 +195,47 @@ def main() -> int:
     print(headline_table(summarize(rows, labels)))
     print(text)
 
-    if args.no_readme:
-        return 0
-    headline = (matrix / "report" / "headline.md").read_text()
-    rel = (matrix.relative_to(ROOT) if matrix.is_relative_to(ROOT) else matrix) / "report"
     status = ""
     if not rows.attrs["complete"]:
         status = (
             f"**Study in progress:** {_progress_text(rows, args.deals, labels)}; the same "
             "command resumes it.\n"
         )
+    return _readme(args, matrix, text, status, done, camp_dir, camp_text, regen)
+
+
+def _not_redrawn(manifest, missing) -> str:
+    """Why some charts of a committed sweep are not there, and what redraws them."""
+    from datetime import datetime
+
+    spent = sum(
+        (
+            datetime.fromisoformat(r["finished"]) - datetime.fromisoformat(r["started"])
+        ).total_seconds()
+        for r in manifest["runs"]
+        if r.get("chunks_computed") and r.get("finished")
+    )
+    procs = sorted({r["executor"] for r in manifest["runs"] if r.get("chunks_computed")})
+    return (
+        f"# Charts not in this report: {', '.join(missing)}\n\n"
+        "They were drawn from the study's per-deal rows, which live in its chunk files; the\n"
+        "chunks (about 50 bytes per deal) are not committed, and the report of this study\n"
+        "was written before every chart's data was kept beside it (`difficulty_cdf.csv`:\n"
+        "deals by node count; `solution_length_hist.csv`: won deals by turns), so these two\n"
+        "cannot be drawn again from the committed files. The other charts and every table\n"
+        "were redrawn from them (`python scripts/allisbomb_results.py --redraw`).\n\n"
+        f"To have them, re-run the study: `{manifest['command']}` (its runs took "
+        f"{spent / 3600:.1f} hours wall on {', '.join(procs)}); its report then keeps their\n"
+        "data, and later redraws need no chunks.\n"
+    )
+
+
+def _readme(args, matrix, text, status, done, camp_dir, camp_text, regen) -> int:
+    """Write the README's generated block from the reports' tables."""
+    if args.no_readme:
+        return 0
+    headline = (matrix / "report" / "headline.md").read_text()
+    rel = (matrix.relative_to(ROOT) if matrix.is_relative_to(ROOT) else matrix) / "report"
     body = (
         f"{status}{headline}\n{text}.\n\n"
         f"![win rate by configuration]({rel}/win_rate_by_config.png)\n\n"

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Write the README's All Is Bomb sensitivity and stand-in target blocks from committed results.
 
-    python scripts/allisbomb_sensitivity_readme.py [--study results/allisbomb/sensitivity-v1-base]
-        [--targets results/allisbomb/standin-v1/targets.md results/allisbomb/standin-v2/targets.md]
+    python scripts/allisbomb_sensitivity_readme.py [--study results/allisbomb/sensitivity-v2-base]
+        [--also results/allisbomb/sensitivity-v1-base]
+        [--targets results/allisbomb/standin-v2/targets.md results/allisbomb/standin-v1/targets.md]
 
 Block `allisbomb-sensitivity`: how to run `bombsolve allisbomb sensitivity` and the largest
 effects of the committed study (its caption names cards, deals, seed, player, interval).
 Block `allisbomb-standin-targets`: the rulebook's difficulty statements measured on each
-stand-in set (the tables `scripts/allisbomb_standin_targets.py` wrote).
+stand-in set (the tables `scripts/allisbomb_standin_targets.py` wrote). Block
+`allisbomb-campaign-v2`: the perfect-play campaign study of the default set (version 2),
+from its report (`bombsolve allisbomb campaign --cards standin-v2 ...`).
 """
 
 from __future__ import annotations
@@ -27,14 +30,24 @@ from solvers.common.runner import load_manifest, load_study  # noqa: E402
 ANCHOR = "<!-- /generated:allisbomb-players -->"
 
 
-def sensitivity_block(study: Path, top: int = 8) -> str:
+def _rel(path: Path) -> Path:
+    return path.relative_to(ROOT) if path.is_absolute() else path
+
+
+def sensitivity_block(study: Path, top: int = 8, also: tuple[Path, ...] = ()) -> str:
     manifest = load_manifest(study)
     eff = effects(load_study(study), manifest["identity"]["params"])
     eff = eff.assign(size=eff["diff"].abs()).sort_values(["size", "edit"], ascending=[False, True])
     shown = eff.head(top)[
         ["what", "base_rate", "edited_rate", "diff", "lo", "hi", "to_win", "to_loss"]
     ]
-    rel = study.relative_to(ROOT) if study.is_absolute() else study
+    rel = _rel(study)
+    others = [
+        f"`{_rel(p)}` (stand-in set "
+        f"{load_manifest(p)['identity']['params']['config'].get('cards_version', 'standin-v1')}, "
+        f"tornado chart `{_rel(p)}/report/tornado.png`)"
+        for p in also
+    ]
     return "\n".join(
         [
             "**Which card moves the win rate** (`bombsolve allisbomb sensitivity`): every deal is "
@@ -51,43 +64,72 @@ def sensitivity_block(study: Path, top: int = 8) -> str:
             "",
             f"Regenerate: `{manifest.get('command', 'bombsolve allisbomb sensitivity')}`.",
             "",
+            *([f"The same study of earlier card sets: {'; '.join(others)}.", ""] if others else []),
         ]
     )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--study", type=Path, default=ROOT / "results/allisbomb/sensitivity-v1-base")
+    ap.add_argument("--study", type=Path, default=ROOT / "results/allisbomb/sensitivity-v2-base")
+    ap.add_argument(
+        "--also", type=Path, nargs="*", default=[ROOT / "results/allisbomb/sensitivity-v1-base"]
+    )
     ap.add_argument(
         "--targets",
         type=Path,
         nargs="*",
         default=[
-            ROOT / "results/allisbomb/standin-v1/targets.md",
             ROOT / "results/allisbomb/standin-v2/targets.md",
+            ROOT / "results/allisbomb/standin-v2/rerun/targets.md",
+            ROOT / "results/allisbomb/standin-v1/targets.md",
         ],
     )
+    ap.add_argument("--campaign", type=Path, default=ROOT / "results/allisbomb/standin-v2/campaign")
     a = ap.parse_args()
     readme = ROOT / "README.md"
-    update_block(readme, "allisbomb-sensitivity", sensitivity_block(a.study), anchor=ANCHOR)
+    block = sensitivity_block(a.study, also=tuple(a.also))
+    update_block(readme, "allisbomb-sensitivity", block, anchor=ANCHOR)
     parts = [
         "**Stand-in sets against the rulebook's own words** (`python "
         "scripts/allisbomb_standin_targets.py`): what the rulebook says of Blitz, the "
-        "expansions and the HANDS, measured on each stand-in card set. Version 1 (the "
-        "default) contradicts several statements; version 2 "
-        "(`solvers/allisbomb/data/standin-v2.toml`, a DRAFT read with `--cards`) is the "
-        "attempt to agree with all of them, and is not the default until every row is met.",
+        "expansions and the HANDS, measured on each stand-in card set (STAND-IN texts, not "
+        "the printed cards). Version 2 (`--cards standin-v2`, the default; "
+        "`solvers/allisbomb/data/STANDIN-V2.md` says how it meets them) was written to agree "
+        "with all of them; version 1 (`--cards standin-v1`, every study before it) "
+        "contradicts several.",
         "",
     ]
+    names = {
+        "standin-v2": "version 2 (default)",
+        "rerun": "version 2, re-run on other seeds",
+        "standin-v1": "version 1",
+    }
     for path in a.targets:
-        name = "version 2 draft" if "v2" in path.parent.name else "version 1 (default)"
-        parts += [f"*{name}*:", "", path.read_text().rstrip(), ""]
+        if not path.is_file():
+            continue
+        parts += [f"*{names.get(path.parent.name, path.parent.name)}*:", ""]
+        parts += [path.read_text().rstrip(), ""]
     update_block(
         readme,
         "allisbomb-standin-targets",
         "\n".join(parts),
         anchor="<!-- /generated:allisbomb-sensitivity -->",
     )
+    camp = a.campaign / "report" / "campaign.md"
+    if camp.is_file():
+        text = camp.read_text()
+        caption, tables = text.split("\n\n", 1)
+        caption = caption.removeprefix("<!-- ").removesuffix(" -->")
+        command = load_manifest(a.campaign).get("command", "bombsolve allisbomb campaign")
+        body = (
+            f"Campaign mode (rulebook H) on the default set, version 2, perfect play per game "
+            f"(`{_rel(a.campaign)}`; version 1's is in the table above):\n\n{tables.rstrip()}"
+            f"\n\n{caption}.\n\nRegenerate: `{command}`.\n"
+        )
+        update_block(
+            readme, "allisbomb-campaign-v2", body, anchor="<!-- /generated:allisbomb-players -->"
+        )
     print("README blocks written")
 
 

@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +29,9 @@ sys.path.insert(0, str(ROOT))
 from solvers.allisbomb.targets import (  # noqa: E402
     GOLD_RARE,
     TARGETS,
+    Measure,
+    campaign_measure,
+    campaign_results,
     judge,
     measure,
     measure_campaign,
@@ -74,6 +78,24 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--against", type=Path, default=None, help="targets.json of another run")
     ap.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep each measured game (and campaign part) here as JSON and reuse it: cells "
+        "can be measured by several processes (--cells, --campaign-part), then assembled",
+    )
+    ap.add_argument(
+        "--partial",
+        action="store_true",
+        help="with --cache: assemble what is there, marking the games not yet measured",
+    )
+    ap.add_argument(
+        "--cells", default="", help="only measure these games into --cache, e.g. lookahead:base"
+    )
+    ap.add_argument(
+        "--campaign-part", default="", metavar="K/N", help="only campaigns i = K mod N, to --cache"
+    )
+    ap.add_argument(
         "--compare",
         nargs=2,
         type=Path,
@@ -94,7 +116,16 @@ def main() -> None:
         if key not in cache:
             deals = a.deals if player == "perfect" else a.look_deals
             t1 = time.perf_counter()
-            cache[key] = measure(name, a.cards, player, deals, a.seed, a.node_limit)
+            stem = f"{player}-{name}-{deals}-{a.seed}.json"
+            hit = a.cache / stem if a.cache else None
+            if hit is not None and hit.is_file():
+                cache[key] = Measure(**json.loads(hit.read_text()))
+            elif a.partial:
+                return None
+            else:
+                cache[key] = measure(name, a.cards, player, deals, a.seed, a.node_limit)
+                if hit is not None:
+                    write_text_atomic(hit, json.dumps(asdict(cache[key])) + "\n")
             print(
                 f"  {player:9s} {name:18s} {_fmt(cache[key], 'win')} "
                 f"({time.perf_counter() - t1:.0f} s)",
@@ -103,7 +134,19 @@ def main() -> None:
             )
         return cache[key]
 
+    if a.cells:
+        for cell in a.cells.split(","):
+            player, name = cell.split(":")
+            get(name, player)
+        return
+    if a.campaign_part:
+        k, parts = (int(x) for x in a.campaign_part.split("/"))
+        res = campaign_results(a.cards, a.seed, range(k, a.campaigns, parts))
+        stem = f"campaigns-{a.campaigns}-{a.seed}-{k}of{parts}.json"
+        write_text_atomic(a.cache / stem, json.dumps(res) + "\n")
+        return
     rows = []
+    missing = 0
     for i in chosen:
         t = TARGETS[i - 1]
         row = {"n": i, "statement": t.statement, "quote": t.quote}
@@ -111,6 +154,9 @@ def main() -> None:
             if player == "lookahead" and a.look_deals == 0:
                 continue
             h, e = get(t.harder, player), get(t.easier, player)
+            if h is None or e is None:
+                missing += 1
+                continue
             row[player] = {
                 "harder": _fmt(h, t.measure),
                 "easier": _fmt(e, t.measure),
@@ -153,7 +199,16 @@ def main() -> None:
             + " |"
         )
     if a.campaigns:
-        c = measure_campaign(a.cards, a.campaigns, a.seed)
+        parts = (
+            sorted(a.cache.glob(f"campaigns-{a.campaigns}-{a.seed}-*of*.json")) if a.cache else []
+        )
+        merged = [tuple(r) for p in parts for r in json.loads(p.read_text())]
+        if parts and len(merged) == a.campaigns:
+            c = campaign_measure(merged)
+        elif a.partial:
+            raise SystemExit("--partial: the campaign parts in --cache are not complete")
+        else:
+            c = measure_campaign(a.cards, a.campaigns, a.seed)
         lo, hi = c.gold_interval
         medals = ", ".join(f"{k} {v}" for k, v in c.medals.items())
         lines.append(
@@ -184,6 +239,11 @@ def main() -> None:
         "campaign" in r for r in rows
     )
     lines += ["", f"Met: {met} of {cells} measured cells."]
+    if missing:
+        lines[-1] += (
+            f" PARTIAL: {missing} cell(s) not measured (the run did not finish them; "
+            "`--cache` resumes it)."
+        )
     if a.against is not None:
         if a.against.is_file():
             lines.append(rerun_check(games, json.loads(a.against.read_text())["games"], a.against))

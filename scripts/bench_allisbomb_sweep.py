@@ -171,7 +171,11 @@ def main() -> int:
 
 
 def _kernel_vs_rev(rev: str, seed: int) -> dict:
-    """This tree's kernel against revision `rev`'s, plain search on the same base deals."""
+    """This tree's kernel against revision `rev`'s, plain search on the same base deals.
+
+    This tree's side runs with the copy-symmetric table keys off (`program.copy_keys`), so
+    both count the same positions whatever `rev` is: what is timed is the rest of the
+    kernel (scripts/bench_allisbomb_copy_keys.py times the keys themselves)."""
     import numpy as np
 
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -180,7 +184,7 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
     from solvers.allisbomb import kernel as new_kernel
     from solvers.allisbomb.cards import load_cards
     from solvers.allisbomb.deals import shuffles
-    from solvers.allisbomb.program import win_info
+    from solvers.allisbomb.program import copy_keys, win_info
     from solvers.allisbomb.solver import compiled
 
     out = {}
@@ -190,11 +194,13 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
         decks = shuffles(cs.n, 100, np.random.default_rng(seed))
         old = runner(KR, PR.extend_info(cs, win_info(cs)), cfg, decks, 20_000)
         new = runner(new_kernel, compiled(cfg).prog.info, cfg, decks, 20_000)
-        old(decks[:2]), new(decks[:2])
+        with copy_keys(cfg, False):
+            old(decks[:2]), new(decks[:2])
         t_old, t_new = [], []
         for _ in range(3):
             a, oa = old(decks)
-            b, ob = new(decks)
+            with copy_keys(cfg, False):
+                b, ob = new(decks)
             if not all(np.array_equal(x, y) for x, y in zip(oa, ob, strict=True)):
                 raise SystemExit(f"{name}: kernel {rev} and this tree disagree")
             t_old.append(a)

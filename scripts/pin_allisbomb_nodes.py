@@ -13,10 +13,17 @@ work of issue 2 part 7); re-running it with a later kernel must leave the file u
 It is recorded with the copy-symmetric table keys switched off (`program.copy_keys`), which
 the searches of that kernel did not have; `--copy-keys` records the same deals with the
 keys on (the default), only for the configurations that have copies and without the
-shortest-win search, which does not use them: `nodes_pinned_copy_keys.json`.
+shortest-win search: `nodes_pinned_copy_keys.json`.
+
+The shortest-win search changed on purpose after the first fixture: it now decides the deal
+with the portfolio search first and deepens only below the win found (so a node or time
+limit still reports that win, not proven the shortest). `--shortest` records its results on
+the same deals with the keys off: `nodes_pinned_shortest.json`; the test checks that every
+verdict the first fixture decided is unchanged.
 
     python scripts/pin_allisbomb_nodes.py [--deals 6] [--out tests/allisbomb/data/nodes_pinned.json]
     python scripts/pin_allisbomb_nodes.py --copy-keys --out tests/allisbomb/data/nodes_pinned_copy_keys.json
+    python scripts/pin_allisbomb_nodes.py --shortest --out tests/allisbomb/data/nodes_pinned_shortest.json
 """
 
 from __future__ import annotations
@@ -84,13 +91,35 @@ def record(config: GameConfig, decks: np.ndarray, with_shortest: bool = True) ->
     return rows
 
 
+def record_shortest(deals: int, out: str) -> None:
+    """The shortest-win search on the deals of SHORTEST_CONFIGS, copy keys off."""
+    cases = []
+    for i, cfg in enumerate(pinned_configs()):
+        if cfg.label() not in SHORTEST_CONFIGS:
+            continue
+        rows = []
+        with copy_keys(cfg, False):
+            for deck in pinned_decks(cfg, deals, i):
+                short = solve(cfg, deck, node_limit=SHORTEST_LIMIT, shortest=True)
+                rows.append({"shortest": [short.outcome, short.nodes, len(short.solution)]})
+        cases.append(
+            {"config": config_to_params(cfg), "label": cfg.label(), "index": i, "deals": rows}
+        )
+        print(cfg.label(), [r["shortest"] for r in rows], flush=True)
+    data = {"seed": SEED, "shortest_limit": SHORTEST_LIMIT, "copy_keys": False, "cases": cases}
+    write_text_atomic(out, json.dumps(data, separators=(",", ":")) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=6)
     default_out = ROOT / "tests" / "allisbomb" / "data" / "nodes_pinned.json"
     ap.add_argument("--out", default=str(default_out))
     ap.add_argument("--copy-keys", action="store_true", help="record with the keys on")
+    ap.add_argument("--shortest", action="store_true", help="record the shortest-win search only")
     args = ap.parse_args()
+    if args.shortest:
+        return record_shortest(args.deals, args.out)
     cases = []
     for i, cfg in enumerate(pinned_configs()):
         if args.copy_keys and not copy_keys_enabled(cfg):

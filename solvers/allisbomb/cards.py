@@ -39,23 +39,72 @@ SET_FILES: dict[str, str] = {
 BLITZ_PAIRS = ("JOKER", "MENDER", "RASCAL", "LIBRARIAN", "GUARDIAN")
 
 KEYWORDS = ("", "URGENT", "ROYAL")
-OPS = ("move", "ignite", "flip_back", "swap", "reorder", "prophecy", "equip_win")
-ZONES = ("deck", "equipped", "discard", "play", "drawn")
-PICKS = ("top", "bottom", "nth", "any", "name", "class", "self")
+OPS = ("move", "ignite", "flip_back", "swap", "reorder", "prophecy", "equip_win", "turn_over")
+OPS = (*OPS, "group", "choose", "exchange", "reverse", "draw")
+ZONES = ("deck", "equipped", "discard", "play", "drawn", "anywhere")
+#: The zones a selecting step may pick from ("anywhere": the DECK, the DISCARD PILE and the
+#: EQUIPPED CARDS at once).
+SELECT_ZONES = ("deck", "equipped", "discard", "play", "anywhere")
+PICKS = ("top", "bottom", "nth", "any", "name", "class", "self", "above", "below")
 DESTS = ("deck_top", "deck_bottom", "equipped", "discard", "out")
+#: Places in the DECK (`place`: the k-th from the top, or with `from_bottom` from the
+#: bottom; `next_to`: directly above or below that card, or this card), and the other
+#: player's EQUIPPED CARDS (two players).
+DESTS = (*DESTS, "deck_place", "deck_above", "deck_below", "partner")
+#: `side`: a selection's side filter (passive only, ignited only).
+SIDES = ("passive", "ignited")
 CAMPAIGN = ("", "circle", "star")
 #: Step fields each op accepts (beyond `op`).
 OP_FIELDS: dict[str, set[str]] = {
-    "move": {"zone", "pick", "n", "within", "name", "class", "to", "may", "count"},
-    "ignite": {"zone", "pick", "n", "within", "name", "class", "may", "count"},
-    "flip_back": {"zone", "pick", "n", "within", "name", "class", "may", "count"},
+    "move": {"zone", "pick", "n", "within", "name", "class", "to", "may", "count", "side", "all"}
+    | {"place", "from_bottom", "next_to", "of"},
+    "ignite": {"zone", "pick", "n", "within", "name", "class", "may", "count", "side", "all", "of"},
+    "flip_back": {"zone", "pick", "n", "within", "name", "class", "may", "count", "side", "all"}
+    | {"of"},
+    "turn_over": {"zone", "pick", "n", "within", "name", "class", "may", "count", "side", "all"}
+    | {"of"},
     "swap": {"may"},
-    "reorder": {"n"},
+    "reorder": {"n", "zone"},
+    "reverse": {"n", "zone"},
+    "draw": {"add", "number"},
     "prophecy": {"dish"},
     "equip_win": {"target", "may", "zone"},
+    "group": {"may", "steps"},
+    "choose": {"may", "steps"},
+    "exchange": {"zone", "pick", "n", "within", "name", "class", "may", "side", "taken"},
 }
-MAX_REORDER = 4
+#: `exchange`'s `taken`: where the taken card goes when this card was in the PLAY AREA.
+TAKEN = ("play", "equipped")
+for _fields in OP_FIELDS.values():
+    _fields |= {"if", "if_done"}  # every step may have a condition, or follow "if you do"
+#: `if` (a condition on a step or group): its keys, and the zones it may name
+#: ("equipped": the active player's EQUIPPED CARDS).
+COND_KEYS = ("card", "class", "zone", "side", "at_least", "at_most", "not")
+COND_ZONES = ("deck", "equipped", "discard", "out", "play")
+#: How deep groups (and choices) may nest.
+MAX_NESTING = 4
+#: Most options of a `choose` step (the kernel keeps their offsets in its row).
+MAX_OPTIONS = 8
+MAX_REORDER = 6
+#: The piles `reorder` and `reverse` work on: the top of the DECK, or of the DISCARD PILE
+#: (which the rulebook lets a CARD ACTION reorder: G, "Discard Pile").
+PILES = ("deck", "discard")
 MAX_COUNT = 8
+
+
+@dataclass(frozen=True)
+class Cond:
+    """A condition on a step or group (CARDS.md, "Conditions"): how many cards match (a
+    card NAME, "self" for the played card, a class, or any card; in a zone; on a side), at
+    least `at_least` and at most `at_most` (-1: no limit); `negate` turns it around."""
+
+    card: str = ""
+    cls: str = ""
+    zone: str = ""
+    side: str = ""
+    at_least: int = 1
+    at_most: int = -1
+    negate: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,6 +123,37 @@ class Step:
     count: int = 1
     dish: str = ""
     target: str = ""
+    #: a selection's side filter: "" (either side), "passive" or "ignited"
+    side: str = ""
+    #: the `all` quantifier: every matching card, in the candidates' order
+    all: bool = False
+    #: `if`: the step (or group) runs only if this holds when it is reached
+    cond: Cond | None = None
+    #: "if you do": the step runs only if the step before it acted on some card
+    if_done: bool = False
+    #: `op = "group"`: its steps ("you may do all of this" with `may`); `choose`: its options
+    steps: tuple[Step, ...] = ()
+    #: `exchange`: where the taken card goes from the PLAY AREA ("play": it is IGNITED and
+    #: cleaned up as the played card would be; "equipped": it is EQUIPPED)
+    taken: str = ""
+    #: a counting number: `count` (selecting steps), `add` or `number` (draw) given as a
+    #: table are as many as the cards it matches (a Cond without at_least/at_most/not)
+    amount: Cond | None = None
+    #: `draw`: the number drawn this turn gains `value` (`add`), or becomes it (`number`,
+    #: sets = True); with `amount`, the count is the value
+    value: int = 0
+    sets: bool = False
+    #: `to = "deck_place"`: the k-th place from the top (or the bottom, `from_bottom`)
+    place: int = 0
+    from_bottom: bool = False
+    #: `to = "deck_above"` / `"deck_below"`: next to this card NAME, or "self"
+    next_to: str = ""
+    #: `pick = "above"` / `"below"`: the card directly above / below this NAME or "self"
+    of: str = ""
+
+    def flat(self) -> tuple[Step, ...]:
+        """This step and, for a group, every step inside it (depth first)."""
+        return (self,) + tuple(x for st in self.steps for x in st.flat())
 
 
 @dataclass(frozen=True)
@@ -84,6 +164,10 @@ class Side:
     keyword: str
     text: str
     steps: tuple[Step, ...]
+
+    def all_steps(self) -> tuple[Step, ...]:
+        """Every step of the side, the steps inside groups included (depth first)."""
+        return tuple(x for st in self.steps for x in st.flat())
 
 
 @dataclass(frozen=True)
@@ -193,8 +277,9 @@ CARD_KEYS = (
 )
 SIDE_KEYS = ("number", "keyword", "text", "steps")
 STEP_KEYS = ("op", "zone", "pick", "n", "within", "name", "class", "to", "may", "count", "dish")
-STEP_KEYS = (*STEP_KEYS, "target")
-SELECT_OPS = ("move", "ignite", "flip_back")
+STEP_KEYS = (*STEP_KEYS, "target", "side", "all", "if", "if_done", "steps", "taken", "add")
+STEP_KEYS = (*STEP_KEYS, "number", "place", "from_bottom", "next_to", "of")
+SELECT_OPS = ("move", "ignite", "flip_back", "turn_over")
 #: Ranges of the numeric fields (CARDS.md lists the same).
 RANGES: dict[str, tuple[int, int]] = {
     "copies": (1, 4),
@@ -317,7 +402,7 @@ def _known_keys(table: dict, allowed: tuple[str, ...], source: str, where: str) 
             )
 
 
-def _parse_step(raw: object, source: str, where: str) -> Step:
+def _parse_step(raw: object, source: str, where: str, depth: int = 0) -> Step:
     if not isinstance(raw, dict):
         raise _fail(source, where, f"a step must be a table, not {_show(raw)}")
     _known_keys(raw, STEP_KEYS, source, where)
@@ -333,8 +418,8 @@ def _parse_step(raw: object, source: str, where: str) -> Step:
     kw: dict = {"op": op}
     if "may" in raw:
         kw["may"] = _get(raw, "may", bool, source, where)
-    if op in SELECT_OPS:
-        kw["zone"] = _choice(raw, "zone", ZONES[:4], source, where)
+    if op in SELECT_OPS or op == "exchange":
+        kw["zone"] = _choice(raw, "zone", SELECT_ZONES, source, where)
         kw["pick"] = _choice(raw, "pick", PICKS, source, where)
         pick, zone = kw["pick"], kw["zone"]
         for key, picks in PICK_FIELDS.items():
@@ -357,29 +442,180 @@ def _parse_step(raw: object, source: str, where: str) -> Step:
             raise _fail(
                 source, f"{where}[within]", "equipped cards have no order; leave 'within' out"
             )
+        if zone == "anywhere" and pick in ("top", "bottom", "nth"):
+            raise _fail(source, f"{where}[pick]", "'anywhere' is several zones; use any/name/class")
+        if zone == "anywhere" and "within" in raw:
+            raise _fail(source, f"{where}[within]", "'anywhere' has no top; leave 'within' out")
         if pick == "self" and "count" in raw:
             raise _fail(source, f"{where}[count]", "pick 'self' acts on the played card only")
+        if "side" in raw:
+            kw["side"] = _choice(raw, "side", SIDES, source, where)
+        if "all" in raw:
+            kw["all"] = _get(raw, "all", bool, source, where)
+            if kw["all"] and pick not in ("any", "name", "class"):
+                raise _fail(
+                    source,
+                    f"{where}[all]",
+                    f"'all' goes with pick 'any', 'name' or 'class', not with pick '{pick}' "
+                    "(a fixed pick takes its `count` cards at once already)",
+                )
+            if kw["all"] and "count" in raw:
+                raise _fail(
+                    source, f"{where}[count]", "'all' takes every matching card: leave 'count' out"
+                )
         if pick == "nth":
             kw["n"] = _ranged(raw, "n", source, where, *RANGES["n"])
         if "within" in raw:
             kw["within"] = _ranged(raw, "within", source, where, *RANGES["within"])
-        kw["count"] = _ranged(raw, "count", source, where, *RANGES["count"], default=1)
+        if isinstance(raw.get("count"), dict):
+            kw["amount"] = _parse_amount(raw["count"], source, f"{where}[count]")
+        else:
+            kw["count"] = _ranged(raw, "count", source, where, *RANGES["count"], default=1)
         if pick == "name":
             kw["name"] = _name(raw, "name", source, where)
         if pick == "class":
             kw["cls"] = _name(raw, "class", source, where)
+        if op == "exchange":
+            if zone == "play":
+                raise _fail(source, f"{where}[zone]", "exchange takes a card of another zone")
+            kw["taken"] = _choice(raw, "taken", TAKEN, source, where, default="play")
+        if pick in ("above", "below"):
+            if zone != "deck":
+                raise _fail(source, f"{where}[zone]", f"pick '{pick}' looks in the DECK only")
+            kw["of"] = _name(raw, "of", source, where)
+        elif "of" in raw:
+            raise _fail(source, f"{where}[of]", "'of' goes with pick 'above' or 'below'")
         if op == "move":
             kw["to"] = _choice(raw, "to", DESTS, source, where)
+            dest = kw["to"]
+            if dest == "deck_place":
+                kw["place"] = _ranged(raw, "place", source, where, 1, MAX_CARDS)
+                kw["from_bottom"] = _get(raw, "from_bottom", bool, source, where, False)
+            elif "place" in raw or "from_bottom" in raw:
+                key = "place" if "place" in raw else "from_bottom"
+                raise _fail(source, f"{where}[{key}]", f"'{key}' goes with to = 'deck_place'")
+            if dest in ("deck_above", "deck_below"):
+                kw["next_to"] = _name(raw, "next_to", source, where)
+            elif "next_to" in raw:
+                raise _fail(
+                    source,
+                    f"{where}[next_to]",
+                    "'next_to' goes with to 'deck_above' or 'deck_below'",
+                )
             if zone in ("equipped", "discard") and kw["to"] == zone:
                 raise _fail(source, f"{where}[to]", f"cannot move from {zone} to {zone}")
-    elif op == "reorder":
-        kw["n"] = _ranged(raw, "n", source, where, 2, MAX_REORDER)
+    elif op in ("group", "choose"):
+        kw["steps"] = _parse_steps(
+            _get(raw, "steps", list, source, where), source, where, depth + 1
+        )
+        if not kw["steps"]:
+            raise _fail(source, f"{where}[steps]", f"a {op} needs at least one step")
+        if op == "choose" and not 2 - kw.get("may", False) <= len(kw["steps"]) <= MAX_OPTIONS:
+            raise _fail(
+                source,
+                f"{where}[steps]",
+                f"a choose step offers 2..{MAX_OPTIONS} options (1 with may), not "
+                f"{len(kw['steps'])}",
+            )
+    elif op == "draw":
+        if ("add" in raw) == ("number" in raw):
+            raise _fail(source, where, "a draw step gives 'add' or 'number' (one of them)")
+        key = "add" if "add" in raw else "number"
+        kw["sets"] = key == "number"
+        if isinstance(raw[key], dict):
+            kw["amount"] = _parse_amount(raw[key], source, f"{where}[{key}]")
+        else:
+            kw["value"] = _ranged(raw, key, source, where, 0 if kw["sets"] else -9, 9)
+    elif op in ("reorder", "reverse"):
+        kw["n"] = _ranged(raw, "n", source, where, 2, MAX_REORDER if op == "reorder" else MAX_CARDS)
+        if "zone" in raw:  # (left out: the DECK, written "" as before the field existed)
+            kw["zone"] = _choice(raw, "zone", PILES, source, where)
     elif op == "prophecy":
         kw["dish"] = _name(raw, "dish", source, where)
     elif op == "equip_win":
         kw["target"] = _name(raw, "target", source, where)
         kw["zone"] = _choice(raw, "zone", ("deck", "drawn"), source, where, default="")
+    if "if" in raw:
+        kw["cond"] = _parse_cond(raw["if"], source, f"{where}[if]")
+    if "if_done" in raw:
+        kw["if_done"] = _get(raw, "if_done", bool, source, where)
     return Step(**kw)
+
+
+def _parse_cond(raw: object, source: str, where: str) -> Cond:
+    """A condition table (CARDS.md, "Conditions")."""
+    if not isinstance(raw, dict):
+        raise _fail(source, where, f"a condition must be a table, not {_show(raw)}")
+    _known_keys(raw, COND_KEYS, source, where)
+    kw: dict = {}
+    if "card" in raw:
+        kw["card"] = _name(raw, "card", source, where)
+    if "class" in raw:
+        if "card" in raw:
+            raise _fail(source, f"{where}[class]", "give 'card' or 'class', not both")
+        kw["cls"] = _name(raw, "class", source, where)
+    kw["zone"] = _choice(raw, "zone", COND_ZONES, source, where, default="")
+    kw["side"] = _choice(raw, "side", SIDES, source, where, default="")
+    kw["at_least"] = _ranged(raw, "at_least", source, where, 0, MAX_CARDS, default=1)
+    kw["at_most"] = _ranged(raw, "at_most", source, where, 0, MAX_CARDS, default=-1)
+    if "at_most" in raw and "at_least" not in raw:
+        kw["at_least"] = 0
+    if kw["at_most"] >= 0 and kw["at_most"] < kw["at_least"]:
+        raise _fail(
+            source,
+            f"{where}[at_most]",
+            f"at_most {kw['at_most']} is below at_least {kw['at_least']}: it never holds",
+        )
+    kw["negate"] = _get(raw, "not", bool, source, where, default=False)
+    return Cond(**kw)
+
+
+def _parse_amount(raw: object, source: str, where: str) -> Cond:
+    """A counting number: as many as the cards a condition table matches (no limits)."""
+    if isinstance(raw, dict):
+        extra = [k for k in raw if k in ("at_least", "at_most", "not")]
+        if extra:
+            raise _fail(
+                source,
+                f"{where}[{extra[0]}]",
+                "a counting number takes card, class, zone and side only",
+            )
+    return _parse_cond(raw, source, where)
+
+
+def _parse_steps(raw: list, source: str, where: str, depth: int = 0) -> tuple[Step, ...]:
+    """A list of steps (a side's, or a group's), with the "if you do" checks."""
+    if depth > MAX_NESTING:
+        raise _fail(source, where, f"groups nested more than {MAX_NESTING} deep")
+    steps = tuple(
+        _parse_step(s, source, f"{where}[step {i + 1}]", depth) for i, s in enumerate(raw)
+    )
+    for i, st in enumerate(steps):
+        if st.op == "draw" and (depth > 0 or st.if_done):
+            raise _fail(
+                source,
+                f"{where}[step {i + 1}]",
+                "a draw step changes the Draw & Equip phase, before the action: it stands on "
+                "its own (an 'if' is fine; not in a group or choose, not 'if you do')",
+            )
+        if not st.if_done:
+            continue
+        here = f"{where}[step {i + 1}][if_done]"
+        if i == 0:
+            raise _fail(source, here, "'if you do' needs a step before it in the same list")
+        if steps[i - 1].op not in SELECT_OPS:
+            raise _fail(
+                source,
+                here,
+                f"'if you do' follows a move, ignite, flip_back or turn_over step, not "
+                f"'{steps[i - 1].op}'"
+                + (
+                    " (put this step inside the group instead)"
+                    if steps[i - 1].op == "group"
+                    else ""
+                ),
+            )
+    return steps
 
 
 def _name(raw: dict, key: str, source: str, where: str) -> str:
@@ -398,8 +634,7 @@ def _parse_side(raw: object, source: str, where: str) -> Side:
     keyword = _choice(raw, "keyword", KEYWORDS, source, where, default="")
     text = _get(raw, "text", str, source, where, default="")
     steps_raw = _get(raw, "steps", list, source, where, default=[])
-    steps = tuple(_parse_step(s, source, f"{where}[step {i + 1}]") for i, s in enumerate(steps_raw))
-    return Side(number, keyword, text, steps)
+    return Side(number, keyword, text, _parse_steps(steps_raw, source, where))
 
 
 @dataclass(frozen=True)
@@ -617,12 +852,20 @@ def _check_names(kinds: list[Card]) -> None:
     classes = sorted({c for k in kinds for c in k.classes})
     for k in kinds:
         for side in ("passive", "ignited"):
-            for j, st in enumerate(getattr(k, side).steps):
+            for j, st in enumerate(getattr(k, side).all_steps()):
+                c = st.cond or Cond()
+                a = st.amount or Cond()
                 checks = (
                     ("name", st.name, names, "card named"),
                     ("class", st.cls, classes, "card of class"),
                     ("dish", st.dish, names, "card named"),
                     ("target", st.target, ["desired", *names], "card named"),
+                    ("if][card", c.card, ["self", *names], "card named"),
+                    ("of", st.of, ["self", *names], "card named"),
+                    ("count][card", a.card, ["self", *names], "card named"),
+                    ("count][class", a.cls, classes, "card of class"),
+                    ("next_to", st.next_to, ["self", *names], "card named"),
+                    ("if][class", c.cls, classes, "card of class"),
                 )
                 for key, value, known, what in checks:
                     if value and value not in known:
@@ -671,10 +914,31 @@ def load_cards(config: GameConfig) -> CardSet:
             raise BadInput(f"campaign removal {label!r} names no card in {config.label()}")
     if len(cards) > MAX_CARDS:
         raise BadInput(f"{config.label()}: {len(cards)} cards; at most {MAX_CARDS} are supported")
+    _check_one_copy(cards)
     _check_deck(cards, config)
     files_unique = tuple(dict.fromkeys(files))
     provenance = tuple(c.provenance for c in cards)
     return CardSet(config, tuple(cards), files_unique, provenance, tuple(found))
+
+
+def _check_one_copy(cards: list[Card]) -> None:
+    """A place named next to a card (`of`, `next_to`) must name a card with one copy in the
+    game: "directly below the JOKER" does not say which JOKER (and the searches' copy-
+    symmetric keys treat copies as one card)."""
+    count: dict[str, int] = {}
+    for c in cards:
+        count[c.name] = count.get(c.name, 0) + 1
+    for k in dict.fromkeys(cards):
+        for side in ("passive", "ignited"):
+            for j, st in enumerate(getattr(k, side).all_steps()):
+                for key in ("of", "next_to"):
+                    name = getattr(st, key)
+                    if name and name != "self" and count.get(name, 0) > 1:
+                        raise BadInput(
+                            f"{k.source}: {k.where()}[{side}][step {j + 1}][{key}]: {name} "
+                            f"has {count[name]} copies in this game: a place next to it "
+                            "does not say which; name a card with one copy, or 'self'"
+                        )
 
 
 def _check_deck(cards: list[Card], config: GameConfig) -> None:

@@ -38,7 +38,7 @@ ALIASES: dict[str, str] = {
 #: written by the bombsolve project, never the printed cards. Version 1 is kept so that every
 #: study made with it reproduces; version 2 (`STANDIN-V2.md`) is the default.
 CARD_VERSIONS: tuple[str, ...] = ("standin-v1", "standin-v2")
-DEFAULT_CARDS = "standin-v1"
+DEFAULT_CARDS = "standin-v2"
 #: The version a configuration written before set versions existed (a manifest, a position,
 #: a `--json` result without `cards_version`) was made with.
 UNVERSIONED_CARDS = "standin-v1"
@@ -159,7 +159,9 @@ class GameConfig:
     players: int = 1
     #: A user card file replacing the stand-in cards of every set it defines.
     cards_file: Path | None = None
-    #: The shipped stand-in set version the other sets come from (`CARD_VERSIONS`).
+    #: The shipped stand-in set version the other sets come from (`CARD_VERSIONS`). Not part
+    #: of `label()` (a label names a game's sets and rules, and stays what studies made
+    #: before versions existed wrote); `to_dict`, manifests, banners and captions name it.
     cards_version: str = DEFAULT_CARDS
     #: Open point, rulebook G "Gifts": "You must play at least 3 GIFT cards during the
     #: game." Default True: three *different* GIFT cards; False: three GIFT plays.
@@ -224,8 +226,6 @@ class GameConfig:
         text = "+".join(parts)
         if self.players == 2:
             text += "/2p"
-        if self.cards_version != DEFAULT_CARDS:
-            text += f"/cards={self.cards_version}"
         if self.cards_file is not None:
             text += f"/cards={Path(self.cards_file).name}"
         if self.waking_up_rules is not None and self.waking_up_rules != (

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb.cards import Card, CardSet, Side, Step, _set_kinds, load_cards
+from solvers.allisbomb.cards import Card, CardSet, Cond, Side, Step, _set_kinds, load_cards
 from solvers.allisbomb.config import GameConfig
 from solvers.common.errors import BadInput
 
@@ -206,8 +206,27 @@ def _step_toml(st: Step) -> str:
         value = getattr(st, f.name)
         if value == _STEP_DEFAULTS[f.name]:
             continue
-        key = "class" if f.name == "cls" else f.name
-        items.append(f"{key} = {_toml(value)}")
+        if f.name == "steps":
+            items.append("steps = [" + ", ".join(_step_toml(x) for x in value) + "]")
+        elif f.name == "cond":
+            items.append(f"if = {_cond_toml(value)}")
+        else:
+            key = "class" if f.name == "cls" else f.name
+            items.append(f"{key} = {_toml(value)}")
+    return "{" + ", ".join(items) + "}"
+
+
+_COND_KEYS = {"cls": "class", "negate": "not"}
+
+
+def _cond_toml(c: Cond) -> str:
+    items = [
+        f"{_COND_KEYS.get(f.name, f.name)} = {_toml(getattr(c, f.name))}"
+        for f in fields(Cond)
+        if getattr(c, f.name) != f.default
+    ]
+    if c.at_least == 1 and c.at_most >= 0:
+        items.append("at_least = 1")  # (at_most alone reads as at_least 0)
     return "{" + ", ".join(items) + "}"
 
 

@@ -8,7 +8,7 @@ view `b = s.view(np.int8)`; the first `key_words(n)` words are the position's ke
 the transposition table hashes and compares as they are (layout in `layout.py`).
 
 Program arrays (program.compile_program): number[n, 2], keyword[n, 2] (1 URGENT, 2 ROYAL),
-step_start[n, 2], step_count[n, 2], steps[k, 13] (layout in program.py), info (program.win_info's
+step_start[n, 2], step_count[n, 2], steps[k, program.STEP_WIDTH] (layout in program.py), info (program.win_info's
 16 entries, then the tables of prune.py).
 
 A turn is run with a choice list: `ch` holds the choices, `chk` their numbers of options,
@@ -52,13 +52,28 @@ from solvers.allisbomb.prune import (
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "a7cd30384df77972"
+NUMBA_DEPENDS_ON = "f1a9a00361b13b1a"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
-Z_DECK, Z_EQUIPPED, Z_DISCARD, Z_PLAY, Z_DRAWN = range(5)
-P_TOP, P_BOTTOM, P_NTH, P_ANY, P_NAME, P_CLASS, P_SELF = range(7)
+#: The extended vocabulary (program.py): turn_over, and the row of a selecting step with a
+#: side filter, `all` or turn_over, run by `_xselect` (its op in column 13).
+OP_TURN, OP_XSELECT = 7, 16
+#: Guard rows (program.py): a condition and/or "you may do all of this" over the next rows,
+#: and "if you do".
+OP_GROUP, OP_IFDONE = 17, 18
+#: "Choose one of these": the choice row, and the jump past the options not chosen.
+OP_CHOOSE, OP_JUMP = 19, 20
+#: exchange: the played card and a chosen card trade places (`_exchange`).
+OP_EXCHANGE = 21
+#: reorder of the DISCARD PILE's top, reverse of the DECK's or the pile's (`_xreorder`).
+OP_XREORDER = 22
+#: draw: changes the number drawn in the Draw & Equip phase (`_draw_number`).
+OP_DRAW = 23
+Z_DECK, Z_EQUIPPED, Z_DISCARD, Z_PLAY, Z_DRAWN, Z_ANYWHERE = range(6)
+P_TOP, P_BOTTOM, P_NTH, P_ANY, P_NAME, P_CLASS, P_SELF, P_ABOVE, P_BELOW = range(9)
 D_TOP, D_BOTTOM, D_EQUIPPED, D_DISCARD, D_OUT = range(5)
+D_PLACE, D_ABOVE, D_BELOW, D_PARTNER = range(5, 9)  # (the extended rows only: `_xmove`)
 KW_URGENT, KW_ROYAL = 1, 2
 NEED = -1
 NO_MORE = -2  # _next_child: the frame has no move left
@@ -435,8 +450,14 @@ def _candidates(s, b, n, card, steps, si, players, out, tmp):
 
 @_turn_helper
 def _fixed_targets(s, b, n, card, steps, si, out, tmp):
+    return _fixed_k(s, b, n, card, steps, si, out, tmp, steps[si, 11])
+
+
+@_turn_helper
+def _fixed_k(s, b, n, card, steps, si, out, tmp, count):
+    """`_fixed_targets` with `count` cards (a counting number's, for the extended rows)."""
     HB = 8 * key_words(n)
-    zone, pick, nth, count = steps[si, 1], steps[si, 2], steps[si, 3], steps[si, 11]
+    zone, pick, nth = steps[si, 1], steps[si, 2], steps[si, 3]
     if zone == Z_PLAY:
         if _zone(b, n, card) == PLAY and not (steps[si, 0] == OP_FLIP and _side(b, n, card) == 0):
             out[0] = card
@@ -481,6 +502,387 @@ def _apply_select(s, b, n, c, steps, si):
         _ignite(s, b, n, c)
     else:
         b[n + c] &= ~SIDE
+
+
+#: The decorator of the extended vocabulary's steps: like `_turn_helper` (no reference
+#: counting, cannot raise) but not inlined, so the plain steps' code in `_turn` stays as
+#: small as it was; a card set without these steps never calls them.
+_ext_helper = njit(cache=True, _nrt=False, error_model="numpy")
+
+
+@_turn_helper
+def _keep_side(b, n, out, m, op, want):
+    """Keep the cards out[:m] a selecting step can act on by their side (rules._on_side):
+    flip_back only ignited ones; want 1 passive only, 2 ignited only. Returns how many."""
+    j = 0
+    for i in range(m):
+        sd = _side(b, n, out[i])
+        if op == OP_FLIP and sd == 0:
+            continue
+        if want != 0 and sd != want - 1:
+            continue
+        out[j] = out[i]
+        j += 1
+    return j
+
+
+@_turn_helper
+def _deck_index(b, n, c):
+    """The place of card c in the DECK (0 = top); it must be there."""
+    j = 0
+    while b[j] != c:
+        j += 1
+    return j
+
+
+@_turn_helper
+def _xmove(s, b, n, card, c, steps, si, to, players):
+    """Move card c to a place in the DECK, next to a card, or to the partner's EQUIPPED
+    CARDS (rules.State._move)."""
+    HB = 8 * key_words(n)
+    act = b[2 * n + 1] & 1
+    if to == D_PARTNER:
+        if players == 2:
+            v = b[n + c]
+            z = v & ZONE
+            _remove(s, b, n, c, z)
+            _rezone(s, b, n, c, v, z, EQUIP0 + 1 - act)
+        return
+    x = -1
+    if to != D_PLACE:
+        x = card if steps[si, 27] == -1 else np.int64(steps[si, 27])
+        if x == c or x < 0 or _zone(b, n, x) != DECK:
+            return
+    v = b[n + c]
+    z = v & ZONE
+    _remove(s, b, n, c, z)
+    L = np.int64(b[HB + H_DECK])
+    if to == D_PLACE:
+        k = np.int64(steps[si, 26])
+        i = min(k - 1, L) if k > 0 else max(0, L + 1 + k)
+    else:
+        i = _deck_index(b, n, x) + (1 if to == D_BELOW else 0)
+    for j in range(L, i, -1):
+        b[j] = b[j - 1]
+    b[i] = c
+    b[HB + H_DECK] = L + 1
+    _rezone(s, b, n, c, v, z, DECK)
+
+
+@_turn_helper
+def _xapply(s, b, n, card, c, steps, si, op, to, players):
+    """Act on card c (rules._apply_select): move, ignite, flip back or turn over."""
+    if op == OP_MOVE and to >= D_PLACE:
+        _xmove(s, b, n, card, c, steps, si, to, players)
+    elif op == OP_MOVE:
+        _move(s, b, n, c, to)
+    elif op == OP_IGNITE:
+        _ignite(s, b, n, c)
+    elif op == OP_FLIP:
+        b[n + c] &= ~SIDE
+    else:  # OP_TURN: passive <-> ignited, never discarding
+        b[n + c] ^= SIDE
+
+
+@_turn_helper
+def _xcandidates(s, b, n, card, steps, si, players, out, tmp):
+    """`_candidates`, and for zone 'anywhere' the DECK from the top down, the DISCARD PILE
+    from the top down, then the EQUIPPED CARDS by card id (the active player's; by name or
+    class the partner's too), named or classed ones only (rules._candidates)."""
+    if steps[si, 1] != Z_ANYWHERE:
+        return _candidates(s, b, n, card, steps, si, players, out, tmp)
+    HB = 8 * key_words(n)
+    M = key_words(n) + W_MASKS
+    pick = steps[si, 2]
+    k = 0
+    for i in range(b[HB + H_DECK]):
+        tmp[k] = b[i]
+        k += 1
+    for i in range(n - b[HB + H_PILE], n):
+        tmp[k] = b[i]
+        k += 1
+    act = b[2 * n + 1] & 1
+    k = _mask_cards(s[M + EQUIP0 + act], tmp, k)
+    if pick != P_ANY and players == 2:
+        k = _mask_cards(s[M + EQUIP0 + 1 - act], tmp, k)
+    m = 0
+    for i in range(k):
+        c = tmp[i]
+        if pick == P_NAME and _bit(steps[si, 5], steps[si, 6], c) == 0:
+            continue
+        if pick == P_CLASS and _bit(steps[si, 7], steps[si, 8], c) == 0:
+            continue
+        out[m] = c
+        m += 1
+    return m
+
+
+@_ext_helper
+def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
+    """A selecting step with the extended vocabulary (rules._run_select): a side filter,
+    `all`, turn_over, or one that an "if you do" step follows. Returns 1 if it acted on
+    some card, else 0; NEED when the turn's choices run out."""
+    op, want, every = steps[si, 13], steps[si, 14], steps[si, 15]
+    may, pick, to = steps[si, 10], steps[si, 2], steps[si, 9]
+    did = 0
+    count = steps[si, 11] if steps[si, 16] != 2 else _amount(s, b, n, card, steps, si)
+    if pick == P_ABOVE or pick == P_BELOW:
+        # the card directly above / below a card (or this card) in the DECK
+        x = card if steps[si, 28] == -1 else np.int64(steps[si, 28])
+        m = 0
+        if x >= 0 and _zone(b, n, x) == DECK:
+            i = _deck_index(b, n, x) + (1 if pick == P_BELOW else -1)
+            if 0 <= i < b[8 * key_words(n) + H_DECK]:
+                buf[0] = b[i]
+                m = 1
+        m = _keep_side(b, n, buf, m, op, want)
+        for j in range(m):
+            if may == 1:
+                r = _choose(2, ch, chk, cs)
+                if r < 0:
+                    return NEED
+                if r == 1:
+                    return did
+            _xapply(s, b, n, card, buf[j], steps, si, op, to, players)
+            did = 1
+        return did
+    if pick == P_TOP or pick == P_BOTTOM or pick == P_NTH or pick == P_SELF:
+        m = _keep_side(b, n, buf, _fixed_k(s, b, n, card, steps, si, buf, tmp, count), op, want)
+        for j in range(m):
+            if may == 1:
+                r = _choose(2, ch, chk, cs)
+                if r < 0:
+                    return NEED
+                if r == 1:
+                    return did
+            _xapply(s, b, n, card, buf[j], steps, si, op, to, players)
+            did = 1
+        return did
+    if every == 1:
+        m = _keep_side(
+            b, n, buf, _xcandidates(s, b, n, card, steps, si, players, buf, tmp), op, want
+        )
+        if m == 0:
+            return 0
+        if may == 1:
+            r = _choose(2, ch, chk, cs)
+            if r < 0:
+                return NEED
+            if r == 1:
+                return 0
+        for j in range(m):
+            _xapply(s, b, n, card, buf[j], steps, si, op, to, players)
+        return 1
+    done = np.uint64(0)  # turn_over: k different cards (turning one twice undoes it)
+    for _rep in range(count):
+        m = _keep_side(
+            b, n, buf, _xcandidates(s, b, n, card, steps, si, players, buf, tmp), op, want
+        )
+        j = 0
+        for i in range(m):
+            if (done >> np.uint64(buf[i])) & np.uint64(1) == 0:
+                buf[j] = buf[i]
+                j += 1
+        m = j
+        if m == 0:
+            return did
+        r = _choose(m + may, ch, chk, cs)
+        if r < 0:
+            return NEED
+        if r == m:
+            return did
+        _xapply(s, b, n, card, buf[r], steps, si, op, to, players)
+        did = 1
+        if op == OP_TURN:
+            done |= np.uint64(1) << np.uint64(buf[r])
+    return did
+
+
+@_turn_helper
+def _holds(s, b, n, card, steps, si):
+    """Whether the condition of guard row si holds now (rules._holds): the cards of its mask
+    (or the played card), in its zone, on its side, number at_least..at_most."""
+    k = _amount(s, b, n, card, steps, si)
+    ok = k >= steps[si, 22] and (steps[si, 23] < 0 or k <= steps[si, 23])
+    return ok != (steps[si, 24] == 1)
+
+
+@_turn_helper
+def _amount(s, b, n, card, steps, si):
+    """How many cards match row si's condition columns (rules._amount)."""
+    M = key_words(n) + W_MASKS
+    if steps[si, 21] == 1:
+        m = np.uint64(1) << np.uint64(card)
+    else:
+        m = _mask_of(steps[si, 19], steps[si, 20])
+    z = steps[si, 17]
+    if z == EQUIP0:
+        m &= s[M + EQUIP0 + (b[2 * n + 1] & 1)]
+    elif z >= 0:
+        m &= s[M + z]
+    k = 0
+    want = steps[si, 18]
+    while m != 0:
+        c = _low_card(m)
+        m &= m - np.uint64(1)
+        if want == 0 or _side(b, n, c) == want - 1:
+            k += 1
+    return k
+
+
+@_ext_helper
+def _draw_number(s, b, n, card, base, steps, s0, k):
+    """The number D.2 draws (rules.State._draw_number): NUMBER `base`, changed by the side's
+    draw rows s0..s0+k-1 in order (each after its guard row, if it has an `if`), >= 0."""
+    num = base
+    si = s0
+    while si < s0 + k:
+        if steps[si, 0] == OP_GROUP and si + 1 < s0 + k and steps[si + 1, 0] == OP_DRAW:
+            # a draw step's own `if` (draw steps are never inside groups)
+            if not _holds(s, b, n, card, steps, si):
+                si += 2
+                continue
+            si += 1
+        if steps[si, 0] == OP_DRAW:
+            v = steps[si, 3] if steps[si, 16] != 2 else _amount(s, b, n, card, steps, si)
+            num = v if steps[si, 15] == 1 else num + v
+        si += 1
+    return max(0, num)
+
+
+@_turn_helper
+def _byte_of(b, n, c, z):
+    """The index of card c's byte in b[0:n] (it is in the DECK or the DISCARD PILE, z)."""
+    HB = 8 * key_words(n)
+    j = 0 if z == DECK else n - b[HB + H_PILE]
+    while b[j] != c:
+        j += 1
+    return j
+
+
+@_ext_helper
+def _exchange(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
+    """exchange (rules._run_exchange): the played card and a chosen card trade places; from
+    the PLAY AREA the chosen card goes there or (column 15 = 1) to the EQUIPPED CARDS.
+    Returns 1 if done, 0 if not, NEED."""
+    zc = _zone(b, n, card)
+    if zc == OUT:
+        return 0
+    pick = steps[si, 2]
+    if pick == P_TOP or pick == P_BOTTOM or pick == P_NTH:
+        m = _fixed_targets(s, b, n, card, steps, si, buf, tmp)
+    else:
+        m = _xcandidates(s, b, n, card, steps, si, players, buf, tmp)
+    m = _keep_side(b, n, buf, m, OP_EXCHANGE, steps[si, 14])
+    j = 0
+    for i in range(m):
+        if buf[i] != card:
+            buf[j] = buf[i]
+            j += 1
+    if j == 0:
+        return 0
+    r = _choose(j + steps[si, 10], ch, chk, cs)
+    if r < 0:
+        return NEED
+    if r == j:
+        return 0
+    x = buf[r]
+    zx = _zone(b, n, x)
+    if zx == DECK or zx == DISCARD:
+        b[_byte_of(b, n, x, zx)] = card
+    if zc == DECK or zc == DISCARD:
+        b[_byte_of(b, n, card, zc)] = x
+    to = zc
+    if zc == PLAY and steps[si, 15] == 1:
+        to = EQUIP0 + (b[2 * n + 1] & 1)
+    _rezone(s, b, n, card, b[n + card], zc, zx)
+    _rezone(s, b, n, x, b[n + x], zx, to)
+    return 1
+
+
+@_ext_helper
+def _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp):
+    """reorder of the top of the DISCARD PILE, or reverse (column 15) of the top of the DECK
+    or the pile (rules._run_reorder, _run_reverse). The top m cards are b[base..base+m-1]
+    from the top down: the DECK from b[0], the pile from its top b[n - L]."""
+    HB = 8 * key_words(n)
+    if steps[si, 1] == Z_DISCARD:
+        L = np.int64(b[HB + H_PILE])
+        base = n - L
+    else:
+        L = np.int64(b[HB + H_DECK])
+        base = 0
+    m = min(steps[si, 3], L)
+    if m < 2:
+        return 0
+    for j in range(m):
+        tmp[j] = b[base + j]
+    if steps[si, 15] == 1:  # reverse
+        for j in range(m):
+            b[base + j] = tmp[m - 1 - j]
+        return 1
+    f = 1
+    for j in range(2, m + 1):
+        f *= j
+    r = _choose(f, ch, chk, cs)
+    if r < 0:
+        return NEED
+    # r-th lexicographic permutation (as itertools.permutations lists them)
+    for j in range(m):
+        buf[j] = 1
+    for pos in range(m):
+        f //= m - pos
+        q = r // f
+        r = r % f
+        j = 0
+        while True:
+            if buf[j] == 1:
+                if q == 0:
+                    break
+                q -= 1
+            j += 1
+        buf[j] = 0
+        b[base + pos] = tmp[j]
+    return 1
+
+
+@_ext_helper
+def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
+    """A row of the extended vocabulary (program.py): returns (rows to skip << 1) | whether
+    it acted on some card, or NEED. Guard rows that fail skip their span (and count as not
+    done); a guard that holds lets the rows after it run."""
+    op = steps[si, 0]
+    if op == OP_XSELECT:
+        return _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
+    if op == OP_EXCHANGE:
+        return _exchange(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
+    if op == OP_XREORDER:
+        return _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp)
+    if op == OP_DRAW:
+        return 0  # (done in the Draw & Equip phase)
+    span = steps[si, 25]
+    if op == OP_IFDONE:
+        return did if did == 1 else span << 1
+    if op == OP_JUMP:  # the chosen option is done: past the others
+        return (span << 1) | did
+    if op == OP_CHOOSE:
+        k = steps[si, 11]
+        r = _choose(k + steps[si, 10], ch, chk, cs)
+        if r < 0:
+            return NEED
+        if r == k:  # none of them (with `may`)
+            return span << 1
+        return (steps[si, 13 + r] << 1) | 1
+    # OP_GROUP: its condition, then (with `may`) "do all of this" or not
+    if steps[si, 16] == 1 and not _holds(s, b, n, card, steps, si):
+        return span << 1
+    if steps[si, 10] == 1:
+        r = _choose(2, ch, chk, cs)
+        if r < 0:
+            return NEED
+        if r == 1:
+            return span << 1
+    return 1
 
 
 @_turn_helper
@@ -672,6 +1074,8 @@ def _turn(
         b[2 * n + 1] += 2  # GIFT plays, capped at 3 (bits 1-2)
     # D.2 draw and equip
     num = number[card, side]
+    if num < 0:  # (rare) the side has draw steps: -(NUMBER + 1)
+        num = _draw_number(s, b, n, card, -num - 1, steps, sstart[card, side], scount[card, side])
     L = np.int64(sb[HB + H_DECK])  # (D.1 changed neither the DECK nor its length)
     drawn = -1
     if num > L:
@@ -700,8 +1104,12 @@ def _turn(
         b[L - 1] = PAD
         b[HB + H_DECK] = L - 1
     # D.3 card action
-    s0 = sstart[card, side]
-    for si in range(s0, s0 + scount[card, side]):
+    nxt = sstart[card, side]
+    end = nxt + scount[card, side]
+    did = 0  # (the extended rows only) whether the last step acted on some card
+    while nxt < end:
+        si = nxt
+        nxt += 1
         # the step's fields are read as steps[si, k], not through a row view: a view costs a
         # reference-count increment and decrement per step
         op = steps[si, 0]
@@ -783,6 +1191,12 @@ def _turn(
             v = b[n + card]
             if v & ZONE == PLAY:
                 _rezone(s, b, n, card, v, PLAY, OUT)
+        elif op >= OP_XSELECT:
+            r = _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did)
+            if r < 0:
+                return NEED
+            did = r & 1
+            nxt += r >> 1
         else:  # OP_EQUIPWIN
             t = np.int64(b[2 * n]) if steps[si, 12] == -2 else np.int64(steps[si, 12])
             if steps[si, 1] == Z_DRAWN:
@@ -811,6 +1225,10 @@ def _turn(
     # the DECK. Not through _ignite: a card in PLAY is in neither the DECK nor the
     # DISCARD PILE, so there is no gap to close (_remove's work).
     v = b[n + card]
+    if v & ZONE != PLAY and s[KW + W_MASKS + PLAY] != 0:
+        # (rare: only an exchange puts another card in the PLAY AREA) that card instead
+        card = _low_card(s[KW + W_MASKS + PLAY])
+        v = b[n + card]
     if v & ZONE == PLAY:
         if v & SIDE:
             _pile_top(s, b, n, card, v, PLAY)

@@ -218,8 +218,10 @@ def check_agrees(data: dict, state, where: str = "position") -> None:
         out_zone = 4
         same("out", data["out"], [c for c in range(n) if state.zone[c] == out_zone])
     if "ignited" in data and "ignited_ids" in data:
-        have = sorted({lab[c] for c in range(n) if state.ignited[c]})
-        if sorted(set(data["ignited"])) != have:
+        # `State.to_json` names a card with several copies by copy (JOKER#1), as positions
+        # must (CARDS.md, "Positions")
+        have = sorted(state.copy_label(c) for c in range(n) if state.ignited[c])
+        if sorted(data["ignited"]) != have:
             raise BadInput(
                 f"{where}: ignited lists {', '.join(data['ignited']) or 'nothing'} but "
                 f"ignited_ids ignite {', '.join(have) or 'nothing'}"

@@ -24,8 +24,16 @@ fixed depth), which dishes its PROPHECY steps name, and whether it is
 (1) a card acts only when played, and only an EQUIPPED CARD is played (D.1); (2) nothing
 leaves "out of play" (no step selects from that zone); (3) a card leaves the DISCARD PILE
 only by a removal step of the card being played ("You can't change the order of the
-cards in the DISCARD PILE, unless a CARD ACTION states otherwise"); igniting or turning
-back a discarded card leaves it in place; (4) every other card enters the pile on top.
+cards in the DISCARD PILE, unless a CARD ACTION states otherwise"); igniting, turning
+back or turning over a discarded card leaves it in place; (4) every other card enters the
+pile on top. A side filter (`side`) only narrows what a step may take, and a condition
+(`if`, "if you do", a group's "you may") only whether it runs, so the analysis ignores them
+(what it finds a step *can* do stays true; the steps inside groups count as the card's own);
+`all` takes any number of cards. A move from `anywhere` is a removal at any depth; an
+`exchange` is a removal of its selection and of the card itself at any depth, never a
+single one (the card lands in the taken card's place, not on top; see `_analyse`); a card
+set that can reorder or reverse the DISCARD PILE has every retrieval taken as reaching
+any depth (burial no longer only grows).
 
 **The reach set R** (`reach_mask`, `reach_set`): the least fixpoint of "the cards in the
 DECK, the EQUIPPED CARDS or the PLAY AREA, plus each card Y of the DISCARD PILE that a
@@ -208,7 +216,10 @@ def _selects(cs: CardSet, st: Step) -> frozenset[int]:
 
 
 def _reach_depth(st: Step) -> int:
-    """How deep in the pile (0 = top) a removal reaches; -1 = any depth."""
+    """How deep in the pile (0 = top) a removal reaches; -1 = any depth (also for a count
+    that counts cards: it may be as large as the game)."""
+    if st.amount is not None:
+        return -1
     if st.pick == "top":
         return st.count - 1
     if st.pick == "nth":
@@ -229,11 +240,13 @@ def _analyse(cs: CardSet) -> Analysis:
         retrieves_on = [False, False]
         named: set[int] = set()
         for s, side in enumerate((card.passive, card.ignited)):
-            for st in side.steps:
-                if st.op == "move" and st.zone == "discard":
+            for st in side.all_steps():  # groups' steps too; conditions ignored (as if met)
+                # a move from "anywhere" can take a card of the DISCARD PILE, at any depth
+                if st.op == "move" and st.zone in ("discard", "anywhere"):
                     sel = _selects(cs, st)
                     rm |= sel
-                    n_removals[s] += st.count
+                    # `all` takes every matching card: as many as the game holds
+                    n_removals[s] += cs.n if st.all or st.amount is not None else st.count
                     if st.to == "out":
                         continue  # out of play: never back in the game
                     retrieves_on[s] = True
@@ -243,15 +256,26 @@ def _analyse(cs: CardSet) -> Analysis:
                     else:
                         nr |= sel
                         dep = max(dep, k)
+                elif st.op == "exchange":
+                    # The chosen card may leave the DISCARD PILE, or (when an earlier step
+                    # put this card there) this card may, the other taking its place below
+                    # the top: a removal of either at any depth, and never a single one
+                    # (the card does not land on top). Any card could be this one's copy
+                    # in the pile: taken as able to take its selection and itself.
+                    sel = _selects(cs, st) | {i for i, k in enumerate(cs.cards) if k is card}
+                    rm |= sel
+                    dp |= sel
+                    n_removals[s] += 2
+                    retrieves_on[s] = True
                 elif st.op == "prophecy":
                     ids = cs.ids_named(st.dish)
                     if ids:  # the kernel and the engine name the first card of that name
                         named.add(ids[0])
-        ign = card.ignited.steps
+        ign = card.ignited.all_steps()
         is_spent = (
             retrieves_on[1]
             and n_removals[0] == 0
-            and not any(st.zone == "play" or st.op == "equip_win" for st in ign)
+            and not any(st.zone == "play" or st.op in ("equip_win", "exchange") for st in ign)
         )
         is_single = is_spent and n_removals[1] == 1 and not any(st.op == "prophecy" for st in ign)
         deep.append(frozenset(dp))
@@ -261,14 +285,28 @@ def _analyse(cs: CardSet) -> Analysis:
         spent.append(is_spent)
         single.append(is_single)
         dishes.append(frozenset(named))
+    if any(
+        st.op in ("reorder", "reverse") and st.zone == "discard"
+        for card in cs.cards
+        for side in (card.passive, card.ignited)
+        for st in side.all_steps()
+    ):
+        # A card action may reorder the DISCARD PILE: a card can rise above cards that
+        # bury it, so the burial argument (Psi never decreases) fails. Every retrieval is
+        # then taken as reaching any depth (R only grows: conservative).
+        deep = [frozenset(d | r) for d, r in zip(deep, near, strict=True)]
+        near = [frozenset() for _ in near]
+        depth = [-1 for _ in depth]
     ids = cs.ids_named("PRINCESS")
     wins, number = 0, 0
     if len(ids) > 1:
         wins = 2  # which one wins is not the same in kernel and engine: assume nothing
     elif ids:
         side = cs.cards[ids[0]].ignited
-        wins = int(any(st.op == "equip_win" for st in side.steps))
+        wins = int(any(st.op == "equip_win" for st in side.all_steps()))
         number = side.number
+        if any(st.op == "draw" for st in side.steps):
+            number = 0  # draw steps may change it: the DECK rule then assumes nothing
     return Analysis(
         tuple(deep),
         tuple(near),
@@ -769,8 +807,8 @@ def out_removes(cs: CardSet) -> tuple[frozenset[int], ...]:
     for card in cs.cards:
         sel: set[int] = set()
         for side in (card.passive, card.ignited):
-            for st in side.steps:
-                if st.op == "move" and st.zone == "discard" and st.to == "out":
+            for st in side.all_steps():
+                if st.op == "move" and st.zone in ("discard", "anywhere") and st.to == "out":
                     sel |= _selects(cs, st)
         out.append(frozenset(sel))
     return tuple(out)

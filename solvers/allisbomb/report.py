@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from solvers.common.errors import BadInput
 from solvers.common.files import write_text_atomic
 from solvers.common.plots import (
     PALETTE,
@@ -233,6 +234,50 @@ def headline_table(summary: pd.DataFrame) -> str:
     return to_markdown(t)
 
 
+def node_counts(rows: pd.DataFrame, configs: Sequence[str]) -> pd.DataFrame:
+    """Per configuration, how many deals the search decided within `nodes` positions, for
+    each `nodes` on a grid: every count up to 1,000, then two significant digits (1,100,
+    1,200, ..., 10,000, 11,000, ...). Each deal counts at the first grid value at or above
+    its nodes, so the distribution at a grid value is exact: what the difficulty chart
+    draws, and a few thousand rows however many deals."""
+    recs = []
+    for config in configs:
+        nodes = rows.loc[rows["config"] == config, "nodes"].to_numpy(dtype=np.int64)
+        if not len(nodes):
+            continue
+        grid = _node_grid(np.maximum(nodes, 1))
+        values, counts = np.unique(grid, return_counts=True)
+        recs += [
+            {"config": config, "nodes": int(v), "deals": int(c)}
+            for v, c in zip(values, counts, strict=True)
+        ]
+    return pd.DataFrame(recs, columns=["config", "nodes", "deals"])
+
+
+def _node_grid(nodes: np.ndarray) -> np.ndarray:
+    """Round each count up to the grid of `node_counts` (exact to 1,000, then 2 digits)."""
+    out = nodes.astype(np.int64).copy()
+    big = out > 1000
+    if big.any():
+        step = 10 ** (np.floor(np.log10(out[big])).astype(np.int64) - 1)
+        out[big] = -(-out[big] // step) * step
+    return out
+
+
+def length_counts(rows: pd.DataFrame, configs: Sequence[str]) -> pd.DataFrame:
+    """Per configuration, the won deals by turns in the winning line found first."""
+    won = rows[rows["outcome"] == "win"]
+    recs = []
+    for config in configs:
+        lengths = won.loc[won["config"] == config, "solution_len"].to_numpy(dtype=np.int64)
+        values, counts = np.unique(lengths, return_counts=True)
+        recs += [
+            {"config": config, "turns": int(v), "deals": int(c)}
+            for v, c in zip(values, counts, strict=True)
+        ]
+    return pd.DataFrame(recs, columns=["config", "turns", "deals"])
+
+
 def write_report(
     rows: pd.DataFrame,
     out_dir: str | os.PathLike,
@@ -242,12 +287,74 @@ def write_report(
 ) -> dict[str, Path]:
     """Write tables (CSV, Markdown) and charts (PNG, SVG) for a sweep into `out_dir`.
 
-    Returns the paths written, by name.
+    Every chart is drawn from the tables written beside it (`draw_report`), so the report
+    folder alone redraws it (`redraw_report`), without the study's chunks. Returns the
+    paths written, by name.
+    """
+    summary = summarize(rows, order)
+    configs = list(summary["config"])
+    positions = (
+        pd.concat([position_table(rows, c).assign(config=c) for c in configs], ignore_index=True)
+        if configs
+        else pd.DataFrame()
+    )
+    tables = {
+        "summary": summary,
+        "loss_reasons": loss_reasons(rows),
+        "positions": positions,
+        "nodes": node_counts(rows, configs),
+        "lengths": length_counts(rows, configs),
+    }
+    return draw_report(tables, out_dir, caption)
+
+
+#: What `redraw_report` needs of a report folder, and the file each table lives in.
+REPORT_TABLES = {
+    "summary": "summary.csv",
+    "loss_reasons": "loss_reasons.csv",
+    "positions": "positions.csv",
+    "nodes": "difficulty_cdf.csv",
+    "lengths": "solution_length_hist.csv",
+}
+
+
+def redraw_report(
+    report_dir: str | os.PathLike, caption: str, out_dir: str | os.PathLike | None = None
+) -> tuple[dict[str, Path], list[str]]:
+    """Redraw a sweep's report from the tables of an earlier one (its CSV files), into
+    `out_dir` (default: the same folder). Nothing is solved again.
+
+    Returns the paths written and the charts that could not be drawn because their data
+    is not in the folder (a report written before the charts' data was kept beside them:
+    the difficulty CDF's and the solution lengths' per-deal counts).
+    """
+    src = Path(report_dir)
+    if not (src / "summary.csv").exists():
+        raise BadInput(f"{src} has no summary.csv; expected the report folder of a sweep")
+    tables: dict[str, pd.DataFrame] = {}
+    missing = []
+    for name, file in REPORT_TABLES.items():
+        path = src / file
+        df = pd.read_csv(path, keep_default_na=False, na_values=[""]) if path.exists() else None
+        if name in ("nodes", "lengths") and (df is None or "deals" not in df.columns):
+            missing.append(file.removesuffix(".csv"))
+            continue
+        if df is not None:
+            tables[name] = df
+    return draw_report(tables, out_dir or src, caption), missing
+
+
+def draw_report(
+    tables: Mapping[str, pd.DataFrame], out_dir: str | os.PathLike, caption: str
+) -> dict[str, Path]:
+    """Write the report's tables (CSV, Markdown) and draw its charts from them alone.
+
+    `tables`: ``summary`` (see `summarize`), ``loss_reasons``, ``positions``, ``nodes``
+    (`node_counts`) and ``lengths`` (`length_counts`); a missing one leaves out its chart.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    summary = summarize(rows, order)
-    reasons = loss_reasons(rows)
+    summary = tables["summary"]
     written: dict[str, Path] = {}
 
     def table(name: str, df: pd.DataFrame, percent: Sequence[str] = ()) -> None:
@@ -259,23 +366,22 @@ def write_report(
 
     rate_cols = [c for c in summary.columns if c.endswith(("_rate", "_lo", "_hi"))]
     table("summary", summary, rate_cols)
-    table("loss_reasons", reasons, ["share_of_losses"])
+    if "loss_reasons" in tables:
+        table("loss_reasons", tables["loss_reasons"], ["share_of_losses"])
     headline = out / "headline.md"
     write_text_atomic(headline, headline_table(summary))
     written["headline"] = headline
 
     configs = list(summary["config"])
-    positions = (
-        pd.concat([position_table(rows, c).assign(config=c) for c in configs], ignore_index=True)
-        if configs
-        else pd.DataFrame()
-    )
+    positions = tables.get("positions", pd.DataFrame())
     if not positions.empty:
         table("positions", positions, ["win_rate", "win_lo", "win_hi"])
 
     _chart_win_rates(summary, out, caption)
-    _chart_difficulty(rows, configs, out, caption)
-    _chart_solution_length(rows, configs, out, caption)
+    if "nodes" in tables:
+        _chart_difficulty(tables["nodes"], configs, out, caption)
+    if "lengths" in tables:
+        _chart_solution_length(tables["lengths"], configs, out, caption)
     if not positions.empty:
         _chart_positions(positions, configs[0], out, caption)
     if any(f"{p}_rate" in summary.columns for p in HEURISTICS):
@@ -283,6 +389,35 @@ def write_report(
         table("skill_gap", gap, [c for c in gap.columns if c not in ("config", "deals")])
         _chart_skill_gap(summary, out, caption)
     return written
+
+
+#: The report's tables, in the page's order, with their titles.
+PAGE_TABLES = (
+    ("summary", "Win rates by configuration (Wilson 95% intervals)"),
+    ("skill_gap", "Skill gap: heuristic players on the same deals"),
+    ("loss_reasons", "Why lost deals are lost"),
+    ("positions", "Win rate by key card's starting position"),
+)
+
+
+def write_index_page(
+    target: Path, text: str, manifests: Mapping[str, Any], skip: Sequence[str] = ()
+) -> None:
+    """Write the report folder's ``index.html``: its tables and its charts (but the stems in
+    `skip`: old charts that were not redrawn), with each study's manifest."""
+    from solvers.common.htmlpage import write_index_html
+
+    tables = []
+    for name, title in PAGE_TABLES:
+        if (target / f"{name}.csv").exists():
+            df = pd.read_csv(target / f"{name}.csv")
+            if name == "positions" and "config" in df.columns and len(df):
+                # one configuration's rows (the chart's); the CSV beside has them all
+                first = df["config"].iloc[0]
+                df, title = df[df["config"] == first], f"{title}: {first} (all in positions.csv)"
+            tables.append((title, df))
+    charts = sorted(c for c in target.glob("*.png") if c.stem not in skip)
+    write_index_html(target, "All Is Bomb sweep report", text, tables, charts, manifests)
 
 
 def cards_tag(caption: str) -> str:
@@ -362,84 +497,78 @@ def _panels(n_panels: int, width: float = 8.0, height: float = 2.6):
     return fig, axes
 
 
-def _chart_difficulty(rows: pd.DataFrame, configs: Sequence[str], out: Path, caption: str) -> None:
+def _chart_difficulty(
+    counts: pd.DataFrame, configs: Sequence[str], out: Path, caption: str
+) -> None:
+    """The share of deals decided within x positions (`node_counts`), per configuration."""
     groups = facets(configs)
     fig, axes = _panels(len(groups))
     data = []
     for ax, group in zip(axes, groups, strict=True):
         for i, config in enumerate(group):
-            nodes = np.sort(rows.loc[rows["config"] == config, "nodes"].to_numpy())
-            if len(nodes) == 0:
+            c = counts[counts["config"] == config].sort_values("nodes")
+            if c.empty:
                 continue
-            y = np.arange(1, len(nodes) + 1) / len(nodes)
+            total = int(c["deals"].sum())
+            cum = c["deals"].cumsum().to_numpy()
             ax.step(
-                np.maximum(nodes, 1),
-                y,
+                c["nodes"].to_numpy(),
+                cum / total,
                 where="post",
                 color=PALETTE[i],
                 lw=1.4,
-                label=f"{_short(config)} (N={len(nodes):,})",
+                label=f"{_short(config)} (N={total:,})",
             )
-            for q in (0.5, 0.9, 0.99, 1.0):
-                data.append(
-                    {
-                        "config": config,
-                        "deals": len(nodes),
-                        "share": q,
-                        "nodes": int(np.quantile(nodes, q, method="inverted_cdf")),
-                    }
-                )
+            data.append(c.assign(deals_within=cum, share_within=cum / total))
         ax.set_xscale("log")
         ax.set_ylabel("share decided")
         ax.set_ylim(0, 1.01)
         # the legend beside the curves, not over them
         ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    axes[-1].set_xlabel("search nodes to decide the deal (log scale)")
+    axes[-1].set_xlabel(
+        "search nodes to decide the deal (log scale; counts above 1,000 rounded up to 2 digits)"
+    )
     axes[0].set_title(f"Difficulty: nodes the exhaustive search needs (CDF, {cards_tag(caption)})")
-    save_chart(fig, out, "difficulty_cdf", caption, pd.DataFrame(data))
+    save_chart(fig, out, "difficulty_cdf", caption, pd.concat(data) if data else counts)
 
 
 def _chart_solution_length(
-    rows: pd.DataFrame, configs: Sequence[str], out: Path, caption: str
+    counts: pd.DataFrame, configs: Sequence[str], out: Path, caption: str
 ) -> None:
-    won = rows[rows["outcome"] == "win"]
+    """The won deals' share by turns in the line found first (`length_counts`)."""
     groups = facets(configs)
     fig, axes = _panels(len(groups))
     data = []
-    if not won.empty:
-        hi = int(won["solution_len"].max())
+    if not counts.empty:
+        turns = np.arange(1, int(counts["turns"].max()) + 1)
         for ax, group in zip(axes, groups, strict=True):
             for i, config in enumerate(group):
-                lengths = won.loc[won["config"] == config, "solution_len"].to_numpy()
-                if not len(lengths):
+                c = counts[counts["config"] == config].set_index("turns")["deals"]
+                if c.empty:
                     continue
-                turns = np.arange(1, hi + 1)
-                share = np.array([(lengths == t).mean() for t in turns])
+                won = int(c.sum())
+                deals = c.reindex(turns, fill_value=0).to_numpy()
                 ax.plot(
                     turns,
-                    share,
+                    deals / won,
                     color=PALETTE[i],
                     lw=1.4,
                     marker="o",
                     ms=2.5,
-                    label=f"{_short(config)} (N={len(lengths):,} won)",
+                    label=f"{_short(config)} (N={won:,} won)",
                 )
-                data += [
-                    {
-                        "config": config,
-                        "won_deals": len(lengths),
-                        "turns": int(t),
-                        "share": float(v),
-                    }
-                    for t, v in zip(turns, share, strict=True)
-                ]
+                data.append(
+                    pd.DataFrame(
+                        {"config": config, "turns": turns, "deals": deals, "share": deals / won}
+                    )
+                )
             ax.set_ylabel("share of won deals")
             ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axes[-1].set_xlabel(
         "turns in the winning line the search found first (not the shortest; see --shortest)"
     )
     axes[0].set_title(f"Length of the winning lines found ({cards_tag(caption)})")
-    save_chart(fig, out, "solution_length_hist", caption, pd.DataFrame(data))
+    save_chart(fig, out, "solution_length_hist", caption, pd.concat(data) if data else counts)
 
 
 #: Heatmap cells with fewer deals than this are greyed and unlabelled: their Wilson 95%
@@ -545,8 +674,8 @@ def _chart_skill_gap(summary: pd.DataFrame, out: Path, caption: str) -> None:
     if "perfect_deals" in summary.columns:
         for yi, d in zip(y0, summary["perfect_deals"], strict=True):
             ax.text(99, yi - height / 2, f"N={int(d):,} deals", ha="right", va="bottom", fontsize=7)
-    keep = ["config"] + [c for c in summary.columns if c.startswith(tuple(k for k, _ in players))]
-    save_chart(fig, out, "skill_gap", caption, summary[list(dict.fromkeys(keep))])
+    # its data is the skill_gap table written beside it (same stem: not written twice)
+    save_chart(fig, out, "skill_gap", caption)
 
 
 # --- campaign (issue 3 part 5) --------------------------------------------------------------

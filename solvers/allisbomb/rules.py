@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solvers.allisbomb.cards import Card, CardSet, Side, Step, load_cards, win_cards
+from solvers.allisbomb.cards import Card, CardSet, Cond, Side, Step, load_cards, win_cards
 from solvers.allisbomb.config import UNVERSIONED_CARDS, GameConfig
 from solvers.allisbomb.positions import check_agrees, check_position
 from solvers.common.errors import BadInput, unknown
@@ -284,7 +284,7 @@ class State:
         card = self._play_a_card(choose)
         side = self.side_of(card)
         played_ignited = self.ignited[card]
-        if not self._draw_and_equip(side.number):
+        if not self._draw_and_equip(self._draw_number(card, side)):
             return
         self._card_action(card, side, played_ignited, choose)
         if self.is_over():
@@ -307,6 +307,18 @@ class State:
         if "GIFT" in self.cards.cards[card].classes and _info(self.cards)["gifts_needed"]:
             self.gift_plays += 1
         return card
+
+    def _draw_number(self, card: int, side: Side) -> int:
+        """The number of cards D.2 draws: the NUMBER, changed by the side's `draw` steps
+        ("draw 1 extra card", "draw as many cards as ..."), in order, each whose `if` holds
+        (looked at once the card is in the PLAY AREA); never below 0."""
+        number = side.number
+        for st in side.steps:
+            if st.op != "draw" or (st.cond is not None and not _holds(self, card, st.cond)):
+                continue
+            v = _amount(self, card, st.amount) if st.amount is not None else st.value
+            number = v if st.sets else number + v
+        return max(0, number)
 
     def _draw_and_equip(self, number: int) -> bool:
         """D.2: draw `number` cards, EQUIP the last, the rest to the bottom in order.
@@ -333,14 +345,57 @@ class State:
 
     def _card_action(self, card: int, side: Side, played_ignited: bool, choose: Chooser) -> None:
         """D.3: carry out the action, as much of it as possible, step by step."""
-        for step in side.steps:
-            _STEP_RUNNERS[step.op](self, card, step, played_ignited, choose)
+        self._run_steps(card, side.steps, played_ignited, choose)
+
+    def _run_steps(
+        self, card: int, steps: tuple[Step, ...], played_ignited: bool, choose: Chooser
+    ) -> None:
+        """Steps in order; a step whose condition (`if`) does not hold, or an "if you do"
+        step after a step that acted on no card, is skipped (CARDS.md, "Conditions")."""
+        did = False
+        for step in steps:
+            if step.if_done and not did:
+                self._say("  (not done: the step before acted on no card)")
+                continue
+            if step.cond is not None and not _holds(self, card, step.cond):
+                self._say(f"  (skipped: {cond_words(step.cond)} does not hold)")
+                did = False
+                continue
+            if step.op == "group":
+                if step.may and _ask(choose, [0, 1], ["do all of this", "do not"]) == 1:
+                    self._say("  (choose not to do any of it)")
+                    did = False
+                    continue
+                self._run_steps(card, step.steps, played_ignited, choose)
+                did = True
+            elif step.op == "choose":
+                # "choose one": the options in their order, "none" last with `may`
+                labels = [f"option {j + 1} ({x.op})" for j, x in enumerate(step.steps)]
+                labels += ["do none of them"] if step.may else []
+                i = _ask(choose, labels, labels)
+                if i == len(step.steps):
+                    self._say("  (choose none of the options)")
+                    did = False
+                    continue
+                self._say(f"  choose {labels[i]}")
+                self._run_steps(card, step.steps[i : i + 1], played_ignited, choose)
+                did = True
+            else:
+                did = bool(_STEP_RUNNERS[step.op](self, card, step, played_ignited, choose))
             if self.is_over():
                 return
 
+    def _in_play(self, card: int) -> int:
+        """The card in the PLAY AREA after the action: the played card, or the card an
+        `exchange` put in its place (-1: none, the action moved it away)."""
+        if self.zone[card] == PLAY:
+            return card
+        return next((c for c in range(len(self.zone)) if self.zone[c] == PLAY), -1)
+
     def _ignite_phase(self, card: int) -> None:
         """D.4: IGNITE the played card (turn it, or discard it if already ignited)."""
-        if self.zone[card] != PLAY:
+        card = self._in_play(card)
+        if card < 0:
             return  # the action moved it (e.g. the first prophet is set aside)
         if self.ignited[card]:
             self._say(f"ignite: {self.cards.cards[card].label} is already ignited, discard it")
@@ -350,7 +405,8 @@ class State:
 
     def _clean_up(self, card: int, choose: Chooser) -> None:
         """D.5: a played card not discarded goes to the bottom of the DECK; F: give a card."""
-        if self.zone[card] == PLAY:
+        card = self._in_play(card)
+        if card >= 0:
             self._remove(card)
             self.deck.append(card)
             self.zone[card] = DECK
@@ -391,11 +447,31 @@ class State:
         else:
             self.ignited[c] = True
 
-    def _move(self, c: int, to: str) -> None:
+    def _move(self, c: int, to: str, step: Step | None = None, card: int = -1) -> None:
         if to == "discard":
             self._discard(c)
             return
+        if to == "partner" and self.config.players == 1:
+            return  # no other player: nothing to give
+        if to in ("deck_above", "deck_below"):
+            x = card if step.next_to == "self" else (self.cards.ids_named(step.next_to) or [-1])[0]
+            if x == c or x < 0 or self.zone[x] != DECK:
+                return  # that card is not in the DECK: no place next to it
         self._remove(c)
+        if to == "deck_place":
+            k = step.place
+            i = (
+                min(k - 1, len(self.deck))
+                if not step.from_bottom
+                else max(0, len(self.deck) + 1 - k)
+            )
+            self.deck.insert(i, c)
+            self.zone[c] = DECK
+        elif to in ("deck_above", "deck_below"):
+            self.deck.insert(self.deck.index(x) + (to == "deck_below"), c)
+            self.zone[c] = DECK
+        elif to == "partner":
+            self.zone[c] = EQUIP0 + 1 - self.active
         if to == "deck_top":
             self.deck.insert(0, c)
             self.zone[c] = DECK
@@ -541,6 +617,8 @@ def _candidates(s: State, card: int, step: Step) -> list[int]:
         pool = s.equipped(s.active)
         if step.pick in ("name", "class") and s.config.players == 2:
             pool += s.equipped(1 - s.active)
+        if step.zone == "anywhere":  # the DECK, the DISCARD PILE, then the EQUIPPED CARDS
+            pool = list(s.deck) + list(reversed(s.discard)) + pool
     if step.pick == "top":
         pool = pool[:1]
     elif step.pick == "bottom":
@@ -553,9 +631,22 @@ def _candidates(s: State, card: int, step: Step) -> list[int]:
         pool = [c for c in pool if cards[c].name == step.name]
     elif step.pick == "class":
         pool = [c for c in pool if step.cls in cards[c].classes]
+    return _on_side(s, step, pool)
+
+
+def _on_side(s: State, step: Step, pool: list[int]) -> list[int]:
+    """The cards of `pool` the step can act on by their side: flip_back turns back ignited
+    cards only; `side` keeps the passive (or the ignited) cards only."""
     if step.op == "flip_back":
         pool = [c for c in pool if s.ignited[c]]
+    if step.side:
+        pool = [c for c in pool if s.ignited[c] == (step.side == "ignited")]
     return pool
+
+
+def _count(s: State, card: int, step: Step) -> int:
+    """A step's `count`: its number, or a counting number looked at as the step starts."""
+    return step.count if step.amount is None else _amount(s, card, step.amount)
 
 
 def _fixed_targets(s: State, card: int, step: Step) -> list[int]:
@@ -568,49 +659,193 @@ def _fixed_targets(s: State, card: int, step: Step) -> list[int]:
         pool = list(reversed(s.discard))
     if step.pick == "self":
         pass
+    elif step.pick in ("above", "below"):
+        # the card directly above / below the named card (or this card) in the DECK
+        x = card if step.of == "self" else (s.cards.ids_named(step.of) or [-1])[0]
+        i = -1
+        if x >= 0 and s.zone[x] == DECK:
+            i = s.deck.index(x) + (1 if step.pick == "below" else -1)
+        pool = [s.deck[i]] if 0 <= i < len(s.deck) else []
     elif step.pick == "top":
-        pool = pool[: step.count]
+        pool = pool[: _count(s, card, step)]
     elif step.pick == "bottom":
-        pool = pool[::-1][: step.count]
+        pool = pool[::-1][: _count(s, card, step)]
     else:
-        pool = pool[step.n - 1 : step.n - 1 + step.count]
-    if step.op == "flip_back":
-        pool = [c for c in pool if s.ignited[c]]
-    return pool
+        pool = pool[step.n - 1 : step.n - 1 + _count(s, card, step)]
+    return _on_side(s, step, pool)
 
 
-def _apply_select(s: State, c: int, step: Step) -> None:
+def _apply_select(s: State, c: int, step: Step, card: int = -1) -> None:
     lab = s.label(c)
     if step.op == "move":
-        s._move(c, step.to)
+        s._move(c, step.to, step, card)
         s._say(f"  move {lab} to {step.to.replace('_', ' ')}")
     elif step.op == "ignite":
         s._say(f"  ignite {lab}" + (" (already ignited: discard it)" if s.ignited[c] else ""))
         s._ignite(c)
+    elif step.op == "turn_over":
+        s.ignited[c] = not s.ignited[c]
+        side = "ignited" if s.ignited[c] else "passive"
+        s._say(f"  turn {s.cards.cards[c].label} over to its {side} side")
     else:
         s.ignited[c] = False
         s._say(f"  turn {s.cards.cards[c].label} back to its passive side")
 
 
-def _run_select(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
-    """move / ignite / flip_back: pick cards and act on each, as much as possible."""
-    if step.pick in ("top", "bottom", "nth", "self"):
+def _run_select(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> bool:
+    """move / ignite / flip_back / turn_over: pick cards and act on each, as much as possible.
+    Returns True if it acted on some card (what "if you do" asks)."""
+    did = False
+    if step.pick in ("top", "bottom", "nth", "self", "above", "below"):
         for c in _fixed_targets(s, card, step):
             if step.may and _ask(choose, [0, 1], [f"do it to {s.label(c)}", "do not"]) == 1:
                 s._say("  (choose not to)")
-                return
-            _apply_select(s, c, step)
-        return
-    for _ in range(step.count):
+                return did
+            _apply_select(s, c, step, card)
+            did = True
+        return did
+    if step.all:
+        # every matching card, in the candidates' order (the cards are chosen first, then
+        # acted on one by one); with `may`, one choice: all of them or none
         pool = _candidates(s, card, step)
         if not pool:
-            return
+            return False
+        if step.may and _ask(choose, [0, 1], ["do it to all of them", "do not"]) == 1:
+            s._say("  (choose not to)")
+            return False
+        for c in pool:
+            _apply_select(s, c, step, card)
+        return True
+    done: list[int] = []  # turn_over: k different cards (turning one twice undoes it)
+    for _ in range(_count(s, card, step)):
+        pool = [c for c in _candidates(s, card, step) if c not in done]
+        if not pool:
+            return did
         labels = [s.label(c) for c in pool] + (["do not"] if step.may else [])
         i = _ask(choose, labels, labels)
         if i == len(pool):
             s._say("  (choose not to)")
-            return
-        _apply_select(s, pool[i], step)
+            return did
+        _apply_select(s, pool[i], step, card)
+        did = True
+        if step.op == "turn_over":
+            done.append(pool[i])
+    return did
+
+
+_COND_ZONES = {"deck": DECK, "discard": DISCARD, "out": OUT, "play": PLAY}
+
+
+def _holds(s: State, card: int, cond: Cond) -> bool:
+    """Whether a condition holds now: the matching cards (by name, `self`, class, or any; in
+    the zone; on the side) number at least `at_least` and at most `at_most`."""
+    k = _amount(s, card, cond)
+    ok = k >= cond.at_least and (cond.at_most < 0 or k <= cond.at_most)
+    return ok != cond.negate
+
+
+def _amount(s: State, card: int, cond: Cond) -> int:
+    """How many cards match a condition's card, class, zone and side (a counting number)."""
+    cards = s.cards.cards
+    if cond.card == "self":
+        pool = [card]
+    elif cond.card:
+        pool = s.cards.ids_named(cond.card)
+    elif cond.cls:
+        pool = [c for c in range(s.cards.n) if cond.cls in cards[c].classes]
+    else:
+        pool = list(range(s.cards.n))
+    if cond.zone == "equipped":
+        pool = [c for c in pool if s.zone[c] == EQUIP0 + s.active]
+    elif cond.zone:
+        pool = [c for c in pool if s.zone[c] == _COND_ZONES[cond.zone]]
+    if cond.side:
+        pool = [c for c in pool if s.ignited[c] == (cond.side == "ignited")]
+    return len(pool)
+
+
+def cond_words(cond: Cond) -> str:
+    """A condition in words, e.g. 'the PRINCESS is ignited' or 'at least 2 COURT cards are in
+    the DECK'."""
+    zone = {
+        "deck": "in the DECK",
+        "equipped": "among your EQUIPPED CARDS",
+        "discard": "in the DISCARD PILE",
+        "out": "out of play",
+        "play": "in the PLAY AREA",
+    }.get(cond.zone, "")
+    where = " and ".join(x for x in (zone, cond.side) if x)
+    one = cond.at_least == 1 and cond.at_most < 0
+    if cond.card == "self":
+        what = "this card"
+    elif cond.card:
+        what = f"the {cond.card}" if one else f"{cond.card} cards"
+    elif cond.cls:
+        what = f"a {cond.cls} card" if one else f"{cond.cls} cards"
+    else:
+        what = "a card" if one else "cards"
+    if one or cond.card == "self":
+        text = f"{what} is {where or 'in the game'}"
+    else:
+        lo, hi = cond.at_least, cond.at_most
+        if hi < 0:
+            count = f"at least {lo}"
+        elif lo == hi:
+            count = f"exactly {lo}"
+        elif lo == 0:
+            count = f"at most {hi}"
+        else:
+            count = f"{lo} to {hi}"
+        text = f"{count} {what} are {where or 'in the game'}"
+    return f"not ({text})" if cond.negate else text
+
+
+def _place(s: State, c: int) -> tuple[int, int]:
+    """Where card c is: its zone, and its index in the DECK or DISCARD PILE list (else -1)."""
+    z = s.zone[c]
+    if z == DECK:
+        return z, s.deck.index(c)
+    if z == DISCARD:
+        return z, s.discard.index(c)
+    return z, -1
+
+
+def _put(s: State, c: int, place: tuple[int, int]) -> None:
+    """Put card c at `place` (a zone and list index from `_place`), its side kept."""
+    z, i = place
+    if z == DECK:
+        s.deck[i] = c
+    elif z == DISCARD:
+        s.discard[i] = c
+    s.zone[c] = z
+
+
+def _run_exchange(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> bool:
+    """exchange: this card takes the chosen card's place (the same place in the DECK or the
+    DISCARD PILE, or among the same player's EQUIPPED CARDS), and the chosen card this
+    card's; from the PLAY AREA the chosen card goes where `taken` says (CARDS.md)."""
+    if s.zone[card] not in (DECK, DISCARD, EQUIP0, EQUIP1, PLAY):
+        return False  # set aside out of play: nothing to exchange
+    if step.pick in ("top", "bottom", "nth"):
+        pool = _fixed_targets(s, card, step)
+    else:
+        pool = _candidates(s, card, step)
+    pool = [c for c in pool if c != card]
+    if not pool:
+        return False
+    labels = [s.label(c) for c in pool] + (["do not"] if step.may else [])
+    i = _ask(choose, labels, labels)
+    if i == len(pool):
+        s._say("  (choose not to exchange)")
+        return False
+    x = pool[i]
+    mine, theirs = _place(s, card), _place(s, x)
+    _put(s, card, theirs)
+    _put(s, x, mine)
+    if mine[0] == PLAY and step.taken == "equipped":
+        s.zone[x] = EQUIP0 + s.active
+    s._say(f"  exchange {s.label(card)} with {s.label(x)}")
+    return True
 
 
 def _run_swap(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
@@ -631,16 +866,35 @@ def _run_swap(s: State, card: int, step: Step, played_ignited: bool, choose: Cho
 
 
 def _run_reorder(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
-    """reorder: put the top n cards back in any order (m! orders, lexicographic)."""
-    m = min(step.n, len(s.deck))
+    """reorder: put the top n cards of the DECK (or of the DISCARD PILE) back in any order
+    (m! orders, lexicographic, each listing the old cards from the top down)."""
+    pile = s.discard[::-1] if step.zone == "discard" else s.deck  # top first
+    m = min(step.n, len(pile))
     if m < 2:
         return
-    top = s.deck[:m]
+    top = pile[:m]
     orders = list(itertools.permutations(range(m)))
     labels = [", ".join(s.cards.cards[top[j]].label for j in o) for o in orders]
     i = _ask(choose, orders, labels)
-    s.deck[:m] = [top[j] for j in orders[i]]
-    s._say(f"  reorder the top {m}: {labels[i]}")
+    _set_top(s, step.zone, [top[j] for j in orders[i]])
+    s._say(f"  reorder the top {m} of the {step.zone}: {labels[i]}")
+
+
+def _set_top(s: State, zone: str, cards: list[int]) -> None:
+    """Put `cards` (top first) as the top len(cards) cards of the DECK or DISCARD PILE."""
+    m = len(cards)
+    if zone == "discard":
+        s.discard[len(s.discard) - m :] = cards[::-1]
+    else:
+        s.deck[:m] = cards
+
+
+def _run_reverse(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
+    """reverse: the top n cards of the DECK (or DISCARD PILE) in the opposite order."""
+    pile = s.discard[::-1] if step.zone == "discard" else s.deck
+    top = pile[: step.n]
+    _set_top(s, step.zone, top[::-1])
+    s._say(f"  reverse the top {len(top)} of the {step.zone}")
 
 
 def _run_prophecy(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
@@ -688,6 +942,10 @@ _STEP_RUNNERS = {
     "move": _run_select,
     "ignite": _run_select,
     "flip_back": _run_select,
+    "turn_over": _run_select,
+    "exchange": _run_exchange,
+    "reverse": _run_reverse,
+    "draw": lambda *_: False,  # (done in the Draw & Equip phase: State._draw_number)
     "swap": _run_swap,
     "reorder": _run_reorder,
     "prophecy": _run_prophecy,

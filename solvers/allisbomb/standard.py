@@ -106,7 +106,7 @@ def breaches(kinds: list[Card], config: GameConfig) -> list[str]:
     prophets = [k for k in base if k.name == "PROPHET"]
     dishes: list[str] = []
     for k in prophets:
-        named = [s.dish for s in k.ignited.steps if s.op == "prophecy"]
+        named = [s.dish for s in k.ignited.all_steps() if s.op == "prophecy"]
         if not named:
             out.append(f"{where}: {k.where()}'s ignited side makes no PROPHECY (rulebook E.1)")
         dishes += named * k.copies
@@ -140,7 +140,7 @@ def breaches(kinds: list[Card], config: GameConfig) -> list[str]:
     kept = [k for k in kinds if not (k.name in replaced and not k.replaces)]
     princesses = [k for k in kept if k.name == "PRINCESS"]
     for k in princesses:
-        if not any(s.op == "equip_win" for s in k.ignited.steps):
+        if not any(s.op == "equip_win" for s in k.ignited.all_steps()):
             out.append(
                 f"{k.source}: {k.where()}'s ignited side has no equip_win step: the game "
                 "could never be won (rulebook E.3)"

@@ -132,8 +132,9 @@ def config_from_params(d: Mapping[str, Any]) -> GameConfig:
 
 def config_from_label(text: str, cards_file: str | Path | None = None) -> GameConfig:
     """The configuration a report label names, e.g. 'base+mosquitos+hands', 'blitz',
-    'base/2p', 'base+all+hands/give-optional', 'base/cards=standin-v1' (the inverse of
-    `GameConfig.label`). `cards_file`: the `--cards` value, a set version or a card file.
+    'base/2p', 'base+all+hands/give-optional' (the inverse of `GameConfig.label`), and
+    'base/cards=standin-v1' for a set version (which labels leave out). `cards_file`: the
+    `--cards` value, a set version or a card file.
 
     Raises BadInput naming the part of the label it does not know.
     """

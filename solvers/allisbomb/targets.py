@@ -235,14 +235,27 @@ class CampaignMeasure:
 def measure_campaign(cards_file: Path | None, campaigns: int, seed: int) -> CampaignMeasure:
     """Play `campaigns` campaigns with the lookahead player; campaign i uses
     ``default_rng([seed, 99, i])``."""
+    return campaign_measure(campaign_results(cards_file, seed, range(campaigns)))
+
+
+def campaign_results(
+    cards_file: Path | None, seed: int, indices: Sequence[int]
+) -> list[tuple[int, str]]:
+    """(points, medal) of the lookahead player's campaigns `indices` (campaign i uses
+    ``default_rng([seed, 99, i])``): a study can be split into parts and merged."""
     from solvers.allisbomb.campaign_players import play_campaign_lookahead
 
-    results = [
-        play_campaign_lookahead(np.random.default_rng([seed, 99, i]), cards_file)
-        for i in range(campaigns)
-    ]
-    medals = {m: sum(r.medal == m for r in results) for m in ("gold", "silver", "bronze", "none")}
-    return CampaignMeasure(campaigns, medals, float(np.median([r.points for r in results])))
+    out = []
+    for i in indices:
+        r = play_campaign_lookahead(np.random.default_rng([seed, 99, i]), cards_file)
+        out.append((r.points, r.medal))
+    return out
+
+
+def campaign_measure(results: Sequence[tuple[int, str]]) -> CampaignMeasure:
+    """The medal counts and median points of campaign results (`campaign_results`)."""
+    medals = {m: sum(r[1] == m for r in results) for m in ("gold", "silver", "bronze", "none")}
+    return CampaignMeasure(len(results), medals, float(np.median([r[0] for r in results])))
 
 
 def judge(t: Target, harder: Measure, easier: Measure) -> bool:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from solvers.allisbomb.cards import Card, CardSet, Side, Step
-from solvers.allisbomb.rules import DECK, DISCARD, EQUIP0, OUT, State, TooManyMoves
+from solvers.allisbomb.rules import DECK, DISCARD, EQUIP0, OUT, State, TooManyMoves, cond_words
 from solvers.common.errors import BadInput
 
 _ZONE_WORDS = {
@@ -20,6 +20,7 @@ _ZONE_WORDS = {
     "discard": "the DISCARD PILE",
     "equipped": "your EQUIPPED CARDS",
     "play": "the PLAY AREA",
+    "anywhere": "anywhere (the DECK, the DISCARD PILE or your EQUIPPED CARDS)",
 }
 _DEST_WORDS = {
     "deck_top": "on top of the DECK",
@@ -27,6 +28,7 @@ _DEST_WORDS = {
     "equipped": "among your EQUIPPED CARDS (EQUIP)",
     "discard": "on top of the DISCARD PILE",
     "out": "out of play",
+    "partner": "among the other player's EQUIPPED CARDS (give it; two players)",
 }
 #: Words of a card text that say a step of each kind is there (any one of them, any case).
 _MENTIONS = {
@@ -36,14 +38,34 @@ _MENTIONS = {
         "equipped": ("equip",),
         "discard": ("discard",),
         "out": ("aside", "out of play", "remove"),
+        "deck_place": ("deck", "place", "from the"),
+        "deck_above": ("above",),
+        "deck_below": ("below", "under"),
+        "partner": ("give", "other player", "partner"),
     },
     "ignite": ("ignite",),
     "flip_back": ("passive", "turn", "flip"),
+    "turn_over": ("turn", "flip"),
+    "exchange": ("exchange", "swap", "place", "trade"),
     "swap": ("exchange", "swap"),
     "reorder": ("order", "rearrange"),
+    "reverse": ("reverse", "order"),
+    "draw": ("draw",),
     "prophecy": ("prophecy", "desired dish"),
     "equip_win": ("game ends", "win", "equip"),
 }
+
+
+def _dest_words(st: Step) -> str:
+    """Where a move puts the card, in words."""
+    if st.to == "deck_place":
+        end = "bottom" if st.from_bottom else "top"
+        return f"in the DECK as the {_ordinal(st.place)} card from the {end}"
+    if st.to in ("deck_above", "deck_below"):
+        who = "this card" if st.next_to == "self" else f"the {st.next_to}"
+        side = "above" if st.to == "deck_above" else "below"
+        return f"in the DECK directly {side} {who} (if it is in the DECK)"
+    return _DEST_WORDS[st.to]
 
 
 def _ordinal(k: int) -> str:
@@ -52,11 +74,53 @@ def _ordinal(k: int) -> str:
 
 
 def _selection(st: Step) -> str:
-    """The cards a selecting step acts on, in words."""
+    """The cards a selecting step acts on, in words (with its side filter, if any)."""
+    if st.all:
+        return _every(st)
+    text = _selection_words(st)
+    if st.side:
+        text += f" ({st.side} side up only)"
+    return text
+
+
+def _amount_words(c) -> str:
+    """A counting number in words: 'as many as the ignited COURT cards in the DECK'."""
+    zone = {
+        "deck": " in the DECK",
+        "equipped": " among your EQUIPPED CARDS",
+        "discard": " in the DISCARD PILE",
+        "out": " out of play",
+        "play": " in the PLAY AREA",
+    }.get(c.zone, "")
+    side = f"{c.side} " if c.side else ""
+    what = {"self": "this card"}.get(c.card, c.card or (f"{c.cls} cards" if c.cls else "cards"))
+    return f"as many as the {side}{what}{zone}"
+
+
+def _every(st: Step) -> str:
+    """The cards of an `all` step, e.g. 'every passive card of your EQUIPPED CARDS'."""
+    side = f"{st.side} " if st.side else ""
+    kind = {"any": f"every {side}card", "name": f"every {side}{st.name}"}
+    kind["class"] = f"every {side}{st.cls} card"
+    where = _ZONE_WORDS[st.zone]
+    place = where if not st.within else f"the top {st.within} of {where}"
+    if st.zone == "equipped" and st.pick in ("name", "class"):
+        place += " (two players: either player's)"
+    return f"{kind[st.pick]} of {place}"
+
+
+def _selection_words(st: Step) -> str:
     where = _ZONE_WORDS[st.zone]
     k = st.count
+    if st.amount is not None and st.pick in ("top", "bottom"):
+        return f"the {st.pick} cards of {where}"
+    if st.amount is not None and st.pick == "nth":
+        return f"the cards of {where} from the {_ordinal(st.n)} from the top down"
     if st.pick == "self":
         return "this card (the played card)"
+    if st.pick in ("above", "below"):
+        who = "this card" if st.of == "self" else f"the {st.of}"
+        return f"the card directly {st.pick} {who} in the DECK"
     if st.pick == "top":
         return f"the top card of {where}" if k == 1 else f"the top {k} cards of {where}"
     if st.pick == "bottom":
@@ -72,25 +136,65 @@ def _selection(st: Step) -> str:
     text = f"{kind} of your choice{place}" if st.pick == "any" else f"{kind}{place}"
     if st.zone == "equipped" and st.pick in ("name", "class"):
         text += " (two players: either player's)"
+    if st.zone == "anywhere" and st.pick in ("name", "class"):
+        text += " (two players: either player's EQUIPPED CARDS)"
     return text
 
 
 def step_words(st: Step) -> str:
-    """One step in plain words, from its fields alone (the vocabulary of CARDS.md)."""
+    """One step in plain words, from its fields alone (the vocabulary of CARDS.md): its
+    condition ("If ...:") and "If you do," first, a group's steps numbered inside it."""
+    text = _op_words(st)
+    if st.cond is not None:
+        text = f"If {cond_words(st.cond)}: {_lower_first(text)}"
+    if st.if_done:
+        text = f"If you do, {_lower_first(text)}"
+    return text
+
+
+def _lower_first(text: str) -> str:
+    """'You may ...' -> 'you may ...', but 'IGNITE ...' and 'EQUIP ...' stay as they are."""
+    return text if text[:2].isupper() else text[0].lower() + text[1:]
+
+
+def _op_words(st: Step) -> str:
+    if st.op == "choose":
+        inner = "; ".join(f"({i + 1}) {step_words(x)}" for i, x in enumerate(st.steps))
+        return f"Choose one{' (or none)' if st.may else ''} of these: {inner}"
+    if st.op == "group":
+        inner = "; ".join(f"({i + 1}) {step_words(x)}" for i, x in enumerate(st.steps))
+        head = "You may do all of this, or none of it" if st.may else "Do all of this"
+        return f"{head}: {inner}"
     may = "you may " if st.may else ""
-    if st.op in ("move", "ignite", "flip_back"):
+    if st.op in ("move", "ignite", "flip_back", "turn_over"):
         sel = _selection(st)
         fixed = st.pick in ("top", "bottom", "nth", "self")
         if st.op == "move":
-            act = f"put {sel} {_DEST_WORDS[st.to]}"
+            act = f"put {sel} {_dest_words(st)}"
         elif st.op == "ignite":
             act = f"IGNITE {sel} (passive turns ignited; ignited goes to the DISCARD PILE)"
+        elif st.op == "turn_over":
+            act = f"turn {sel} over (passive to ignited, ignited to passive; never discarded)"
         else:
             act = f"turn {sel} back to its passive side (if it is ignited)"
-        if st.count > 1 and not fixed:
+        if st.amount is not None:
+            act += f"; {'up to ' if st.may else ''}{_amount_words(st.amount)} (counted as the step starts)"
+        elif st.all:
+            order = "by card id" if st.zone == "equipped" else "from the top down"
+            act += f", one by one {order}" + ("; all of them or none" if st.may else "")
+        elif st.count > 1 and not fixed:
             act += f"; {'up to ' if st.may else ''}{st.count} times, one choice each"
+            if st.op == "turn_over":
+                act += ", each a different card"
         elif st.count > 1:
             act += ", from the top down, one by one"
+        return (may + act)[0].upper() + (may + act)[1:]
+    if st.op == "exchange":
+        act = f"exchange this card with {_selection(st)}: each takes the other's place"
+        if st.taken == "equipped":
+            act += " (from the PLAY AREA the other card is EQUIPPED)"
+        else:
+            act += " (from the PLAY AREA the other card is IGNITED and cleaned up in its stead)"
         return (may + act)[0].upper() + (may + act)[1:]
     if st.op == "swap":
         return (
@@ -99,7 +203,22 @@ def step_words(st: Step) -> str:
             + " one of your EQUIPPED CARDS with the top card of the DECK"
         )
     if st.op == "reorder":
-        return f"Look at the top {st.n} cards of the DECK and put them back in any order"
+        where = _ZONE_WORDS[st.zone or "deck"]
+        return f"Look at the top {st.n} cards of {where} and put them back in any order"
+    if st.op == "draw":
+        if st.amount is not None:
+            what = "cards " + _amount_words(st.amount)
+        else:
+            what = f"{abs(st.value)} card{'s' if abs(st.value) != 1 else ''}"
+        if st.sets:
+            return f"The Draw & Equip phase draws {what} this turn (instead of the NUMBER)"
+        more = "fewer" if st.value < 0 else "more"
+        if st.amount is not None:
+            return f"The Draw & Equip phase draws more {what} this turn"
+        return f"The Draw & Equip phase draws {what} {more} this turn"
+    if st.op == "reverse":
+        where = _ZONE_WORDS[st.zone or "deck"]
+        return f"Reverse the order of the top {st.n} cards of {where}"
     if st.op == "prophecy":
         return (
             f"PROPHECY: if none was made yet, {st.dish} becomes the DESIRED DISH and this "
@@ -121,11 +240,17 @@ def step_words(st: Step) -> str:
 
 
 def _mentions(text: str, st: Step) -> bool:
+    if st.op in ("group", "choose"):
+        return any(_mentions(text, x) for x in st.steps)
     low = text.lower()
     words = _MENTIONS[st.op]
     if isinstance(words, dict):
         words = words[st.to]
     return any(w in low for w in words)
+
+
+def _cond_names(st: Step) -> tuple[str, ...]:
+    return (st.cond.card, st.cond.cls) if st.cond is not None else ()
 
 
 def side_flags(card: Card, side: Side, cs: CardSet) -> list[str]:
@@ -138,7 +263,12 @@ def side_flags(card: Card, side: Side, cs: CardSet) -> list[str]:
             flags.append(f"the text says {kw} but the side has keyword {side.keyword or 'none'}")
     names = {c.name for c in cs.cards} - {card.name}
     classes = {k for c in cs.cards for k in c.classes}
-    used = {v for st in side.steps for v in (st.name, st.cls, st.dish, st.target) if v}
+    used = {
+        v
+        for st in side.all_steps()
+        for v in (st.name, st.cls, st.dish, st.target, *_cond_names(st))
+        if v
+    }
     for word in sorted(names | classes):
         if re.search(rf"\b{re.escape(word)}\b", text) and word not in used:
             if not any(word in u for u in upper if u != word) or word in upper:

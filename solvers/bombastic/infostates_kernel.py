@@ -319,7 +319,10 @@ def _split(m, tiles, n, out_m, out_v) -> int:
     return k
 
 
-@njit(cache=True)
+# Inlined: its callers pass named constants (K_*, PH_*), which Numba types as literals, and a
+# called function is compiled once per literal combination (48 copies, a third of the cold
+# compile); an inlined body is typed at each call site without a compile of its own.
+@njit(cache=True, inline="always")
 def _add(cm, cs, ck, lvl, n, mask, kind, phase, pk, sa, sf, card, slot) -> int:
     """Write child n of level lvl; return n + 1."""
     for w in range(N_WORDS):
@@ -359,7 +362,7 @@ def _children(lvl, p, second_swap, shuffle_chance, mk, st, cm, cs, ck, tmpm, tmp
         for line in range(8):
             for i in range(3):
                 tiles[i] = LINES_A[line, i]
-            k = _split(m, tiles, 3, tmpm, tmpv)
+            k = _split(m, tiles, np.int64(3), tmpm, tmpv)
             for j in range(k):
                 v0, v1, v2 = tmpv[j, 0], tmpv[j, 1], tmpv[j, 2]
                 if (v0 == tp and v1 == tp and v2 == tp) or v0 == 2 or v1 == 2 or v2 == 2:
@@ -405,7 +408,7 @@ def _children(lvl, p, second_swap, shuffle_chance, mk, st, cm, cs, ck, tmpm, tmp
             if me:
                 # My peek: one child per value seen; "If it's the bomb, you lose."
                 tiles[0] = t
-                k = _split(m, tiles, 1, tmpm, tmpv)
+                k = _split(m, tiles, np.int64(1), tmpm, tmpv)
                 for j in range(k):
                     if card == 4 and tmpv[j, 0] == 2:
                         n = _add(
@@ -436,7 +439,7 @@ def _children(lvl, p, second_swap, shuffle_chance, mk, st, cm, cs, ck, tmpm, tmp
                 continue
             if me:
                 tiles[0] = t
-                k = _split(m, tiles, 1, tmpm, tmpv)
+                k = _split(m, tiles, np.int64(1), tmpm, tmpv)
                 for j in range(k):
                     n = _add(cm, cs, ck, lvl, n, tmpm[j], K_FINISH, ph, pick, swa, swf, card, slot0)
             else:
@@ -449,7 +452,7 @@ def _children(lvl, p, second_swap, shuffle_chance, mk, st, cm, cs, ck, tmpm, tmp
         for t in range(9):
             if (pick >> t) & 1:
                 tiles[0] = t
-                k = _split(m, tiles, 1, tmpm, tmpv)
+                k = _split(m, tiles, np.int64(1), tmpm, tmpv)
                 for j in range(k):
                     n = _add(
                         cm,
@@ -555,7 +558,7 @@ def _children(lvl, p, second_swap, shuffle_chance, mk, st, cm, cs, ck, tmpm, tmp
                 tiles[i] = LINES_A[line, i]
                 lp |= 1 << tiles[i]
             if me:
-                k = _split(m, tiles, 3, tmpm, tmpv)
+                k = _split(m, tiles, np.int64(3), tmpm, tmpv)
                 for j in range(k):
                     n = _add(
                         cm, cs, ck, lvl, n, tmpm[j], K_NODE, PH_SHUFFLE, lp, swa, swf, card, slot0
@@ -597,7 +600,7 @@ def _children(lvl, p, second_swap, shuffle_chance, mk, st, cm, cs, ck, tmpm, tmp
             else:
                 nxt = PH_ARRANGE if npick == 3 else PH_SHOW
             tiles[0] = t
-            k = _split(m, tiles, 1, tmpm, tmpv)
+            k = _split(m, tiles, np.int64(1), tmpm, tmpv)
             for j in range(k):
                 n = _add(cm, cs, ck, lvl, n, tmpm[j], K_NODE, nxt, np_, swa, swf, card, slot0)
         return n
@@ -607,7 +610,7 @@ def _children(lvl, p, second_swap, shuffle_chance, mk, st, cm, cs, ck, tmpm, tmp
         for line in range(8):
             for i in range(3):
                 tiles[i] = LINES_A[line, i]
-            k = _split(m, tiles, 3, tmpm, tmpv)
+            k = _split(m, tiles, np.int64(3), tmpm, tmpv)
             for j in range(k):
                 v0, v1, v2 = tmpv[j, 0], tmpv[j, 1], tmpv[j, 2]
                 if (v0 == tp and v1 == tp and v2 == tp) or v0 == 2 or v1 == 2 or v2 == 2:
@@ -621,7 +624,7 @@ def _children(lvl, p, second_swap, shuffle_chance, mk, st, cm, cs, ck, tmpm, tmp
         for shape in range(16):
             for i in range(3):
                 tiles[i] = L_A[shape, i]
-            k = _split(m, tiles, 3, tmpm, tmpv)
+            k = _split(m, tiles, np.int64(3), tmpm, tmpv)
             for j in range(k):
                 n = _add(cm, cs, ck, lvl, n, tmpm[j], K_OVER, ph, pick, swa, swf, card, slot0)
         return n
@@ -734,8 +737,23 @@ def _count_root(mask, fields, p, second_swap, shuffle_chance, keys, vals, used, 
     one = np.uint64(1)
     mk[0] = mask
     st[0] = fields
+    # np.int64(0), not 0: a literal level would compile _enter and _children a second time
     found, n, lo, hi = _enter(
-        0, p, second_swap, shuffle_chance, mk, st, cm, cs, ck, tmpm, tmpv, kb, cnt, memo, maps
+        np.int64(0),
+        p,
+        second_swap,
+        shuffle_chance,
+        mk,
+        st,
+        cm,
+        cs,
+        ck,
+        tmpm,
+        tmpv,
+        kb,
+        cnt,
+        memo,
+        maps,
     )
     if found:
         return lo, hi

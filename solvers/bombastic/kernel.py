@@ -399,6 +399,8 @@ def _go_for_it(s: np.ndarray, line: int, alarm: bool) -> None:
         _end(s, 1 - p, E_ALARM_BOMB if alarm else E_GO_BOMB)
 
 
+# Callers pass the action as np.int64: an int32 (a `buf` entry) and an int64 would compile
+# `apply` and everything it calls twice.
 @_no_refcount
 def apply(s: np.ndarray, a: int) -> None:
     """Apply one legal decision (not checked), as rules.State.apply."""
@@ -562,7 +564,7 @@ def _play_random(
     steps = 0
     while s[PHASE] != P_OVER:
         n = legal_actions(s, buf)
-        apply(s, buf[rng_below(rng, n)])
+        apply(s, np.int64(buf[rng_below(rng, n)]))
         steps += 1
     return steps
 
@@ -652,7 +654,7 @@ def playout(s: np.ndarray, seed: int) -> int:
     buf = np.empty(64, dtype=np.int32)
     while s[PHASE] != P_OVER:
         n = legal_actions(s, buf)
-        apply(s, buf[rng_below(rng, n)])
+        apply(s, np.int64(buf[rng_below(rng, n)]))
     return s[WINNER]
 
 
@@ -742,7 +744,7 @@ def playout_informed(s: np.ndarray, seed: int) -> int:
     buf = np.empty(64, dtype=np.int32)
     while s[PHASE] != P_OVER:
         n = legal_actions(s, buf)
-        apply(s, informed_action(s, buf, n, rng))
+        apply(s, np.int64(informed_action(s, buf, n, rng)))
     return s[WINNER]
 
 
@@ -1245,7 +1247,7 @@ def _playout_casual(
     scratch, so the decisions take no atomic reference count (`_nrt=False`)."""
     while s[PHASE] != P_OVER:
         n = legal_actions(s, buf)
-        apply_know(s, know, _casual_action(s, know, buf, n, rng, vals, acts))
+        apply_know(s, know, np.int64(_casual_action(s, know, buf, n, rng, vals, acts)))
     return s[WINNER]
 
 
@@ -1279,7 +1281,7 @@ def _advance_others(
     m = 0
     while s[PHASE] != P_OVER and s[TO_MOVE] != me and m < codes.shape[0]:
         n = legal_actions(s, buf)
-        a = _casual_action(s, know, buf, n, rng, vals, acts)
+        a = np.int64(_casual_action(s, know, buf, n, rng, vals, acts))
         code = observe_code(s, a, me)
         apply_know(s, know, a)
         codes[m] = face_up_code(s, code)

@@ -26,7 +26,7 @@ from solvers.bombastic import kernel as K
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "25e8937640b69ca3"
+NUMBA_DEPENDS_ON = "a421bf7288ece3f8"
 
 N_ACTIONS = 49
 #: How often (in iterations) a search with `stop_early` checks whether it is decided.
@@ -166,6 +166,7 @@ def search(
             path_node[depth] = node
             path_act[depth] = a
             depth += 1
+            a = np.int64(a)  # one type for every caller (see kernel.apply)
             code = K.observe_code(s, a, me)
             K.apply_know(s, know, a)
             h = _mix(h, K.face_up_code(s, code))

@@ -253,7 +253,7 @@ FIXED_READINGS = (
     "Face-down-only cards (Young Lady; Bomber as last card) only go 2nd or 4th; the "
     "Police Dog only 1st, 3rd or 5th (data note).",
     "At 4 or 5 players the extra characters are drawn at random unless named "
-    "(--extras); the starting player is seat 0 (seats are dealt at random).",
+    "(--extras); the starting player is seat 1 (seats are dealt at random).",
     "A player with no possible action leaves play; their hand stays unplayed; having "
     "lost, they cannot win later: a Bomber's or sole victory of theirs is a draw.",
     "Sole victory: the Holy Warrior exploded at the Bomber's location (a Bomb there "

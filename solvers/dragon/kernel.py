@@ -89,6 +89,10 @@ B_BAD_LUCK, B_HAND_LIMIT = 1, 2
 #: one exception, `_mc_choose`, asks for NRT explicitly.
 _no_refcount = njit(cache=True, _nrt=False)
 
+# Calls to `_expected` and `_sure` pass np.int64(x), not a literal such as 0 or a variable
+# Numba types as one (low = -1): a called function is compiled once per literal argument
+# value, and they made two and four copies.
+
 
 def encode_options(o: Options) -> np.ndarray:
     """Return the options as the kernel's int64 array (see the O_* indices)."""
@@ -717,7 +721,7 @@ def _choose(
             best_v = -1e18
             for i in range(hs):
                 c = hand[i]
-                v = _expected(cnt, row, ft, bt, opts, c, 0, unseen, nu, m)
+                v = _expected(cnt, row, ft, bt, opts, c, np.int64(0), unseen, nu, m)
                 if v > best_v + 1e-9:
                     best = c
                     best_v = v
@@ -731,8 +735,8 @@ def _choose(
                 a = hand[i]
                 b = hand[j]
                 shift = 0 if ft[2, a] == S_ROCKET else 1
-                v = _expected(cnt, row, ft, bt, opts, a, 0, unseen, nu, m) + _expected(
-                    cnt, row, ft, bt, opts, b, shift, unseen, nu, m
+                v = _expected(cnt, row, ft, bt, opts, a, np.int64(0), unseen, nu, m) + _expected(
+                    cnt, row, ft, bt, opts, b, np.int64(shift), unseen, nu, m
                 )
                 if v > best_v + 1e-9:
                     out[0] = a
@@ -760,14 +764,14 @@ def _choose(
     if rocket >= 0:
         for i in range(cnt[SLOTS]):
             if row[ROW_BODY, i] >= 0:
-                v = _sure(cnt, row, ft, bt, opts, rocket, i)
+                v = _sure(cnt, row, ft, bt, opts, np.int64(rocket), i)
                 if v > rocket_v:
                     rocket_v = v
     if low < 0:
         out[0] = rocket
         return 1
-    low_v = _sure(cnt, row, ft, bt, opts, low, 0)
-    high_v = _sure(cnt, row, ft, bt, opts, high, cnt[SLOTS] - 1)
+    low_v = _sure(cnt, row, ft, bt, opts, np.int64(low), np.int64(0))
+    high_v = _sure(cnt, row, ft, bt, opts, np.int64(high), cnt[SLOTS] - 1)
     if rocket_v > 0 and rocket_v > low_v and rocket_v > high_v:
         out[0] = rocket
     elif high_v > 0 and high_v > low_v:

@@ -19,23 +19,41 @@ NAMES = ("PRINCESS", "PROPHET", "EGGS", "KING", "JOKER", "RASCAL", "MENDER")
 
 
 def _step(rng, names: list[str]) -> str:
-    op = rng.choice(["move", "ignite", "flip_back", "swap", "reorder", "prophecy", "equip_win"])
+    op = rng.choice(
+        ["move", "ignite", "flip_back", "swap", "reorder", "prophecy", "equip_win", "turn_over"]
+        + ["exchange", "reverse", "draw"]
+    )
     may = ", may = true" if rng.random() < 0.4 else ""
     if op == "swap":
         return '{op = "swap"' + may + "}"
     if op == "reorder":
-        return f'{{op = "reorder", n = {int(rng.integers(2, 5))}}}'
+        zone = ', zone = "discard"' if rng.random() < 0.3 else ""
+        return f'{{op = "reorder", n = {int(rng.integers(2, 5))}{zone}}}'
+    if op == "draw":
+        if rng.random() < 0.5:
+            return f'{{op = "draw", add = {int(rng.integers(-1, 3))}}}'
+        key = rng.choice(["add", "number"])
+        return f'{{op = "draw", {key} = {{side = "ignited", zone = "deck"}}}}'
+    if op == "reverse":
+        zone = ', zone = "discard"' if rng.random() < 0.4 else ""
+        return f'{{op = "reverse", n = {int(rng.integers(2, 7))}{zone}}}'
     if op == "prophecy":
         return f'{{op = "prophecy", dish = "{rng.choice(names)}"}}'
     if op == "equip_win":
         target = "desired" if rng.random() < 0.7 else rng.choice(names)
         zone = rng.choice(["deck", "drawn"])
         return f'{{op = "equip_win", target = "{target}", zone = "{zone}"' + may + "}"
-    zone = str(rng.choice(["deck", "discard", "equipped", "play"]))
+    zone = str(rng.choice(["deck", "discard", "equipped", "play", "anywhere"]))
+    if op == "exchange":
+        zone = str(rng.choice(["deck", "discard", "equipped", "anywhere"]))
     picks = {"deck": ["top", "bottom", "nth", "any", "name", "class"], "play": ["self"]}
     picks["discard"] = picks["deck"]
     picks["equipped"] = ["any", "name", "class"]
+    picks["anywhere"] = picks["equipped"]
+    picks["deck"] = [*picks["deck"], "above", "below"]
     pick = str(rng.choice(picks[zone]))
+    if op == "exchange" and pick in ("above", "below"):
+        pick = "top"
     out = f'{{op = "{op}", zone = "{zone}", pick = "{pick}"'
     if pick == "nth":
         out += f", n = {int(rng.integers(1, 4))}"
@@ -43,15 +61,95 @@ def _step(rng, names: list[str]) -> str:
         out += f', name = "{rng.choice(names)}"'
     if pick == "class":
         out += ', class = "COURT"'
-    if pick in ("any", "name", "class") and zone != "equipped" and rng.random() < 0.3:
+    if pick in ("above", "below"):
+        out += f', of = "{rng.choice([*SINGLES[0], "self"])}"'
+    if pick in ("any", "name", "class") and zone in ("deck", "discard") and rng.random() < 0.3:
         out += f", within = {int(rng.integers(1, 4))}"
-    if pick != "self" and rng.random() < 0.3:
+    every = op != "exchange" and pick in ("any", "name", "class") and rng.random() < 0.3
+    if every:
+        out += ", all = true"
+    elif op != "exchange" and pick != "self" and rng.random() < 0.3:
         out += f", count = {int(rng.integers(1, 4))}"
+    elif op != "exchange" and pick != "self" and rng.random() < 0.1:
+        out += ', count = {class = "COURT", zone = "equipped"}'
+    if rng.random() < 0.3:
+        out += f', side = "{rng.choice(["passive", "ignited"])}"'
+    if op == "exchange" and rng.random() < 0.5:
+        out += ', taken = "equipped"'
     if op == "move":
-        dests = ["deck_top", "deck_bottom", "equipped", "discard", "out"]
+        dests = ["deck_top", "deck_bottom", "equipped", "discard", "out", "deck_place"]
+        dests += ["deck_above", "deck_below", "partner"]
         dests = [d for d in dests if d != zone]
-        out += f', to = "{rng.choice(dests)}"'
+        dest = str(rng.choice(dests))
+        out += f', to = "{dest}"'
+        if dest == "deck_place":
+            out += f", place = {int(rng.integers(1, 5))}"
+            out += ", from_bottom = true" if rng.random() < 0.4 else ""
+        if dest in ("deck_above", "deck_below"):
+            out += f', next_to = "{rng.choice([*SINGLES[0], "self"])}"'
     return out + may + "}"
+
+
+SELECTING = ("move", "ignite", "flip_back", "turn_over")
+#: The names of the file being written that have one copy (set by random_card_file).
+SINGLES: list[list[str]] = [[]]
+
+
+def _cond(rng, names: list[str]) -> str:
+    """A random condition (CARDS.md, "Conditions")."""
+    parts = []
+    who = rng.choice(["card", "self", "class", "any"])
+    if who == "card":
+        parts.append(f'card = "{rng.choice(names)}"')
+    elif who == "self":
+        parts.append('card = "self"')
+    elif who == "class":
+        parts.append('class = "COURT"')
+    if rng.random() < 0.6:
+        parts.append(f'zone = "{rng.choice(["deck", "equipped", "discard", "out", "play"])}"')
+    if rng.random() < 0.5:
+        parts.append(f'side = "{rng.choice(["passive", "ignited"])}"')
+    if who in ("class", "any") and rng.random() < 0.6:
+        lo = int(rng.integers(0, 4))
+        parts.append(f"at_least = {lo}")
+        if rng.random() < 0.4:
+            parts.append(f"at_most = {lo + int(rng.integers(0, 3))}")
+    if rng.random() < 0.3:
+        parts.append("not = true")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _steps(rng, names: list[str], k: int, depth: int = 0) -> list[str]:
+    """k random steps: some with a condition, some in groups, some "if you do"."""
+    out: list[str] = []
+    for i in range(k):
+        if depth == 0 and rng.random() < 0.15:
+            inner = _steps(rng, names, int(rng.integers(1, 3)), depth + 1)
+            st = '{op = "group", steps = [' + ", ".join(inner) + "]"
+            if rng.random() < 0.7:
+                st += ", may = true"
+            st += "}"
+        elif depth == 0 and rng.random() < 0.1:
+            inner = _steps(rng, names, int(rng.integers(2, 4)), depth + 1)
+            inner = [x.replace(", if_done = true", "") for x in inner]  # options stand alone
+            st = '{op = "choose", steps = [' + ", ".join(inner) + "]"
+            if rng.random() < 0.4:
+                st += ", may = true"
+            st += "}"
+        else:
+            st = _step(rng, names)
+            if depth > 0 and st.startswith('{op = "draw"'):
+                st = '{op = "reverse", n = 2}'  # a draw step stands on its own (CARDS.md)
+        if rng.random() < 0.2:
+            st = st[:-1] + ", if = " + _cond(rng, names) + "}"
+        prev = out[-1] if out else ""
+        if st.startswith('{op = "draw"'):
+            pass
+        elif i > 0 and any(prev.startswith(f'{{op = "{op}"') for op in SELECTING):
+            if rng.random() < 0.4:
+                st = st[:-1] + ", if_done = true}"
+        out.append(st)
+    return out
 
 
 def random_card_file(rng, path: Path, n_cards: int) -> Path:
@@ -62,9 +160,15 @@ def random_card_file(rng, path: Path, n_cards: int) -> Path:
         if left == 0:
             break
         copies = 1 if left == 1 or rng.random() < 0.7 else 2
+        if name == "PRINCESS":
+            # one PRINCESS, as in every real set: with two, the kernel's win check takes
+            # the first one's id for "the PRINCESS" and the engine any card of that name
+            # (prune.INFO_PRINCESS_WINS = 2 assumes nothing for such files)
+            copies = 1
         kinds.append((name, copies))
         left -= copies
     names = [k for k, _ in kinds]
+    SINGLES[0] = [k for k, c in kinds if c == 1]  # what `of` and `next_to` may name
     lines = ['[set]\nname = "base"\nprovenance = "custom"']
     for name, copies in kinds:
         lines.append(f'[[card]]\nname = "{name}"\ncopies = {copies}')
@@ -73,7 +177,7 @@ def random_card_file(rng, path: Path, n_cards: int) -> Path:
         for side in ("passive", "ignited"):
             kw = rng.choice(["", "", "", "URGENT", "ROYAL"])
             number = int(rng.integers(0, min(3, n_cards - 1) + 1))
-            steps = [_step(rng, names) for _ in range(int(rng.integers(0, 3)))]
+            steps = _steps(rng, names, int(rng.integers(0, 4)))
             if name == "PRINCESS" and side == "ignited":
                 steps.append('{op = "equip_win", target = "desired", zone = "drawn"}')
             if name == "PROPHET" and side == "ignited":
@@ -86,8 +190,16 @@ def random_card_file(rng, path: Path, n_cards: int) -> Path:
     return path
 
 
-def differential(folder: Path, files: int = 12, deals: int = 4, limit: int = 3000) -> list[str]:
-    """Solve seeded deals of random small files with both engines; return disagreements."""
+def differential(
+    folder: Path,
+    files: int = 12,
+    deals: int = 4,
+    limit: int = 3000,
+    seed0: int = 1000,
+    outcomes: dict[str, int] | None = None,
+) -> list[str]:
+    """Solve seeded deals of random small files with both engines; return disagreements
+    (and count the reference's verdicts in `outcomes`, if given)."""
     from solvers.allisbomb.cards import load_cards
     from solvers.allisbomb.config import GameConfig
     from solvers.allisbomb.rules import new_game
@@ -96,7 +208,7 @@ def differential(folder: Path, files: int = 12, deals: int = 4, limit: int = 300
 
     bad = []
     for i in range(files):
-        rng = np.random.default_rng(1000 + i)
+        rng = np.random.default_rng(seed0 + i)
         players = 2 if i % 3 == 2 else 1
         n_cards = int(rng.integers(5 if players == 2 else 3, 8))
         path = random_card_file(rng, folder / f"odd{i}.toml", n_cards)
@@ -107,6 +219,8 @@ def differential(folder: Path, files: int = 12, deals: int = 4, limit: int = 300
         for j, deck in enumerate(decks):
             a = solve(cfg, deck, node_limit=limit, portfolio=False)
             b = reference_search(new_game(cfg, deck), node_limit=limit)
+            if outcomes is not None:
+                outcomes[b.outcome] = outcomes.get(b.outcome, 0) + 1
             if (a.outcome, a.nodes, a.loss_reason, a.solution) != (
                 b.outcome,
                 b.nodes,

@@ -25,11 +25,13 @@ from solvers.allisbomb.solver import solve_state, to_kernel_state, verify_soluti
 from tests.allisbomb.helpers import position
 from tests.allisbomb.test_allisbomb_prune import random_positions
 
-CAMPAIGN = [campaign_config(g) for g in range(len(EXPANSIONS))]
-BASE = GameConfig()
-HANDS = GameConfig(hands=True)
-MOSQ = GameConfig(expansions=("mosquitos",))
-WAKING = GameConfig(expansions=("waking_up",))
+#: These figures are the stand-in set version 1's (loaded by name: `config.CARD_VERSIONS`).
+V1 = "standin-v1"
+CAMPAIGN = [campaign_config(g, cards_version=V1) for g in range(len(EXPANSIONS))]
+BASE = GameConfig(cards_version=V1)
+HANDS = GameConfig(hands=True, cards_version=V1)
+MOSQ = GameConfig(expansions=("mosquitos",), cards_version=V1)
+WAKING = GameConfig(expansions=("waking_up",), cards_version=V1)
 
 
 def kernel_bound(s: State) -> int:
@@ -135,7 +137,7 @@ def test_kernel_and_reference_bounds_agree(positions):
     values = [bound(s) for ps in positions.values() for s in ps]
     # the two-player campaign too (both players' EQUIPPED CARDS are in the reach set)
     for g in range(len(EXPANSIONS)):
-        values += [bound(s) for s in random_positions(campaign_config(g, (), 2), 2, 7 + g)[::3]]
+        values += [bound(s) for s in random_positions(campaign_config(g, (), 2, V1), 2, 7 + g)[::3]]
     assert len(values) > 150
     assert sum(v > 0 for v in values) > 20  # the comparison is not vacuous
 
@@ -199,7 +201,7 @@ def test_bound_stops_at_the_root_bound():
 
 
 def test_campaign_says_which_wins_are_proven_best():
-    r = play_campaign(np.random.default_rng(3), node_limit=30_000)
+    r = play_campaign(np.random.default_rng(3), node_limit=30_000, cards_version=V1)
     assert len(r.best) == len(r.stars_lost) == len(EXPANSIONS)
     for outcome, proven, lost in zip(r.outcomes, r.best, r.stars_lost, strict=True):
         if outcome == "win":

@@ -14,7 +14,7 @@ def run(*args):
 
 
 def test_seed_42_solves_and_prints_the_line():
-    r = run("--seed", "42")
+    r = run("--seed", "42", "--cards", "standin-v1")  # a win with version 1's cards
     assert r.exit_code == 0, r.output
     assert "STAND-IN" in r.output
     assert "verdict: WIN" in r.output and "rank" in r.output
@@ -37,7 +37,7 @@ def test_json_keys_and_rank_rerun_and_deck_rerun():
 
 def test_save_and_replay(tmp_path):
     path = tmp_path / "s.json"
-    assert run("--seed", "42", "--save", str(path)).exit_code == 0
+    assert run("--seed", "42", "--cards", "standin-v1", "--save", str(path)).exit_code == 0
     r = run("replay", str(path))
     assert r.exit_code == 0 and "result: WIN" in r.output
 
@@ -94,9 +94,10 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
 
 
 def test_shortest_and_keep_most_flags():
-    short = json.loads(run("--seed", "1", "--blitz", "--shortest", "--json").stdout)
-    plain = json.loads(run("--seed", "1", "--blitz", "--json").stdout)
-    keep = json.loads(run("--seed", "1", "--blitz", "--keep-most", "--json").stdout)
+    v1 = ("--seed", "1", "--blitz", "--cards", "standin-v1")  # a win with version 1's cards
+    short = json.loads(run(*v1, "--shortest", "--json").stdout)
+    plain = json.loads(run(*v1, "--json").stdout)
+    keep = json.loads(run(*v1, "--keep-most", "--json").stdout)
     assert short["outcome"] == plain["outcome"] == keep["outcome"] == "win"
     assert len(short["solution"]) <= len(plain["solution"])
     from solvers.allisbomb.rules import state_from_json

@@ -14,6 +14,12 @@ that differ only by which copy of a card sits where share one entry); those coun
 pinned apart, in `data/nodes_pinned_copy_keys.json` (the same deals, recorded by
 `scripts/pin_allisbomb_nodes.py --copy-keys` when the keys were added, for the 20
 configurations that have copies; no decided verdict differs from the first file).
+
+The shortest-win search now decides the deal with the portfolio search before it deepens,
+so where a limit stops the deepening it reports the win it has (not proven the shortest)
+rather than 'undecided': its counts are pinned in `data/nodes_pinned_shortest.json`
+(recorded by `scripts/pin_allisbomb_nodes.py --shortest`), and every shortest-win result
+the first fixture decided must be unchanged.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from solvers.allisbomb.study import config_from_params
 DATA = json.loads((Path(__file__).parent / "data" / "nodes_pinned.json").read_text())
 CASES = DATA["cases"]
 KEYED = json.loads((Path(__file__).parent / "data" / "nodes_pinned_copy_keys.json").read_text())
+SHORT = json.loads((Path(__file__).parent / "data" / "nodes_pinned_shortest.json").read_text())
 
 
 def test_fixture_covers_wins_losses_and_limits():
@@ -54,16 +61,41 @@ def _check(case, data):
         plain = solve(cfg, decks[i], node_limit=data["plain_limit"], portfolio=False)
         assert [plain.outcome, plain.nodes, plain.loss_reason] == want["plain"], ("plain", i)
         assert [list(m) for m in plain.solution] == want["plain_solution"], ("line", i)
-        if want["shortest"] is not None:
-            short = solve(cfg, decks[i], node_limit=data["shortest_limit"], shortest=True)
-            got_s = [short.outcome, short.nodes, len(short.solution)]
-            assert got_s == want["shortest"], ("shortest", i)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["label"] for c in CASES])
 def test_node_counts_are_unchanged(case):
     with copy_keys(config_from_params(case["config"]), False):
         _check(case, DATA)
+
+
+@pytest.mark.parametrize("case", SHORT["cases"], ids=[c["label"] for c in SHORT["cases"]])
+def test_shortest_win_counts_are_unchanged(case):
+    cfg = config_from_params(case["config"])
+    decks = _decks_of(case)
+    with copy_keys(cfg, False):
+        for i, want in enumerate(case["deals"]):
+            short = solve(cfg, decks[i], node_limit=SHORT["shortest_limit"], shortest=True)
+            got = [short.outcome, short.nodes, len(short.solution)]
+            assert got == want["shortest"], ("shortest", i)
+
+
+def test_shortest_win_keeps_every_result_the_first_fixture_decided():
+    """A loss, or a win found under the limit (so proven the shortest), is unchanged."""
+    first = {c["label"]: c for c in CASES}
+    decided = 0
+    for case in SHORT["cases"]:
+        for old, new in zip(first[case["label"]]["deals"], case["deals"], strict=True):
+            if old["shortest"][0] != "undecided" and old["shortest"][1] < DATA["shortest_limit"]:
+                assert new["shortest"] == old["shortest"], case["label"]
+                decided += 1
+    assert decided >= 12
+
+
+def _decks_of(case) -> np.ndarray:
+    """The deals of `case`: those of the first fixture's case with the same label."""
+    first = next(c for c in CASES if c["label"] == case["label"])
+    return np.array([d["deck"] for d in first["deals"]], np.int64)
 
 
 @pytest.mark.parametrize("case", KEYED["cases"], ids=[c["label"] for c in KEYED["cases"]])

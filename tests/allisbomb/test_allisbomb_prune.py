@@ -22,14 +22,16 @@ from solvers.allisbomb.solver import solve_batch, solve_state, to_kernel_state
 from solvers.allisbomb.study import matrix_configs
 from tests.allisbomb.helpers import position
 
-BASE = GameConfig()
-WAKING = GameConfig(expansions=("waking_up",))
-ALL = GameConfig(expansions=("all",))
-ALL_HANDS = GameConfig(expansions=("all",), hands=True)
-JUICE = GameConfig(expansions=("the_juice",))
-DREAM = GameConfig(expansions=("dream_guide",))
-GIFTS = GameConfig(expansions=("gifts",))
-MOSQ = GameConfig(expansions=("mosquitos",))
+#: The positions below are built on the stand-in set version 1's cards, loaded by name.
+V1 = "standin-v1"
+BASE = GameConfig(cards_version=V1)
+WAKING = GameConfig(expansions=("waking_up",), cards_version=V1)
+ALL = GameConfig(expansions=("all",), cards_version=V1)
+ALL_HANDS = GameConfig(expansions=("all",), hands=True, cards_version=V1)
+JUICE = GameConfig(expansions=("the_juice",), cards_version=V1)
+DREAM = GameConfig(expansions=("dream_guide",), cards_version=V1)
+GIFTS = GameConfig(expansions=("gifts",), cards_version=V1)
+MOSQ = GameConfig(expansions=("mosquitos",), cards_version=V1)
 
 
 def kernel_dead(s: State) -> bool:
@@ -253,7 +255,7 @@ def test_burial_under_cards_nothing_can_clear():
     assert check(position(ALL_HANDS, discard=["GUARDIAN", "EGGS"], **lay)) is None  # on top
     assert check(position(ALL_HANDS, discard=["EGGS", "GUARDIAN"], **lay)) == "DISH"
     # a COURT card above it can be taken off by PERFUME (never spent): not buried
-    gh = GameConfig(expansions=("gifts",), hands=True)
+    gh = GameConfig(expansions=("gifts",), hands=True, cards_version=V1)
     lay = dict(
         deck=["MENDER", "RASCAL", "LEFT HAND", "PERFUME", "MUSIC BOX", "JEWEL"],
         equipped=[["PRINCESS"]],
@@ -309,7 +311,7 @@ number = 1
 
 
 def test_analysis_of_the_stand_in_set():
-    cs = load_cards(GameConfig(expansions=EXPANSIONS, hands=True))
+    cs = load_cards(GameConfig(expansions=EXPANSIONS, hands=True, cards_version=V1))
     a = prune.analyse(cs)
     retrievers = {cs.labels[c] for c in range(cs.n) if a.retrieves(c)}
     assert retrievers == {"KING", "ALL", "QUEEN", "PILLOW", "PERFUME", "LEFT HAND"}

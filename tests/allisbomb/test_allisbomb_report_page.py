@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from tests.common.browser import CHROMIUM, load_page
+from tests.common.svg import svg_text, words
 
 PROBE = """JSON.stringify({
   images: [...document.images].map(i => ({complete: i.complete, w: i.naturalWidth,
@@ -24,6 +25,7 @@ PROBE = """JSON.stringify({
 def report_page(tmp_path_factory):
     root = tmp_path_factory.mktemp("page")
     common = ["--deals", "10", "--seed", "6", "--chunk-size", "5", "--workers", "1", "--no-report"]
+    common += ["--cards", "standin-v1"]  # the page names version 1's card file, base.toml
     for name, configs, extra in (("a", "blitz", ["--heuristic-deals", "5"]), ("b", "base", [])):
         r = CliRunner().invoke(
             cli,
@@ -69,18 +71,6 @@ def test_report_page_renders_in_headless_chromium_and_stays_offline(report_page)
     )
 
 
-def _svg_text(path) -> str:
-    """Every text of an SVG chart, joined as one line (the caption is wrapped over lines)."""
-    import re
-    from html import unescape
-
-    return " ".join(unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", path.read_text()))
-
-
-def _words(text: str) -> str:
-    return " ".join(text.split())
-
-
 def test_every_sweep_chart_carries_its_studies_caption_and_its_data(report_page):
     from solvers.allisbomb.study import caption
     from solvers.common.runner import load_manifest
@@ -95,9 +85,9 @@ def test_every_sweep_chart_carries_its_studies_caption_and_its_data(report_page)
         "skill_gap",
     }  # fmt: skip
     for svg in report_page.glob("*.svg"):
-        text = _words(_svg_text(svg))
+        text = words(svg_text(svg))
         for c in captions:
-            assert _words(c) in text, svg.name
+            assert words(c) in text, svg.name
         assert (report_page / f"{svg.stem}.csv").stat().st_size > 0, svg.name
 
 
@@ -115,5 +105,5 @@ def test_campaign_charts_carry_the_campaign_caption(tmp_path):
     assert f"seed {ident['seed']}" in printed or f"SeedSequence({ident['seed']})" in printed
     assert "3 campaigns" in printed
     for stem in ("campaign_scores", "campaign_games"):
-        assert _words(printed) in _words(_svg_text(tmp_path / "report" / f"{stem}.svg"))
+        assert words(printed) in words(svg_text(tmp_path / "report" / f"{stem}.svg"))
         assert (tmp_path / "report" / f"{stem}.csv").exists()

@@ -22,7 +22,9 @@ from solvers.allisbomb.rules import (
 from solvers.common.errors import BadInput
 from tests.allisbomb.helpers import labels, position
 
-BASE = GameConfig()
+#: The rule tests build positions on the stand-in set version 1's cards, loaded by name.
+V1 = "standin-v1"
+BASE = GameConfig(cards_version=V1)
 
 
 def test_setup_equips_three_and_two_player_three_plus_two():
@@ -294,7 +296,7 @@ def test_blitz_has_13_cards_one_of_each_pair():
 
 def test_two_player_give_and_own_cards_only():
     """F: play only your own card; give an equipped card at clean-up; turns alternate."""
-    cfg = GameConfig(players=2)
+    cfg = GameConfig(players=2, cards_version=V1)
     s = position(
         cfg,
         deck=["EGGS", "KING", "PANCAKES", "MENDER"],

@@ -138,8 +138,9 @@ def test_known_effects_on_a_hand_made_card_file(tmp_path):
 
 
 def test_variant_file_with_an_inert_change_agrees_deal_by_deal(tmp_path):
-    # The hand-made file differs from the stand-in base set only by the inert step.
-    out, rows, manifest = _study(tmp_path, GameConfig(), variant=KNOWN)
+    # The hand-made file differs from the stand-in base set version 1 only by the inert step.
+    v1 = GameConfig(cards_version="standin-v1")
+    out, rows, manifest = _study(tmp_path, v1, variant=KNOWN)
     eff = effects(rows, manifest["identity"]["params"])
     assert len(eff) == 1 and eff.at[0, "kind"] == "file"
     assert eff.at[0, "diff"] == 0 and eff.at[0, "to_win"] == eff.at[0, "to_loss"] == 0

@@ -55,7 +55,7 @@ def test_sweep_seconds_exclude_the_first_load(monkeypatch):
 def test_campaign_seconds_exclude_the_first_load(monkeypatch):
     solver = LoadingSolver()
 
-    def play_campaign(rng, players, node_limit):
+    def play_campaign(rng, players, node_limit, **kwargs):
         solver.spend()
         six = len(EXPANSIONS)
         return CampaignResult(

@@ -1,0 +1,73 @@
+"""Kernel against reference on a card file that uses the extended effect vocabulary.
+
+The 20-action file (tests/allisbomb/data/vocab_actions.toml, custom cards, base game, one
+player) is solved deal by deal by the plain-Python reference search and by the kernel
+(`solver.solve`, plain search, `--reps` calls per deal), interleaved, at one node limit;
+both must count the same positions. Prints nodes per CPU-second of each and their ratio.
+
+    nice -n 15 python scripts/bench_allisbomb_vocab.py [--deals 20] [--node-limit 3000]
+        [--reps 20] [--seed 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solvers.allisbomb.cards import load_cards  # noqa: E402
+from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.rules import new_game  # noqa: E402
+from solvers.allisbomb.search import reference_search  # noqa: E402
+from solvers.allisbomb.solver import solve  # noqa: E402
+
+FILE = ROOT / "tests" / "allisbomb" / "data" / "vocab_actions.toml"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--node-limit", type=int, default=3000)
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=15)
+    args = ap.parse_args()
+    cfg = GameConfig(cards_file=FILE, allow_nonstandard=True)
+    cs = load_cards(cfg)
+    rng = np.random.default_rng(args.seed)
+    decks = [rng.permutation(cs.n) for _ in range(args.deals)]
+    solve(cfg, decks[0], node_limit=10, portfolio=False)  # compile or load first
+    ref_t = ker_t = 0.0
+    nodes = 0
+    verdicts: dict[str, int] = {}
+    for deck in decks:
+        t = time.process_time()
+        b = reference_search(new_game(cfg, deck), node_limit=args.node_limit)
+        ref_t += time.process_time() - t
+        t = time.process_time()
+        for _ in range(args.reps):
+            a = solve(cfg, deck, node_limit=args.node_limit, portfolio=False)
+        ker_t += (time.process_time() - t) / args.reps
+        if (a.outcome, a.nodes) != (b.outcome, b.nodes):
+            raise SystemExit(
+                f"disagree: kernel {a.outcome}/{a.nodes}, reference {b.outcome}/{b.nodes}"
+            )
+        nodes += a.nodes
+        verdicts[a.outcome] = verdicts.get(a.outcome, 0) + 1
+    print(
+        f"cards: {FILE.name} (custom), base, 1 player; {args.deals} deals, seed {args.seed}, "
+        f"node limit {args.node_limit:,}; verdicts {verdicts}; {nodes:,} positions"
+    )
+    print(
+        f"reference {nodes / ref_t:,.0f} nodes/CPU-s; kernel (solve) {nodes / ker_t:,.0f} "
+        f"nodes/CPU-s; ratio {ref_t / ker_t:.1f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()
