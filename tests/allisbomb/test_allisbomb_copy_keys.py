@@ -29,7 +29,7 @@ from solvers.allisbomb.program import (
 from solvers.allisbomb.rules import DECK, DISCARD, State, new_game
 from solvers.allisbomb.search import reference_search
 from solvers.allisbomb.solver import solve, solve_batch, to_kernel_state
-from tests.allisbomb.odd_sets import random_card_file
+from tests.allisbomb.odd_sets import first_vocabulary_card_file
 
 
 def _renamed(s: State, sigma: list[int]) -> State:
@@ -177,7 +177,7 @@ def test_three_copies_of_a_card_kernel_and_reference_agree(tmp_path):
     """A card file with three copies of several cards takes the general path (not a pair).
     One PRINCESS (a file with two PRINCESS cards makes the kernel and the reference differ
     with or without these keys: not the keys' doing)."""
-    path = random_card_file(np.random.default_rng(6), tmp_path / "three.toml", 7)
+    path = first_vocabulary_card_file(np.random.default_rng(6), tmp_path / "three.toml", 7)
     text = path.read_text().replace(
         'name = "PRINCESS"\ncopies = 2', 'name = "PRINCESS"\ncopies = 1'
     )
