@@ -36,7 +36,7 @@ def _players(value: int) -> int:
 
 
 def _strategies(text: str, players: int) -> list[str]:
-    from solvers.dragon.strategies import resolve_name
+    from solvers.dragon.agents import resolve_name
 
     names = [resolve_name(s) for s in text.split(",") if s.strip()]
     if not names:
@@ -131,8 +131,8 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as
       bombsolve dragon play --players 3 --strategies greedy --rule placement=close_up --games 500
     """
     from solvers.dragon import kernel
+    from solvers.dragon.agents import CODES, KERNEL_STRATEGIES, make_agents
     from solvers.dragon.rules import Options, play_game
-    from solvers.dragon.strategies import CODES, KERNEL_STRATEGIES, make_agents
 
     players = _players(players)
     names = _strategies(strategies, players)
@@ -236,8 +236,8 @@ def replay(seed, players, strategies, rules, rule_pairs, preset, as_json):
     Example:
       bombsolve dragon replay --seed 7 --players 3 --strategies greedy,position,random
     """
+    from solvers.dragon.agents import make_agents
     from solvers.dragon.rules import Options, play_game
-    from solvers.dragon.strategies import make_agents
 
     players = _players(players)
     names = _strategies(strategies, players)

@@ -94,7 +94,7 @@ def _dragon() -> None:
     import numpy as np
 
     from solvers.dragon import kernel
-    from solvers.dragon.strategies import CODES
+    from solvers.dragon.agents import CODES
 
     kernel.run_games(2, np.arange(1, dtype=np.uint64), [CODES["random"]] * 2)
 

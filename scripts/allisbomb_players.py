@@ -28,6 +28,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solvers.allisbomb.agents import (  # noqa: E402
+    DEFAULT_BUDGET,
+    DEFAULT_WEIGHTS,
+    play_greedy,
+    play_lookahead,
+    play_random,
+)
 from solvers.allisbomb.cards import load_cards  # noqa: E402
 from solvers.allisbomb.config import (  # noqa: E402
     CARD_VERSIONS,
@@ -36,13 +43,6 @@ from solvers.allisbomb.config import (  # noqa: E402
     parse_expansions,
 )
 from solvers.allisbomb.deals import deal_from_seed  # noqa: E402
-from solvers.allisbomb.players import (  # noqa: E402
-    DEFAULT_BUDGET,
-    DEFAULT_WEIGHTS,
-    play_greedy,
-    play_lookahead,
-    play_random,
-)
 from solvers.allisbomb.rules import new_game  # noqa: E402
 from solvers.allisbomb.solver import solve_batch  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402

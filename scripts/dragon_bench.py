@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solvers.common.host import cpu_model  # noqa: E402
 from solvers.dragon import kernel  # noqa: E402
+from solvers.dragon.agents import make_agents  # noqa: E402
 from solvers.dragon.rules import play_game  # noqa: E402
-from solvers.dragon.strategies import make_agents  # noqa: E402
 
 
 def load_kernel_at(rev: str):

@@ -14,16 +14,16 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb.campaign import campaign_config, removals_after_game, score
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS
-from solvers.allisbomb.players import (
+from solvers.allisbomb.agents import (
     DEFAULT_BUDGET,
     DEFAULT_WEIGHTS,
     Budget,
     Weights,
     lookahead_game,
 )
+from solvers.allisbomb.campaign import campaign_config, removals_after_game, score
+from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.config import EXPANSIONS
 from solvers.allisbomb.rules import Outcome, new_game
 
 

@@ -14,7 +14,7 @@ the key of a renaming of the position, so positions with one key have one verdic
 search stays exact.
 
 A group of copies is used only if no rule names one of its cards by its id (the dish of a
-PROPHECY step, the target of an equip-for-the-win step, a card a win condition reads:
+PROPHECY step, the target of an equip-for-the-win step, a `next_to` or `of` card, a card a win condition reads:
 `program.win_info`'s ids, `cards.win_cards`' tracked cards); such a group stays as it is.
 The keep-most search (campaign) does not use the keys: its objective is given per card id.
 
@@ -47,9 +47,10 @@ NUMBA_DEPENDS_ON = "5c33a6cc86ec1d1f"
 #: Zones as in layout.py (kept here to avoid an import of the kernel).
 _DECK, _DISCARD = 0, 3
 #: The ids of program.win_info that name one card (PRINCESS, THRONE, DREAM GUIDE, THE
-#: JUICE, ALL) and the step row column of a PROPHECY dish or equip-for-the-win target.
+#: JUICE, ALL) and the step row columns that hold one card id (program.step_row: 12 a
+#: PROPHECY dish or equip-for-the-win target, 27 `next_to`, 28 `of`).
 _WIN_IDS = (1, 2, 5, 10, 11)
-_REF_COLUMN = 12
+_REF_COLUMNS = (12, 27, 28)
 
 
 def copy_groups(cs: CardSet, info: np.ndarray, steps: np.ndarray) -> list[list[int]]:
@@ -61,7 +62,9 @@ def copy_groups(cs: CardSet, info: np.ndarray, steps: np.ndarray) -> list[list[i
     from solvers.allisbomb.cards import win_cards
 
     named = {int(info[i]) for i in _WIN_IDS if info[i] >= 0}
-    named |= {int(r) for r in steps[:, _REF_COLUMN] if r >= 0}
+    for col in _REF_COLUMNS:
+        if col < steps.shape[1]:
+            named |= {int(r) for r in steps[:, col] if r >= 0}
     named |= set(win_cards(cs)["tracked"])
     groups: dict[int, list[int]] = {}
     for c, card in enumerate(cs.cards):

@@ -52,7 +52,7 @@ from solvers.allisbomb.prune import (
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "f1a9a00361b13b1a"
+NUMBA_DEPENDS_ON = "5f7877dae0d712fa"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -1588,6 +1588,9 @@ def dfs(
     is the row's prefix, layout.py; the tracked play marks live in the card bytes):
     `index` and `entries` as `_tt_find` describes them, entries with at least 3/4 as
     many rows as index has slots. fidx[t] is the entry of states[t] (-1: not stored).
+    With best_mode 0 the table stores the copy-symmetric key instead (copies.py: the key of
+    a renaming of the copies, written to buf's first words) when `info` switches it on;
+    the rows themselves are never renamed, so the winning line is the deal's own.
     """
     KW = key_words(n)
     L = states.shape[1]

@@ -31,7 +31,7 @@ from solvers.common.plots import (
 from solvers.common.stats import wilson, wilson_undecided
 
 OUTCOMES = ("win", "loss", "undecided")
-#: The heuristic players of the skill gap, strongest first (`solvers.allisbomb.players`).
+#: The heuristic players of the skill gap, strongest first (`solvers.allisbomb.agents`).
 HEURISTICS = ("lookahead", "greedy", "random")
 
 

@@ -877,7 +877,8 @@ def _run_reorder(s: State, card: int, step: Step, played_ignited: bool, choose: 
     labels = [", ".join(s.cards.cards[top[j]].label for j in o) for o in orders]
     i = _ask(choose, orders, labels)
     _set_top(s, step.zone, [top[j] for j in orders[i]])
-    s._say(f"  reorder the top {m} of the {step.zone}: {labels[i]}")
+    where = " of the DISCARD PILE" if step.zone == "discard" else ""
+    s._say(f"  reorder the top {m}{where}: {labels[i]}")
 
 
 def _set_top(s: State, zone: str, cards: list[int]) -> None:

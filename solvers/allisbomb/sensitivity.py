@@ -12,7 +12,7 @@ own seed (`ChunkSpec.case_seeds`), the same deal a sweep with that seed plays (`
 allisbomb --seed S`` opens it). An edit that removes or adds cards carries the deal over
 with `edits.pair_deck`, drawing any insertion from ``default_rng([seed_k, j])`` for edit
 ``j`` (1-based). Players: ``perfect`` (the solver; undecided at the node limit), or the
-deterministic ``lookahead`` and ``greedy`` players of `solvers.allisbomb.players`.
+deterministic ``lookahead`` and ``greedy`` players of `solvers.allisbomb.agents`.
 
 Rows (`ROW_COLUMNS`): one per deal and card set (``edit`` = ``base`` or an edit's key):
 outcome code (1 win, 0 loss, 2 undecided), positions searched, and the deal's permutation
@@ -30,6 +30,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from solvers.allisbomb.agents import (
+    DEFAULT_BUDGET,
+    DEFAULT_WEIGHTS,
+    Budget,
+    Weights,
+    play_greedy,
+    play_lookahead,
+)
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import DEFAULT_CARDS, UNVERSIONED_CARDS, GameConfig
 from solvers.allisbomb.deals import rank
@@ -42,14 +50,6 @@ from solvers.allisbomb.edits import (
     edited_config,
     pair_deck,
     touches_rulebook,
-)
-from solvers.allisbomb.players import (
-    DEFAULT_BUDGET,
-    DEFAULT_WEIGHTS,
-    Budget,
-    Weights,
-    play_greedy,
-    play_lookahead,
 )
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve_batch

@@ -16,7 +16,7 @@ One row per deal (`SWEEP_COLUMNS`): configuration, rank, outcome (``win``/``loss
 cards, the starting position of key cards (``pos:LABEL``, 0 = top), and for
 ``heuristic_deals`` deals of each configuration, spread evenly over the deals
 (`heuristic_deal`), whether the lookahead, the greedy and the random player won
-(`solvers.allisbomb.players`; the lookahead player's budget and weights are study
+(`solvers.allisbomb.agents`; the lookahead player's budget and weights are study
 parameters). ``seconds`` is the one column that is not reproducible: the solve of one
 deal, without the kernel's load (each process solves its first deal of a configuration
 once untimed).
@@ -33,6 +33,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from solvers.allisbomb.agents import (
+    DEFAULT_BUDGET,
+    DEFAULT_WEIGHTS,
+    Budget,
+    Weights,
+    play_greedy,
+    play_lookahead,
+    play_random,
+)
 from solvers.allisbomb.cards import load_cards, provenance_words
 from solvers.allisbomb.config import (
     ALIASES,
@@ -45,15 +54,6 @@ from solvers.allisbomb.config import (
 )
 from solvers.allisbomb.deals import rank
 from solvers.allisbomb.escalate import Escalation, solve_escalating
-from solvers.allisbomb.players import (
-    DEFAULT_BUDGET,
-    DEFAULT_WEIGHTS,
-    Budget,
-    Weights,
-    play_greedy,
-    play_lookahead,
-    play_random,
-)
 from solvers.allisbomb.rules import Ending, new_game
 from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve_batch
 from solvers.common.errors import BadInput

@@ -30,10 +30,10 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import binom
 
+from solvers.allisbomb.agents import lookahead_game
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.edits import pair_deck
-from solvers.allisbomb.players import lookahead_game
 from solvers.allisbomb.rules import Outcome, new_game
 from solvers.allisbomb.solver import solve_batch
 from solvers.common.paired import PairedDifference, paired_difference

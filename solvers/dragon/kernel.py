@@ -37,7 +37,7 @@ from solvers.dragon.rules import Options
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "efa1cc1978e61c27"
+NUMBA_DEPENDS_ON = "6208178823da7eec"
 
 # cnt indices
 DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(

@@ -15,7 +15,7 @@ tested against this file game by game.
 Chance goes through `Rng`, a splitmix64 stream that the kernel reproduces bit for bit,
 so one seed gives the same game in both engines:
 
->>> from solvers.dragon.strategies import make_agents
+>>> from solvers.dragon.agents import make_agents
 >>> game = play_game(4, make_agents(["random"] * 4), seed=7)
 >>> game.over, len(game.scores)
 (True, 4)

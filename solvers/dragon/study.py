@@ -28,15 +28,15 @@ from solvers.common.errors import BadInput
 from solvers.common.runner import ChunkSpec, Study, run_study
 from solvers.common.stats import wilson
 from solvers.dragon import kernel
-from solvers.dragon.cards import CARDS_PATH, load_cards
-from solvers.dragon.rules import Options, play_game
-from solvers.dragon.strategies import (
+from solvers.dragon.agents import (
     CODES,
     KERNEL_STRATEGIES,
     MonteCarloStrategy,
     make_agents,
     resolve_name,
 )
+from solvers.dragon.cards import CARDS_PATH, load_cards
+from solvers.dragon.rules import Options, play_game
 
 #: Firecracker kinds in power order, named for tables and charts.
 KIND_NAMES = {

@@ -190,6 +190,75 @@ def random_card_file(rng, path: Path, n_cards: int) -> Path:
     return path
 
 
+def _step_first(rng, names: list[str]) -> str:
+    op = rng.choice(["move", "ignite", "flip_back", "swap", "reorder", "prophecy", "equip_win"])
+    may = ", may = true" if rng.random() < 0.4 else ""
+    if op == "swap":
+        return '{op = "swap"' + may + "}"
+    if op == "reorder":
+        return f'{{op = "reorder", n = {int(rng.integers(2, 5))}}}'
+    if op == "prophecy":
+        return f'{{op = "prophecy", dish = "{rng.choice(names)}"}}'
+    if op == "equip_win":
+        target = "desired" if rng.random() < 0.7 else rng.choice(names)
+        zone = rng.choice(["deck", "drawn"])
+        return f'{{op = "equip_win", target = "{target}", zone = "{zone}"' + may + "}"
+    zone = str(rng.choice(["deck", "discard", "equipped", "play"]))
+    picks = {"deck": ["top", "bottom", "nth", "any", "name", "class"], "play": ["self"]}
+    picks["discard"] = picks["deck"]
+    picks["equipped"] = ["any", "name", "class"]
+    pick = str(rng.choice(picks[zone]))
+    out = f'{{op = "{op}", zone = "{zone}", pick = "{pick}"'
+    if pick == "nth":
+        out += f", n = {int(rng.integers(1, 4))}"
+    if pick == "name":
+        out += f', name = "{rng.choice(names)}"'
+    if pick == "class":
+        out += ', class = "COURT"'
+    if pick in ("any", "name", "class") and zone != "equipped" and rng.random() < 0.3:
+        out += f", within = {int(rng.integers(1, 4))}"
+    if pick != "self" and rng.random() < 0.3:
+        out += f", count = {int(rng.integers(1, 4))}"
+    if op == "move":
+        dests = ["deck_top", "deck_bottom", "equipped", "discard", "out"]
+        dests = [d for d in dests if d != zone]
+        out += f', to = "{rng.choice(dests)}"'
+    return out + may + "}"
+
+
+def first_vocabulary_card_file(rng, path: Path, n_cards: int) -> Path:
+    """`random_card_file` as it was before the vocabulary grew (the first seven ops, the
+    same random draws): tests whose seeds were chosen against it keep their files."""
+    kinds: list[tuple[str, int]] = []
+    left = n_cards
+    for name in NAMES:
+        if left == 0:
+            break
+        copies = 1 if left == 1 or rng.random() < 0.7 else 2
+        kinds.append((name, copies))
+        left -= copies
+    names = [k for k, _ in kinds]
+    lines = ['[set]\nname = "base"\nprovenance = "custom"']
+    for name, copies in kinds:
+        lines.append(f'[[card]]\nname = "{name}"\ncopies = {copies}')
+        if name in ("PRINCESS", "KING", "JOKER"):
+            lines.append('class = ["COURT"]')
+        for side in ("passive", "ignited"):
+            kw = rng.choice(["", "", "", "URGENT", "ROYAL"])
+            number = int(rng.integers(0, min(3, n_cards - 1) + 1))
+            steps = [_step_first(rng, names) for _ in range(int(rng.integers(0, 3)))]
+            if name == "PRINCESS" and side == "ignited":
+                steps.append('{op = "equip_win", target = "desired", zone = "drawn"}')
+            if name == "PROPHET" and side == "ignited":
+                steps.insert(0, f'{{op = "prophecy", dish = "{names[-1]}"}}')
+            lines.append(f"[card.{side}]\nnumber = {number}")
+            if kw:
+                lines.append(f'keyword = "{kw}"')
+            lines.append("steps = [" + ", ".join(steps) + "]")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
 def differential(
     folder: Path,
     files: int = 12,

@@ -73,7 +73,7 @@ def test_rows_replay_alone_from_seed_and_rank(tmp_path):
 def test_lookahead_budget_and_weights_are_part_of_the_study_identity():
     from dataclasses import replace
 
-    from solvers.allisbomb.players import DEFAULT_WEIGHTS, Budget
+    from solvers.allisbomb.agents import DEFAULT_WEIGHTS, Budget
 
     default = sweep_study(BLITZ, deals=5, seed=1, heuristic_deals=5)
     look = default.params["players"]["lookahead"]

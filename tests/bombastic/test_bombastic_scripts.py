@@ -105,6 +105,7 @@ def test_paired_decks_difference_is_over_the_same_cases(tmp_path):
         ("bombastic_strength", "bombastic-strength", "strength"),
         ("bombastic_strength", "bombastic-strength-greedy", "strength_greedy"),
         ("bombastic_paired_decks", "bombastic-paired-decks", "paired"),
+        ("bombastic_paired_decks", "bombastic-first-player-ismcts", "paired_ismcts300"),
     ],
 )
 def test_readme_blocks_are_the_scripts_output_on_the_committed_results(script, block, reader):
@@ -117,7 +118,7 @@ def test_readme_blocks_are_the_scripts_output_on_the_committed_results(script, b
 
         body = mod.readme_block(s, json.loads(timing) if timing else None)
     else:
-        out = ROOT / "results" / "bombastic" / "paired"
+        out = ROOT / "results" / "bombastic" / reader
         decks = sorted(
             (p.name.replace("_", " ") for p in out.iterdir() if p.is_dir()),
             key=lambda d: [n for n, _ in mod.card_variants()].index(d),

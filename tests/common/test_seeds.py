@@ -37,8 +37,8 @@ def test_sub_study_roots_differ_across_runs():
 
 def test_dragon_play_games_are_the_seed_sequence_games():
     from solvers.dragon import kernel
+    from solvers.dragon.agents import CODES
     from solvers.dragon.rules import Options
-    from solvers.dragon.strategies import CODES
 
     r = CliRunner().invoke(
         cli, ["dragon", "play", "-p", "3", "-s", "random", "-n", "300", "--seed", "4", "--json"]

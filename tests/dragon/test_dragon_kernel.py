@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from solvers.dragon import kernel
+from solvers.dragon.agents import CODES, make_agents
 from solvers.dragon.readings import BY_NAME
 from solvers.dragon.rules import Options, play_game
-from solvers.dragon.strategies import CODES, make_agents
 
 READINGS = {
     "default": Options(),

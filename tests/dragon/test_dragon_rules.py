@@ -8,9 +8,9 @@ import itertools
 import pytest
 
 from solvers.common.errors import BadInput
+from solvers.dragon.agents import make_agents
 from solvers.dragon.cards import load_cards, parse_cards
 from solvers.dragon.rules import GameState, Options, Rng, play_game
-from solvers.dragon.strategies import make_agents
 from tests.dragon.dragon_helpers import CARDS, bodies, fc, place, position, row_summary
 
 # --- Components (data note shared/data/dragon-bomb.md) ---------------------------------

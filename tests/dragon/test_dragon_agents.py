@@ -7,8 +7,7 @@ import dataclasses
 import pytest
 
 from solvers.common.errors import BadInput
-from solvers.dragon.rules import Rng, View, play_game
-from solvers.dragon.strategies import (
+from solvers.dragon.agents import (
     GreedyStrategy,
     MonteCarloStrategy,
     PositionStrategy,
@@ -18,6 +17,7 @@ from solvers.dragon.strategies import (
     resolve_name,
     smart_rocket,
 )
+from solvers.dragon.rules import Rng, View, play_game
 from tests.dragon.dragon_helpers import fc, position
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.deals import deal_from_seed
-from solvers.allisbomb.players import (
+from solvers.allisbomb.agents import (
     Budget,
     LookaheadPlayer,
     lookahead_game,
@@ -17,6 +14,9 @@ from solvers.allisbomb.players import (
     play_lookahead,
     play_random,
 )
+from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.deals import deal_from_seed
 from solvers.allisbomb.rules import Outcome, State, new_game
 from solvers.allisbomb.solver import solve_state
 from tests.allisbomb.helpers import position
