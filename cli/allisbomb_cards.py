@@ -259,3 +259,5 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
             click.echo(f"    equipped (player {p + 1}): " + (", ".join(eq) or "(nothing)"))
         click.echo("    discard pile: " + (", ".join(r["discard"]) or "(empty)"))
         click.echo("    out of play: " + (", ".join(r["out"]) or "(nothing)"))
+        if r["next_card"] is not None:
+            click.echo(f"    waiting: {r['next_card_words']}")

@@ -40,7 +40,7 @@ BLITZ_PAIRS = ("JOKER", "MENDER", "RASCAL", "LIBRARIAN", "GUARDIAN")
 
 KEYWORDS = ("", "URGENT", "ROYAL")
 OPS = ("move", "ignite", "flip_back", "swap", "reorder", "prophecy", "equip_win", "turn_over")
-OPS = (*OPS, "group", "choose", "exchange", "reverse", "draw")
+OPS = (*OPS, "group", "choose", "exchange", "reverse", "draw", "next")
 ZONES = ("deck", "equipped", "discard", "play", "drawn", "anywhere")
 #: The zones a selecting step may pick from ("anywhere": the DECK, the DISCARD PILE and the
 #: EQUIPPED CARDS at once).
@@ -67,6 +67,7 @@ OP_FIELDS: dict[str, set[str]] = {
     "reorder": {"n", "zone"},
     "reverse": {"n", "zone"},
     "draw": {"add", "number"},
+    "next": {"effect", "add"},
     "prophecy": {"dish"},
     "equip_win": {"target", "may", "zone"},
     "group": {"may", "steps"},
@@ -90,6 +91,10 @@ MAX_REORDER = 6
 #: (which the rulebook lets a CARD ACTION reorder: G, "Discard Pile").
 PILES = ("deck", "discard")
 MAX_COUNT = 8
+#: `next` (an effect on the next card played, CARDS.md "Effects on the next card"): the
+#: effects it may name, and the range of its `add` (what the state's small field holds).
+NEXT_EFFECTS = ("ignited", "no_action")
+NEXT_ADD = 6
 
 
 @dataclass(frozen=True)
@@ -150,6 +155,9 @@ class Step:
     next_to: str = ""
     #: `pick = "above"` / `"below"`: the card directly above / below this NAME or "self"
     of: str = ""
+    #: `next`: how the next card played plays ("ignited", "no_action"; "" with `add`, whose
+    #: number is `value`)
+    effect: str = ""
 
     def flat(self) -> tuple[Step, ...]:
         """This step and, for a group, every step inside it (depth first)."""
@@ -278,7 +286,7 @@ CARD_KEYS = (
 SIDE_KEYS = ("number", "keyword", "text", "steps")
 STEP_KEYS = ("op", "zone", "pick", "n", "within", "name", "class", "to", "may", "count", "dish")
 STEP_KEYS = (*STEP_KEYS, "target", "side", "all", "if", "if_done", "steps", "taken", "add")
-STEP_KEYS = (*STEP_KEYS, "number", "place", "from_bottom", "next_to", "of")
+STEP_KEYS = (*STEP_KEYS, "number", "place", "from_bottom", "next_to", "of", "effect")
 SELECT_OPS = ("move", "ignite", "flip_back", "turn_over")
 #: Ranges of the numeric fields (CARDS.md lists the same).
 RANGES: dict[str, tuple[int, int]] = {
@@ -526,6 +534,17 @@ def _parse_step(raw: object, source: str, where: str, depth: int = 0) -> Step:
             kw["amount"] = _parse_amount(raw[key], source, f"{where}[{key}]")
         else:
             kw["value"] = _ranged(raw, key, source, where, 0 if kw["sets"] else -9, 9)
+    elif op == "next":
+        if ("effect" in raw) == ("add" in raw):
+            raise _fail(source, where, "a next step gives 'effect' or 'add' (one of them)")
+        if "effect" in raw:
+            kw["effect"] = _choice(raw, "effect", NEXT_EFFECTS, source, where)
+        else:
+            kw["value"] = _ranged(raw, "add", source, where, -NEXT_ADD, NEXT_ADD)
+            if kw["value"] == 0:
+                raise _fail(
+                    source, f"{where}[add]", "add = 0 changes nothing; expected 1..6 or -6..-1"
+                )
     elif op in ("reorder", "reverse"):
         kw["n"] = _ranged(raw, "n", source, where, 2, MAX_REORDER if op == "reorder" else MAX_CARDS)
         if "zone" in raw:  # (left out: the DECK, written "" as before the field existed)

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "5c33a6cc86ec1d1f"
+NUMBA_DEPENDS_ON = "2e1696f7a1ce656d"
 
 #: Zones as in layout.py (kept here to avoid an import of the kernel).
 _DECK, _DISCARD = 0, 3

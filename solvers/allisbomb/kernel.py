@@ -33,6 +33,11 @@ from solvers.allisbomb.layout import (
     H_ENDING,
     H_OUTCOME,
     H_PILE,
+    NEXT_ADD_ZERO,
+    NEXT_IGNITED,
+    NEXT_KEEP,
+    NEXT_NO_ACTION,
+    NEXT_SHIFT,
     PAD,
     PLAYED,
     SIDE,
@@ -52,7 +57,7 @@ from solvers.allisbomb.prune import (
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "5f7877dae0d712fa"
+NUMBA_DEPENDS_ON = "b66dad45b972f807"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -70,6 +75,8 @@ OP_EXCHANGE = 21
 OP_XREORDER = 22
 #: draw: changes the number drawn in the Draw & Equip phase (`_draw_number`).
 OP_DRAW = 23
+#: next: leaves an effect on the next card played (column 3 its code, layout.py; `_next_number`).
+OP_NEXT = 24
 Z_DECK, Z_EQUIPPED, Z_DISCARD, Z_PLAY, Z_DRAWN, Z_ANYWHERE = range(6)
 P_TOP, P_BOTTOM, P_NTH, P_ANY, P_NAME, P_CLASS, P_SELF, P_ABOVE, P_BELOW = range(9)
 D_TOP, D_BOTTOM, D_EQUIPPED, D_DISCARD, D_OUT = range(5)
@@ -860,6 +867,9 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
         return _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp)
     if op == OP_DRAW:
         return 0  # (done in the Draw & Equip phase)
+    if op == OP_NEXT:  # the next card's effect, in the header byte (a later one replaces it)
+        b[2 * n + 1] = (b[2 * n + 1] & NEXT_KEEP) | (steps[si, 3] << NEXT_SHIFT)
+        return 0
     span = steps[si, 25]
     if op == OP_IFDONE:
         return did if did == 1 else span << 1
@@ -928,7 +938,7 @@ def _unmet(s, b, n, card, played_ignited, info, gift_ids, n_gifts):
             for i in range(n_gifts):
                 cnt += (b[n + gift_ids[i]] >> 4) & 1
         else:
-            cnt = b[2 * n + 1] >> 1  # (capped at 3: enough for "fewer than 3")
+            cnt = (b[2 * n + 1] >> 1) & 3  # (capped at 3: enough for "fewer than 3")
         if cnt < 3:
             return True
     if info[10] != -2:
@@ -945,6 +955,19 @@ def _unmet(s, b, n, card, played_ignited, info, gift_ids, n_gifts):
         elif _zone(b, n, a) != EQUIP0 + (b[2 * n + 1] & 1):
             return True
     return False
+
+
+@_ext_helper
+def _next_number(raw, num, code):
+    """The number D.2 draws under an earlier card's `next` effect `code` (layout.py;
+    rules.State._run_turn): with no CARD ACTION, the NUMBER itself (`raw`, the `number`
+    entry: -(NUMBER + 1) for a side with draw steps, which are part of the action); with
+    "draws k more", `num` (after the side's draw steps) + k, never below 0."""
+    if code == NEXT_NO_ACTION:
+        return raw if raw >= 0 else -raw - 1
+    if code > NEXT_NO_ACTION:
+        return max(0, num + code - NEXT_ADD_ZERO)
+    return num
 
 
 @_turn_helper
@@ -1045,7 +1068,8 @@ def _turn(
     KW = key_words(n)
     HB = 8 * KW
     players = info[12]
-    act = sb[2 * n + 1] & 1
+    hdr = sb[2 * n + 1]  # bits 3-6 (rare, >= 8): an earlier card's `next` effect (layout.py)
+    act = hdr & 1
     # D.1 play a card
     hand = src[KW + W_MASKS + EQUIP0 + act]
     if hand != 0 and hand & (hand - np.uint64(1)) == 0:
@@ -1059,6 +1083,10 @@ def _turn(
             return NEED
         card = buf[i]
     v = sb[n + card]
+    if hdr >= 8:  # the `next` effect is used up by this play; "plays ignited" turns it
+        b[2 * n + 1] = hdr & NEXT_KEEP
+        if hdr >> NEXT_SHIFT == NEXT_IGNITED:
+            v |= SIDE
     side = (v >> 3) & 1
     # the play mark, only on the cards whose mark a win condition reads (layout.py)
     _rezone(
@@ -1070,12 +1098,14 @@ def _turn(
         EQUIP0 + act,
         PLAY,
     )
-    if info[8] > 0 and _is_gift(card, info) and (b[2 * n + 1] >> 1) < 3:
+    if info[8] > 0 and _is_gift(card, info) and (b[2 * n + 1] >> 1) & 3 < 3:
         b[2 * n + 1] += 2  # GIFT plays, capped at 3 (bits 1-2)
     # D.2 draw and equip
     num = number[card, side]
     if num < 0:  # (rare) the side has draw steps: -(NUMBER + 1)
         num = _draw_number(s, b, n, card, -num - 1, steps, sstart[card, side], scount[card, side])
+    if hdr >= 8:
+        num = _next_number(number[card, side], num, hdr >> NEXT_SHIFT)
     L = np.int64(sb[HB + H_DECK])  # (D.1 changed neither the DECK nor its length)
     drawn = -1
     if num > L:
@@ -1106,6 +1136,8 @@ def _turn(
     # D.3 card action
     nxt = sstart[card, side]
     end = nxt + scount[card, side]
+    if hdr >= 8 and hdr >> NEXT_SHIFT == NEXT_NO_ACTION:
+        end = nxt  # no CARD ACTION (an earlier card's `next` effect)
     did = 0  # (the extended rows only) whether the last step acted on some card
     while nxt < end:
         si = nxt

@@ -18,7 +18,10 @@ Key bytes (rules.State.key(), in a form where equal keys mean equal bytes):
                 never set)
     b[2N]       the DESIRED DISH (-1: none yet)
     b[2N+1]     GIFT plays capped at 3 (bits 1-2; only "at least 3" is ever asked) | the
-                active player (bit 0)
+                active player (bit 0) | the effect a `next` step left on the next card
+                played (bits 3-6, rules.State.next_card: 0 none, 1 it plays ignited, 2 it
+                has no CARD ACTION, 9 + k it draws k more, k in -6..6 but not 0; so the
+                byte never reaches the sign bit)
     b[2N+2:HB]  0
 
 The two lengths are not part of the key: the zones already fix how many cards are in the
@@ -56,6 +59,10 @@ PLAYED = 16
 #: Header bytes after the key (offsets from HB) and the words after it (offsets from KW).
 H_DECK, H_PILE, H_OUTCOME, H_ENDING = 0, 1, 2, 3
 W_MASKS = 1
+#: The `next` effect in b[2N+1] (see above): its shift, the bits below it, and its codes.
+NEXT_SHIFT = 3
+NEXT_KEEP = 7
+NEXT_IGNITED, NEXT_NO_ACTION, NEXT_ADD_ZERO = 1, 2, 9
 #: The turn counter's place in word KW (bytes 0-3 hold the header bytes above).
 TURN_SHIFT = 32
 

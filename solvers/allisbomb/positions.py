@@ -33,6 +33,7 @@ POSITION_FIELDS = (
     "gift_plays",
     "active",
     "turn",
+    "next_card",
 )
 #: Every field of a position's ``config`` (`GameConfig.to_dict`).
 CONFIG_FIELDS = {
@@ -49,6 +50,7 @@ CONFIG_FIELDS = {
     "removed": "list_str",
     "extra_sets": "list_str",
     "label": "str",
+    "allow_nonstandard": "bool",
 }
 #: Zone numbers of ``zone_ids`` (rules.DECK .. rules.PLAY): 1 and 2 are the players' equipped
 #: cards, so a solo position may not use 2.

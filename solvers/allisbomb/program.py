@@ -19,6 +19,7 @@ import numpy as np
 from solvers.allisbomb.cards import DESTS, KEYWORDS, OPS, PICKS, ZONES, CardSet, Step, load_cards
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.copies import copies_on, extend_copies
+from solvers.allisbomb.layout import NEXT_ADD_ZERO, NEXT_IGNITED, NEXT_NO_ACTION
 from solvers.allisbomb.prune import INFO_ON, extend_info
 
 OP_CODE = {op: i for i, op in enumerate(OPS)}
@@ -55,6 +56,10 @@ OP_XREORDER = 22
 #: its value, 15 1 if it sets the number (else adds), 16 = 2 with its counting number in
 #: the condition columns 17-23. A side with draw steps has -(NUMBER + 1) in `number`.
 OP_DRAW = 23
+#: next (kernel, OP_NEXT in `_ext_step`): column 3 the effect's code in the state's header
+#: byte (layout.py: 1 plays ignited, 2 no CARD ACTION, NEXT_ADD_ZERO + k draws k more).
+OP_NEXT = 24
+NEXT_CODE = {"ignited": NEXT_IGNITED, "no_action": NEXT_NO_ACTION}
 SIDE_CODE = {"": 0, "passive": 1, "ignited": 2}
 #: A condition's zone as the kernel's zone code (1: the active player's EQUIPPED CARDS).
 COND_ZONE_CODE = {"": -1, "deck": 0, "equipped": 1, "discard": 3, "out": 4, "play": 5}
@@ -213,6 +218,8 @@ def step_row(cs: CardSet, st: Step, force_ext: bool = False) -> list[int]:
         op = OP_XREORDER
     elif st.op == "draw":
         op = OP_DRAW
+    elif st.op == "next":
+        op = OP_NEXT
     else:
         op = OP_XSELECT if extended else OP_CODE[st.op]
     return (
@@ -220,7 +227,11 @@ def step_row(cs: CardSet, st: Step, force_ext: bool = False) -> list[int]:
             op,
             ZONE_CODE.get(st.zone, 0),
             PICK_CODE.get(st.pick, 0),
-            st.value if st.op == "draw" else st.n,
+            st.value
+            if st.op == "draw"
+            else NEXT_CODE.get(st.effect, NEXT_ADD_ZERO + st.value)
+            if st.op == "next"
+            else st.n,
             st.within,
             nlo,
             nhi,

@@ -33,7 +33,10 @@ pile on top. A side filter (`side`) only narrows what a step may take, and a con
 `exchange` is a removal of its selection and of the card itself at any depth, never a
 single one (the card lands in the taken card's place, not on top; see `_analyse`); a card
 set that can reorder or reverse the DISCARD PILE has every retrieval taken as reaching
-any depth (burial no longer only grows).
+any depth (burial no longer only grows). A `next` step (an effect on the next card played)
+moves no card, so (1)-(4) stand: "plays ignited" has that card play its ignited side, which
+ends in the DISCARD PILE like any ignited play (the spent argument below holds), "no CARD
+ACTION" only takes steps away, and "draws k fewer" lowers the DECK rule's number.
 
 **The reach set R** (`reach_mask`, `reach_set`): the least fixpoint of "the cards in the
 DECK, the EQUIPPED CARDS or the PLAY AREA, plus each card Y of the DISCARD PILE that a
@@ -107,7 +110,7 @@ if TYPE_CHECKING:
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "5c33a6cc86ec1d1f"
+NUMBA_DEPENDS_ON = "2e1696f7a1ce656d"
 
 #: The decorator of the predicates the search calls (`dead`, `lower_bound`, ...): they only
 #: read the arrays they are given and allocate nothing, so Numba's reference counting of
@@ -307,6 +310,18 @@ def _analyse(cs: CardSet) -> Analysis:
         number = side.number
         if any(st.op == "draw" for st in side.steps):
             number = 0  # draw steps may change it: the DECK rule then assumes nothing
+        # An earlier card's `next` step may have her draw k fewer (CARDS.md, "Effects on
+        # the next card"): the DECK rule then assumes the fewest any card's step leaves.
+        # ("plays ignited" and "no CARD ACTION" leave the number as it is, or win nothing.)
+        fewer = [
+            st.value
+            for k in cs.cards
+            for sd in (k.passive, k.ignited)
+            for st in sd.all_steps()
+            if st.op == "next" and not st.effect and st.value < 0
+        ]
+        if fewer:
+            number = max(0, number + min(fewer))
     return Analysis(
         tuple(deep),
         tuple(near),
@@ -746,7 +761,7 @@ def dead(st, n, info):
                 return True  # GIFTS
         # (the row keeps GIFT plays capped at 3, as State.key() does; info[8], the plays
         # needed, is 3: rules._info's gifts_needed)
-        elif (sb[2 * n + 1] >> 1) < info[8] and (gifts & reach) == 0:
+        elif (sb[2 * n + 1] >> 1) & 3 < info[8] and (gifts & reach) == 0:
             return True  # GIFTS
     a = info[11]
     if a != -2 and (a < 0 or not _has(reach, a)):

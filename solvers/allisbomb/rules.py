@@ -27,7 +27,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solvers.allisbomb.cards import Card, CardSet, Cond, Side, Step, load_cards, win_cards
+from solvers.allisbomb.cards import (
+    NEXT_ADD,
+    NEXT_EFFECTS,
+    Card,
+    CardSet,
+    Cond,
+    Side,
+    Step,
+    load_cards,
+    win_cards,
+)
 from solvers.allisbomb.config import UNVERSIONED_CARDS, GameConfig
 from solvers.allisbomb.positions import check_agrees, check_position
 from solvers.common.errors import BadInput, unknown
@@ -106,6 +116,8 @@ class State:
     zone[c]: DECK, EQUIP0/EQUIP1 (equipped by player 1/2), DISCARD, OUT (set aside or
     removed), PLAY. ignited[c]: the side up. desired: card id of the DESIRED DISH or -1.
     played[c]: played at least once. gift_plays: GIFT plays (for the gifts condition).
+    next_card: the effect a `next` step left on the next card played (CARDS.md, "Effects
+    on the next card"): None, ("ignited", 0), ("no_action", 0) or ("add", k).
     """
 
     cards: CardSet
@@ -122,6 +134,7 @@ class State:
     turn: int = 0
     _log: list[str] | None = None
     _drawn: int = -1  # the card EQUIPPED in this turn's Draw & Equip phase (transient)
+    next_card: tuple[str, int] | None = None
 
     # --- basics -------------------------------------------------------------------------
 
@@ -145,13 +158,15 @@ class State:
             self.ending,
             self.turn,
             None,
+            next_card=self.next_card,
         )
 
     def key(self) -> tuple:
         """The position as a hashable value (what the search's transposition table stores).
 
         Only what can change the future is kept: zones, orders, sides, the prophecy, the
-        active player, and the play counts that win conditions read.
+        active player, the play counts that win conditions read, and the effect waiting
+        for the next card played.
         """
         info = _info(self.cards)
         tracked = tuple(self.played[c] for c in info["tracked"])
@@ -164,6 +179,7 @@ class State:
             tracked,
             min(self.gift_plays, 3),
             self.active,
+            self.next_card,
         )
 
     def equipped(self, player: int) -> list[int]:
@@ -282,11 +298,19 @@ class State:
         """Play one turn: the five phases of rulebook D, then the next turn's start check."""
         self._drawn = -1
         card = self._play_a_card(choose)
+        effect, k = self._next_card_effect(card)
         side = self.side_of(card)
         played_ignited = self.ignited[card]
-        if not self._draw_and_equip(self._draw_number(card, side)):
+        # "no CARD ACTION": its draw steps are part of the action, so the NUMBER counts
+        number = side.number if effect == "no_action" else self._draw_number(card, side)
+        if effect == "add":
+            number = max(0, number + k)
+        if not self._draw_and_equip(number):
             return
-        self._card_action(card, side, played_ignited, choose)
+        if effect == "no_action":
+            self._say("  (no card action: the effect of an earlier card)")
+        else:
+            self._card_action(card, side, played_ignited, choose)
         if self.is_over():
             return
         self._ignite_phase(card)
@@ -307,6 +331,24 @@ class State:
         if "GIFT" in self.cards.cards[card].classes and _info(self.cards)["gifts_needed"]:
             self.gift_plays += 1
         return card
+
+    def _next_card_effect(self, card: int) -> tuple[str, int]:
+        """The effect an earlier card's `next` step left on this card, the next card played
+        (CARDS.md, "Effects on the next card"); it is used up by this play. "ignited": the
+        card, if passive, turns to its ignited side before it plays (it then plays that
+        side: its NUMBER, its action, and the Ignite phase discards it)."""
+        if self.next_card is None:
+            return "", 0
+        effect, k = self.next_card
+        self.next_card = None
+        if effect == "ignited" and not self.ignited[card]:
+            self.ignited[card] = True
+            self._say(f"  it plays ignited (an earlier card's effect): {self.side_of(card).text}")
+        elif effect == "add":
+            self._say(
+                f"  it draws {abs(k)} {'more' if k > 0 else 'fewer'} (an earlier card's effect)"
+            )
+        return effect, k
 
     def _draw_number(self, card: int, side: Side) -> int:
         """The number of cards D.2 draws: the NUMBER, changed by the side's `draw` steps
@@ -569,7 +611,7 @@ class State:
             "gift_plays": self.gift_plays,
             "active": self.active,
             "turn": self.turn,
-        }
+        } | ({} if self.next_card is None else {"next_card": next_card_json(self.next_card)})
 
 
 # --- steps of a CARD ACTION (vocabulary: data/CARDS.md) -------------------------------------
@@ -914,6 +956,38 @@ def _run_prophecy(s: State, card: int, step: Step, played_ignited: bool, choose:
         s._say(f"  set {s.cards.cards[card].label} aside (out of play)")
 
 
+def next_card_json(effect: tuple[str, int]) -> dict:
+    """A waiting `next` effect as a position file writes it: {"effect": ...} or {"add": k}."""
+    return {"add": effect[1]} if effect[0] == "add" else {"effect": effect[0]}
+
+
+def _run_next(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> bool:
+    """next: the next card played (by either player, in a later turn) plays ignited, has no
+    CARD ACTION, or draws `add` more cards; a later `next` step replaces a waiting one.
+    Acts on no card (so no "if you do" follows it)."""
+    s.next_card = (step.effect, 0) if step.effect else ("add", step.value)
+    s._say(f"  {next_words(step)}")
+    return False
+
+
+def next_card_words(effect: tuple[str, int]) -> str:
+    """A waiting effect (`State.next_card`) in words, as its `next` step reads."""
+    kind, k = effect
+    return next_words(Step("next", effect="" if kind == "add" else kind, value=k))
+
+
+def next_words(step: Step) -> str:
+    """A `next` step in words (`cards check` and the turn's log)."""
+    if step.effect == "ignited":
+        return "the next card played plays ignited (a passive one turns to its ignited side first)"
+    if step.effect == "no_action":
+        return "the next card played has no CARD ACTION (it still draws its NUMBER)"
+    k = step.value
+    return f"the next card played draws {abs(k)} card{'s' if abs(k) != 1 else ''} " + (
+        "more" if k > 0 else "fewer"
+    )
+
+
 def _run_equip_win(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:
     """E.3: EQUIP the ignited target from the DECK; the game then ends."""
     if step.target == "desired":
@@ -951,6 +1025,7 @@ _STEP_RUNNERS = {
     "reorder": _run_reorder,
     "prophecy": _run_prophecy,
     "equip_win": _run_equip_win,
+    "next": _run_next,
 }
 
 #: Card ids the win conditions read (cached per card set): `cards.win_cards`.
@@ -1155,10 +1230,29 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
         int(data.get("gift_plays", 0)),
         active,
         turn=int(data.get("turn", 0)),
+        next_card=_next_card_from_json(data.get("next_card")),
     )
     if not s.playable():
         s._lose(Ending.NO_CARD_TO_PLAY)
     return s
+
+
+def _next_card_from_json(raw: object) -> tuple[str, int] | None:
+    """A position's `next_card` ({"effect": "ignited" | "no_action"} or {"add": k}, k in
+    -6..6 but not 0; left out: none), as `State.next_card`."""
+    if raw is None:
+        return None
+    want = 'expected {"effect": "ignited"}, {"effect": "no_action"} or {"add": k}'
+    if not isinstance(raw, dict) or len(raw) != 1:
+        raise BadInput(f"position: next_card: {raw!r}: {want}")
+    ((key, value),) = raw.items()
+    if key == "effect" and value in NEXT_EFFECTS:
+        return (value, 0)
+    if key == "add" and type(value) is int and 0 < abs(value) <= NEXT_ADD:
+        return ("add", value)
+    if key == "effect" and isinstance(value, str):
+        raise unknown("next_card effect", value, set(NEXT_EFFECTS))
+    raise BadInput(f"position: next_card: {raw!r}: {want} (k in -{NEXT_ADD}..{NEXT_ADD}, not 0)")
 
 
 def card_table(cs: CardSet) -> list[dict]:

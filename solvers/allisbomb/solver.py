@@ -733,7 +733,7 @@ def to_kernel_state(state: State) -> np.ndarray:
             card_bytes[c] |= layout.PLAYED
     row[n : 2 * n] = card_bytes
     row[2 * n] = state.desired & 0xFF
-    row[2 * n + 1] = min(state.gift_plays, 3) << 1 | state.active
+    row[2 * n + 1] = min(state.gift_plays, 3) << 1 | state.active | _next_code(state) << 3
     row[HB + layout.H_DECK] = len(state.deck)
     row[HB + layout.H_PILE] = len(state.discard)
     row[HB + layout.H_OUTCOME] = _OUTCOME_CODE[state.outcome]
@@ -744,6 +744,15 @@ def to_kernel_state(state: State) -> np.ndarray:
     return s
 
 
+def _next_code(state: State) -> int:
+    """The code of the effect waiting for the next card played (layout.py, b[2N+1])."""
+    if state.next_card is None:
+        return 0
+    effect, k = state.next_card
+    return layout.NEXT_ADD_ZERO + k if effect == "add" else _NEXT_CODE[effect]
+
+
+_NEXT_CODE = {"ignited": layout.NEXT_IGNITED, "no_action": layout.NEXT_NO_ACTION}
 _OUTCOME_CODE = {Outcome.ONGOING: K.R_ONGOING, Outcome.WIN: K.R_WIN, Outcome.LOSS: K.R_LOSS}
 
 

@@ -12,7 +12,18 @@ import re
 from dataclasses import dataclass
 
 from solvers.allisbomb.cards import Card, CardSet, Side, Step
-from solvers.allisbomb.rules import DECK, DISCARD, EQUIP0, OUT, State, TooManyMoves, cond_words
+from solvers.allisbomb.rules import (
+    DECK,
+    DISCARD,
+    EQUIP0,
+    OUT,
+    State,
+    TooManyMoves,
+    cond_words,
+    next_card_json,
+    next_card_words,
+    next_words,
+)
 from solvers.common.errors import BadInput
 
 _ZONE_WORDS = {
@@ -51,6 +62,7 @@ _MENTIONS = {
     "reorder": ("order", "rearrange"),
     "reverse": ("reverse", "order"),
     "draw": ("draw",),
+    "next": ("next",),
     "prophecy": ("prophecy", "desired dish"),
     "equip_win": ("game ends", "win", "equip"),
 }
@@ -216,6 +228,9 @@ def _op_words(st: Step) -> str:
         if st.amount is not None:
             return f"The Draw & Equip phase draws more {what} this turn"
         return f"The Draw & Equip phase draws {what} {more} this turn"
+    if st.op == "next":
+        text = next_words(st)
+        return text[0].upper() + text[1:]
     if st.op == "reverse":
         where = _ZONE_WORDS[st.zone or "deck"]
         return f"Reverse the order of the top {st.n} cards of {where}"
@@ -399,5 +414,7 @@ def _result(state: State, move: tuple[int, ...], child: State, same_as: int | No
         "discard": [lab(c) for c in child.discard],
         "out": [lab(c) for c in range(len(child.zone)) if child.zone[c] == OUT],
         "desired": None if child.desired < 0 else child.cards.labels[child.desired],
+        "next_card": None if child.next_card is None else next_card_json(child.next_card),
+        "next_card_words": None if child.next_card is None else next_card_words(child.next_card),
         "same_as": same_as,
     }

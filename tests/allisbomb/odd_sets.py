@@ -18,7 +18,17 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("PRINCESS", "PROPHET", "EGGS", "KING", "JOKER", "RASCAL", "MENDER")
 
 
-def _step(rng, names: list[str]) -> str:
+def _next_step(rng) -> str:
+    """A random `next` step (CARDS.md, "Effects on the next card")."""
+    effect = rng.choice(["ignited", "no_action", "add"])
+    if effect == "add":
+        return f'{{op = "next", add = {int(rng.choice([-2, -1, 1, 2]))}}}'
+    return f'{{op = "next", effect = "{effect}"}}'
+
+
+def _step(rng, names: list[str], lasting: bool = False) -> str:
+    if lasting and rng.random() < 0.15:
+        return _next_step(rng)
     op = rng.choice(
         ["move", "ignite", "flip_back", "swap", "reorder", "prophecy", "equip_win", "turn_over"]
         + ["exchange", "reverse", "draw"]
@@ -119,25 +129,26 @@ def _cond(rng, names: list[str]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def _steps(rng, names: list[str], k: int, depth: int = 0) -> list[str]:
-    """k random steps: some with a condition, some in groups, some "if you do"."""
+def _steps(rng, names: list[str], k: int, depth: int = 0, lasting: bool = False) -> list[str]:
+    """k random steps: some with a condition, some in groups, some "if you do" (with
+    `lasting`, some `next` steps too)."""
     out: list[str] = []
     for i in range(k):
         if depth == 0 and rng.random() < 0.15:
-            inner = _steps(rng, names, int(rng.integers(1, 3)), depth + 1)
+            inner = _steps(rng, names, int(rng.integers(1, 3)), depth + 1, lasting)
             st = '{op = "group", steps = [' + ", ".join(inner) + "]"
             if rng.random() < 0.7:
                 st += ", may = true"
             st += "}"
         elif depth == 0 and rng.random() < 0.1:
-            inner = _steps(rng, names, int(rng.integers(2, 4)), depth + 1)
+            inner = _steps(rng, names, int(rng.integers(2, 4)), depth + 1, lasting)
             inner = [x.replace(", if_done = true", "") for x in inner]  # options stand alone
             st = '{op = "choose", steps = [' + ", ".join(inner) + "]"
             if rng.random() < 0.4:
                 st += ", may = true"
             st += "}"
         else:
-            st = _step(rng, names)
+            st = _step(rng, names, lasting)
             if depth > 0 and st.startswith('{op = "draw"'):
                 st = '{op = "reverse", n = 2}'  # a draw step stands on its own (CARDS.md)
         if rng.random() < 0.2:
@@ -152,8 +163,10 @@ def _steps(rng, names: list[str], k: int, depth: int = 0) -> list[str]:
     return out
 
 
-def random_card_file(rng, path: Path, n_cards: int) -> Path:
-    """Write a random custom base set of `n_cards` cards (copies included) to `path`."""
+def random_card_file(rng, path: Path, n_cards: int, lasting: bool = False) -> Path:
+    """Write a random custom base set of `n_cards` cards (copies included) to `path`; with
+    `lasting`, its steps include `next` steps (effects on the next card played). Without it,
+    a seed draws the file it drew before `next` existed (tests chose seeds against them)."""
     kinds: list[tuple[str, int]] = []
     left = n_cards
     for name in NAMES:
@@ -177,7 +190,7 @@ def random_card_file(rng, path: Path, n_cards: int) -> Path:
         for side in ("passive", "ignited"):
             kw = rng.choice(["", "", "", "URGENT", "ROYAL"])
             number = int(rng.integers(0, min(3, n_cards - 1) + 1))
-            steps = _steps(rng, names, int(rng.integers(0, 4)))
+            steps = _steps(rng, names, int(rng.integers(0, 4)), lasting=lasting)
             if name == "PRINCESS" and side == "ignited":
                 steps.append('{op = "equip_win", target = "desired", zone = "drawn"}')
             if name == "PROPHET" and side == "ignited":
@@ -266,9 +279,11 @@ def differential(
     limit: int = 3000,
     seed0: int = 1000,
     outcomes: dict[str, int] | None = None,
+    lasting: bool = True,
 ) -> list[str]:
-    """Solve seeded deals of random small files with both engines; return disagreements
-    (and count the reference's verdicts in `outcomes`, if given)."""
+    """Solve seeded deals of random small files (`random_card_file`, with `next` steps
+    unless `lasting` is False) with both engines; return disagreements (and count the
+    reference's verdicts in `outcomes`, if given)."""
     from solvers.allisbomb.cards import load_cards
     from solvers.allisbomb.config import GameConfig
     from solvers.allisbomb.rules import new_game
@@ -280,7 +295,7 @@ def differential(
         rng = np.random.default_rng(seed0 + i)
         players = 2 if i % 3 == 2 else 1
         n_cards = int(rng.integers(5 if players == 2 else 3, 8))
-        path = random_card_file(rng, folder / f"odd{i}.toml", n_cards)
+        path = random_card_file(rng, folder / f"odd{i}.toml", n_cards, lasting)
         cfg = GameConfig(cards_file=path, allow_nonstandard=True, players=players)
         n = load_cards(cfg).n
         decks = np.stack([rng.permutation(n) for _ in range(deals)])

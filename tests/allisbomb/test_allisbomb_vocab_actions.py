@@ -18,7 +18,7 @@ from solvers.allisbomb.solver import solve
 
 FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
 CFG = GameConfig(cards_file=FILE, allow_nonstandard=True)
-LETTERS = "abcdefghijklmoqrst"  # (n) lasts beyond the turn: out of the vocabulary (CARDS.md)
+LETTERS = "abcdefghijklmnoqrst"
 
 
 def test_every_action_loads_and_reads_back_in_words():
@@ -41,12 +41,14 @@ def test_every_action_loads_and_reads_back_in_words():
         "Look at the top 6 cards of the DECK",
         "Look at the top 3 cards of the DISCARD PILE",
         "You may do all of this, or none of it",
+        "The next card played plays ignited",  # (n)
+        "The next card played draws 1 card more",
     ):
         assert words in out.output, words
 
 
 def test_cards_try_plays_the_new_actions():
-    for card in ("RASCAL", "LIBRARIAN", "GUARDIAN", "CROISSANT", "EGGS"):
+    for card in ("RASCAL", "LIBRARIAN", "GUARDIAN", "CROISSANT", "EGGS", "PANCAKES"):
         for side in ("passive", "ignited"):
             out = CliRunner().invoke(
                 cli,
@@ -54,6 +56,8 @@ def test_cards_try_plays_the_new_actions():
                 + ["--side", side],
             )
             assert out.exit_code == 0, (card, side, out.output)
+            if card == "PANCAKES" and side == "passive":  # (n): the effect waits, in words
+                assert "waiting: the next card played plays ignited" in out.output
 
 
 def test_kernel_matches_reference_on_deals_of_the_actions_file():

@@ -1,4 +1,5 @@
-"""Random card files drawn from the whole effect vocabulary (odd_sets.random_card_file):
+"""Random card files drawn from the whole effect vocabulary (odd_sets.random_card_file,
+`next` steps included):
 the kernel against the reference on 1,000 seeded deals (wins and losses both), and the
 soundness of the dead-position pruning on random playouts of such files: a position that
 `prune.dead` (and its plain-Python twin `dead_reason`) calls dead has no win under the
@@ -50,7 +51,7 @@ def test_pruning_is_sound_on_random_files(tmp_path):
         rng = np.random.default_rng(9000 + i)
         players = 2 if i % 4 == 3 else 1
         n_cards = int(rng.integers(5 if players == 2 else 4, 8))
-        path = random_card_file(rng, tmp_path / f"sound{i}.toml", n_cards)
+        path = random_card_file(rng, tmp_path / f"sound{i}.toml", n_cards, lasting=True)
         cfg = GameConfig(cards_file=path, allow_nonstandard=True, players=players)
         cs = load_cards(cfg)
         info = compile_program(cs).info
