@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import re
 import subprocess
 import sys
 import tempfile
@@ -43,31 +44,66 @@ CONFIGS = {
     "juice": GameConfig(expansions=("the_juice",), hands=True),
     "six": GameConfig(expansions=EXPANSIONS),
 }
-IMPORT = "from solvers.allisbomb.prune import "
+#: The revision's modules loaded side by side with this tree's, in import order (a revision
+#: without one of them, e.g. before copy keys, simply lacks it). Each one's imports of the
+#: others are rewritten to the renamed copies, so the revision's kernel runs with its own
+#: state layout, pruning and copy-key code.
+REV_MODULES = ("layout", "copies", "prune", "kernel")
 
 
-def load_revision(rev: str):
-    """(kernel, prune) modules of `rev`, imported from a directory of the temporary area
-    named after it (rewritten only when changed, so Numba's cache there stays valid)."""
+def load_revision(rev: str) -> dict:
+    """The revision's modules (`REV_MODULES`, those it has) by name, imported from a
+    directory of the temporary area named after it (rewritten only when changed, so Numba's
+    cache there stays valid), plus its step-row width under "step_width"."""
     tmp = Path(tempfile.gettempdir()) / f"abrev_{rev}"
     tmp.mkdir(exist_ok=True)
-    for name in ("kernel", "prune"):
-        src = subprocess.run(
+
+    def show(name: str) -> str | None:
+        got = subprocess.run(
             ["git", "show", f"{rev}:solvers/allisbomb/{name}.py"],
             cwd=ROOT,
             capture_output=True,
             text=True,
-            check=True,
-        ).stdout
-        src = src.replace(IMPORT, "from prune_rev import ")
+        )
+        return got.stdout if got.returncode == 0 else None
+
+    sources = {name: show(name) for name in (*REV_MODULES, "program")}
+    if sources["kernel"] is None:
+        raise SystemExit(f"revision {rev} has no solvers/allisbomb/kernel.py")
+    have = [m for m in REV_MODULES if sources[m] is not None]
+    for name in have:
+        src = sources[name]
+        for other in have:
+            src = src.replace(
+                f"from solvers.allisbomb.{other} import ", f"from {other}_rev import "
+            )
         path = tmp / f"{name}_rev.py"
         if not path.exists() or path.read_text() != src:
             path.write_text(src)
+    # another revision's modules of the same names, loaded before, are left to their holders
+    for name in REV_MODULES:
+        sys.modules.pop(f"{name}_rev", None)
     sys.path.insert(0, str(tmp))
-    return importlib.import_module("kernel_rev"), importlib.import_module("prune_rev")
+    try:
+        mods = {name: importlib.import_module(f"{name}_rev") for name in have}
+    finally:
+        sys.path.remove(str(tmp))
+    width = re.search(r"^STEP_WIDTH = (\d+)", sources["program"] or "", re.M)
+    mods["step_width"] = int(width.group(1)) if width else None
+    return mods
 
 
-def runner(K, info, cfg, decks, node_limit):
+def revision_info(mods: dict, cs, steps: np.ndarray) -> np.ndarray:
+    """The `info` array the revision's kernel reads: the win conditions, then the tables of
+    the revision's own `prune.extend_info`, then (a revision with copy keys) the copy-group
+    table of its own `copies.extend_copies`, as its `program.compile_program` built them."""
+    info = mods["prune"].extend_info(cs, win_info(cs))
+    if "copies" in mods:
+        info = mods["copies"].extend_copies(cs, info, steps)
+    return info
+
+
+def runner(K, info, cfg, decks, node_limit, steps=None):
     """A function that solves `decks` with kernel module K and returns (cpu s, out arrays)."""
     c = compiled(cfg)
     p = c.prog
@@ -91,7 +127,8 @@ def runner(K, info, cfg, decks, node_limit):
         tables = (zeros((cap,)), zeros((cap, words)))
     fa = K._frames(MAX_DEPTH, K.state_len(p.n))
     fb = K._frames(MAX_DEPTH, K.state_len(p.n))
-    prog = (p.number, p.keyword, p.step_start, p.step_count, p.steps, info)
+    steps = p.steps if steps is None else steps
+    prog = (p.number, p.keyword, p.step_start, p.step_count, steps, info)
     common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts)
     if "tracked" in params:
         common += (c.tracked, c.n_tracked)  # kernels before the play marks moved into the row
@@ -127,20 +164,30 @@ def main() -> None:
     )
     args = ap.parse_args()
     cfg = CONFIGS[args.config]
-    KR, PR = load_revision(args.rev)
+    mods = load_revision(args.rev)
+    KR = mods["kernel"]
     cs = load_cards(cfg)
-    old_info = PR.extend_info(cs, win_info(cs))
+    prog = compiled(cfg).prog
+    # the revision's kernel reads the first columns of this tree's step rows (the stand-in
+    # cards use no op of a later vocabulary; the outputs are compared below anyway)
+    width = mods["step_width"] or prog.steps.shape[1]
+    old_steps = np.ascontiguousarray(prog.steps[:, :width])
+    old_info = revision_info(mods, cs, old_steps)
+    new_info = prog.info.copy()
+    if "copies" not in mods:
+        # a revision before copy keys counts positions without them: so does this tree here
+        new_info[-1] = 0
     rng = np.random.default_rng(args.seed)
     if args.min_nodes:
         pool = shuffles(cs.n, 50 * args.deals, rng)
-        new = runner(new_kernel, compiled(cfg).prog.info, cfg, pool, args.node_limit)
+        new = runner(new_kernel, new_info, cfg, pool, args.node_limit)
         decks = pool[new(pool)[1][1] >= args.min_nodes][: args.deals]
         if not len(decks):
             raise SystemExit(f"no deal of >= {args.min_nodes:,} positions in {len(pool):,}")
     else:
         decks = shuffles(cs.n, args.deals, rng)
-    old = runner(KR, old_info, cfg, decks, args.node_limit)
-    new = runner(new_kernel, compiled(cfg).prog.info, cfg, decks, args.node_limit)
+    old = runner(KR, old_info, cfg, decks, args.node_limit, old_steps)
+    new = runner(new_kernel, new_info, cfg, decks, args.node_limit)
     old(decks[:2])  # compile or load both before timing
     new(decks[:2])
     # Short timed calls (a chunk of deals each), old and new back to back in alternating
