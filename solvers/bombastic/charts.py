@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -43,7 +44,7 @@ def first_player_chart(first: pd.DataFrame, out: Path, caption: str) -> None:
             Patch(color="#b9cfe0", label="fewer: listed, too few to compare"),
             Patch(color=PALETTE[1], label="random play in the Numba kernel"),
         ],
-        loc="lower right",
+        loc="upper right",
         fontsize=7,
         frameon=True,
     )
@@ -106,18 +107,22 @@ LENGTH_TAIL = 25
 
 
 def game_length_chart(
-    lengths: pd.DataFrame, outcomes: pd.DataFrame, pairs: pd.DataFrame, out: Path, caption: str
+    lengths: pd.DataFrame,
+    outcomes: pd.DataFrame,
+    pairs: pd.DataFrame,
+    out: Path,
+    caption: str,
+    order: Sequence[str] = (),
 ) -> None:
     """Left: game length of each agent against itself, one small panel per agent on shared
     axes. Right: how each agent's games end (all opponents, self-play left out).
 
     `lengths` is ``game_lengths.csv`` (x, o, turns, games), `outcomes` is
     `how_agents_win_and_lose` with the agent as a column, `pairs` is `study.pairing_table`
-    (for the turn-capped games).
+    (for the turn-capped games). `order` sets the panels' order (the study's agents).
     """
-    mirrors = [
-        a for a in dict.fromkeys(lengths["x"]) if ((lengths["x"] == a) & (lengths["o"] == a)).any()
-    ]
+    agents = list(dict.fromkeys([*order, *lengths["x"]]))
+    mirrors = [a for a in agents if ((lengths["x"] == a) & (lengths["o"] == a)).any()]
     fig = plt.figure(figsize=(13, 6.2), layout="constrained")
     left, right = fig.subfigures(1, 2, width_ratios=[1.25, 1.0])
     ncols = 2
@@ -145,6 +150,8 @@ def game_length_chart(
             rows.append({"agent": a, "turns": b, "share_pct": v, "games": n})
     for k in range(len(mirrors), nrows * ncols):
         axes[k // ncols][k % ncols].set_visible(False)
+        # the panel above an empty slot is the lowest of its column: it carries the ticks
+        axes[k // ncols - 1][k % ncols].tick_params(labelbottom=True)
     ticks = [1, 5, 10, 15, 20, LENGTH_TAIL]
     axes[-1][0].set_xticks(ticks, [str(x) for x in ticks[:-1]] + [f"{LENGTH_TAIL}+"])
     left.supxlabel(
@@ -258,41 +265,44 @@ def ladder_chart(rates: pd.DataFrame, out: Path, caption: str) -> None:
     """Agents ranked by Bradley-Terry rating: a dot each, with its bootstrap 95% interval
     when `rates` has ``lo``/``hi`` (`study.rating_intervals`), on an axis that spans the
     ratings (a bar from an arbitrary origin would make gaps look larger than they are)."""
-    fig, ax = new_figure(8.0, 0.5 * len(rates) + 1.6)
+    fig, ax = new_figure(10.0, 0.5 * len(rates) + 2.0)
     y = np.arange(len(rates))
     r = rates["rating"].to_numpy(dtype=float)
     has_ci = {"lo", "hi"} <= set(rates.columns)
-    if has_ci:
-        err = [r - rates["lo"].to_numpy(dtype=float), rates["hi"].to_numpy(dtype=float) - r]
-        ax.errorbar(r, y, xerr=err, fmt="o", color=PALETTE[0], ecolor="#333333", capsize=3, lw=1)
-        right = rates["hi"].to_numpy(dtype=float)
-    else:
-        ax.plot(r, y, "o", color=PALETTE[0])
-        right = r
     lows = rates["lo"].to_numpy(dtype=float) if has_ci else r
     highs = rates["hi"].to_numpy(dtype=float) if has_ci else r
-    for yi, v, lo_, hi_, s, n, x in zip(
-        y, r, lows, highs, rates["score"], rates["games"], right, strict=True
+    if has_ci:
+        err = [r - lows, highs - r]
+        ax.errorbar(r, y, xerr=err, fmt="o", color=PALETTE[0], ecolor="#333333", capsize=4, lw=1.2)
+    else:
+        ax.plot(r, y, "o", color=PALETTE[0])
+    for yi, v, lo_, hi_, s, n in zip(
+        y, r, lows, highs, rates["score"], rates["games"], strict=True
     ):
-        # The score is this agent's share of its games against the others, which differ
-        # from agent to agent: said in words, so it is not read as a second rating.
+        # The share is of this agent's games against the others, and the others differ
+        # from agent to agent: said in words beside the axes, so that it is not read as
+        # a second rating.
         rating = f"{v:.0f} [{lo_:.0f}, {hi_:.0f}]" if has_ci else f"{v:.0f}"
-        ax.text(
-            x + 15,
-            yi,
-            f"{rating}\nwon {100 * s:.0f}% of its {n:,} games against the other agents",
+        ax.annotate(
+            f"{rating}: won {100 * s:.0f}% of its {n:,} games against the others",
+            xy=(1.02, yi),
+            xycoords=("axes fraction", "data"),
             va="center",
-            fontsize=7.5,
+            fontsize=8,
         )
     ax.set_yticks(y, rates["agent"])
     ax.invert_yaxis()
-    lo = rates["lo"].min() if has_ci else r.min()
-    ax.set_xlim(lo - 60, right.max() + 520)
+    ax.set_xlim(lows.min() - 60, highs.max() + 60)
     interval = rates.attrs.get("bootstrap", "bootstrap 95% intervals") if has_ci else "no intervals"
     ax.set_xlabel(
-        f"rating (Bradley-Terry on the Elo scale, mean 1500; self-play left out; {interval})"
+        f"rating, Bradley-Terry on the Elo scale, mean 1500, self-play left out\n({interval})"
     )
-    ax.set_title("Ladder of agents (only differences between ratings mean anything)")
+    ax.set_title(
+        "Ladder of agents: rating with its interval (only differences between ratings mean "
+        "anything)",
+        fontsize=10,
+        loc="left",
+    )
     ax.grid(axis="x", alpha=0.3)
     ax.grid(axis="y", visible=False)
     data = rates[[c for c in ("agent", "rating", "lo", "hi", "score", "games") if c in rates]]

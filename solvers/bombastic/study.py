@@ -668,7 +668,12 @@ def draw_reference_charts(out_dir: str | Path) -> list[str]:
     charts.first_player_chart(table["first_player"], out, caption)
     charts.card_value_chart(table["card_variants"], table["card_usage"], out, caption)
     charts.game_length_chart(
-        table["game_lengths"], table["outcomes"], table["pairings"], out, caption
+        table["game_lengths"],
+        table["outcomes"],
+        table["pairings"],
+        out,
+        caption,
+        order=manifest["agents"],
     )
     rates = table["ratings"]
     if manifest.get("ratings_intervals"):

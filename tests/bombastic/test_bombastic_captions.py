@@ -73,6 +73,13 @@ def test_every_chart_writes_the_numbers_it_draws_beside_it(study):
     assert len(first) == k * (k + 1) // 2 + 1  # every unordered pairing, and the kernel
     ladder = pd.read_csv(study / "ladder.csv")
     assert list(ladder["agent"]) == list(pd.read_csv(study / "ratings.csv")["agent"])
+    # game length: one small panel per agent against itself, its shares summing to 100
+    lengths = pd.read_csv(study / "game_length.csv")
+    panels = lengths[lengths["panel"] == "game length"]
+    assert sorted(panels["agent"].unique()) == sorted(m["agents"])
+    for _, g in panels.groupby("agent"):
+        assert abs(g["share_pct"].sum() - 100) < 1e-6
+        assert g["games"].nunique() == 1 and g["games"].iloc[0] == m["games_per_seating"]
 
 
 def test_charts_redraw_from_the_tables_alone(study, tmp_path):
