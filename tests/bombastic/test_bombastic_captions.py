@@ -78,7 +78,7 @@ def test_every_chart_writes_the_numbers_it_draws_beside_it(study):
     panels = lengths[lengths["panel"] == "game length"]
     assert sorted(panels["agent"].unique()) == sorted(m["agents"])
     for _, g in panels.groupby("agent"):
-        assert abs(g["share_pct"].sum() - 100) < 1e-6
+        assert abs(g["share_pct"].sum() - 100) < 0.01  # written to 6 significant digits
         assert g["games"].nunique() == 1 and g["games"].iloc[0] == m["games_per_seating"]
 
 
