@@ -8,9 +8,8 @@
 Block `allisbomb-sensitivity`: how to run `bombsolve allisbomb sensitivity` and the largest
 effects of the committed study (its caption names cards, deals, seed, player, interval).
 Block `allisbomb-standin-targets`: the rulebook's difficulty statements measured on each
-stand-in set (the tables `scripts/allisbomb_standin_targets.py` wrote). Block
-`allisbomb-campaign-v2`: the perfect-play campaign study of the default set (version 2),
-from its report (`bombsolve allisbomb campaign --cards standin-v2 ...`).
+stand-in set (the tables `scripts/allisbomb_standin_targets.py` wrote). Version 2's
+matrix and campaign are in block `allisbomb-results-v2` (`scripts/allisbomb_results.py`).
 """
 
 from __future__ import annotations
@@ -122,7 +121,6 @@ def main() -> None:
         nargs="*",
         default=list(TARGET_TABLES),
     )
-    ap.add_argument("--campaign", type=Path, default=ROOT / "results/allisbomb/standin-v2/campaign")
     a = ap.parse_args()
     readme = ROOT / "README.md"
     block = sensitivity_block(a.study, also=tuple(a.also))
@@ -133,20 +131,6 @@ def main() -> None:
         targets_block(a.targets),
         anchor="<!-- /generated:allisbomb-sensitivity -->",
     )
-    camp = a.campaign / "report" / "campaign.md"
-    if camp.is_file():
-        text = camp.read_text()
-        caption, tables = text.split("\n\n", 1)
-        caption = caption.removeprefix("<!-- ").removesuffix(" -->")
-        command = load_manifest(a.campaign).get("command", "bombsolve allisbomb campaign")
-        body = (
-            f"Campaign mode (rulebook H) on the default set, version 2, perfect play per game "
-            f"(`{_rel(a.campaign)}`; version 1's is in the table above):\n\n{tables.rstrip()}"
-            f"\n\n{caption}.\n\nRegenerate: `{command}`.\n"
-        )
-        update_block(
-            readme, "allisbomb-campaign-v2", body, anchor="<!-- /generated:allisbomb-players -->"
-        )
     print("README blocks written")
 
 
