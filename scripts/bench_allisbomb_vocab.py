@@ -4,9 +4,11 @@ The 20-action file (tests/allisbomb/data/vocab_actions.toml, custom cards, base 
 player) is solved deal by deal by the plain-Python reference search and by the kernel
 (`solver.solve`, plain search, `--reps` calls per deal), interleaved, at one node limit;
 both must count the same positions. Prints nodes per CPU-second of each and their ratio.
+`--cards FILE` runs another card file instead (e.g. the file as it was before its `next`
+steps, `git show REV:tests/allisbomb/data/vocab_actions.toml`, to see what they cost).
 
     nice -n 15 python scripts/bench_allisbomb_vocab.py [--deals 20] [--node-limit 3000]
-        [--reps 20] [--seed 15]
+        [--reps 20] [--seed 15] [--cards FILE]
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ def main() -> None:
     ap.add_argument("--node-limit", type=int, default=3000)
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--seed", type=int, default=15)
+    ap.add_argument("--cards", type=Path, default=FILE)
     args = ap.parse_args()
-    cfg = GameConfig(cards_file=FILE, allow_nonstandard=True)
+    cfg = GameConfig(cards_file=args.cards, allow_nonstandard=True)
     cs = load_cards(cfg)
     rng = np.random.default_rng(args.seed)
     decks = [rng.permutation(cs.n) for _ in range(args.deals)]
@@ -60,7 +63,7 @@ def main() -> None:
         nodes += a.nodes
         verdicts[a.outcome] = verdicts.get(a.outcome, 0) + 1
     print(
-        f"cards: {FILE.name} (custom), base, 1 player; {args.deals} deals, seed {args.seed}, "
+        f"cards: {args.cards.name} (custom), base, 1 player; {args.deals} deals, seed {args.seed}, "
         f"node limit {args.node_limit:,}; verdicts {verdicts}; {nodes:,} positions"
     )
     print(
