@@ -348,8 +348,9 @@ def copy_keys(config: GameConfig, on: bool) -> Iterator[None]:
 
 def move_order_enabled(config: GameConfig) -> bool:
     """True if the portfolio search and `search.reference_search(order=2)` of `config`'s game
-    try the EQUIPPED CARDS in the priority order of ordering.py (on by default)."""
-    return bool(compiled_program(config).info[INFO_ORDER])
+    try the EQUIPPED CARDS in the priority order of ordering.py (off by default,
+    `ordering.ON_BY_DEFAULT`)."""
+    return int(compiled_program(config).info[INFO_ORDER]) > 0
 
 
 @contextmanager
@@ -359,8 +360,7 @@ def move_order(config: GameConfig, on: bool) -> Iterator[None]:
     info[INFO_ORDER] of the cached compiled program, as `copy_keys`'s."""
     info = compiled_program(config).info
     old = int(info[INFO_ORDER])
-    if not on:
-        info[INFO_ORDER] = 0
+    info[INFO_ORDER] = abs(old) if on else -abs(old)
     try:
         yield
     finally:

@@ -16,9 +16,9 @@ pinned apart, in `data/nodes_pinned_copy_keys.json` (the same deals, recorded by
 `scripts/pin_allisbomb_nodes.py --copy-keys` when the keys were added, for the 20
 configurations that have copies; no decided verdict differs from the first file). The
 portfolio search's card order (ordering.py) changes its counts again, legitimately:
-the default search (keys and order on) is pinned in `data/nodes_pinned_move_order.json`
-(`--copy-keys --move-order`, all 21 configurations); the two older files are checked
-with the order off.
+with the keys and the order on the counts are pinned in `data/nodes_pinned_move_order.json`
+(`--copy-keys --move-order`, all 21 configurations); the order is off by default, and the
+two older files are checked with it off.
 
 The shortest-win search now decides the deal with the portfolio search before it deepens,
 so where a limit stops the deepening it reports the win it has (not proven the shortest)
@@ -120,11 +120,12 @@ def test_node_counts_with_copy_keys_are_unchanged(case):
 
 @pytest.mark.parametrize("case", ORDERED["cases"], ids=[c["label"] for c in ORDERED["cases"]])
 def test_node_counts_with_move_order_are_unchanged(case):
-    """The default search (copy keys where the game has copies, ordering.py's card order)."""
+    """Copy keys where the game has copies, ordering.py's card order switched on."""
     cfg = config_from_params(case["config"])
-    assert ORDERED["move_order"] and move_order_enabled(cfg)
+    assert ORDERED["move_order"] and not move_order_enabled(cfg)
     assert copy_keys_enabled(cfg) == (case["label"] != "blitz")
-    _check(case, ORDERED)
+    with move_order(cfg, True):
+        _check(case, ORDERED)
 
 
 def test_move_order_keeps_every_decided_verdict_of_the_first_fixture():

@@ -28,31 +28,35 @@ CONFIGS = [
 
 
 class _Table:
-    """Within the block, the cached program of `cfg` has priority table `t` (restored after)."""
+    """Within the block, the ordering of `cfg` is on with priority table `t` (restored after)."""
 
     def __init__(self, cfg: GameConfig, t: np.ndarray) -> None:
-        n = compiled(cfg).cards.n
-        self.tab = priority_table(compiled_program(cfg).info, n)
-        self.new = t
+        self.cfg, self.new = cfg, t
 
     def __enter__(self) -> None:
+        self.on = move_order(self.cfg, True)
+        self.on.__enter__()
+        n = compiled(self.cfg).cards.n
+        self.tab = priority_table(compiled_program(self.cfg).info, n)
         self.old = self.tab.copy()
         self.tab[:] = self.new
 
     def __exit__(self, *exc) -> None:
         self.tab[:] = self.old
+        self.on.__exit__(*exc)
 
 
-def test_the_shipped_table_is_the_cards_priorities_and_not_uniform():
+def test_the_shipped_table_is_the_cards_priorities_and_off_by_default():
     for cfg in CONFIGS:
         n = compiled(cfg).cards.n
-        tab = priority_table(compiled_program(cfg).info, n)
-        assert (tab == card_priorities(compiled(cfg).cards)).all()
-        assert len(np.unique(tab)) > 1
-        assert move_order_enabled(cfg)
-        with move_order(cfg, False):
-            assert priority_table(compiled_program(cfg).info, n) is None
-            assert not move_order_enabled(cfg)
+        assert not move_order_enabled(cfg)
+        assert priority_table(compiled_program(cfg).info, n) is None
+        with move_order(cfg, True):
+            assert move_order_enabled(cfg)
+            tab = priority_table(compiled_program(cfg).info, n)
+            assert (tab == card_priorities(compiled(cfg).cards)).all()
+            assert len(np.unique(tab)) > 1
+        assert not move_order_enabled(cfg)
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=lambda c: c.label())
@@ -78,6 +82,11 @@ def test_order_changes_positions_not_verdicts_in_the_plain_search():
     cfg = GameConfig()
     cards = compiled(cfg).cards
     decks = shuffles(cards.n, 150, np.random.default_rng(4))
+    with _Table(cfg, card_priorities(cards)):
+        _compare(cfg, cards, decks)
+
+
+def _compare(cfg, cards, decks):
     differ = compared = 0
     for i, deck in enumerate(decks):
         a = solve(cfg, deck, node_limit=200_000, portfolio=False, order=0)
@@ -104,7 +113,8 @@ def test_order_changes_positions_not_verdicts_in_the_plain_search():
 )
 def test_portfolio_verdicts_with_and_without_the_order(cfg, k):
     decks = shuffles(compiled(cfg).cards.n, k, np.random.default_rng(8))
-    on = solve_batch(cfg, decks, node_limit=400_000)
+    with move_order(cfg, True):
+        on = solve_batch(cfg, decks, node_limit=400_000)
     with move_order(cfg, False):
         off = solve_batch(cfg, decks, node_limit=400_000)
     both = (on["code"] != 2) & (off["code"] != 2)
@@ -118,7 +128,8 @@ def test_ordered_portfolio_wins_replay():
     cfg = GameConfig(expansions=("gifts", "mosquitos"), players=2)
     decks = shuffles(compiled(cfg).cards.n, 30, np.random.default_rng(9))
     wins = 0
-    for deck in decks:
-        res = solve(cfg, deck, node_limit=200_000)  # check=True replays the line
-        wins += res.outcome == "win"
+    with move_order(cfg, True):
+        for deck in decks:
+            res = solve(cfg, deck, node_limit=200_000)  # check=True replays the line
+            wins += res.outcome == "win"
     assert wins >= 5
