@@ -915,6 +915,7 @@ def load_cards(config: GameConfig) -> CardSet:
     if len(cards) > MAX_CARDS:
         raise BadInput(f"{config.label()}: {len(cards)} cards; at most {MAX_CARDS} are supported")
     _check_one_copy(cards)
+    _check_single_win_cards(cards, config)
     _check_deck(cards, config)
     files_unique = tuple(dict.fromkeys(files))
     provenance = tuple(c.provenance for c in cards)
@@ -939,6 +940,39 @@ def _check_one_copy(cards: list[Card]) -> None:
                             f"has {count[name]} copies in this game: a place next to it "
                             "does not say which; name a card with one copy, or 'self'"
                         )
+
+
+def _check_single_win_cards(cards: list[Card], config: GameConfig) -> None:
+    """Refuse more than one copy of a card a win condition names (rulebook E, G), even with
+    `allow_nonstandard`: "the ignited PRINCESS", "the DESIRED DISH", "the THRONE", "the DREAM
+    GUIDE", "THE JUICE", "ALL" are each one card, and the engines read each by one id, so a
+    second copy would make the verdict depend on which copy the engine looked at."""
+    count: dict[str, int] = {}
+    for c in cards:
+        count[c.name] = count.get(c.name, 0) + 1
+    named = {"PRINCESS": "E"}
+    if config.waking_up:
+        named["THRONE"] = "G, WAKING UP"
+    for expansion, name in (
+        ("dream_guide", "DREAM GUIDE"),
+        ("the_juice", "THE JUICE"),
+        ("all", "ALL"),
+    ):
+        if expansion in config.expansions:
+            named[name] = f"G, {name}"
+    for k in dict.fromkeys(cards):
+        for side in ("passive", "ignited"):
+            for st in getattr(k, side).all_steps():
+                if st.op == "prophecy" and st.dish:
+                    named.setdefault(st.dish, "E.1, the DESIRED DISH")
+    for name, section in named.items():
+        if count.get(name, 0) > 1:
+            kind = next(c for c in cards if c.name == name)
+            raise BadInput(
+                f"{kind.source}: {kind.where()}: {count[name]} copies of {name} in this game; "
+                f"a win condition names it as one card (rulebook {section}), so the solver "
+                "needs exactly one copy: give it copies = 1"
+            )
 
 
 def _check_deck(cards: list[Card], config: GameConfig) -> None:

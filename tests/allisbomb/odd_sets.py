@@ -9,6 +9,7 @@ it prints one line `ok N` or the disagreements, for a subprocess under NUMBA_BOU
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -152,6 +153,21 @@ def _steps(rng, names: list[str], k: int, depth: int = 0) -> list[str]:
     return out
 
 
+def _one_copy_of_dishes(text: str) -> str:
+    """The file with every PROPHECY naming a card of one copy: a PROPHECY that named a card
+    of two copies names the last single card instead (the loader refuses two: "the DESIRED
+    DISH" is one card, CARDS.md). No random draw is spent and no card count changes, so a
+    seed keeps its file otherwise."""
+    copies = dict(re.findall(r'name = "([^"]+)"\ncopies = (\d)', text))
+    single = [n for n, c in copies.items() if c == "1"]
+    for dish in set(re.findall(r'op = "prophecy", dish = "([^"]+)"', text)):
+        if copies.get(dish) != "1" and single:
+            text = text.replace(
+                f'op = "prophecy", dish = "{dish}"', f'op = "prophecy", dish = "{single[-1]}"'
+            )
+    return text
+
+
 def random_card_file(rng, path: Path, n_cards: int) -> Path:
     """Write a random custom base set of `n_cards` cards (copies included) to `path`."""
     kinds: list[tuple[str, int]] = []
@@ -186,7 +202,7 @@ def random_card_file(rng, path: Path, n_cards: int) -> Path:
             if kw:
                 lines.append(f'keyword = "{kw}"')
             lines.append("steps = [" + ", ".join(steps) + "]")
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(_one_copy_of_dishes("\n".join(lines) + "\n"))
     return path
 
 
@@ -255,7 +271,7 @@ def first_vocabulary_card_file(rng, path: Path, n_cards: int) -> Path:
             if kw:
                 lines.append(f'keyword = "{kw}"')
             lines.append("steps = [" + ", ".join(steps) + "]")
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(_one_copy_of_dishes("\n".join(lines) + "\n"))
     return path
 
 

@@ -304,6 +304,18 @@ CASES = [
         ["card 2 (B)[passive][number]", "NUMBER 7", "at most 3"],
     ),
     (
+        "two PRINCESS cards, even nonstandard",
+        _base('name = "PRINCESS"\ncopies = 1', 'name = "PRINCESS"\ncopies = 2'),
+        ("--allow-nonstandard",),
+        ["card 1 (PRINCESS)", "2 copies of PRINCESS", "rulebook E", "copies = 1"],
+    ),
+    (
+        "two copies of a DESIRED DISH, even nonstandard",
+        _base('name = "EGGS"\ncopies = 1', 'name = "EGGS"\ncopies = 2'),
+        ("--allow-nonstandard",),
+        ["(EGGS)", "2 copies of EGGS", "the DESIRED DISH"],
+    ),
+    (
         "per-card expansion naming no set",
         MINI.replace('name = "base"\n', "").replace(
             'name = "A"\n', 'name = "A"\nexpansion = "bas"\n'
