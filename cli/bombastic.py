@@ -492,8 +492,8 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
     type=count_range(1),
     default=None,
     help="Games per seating for every pairing [default: per agent, the reference caps: "
-    "3000 random/heuristic, 400 greedy/omniscient, 200 ismcts:100 and ismcts-guarded:100, "
-    "60 ismcts-heuristic-guarded:300, 60 any other; a pairing plays the smaller cap].",
+    "3000 random/heuristic, 2000 greedy/omniscient/ismcts-heuristic-guarded:300, 200 "
+    "ismcts:100 and ismcts-guarded:100, 60 any other; a pairing plays the smaller cap].",
 )
 @click.option(
     "--card-games", type=count_range(1), default=2000, show_default=True, help="Games per deck."

@@ -97,6 +97,12 @@ def main() -> int:
     )
     ap.add_argument("--no-readme", action="store_true", help="do not write the README block")
     ap.add_argument(
+        "--block",
+        default="allisbomb-results",
+        help="the README's generated block to write (default: %(default)s; each card set's "
+        "study has its own, e.g. allisbomb-results-v2)",
+    )
+    ap.add_argument(
         "--redraw",
         action="store_true",
         help="solve nothing: redraw the matrix report from its committed tables (the chunks "
@@ -109,7 +115,8 @@ def main() -> int:
         f"--seed {args.seed} --node-limit {args.node_limit} "
         f"--campaign-node-limit {args.campaign_node_limit} "
         f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size} "
-        f"--cards {args.cards} --out {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}"
+        f"--cards {args.cards} --out {_rel_out(args.out)}"
+        + ("" if args.block == "allisbomb-results" else f" --block {args.block}")
     )
 
     # --- the campaign study -----------------------------------------------------------
@@ -199,7 +206,7 @@ def main() -> int:
     if not rows.attrs["complete"]:
         status = (
             f"**Study in progress:** {_progress_text(rows, args.deals, labels)}; the same "
-            "command resumes it.\n"
+            "command resumes it.\n\n"
         )
     return _readme(args, matrix, text, status, done, camp_dir, camp_text, regen)
 
@@ -230,6 +237,10 @@ def _not_redrawn(manifest, missing) -> str:
     )
 
 
+def _rel_out(out: Path) -> Path:
+    return out.relative_to(ROOT) if out.is_relative_to(ROOT) else out
+
+
 def _readme(args, matrix, text, status, done, camp_dir, camp_text, regen) -> int:
     """Write the README's generated block from the reports' tables."""
     if args.no_readme:
@@ -247,11 +258,11 @@ def _readme(args, matrix, text, status, done, camp_dir, camp_text, regen) -> int
     body += f"Regenerate or resume: `{regen} [--time-budget MINUTES]`\n"
     update_block(
         ROOT / "README.md",
-        "allisbomb-results",
+        args.block,
         body,
-        anchor="`results/allisbomb/` (never typed by hand):",
+        anchor=f"`{_rel_out(args.out)}/` (never typed by hand):",
     )
-    print(f"README block 'allisbomb-results' written from {matrix}")
+    print(f"README block '{args.block}' written from {matrix}")
     return 0
 
 

@@ -206,18 +206,25 @@ def main() -> None:
         if parts and len(merged) == a.campaigns:
             c = campaign_measure(merged)
         elif a.partial:
-            raise SystemExit("--partial: the campaign parts in --cache are not complete")
+            c = None  # the campaign parts in --cache are not complete
         else:
             c = measure_campaign(a.cards, a.campaigns, a.seed)
-        lo, hi = c.gold_interval
-        medals = ", ".join(f"{k} {v}" for k, v in c.medals.items())
-        lines.append(
+        head = (
             f'| {len(TARGETS) + 1} | Campaign medals mean something ("5 points or up: Bronze ... '
             f'15 points or up: Golden"): gold rare, not the rule | {a.campaigns} campaigns | '
-            f"not measured | - | {medals}; gold {c.medals['gold'] / c.n:.0%} [{lo:.0%}, {hi:.0%}], "
-            f"median {c.points_median:.0f} points | {'yes' if c.met() else '**no**'} |"
+            "not measured | - | "
         )
-        rows.append({"n": len(TARGETS) + 1, "campaign": {**c.medals, "met": c.met()}})
+        if c is None:
+            missing += 1
+            lines.append(head + f"not measured ({len(merged)} of {a.campaigns} in --cache) | - |")
+        else:
+            lo, hi = c.gold_interval
+            medals = ", ".join(f"{k} {v}" for k, v in c.medals.items())
+            lines.append(
+                head + f"{medals}; gold {c.medals['gold'] / c.n:.0%} [{lo:.0%}, {hi:.0%}], "
+                f"median {c.points_median:.0f} points | {'yes' if c.met() else '**no**'} |"
+            )
+            rows.append({"n": len(TARGETS) + 1, "campaign": {**c.medals, "met": c.met()}})
     games = {
         f"{player}/{name}": {
             "n": m.n,

@@ -1,8 +1,9 @@
 """Regenerate the committed Bombastic reference study in results/bombastic/.
 
-    nice -n 10 python scripts/bombastic_reference.py --workers 2   # about 25 minutes
+    nice -n 10 python scripts/bombastic_reference.py --workers 2   # about an hour
     python scripts/bombastic_reference.py --quick --out /tmp/bs    # a tiny run, elsewhere
     python scripts/bombastic_reference.py --blocks-only            # README blocks only
+    python scripts/bombastic_reference.py --charts-only            # charts and blocks, from the tables
 
 Re-running resumes: finished chunks under results/bombastic/runs/ are reused. At the
 end the README's generated blocks `bombastic-ladder`, `bombastic-first-player` and
@@ -28,6 +29,8 @@ from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson, wilson_undecided  # noqa: E402
 
 README_ANCHOR = "<!-- section: bombastic -->"
+#: Games per seating from which the README compares a pairing in words.
+COMPARED = 2000
 
 
 def _pct(rate: float, lo: float, hi: float) -> str:
@@ -42,7 +45,8 @@ def readme_blocks(out: Path) -> dict[str, str]:
     pairs = pd.read_csv(out / "pairings.csv")
     agents = list(ratings["agent"])
     lines = [
-        "| agent | rating (Bradley-Terry, Elo scale) | score, % [95% CI] | games (no self-play) |",
+        "| agent | rating (Bradley-Terry, Elo scale) [bootstrap 95%] | won, % of its games "
+        "against the other agents [95% CI] | those games |",
         "| --- | --- | --- | --- |",
     ]
     others = pairs[pairs["x"] != pairs["o"]]
@@ -55,11 +59,19 @@ def readme_blocks(out: Path) -> dict[str, str]:
         # Turn-capped games count half in the score; the interval counts them as losses
         # at its low end and as wins at its high end.
         lo, hi = wilson_undecided(wins, draws, n)
-        lines.append(f"| {r.agent} | {r.rating:.0f} | {_pct(r.score, lo, hi)} | {n:,} |")
+        rating = (
+            f"{r.rating:.0f} [{r.lo:.0f}, {r.hi:.0f}]" if "lo" in ratings else f"{r.rating:.0f}"
+        )
+        lines.append(f"| {r.agent} | {rating} | {_pct(r.score, lo, hi)} | {n:,} |")
     lines += [
         "",
+        "A turn-capped game counts half in the share won. The opponents differ from agent "
+        "to agent (each pairing plays the smaller cap of its two agents), so the shares are "
+        "not a ranking; the ratings put them on one scale.",
+        "",
         "Head to head: the row agent's wins, % of the games of both seatings against the "
-        "column agent [Wilson 95%] (games).",
+        f"column agent [Wilson 95%] (games); in italics, pairings of fewer than {COMPARED:,} "
+        "games per seating: listed, too few to compare.",
         "",
         "| | " + " | ".join(agents) + " |",
         "|---" * (len(agents) + 1) + "|",
@@ -75,7 +87,8 @@ def readme_blocks(out: Path) -> dict[str, str]:
             n = int(ab["games"].sum() + ba["games"].sum())
             k = int(ab["x_wins"].sum() + ba["o_wins"].sum())
             lo, hi = wilson(k, n)
-            cells.append(f"{_pct(k / n, lo, hi)} ({n})")
+            cell = f"{_pct(k / n, lo, hi)} ({n:,})"
+            cells.append(cell if n >= 2 * COMPARED else f"*{cell}*")
         lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
     games = manifest["games_per_seating"]
     lines += [
@@ -94,12 +107,22 @@ def readme_blocks(out: Path) -> dict[str, str]:
 
     first = pd.read_csv(out / "first_player.csv")
     lines = [
-        "| pairing (both seatings) | games | first player (X) wins, % [95% CI] |",
-        "| --- | --- | --- |",
+        "| pairing (both seatings) | games | per seating | first player (X) wins, % [95% CI] |",
+        "| --- | --- | --- | --- |",
     ]
     for r in first.itertuples():
-        lines.append(f"| {r.pairing} | {r.games:,} | {_pct(r.rate, r.lo, r.hi)} |")
-    lines += ["", "A turn-capped game counts as not won by X."]
+        a, _, b = r.pairing.partition(" / ")
+        per = r.games if a == b or "kernel" in r.pairing else r.games // 2
+        rate = _pct(r.rate, r.lo, r.hi)
+        lines.append(
+            f"| {r.pairing} | {r.games:,} | {per:,} | {rate if per >= COMPARED else f'*{rate}*'} |"
+        )
+    lines += [
+        "",
+        "A turn-capped game counts as not won by X. A self-play pairing has one seating. In "
+        f"italics, pairings of fewer than {COMPARED:,} games per seating: listed, too few to "
+        "compare.",
+    ]
     first_block = "\n".join(lines) + "\n"
 
     var = pd.read_csv(out / "card_variants.csv")
@@ -150,11 +173,21 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--readme", default=str(ROOT / "README.md"), help="'' to leave it alone")
     ap.add_argument("--blocks-only", action="store_true", help="only rewrite the README blocks")
+    ap.add_argument(
+        "--charts-only",
+        action="store_true",
+        help="redraw the charts from the tables and manifests in --out, then the blocks",
+    )
     args = ap.parse_args()
     t0 = time.time()
     out = Path(args.out)
-    if args.blocks_only:
-        write_blocks(out, Path(args.readme))
+    if args.charts_only:
+        from solvers.bombastic.study import draw_reference_charts
+
+        print("charts: " + ", ".join(draw_reference_charts(out)))
+    if args.blocks_only or args.charts_only:
+        if args.readme:
+            write_blocks(out, Path(args.readme))
         return
     if args.quick:
         reference_study(

@@ -49,6 +49,7 @@ from solvers.allisbomb.edits import (
     edited_cards,
     edited_config,
     pair_deck,
+    source_kinds,
     touches_rulebook,
 )
 from solvers.allisbomb.rules import new_game
@@ -296,6 +297,39 @@ def card_file_name(key: str) -> str:
     return key.replace("/", "_").replace(" ", "-").replace(":", "-") + ".toml"
 
 
+#: The card file, in the report's cards/ folder, holding every set of the base game whole.
+BASE_CARDS_FILE = "base-cards.toml"
+
+
+def variant_file_name(edit: Edit) -> str:
+    """The name of a `--variant` file made whole (every set of the game) in cards/."""
+    return f"variant-{Path(edit.path).stem}.toml"
+
+
+def needs_whole_file(config: GameConfig) -> bool:
+    """True if no single ``--cards`` value opens `config`'s cards.
+
+    A card file defines some sets and the game's set version (`GameConfig.cards_version`)
+    gives the others; ``--cards`` takes a version or a file, so a file played on a version
+    other than the default one can only be opened from a file holding every set.
+    """
+    return config.cards_file is not None and config.cards_version != DEFAULT_CARDS
+
+
+def whole_card_file(config: GameConfig, title: str) -> str:
+    """`config`'s cards as one card file defining every set in play (opens with ``--cards``)."""
+    return card_file_text(source_kinds(config), title)
+
+
+def _cards_value(config: GameConfig, cards_dir: str, whole_name: str) -> str:
+    """The ``--cards`` value that opens `config`'s cards ('' for the default set)."""
+    if config.cards_file is None:
+        return "" if config.cards_version == DEFAULT_CARDS else config.cards_version
+    if needs_whole_file(config):
+        return f"{cards_dir}/{whole_name}"
+    return str(config.cards_file)
+
+
 def _open(rank_text: str, flags: str, cards: str) -> str:
     """The command that opens one deal: `bombsolve allisbomb --rank R [flags] [--cards F]`."""
     parts = ["bombsolve allisbomb --rank", rank_text, flags, f"--cards {cards}" if cards else ""]
@@ -305,17 +339,13 @@ def _open(rank_text: str, flags: str, cards: str) -> str:
 def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards") -> pd.DataFrame:
     """Every deal whose decided verdict flipped under an edit, with the commands that open it.
 
-    `open_edited` names the edit's card file in `cards_dir` (written by `write_report`).
+    `open_edited` names the edit's card file in `cards_dir` (written by `write_report`), or
+    the `--variant` file itself; a card file played on a set version other than the default
+    one is opened from its cards made whole (`needs_whole_file`), also in `cards_dir`.
     """
     config = config_from_params(params["config"])
     flags = game_flags(config)
-    base_cards = (
-        str(config.cards_file)
-        if config.cards_file
-        else config.cards_version
-        if config.cards_version != DEFAULT_CARDS
-        else ""
-    )
+    base_cards = _cards_value(config, cards_dir, BASE_CARDS_FILE)
     b = rows[rows["edit"] == BASE].set_index("case")
     out = []
     for entry in params["edits"]:
@@ -323,7 +353,13 @@ def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards
         bo, eo = b["outcome"], e["outcome"].reindex(b.index)
         hit = (bo != eo) & (bo != 2) & (eo != 2)
         edit = Edit(**entry["edit"])
-        cards = edit.path if edit.kind == "file" else f"{cards_dir}/{card_file_name(entry['key'])}"
+        cards = (
+            _cards_value(
+                replace(config, cards_file=Path(edit.path)), cards_dir, variant_file_name(edit)
+            )
+            if edit.kind == "file"
+            else f"{cards_dir}/{card_file_name(entry['key'])}"
+        )
         # A single edit is played as nonstandard (edits.edited_config); so is its opening.
         edited_flags = (
             flags if edit.kind == "file" else game_flags(replace(config, allow_nonstandard=True))
@@ -508,9 +544,27 @@ def write_report(
     write_text_atomic(out / "flips.csv", fl.to_csv(index=False))
     config = config_from_params(params["config"])
     cs = load_cards(config)
+    whole = "Written by bombsolve's sensitivity study (solvers/allisbomb/sensitivity.py)."
+    if needs_whole_file(config):
+        write_text_atomic(
+            out / "cards" / BASE_CARDS_FILE,
+            whole_card_file(
+                config, f"{config.label()}, every set, set {config.cards_version}\n{whole}"
+            ),
+        )
     for entry in params["edits"]:
         edit = Edit(**entry["edit"])
         if edit.kind == "file":
+            variant = replace(config, cards_file=Path(edit.path))
+            if needs_whole_file(variant):
+                write_text_atomic(
+                    out / "cards" / variant_file_name(edit),
+                    whole_card_file(
+                        variant,
+                        f"{config.label()}: {Path(edit.path).name} on set {config.cards_version}, "
+                        f"every set\n{whole}",
+                    ),
+                )
             continue
         write_text_atomic(
             out / "cards" / card_file_name(entry["key"]),

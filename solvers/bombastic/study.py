@@ -340,18 +340,21 @@ REFERENCE_AGENTS = (
     "ismcts-heuristic-guarded:300",
     "omniscient",
 )
-# Games per seating each agent can afford in the reference study (one core, about
-# 25 minutes in all): a pairing plays the smaller of its two agents' caps. Measured
-# cost per game: random 0.2 ms, heuristic 5 ms, greedy and omniscient about 0.1 s,
-# ismcts:100 about 0.1 s, ismcts-heuristic-guarded:300 about 0.5 s.
+# Games per seating each agent can afford in the reference study (2 workers, about an
+# hour): a pairing plays the smaller of its two agents' caps. The agents the README
+# compares in words (random, heuristic, greedy, omniscient, ismcts-heuristic-guarded:300)
+# get at least 2,000 games per seating; the two plain ISMCTS agents, the slowest and the
+# weakest, only what is left. Measured cost per game in self-play on an idle core:
+# random 0.2 ms, heuristic 5 ms, omniscient 10 ms, greedy 0.16 s,
+# ismcts-heuristic-guarded:300 0.17 s, ismcts:100 0.22 s, ismcts-guarded:100 0.31 s.
 REFERENCE_GAMES = {
     "random": 3000,
     "heuristic": 3000,
-    "greedy": 400,
-    "omniscient": 400,
+    "greedy": 2000,
+    "omniscient": 2000,
     "ismcts:100": 200,
     "ismcts-guarded:100": 200,
-    "ismcts-heuristic-guarded:300": 60,
+    "ismcts-heuristic-guarded:300": 2000,
 }
 
 
@@ -370,6 +373,7 @@ def first_player_table(df: pd.DataFrame, kernel: pd.DataFrame | None = None) -> 
                 {
                     "pairing": f"{a} / {b}",
                     "games": n,
+                    "games_per_seating": n if a == b else n // 2,
                     "first_wins": k,
                     "rate": k / n,
                     "lo": lo,
@@ -383,6 +387,7 @@ def first_player_table(df: pd.DataFrame, kernel: pd.DataFrame | None = None) -> 
             {
                 "pairing": "random / random (kernel)",
                 "games": n,
+                "games_per_seating": n,
                 "first_wins": k,
                 "rate": k / n,
                 "lo": lo,
@@ -465,6 +470,7 @@ def reference_study(
     from solvers.common.files import write_text_atomic
 
     out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
     runs = out / "runs"
     base = Options()
     log(f"tournament: {len(agents)} agents, games per seating {games}")
@@ -545,28 +551,6 @@ def reference_study(
     if info_rows:
         save_table(pd.DataFrame(info_rows), out, "infostates")
 
-    if isinstance(games, int):
-        per_seating = f"{games} games per seating"
-    else:
-        per_seating = (
-            "games per seating: the smaller cap of the two agents ("
-            + ", ".join(f"{a} {games[a]}" for a in agents)
-            + ")"
-        )
-    caption = (
-        f"Bombastic, default rules (second swap 'distinct', deck order remembered, turn cap "
-        f"{base.turn_cap}, no promos unless stated). Agents: {', '.join(agents)}. "
-        f"Tournament: {per_seating}, seed {seed}; kernel: {kernel_games} random "
-        f"games; cards: {card_agent} vs {card_agent}, {card_games} games per deck, each deck "
-        f"its own root drawn from SeedSequence({seed}). Win rates with Wilson 95% "
-        "intervals; ratings with bootstrap 95% intervals (games resampled within each "
-        "pairing)."
-    )
-    charts.first_player_chart(first, out, caption)
-    charts.card_value_chart(variants, usage, out, caption)
-    charts.game_length_chart(tour, out, caption)
-    charts.ladder_chart(rates, out, caption)
-
     mirror = {r.x: r for r in pairs.itertuples() if r.x == r.o}
     headline = {
         "ratings": rates.to_dict("records"),
@@ -580,9 +564,14 @@ def reference_study(
             ["variant", "games", "x_rate", "x_lo", "x_hi", "mean_turns"]
         ].to_dict("records"),
     }
+    from solvers.common.version import commit
+
     manifest = {
         "study": "bombastic.reference",
         "command": "python scripts/bombastic_reference.py",
+        "rulebook": RULEBOOK,
+        "git_commit": commit(),
+        "ratings_intervals": rates.attrs.get("bootstrap", ""),
         "seed": seed,
         "agents": list(agents),
         "games_per_seating": games if isinstance(games, int) else dict(games),
@@ -594,4 +583,100 @@ def reference_study(
         "headline": headline,
     }
     write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=2, default=float))
+    draw_reference_charts(out)
     return manifest
+
+
+#: The rulebook the engine implements (its sections are cited in rules.py).
+RULEBOOK = "shared/rules/bombastic.txt"
+
+
+def _rules_words(opts: Mapping[str, Any]) -> str:
+    removed = opts.get("removed") or []
+    words = [
+        f"second swap '{opts['second_swap']}'",
+        "deck order remembered" if opts["deck_known"] else "deck order not remembered",
+        f"shuffle by {opts.get('shuffle', 'chance')}",
+        f"turn cap {opts['turn_cap']}",
+        "promos" if opts["promos"] else "no promos unless stated",
+    ]
+    if not opts.get("alarms", True):
+        words.append("no ALARM cards")
+    if removed:
+        words.append("without " + ", ".join(CARD_SLUG[Card(c)] for c in removed))
+    return ", ".join(words)
+
+
+def reference_caption(manifest: Mapping[str, Any], runs: Sequence[Mapping[str, Any]]) -> str:
+    """The caption of every reference chart, read from the study's `manifest` and the
+    runner manifests of its parts (`runs`): the rulebook and rule options, the agents and
+    games per seating, the seeds and N of each part, and the commits that played the
+    games (DESIGN.md, "Truth of results")."""
+    games = manifest["games_per_seating"]
+    agents = manifest["agents"]
+    if isinstance(games, int):
+        per_seating = f"{games} games per seating"
+    else:
+        per_seating = (
+            "games per seating: the smaller cap of the two agents ("
+            + ", ".join(f"{a} {games[a]}" for a in agents)
+            + ")"
+        )
+    seed = manifest["seed"]
+    card = manifest["card_agent"]
+    commits = list(
+        dict.fromkeys(
+            r.get("git_commit", m.get("git_commit", "unknown"))[:12]
+            for m in runs
+            for r in m.get("runs", [])
+            if r.get("chunks_computed")
+        )
+    ) or [str(manifest.get("git_commit", "unknown"))[:12]]
+    return (
+        f"Bombastic, rules: {manifest.get('rulebook', RULEBOOK)}; default rules "
+        f"({_rules_words(manifest['options'])}). Agents: {', '.join(agents)}. "
+        f"Tournament: {per_seating}, seed {seed} (pairing k rooted at {seed} * 1000 + k); "
+        f"kernel: {manifest['kernel_games']} random games; cards: {card} vs {card}, "
+        f"{manifest['card_games_per_variant']} games per deck, each deck its own root drawn "
+        f"from SeedSequence({seed}). Win rates with Wilson 95% intervals; ratings with "
+        "bootstrap 95% intervals (games resampled within each pairing). Games played by "
+        f"bombsolve @ {', '.join(commits)}."
+    )
+
+
+def draw_reference_charts(out_dir: str | Path) -> list[str]:
+    """Draw the reference study's charts from the tables and manifests in `out_dir`
+    (no game is replayed); return the chart names."""
+    from solvers.bombastic import charts
+
+    out = Path(out_dir)
+    manifest = json.loads((out / "manifest.json").read_text())
+    runs = [json.loads(p.read_text()) for p in sorted((out / "runs").rglob("manifest.json"))]
+    caption = reference_caption(manifest, runs)
+    table = {
+        stem: pd.read_csv(out / f"{stem}.csv")
+        for stem in (
+            "first_player",
+            "card_variants",
+            "card_usage",
+            "game_lengths",
+            "outcomes",
+            "pairings",
+            "ratings",
+        )
+    }
+    charts.first_player_chart(table["first_player"], out, caption)
+    charts.card_value_chart(table["card_variants"], table["card_usage"], out, caption)
+    charts.game_length_chart(
+        table["game_lengths"],
+        table["outcomes"],
+        table["pairings"],
+        out,
+        caption,
+        order=manifest["agents"],
+    )
+    rates = table["ratings"]
+    if manifest.get("ratings_intervals"):
+        rates.attrs["bootstrap"] = manifest["ratings_intervals"]
+    charts.ladder_chart(rates, out, caption)
+    return ["first_player", "card_values", "game_length", "ladder"]

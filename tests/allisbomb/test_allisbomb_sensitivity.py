@@ -13,18 +13,26 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.allisbomb.cards import BLITZ_PAIRS, load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.config import DEFAULT_CARDS, EXPANSIONS, GameConfig, cards_option
 from solvers.allisbomb.edits import (
     Edit,
     all_edits,
     card_file_text,
+    edited_cards,
     edited_config,
     pair_deck,
     source_kinds,
     write_card_file,
 )
 from solvers.allisbomb.program import compile_program
-from solvers.allisbomb.sensitivity import effects, flips, sensitivity_study, write_report
+from solvers.allisbomb.sensitivity import (
+    BASE_CARDS_FILE,
+    effects,
+    flips,
+    needs_whole_file,
+    sensitivity_study,
+    write_report,
+)
 from solvers.common.errors import BadInput
 from solvers.common.runner import load_manifest, run_study
 from solvers.common.stats import wilson
@@ -254,3 +262,62 @@ def test_undecided_deals_widen_the_interval_instead_of_counting_as_losses(tmp_pa
     folded = effects(decided_only, study.params).iloc[0]
     assert folded["diff"] == eff["diff"]  # the point estimate counts undecided as not won
     assert eff["lo"] < folded["lo"] and eff["hi"] > folded["hi"]
+
+
+def _program(config):
+    return compile_program(load_cards(config))
+
+
+def _same_program(a, b) -> bool:
+    fields = ("number", "keyword", "step_start", "step_count", "steps", "info")
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in fields)
+
+
+def test_variant_on_another_set_version_opens_with_the_cards_it_was_played_with(tmp_path):
+    # A variant file that defines the base set only, played on version 1 with the HANDS:
+    # the HANDS come from version 1. `--cards` names a version or a file, not both, so the
+    # report's commands must name a file that holds every set.
+    v1 = GameConfig(cards_version="standin-v1")
+    base_only = load_cards(v1)
+    step = next(e for e in all_edits(base_only) if e.kind == "step" and e.label == "MENDER")
+    variant = tmp_path / "mine.toml"
+    variant.write_text(card_file_text(edited_cards(base_only, step), "MENDER without a step"))
+    config = replace(v1, hands=True)
+    out, rows, manifest = _study(tmp_path, config, variant=variant, deals=2)
+    params = manifest["identity"]["params"]
+    played = edited_config(config, Edit(**params["edits"][0]["edit"]))
+    assert needs_whole_file(played) and not needs_whole_file(config)
+    # the version matters: the same file on the default version is another game
+    other = replace(played, cards_version=DEFAULT_CARDS)
+    assert not _same_program(_program(played), _program(other))
+    # one deal whose verdict flipped (the rows as the study wrote them, outcome changed)
+    key = params["edits"][0]["key"]
+    rows = rows[rows["case"] == rows["case"].min()].copy()
+    rows["outcome"] = np.where(rows["edit"] == key, 0, 1)
+    report = out / "report"
+    write_report(rows, manifest, report, top=1)
+    fl = pd.read_csv(report / "flips.csv", dtype=str)
+    assert len(fl) == 1
+    assert not (report / "cards" / BASE_CARDS_FILE).exists()  # the base names its version
+    for column, want in (("open_base", config), ("open_edited", played)):
+        words = shlex.split(fl.at[0, column])
+        assert words[:3] == ["bombsolve", "allisbomb", "--rank"] and "--hands" in words
+        value = words[words.index("--cards") + 1]
+        if column == "open_edited":
+            assert value == "cards/variant-mine.toml"
+            value = str(report / value)  # the commands run in DIR/report
+        else:
+            assert value == "standin-v1"
+        opened = replace(GameConfig(hands=True), **cards_option(value))
+        assert _same_program(_program(opened), _program(want)), column
+
+
+def test_variant_on_the_default_set_opens_with_the_file_itself(tmp_path):
+    out, rows, manifest = _study(tmp_path, GameConfig(), variant=KNOWN, deals=2)
+    key = manifest["identity"]["params"]["edits"][0]["key"]
+    rows = rows[rows["case"] == rows["case"].min()].copy()
+    rows["outcome"] = np.where(rows["edit"] == key, 0, 1)
+    fl = flips(rows, manifest["identity"]["params"])
+    words = shlex.split(fl.at[0, "open_edited"])
+    assert Path(words[words.index("--cards") + 1]) == KNOWN.resolve()
+    assert "--cards" not in shlex.split(fl.at[0, "open_base"])

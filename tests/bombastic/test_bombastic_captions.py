@@ -41,7 +41,9 @@ def test_every_chart_names_the_rules_agents_seeds_and_n(study):
         text = svg_text(study / f"{stem}.svg")
         assert text.count("Bombastic, ") >= 1, stem
         text = text[text.index("Bombastic, ") :]
-        # rules and options
+        # the rulebook, rules and options
+        assert f"rules: {m['rulebook']};" in text, stem
+        assert f"shuffle by {opts.get('shuffle', 'chance')}" in text, stem
         assert f"second swap '{opts['second_swap']}'" in text, stem
         assert f"turn cap {opts['turn_cap']}" in text, stem
         assert ("deck order remembered" in text) == opts["deck_known"], stem
@@ -52,6 +54,49 @@ def test_every_chart_names_the_rules_agents_seeds_and_n(study):
         assert f"kernel: {m['kernel_games']} random games" in text, stem
         card = f"{m['card_agent']} vs {m['card_agent']}, {m['card_games_per_variant']} games"
         assert card in text and f"SeedSequence({m['seed']})" in text, stem
+        # the commits that played the games, as the runner manifests record them
+        played = {r["git_commit"][:12] for run in _runs(study) for r in run["runs"]
+                  if r["chunks_computed"]}  # fmt: skip
+        assert played and all(c in text for c in played), stem
+
+
+def test_every_chart_writes_the_numbers_it_draws_beside_it(study):
+    import pandas as pd
+
+    for stem in CHARTS:
+        data = pd.read_csv(study / f"{stem}.csv")
+        assert len(data) > 0, stem
+    # first_player.csv is both the study's table and the chart's data: one row a bar
+    first = pd.read_csv(study / "first_player.csv")
+    m = json.loads((study / "manifest.json").read_text())
+    k = len(m["agents"])
+    assert len(first) == k * (k + 1) // 2 + 1  # every unordered pairing, and the kernel
+    ladder = pd.read_csv(study / "ladder.csv")
+    assert list(ladder["agent"]) == list(pd.read_csv(study / "ratings.csv")["agent"])
+    # game length: one small panel per agent against itself, its shares summing to 100
+    lengths = pd.read_csv(study / "game_length.csv")
+    panels = lengths[lengths["panel"] == "game length"]
+    assert sorted(panels["agent"].unique()) == sorted(m["agents"])
+    for _, g in panels.groupby("agent"):
+        assert abs(g["share_pct"].sum() - 100) < 0.01  # written to 6 significant digits
+        assert g["games"].nunique() == 1 and g["games"].iloc[0] == m["games_per_seating"]
+
+
+def test_charts_redraw_from_the_tables_alone(study, tmp_path):
+    """--charts-only: the same captions from the tables and manifests, no game replayed."""
+    import shutil
+
+    from solvers.bombastic.study import draw_reference_charts
+
+    copy = tmp_path / "ref"
+    shutil.copytree(study, copy)
+    for stem in CHARTS:
+        (copy / f"{stem}.svg").unlink()
+    assert draw_reference_charts(copy) == list(CHARTS)
+    for stem in CHARTS:
+        before = svg_text(study / f"{stem}.svg")
+        after = svg_text(copy / f"{stem}.svg")
+        assert before[before.index("Bombastic, ") :] == after[after.index("Bombastic, ") :]
 
 
 def test_every_part_is_rooted_at_the_seed_the_caption_names(study):

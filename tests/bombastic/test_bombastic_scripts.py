@@ -130,3 +130,25 @@ def test_readme_blocks_are_the_scripts_output_on_the_committed_results(script, b
     )
     assert m, f"README has no {block} block"
     assert m.group(0) == render_block(block, body)
+
+
+def test_reference_readme_blocks_are_the_scripts_output_on_the_committed_results():
+    """The ladder, first-player and cards blocks: bombastic_reference.py on the committed
+    tables gives the README's text, and no pairing under the compared size reads plain."""
+    mod = load("bombastic_reference")
+    readme = (ROOT / "README.md").read_text()
+    blocks = mod.readme_blocks(ROOT / "results" / "bombastic")
+    assert set(blocks) == {"bombastic-ladder", "bombastic-first-player", "bombastic-cards"}
+    for name, body in blocks.items():
+        m = re.search(
+            rf"<!-- generated:{name} sha=\w+ -->\n.*?<!-- /generated:{name} -->", readme, re.S
+        )
+        assert m, f"README has no {name} block"
+        assert m.group(0) == render_block(name, body)
+    import pandas as pd
+
+    first = pd.read_csv(ROOT / "results" / "bombastic" / "first_player.csv")
+    for r in first.itertuples():
+        row = next(line for line in blocks["bombastic-first-player"].splitlines()
+                   if line.startswith(f"| {r.pairing} |"))  # fmt: skip
+        assert row.endswith("* |") == (r.games_per_seating < mod.COMPARED), row
