@@ -496,7 +496,7 @@ def _candidates(s, b, n, card, steps, si, players, out, tmp):
 
 @_turn_helper
 def _fixed_targets(s, b, n, card, steps, si, out, tmp):
-    return _fixed_k(s, b, n, card, steps, si, out, tmp, steps[si, 11])
+    return _fixed_k(s, b, n, card, steps, si, out, tmp, np.int64(steps[si, 11]))
 
 
 @_turn_helper
@@ -671,7 +671,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
     op, want, every = steps[si, 13], steps[si, 14], steps[si, 15]
     may, pick, to = steps[si, 10], steps[si, 2], steps[si, 9]
     did = 0
-    count = steps[si, 11] if steps[si, 16] != 2 else _amount(s, b, n, card, steps, si)
+    count = np.int64(steps[si, 11]) if steps[si, 16] != 2 else _amount(s, b, n, card, steps, si)
     if pick == P_ABOVE or pick == P_BELOW:
         # the card directly above / below a card (or this card) in the DECK
         x = card if steps[si, 28] == -1 else np.int64(steps[si, 28])
@@ -684,7 +684,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
         m = _keep_side(b, n, buf, m, op, want)
         for j in range(m):
             if may == 1:
-                r = _choose(2, ch, chk, cs)
+                r = _choose(np.int64(2), ch, chk, cs)
                 if r < 0:
                     return NEED
                 if r == 1:
@@ -696,7 +696,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
         m = _keep_side(b, n, buf, _fixed_k(s, b, n, card, steps, si, buf, tmp, count), op, want)
         for j in range(m):
             if may == 1:
-                r = _choose(2, ch, chk, cs)
+                r = _choose(np.int64(2), ch, chk, cs)
                 if r < 0:
                     return NEED
                 if r == 1:
@@ -711,7 +711,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
         if m == 0:
             return 0
         if may == 1:
-            r = _choose(2, ch, chk, cs)
+            r = _choose(np.int64(2), ch, chk, cs)
             if r < 0:
                 return NEED
             if r == 1:
@@ -923,7 +923,7 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
     if steps[si, 16] == 1 and not _holds(s, b, n, card, steps, si):
         return span << 1
     if steps[si, 10] == 1:
-        r = _choose(2, ch, chk, cs)
+        r = _choose(np.int64(2), ch, chk, cs)
         if r < 0:
             return NEED
         if r == 1:
@@ -1152,9 +1152,12 @@ def _turn(
         b[L - 1] = PAD
         b[HB + H_DECK] = L - 1
     # D.3 card action
-    nxt = sstart[card, side]
-    end = nxt + scount[card, side]
-    did = 0  # (the extended rows only) whether the last step acted on some card
+    # int64 from the start: read as the int32 of sstart (and `did` as the literal 0), the
+    # first pass of Numba's type inference compiled `_ext_step` and all it calls a second
+    # time for those types, a copy never used (see scripts/compile_profile.py)
+    nxt = np.int64(sstart[card, side])
+    end = nxt + np.int64(scount[card, side])
+    did = np.int64(0)  # (the extended rows only) whether the last step acted on some card
     while nxt < end:
         si = nxt
         nxt += 1
@@ -1171,7 +1174,7 @@ def _turn(
                 for j in range(m):
                     c = buf[j]
                     if may == 1:
-                        r = _choose(2, ch, chk, cs)
+                        r = _choose(np.int64(2), ch, chk, cs)
                         if r < 0:
                             return NEED
                         if r == 1:
@@ -1253,7 +1256,7 @@ def _turn(
             elif t < 0 or _zone(b, n, t) != DECK or _side(b, n, t) == 0:
                 continue
             if steps[si, 10] == 1:
-                r = _choose(2, ch, chk, cs)
+                r = _choose(np.int64(2), ch, chk, cs)
                 if r < 0:
                     return NEED
                 if r == 1:
