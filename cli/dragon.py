@@ -35,6 +35,18 @@ def _players(value: int) -> int:
     return value
 
 
+def _ensure_kernel(names: list[str]) -> None:
+    """Compile (or load) the kernel entries that games among the strategies `names` play
+    with, saying so first when cold: games with a montecarlo seat run an entry of their own
+    (the one that compiles the Monte Carlo strategy), the others never compile it."""
+    from cli.warmup import ensure_compiled
+
+    if any(n != "montecarlo" for n in names):
+        ensure_compiled("dragon", "play")
+    if "montecarlo" in names:
+        ensure_compiled("dragon", "montecarlo")
+
+
 def _strategies(text: str, players: int) -> list[str]:
     from solvers.dragon.agents import resolve_name
 
@@ -143,9 +155,8 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
     seeds = game_seeds(seed, games)
     if engine == "kernel":
-        from cli.warmup import ensure_compiled
-
-        ensure_compiled("dragon")  # says so first when Numba must compile
+        # one game plays every seat's strategy: a montecarlo seat makes it a montecarlo game
+        _ensure_kernel(["montecarlo"] if "montecarlo" in names else names)
     t0 = time.perf_counter()
     if engine == "kernel":
         out = kernel.run_games(players, seeds, [CODES[n] for n in names], options)
@@ -347,9 +358,9 @@ def study(
         rules = options.describe() if options.changed() else ""
     kw = {"workers": workers, "scheduler": scheduler, "chunk_size": chunk_size}
     outp = Path(out)
-    from cli.warmup import ensure_compiled
-
-    ensure_compiled("dragon")  # once here, not in every worker; says so first when cold
+    # once here, not in every worker; says so first when cold (seats and ladder play games
+    # of each strategy named, readings of the first, reference of all four)
+    _ensure_kernel({"readings": names[:1], "reference": ["greedy", "montecarlo"]}.get(kind, names))
     if kind == "seats":
         t = st.run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
         for name, table in t.items():

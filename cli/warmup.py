@@ -105,6 +105,21 @@ def _dragon_entries() -> list:
     return [kernel.play_many]
 
 
+def _dragon_montecarlo() -> None:
+    import numpy as np
+
+    from solvers.dragon import kernel
+    from solvers.dragon.agents import CODES
+
+    kernel.run_games(2, np.arange(1, dtype=np.uint64), [CODES["montecarlo"], CODES["random"]])
+
+
+def _dragon_montecarlo_entries() -> list:
+    from solvers.dragon import kernel
+
+    return [kernel.play_many_mc]
+
+
 def _bomber() -> None:
     import numpy as np
 
@@ -186,6 +201,14 @@ KERNELS: list[Kernel] = [
         _bombastic_ismcts,
     ),
     Kernel("dragon", "play", "Bomb the Dragon kernel", 60, _dragon_entries, _dragon),
+    Kernel(
+        "dragon",
+        "montecarlo",
+        "Bomb the Dragon Monte Carlo strategy",
+        30,
+        _dragon_montecarlo_entries,
+        _dragon_montecarlo,
+    ),
     Kernel("bomber", "play", "Catch the Bomber kernel", 45, _bomber_entries, _bomber),
 ]
 

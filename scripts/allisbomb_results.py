@@ -206,7 +206,7 @@ def main() -> int:
     if not rows.attrs["complete"]:
         status = (
             f"**Study in progress:** {_progress_text(rows, args.deals, labels)}; the same "
-            "command resumes it.\n"
+            "command resumes it.\n\n"
         )
     return _readme(args, matrix, text, status, done, camp_dir, camp_text, regen)
 

@@ -15,6 +15,7 @@ matrix and campaign are in block `allisbomb-results-v2` (`scripts/allisbomb_resu
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -102,11 +103,87 @@ def targets_block(tables: Sequence[Path] = TARGET_TABLES) -> str:
         "run's interval.",
         "",
     ]
+    first = None
     for path in tables:
         if not path.is_file():
             continue
         parts += [f"*{_heading(path)}*:", "", path.read_text().rstrip(), ""]
+        if path.parent.name.startswith("seed") and first is not None:
+            parts += [rerun_verdict(path, first), ""]
+        elif first is None:
+            first = path
     return "\n".join(parts)
+
+
+def _sizes(table: Path) -> dict[str, int]:
+    """The sizes a targets table was made with, from its Regenerate command."""
+    words = table.read_text().split("Regenerate: `")[1].split("`")[0].split()
+    return {
+        w.removeprefix("--"): int(words[i + 1])
+        for i, w in enumerate(words)
+        if w in ("--deals", "--look-deals", "--campaigns")
+    }
+
+
+def rerun_verdict(table: Path, first: Path) -> str:
+    """In words: which statements a fresh-seed re-run does not confirm, and at what sizes."""
+    rows = json.loads((table.parent / "targets.json").read_text())["rows"]
+    names = {"perfect": "perfect play", "lookahead": "lookahead player"}
+    failed, unmeasured = [], []
+    for r in rows:
+        if "statement" not in r:  # the campaign row: the lookahead player only
+            continue
+        for player, name in names.items():
+            cell = r.get(player)
+            if cell is None:
+                unmeasured.append(f"{r['n']} ({name})")
+                continue
+            if cell["met"]:
+                continue
+            paired = cell.get("paired", "")
+            lo = float(paired.split("[")[1].split("%")[0]) if paired else None
+            sign = (
+                ""
+                if lo is None
+                else "; the paired interval is above zero, so the direction holds on these deals "
+                "but the two intervals overlap at this size"
+                if lo > 0
+                else "; the paired interval includes zero: not even the direction is shown"
+            )
+            failed.append(
+                f"{r['n']} ({r['statement']}), {name}: {cell['harder']} vs {cell['easier']}, "
+                f"paired {paired}{sign}"
+            )
+    size, size1 = _sizes(table), _sizes(first)
+    words = {
+        "deals": "perfect-play deals",
+        "look-deals": "lookahead deals",
+        "campaigns": "campaigns",
+    }
+    differ = [
+        f"{size[k]:,} {w} (first run {size1[k]:,})" for k, w in words.items() if size[k] != size1[k]
+    ]
+    return (
+        "**Fresh-seed verdict**: "
+        + (
+            f"{len(failed)} measured cell(s) not met: " + "; ".join(failed) + "."
+            if failed
+            else "every measured cell met again."
+        )
+        + (
+            f" Not measured in the time the run had: {', '.join(unmeasured)} (the table says "
+            "PARTIAL; the same command with `--cache` finishes them)."
+            if unmeasured
+            else ""
+        )
+        + (
+            " Sizes of the re-run: " + ", ".join(differ) + "; the rest as the first run."
+            if differ
+            else ""
+        )
+        + " The first run's seed (1) is the one version 2's drafts were measured and tuned on, "
+        "so its figures can lean toward the targets; the re-run's are the ones to quote."
+    )
 
 
 def main() -> None:

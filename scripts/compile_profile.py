@@ -59,6 +59,9 @@ def main() -> None:
     for name, sigs in sorted(SIGNATURES.items(), key=lambda x: -len(x[1])):
         if len(sigs) > 1:
             print(f"  {len(sigs):3d}  {name}")
+            if not name.startswith("ol_"):
+                for sig in sorted(sigs):
+                    print(f"         {sig}")
 
 
 if __name__ == "__main__":

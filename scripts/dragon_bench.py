@@ -50,6 +50,9 @@ def load_kernel_at(rev: str):
         path.write_text(text)
     spec = importlib.util.spec_from_file_location(f"dragon_kernel_{rev}", path)
     module = importlib.util.module_from_spec(spec)
+    # importable by its name: Numba rebuilds a cached function's environment by importing
+    # its module, and a module outside sys.modules made a cached copy fail to load
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 

@@ -13,7 +13,11 @@ work of issue 2 part 7); re-running it with a later kernel must leave the file u
 It is recorded with the copy-symmetric table keys switched off (`program.copy_keys`), which
 the searches of that kernel did not have; `--copy-keys` records the same deals with the
 keys on (the default), only for the configurations that have copies and without the
-shortest-win search: `nodes_pinned_copy_keys.json`.
+shortest-win search: `nodes_pinned_copy_keys.json`. Both are recorded with the portfolio
+search's card order (ordering.py) off, as that kernel had none; `--copy-keys --move-order`
+records the default search (keys where the game has copies, the card order on) on every
+configuration: `nodes_pinned_move_order.json`, with stand-in version 1's cards as the
+older files (made before set versions existed, so read as version 1).
 
 The shortest-win search changed on purpose after the first fixture: it now decides the deal
 with the portfolio search first and deepens only below the win found (so a node or time
@@ -24,11 +28,13 @@ verdict the first fixture decided is unchanged.
     python scripts/pin_allisbomb_nodes.py [--deals 6] [--out tests/allisbomb/data/nodes_pinned.json]
     python scripts/pin_allisbomb_nodes.py --copy-keys --out tests/allisbomb/data/nodes_pinned_copy_keys.json
     python scripts/pin_allisbomb_nodes.py --shortest --out tests/allisbomb/data/nodes_pinned_shortest.json
+    python scripts/pin_allisbomb_nodes.py --copy-keys --move-order --out tests/allisbomb/data/nodes_pinned_move_order.json
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -40,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402
 from solvers.allisbomb.config import GameConfig  # noqa: E402
-from solvers.allisbomb.program import copy_keys, copy_keys_enabled  # noqa: E402
+from solvers.allisbomb.program import copy_keys, copy_keys_enabled, move_order  # noqa: E402
 from solvers.allisbomb.solver import solve, solve_batch  # noqa: E402
 from solvers.allisbomb.study import config_to_params, matrix_configs  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
@@ -98,7 +104,7 @@ def record_shortest(deals: int, out: str) -> None:
         if cfg.label() not in SHORTEST_CONFIGS:
             continue
         rows = []
-        with copy_keys(cfg, False):
+        with copy_keys(cfg, False), move_order(cfg, False):
             for deck in pinned_decks(cfg, deals, i):
                 short = solve(cfg, deck, node_limit=SHORTEST_LIMIT, shortest=True)
                 rows.append({"shortest": [short.outcome, short.nodes, len(short.solution)]})
@@ -117,14 +123,21 @@ def main() -> None:
     ap.add_argument("--out", default=str(default_out))
     ap.add_argument("--copy-keys", action="store_true", help="record with the keys on")
     ap.add_argument("--shortest", action="store_true", help="record the shortest-win search only")
+    ap.add_argument(
+        "--move-order",
+        action="store_true",
+        help="record with ordering.py's card order on (with --copy-keys: every configuration)",
+    )
     args = ap.parse_args()
     if args.shortest:
         return record_shortest(args.deals, args.out)
     cases = []
     for i, cfg in enumerate(pinned_configs()):
-        if args.copy_keys and not copy_keys_enabled(cfg):
+        if args.move_order:  # the older fixtures' cards (made before set versions), to compare
+            cfg = dataclasses.replace(cfg, cards_version="standin-v1")
+        if args.copy_keys and not args.move_order and not copy_keys_enabled(cfg):
             continue
-        with copy_keys(cfg, args.copy_keys):
+        with copy_keys(cfg, args.copy_keys), move_order(cfg, args.move_order):
             rows = record(cfg, pinned_decks(cfg, args.deals, i), not args.copy_keys)
         cases.append(
             {"config": config_to_params(cfg), "label": cfg.label(), "index": i, "deals": rows}
@@ -137,6 +150,7 @@ def main() -> None:
         "shortest_limit": SHORTEST_LIMIT,
         "shortest_configs": [] if args.copy_keys else list(SHORTEST_CONFIGS),
         "copy_keys": args.copy_keys,
+        "move_order": args.move_order,
         "cases": cases,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

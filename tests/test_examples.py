@@ -4,6 +4,9 @@ The examples are collected from the command tree and README.md as they stand (a 
 example is tested without touching this file), sizes are made small where a flag allows
 (`SMALL`), output paths go to a temporary folder, and each must exit 0 or the code its
 line documents in a comment ("# exits 10: ...").
+
+An example written twice (in a --help and in the README, or twice in the README) runs
+once: every later copy with the same arguments checks the first one's exit code.
 """
 
 from __future__ import annotations
@@ -147,17 +150,25 @@ def workdir(tmp_path_factory):
     return d
 
 
+#: Exit code and output of each example run so far, by its arguments (as run).
+RUNS: dict[tuple[str, ...], tuple[int, str]] = {}
+
+
 @pytest.mark.parametrize(
     ("where", "command", "want"), EXAMPLES, ids=[f"{w}: {c}" for w, c, _ in EXAMPLES]
 )
 def test_example_runs(where, command, want, workdir, monkeypatch):
     monkeypatch.chdir(workdir)
     args = shrink(command)
-    for i, a in enumerate(args[:-1]):
-        if a == "--out":  # inside the work folder (an absolute path too), and empty: the
-            # same folder may hold another example's study, which the runner would refuse
-            out = workdir / args[i + 1].lstrip("/")
-            shutil.rmtree(out, ignore_errors=True)
-            args[i + 1] = str(out)
-    r = CliRunner().invoke(cli, args)
-    assert r.exit_code == want, f"{where}: {command!r} ran as {args}:\n{r.output}"
+    key = tuple(args)
+    if key not in RUNS:
+        for i, a in enumerate(args[:-1]):
+            if a == "--out":  # inside the work folder (an absolute path too), and empty: the
+                # same folder may hold another example's study, which the runner would refuse
+                out = workdir / args[i + 1].lstrip("/")
+                shutil.rmtree(out, ignore_errors=True)
+                args[i + 1] = str(out)
+        r = CliRunner().invoke(cli, args)
+        RUNS[key] = (r.exit_code, r.output)
+    code, output = RUNS[key]
+    assert code == want, f"{where}: {command!r} ran as {args}:\n{output}"

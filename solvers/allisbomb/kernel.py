@@ -47,6 +47,7 @@ from solvers.allisbomb.layout import (
     key_words,
     state_words,
 )
+from solvers.allisbomb.ordering import INFO_ORDER
 from solvers.allisbomb.prune import (
     bound_reaches,
     dead,
@@ -57,7 +58,7 @@ from solvers.allisbomb.prune import (
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "b66dad45b972f807"
+NUMBA_DEPENDS_ON = "a18ce4a30e237a9f"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -241,9 +242,54 @@ def _choose(k, ch, chk, cs):
         cs[1] = p + 1
         r = 0
     cs[0] = p + 1
-    if cs[3] == 1:  # the search enumerates options last-first (portfolio order B)
+    if cs[3] & 1 == 1:  # the search enumerates options last-first (orders 1 and 3)
         return k - 1 - r
     return r
+
+
+@_turn_helper
+def _order_cards(sb, n, info, out, k, order):
+    """Put the k playable cards in out[0:k] in the order the search tries them (ordering.py):
+    by their side's priority in the table at info[INFO_ORDER], lowest first, ties by id
+    (order 2). Order 3 enumerates last-first (`_choose`), so it sorts highest first, ties by
+    id: read backwards that is lowest priority first, ties highest id first. A stable
+    insertion sort (a player holds a few cards)."""
+    t = info[INFO_ORDER]
+    sign = 1 if order == 2 else -1
+    for i in range(1, k):
+        c = out[i]
+        key = sign * info[t + 2 * c + ((sb[n + c] >> 3) & 1)]
+        j = i - 1
+        while j >= 0:
+            cj = out[j]
+            if sign * info[t + 2 * cj + ((sb[n + cj] >> 3) & 1)] <= key:
+                break
+            out[j + 1] = cj
+            j -= 1
+        out[j + 1] = c
+
+
+@njit(cache=True, _nrt=False)
+def _card_choice(st, n, keyword, info, order, r, buf, tmp):
+    """The option index (in id order, as `rules.State.playable` lists them) of the card that
+    search choice r of the card choice plays in position st under `order`, or -1 when that
+    turn asks no card choice (one card playable). What a winning line records."""
+    KW = key_words(n)
+    sb = st.view(np.int8)
+    hand = st[KW + W_MASKS + EQUIP0 + (sb[2 * n + 1] & 1)]
+    if hand == 0 or hand & (hand - np.uint64(1)) == 0:
+        return -1
+    k = _playable(st, sb, n, keyword, buf, tmp)
+    if k <= 1:
+        return -1
+    if order >= 2 and info[INFO_ORDER] > 0:
+        _order_cards(sb, n, info, buf, k, order)
+    card = buf[k - 1 - r if order & 1 == 1 else r]
+    k = _playable(st, sb, n, keyword, buf, tmp)
+    for i in range(k):
+        if buf[i] == card:
+            return i
+    return -1
 
 
 @_turn_helper
@@ -457,7 +503,7 @@ def _candidates(s, b, n, card, steps, si, players, out, tmp):
 
 @_turn_helper
 def _fixed_targets(s, b, n, card, steps, si, out, tmp):
-    return _fixed_k(s, b, n, card, steps, si, out, tmp, steps[si, 11])
+    return _fixed_k(s, b, n, card, steps, si, out, tmp, np.int64(steps[si, 11]))
 
 
 @_turn_helper
@@ -632,7 +678,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
     op, want, every = steps[si, 13], steps[si, 14], steps[si, 15]
     may, pick, to = steps[si, 10], steps[si, 2], steps[si, 9]
     did = 0
-    count = steps[si, 11] if steps[si, 16] != 2 else _amount(s, b, n, card, steps, si)
+    count = np.int64(steps[si, 11]) if steps[si, 16] != 2 else _amount(s, b, n, card, steps, si)
     if pick == P_ABOVE or pick == P_BELOW:
         # the card directly above / below a card (or this card) in the DECK
         x = card if steps[si, 28] == -1 else np.int64(steps[si, 28])
@@ -645,7 +691,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
         m = _keep_side(b, n, buf, m, op, want)
         for j in range(m):
             if may == 1:
-                r = _choose(2, ch, chk, cs)
+                r = _choose(np.int64(2), ch, chk, cs)
                 if r < 0:
                     return NEED
                 if r == 1:
@@ -657,7 +703,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
         m = _keep_side(b, n, buf, _fixed_k(s, b, n, card, steps, si, buf, tmp, count), op, want)
         for j in range(m):
             if may == 1:
-                r = _choose(2, ch, chk, cs)
+                r = _choose(np.int64(2), ch, chk, cs)
                 if r < 0:
                     return NEED
                 if r == 1:
@@ -672,7 +718,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
         if m == 0:
             return 0
         if may == 1:
-            r = _choose(2, ch, chk, cs)
+            r = _choose(np.int64(2), ch, chk, cs)
             if r < 0:
                 return NEED
             if r == 1:
@@ -887,7 +933,7 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
     if steps[si, 16] == 1 and not _holds(s, b, n, card, steps, si):
         return span << 1
     if steps[si, 10] == 1:
-        r = _choose(2, ch, chk, cs)
+        r = _choose(np.int64(2), ch, chk, cs)
         if r < 0:
             return NEED
         if r == 1:
@@ -1078,6 +1124,8 @@ def _turn(
         card = _low_card(hand)
     else:
         k = _playable(src, sb, n, keyword, buf, tmp)
+        if cs[3] >= 2 and k > 1 and info[INFO_ORDER] > 0:
+            _order_cards(sb, n, info, buf, k, cs[3])
         i = _choose(k, ch, chk, cs)
         if i < 0:
             return NEED
@@ -1134,11 +1182,14 @@ def _turn(
         b[L - 1] = PAD
         b[HB + H_DECK] = L - 1
     # D.3 card action
-    nxt = sstart[card, side]
-    end = nxt + scount[card, side]
+    # int64 from the start: read as the int32 of sstart (and `did` as the literal 0), the
+    # first pass of Numba's type inference compiled `_ext_step` and all it calls a second
+    # time for those types, a copy never used (see scripts/compile_profile.py)
+    nxt = np.int64(sstart[card, side])
+    end = nxt + np.int64(scount[card, side])
     if hdr >= 8 and hdr >> NEXT_SHIFT == NEXT_NO_ACTION:
         end = nxt  # no CARD ACTION (an earlier card's `next` effect)
-    did = 0  # (the extended rows only) whether the last step acted on some card
+    did = np.int64(0)  # (the extended rows only) whether the last step acted on some card
     while nxt < end:
         si = nxt
         nxt += 1
@@ -1155,7 +1206,7 @@ def _turn(
                 for j in range(m):
                     c = buf[j]
                     if may == 1:
-                        r = _choose(2, ch, chk, cs)
+                        r = _choose(np.int64(2), ch, chk, cs)
                         if r < 0:
                             return NEED
                         if r == 1:
@@ -1237,7 +1288,7 @@ def _turn(
             elif t < 0 or _zone(b, n, t) != DECK or _side(b, n, t) == 0:
                 continue
             if steps[si, 10] == 1:
-                r = _choose(2, ch, chk, cs)
+                r = _choose(np.int64(2), ch, chk, cs)
                 if r < 0:
                     return NEED
                 if r == 1:
@@ -1731,7 +1782,12 @@ def dfs(
             for t in range(d + 1):
                 sol_len[t] = fplen[t]
                 for j in range(fplen[t]):
-                    sol[t, j] = fch[t, j] if order == 0 else fk[t, j] - 1 - fch[t, j]
+                    sol[t, j] = fch[t, j] if order & 1 == 0 else fk[t, j] - 1 - fch[t, j]
+                if order >= 2 and fplen[t] > 0:
+                    # the card choice was tried in the table's order: written as its option
+                    r = _card_choice(states[t], n, keyword, info, order, fch[t, 0], buf, tmp)
+                    if r >= 0:
+                        sol[t, 0] = r
             if best_mode == 0 or score <= root_lb:
                 return CODE_WIN, nodes, reasons, d + 1
             best = score
@@ -1947,7 +2003,8 @@ def portfolio(
     B,
     first_budget,
 ):
-    """Run the DFS in two move orders (0 and 1) side by side, with doubling node budgets,
+    """Run the DFS in two move orders (2 and 3: ordering.py's card order, ties and the other
+    choices first-first and last-first) side by side, with doubling node budgets,
     until one of them finishes: both are exhaustive, so the first verdict is exact.
 
     A and B are tuples (index, entries, states, fch, fk, fplen, fstarted, fidx, sol,
@@ -1996,7 +2053,7 @@ def portfolio(
                 np.int64(0),
                 A[10],
                 budget,
-                np.int64(0),
+                np.int64(2),
             )
             if code == CODE_UNDECIDED:
                 alive_a = False  # its share of the node limit is spent; B goes on alone
@@ -2033,7 +2090,7 @@ def portfolio(
                 np.int64(0),
                 B[10],
                 budget,
-                np.int64(1),
+                np.int64(3),
             )
             if code == CODE_UNDECIDED:
                 alive_b = False

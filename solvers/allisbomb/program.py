@@ -20,6 +20,7 @@ from solvers.allisbomb.cards import DESTS, KEYWORDS, OPS, PICKS, ZONES, CardSet,
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.copies import copies_on, extend_copies
 from solvers.allisbomb.layout import NEXT_ADD_ZERO, NEXT_IGNITED, NEXT_NO_ACTION
+from solvers.allisbomb.ordering import INFO_ORDER, extend_order
 from solvers.allisbomb.prune import INFO_ON, extend_info
 
 OP_CODE = {op: i for i, op in enumerate(OPS)}
@@ -112,7 +113,7 @@ def compile_program(cs: CardSet) -> Program:
         if rows
         else np.zeros((1, STEP_WIDTH), np.int32)
     )
-    info = extend_copies(cs, extend_info(cs, win_info(cs)), steps)
+    info = extend_copies(cs, extend_order(cs, extend_info(cs, win_info(cs))), steps)
     return Program(n, number, keyword, start, count, steps, info)
 
 
@@ -279,7 +280,8 @@ def win_info(cs: CardSet) -> np.ndarray:
     [0] waking-up rules, [1] princess id, [2] throne id, [3..4] mosquito mask (-1, -1:
     not a condition), [5] dream guide id, [6..7] gift mask, [8] gifts needed, [9] gifts
     distinct, [10] juice id, [11] all id, [12] players, [13] all by any player, [14] give
-    optional, [15] unused. A card id of -2 means "not a condition", -1 "a condition whose
+    optional, [15] where the move-order table starts (ordering.py, set by `extend_order`;
+    0 here). A card id of -2 means "not a condition", -1 "a condition whose
     card is not in the game" (it cannot be met).
     """
     cfg = cs.config
@@ -353,3 +355,24 @@ def copy_keys(config: GameConfig, on: bool) -> Iterator[None]:
         yield
     finally:
         info[-1] = old
+
+
+def move_order_enabled(config: GameConfig) -> bool:
+    """True if the portfolio search and `search.reference_search(order=2)` of `config`'s game
+    try the EQUIPPED CARDS in the priority order of ordering.py (off by default,
+    `ordering.ON_BY_DEFAULT`)."""
+    return int(compiled_program(config).info[INFO_ORDER]) > 0
+
+
+@contextmanager
+def move_order(config: GameConfig, on: bool) -> Iterator[None]:
+    """Within the block, the ordered searches of `config`'s game use the priority table iff
+    `on` (off: they try cards by id, as before the table existed). The switch is
+    info[INFO_ORDER] of the cached compiled program, as `copy_keys`'s."""
+    info = compiled_program(config).info
+    old = int(info[INFO_ORDER])
+    info[INFO_ORDER] = abs(old) if on else -abs(old)
+    try:
+        yield
+    finally:
+        info[INFO_ORDER] = old

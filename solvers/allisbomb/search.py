@@ -16,9 +16,18 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from solvers.allisbomb.copies import groups_of, search_key
+from solvers.allisbomb.ordering import priority_table
 from solvers.allisbomb.program import compiled_program, pruning_enabled
 from solvers.allisbomb.prune import dead_reason, objective_bound
-from solvers.allisbomb.rules import Ending, Outcome, State, TooManyMoves
+from solvers.allisbomb.rules import (
+    MAX_MOVES,
+    Ending,
+    NeedChoice,
+    Outcome,
+    State,
+    TooManyMoves,
+    _replay_chooser,
+)
 
 ON_PATH, DONE = 1, 2
 #: Deepest line (in turns) either search follows before giving up as undecided.
@@ -52,8 +61,14 @@ def reference_search(
     keep_most: bool = False,
     bound: bool = True,
     time_limit: float | None = None,
+    order: int = 0,
 ) -> SearchResult:
     """Decide `root` by exhaustive DFS; `nodes` counts the positions entered (root included).
+
+    order=2 tries the playable cards of each position in the priority order of
+    ordering.py (the kernel's order 2, `ordered_children`); 0 in id order
+    (`State.iter_children`). Exhaustive either way: the order changes the positions
+    entered, never the verdict.
 
     `loss_reason` ORs the `Ending` bits of every losing end the search met (meaningful
     for a 'loss': the ways every line failed). keep_most=True: search on after a win and
@@ -79,7 +94,12 @@ def reference_search(
     nodes = 1
     reasons = 0
     prune_on = pruning_enabled(root.config)
-    stack = [(root, root.iter_children())]
+    prio = priority_table(compiled_program(root.config).info, root.cards.n) if order == 2 else None
+
+    def kids(state: State):
+        return state.iter_children() if prio is None else ordered_children(state, prio)
+
+    stack = [(root, kids(root))]
     built = 0
     line: list[tuple[int, ...]] = []
     best: tuple[int, list[tuple[int, ...]]] | None = None
@@ -141,11 +161,38 @@ def reference_search(
             return stop(nodes, reasons)
         nodes += 1
         seen[key] = ON_PATH
-        stack.append((child, child.iter_children()))
+        stack.append((child, kids(child)))
         line.append(move)
     if best is not None:
         return SearchResult("win", nodes, time.perf_counter() - t0, best[1], reasons)
     return SearchResult("loss", nodes, time.perf_counter() - t0, [], reasons)
+
+
+def ordered_children(state: State, prio):
+    """`State.iter_children` with the card choice (D.1, the turn's first choice when more
+    than one card is playable) tried in the order of the priority table `prio` ([n, 2],
+    ordering.py: the priority of the side that is up, lowest first, ties by id); the other
+    choices in their order. Moves are written as `State.iter_children` writes them."""
+    if state.is_over():
+        return
+    built = 0
+    todo: list[tuple[int, ...]] = [()]
+    while todo:
+        prefix = todo.pop()
+        child = state.copy()
+        try:
+            child._run_turn(_replay_chooser(prefix, strict=False))
+        except NeedChoice as need:
+            nxt = list(range(need.k))
+            cards = state.playable() if not prefix else []
+            if len(cards) > 1:  # the card choice: the first thing a turn asks, if asked
+                nxt.sort(key=lambda i: (int(prio[cards[i], int(state.ignited[cards[i]])]), i))
+            todo.extend(prefix + (i,) for i in reversed(nxt))
+            continue
+        if built >= MAX_MOVES:
+            raise TooManyMoves(f"more than {MAX_MOVES:,} moves in one position")
+        built += 1
+        yield prefix, child
 
 
 def reference_shortest(root: State, node_limit: int = 1_000_000) -> SearchResult:

@@ -353,6 +353,7 @@ def _solve_root(
     time_limit: float | None,
     portfolio: bool,
     bound: bool,
+    order: int = 0,
 ) -> SolveResult:
     """`solve_state` from the kernel's row of the position; `make_state()` gives the
     reference position, needed only to replay a win (check=True)."""
@@ -416,6 +417,7 @@ def _solve_root(
             (2 if bound else 1) if keep_most else 0,
             ctl,
             pause_at,
+            order,
         )
         if code != K.CODE_PAUSED:
             break
@@ -469,6 +471,7 @@ def _dfs_call(
     best_mode,
     ctl,
     pause_at,
+    order=0,
 ):
     return K.dfs(
         root,
@@ -493,7 +496,7 @@ def _dfs_call(
         int(best_mode),
         ctl,
         pause_at,
-        0,  # order: the plain search
+        int(order),  # 0: the plain search; 2: ordering.py's card order
     )
 
 
@@ -508,11 +511,14 @@ def solve(
     time_limit: float | None = None,
     portfolio: bool = True,
     bound: bool = True,
+    order: int = 0,
 ) -> SolveResult:
     """Decide one deal (card ids, top first) under perfect play.
 
     portfolio=True (default) runs two move orders side by side (see `solve_batch`);
-    portfolio=False is the plain search that matches the reference search node for node.
+    portfolio=False is the plain search that matches the reference search node for node,
+    in move order `order` (0 by card id; 2 ordering.py's card order, as
+    `search.reference_search(order=2)`).
     shortest=True finds a win with the fewest turns (see solve_shortest). keep_most=True
     finds the win losing the fewest star cards (see solve_state; `bound` as there).
     With check=True a win's move list is replayed through the reference engine and a
@@ -542,6 +548,7 @@ def solve(
         time_limit,
         portfolio,
         bound,
+        order,
     )
 
 

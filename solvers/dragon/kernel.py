@@ -30,7 +30,8 @@ Strategy codes: 0 random, 1 greedy, 2 position, 3 montecarlo (`strategies.CODES`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import njit, types, uint64
+from numba.extending import overload
 
 from solvers.dragon.cards import Cards, load_cards
 from solvers.dragon.rules import Options
@@ -88,6 +89,10 @@ B_BAD_LUCK, B_HAND_LIMIT = 1, 2
 #: from such a function without NRT too, so what they call must not allocate either; the
 #: one exception, `_mc_choose`, asks for NRT explicitly.
 _no_refcount = njit(cache=True, _nrt=False)
+#: The small helpers of a turn: calls in Numba (each compiled once, not once per call site
+#: as `inline="always"` does, which made the cold compile 49 CPU-s), inlined by LLVM
+#: (`forceinline`), so the warm kernel pays no call for them.
+_inlined = njit(cache=True, _nrt=False, forceinline=True)
 
 # Calls to `_expected` and `_sure` pass np.int64(x), not a literal such as 0 or a variable
 # Numba types as one (low = -1): a called function is compiled once per literal argument
@@ -173,16 +178,16 @@ def _shuffle_s(rng, stream, arr, n):
         arr[j] = t
 
 
-@njit(cache=True, inline="always")
+@_inlined
 def _shuffle(rng, arr, n):
     for i in range(n - 1, 0, -1):
-        j = _below(rng, 0, i + 1)
+        j = _below(rng, np.int64(0), i + 1)
         t = arr[i]
         arr[i] = arr[j]
         arr[j] = t
 
 
-@njit(cache=True, inline="always")
+@_inlined
 def _derive(seed, stream):
     """splitmix-derived stream seed, identical to rules.derive_seed: two splitmix64 steps,
     the second from the first's output, on scalars (no scratch array to allocate)."""
@@ -194,7 +199,7 @@ def _derive(seed, stream):
 # --- piles ----------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@_inlined
 def _new_deck(cnt, deck, disc, rng):
     """Shuffle the discard pile into the (empty) deck."""
     cnt[RESHUFFLES] += 1
@@ -205,7 +210,7 @@ def _new_deck(cnt, deck, disc, rng):
     _shuffle(rng, deck, cnt[DECK_N])
 
 
-@njit(cache=True, inline="always")
+@_inlined
 def _keep_deck(cnt, deck, disc, rng, opts):
     """With reshuffle_when=empty: a new deck as soon as the deck is empty and the discard
     pile is not (rules.GameState.keep_deck)."""
@@ -213,7 +218,7 @@ def _keep_deck(cnt, deck, disc, rng, opts):
         _new_deck(cnt, deck, disc, rng)
 
 
-@njit(cache=True, inline="always")
+@_inlined
 def _draw(cnt, deck, disc, rng, opts):
     """Draw the top firecracker, reshuffling the discard pile first; -1 if none."""
     if cnt[DECK_N] == 0:
@@ -289,7 +294,7 @@ def _body_points(bt, opts, body):
     return pts
 
 
-@njit(cache=True, inline="always")
+@_inlined
 def _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng, opts):
     """Step 4: each player in seat order draws up to the hand limit."""
     for p in range(cnt[N]):
@@ -301,7 +306,7 @@ def _draw_cards(cnt, deck, disc, hands, hand_n, ps, rng, opts):
             hand_n[p] += 1
 
 
-@njit(cache=True, inline="always")
+@_no_refcount
 def _setup_round(
     cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, bt, opts, sc, rowtmp, rowctmp
 ):
@@ -317,7 +322,7 @@ def _setup_round(
         cnt[DISC_N] = 0
         for p in range(n):
             hand_n[p] = 0
-        _shuffle(rng, deck, 45)
+        _shuffle(rng, deck, np.int64(45))
     else:
         for i in range(cnt[SLOTS]):
             for c in range(row[ROW_N, i]):
@@ -331,7 +336,7 @@ def _setup_round(
     for i in range(19):
         dragon[i] = i
     cnt[DRAGON_N] = 19
-    _shuffle(rng, dragon, 19)
+    _shuffle(rng, dragon, np.int64(19))
     for i in range(cnt[SLOTS]):
         cnt[DRAGON_N] -= 1
         row[ROW_BODY, i] = dragon[cnt[DRAGON_N]]
@@ -473,6 +478,8 @@ def _sure(cnt, row, ft, bt, opts, card, slot):
     return _body_points(bt, opts, b) * (2 if ft[2, card] == S_DOUBLE else 1)
 
 
+#: Strategy code of montecarlo (`agents.CODES`).
+MONTECARLO = 3
 #: Monte Carlo samples per decision (strategies.MonteCarloStrategy's default).
 MC_SAMPLES = 24
 
@@ -690,7 +697,8 @@ def _mc_choose(
 def _choose(
     strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts, hand, unseen
 ):
-    """Step 1 for one seat: write the chosen card ids into out; return how many.
+    """Step 1 for one seat with strategy random, greedy or position: write the chosen card
+    ids into out; return how many.
 
     hand and unseen are scratch rows for the sorted hand and the unseen cards.
     """
@@ -708,10 +716,6 @@ def _choose(
             j += 1
         out[1] = hands[p, j]
         return 2
-    if strategy == 3:
-        return _mc_choose(
-            p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts, hand, unseen
-        )
     hs = _sorted_hand(hands, hand_n, p, ft, hand)
     if strategy == 1:
         nu = _unseen(cnt, disc, hands, hand_n, p, row, rowc, kept, ps, unseen)
@@ -781,7 +785,137 @@ def _choose(
     return 1
 
 
-@njit(cache=True, inline="always")
+# The Monte Carlo strategy is a chooser of its own, which `_pick` calls only in the games
+# of the entry points that may need it (`play_many_mc`, `play_one_mc`), so the runs without
+# it never compile it: its sample worlds were a sixth of the kernel's cold compile.
+@_no_refcount
+def _choose_mc(
+    strategy, p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts, hand, unseen
+):
+    """Step 1 for one seat with any strategy, montecarlo included (see `_choose`)."""
+    if strategy == MONTECARLO and min(cnt[PICKS], hand_n[p]) > 0:
+        return _mc_choose(
+            p, out, cnt, disc, hands, hand_n, row, rowc, kept, ps, rng, ft, bt, opts, hand, unseen
+        )
+    return _choose(
+        strategy,
+        p,
+        out,
+        cnt,
+        disc,
+        hands,
+        hand_n,
+        row,
+        rowc,
+        kept,
+        ps,
+        rng,
+        ft,
+        bt,
+        opts,
+        hand,
+        unseen,
+    )
+
+
+def _pick(
+    mc,
+    strategy,
+    p,
+    out,
+    cnt,
+    disc,
+    hands,
+    hand_n,
+    row,
+    rowc,
+    kept,
+    ps,
+    rng,
+    ft,
+    bt,
+    opts,
+    hand,
+    unseen,
+):
+    """Step 1 for one seat: `_choose_mc` if mc is the literal True, else `_choose`. Only
+    compiled code calls it (see `_ol_pick`)."""
+    raise NotImplementedError("compiled code only")
+
+
+# mc is a literal (Literal[bool]: a compile-time constant, like a template argument), so
+# each game loop holds a call to one chooser only, and one with mc=False never compiles the
+# Monte Carlo strategy. (A dispatcher passed as an argument would do it too, but Numba's
+# on-disk cache misses on dispatcher arguments in every new process.)
+@overload(_pick, prefer_literal=True, inline="always")
+def _ol_pick(
+    mc,
+    strategy,
+    p,
+    out,
+    cnt,
+    disc,
+    hands,
+    hand_n,
+    row,
+    rowc,
+    kept,
+    ps,
+    rng,
+    ft,
+    bt,
+    opts,
+    hand,
+    unseen,
+):
+    if not isinstance(mc, types.BooleanLiteral):
+        return None  # (mc must be the constant True or False)
+    chooser = _choose_mc if mc.literal_value else _choose
+
+    def impl(
+        mc,
+        strategy,
+        p,
+        out,
+        cnt,
+        disc,
+        hands,
+        hand_n,
+        row,
+        rowc,
+        kept,
+        ps,
+        rng,
+        ft,
+        bt,
+        opts,
+        hand,
+        unseen,
+    ):
+        return chooser(
+            strategy,
+            p,
+            out,
+            cnt,
+            disc,
+            hands,
+            hand_n,
+            row,
+            rowc,
+            kept,
+            ps,
+            rng,
+            ft,
+            bt,
+            opts,
+            hand,
+            unseen,
+        )
+
+    return impl
+
+
+@_inlined
 def _rocket_target(strategy, p, card, slots, ns, cnt, row, rng, ft, bt, opts):
     """Where seat p's Rocket goes (random, or strategies.smart_rocket)."""
     if strategy == 0:
@@ -825,7 +959,7 @@ def _rocket_target(strategy, p, card, slots, ns, cnt, row, rng, ft, bt, opts):
 # --- a turn ---------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@_inlined
 def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats, ft, bt, opts):
     """Put one card under a slot, apply its special, take the body if reached."""
     row[ROW_POWER, target] += ft[0, card]
@@ -897,7 +1031,7 @@ def _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats
     row[ROW_POWER, target] = 0
 
 
-@njit(cache=True, inline="always")
+@_no_refcount
 def _place_all(
     played,
     owner,
@@ -962,7 +1096,7 @@ def _place_all(
             hands[p, x] = hands[p, x + 1]
         hand_n[p] -= 1
         if ft[2, card] == S_ROCKET:
-            ns = 0
+            ns = np.int64(0)  # (not a literal: a call would be compiled for Literal[int](0) too)
             for s in range(cnt[SLOTS]):
                 if opts[O_ROCKET_EMPTY] == 1 or row[ROW_BODY, s] >= 0:
                     slots[ns] = s
@@ -993,8 +1127,9 @@ def _place_all(
         _put(card, p, target, cnt, deck, disc, row, rowc, kept, ps, rng, caps, stats, ft, bt, opts)
 
 
-@njit(cache=True, inline="always")
+@_no_refcount
 def _play_turn(
+    mc,
     strat,
     cnt,
     deck,
@@ -1031,7 +1166,8 @@ def _play_turn(
     m = np.int64(0)  # (not a literal, as in `_mc_choose`)
     out = sc[2]
     for p in range(n):
-        k = _choose(
+        k = _pick(
+            mc,
             strat[p],
             p,
             out,
@@ -1117,6 +1253,7 @@ SC_ROWS = 11
 
 @_no_refcount
 def _play_game(
+    mc,
     n,
     seed,
     strat,
@@ -1142,6 +1279,8 @@ def _play_game(
 ):
     """Play one game (rulebook "Setup" to "End of Game", as `rules.play_game`) in the
     given state arrays, which are cleared first; the result is left in ps and cnt.
+
+    mc (the constant True or False, see `_pick`): whether a seat may play montecarlo.
 
     caps receives the captures, stats per-card counts (see `play_one`). Without reference
     counting (see `_no_refcount`): the state arrays are the caller's, allocated once per
@@ -1192,6 +1331,7 @@ def _play_game(
             )
             new_round = False
         going = _play_turn(
+            mc,
             strat,
             cnt,
             deck,
@@ -1251,7 +1391,20 @@ def _new_state():
 
 @njit(cache=True)
 def play_one(n, seed, strat, opts, ft, bt, caps, stats):
-    """Play one game; return (ps, cnt). caps receives the captures, stats per-card counts.
+    """Play one game, no seat playing montecarlo (see `_play_one`)."""
+    return _play_one(False, n, seed, strat, opts, ft, bt, caps, stats)
+
+
+@njit(cache=True)
+def play_one_mc(n, seed, strat, opts, ft, bt, caps, stats):
+    """Play one game, any seat may play montecarlo (see `_play_one`)."""
+    return _play_one(True, n, seed, strat, opts, ft, bt, caps, stats)
+
+
+@njit(cache=True)
+def _play_one(mc, n, seed, strat, opts, ft, bt, caps, stats):
+    """Play one game (mc: whether a seat may play montecarlo, see `_pick`); return (ps,
+    cnt). caps receives the captures, stats per-card counts.
 
     stats[0, card] points taken by the card, stats[1, card] bodies taken, stats[2, card]
     times played.
@@ -1260,6 +1413,7 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
         _new_state()
     )
     _play_game(
+        mc,
         n,
         seed,
         strat,
@@ -1286,9 +1440,23 @@ def play_one(n, seed, strat, opts, ft, bt, caps, stats):
     return ps, cnt
 
 
+# Two entry points of one body, each with its own on-disk cache (`bombsolve warmup` and
+# the compile announcement ask whether an entry point is cached).
 @njit(cache=True)
 def play_many(n, seeds, strat, opts, ft, bt):
-    """Play one game per seed. Returns (scores[G, n], bodies[G, n] used by the tie-break,
+    """Play one game per seed, no seat playing montecarlo (see `_play_many`)."""
+    return _play_many(False, n, seeds, strat, opts, ft, bt)
+
+
+@njit(cache=True)
+def play_many_mc(n, seeds, strat, opts, ft, bt):
+    """Play one game per seed, any seat may play montecarlo (see `_play_many`)."""
+    return _play_many(True, n, seeds, strat, opts, ft, bt)
+
+
+@njit(cache=True)
+def _play_many(mc, n, seeds, strat, opts, ft, bt):
+    """Play one game per seed (mc: whether a seat may play montecarlo, see `_pick`). Returns (scores[G, n], bodies[G, n] used by the tie-break,
     winners[G, n] as 0/1, info[G, 4] = rounds, turns, stalled rounds, reshuffles (the
     discard pile shuffled into a new deck), stats[G, 3, 45]:
     per game, points taken by each card, bodies taken by it, times it was played;
@@ -1309,6 +1477,7 @@ def play_many(n, seeds, strat, opts, ft, bt):
     tb = BODIES_GAME if opts[O_TIEBREAK] == 0 else BODIES_ROUND
     for i in range(g):
         _play_game(
+            mc,
             n,
             seeds[i],
             strat,
@@ -1366,7 +1535,8 @@ def run_games(
     ft, bt = tables(cards)
     opts = encode_options(options or Options())
     strat = np.asarray(strategies, dtype=np.int64)
-    scores, bodies, winners, info, stats, took = play_many(
+    entry = play_many_mc if MONTECARLO in strat else play_many
+    scores, bodies, winners, info, stats, took = entry(
         n, np.asarray(seeds, dtype=np.uint64), strat, opts, ft, bt
     )
     return {
@@ -1393,8 +1563,16 @@ def game_record(
     opts = encode_options(options or Options())
     caps = np.zeros((MAX_CAPS, 6), dtype=np.int64)
     stats = np.zeros((3, 45), dtype=np.int64)
-    ps, cnt = play_one(
-        n, np.uint64(seed), np.asarray(strategies, dtype=np.int64), opts, ft, bt, caps, stats
+    entry = play_one_mc if MONTECARLO in strategies else play_one
+    ps, cnt = entry(
+        n,
+        np.uint64(seed),
+        np.asarray(strategies, dtype=np.int64),
+        opts,
+        ft,
+        bt,
+        caps,
+        stats,
     )
     k = min(int(cnt[CAP_N]), MAX_CAPS)
     captures = [tuple(int(x) for x in caps[i, :6]) for i in range(k)]

@@ -254,7 +254,7 @@ def test_printed_sweep_is_not_labelled_stand_in(tmp_path):
     }
     text = caption(manifest)
     assert "STAND-IN" not in text and "base: PRINTED" in text
-    from solvers.allisbomb.report import cards_tag
+    from solvers.allisbomb.charts import cards_tag
 
     assert cards_tag(text) == "PRINTED cards"
     std = sweep_study([GameConfig()], deals=2, seed=1)

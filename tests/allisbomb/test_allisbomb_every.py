@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from solvers.allisbomb.charts import short_label
 from solvers.allisbomb.config import EXPANSIONS, GameConfig, parse_expansions
-from solvers.allisbomb.report import _short
 from solvers.common.errors import BadInput
 
 
@@ -20,6 +20,6 @@ def test_all_is_the_all_expansion_and_every_is_the_six():
 
 def test_chart_labels_say_ALL_or_6_expansions():
     six = GameConfig(expansions=EXPANSIONS).label()
-    assert _short(six) == "base+6 expansions"
-    assert _short(GameConfig(expansions=("all",)).label()) == "base+ALL"
-    assert _short(GameConfig(expansions=("all",), players=2).label()) == "base+ALL/2p"
+    assert short_label(six) == "base+6 expansions"
+    assert short_label(GameConfig(expansions=("all",)).label()) == "base+ALL"
+    assert short_label(GameConfig(expansions=("all",), players=2).label()) == "base+ALL/2p"

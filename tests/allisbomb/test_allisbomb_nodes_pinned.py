@@ -7,13 +7,18 @@ kernel at commit 7f78e46 (before the speed work): seeded deals of the 19 study
 configurations and two option variants, each solved by the plain search, the portfolio
 search (what studies run) and, for a few configurations, the shortest-win search.
 
-That kernel's tables had no copy-symmetric keys (copies.py), so it is re-solved with them
-switched off (`program.copy_keys`): the rest of the search must be what it was. With the
+That kernel's tables had no copy-symmetric keys (copies.py) and its portfolio search tried
+cards by id, so it is re-solved with both switched off (`program.copy_keys`,
+`program.move_order`): the rest of the search must be what it was. With the
 keys on (the default) the verdict searches enter other positions, legitimately (positions
 that differ only by which copy of a card sits where share one entry); those counts are
 pinned apart, in `data/nodes_pinned_copy_keys.json` (the same deals, recorded by
 `scripts/pin_allisbomb_nodes.py --copy-keys` when the keys were added, for the 20
-configurations that have copies; no decided verdict differs from the first file).
+configurations that have copies; no decided verdict differs from the first file). The
+portfolio search's card order (ordering.py) changes its counts again, legitimately:
+with the keys and the order on the counts are pinned in `data/nodes_pinned_move_order.json`
+(`--copy-keys --move-order`, all 21 configurations); the order is off by default, and the
+two older files are checked with it off.
 
 The shortest-win search now decides the deal with the portfolio search before it deepens,
 so where a limit stops the deepening it reports the win it has (not proven the shortest)
@@ -32,7 +37,12 @@ import pytest
 
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
-from solvers.allisbomb.program import copy_keys, copy_keys_enabled
+from solvers.allisbomb.program import (
+    copy_keys,
+    copy_keys_enabled,
+    move_order,
+    move_order_enabled,
+)
 from solvers.allisbomb.prune import OUT, dead_reason
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import solve, solve_batch
@@ -41,6 +51,7 @@ from solvers.allisbomb.study import config_from_params
 DATA = json.loads((Path(__file__).parent / "data" / "nodes_pinned.json").read_text())
 CASES = DATA["cases"]
 KEYED = json.loads((Path(__file__).parent / "data" / "nodes_pinned_copy_keys.json").read_text())
+ORDERED = json.loads((Path(__file__).parent / "data" / "nodes_pinned_move_order.json").read_text())
 SHORT = json.loads((Path(__file__).parent / "data" / "nodes_pinned_shortest.json").read_text())
 
 
@@ -65,7 +76,8 @@ def _check(case, data):
 
 @pytest.mark.parametrize("case", CASES, ids=[c["label"] for c in CASES])
 def test_node_counts_are_unchanged(case):
-    with copy_keys(config_from_params(case["config"]), False):
+    cfg = config_from_params(case["config"])
+    with copy_keys(cfg, False), move_order(cfg, False):
         _check(case, DATA)
 
 
@@ -73,7 +85,7 @@ def test_node_counts_are_unchanged(case):
 def test_shortest_win_counts_are_unchanged(case):
     cfg = config_from_params(case["config"])
     decks = _decks_of(case)
-    with copy_keys(cfg, False):
+    with copy_keys(cfg, False), move_order(cfg, False):
         for i, want in enumerate(case["deals"]):
             short = solve(cfg, decks[i], node_limit=SHORT["shortest_limit"], shortest=True)
             got = [short.outcome, short.nodes, len(short.solution)]
@@ -100,8 +112,35 @@ def _decks_of(case) -> np.ndarray:
 
 @pytest.mark.parametrize("case", KEYED["cases"], ids=[c["label"] for c in KEYED["cases"]])
 def test_node_counts_with_copy_keys_are_unchanged(case):
-    assert KEYED["copy_keys"] and copy_keys_enabled(config_from_params(case["config"]))
-    _check(case, KEYED)
+    cfg = config_from_params(case["config"])
+    assert KEYED["copy_keys"] and copy_keys_enabled(cfg)
+    with move_order(cfg, False):
+        _check(case, KEYED)
+
+
+@pytest.mark.parametrize("case", ORDERED["cases"], ids=[c["label"] for c in ORDERED["cases"]])
+def test_node_counts_with_move_order_are_unchanged(case):
+    """Copy keys where the game has copies, ordering.py's card order switched on."""
+    cfg = config_from_params(case["config"])
+    assert ORDERED["move_order"] and not move_order_enabled(cfg)
+    assert copy_keys_enabled(cfg) == (case["label"] != "blitz")
+    with move_order(cfg, True):
+        _check(case, ORDERED)
+
+
+def test_move_order_keeps_every_decided_verdict_of_the_first_fixture():
+    """The card order changes which positions the portfolio search enters, never a verdict."""
+    old = {c["label"]: c for c in CASES}
+    assert len(ORDERED["cases"]) == 21
+    compared = 0
+    for case in ORDERED["cases"]:
+        for was, now in zip(old[case["label"]]["deals"], case["deals"], strict=True):
+            assert was["deck"] == now["deck"]
+            a, b = was["portfolio"][0], now["portfolio"][0]
+            if 2 not in (a, b):
+                assert a == b
+                compared += 1
+    assert compared >= 60
 
 
 def test_copy_keys_keep_every_decided_verdict_of_the_first_fixture():

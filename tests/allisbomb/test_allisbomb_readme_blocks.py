@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import runpy
+import shlex
+import sys
 from pathlib import Path
+
+import pytest
 
 from solvers.common.readme import render_block
 
@@ -27,3 +32,75 @@ def test_readme_players_block_is_the_default_sets_committed_table():
     body = mod.readme_body(summary)
     assert (V2 / "players.md").read_text() == body
     assert render_block("allisbomb-players", body) in (ROOT / "README.md").read_text()
+
+
+def test_readme_targets_block_is_the_committed_tables():
+    # The README quotes every committed table whole, the fresh-seed re-run included, and
+    # says in words which statements the re-run does not confirm.
+    mod = _script("allisbomb_sensitivity_readme")
+    tables = [p for p in mod.TARGET_TABLES if p.is_file()]
+    assert V2 / "targets.md" in tables and V2 / "seed1001" / "targets.md" in tables
+    readme = (ROOT / "README.md").read_text()
+    body = mod.targets_block()
+    assert render_block("allisbomb-standin-targets", body) in readme
+    for path in tables:
+        assert path.read_text().rstrip() in body, path
+    assert "**Fresh-seed verdict**" in body
+
+
+def test_rerun_verdict_names_every_cell_not_met(tmp_path):
+    mod = _script("allisbomb_sensitivity_readme")
+    run = tmp_path / "seed7"
+    run.mkdir()
+    regen = "Regenerate: `python x.py --deals 10 --look-deals 5 --campaigns 2 --seed 7`.\n"
+    (run / "targets.md").write_text(regen)
+    first = tmp_path / "targets.md"
+    first.write_text(regen.replace("--look-deals 5", "--look-deals 9"))
+    cell = {"harder": "40.0% [30%, 50%]", "easier": "45.0% [35%, 55%]", "met": False}
+    rows = [
+        {
+            "n": 1,
+            "statement": "A",
+            "perfect": {**cell, "met": True, "paired": "+1.0% [+0.5%, +2%]"},
+        },
+        {"n": 2, "statement": "B", "lookahead": {**cell, "paired": "+5.0% [-1.0%, +9.0%]"}},
+        {"n": 3, "statement": "C", "lookahead": {**cell, "paired": "+5.0% [+1.0%, +9.0%]"}},
+        {"n": 4, "campaign": {"gold": 1, "met": True}},
+    ]
+    (run / "targets.json").write_text(json.dumps({"rows": rows, "games": {}}))
+    text = mod.rerun_verdict(run / "targets.md", first)
+    assert "2 measured cell(s) not met" in text
+    assert "2 (B), lookahead player" in text and "includes zero" in text
+    assert "3 (C), lookahead player" in text and "direction holds" in text
+    assert "1 (A)" not in text
+    # a statement without a player's cell was not measured, and the verdict says so
+    assert "Not measured in the time the run had: 1 (lookahead player), 2 (perfect play), 3" in text
+    assert "5 lookahead deals (first run 9)" in text
+
+
+@pytest.mark.parametrize(
+    "run, extra",
+    [
+        ("results/allisbomb/standin-v2", []),
+        (
+            "results/allisbomb/standin-v2/seed1001",
+            ["--against", "results/allisbomb/standin-v2/targets.json"],
+        ),
+    ],
+    ids=["seed1", "seed1001"],
+)
+def test_committed_targets_table_reassembles_from_its_cache(
+    run, extra, tmp_path, monkeypatch, capsys
+):
+    # Nothing is measured: --partial assembles the committed per-game figures, so a table
+    # edited by hand, or a cache that no longer gives it, fails.
+    committed = (ROOT / run / "targets.md").read_text()
+    words = shlex.split(committed.split("Regenerate: `python ")[1].split("`")[0])
+    assert words[0] == "scripts/allisbomb_standin_targets.py"
+    monkeypatch.chdir(ROOT)
+    cache = ["--cache", "results/allisbomb/standin-v2/cache", "--partial"]
+    argv = [words[0], *words[1:], *cache, "--out", str(tmp_path), *extra]
+    monkeypatch.setattr(sys, "argv", argv)
+    runpy.run_path(str(ROOT / words[0]), run_name="__main__")
+    capsys.readouterr()
+    assert (tmp_path / "targets.md").read_text() == committed
