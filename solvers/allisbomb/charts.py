@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.report import HEURISTICS
+from solvers.allisbomb.agents import PLAYERS as HEURISTICS
 from solvers.common.plots import (
     PALETTE,
     SEQUENTIAL,
