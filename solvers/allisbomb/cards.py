@@ -16,6 +16,7 @@ import difflib
 import hashlib
 import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -945,9 +946,7 @@ def _check_one_copy(cards: list[Card]) -> None:
     """A place named next to a card (`of`, `next_to`) must name a card with one copy in the
     game: "directly below the JOKER" does not say which JOKER (and the searches' copy-
     symmetric keys treat copies as one card)."""
-    count: dict[str, int] = {}
-    for c in cards:
-        count[c.name] = count.get(c.name, 0) + 1
+    count = Counter(c.name for c in cards)
     for k in dict.fromkeys(cards):
         for side in ("passive", "ignited"):
             for j, st in enumerate(getattr(k, side).all_steps()):
@@ -966,9 +965,7 @@ def _check_single_win_cards(cards: list[Card], config: GameConfig) -> None:
     `allow_nonstandard`: "the ignited PRINCESS", "the DESIRED DISH", "the THRONE", "the DREAM
     GUIDE", "THE JUICE", "ALL" are each one card, and the engines read each by one id, so a
     second copy would make the verdict depend on which copy the engine looked at."""
-    count: dict[str, int] = {}
-    for c in cards:
-        count[c.name] = count.get(c.name, 0) + 1
+    count = Counter(c.name for c in cards)
     named = {"PRINCESS": "E"}
     if config.waking_up:
         named["THRONE"] = "G, WAKING UP"
