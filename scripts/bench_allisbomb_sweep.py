@@ -69,6 +69,9 @@ def main() -> int:
     ap.add_argument("--scale", type=float, default=1.0, help="multiply the deal counts")
     ap.add_argument("--rev", default=None, help="also time the kernel of this git revision")
     ap.add_argument("--reference-deals", type=int, default=20)
+    ap.add_argument(
+        "--blitz-groups", type=int, default=2, help="groups of 6,720 deals for the exhaust's rows"
+    )
     ap.add_argument("--out", default=None, help="JSON summary")
     args = ap.parse_args()
 
@@ -160,6 +163,7 @@ def main() -> int:
             flush=True,
         )
     summary["sweep"] = rows
+    summary["blitz_exhaust"] = _blitz_exhaust(args.blitz_groups, args.reps, args.seed)
     if args.rev:
         summary["kernel_vs_rev"] = _kernel_vs_rev(args.rev, args.seed)
     summary["kernel_vs_reference"] = _kernel_vs_reference(args.reference_deals, args.seed)
@@ -168,6 +172,60 @@ def main() -> int:
 
         write_text_atomic(args.out, json.dumps(summary, indent=1) + "\n")
     return 0
+
+
+def _blitz_exhaust(groups: int, reps: int, seed: int) -> dict:
+    """What `exhaust` spends per Blitz deal: the per-deal batch (`exhaust.decide`: one kernel
+    call, portfolio search, a fresh table per deal) against the shared-table batch
+    (`exhaust.decide_shared` with a fresh table per repetition, as a chunk makes one), on
+    the deals of `groups` random groups (`blitz_ranks.group_decks`: the order the full
+    exhaust runs them in), and on as many uniform random deals (where deals rarely meet).
+    Same verdicts required; times alternate within each repetition."""
+    import numpy as np
+
+    from solvers.allisbomb import blitz_ranks as R
+    from solvers.allisbomb import exhaust as E
+
+    rng = np.random.default_rng(seed)
+    g = np.sort(rng.choice(R.n_groups(), size=groups, replace=False))
+    gdecks, granks = R.group_decks(g)
+    udecks = E.decks_of_ranks(rng.integers(0, E.N_DEALS, len(granks)))
+    E.decide(granks[:2]), E.decide_shared(gdecks[:2])  # compile or load
+    out = {"groups": [int(x) for x in g], "deals": int(len(granks))}
+    for name, decks in (("groups", gdecks), ("uniform", udecks)):
+        paths = {
+            "per_deal": lambda d=decks: E.solve_escalating(
+                E.BLITZ, d, E.ESCALATION, E.FIRST_BUDGET
+            ),
+            "shared": lambda d=decks: E.decide_shared(d, E.SharedTable()),
+        }
+        times = {k: [] for k in paths}
+        res = {}
+        for r in range(reps):
+            for k in list(paths)[:: 1 if r % 2 == 0 else -1]:
+                t0 = time.process_time()
+                res[k] = paths[k]()
+                times[k].append(time.process_time() - t0)
+        if not (res["per_deal"]["code"] == res["shared"]["code"]).all():
+            raise SystemExit(f"blitz {name}: the shared table changed a verdict")
+        t = {k: np.array(v) for k, v in times.items()}
+        m = len(decks)
+        row = {
+            "us_per_deal": {k: round(1e6 * t[k].min() / m, 2) for k in paths},
+            "positions_per_deal": {k: round(float(res[k]["nodes"].mean()), 1) for k in paths},
+            "per_deal_over_shared_median": round(float(np.median(t["per_deal"] / t["shared"])), 3),
+            "losses": int((res["shared"]["code"] == 0).sum()),
+            "undecided": int((res["shared"]["code"] == 2).sum()),
+        }
+        out[name] = row
+        print(
+            f"  blitz exhaust, {name} ({m} deals): us/deal per-deal {row['us_per_deal']['per_deal']}"
+            f"  shared {row['us_per_deal']['shared']}  (x{row['per_deal_over_shared_median']}, "
+            f"median of {reps}); positions/deal {row['positions_per_deal']['per_deal']} -> "
+            f"{row['positions_per_deal']['shared']}; same verdicts",
+            flush=True,
+        )
+    return out
 
 
 def _kernel_vs_rev(rev: str, seed: int) -> dict:

@@ -70,6 +70,148 @@ def _fill_decks(ranks, n, k, fact, binom, out):
                 free[t] = free[t + 1]
 
 
+@njit(cache=True)
+def _fill_group_decks(groups, t, n, k, fact, out, ranks):
+    """Write the deals of each group into the rows of `out` [len(groups) * size, n] and
+    their ranks into `ranks` (size = C(t, k) * (t - k)!, see `group_decks`).
+
+    Group g fixes the n - t cards under the top t, in order: its digits in the mixed radix
+    n, n - 1, ..., t + 1 pick them from the bottom card up, each among the cards not yet
+    picked, in increasing id. Its deals are every way to lay the other t cards on them:
+    the k EQUIPPED ones as a set (lexicographic), then the order of the remaining t - k
+    (lexicographic), the set varying slowest."""
+    used = np.zeros(n, np.int64)
+    top = np.empty(t, np.int64)
+    free = np.empty(t, np.int64)
+    size = out.shape[0] // groups.shape[0]
+    row = 0
+    for gi in range(groups.shape[0]):
+        g = groups[gi]
+        used[:] = 0
+        # the bottom cards: digit i (base n - i) picks among the n - i cards left
+        for i in range(n - t):
+            base = n - i
+            q = g % base
+            g //= base
+            c = 0
+            while True:
+                if used[c] == 0:
+                    if q == 0:
+                        break
+                    q -= 1
+                c += 1
+            used[c] = 1
+            out[row, n - 1 - i] = c
+        m = 0
+        for c in range(n):
+            if used[c] == 0:
+                top[m] = c
+                m += 1
+        for j in range(size):
+            r = row + j
+            for i in range(n - t):
+                out[r, n - 1 - i] = out[row, n - 1 - i]
+            sub, perm = divmod(j, fact[t - k])
+            # the sub-th k-subset of top[0:t] (positions), lexicographic
+            c = 0
+            for i in range(k):
+                while True:
+                    left = _comb(t - c - 1, k - i - 1)
+                    if sub < left:
+                        break
+                    sub -= left
+                    c += 1
+                out[r, i] = top[c]
+                c += 1
+            f = 0
+            x = 0
+            for c in range(t):
+                if x < k and out[r, x] == top[c]:
+                    x += 1
+                else:
+                    free[f] = top[c]
+                    f += 1
+            for i in range(t - k):
+                w = fact[t - k - 1 - i]
+                q, perm = divmod(perm, w)
+                out[r, k + i] = free[q]
+                for z in range(q, t - k - 1 - i):
+                    free[z] = free[z + 1]
+        row += size
+    _rank_rows(out, n, k, fact, ranks)
+
+
+@njit(cache=True)
+def _comb(a, b):
+    if b < 0 or b > a:
+        return 0
+    r = 1
+    for i in range(b):
+        r = r * (a - i) // (i + 1)
+    return r
+
+
+@njit(cache=True)
+def _rank_rows(decks, n, k, fact, ranks):
+    """The rank (module doc) of each row of `decks`, whose first k cards increase."""
+    free = np.empty(n, np.int64)
+    for r in range(decks.shape[0]):
+        sub = 0
+        c = 0
+        for i in range(k):
+            x = decks[r, i]
+            while c < x:
+                sub += _comb(n - c - 1, k - i - 1)
+                c += 1
+            c = x + 1
+        for c in range(n):
+            free[c] = 1
+        for i in range(k):
+            free[decks[r, i]] = 0
+        perm = 0
+        for i in range(n - k):
+            x = decks[r, k + i]
+            j = 0
+            for c in range(x):
+                j += free[c]
+            free[x] = 0
+            perm += j * fact[n - k - 1 - i]
+        ranks[r] = sub * fact[n - k] + perm
+
+
+#: Top cards a group of `group_decks` varies: its C(8, 3) * 5! = 6,720 deals share the
+#: order of the 5 cards under them.
+GROUP_TOP = 8
+
+
+def n_groups(t: int = GROUP_TOP, n: int = N_CARDS) -> int:
+    """How many groups of `group_decks`: n! / t! (one per order of the n - t bottom cards)."""
+    return math.factorial(n) // math.factorial(t)
+
+
+def group_size(t: int = GROUP_TOP, n: int = N_CARDS, k: int = N_EQUIPPED) -> int:
+    """Deals in one group: C(t, k) * (t - k)!."""
+    return math.comb(t, k) * math.factorial(t - k)
+
+
+def group_decks(
+    groups: np.ndarray, t: int = GROUP_TOP, n: int = N_CARDS, k: int = N_EQUIPPED
+) -> tuple[np.ndarray, np.ndarray]:
+    """(decks [len(groups) * group_size, n], their ranks): the deals of each group, a group
+    being the deals whose n - t bottom cards lie in one order (`_fill_group_decks`). Every
+    deal is in exactly one of the n! / t! groups. Consecutive deals share the bottom of the
+    deck, which is what lets `exhaust_kernel` answer later deals from earlier ones."""
+    if not k <= t <= n:
+        raise BadInput(f"group top {t}: expected {k} <= t <= {n}")
+    groups = np.ascontiguousarray(groups, dtype=np.int64)
+    size = group_size(t, n, k)
+    fact = np.array([math.factorial(i) for i in range(n + 1)], np.int64)
+    out = np.zeros((groups.shape[0] * size, n), np.int64)
+    ranks = np.zeros(groups.shape[0] * size, np.int64)
+    _fill_group_decks(groups, t, n, k, fact, out, ranks)
+    return out, ranks
+
+
 def deal_of_rank(r: int) -> list[int]:
     """The Blitz deal (card ids, top first; the first three increasing) of rank r.
 

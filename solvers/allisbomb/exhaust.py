@@ -18,6 +18,14 @@ builds its decks in Numba (`blitz_ranks.decks_of_ranks`) and decides them in one
 `escalate.solve_escalating`, one call per pass). A block's row holds counts, positions
 and CPU seconds, never one row per deal. `sample_study` decides uniform random deals
 instead (for an estimate with its interval when the whole range is out of reach).
+
+The whole count (`group_study`) runs the deals in another order, by *groups*: the deals
+whose bottom 13 - GROUP_TOP cards lie in one order (`blitz_ranks.group_decks`). Deals of a
+group meet many of each other's positions (once the top cards are drawn, what is left is
+the same DECK), so they are decided by `decide_shared`: one kernel call per case, whose
+search keeps the positions it has proven won or lost in a table shared by the deals of a
+chunk (`exhaust_kernel`; a position's verdict does not depend on the deal it came from).
+The verdicts are those of `decide`; only the positions entered (and the CPU) differ.
 """
 
 from __future__ import annotations
@@ -30,19 +38,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from solvers.allisbomb import exhaust_kernel as EK
 from solvers.allisbomb.blitz_ranks import (
+    GROUP_TOP,
     N_CARDS,
     N_DEALS,
     N_EQUIPPED,
     deal_of_rank,
     deal_rank,
     decks_of_ranks,
+    group_decks,
+    group_size,
+    n_groups,
     parse_ranks,
 )
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.escalate import Escalation, solve_escalating
-from solvers.allisbomb.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN
+from solvers.allisbomb.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, MAXC
+from solvers.allisbomb.layout import key_words, state_words
+from solvers.allisbomb.search import MAX_DEPTH
+from solvers.allisbomb.solver import compiled
 from solvers.common.errors import BadInput
 from solvers.common.runner import ChunkSpec, Study
 from solvers.common.stats import wilson_undecided
@@ -57,6 +73,12 @@ ESCALATION = Escalation(first=100_000, ceiling=51_200_000)
 #: the solver's 1,000: 11% fewer positions per Blitz deal (mean 280 against 313 on two sets of
 #: 20,000 uniform deals; 100 gave 279, 400 gave 289).
 FIRST_BUDGET = 200
+#: The shared-table search (`decide_shared`): its move order (ordering.py's order 2), the
+#: positions it may enter per deal before the deal goes on to the escalation, and its
+#: table (2**SHARED_BITS index slots).
+SHARED_ORDER = 2
+SHARED_LIMIT = 20_000
+SHARED_BITS = 21
 #: Deals per chunk of the runner (part of a study's identity).
 DEFAULT_CHUNK = 1_000_000
 
@@ -79,6 +101,66 @@ def decide(ranks: np.ndarray, policy: Escalation = ESCALATION) -> dict[str, np.n
     """Decide the Blitz deals of `ranks` in one kernel call (then one per escalation pass for
     the few left undecided); `escalate.solve_escalating`'s arrays."""
     return solve_escalating(BLITZ, decks_of_ranks(ranks), policy, FIRST_BUDGET)
+
+
+class SharedTable:
+    """A table of decided positions kept over many `decide_shared` calls (exhaust_kernel):
+    2**bits index slots, entries up to half of them (emptied before a deal once it holds
+    more than `refill` of them). One table serves one card program: it is made for BLITZ
+    and its card file."""
+
+    def __init__(self, bits: int = SHARED_BITS) -> None:
+        c = compiled(BLITZ)
+        self.n = c.cards.n
+        slots = 1 << bits
+        rows = slots // 2
+        self.index = np.zeros(slots, np.uint64)
+        self.entries = np.zeros((rows, key_words(self.n) + 2), np.uint64)
+        self.state = np.zeros(3, np.int64)  # generation, search number, next free entry
+        self.refill = max(0, rows - 4 * SHARED_LIMIT)
+        self.frames = EK.new_frames(MAX_DEPTH, state_words(self.n), MAXC)
+
+
+def decide_shared(
+    decks: np.ndarray,
+    table: SharedTable | None = None,
+    policy: Escalation = ESCALATION,
+    node_limit: int = SHARED_LIMIT,
+) -> dict[str, np.ndarray]:
+    """Decide Blitz `decks` [m, 13] in one call of `exhaust_kernel.solve_shared` (one move
+    order, a table of proven positions shared by the deals and kept in `table`); the deals
+    it leaves undecided at `node_limit` positions go on through `escalate.solve_escalating`
+    (their 'nodes' count both). Returns 'code' and 'nodes' arrays. Verdicts equal
+    `decide`'s; deals that reach positions decided before enter fewer positions."""
+    table = table or SharedTable()
+    c = compiled(BLITZ)
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+    m = decks.shape[0]
+    code = np.zeros(m, np.int64)
+    nodes = np.zeros(m, np.int64)
+    reason = np.zeros(m, np.int64)
+    EK.solve_shared(
+        decks,
+        c.prog.n,
+        BLITZ.players,
+        *c.rule_args,
+        table.index,
+        table.entries,
+        table.state,
+        node_limit,
+        table.refill,
+        np.int64(SHARED_ORDER),
+        table.frames,
+        code,
+        nodes,
+        reason,
+    )
+    todo = np.flatnonzero(code == CODE_UNDECIDED)
+    if todo.size:
+        res = solve_escalating(BLITZ, decks[todo], policy, FIRST_BUDGET)
+        code[todo] = res["code"]
+        nodes[todo] += res["nodes"]
+    return {"code": code, "nodes": nodes}
 
 
 def _row(case: int, ranks: np.ndarray, res: dict[str, np.ndarray], cpu: float) -> dict:
@@ -137,6 +219,66 @@ def sample_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     return _frame(rows)
 
 
+GROUP_COLUMNS = ("case", "first_group", "stop_group", *EXHAUST_COLUMNS[3:])
+
+
+def group_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Decide the groups of one chunk (`blitz_ranks.group_decks`): case k holds groups
+    k * per .. (k + 1) * per - 1, decided by `decide_shared` over one table made for the
+    chunk (so a chunk's positions do not depend on what ran before it in its process); one
+    row of counts per case (`GROUP_COLUMNS`; `hardest_rank` is a deal rank)."""
+    policy = Escalation(**params["escalation"])
+    top, per, total = (int(params[k]) for k in ("group_top", "groups_per_case", "groups"))
+    table = SharedTable(int(params["shared_bits"]))
+    limit = int(params["shared_limit"])
+    rows = []
+    for case in range(chunk.start, chunk.stop):
+        g0 = case * per
+        groups = np.arange(g0, min(g0 + per, total), dtype=np.int64)
+        t0 = time.process_time()
+        decks, ranks = group_decks(groups, top)
+        res = decide_shared(decks, table, policy, limit)
+        row = _row(case, ranks, res, time.process_time() - t0)
+        del row["first_rank"], row["stop_rank"]
+        rows.append({"first_group": int(groups[0]), "stop_group": int(groups[-1]) + 1, **row})
+    return pd.DataFrame(rows, columns=list(GROUP_COLUMNS))
+
+
+def group_study(
+    chunk_size: int = DEFAULT_CHUNK, policy: Escalation = ESCALATION, top: int = GROUP_TOP
+) -> Study:
+    """The study deciding every Blitz deal, group by group (`blitz_ranks.group_decks`:
+    the deals sharing the order of the 13 - top bottom cards), in chunks of about
+    `chunk_size` deals (whole cases of at most BLOCK deals)."""
+    size = group_size(top)
+    per = max(1, BLOCK // size)
+    groups = n_groups(top)
+    cases = -(-groups // per)
+    if chunk_size < 1:
+        raise BadInput(f"--chunk-size {chunk_size} is not positive; expected deals per chunk")
+    params = {
+        **_params(policy),
+        "search": "exhaust_kernel.solve_shared (one move order, a table of proven positions "
+        "per chunk), then escalate.solve_escalating for the deals it leaves undecided",
+        "group_top": top,
+        "groups": groups,
+        "groups_per_case": per,
+        "shared_order": SHARED_ORDER,
+        "shared_limit": SHARED_LIMIT,
+        "shared_bits": SHARED_BITS,
+    }
+    return Study(
+        name="allisbomb.exhaust-groups",
+        params=params,
+        n_cases=cases,
+        seed=0,
+        chunk_fn=group_chunk,
+        chunk_size=max(1, chunk_size // (per * size)),
+        input_files=load_cards(BLITZ).files,
+        progress_fn=progress_text,
+    )
+
+
 def _blocks(deals: int, chunk_deals: int) -> tuple[int, int, int]:
     """(deals per block, blocks, blocks per chunk) for `deals` deals in chunks of about
     `chunk_deals` (rounded down to whole blocks of at most BLOCK deals)."""
@@ -169,9 +311,13 @@ def exhaust_study(
     policy: Escalation = ESCALATION,
 ) -> Study:
     """The study deciding the Blitz deals of ranks [first, stop) for `runner.run_study`, in
-    chunks of about `chunk_size` deals (whole blocks of at most BLOCK deals)."""
+    chunks of about `chunk_size` deals (whole blocks of at most BLOCK deals). All of them
+    (the default range) is `group_study`: every deal, group by group, where deals share
+    their work; a part of the range runs its ranks in order with `decide`."""
     if not 0 <= first < stop <= N_DEALS:
         raise BadInput(f"ranks {first}:{stop}: expected 0 <= A < B <= {N_DEALS:,}")
+    if (first, stop) == (0, N_DEALS):
+        return group_study(chunk_size, policy)
     block, cases, per_chunk = _blocks(stop - first, chunk_size)
     params = {**_params(policy), "first_rank": int(first), "stop_rank": int(stop), "block": block}
     return Study(
