@@ -36,42 +36,49 @@ _FACT, _BINOM = _tables(N_CARDS, N_EQUIPPED)
 
 
 @njit(cache=True)
+def _unrank(sub, perm, items, k, fact, binom, row, free):
+    """Lay the m = len(items) cards `items` (increasing ids) into row[0:m]: first the
+    sub-th k-subset of them (lexicographic), then the perm-th order (lexicographic) of the
+    others. `free` is scratch of at least m - k cards."""
+    m = items.shape[0]
+    c = 0
+    for i in range(k):
+        while True:
+            left = binom[m - c - 1, k - i - 1]  # subsets whose i-th card is items[c]
+            if sub < left:
+                break
+            sub -= left
+            c += 1
+        row[i] = items[c]
+        c += 1
+    f = 0
+    x = 0
+    for c in range(m):
+        if x < k and row[x] == items[c]:
+            x += 1
+        else:
+            free[f] = items[c]
+            f += 1
+    for i in range(m - k):
+        q, perm = divmod(perm, fact[m - k - 1 - i])
+        row[k + i] = free[q]
+        for z in range(q, m - k - 1 - i):
+            free[z] = free[z + 1]
+
+
+@njit(cache=True)
 def _fill_decks(ranks, n, k, fact, binom, out):
     """Write the deal of each rank (see the module doc) into the rows of `out` [m, n]."""
+    cards = np.arange(n)
     free = np.empty(n, np.int64)
     rest = fact[n - k]
     for r in range(ranks.shape[0]):
         sub, perm = divmod(ranks[r], rest)
-        # the sub-th k-subset of 0..n-1 in lexicographic order
-        c = 0
-        for i in range(k):
-            while True:
-                left = binom[n - c - 1, k - i - 1]  # subsets whose i-th card is c
-                if sub < left:
-                    break
-                sub -= left
-                c += 1
-            out[r, i] = c
-            c += 1
-        m = 0
-        j = 0
-        for c in range(n):
-            if j < k and out[r, j] == c:
-                j += 1
-            else:
-                free[m] = c
-                m += 1
-        # the perm-th order of the free cards (lexicographic)
-        for i in range(n - k):
-            f = fact[n - k - 1 - i]
-            q, perm = divmod(perm, f)
-            out[r, k + i] = free[q]
-            for t in range(q, n - k - 1 - i):
-                free[t] = free[t + 1]
+        _unrank(sub, perm, cards, k, fact, binom, out[r], free)
 
 
 @njit(cache=True)
-def _fill_group_decks(groups, t, n, k, fact, out, ranks):
+def _fill_group_decks(groups, t, n, k, fact, binom, out, ranks):
     """Write the deals of each group into the rows of `out` [len(groups) * size, n] and
     their ranks into `ranks` (size = C(t, k) * (t - k)!, see `group_decks`).
 
@@ -112,47 +119,13 @@ def _fill_group_decks(groups, t, n, k, fact, out, ranks):
             for i in range(n - t):
                 out[r, n - 1 - i] = out[row, n - 1 - i]
             sub, perm = divmod(j, fact[t - k])
-            # the sub-th k-subset of top[0:t] (positions), lexicographic
-            c = 0
-            for i in range(k):
-                while True:
-                    left = _comb(t - c - 1, k - i - 1)
-                    if sub < left:
-                        break
-                    sub -= left
-                    c += 1
-                out[r, i] = top[c]
-                c += 1
-            f = 0
-            x = 0
-            for c in range(t):
-                if x < k and out[r, x] == top[c]:
-                    x += 1
-                else:
-                    free[f] = top[c]
-                    f += 1
-            for i in range(t - k):
-                w = fact[t - k - 1 - i]
-                q, perm = divmod(perm, w)
-                out[r, k + i] = free[q]
-                for z in range(q, t - k - 1 - i):
-                    free[z] = free[z + 1]
+            _unrank(sub, perm, top, k, fact, binom, out[r], free)
         row += size
-    _rank_rows(out, n, k, fact, ranks)
+    _rank_rows(out, n, k, fact, binom, ranks)
 
 
 @njit(cache=True)
-def _comb(a, b):
-    if b < 0 or b > a:
-        return 0
-    r = 1
-    for i in range(b):
-        r = r * (a - i) // (i + 1)
-    return r
-
-
-@njit(cache=True)
-def _rank_rows(decks, n, k, fact, ranks):
+def _rank_rows(decks, n, k, fact, binom, ranks):
     """The rank (module doc) of each row of `decks`, whose first k cards increase."""
     free = np.empty(n, np.int64)
     for r in range(decks.shape[0]):
@@ -161,7 +134,7 @@ def _rank_rows(decks, n, k, fact, ranks):
         for i in range(k):
             x = decks[r, i]
             while c < x:
-                sub += _comb(n - c - 1, k - i - 1)
+                sub += binom[n - c - 1, k - i - 1]
                 c += 1
             c = x + 1
         for c in range(n):
@@ -205,10 +178,10 @@ def group_decks(
         raise BadInput(f"group top {t}: expected {k} <= t <= {n}")
     groups = np.ascontiguousarray(groups, dtype=np.int64)
     size = group_size(t, n, k)
-    fact = np.array([math.factorial(i) for i in range(n + 1)], np.int64)
+    fact, binom = _tables(n, k)
     out = np.zeros((groups.shape[0] * size, n), np.int64)
     ranks = np.zeros(groups.shape[0] * size, np.int64)
-    _fill_group_decks(groups, t, n, k, fact, out, ranks)
+    _fill_group_decks(groups, t, n, k, fact, binom, out, ranks)
     return out, ranks
 
 
@@ -237,21 +210,10 @@ def deal_rank(deck) -> int:
     deck = [int(c) for c in deck]
     if sorted(deck) != list(range(N_CARDS)):
         raise BadInput(f"a Blitz deck holds each card id 0..{N_CARDS - 1} once, not {deck}")
-    first = sorted(deck[:N_EQUIPPED])
-    sub = 0
-    c = 0
-    for i, x in enumerate(first):
-        while c < x:
-            sub += math.comb(N_CARDS - c - 1, N_EQUIPPED - i - 1)
-            c += 1
-        c = x + 1
-    free = [c for c in range(N_CARDS) if c not in first]
-    perm = 0
-    for i, x in enumerate(deck[N_EQUIPPED:]):
-        j = free.index(x)
-        perm += j * math.factorial(N_CARDS - N_EQUIPPED - 1 - i)
-        free.pop(j)
-    return sub * math.factorial(N_CARDS - N_EQUIPPED) + perm
+    row = np.array([sorted(deck[:N_EQUIPPED]) + deck[N_EQUIPPED:]], np.int64)
+    rank = np.zeros(1, np.int64)
+    _rank_rows(row, N_CARDS, N_EQUIPPED, _FACT, _BINOM, rank)
+    return int(rank[0])
 
 
 def decks_of_ranks(ranks: np.ndarray) -> np.ndarray:

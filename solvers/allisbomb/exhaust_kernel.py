@@ -107,6 +107,23 @@ def _put(index, entries, idx, e, gen, h, key, KW, status):
 
 
 @njit(cache=True, inline="always")
+def _enter(index, entries, idx, e, filled, gen, h, key, KW, line, fidx, t):
+    """The position at depth t of the line goes on the line: its entry e, or (e < 0) a new
+    entry at the free slot idx while the table has room (else fidx[t] = -1: it goes
+    unrecorded). Returns the next free entry."""
+    if e >= 0:
+        entries[e, 1] = line
+        fidx[t] = e
+    elif filled < entries.shape[0]:
+        _put(index, entries, idx, filled, gen, h, key, KW, line)
+        fidx[t] = filled
+        filled += 1
+    else:
+        fidx[t] = -1
+    return filled
+
+
+@njit(cache=True, inline="always")
 def _prove(entries, e, proof):
     entries[e, 1] = (entries[e, 1] & ~np.uint64(3)) | np.uint64(proof)
 
@@ -158,7 +175,6 @@ def shared_dfs(
     L = states.shape[1]
     max_depth = states.shape[0] - 1
     cs[3] = order
-    rows = entries.shape[0]
     cur = np.uint64(search) << np.uint64(3)
     line = cur | np.uint64(ON_LINE)
     copy_keys = info[info.shape[0] - 1] != 0
@@ -179,14 +195,7 @@ def shared_dfs(
             return CODE_LOSS, 1, 0
         if proof == WON:
             return CODE_WIN, 1, 0
-        entries[e, 1] = line
-        fidx[0] = e
-    elif filled < rows:
-        _put(index, entries, idx, filled, gen, h, rkey, KW, line)
-        fidx[0] = filled
-        filled += 1
-    else:
-        fidx[0] = -1
+    filled = _enter(index, entries, idx, e, filled, gen, h, rkey, KW, line, fidx, 0)
     for j in range(L):
         states[0, j] = root[j]
     fstarted[0] = 0
@@ -270,15 +279,7 @@ def shared_dfs(
             fill[0] = filled
             return CODE_UNDECIDED, nodes, reasons
         nodes += 1
-        if e >= 0:
-            entries[e, 1] = line
-            fidx[d + 1] = e
-        elif filled < rows:
-            _put(index, entries, idx, filled, gen, h, key, KW, line)
-            fidx[d + 1] = filled
-            filled += 1
-        else:
-            fidx[d + 1] = -1
+        filled = _enter(index, entries, idx, e, filled, gen, h, key, KW, line, fidx, d + 1)
         d += 1
         fstarted[d] = 0
         ftaint[d] = 0
