@@ -246,7 +246,8 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
     from solvers.allisbomb.solver import compiled
 
     out = {}
-    KR, PR = load_revision(rev)
+    mods = load_revision(rev)  # the revision's modules by name
+    KR, PR = mods["kernel"], mods["prune"]
     for name, cfg in _configs().items():
         cs = load_cards(cfg)
         decks = shuffles(cs.n, 100, np.random.default_rng(seed))
