@@ -241,7 +241,7 @@ def play(players, agents, games, seed, rules_spec, rule_pairs, extras, engine, a
         report.update(json_record(seed, report["rules"], "the rulebook's character cards"))
         click.echo(json.dumps(report, indent=2, default=float))
         return
-    from solvers.bomber.study import OUTCOME_LABELS
+    from solvers.bomber.charts import OUTCOME_LABELS
 
     click.echo(
         f"Catch the Bomber, {players} players, agents {report['agents']}, "

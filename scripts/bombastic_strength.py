@@ -2,6 +2,7 @@
 
     nice -n 10 python scripts/bombastic_strength.py \
         --a ismcts-heuristic-guarded:2000 --b ismcts-heuristic-guarded:300 --games 2000
+    python scripts/bombastic_strength.py --workers 2        # two chunks at once, same rows
     python scripts/bombastic_strength.py --summary-only     # tables from what is done
     python scripts/bombastic_strength.py --time-moves 4     # seconds per decision of A
 
@@ -38,10 +39,16 @@ from solvers.common.stats import wilson  # noqa: E402
 README_ANCHOR = "<!-- section: bombastic -->"
 
 
-def run(a: str, b: str, games: int, seed: int, out: Path, minutes: float | None) -> None:
+def run(
+    a: str, b: str, games: int, seed: int, out: Path, minutes: float | None, workers: int = 1
+) -> None:
     """Run (or resume) both seatings, a chunk of one then a chunk of the other, so that
     a run stopped early (``--minutes``, or killed) has played about as many deals in each
-    seating: the summary counts only deals done in both."""
+    seating: the summary counts only deals done in both.
+
+    ``workers`` > 1 plays that many chunks at once in worker processes (one pool per turn
+    of a seating, so a turn is `workers` chunks); every game is seeded by its deal alone,
+    so the rows are the same as with one worker."""
     deadline = None if minutes is None else time.monotonic() + minutes * 60
     studies = [
         (match_study(x, o, games, seed, Options()), out / sub)
@@ -53,8 +60,9 @@ def run(a: str, b: str, games: int, seed: int, out: Path, minutes: float | None)
             return
         for i, (study, folder) in enumerate(studies):
             if not complete[i]:
-                # A budget of five seconds starts one chunk (rarely two) (the runner checks it before each).
-                df = run_study(study, folder, workers=1, time_budget=5.0)
+                # A budget of five seconds starts one chunk per worker (rarely more): the
+                # runner checks it before each.
+                df = run_study(study, folder, workers=workers, time_budget=5.0)
                 complete[i] = bool(df.attrs.get("complete", True))
 
 
@@ -193,13 +201,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=5000)
     ap.add_argument("--out", type=Path, default=ROOT / "results/bombastic/strength")
     ap.add_argument("--minutes", type=float, default=None, help="start no chunk after this")
+    ap.add_argument(
+        "--workers", type=int, default=1, help="chunks played at once (processes; default 1)"
+    )
     ap.add_argument("--summary-only", action="store_true")
     ap.add_argument("--time-moves", type=int, default=0, help="games to time A's decisions")
     ap.add_argument("--readme", action="store_true", help="rewrite the README block")
     ap.add_argument("--block", default="bombastic-strength", help="README block name")
     args = ap.parse_args()
+    if args.workers < 1:
+        ap.error(f"--workers {args.workers} is not positive; expected 1 or more")
     if not args.summary_only:
-        run(args.a, args.b, args.games, args.seed, args.out, args.minutes)
+        run(args.a, args.b, args.games, args.seed, args.out, args.minutes, args.workers)
     s = summarize(args.out)
     timing = None
     tpath = args.out / "timing.json"

@@ -11,7 +11,22 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from solvers.bomber.study import ACHIEVEMENT_SETS, OUTCOME_KEYS, OUTCOME_LABELS
+from solvers.bomber.rules import OUTCOME_NAMES, Outcome
+
+# The words of the tables (`study.summarise` columns) and of the charts. The short keys
+# follow the Outcome values 0..3 (the kernel codes); the labels are the rulebook's names.
+OUTCOME_KEYS = ("bomber", "police", "draw", "sole")
+OUTCOME_LABELS = {key: OUTCOME_NAMES[Outcome(code)] for code, key in enumerate(OUTCOME_KEYS)}
+# The Bomber's unlocked achievements ("Achievement Assessment"), one set per victory.
+ACHIEVEMENT_SETS = (
+    "Chaos",
+    "Escape",
+    "Bombing",
+    "Chaos+Escape",
+    "Chaos+Bombing",
+    "Escape+Bombing",
+    "all three",
+)
 
 # Okabe and Ito's colour-blind-safe colours (solvers.common.plots.PALETTE)
 OUTCOME_COLOURS = {"bomber": "#D55E00", "police": "#0072B2", "draw": "#999999", "sole": "#E69F00"}

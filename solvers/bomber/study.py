@@ -28,13 +28,13 @@ import pandas as pd
 
 from solvers.bomber import rules as R
 from solvers.bomber.agents import agents_label, parse_agents, play_game
+from solvers.bomber.charts import ACHIEVEMENT_SETS, OUTCOME_KEYS
 from solvers.bomber.kernel import COLUMNS, run_random_games
 from solvers.common.errors import BadInput, unknown
 from solvers.common.runner import ChunkSpec, Study
 from solvers.common.stats import wilson
 
 PARTS = ("players", "extras", "readings")
-OUTCOME_KEYS = ("bomber", "police", "draw", "sole")  # Outcome values 0..3
 EXTRA_KEYS = {R.Card.YOUNG_LADY: "YL", R.Card.HOLY_WARRIOR: "HW", R.Card.SUSPICIOUS_PERSON: "SP"}
 READING_FLIPS = {
     "default": {},
@@ -242,17 +242,6 @@ def summarise(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-ACHIEVEMENT_SETS = (
-    "Chaos",
-    "Escape",
-    "Bombing",
-    "Chaos+Escape",
-    "Chaos+Bombing",
-    "Escape+Bombing",
-    "all three",
-)
-
-
 def achievement_set(chaos: int, escape: int, bombing: int) -> str:
     """Name the set of unlocked achievements, e.g. 'Chaos+Escape'."""
     names = [n for n, f in (("Chaos", chaos), ("Escape", escape), ("Bombing", bombing)) if f]
@@ -280,16 +269,6 @@ def achievements(df: pd.DataFrame) -> pd.DataFrame:
             row[f"{col}_in_wins"] = float(wins[col].mean()) if n else 0.0
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-# --- outcome words (of the tables and of `charts.py`) -------------------------------------
-
-OUTCOME_LABELS = {
-    "bomber": "Bomber's victory",
-    "police": "Police side's victory",
-    "draw": "draw",
-    "sole": "Holy Warrior's sole victory",
-}
 
 
 # --- one part, end to end -------------------------------------------------------------------

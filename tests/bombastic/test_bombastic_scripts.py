@@ -6,6 +6,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from solvers.bombastic.agents import make_agent, play_game
@@ -152,3 +153,29 @@ def test_reference_readme_blocks_are_the_scripts_output_on_the_committed_results
         row = next(line for line in blocks["bombastic-first-player"].splitlines()
                    if line.startswith(f"| {r.pairing} |"))  # fmt: skip
         assert row.endswith("* |") == (r.games_per_seating < mod.COMPARED), row
+
+
+def test_strength_with_two_workers_plays_the_same_games_as_one(tmp_path, monkeypatch):
+    mod = load("bombastic_strength")
+    real_match = mod.match_study
+    monkeypatch.setattr(mod, "match_study", lambda *a: real_match(*a, chunk_size=3))
+    mod.run("heuristic", "random", 9, 21, tmp_path / "one", None, workers=1)
+    mod.run("heuristic", "random", 9, 21, tmp_path / "two", None, workers=2)
+    for seating in ("a_x", "a_o"):
+        one = mod.load_study(tmp_path / "one" / seating)
+        two = mod.load_study(tmp_path / "two" / seating)
+        assert len(one) == 9
+        pd.testing.assert_frame_equal(one, two)
+    manifest = mod.load_manifest(tmp_path / "two" / "a_x")
+    assert any(r["executor"] == "processes x2" for r in manifest["runs"])
+    s1, s2 = mod.summarize(tmp_path / "one"), mod.summarize(tmp_path / "two")
+    pd.testing.assert_frame_equal(s1["table"], s2["table"])
+
+
+def test_strength_refuses_a_worker_count_below_one(capsys, monkeypatch):
+    mod = load("bombastic_strength")
+    monkeypatch.setattr("sys.argv", ["bombastic_strength.py", "--workers", "0"])
+    with pytest.raises(SystemExit) as e:
+        mod.main()
+    assert e.value.code == 2
+    assert "--workers 0 is not positive" in capsys.readouterr().err

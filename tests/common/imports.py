@@ -1,0 +1,86 @@
+"""The import graph of one game package, and the circles in it (STYLE.md: imports run one
+way). Every import counts, also one inside a function; imports under `if TYPE_CHECKING:`
+(for type hints only) do not."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+SOLVERS = Path(__file__).resolve().parents[2] / "solvers"
+
+
+def _nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node under `tree`, leaving out the body of `if TYPE_CHECKING:` blocks."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            yield from (n for b in node.orelse for n in [b, *_nodes(b)])
+            continue
+        yield node
+        yield from _nodes(node)
+
+
+def module_imports(source: str, package: str) -> set[str]:
+    """Name the modules of `solvers.<package>` that `source` imports (by their short names).
+
+    `from solvers.<package> import x` counts x (a module or a name re-exported by the
+    package's `__init__`; the caller keeps only modules), `from solvers.<package>.x import y`
+    and `import solvers.<package>.x` count x.
+    """
+    full = f"solvers.{package}"
+    deps: set[str] = set()
+    for node in _nodes(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == full:
+                deps |= {a.name for a in node.names}
+            elif node.module.startswith(full + "."):
+                deps.add(node.module.split(".")[2])
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(full + "."):
+                    deps.add(alias.name.split(".")[2])
+    return deps
+
+
+def import_graph(package: str) -> dict[str, set[str]]:
+    """Map each module of `solvers/<package>/` to the package's modules it imports."""
+    root = SOLVERS / package
+    files = sorted(root.glob("*.py"))
+    if not files:
+        raise FileNotFoundError(f"no modules in {root}")
+    names = {p.stem for p in files}
+    return {p.stem: (module_imports(p.read_text(), package) & names) - {p.stem} for p in files}
+
+
+def find_circle(graph: Mapping[str, set[str]]) -> list[str] | None:
+    """Return one import circle as a path that starts and ends at the same module, or None.
+
+    Depth-first search in sorted order, so the circle reported is the same on every run.
+    """
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = finished without a circle
+
+    def visit(m: str, line: list[str]) -> list[str] | None:
+        if state.get(m) == 1:
+            return [*line[line.index(m) :], m]
+        if state.get(m) == 2 or m not in graph:
+            return None
+        state[m] = 1
+        for d in sorted(graph[m]):
+            found = visit(d, [*line, m])
+            if found:
+                return found
+        state[m] = 2
+        return None
+
+    for m in sorted(graph):
+        found = visit(m, [])
+        if found:
+            return found
+    return None
+
+
+def assert_no_circle(package: str) -> None:
+    """Raise AssertionError naming the circle if `solvers/<package>` has an import circle."""
+    circle = find_circle(import_graph(package))
+    assert circle is None, f"import circle in solvers/{package}: " + " -> ".join(circle or [])
