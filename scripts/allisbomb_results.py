@@ -5,6 +5,7 @@
     python scripts/allisbomb_results.py --time-budget 60       # one hour of it, then resume
     python scripts/allisbomb_results.py --deals 500 --campaigns 40 --out /tmp/ab  # a small one
     python scripts/allisbomb_results.py --redraw               # charts again, nothing solved
+    python scripts/allisbomb_results.py --readme-only          # the README block alone
 
 The matrix sweep (`bombsolve allisbomb sweep --matrix`: every standard configuration) goes
 into ``OUT/matrix`` and the campaign study (`bombsolve allisbomb campaign`) into
@@ -55,8 +56,8 @@ from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import load_manifest, load_study, run_study  # noqa: E402
 
 
-def _progress_text(rows, planned: int, labels) -> str:
-    counts = rows.groupby("config").size().reindex(labels).fillna(0).astype(int)
+def _progress_text(counts, planned: int, labels) -> str:
+    counts = counts.reindex(labels).fillna(0).astype(int)
     lo, hi = int(counts.min()), int(counts.max())
     have = f"{lo:,}" if lo == hi else f"{lo:,} to {hi:,}"
     return f"{have} of the planned {planned:,} deals per configuration computed so far"
@@ -108,7 +109,15 @@ def main() -> int:
         help="solve nothing: redraw the matrix report from its committed tables (the chunks "
         "are not committed), read the committed campaigns, and write the README block",
     )
+    ap.add_argument(
+        "--readme-only",
+        action="store_true",
+        help="solve and draw nothing: write the README block from the committed manifests and "
+        "tables of --out",
+    )
     args = ap.parse_args()
+    if args.readme_only:
+        return _readme(args)
 
     regen = (
         f"python scripts/allisbomb_results.py --deals {args.deals} --campaigns {args.campaigns} "
@@ -139,17 +148,8 @@ def main() -> int:
             command=regen,
             time_budget=None if args.campaign_budget is None else args.campaign_budget * 60.0,
         )
-    m = load_manifest(camp_dir)
     done = len(camp_rows)
-    ident = m["identity"]  # what the committed campaigns were run with, not this call's
-    camp_text = campaign_caption(
-        m,
-        f"{done:,} campaigns"
-        + ("" if camp_rows.attrs["complete"] else f" of the planned {ident['n_cases']:,} so far"),
-        ident["seed"],
-        ident["params"]["players"],
-        ident["params"]["node_limit"],
-    )
+    camp_text = _campaign_text(camp_dir, camp_rows)
     if done and not args.redraw:
         write_campaign_report(camp_rows, camp_dir / "report", camp_text)
 
@@ -170,9 +170,7 @@ def main() -> int:
             print(note.read_text())
         else:
             note.unlink(missing_ok=True)
-        # the command that made the study, from its manifest
-        regen = manifest["command"]
-        return _readme(args, matrix, text, "", done, camp_dir, camp_text, regen)
+        return _readme(args)
     chunk = min(args.chunk_size, args.deals)
     study = sweep_study(
         [replace(c, cards_version=args.cards) for c in matrix_configs()],
@@ -190,25 +188,42 @@ def main() -> int:
         time_budget=None if args.time_budget is None else args.time_budget * 60.0,
     )
     labels = study.params["labels"]
-    manifest = load_manifest(matrix)
-    text = caption(manifest)
-    if not rows.attrs["complete"]:
-        progress = _progress_text(rows, args.deals, labels)
-        text = text.replace(
-            f"{args.deals:,} deals per configuration",
-            f"{progress} (study in progress; resumable)",
-        )
+    counts = rows.groupby("config").size()
+    text, _ = _matrix_text(load_manifest(matrix), counts, rows.attrs["complete"])
     write_report(rows, matrix / "report", text, order=labels)
     print(headline_table(summarize(rows, labels)))
     print(text)
+    return _readme(args)
 
-    status = ""
-    if not rows.attrs["complete"]:
-        status = (
-            f"**Study in progress:** {_progress_text(rows, args.deals, labels)}; the same "
-            "command resumes it.\n\n"
-        )
-    return _readme(args, matrix, text, status, done, camp_dir, camp_text, regen)
+
+def _matrix_text(manifest: dict, counts, complete: bool) -> tuple[str, str]:
+    """The matrix caption and the in-progress line (empty when complete); `counts`: deals per
+    configuration label."""
+    ident = manifest["identity"]
+    labels = ident["params"]["labels"]
+    planned = ident["n_cases"] // len(labels)
+    text = caption(manifest)
+    if complete:
+        return text, ""
+    progress = _progress_text(counts, planned, labels)
+    text = text.replace(
+        f"{planned:,} deals per configuration", f"{progress} (study in progress; resumable)"
+    )
+    return text, f"**Study in progress:** {progress}; the same command resumes it.\n\n"
+
+
+def _campaign_text(camp_dir: Path, camp_rows) -> str:
+    """The campaign caption, from what the committed campaigns were run with (not this call)."""
+    m = load_manifest(camp_dir)
+    ident = m["identity"]
+    return campaign_caption(
+        m,
+        f"{len(camp_rows):,} campaigns"
+        + ("" if camp_rows.attrs["complete"] else f" of the planned {ident['n_cases']:,} so far"),
+        ident["seed"],
+        ident["params"]["players"],
+        ident["params"]["node_limit"],
+    )
 
 
 def _not_redrawn(manifest, missing) -> str:
@@ -241,28 +256,44 @@ def _rel_out(out: Path) -> Path:
     return out.relative_to(ROOT) if out.is_relative_to(ROOT) else out
 
 
-def _readme(args, matrix, text, status, done, camp_dir, camp_text, regen) -> int:
-    """Write the README's generated block from the reports' tables."""
-    if args.no_readme:
-        return 0
+def readme_body(out: Path) -> str:
+    """The README block of the study in `out`, from its committed files only (manifests, the
+    matrix report's tables, the campaign chunks and report): no chunk of the matrix is read."""
+    import pandas as pd
+
+    matrix, camp_dir = out / "matrix", out / "campaign"
+    manifest = load_manifest(matrix)
+    counts = pd.read_csv(matrix / "report" / "summary.csv").set_index("config")["deals"]
+    complete = manifest["chunks_done"] == manifest["chunks_total"]
+    text, status = _matrix_text(manifest, counts, complete)
     headline = (matrix / "report" / "headline.md").read_text()
-    rel = (matrix.relative_to(ROOT) if matrix.is_relative_to(ROOT) else matrix) / "report"
+    rel = _rel_out(matrix) / "report"
     body = (
         f"{status}{headline}\n{text}.\n\n"
         f"![win rate by configuration]({rel}/win_rate_by_config.png)\n\n"
     )
-    if done:
+    camp_rows = load_study(camp_dir) if (camp_dir / "manifest.json").is_file() else None
+    if camp_rows is not None and len(camp_rows):
         # campaign.md opens with its caption as an HTML comment; the caption follows the tables
         tables = (camp_dir / "report" / "campaign.md").read_text().split("\n\n", 1)[1]
+        camp_text = _campaign_text(camp_dir, camp_rows)
         body += f"Campaign mode (rulebook H), same cards:\n\n{tables}\n{camp_text}.\n\n"
-    body += f"Regenerate or resume: `{regen} [--time-budget MINUTES]`\n"
+    # the command that made the study, from its manifest
+    body += f"Regenerate or resume: `{manifest['command']} [--time-budget MINUTES]`\n"
+    return body
+
+
+def _readme(args) -> int:
+    """Write the README's generated block from the reports' tables."""
+    if args.no_readme:
+        return 0
     update_block(
         ROOT / "README.md",
         args.block,
-        body,
+        readme_body(args.out),
         anchor=f"`{_rel_out(args.out)}/` (never typed by hand):",
     )
-    print(f"README block '{args.block}' written from {matrix}")
+    print(f"README block '{args.block}' written from {args.out / 'matrix'}")
     return 0
 
 

@@ -12,6 +12,8 @@ Writes DIR/targets.md (the table the README and the card set's notes quote), tar
 and prints the table. Without --cards it measures the default card set. With
 --against OTHER/targets.json (a run on other seeds) it also says, per measured game, whether
 this run's figure lands inside the other run's 95% interval.
+With --cache, a game already measured there on fewer deals of the same seed is grown: only
+the deals after the cached ones are played.
 """
 
 from __future__ import annotations
@@ -45,6 +47,17 @@ def _fmt(m, kind: str) -> str:
         return f"median {m.turns_median:.0f} turns [{m.turns_lo:.0f}, {m.turns_hi:.0f}]"
     lo, hi = m.interval
     return f"{m.rate:.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def smaller_sample(cache: Path, player: str, name: str, deals: int, seed: int) -> Measure | None:
+    """The largest cached measure of the same game, player and seed on fewer than `deals`
+    deals (a sample grown later): `measure` plays only the deals after it."""
+    best = None
+    for path in cache.glob(f"{player}-{name}-*-{seed}.json"):
+        size = path.stem.removeprefix(f"{player}-{name}-").removesuffix(f"-{seed}")
+        if size.isdigit() and int(size) < deals and (best is None or int(size) > best[0]):
+            best = (int(size), path)
+    return None if best is None else Measure(**json.loads(best[1].read_text()))
 
 
 def rerun_check(games: dict, other: dict, other_name: object) -> str:
@@ -123,7 +136,10 @@ def main() -> None:
             elif a.partial:
                 return None
             else:
-                cache[key] = measure(name, a.cards, player, deals, a.seed, a.node_limit)
+                prefix = smaller_sample(a.cache, player, name, deals, a.seed) if a.cache else None
+                cache[key] = measure(
+                    name, a.cards, player, deals, a.seed, a.node_limit, prefix=prefix
+                )
                 if hit is not None:
                     write_text_atomic(hit, json.dumps(asdict(cache[key])) + "\n")
             print(

@@ -168,22 +168,45 @@ def _decks(name: str, cards_file: Path | None, seed: int, deals: int) -> np.ndar
 
 
 def measure(
-    name: str, cards_file: Path | None, player: str, deals: int, seed: int, node_limit: int
+    name: str,
+    cards_file: Path | None,
+    player: str,
+    deals: int,
+    seed: int,
+    node_limit: int,
+    prefix: Measure | None = None,
 ) -> Measure:
-    """Play `deals` deals of configuration `name` (with `cards_file`) with `player`."""
+    """Play `deals` deals of configuration `name` (with `cards_file`) with `player`.
+
+    `prefix` is a measure of the first deals of the same game, seed and player (a smaller
+    sample, e.g. from a cache): deal i does not depend on the sample size (`decks`), so only
+    the deals after it are played and its per-deal outcomes are kept as they are.
+    """
     config = replace(CONFIGS[name], cards_file=cards_file)
-    ds = _decks(name, cards_file, seed, deals)
+    start = 0 if prefix is None else len(prefix.codes)
+    if prefix is not None and (start != prefix.n or not 0 < start <= deals):
+        raise ValueError(
+            f"prefix must hold the per-deal outcomes of 1 to {deals} deals, got {prefix.n} "
+            f"deals with {start} outcomes"
+        )
+    ds = _decks(name, cards_file, seed, deals)[start:]
     if player == "perfect":
-        out = solve_batch(config, ds, node_limit=node_limit)
-        code, turns = np.asarray(out["code"], np.int64), np.asarray(out["turns"], np.int64)
+        if len(ds):
+            out = solve_batch(config, ds, node_limit=node_limit)
+            code, turns = np.asarray(out["code"], np.int64), np.asarray(out["turns"], np.int64)
+        else:
+            code, turns = np.zeros(0, np.int64), np.zeros(0, np.int64)
     else:
         cs = load_cards(config)
-        code = np.zeros(deals, np.int64)
-        turns = np.zeros(deals, np.int64)
+        code = np.zeros(len(ds), np.int64)
+        turns = np.zeros(len(ds), np.int64)
         for i, deck in enumerate(ds):
             line = lookahead_game(new_game(cs, deck.tolist()))
             turns[i] = len(line) - 1
             code[i] = 1 if line[-1].outcome is Outcome.WIN else 0
+    if prefix is not None:
+        code = np.concatenate([np.asarray(prefix.codes, np.int64), code])
+        turns = np.concatenate([np.asarray(prefix.turns, np.int64), turns])
     med, lo, hi = median_interval(turns[code == 1].tolist())
     return Measure(
         deals,

@@ -34,6 +34,52 @@ def test_readme_players_block_is_the_default_sets_committed_table():
     assert render_block("allisbomb-players", body) in (ROOT / "README.md").read_text()
 
 
+@pytest.mark.parametrize(
+    "out, block",
+    [
+        ("results/allisbomb/standin-v2", "allisbomb-results-v2"),
+        ("results/allisbomb", "allisbomb-results"),
+    ],
+    ids=["v2", "v1"],
+)
+def test_readme_results_block_is_its_writers_output_on_the_committed_tables(out, block):
+    # The writer reads only committed files (the matrix chunks are not all committed), so a
+    # table or caption edited by hand, or caption code changed without regenerating, fails.
+    mod = _script("allisbomb_results")
+    body = mod.readme_body(ROOT / out)
+    assert render_block(block, body) in (ROOT / "README.md").read_text()
+    manifest = json.loads((ROOT / out / "matrix" / "manifest.json").read_text())
+    assert (manifest["chunks_done"] < manifest["chunks_total"]) == ("Study in progress" in body)
+    assert manifest["command"] in body
+
+
+def test_results_block_says_how_far_a_study_in_progress_is(tmp_path):
+    import shutil
+
+    mod = _script("allisbomb_results")
+    out = tmp_path / "v2"
+    shutil.copytree(V2 / "matrix" / "report", out / "matrix" / "report")
+    shutil.copyfile(V2 / "matrix" / "manifest.json", out / "matrix" / "manifest.json")
+    shutil.copytree(V2 / "campaign", out / "campaign")
+    manifest = json.loads((out / "matrix" / "manifest.json").read_text())
+    summary = (out / "matrix" / "report" / "summary.csv").read_text().splitlines()
+    # one configuration with 7 deals in: the line gives the least and the most
+    head, first, *rest = summary
+    cells = first.split(",")
+    cells[1] = "7"
+    (out / "matrix" / "report" / "summary.csv").write_text(
+        "\n".join([head, ",".join(cells), *rest]) + "\n"
+    )
+    manifest.update(chunks_done=1, chunks_total=76)
+    (out / "matrix" / "manifest.json").write_text(json.dumps(manifest))
+    body = mod.readme_body(out)
+    most = max(int(r.split(",")[1]) for r in rest)
+    assert f"**Study in progress:** 7 to {most:,} of the planned 1,000 deals" in body
+    manifest.update(chunks_done=76)
+    (out / "matrix" / "manifest.json").write_text(json.dumps(manifest))
+    assert "in progress" not in mod.readme_body(out)
+
+
 def test_readme_targets_block_is_the_committed_tables():
     # The README quotes every committed table whole, the fresh-seed re-run included, and
     # says in words which statements the re-run does not confirm.

@@ -161,3 +161,52 @@ def test_measure_keeps_every_deal():
     assert len(m.codes) == len(m.turns) == 12 and m.wins == sum(c == 1 for c in m.codes)
     again = measure("blitz", V2, "perfect", 12, 3, 200_000)
     assert again.codes == m.codes  # the same seed, the same deals
+
+
+def test_a_grown_sample_plays_only_the_deals_after_its_prefix():
+    from dataclasses import replace
+
+    from solvers.allisbomb.targets import measure
+
+    whole = measure("blitz", V2, "perfect", 12, 3, 200_000)
+    first = measure("blitz", V2, "perfect", 5, 3, 200_000)
+    grown = measure("blitz", V2, "perfect", 12, 3, 200_000, prefix=first)
+    assert grown == whole
+    # the prefix's outcomes are kept, not played again: a prefix that says otherwise shows
+    flipped = tuple(1 - c for c in first.codes)
+    fake = replace(first, codes=flipped, wins=sum(c == 1 for c in flipped))
+    odd = measure("blitz", V2, "perfect", 12, 3, 200_000, prefix=fake)
+    assert odd.codes == flipped + whole.codes[5:]
+    assert odd.wins == sum(c == 1 for c in odd.codes)
+    look = measure("blitz", V2, "lookahead", 4, 3, 0)
+    two = Measure(
+        2, sum(c == 1 for c in look.codes[:2]), 0, 0, 0, 0, look.codes[:2], look.turns[:2]
+    )
+    assert measure("blitz", V2, "lookahead", 4, 3, 0, prefix=two) == look
+    with pytest.raises(ValueError, match="prefix"):
+        measure("blitz", V2, "perfect", 4, 3, 200_000, prefix=first)  # 5 deals > 4
+
+
+def test_the_script_grows_the_largest_smaller_cached_sample(tmp_path):
+    import importlib.util
+    import json
+    from dataclasses import asdict
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "allisbomb_standin_targets.py"
+    spec = importlib.util.spec_from_file_location("targets_script", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+
+    def put(stem, n):
+        m = Measure(n, n, 0, 1, 1, 1, codes=(1,) * n, turns=(1,) * n)
+        (tmp_path / f"{stem}.json").write_text(json.dumps(asdict(m)))
+
+    put("lookahead-base-100-7", 100)
+    put("lookahead-base-200-7", 200)
+    put("lookahead-base-300-7", 300)  # not smaller than asked
+    put("lookahead-base-250-1007", 250)  # another seed
+    put("lookahead-base+hands-250-7", 250)  # another game
+    put("perfect-base-250-7", 250)  # another player
+    got = mod.smaller_sample(tmp_path, "lookahead", "base", 300, 7)
+    assert got is not None and got.n == 200
+    assert mod.smaller_sample(tmp_path, "lookahead", "base", 100, 7) is None
