@@ -19,7 +19,8 @@ chunk of the sweep holds every configuration (the cases interleave them), so a s
 stopped part-way holds the same number of deals, a uniform sample, of each configuration. Its report then says how many of the
 planned deals are in, and the README block says the study is in progress.
 
-The chunk files (Parquet, about 50 bytes per deal) are not committed; the manifests, the
+The reference study's chunk files (Parquet, about 50 bytes per deal) are not committed
+(a smaller study's are, e.g. stand-in v2's reduced matrix, so it resumes); the manifests, the
 tables and the charts are, and every chart of the report is drawn from the tables beside
 it (the difficulty CDF from per-deal counts on a grid of node counts, the solution
 lengths from counts per turn), so ``--redraw`` redraws them from the committed files.
