@@ -80,6 +80,21 @@ def test_results_block_says_how_far_a_study_in_progress_is(tmp_path):
     assert "in progress" not in mod.readme_body(out)
 
 
+def test_readme_sensitivity_block_is_the_committed_study():
+    mod = _script("allisbomb_sensitivity_readme")
+    study = ROOT / "results" / "allisbomb" / "sensitivity-v2-base"
+    body = mod.sensitivity_block(study, also=(ROOT / "results/allisbomb/sensitivity-v1-base",))
+    assert render_block("allisbomb-sensitivity", body) in (ROOT / "README.md").read_text()
+    manifest = json.loads((study / "manifest.json").read_text())
+    assert manifest["chunks_done"] == manifest["chunks_total"]
+    # the study is of the set as shipped now, not of an earlier draft of it
+    import hashlib
+
+    shipped = ROOT / "solvers" / "allisbomb" / "data" / "standin-v2.toml"
+    digest = hashlib.sha256(shipped.read_bytes()).hexdigest()
+    assert manifest["identity"]["input_files"]["standin-v2.toml"] == digest
+
+
 def test_readme_targets_block_is_the_committed_tables():
     # The README quotes every committed table whole, the fresh-seed re-run included, and
     # says in words which statements the re-run does not confirm.
