@@ -1177,8 +1177,16 @@ def load_study(out_dir: str | os.PathLike, partial: bool = False) -> pd.DataFram
 
 def computed_by(manifest: Mapping[str, Any]) -> str:
     """The git commits whose runs computed a study's chunks (a resumed study may have
-    several), short form, oldest first: what a caption should name."""
-    commits = [r["git_commit"][:12] for r in manifest.get("runs", []) if r.get("chunks_computed")]
+    several), short form, oldest first: what a caption should name.
+
+    A run without "finished" was stopped (killed) after the manifest was first written,
+    which happens when its first chunk is done, before the count is raised: it computed
+    chunks that its count (written then, 0) does not show."""
+    commits = [
+        r["git_commit"][:12]
+        for r in manifest.get("runs", [])
+        if r.get("chunks_computed") or "finished" not in r
+    ]
     unique = list(dict.fromkeys(commits)) or [manifest["git_commit"][:12]]
     return ", ".join(unique)
 

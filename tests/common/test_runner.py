@@ -15,7 +15,15 @@ import pandas as pd
 import pytest
 
 from solvers.common.errors import BadInput
-from solvers.common.runner import ChunkSpec, Study, chunk_path, load_manifest, load_study, run_study
+from solvers.common.runner import (
+    ChunkSpec,
+    Study,
+    chunk_path,
+    computed_by,
+    load_manifest,
+    load_study,
+    run_study,
+)
 from solvers.common.toy import coin_chunk
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,6 +118,18 @@ def test_bad_counts_are_bad_input(tmp_path):
         run_study(coin_study(chunk_size=0), tmp_path, workers=1, progress=False)
     with pytest.raises(BadInput):
         run_study(coin_study(), tmp_path, workers=0, progress=False)
+
+
+def test_computed_by_names_a_killed_run_and_not_a_run_that_only_reused():
+    runs = [
+        # killed: the manifest was written at its first chunk, when the count was still 0
+        {"git_commit": "a" * 40 + "-dirty", "chunks_computed": 0},
+        {"git_commit": "b" * 40, "chunks_computed": 0, "finished": "t"},  # reused only
+        {"git_commit": "c" * 40, "chunks_computed": 3, "finished": "t"},
+        {"git_commit": "a" * 40, "chunks_computed": 1, "finished": "t"},
+    ]
+    assert computed_by({"runs": runs, "git_commit": "d" * 40}) == "a" * 12 + ", " + "c" * 12
+    assert computed_by({"runs": [], "git_commit": "d" * 40}) == "d" * 12
 
 
 _KILL_SCRIPT = """
