@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,11 +42,25 @@ def folder(out: Path, deck: str) -> Path:
     return out / deck.replace(" ", "_")
 
 
-def run(agent: str, decks: list[str], games: int, seed: int, out: Path, workers: int = 1) -> None:
+def run(
+    agent: str,
+    decks: list[str],
+    games: int,
+    seed: int,
+    out: Path,
+    workers: int = 1,
+    minutes: float | None = None,
+) -> None:
+    """Run (or resume) each deck's study in turn; with `minutes`, start no chunk after
+    that many minutes (the chunks done are kept: a later run resumes)."""
     variants = dict(card_variants())
+    deadline = None if minutes is None else time.monotonic() + 60 * minutes
     for deck in decks:
+        budget = None if deadline is None else max(0.0, deadline - time.monotonic())
+        if budget == 0.0:
+            return
         study = match_study(agent, agent, games, seed, variants[deck])
-        run_study(study, folder(out, deck), workers=workers)
+        run_study(study, folder(out, deck), workers=workers, time_budget=budget)
 
 
 def summarize(out: Path, decks: list[str]) -> tuple[pd.DataFrame, dict]:
@@ -53,11 +68,12 @@ def summarize(out: Path, decks: list[str]) -> tuple[pd.DataFrame, dict]:
     frames = {d: load_study(folder(out, d), partial=True).set_index("case") for d in decks}
     base = frames.get(BASE)
     rows = []
-    meta: dict = {"computed_by": set()}
+    meta: dict = {"computed_by": set(), "planned": {}}
     for deck, df in frames.items():
         m = load_manifest(folder(out, deck))
         meta["computed_by"].add(computed_by(m))
         meta["seed"] = m["identity"]["seed"]
+        meta["planned"][deck] = m["identity"]["n_cases"]
         meta["agent"] = m["identity"]["params"]["x"]
         xw = (df["winner"] == 0).astype(float)
         lo, hi = wilson(int(xw.sum()), len(df))
@@ -119,6 +135,13 @@ def readme_block(table: pd.DataFrame, meta: dict) -> str:
         f"win. Computed by {', '.join(sorted(meta['computed_by']))} "
         "(`scripts/bombastic_paired_decks.py`).",
     ]
+    unfinished = [
+        f"{r['deck']} {r['games']:,} of {meta['planned'][r['deck']]:,} planned games"
+        for r in table.to_dict("records")
+        if r["games"] < meta["planned"].get(r["deck"], 0)
+    ]
+    if unfinished:
+        lines.append(f"Unfinished (the study resumes): {'; '.join(unfinished)}.")
     return "\n".join(lines)
 
 
@@ -130,6 +153,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7100)
     ap.add_argument("--out", type=Path, default=ROOT / "results/bombastic/paired")
     ap.add_argument("--workers", type=int, default=1, help="processes (the same games)")
+    ap.add_argument("--minutes", type=float, default=None, help="start no chunk after this")
     ap.add_argument("--summary-only", action="store_true")
     ap.add_argument("--readme", action="store_true", help="rewrite the README block")
     ap.add_argument("--block", default="bombastic-paired-decks", help="README block name")
@@ -143,7 +167,7 @@ def main() -> None:
         if d not in names:
             raise SystemExit(str(unknown("deck", d, names)))
     if not args.summary_only:
-        run(args.agent, decks, args.games, args.seed, args.out, args.workers)
+        run(args.agent, decks, args.games, args.seed, args.out, args.workers, args.minutes)
     table, meta = summarize(args.out, decks)
     table.to_csv(args.out / "decks.csv", index=False)
     block = readme_block(table, meta)

@@ -5,6 +5,8 @@
     python scripts/bombastic_strength.py --workers 2        # two chunks at once, same rows
     python scripts/bombastic_strength.py --summary-only     # tables from what is done
     python scripts/bombastic_strength.py --time-moves 4     # seconds per decision of A
+    python scripts/bombastic_strength.py --seed 640000 --out results/bombastic/strength_fresh \
+        --reproduces results/bombastic/strength       # the same claim on fresh seeds
 
 Two match studies (`study.match_study`, the shared runner: re-running resumes, chunk by
 chunk) with the same seed, so deal g is played once with A as X and once with A as O:
@@ -164,7 +166,29 @@ def _pct(rate: float, lo: float, hi: float) -> str:
     return f"{100 * rate:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def readme_block(s: dict, timing: dict | None) -> str:
+def reproduction(s: dict, original: dict) -> str:
+    """One sentence: does this run's rate for A (both seatings) land inside the interval
+    of `original` (the summary of the same pairing on other seeds)?"""
+    if (s["a"], s["b"]) != (original["a"], original["b"]):
+        raise ValueError(
+            f"{s['a']} against {s['b']} cannot check {original['a']} against {original['b']}"
+        )
+    if s["seed"] == original["seed"]:
+        raise ValueError(f"seed {s['seed']} is the original's: expected a fresh seed")
+    new = s["table"].set_index("seating").loc["both seatings"]
+    old = original["table"].set_index("seating").loc["both seatings"]
+    inside = old["lo"] <= new["rate"] <= old["hi"]
+    return (
+        f"Fresh-seed check of the claim of seed {original['seed']} (A won "
+        f"{_pct(old['rate'], old['lo'], old['hi'])} of {int(old['games']):,} games): on seed "
+        f"{s['seed']} A won {_pct(new['rate'], new['lo'], new['hi'])} of {int(new['games']):,}, "
+        + ("inside" if inside else "outside")
+        + " the original interval"
+        + ("." if s["deals_done_both_seatings"] == s["deals_planned"] else " (run unfinished).")
+    )
+
+
+def readme_block(s: dict, timing: dict | None, original: dict | None = None) -> str:
     t = s["table"]
     lines = [
         f"| `{s['a']}` against `{s['b']}` | games | A wins, % [95% CI] | half-width |",
@@ -184,6 +208,8 @@ def readme_block(s: dict, timing: dict | None) -> str:
         f"neither; {s['turn_capped']} games reached the turn cap. Computed by "
         f"{', '.join(s['computed_by'])} (`scripts/bombastic_strength.py`).",
     ]
+    if original is not None:
+        lines.append(reproduction(s, original))
     if timing:
         lines.append(
             f"Seconds per searched decision of `{timing['agent']}` on this machine under "
@@ -208,12 +234,38 @@ def main() -> None:
     ap.add_argument("--time-moves", type=int, default=0, help="games to time A's decisions")
     ap.add_argument("--readme", action="store_true", help="rewrite the README block")
     ap.add_argument("--block", default="bombastic-strength", help="README block name")
+    ap.add_argument(
+        "--reproduces",
+        type=Path,
+        default=None,
+        help="a finished strength folder of the same pairing on another seed: say whether "
+        "this run lands inside its interval",
+    )
     args = ap.parse_args()
     if args.workers < 1:
         ap.error(f"--workers {args.workers} is not positive; expected 1 or more")
+    original = None
+    if args.reproduces is not None:
+        # Checked before the run: a mismatch found after hours of games helps nobody.
+        if not (args.reproduces / "a_x" / "manifest.json").exists():
+            ap.error(f"--reproduces {args.reproduces} holds no strength study (no a_x/)")
+        original = summarize(args.reproduces)
+        # With --summary-only the pairing and seed are the folder's: checked after reading it.
+        if not args.summary_only and (original["a"], original["b"]) != (args.a, args.b):
+            ap.error(
+                f"--reproduces {args.reproduces} is {original['a']} against {original['b']}; "
+                f"expected {args.a} against {args.b}"
+            )
+        if not args.summary_only and original["seed"] == args.seed:
+            ap.error(f"--reproduces {args.reproduces} used seed {args.seed}; expected a fresh seed")
     if not args.summary_only:
         run(args.a, args.b, args.games, args.seed, args.out, args.minutes, args.workers)
     s = summarize(args.out)
+    if original is not None:
+        try:
+            s["reproduces"] = reproduction(s, original)
+        except ValueError as e:
+            ap.error(f"--reproduces {args.reproduces}: {e}")
     timing = None
     tpath = args.out / "timing.json"
     if args.time_moves:
@@ -225,7 +277,7 @@ def main() -> None:
     summary = {k: v for k, v in s.items() if k != "table"}
     summary["rows"] = json.loads(s["table"].to_json(orient="records"))
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2, default=float) + "\n")
-    block = readme_block(s, timing)
+    block = readme_block(s, timing, original)
     print(block)
     if args.readme:
         update_block(ROOT / "README.md", args.block, block, anchor=README_ANCHOR)

@@ -179,3 +179,69 @@ def test_strength_refuses_a_worker_count_below_one(capsys, monkeypatch):
         mod.main()
     assert e.value.code == 2
     assert "--workers 0 is not positive" in capsys.readouterr().err
+
+
+def test_strength_reproduction_says_whether_the_fresh_rate_lands_inside(tmp_path):
+    mod = load("bombastic_strength")
+    mod.run("heuristic", "random", 6, 11, tmp_path / "orig", None)
+    mod.run("heuristic", "random", 6, 12, tmp_path / "fresh", None)
+    orig, fresh = mod.summarize(tmp_path / "orig"), mod.summarize(tmp_path / "fresh")
+    old = orig["table"].set_index("seating").loc["both seatings"]
+    new = fresh["table"].set_index("seating").loc["both seatings"]
+    inside = old["lo"] <= new["rate"] <= old["hi"]
+    text = mod.reproduction(fresh, orig)
+    assert f"of seed 11 (A won {mod._pct(old['rate'], old['lo'], old['hi'])} of 12 games)" in text
+    assert f"on seed 12 A won {mod._pct(new['rate'], new['lo'], new['hi'])} of 12," in text
+    assert text.endswith(("inside" if inside else "outside") + " the original interval.")
+    # A rate pushed outside the original interval is called outside.
+    far = dict(fresh, table=fresh["table"].assign(rate=old["hi"] + 0.01))
+    assert mod.reproduction(far, orig).endswith("outside the original interval.")
+    assert text in mod.readme_block(fresh, None, orig)
+    with pytest.raises(ValueError, match="expected a fresh seed"):
+        mod.reproduction(orig, orig)
+    with pytest.raises(ValueError, match="cannot check"):
+        mod.reproduction(dict(fresh, b="greedy"), orig)
+
+
+def test_strength_reproduces_refuses_a_wrong_folder_before_running(tmp_path, capsys, monkeypatch):
+    mod = load("bombastic_strength")
+    mod.run("heuristic", "random", 3, 11, tmp_path / "orig", None)
+    calls = []
+    monkeypatch.setattr(mod, "run", lambda *a: calls.append(a))
+    base = ["x.py", "--a", "heuristic", "--b", "random", "--out", str(tmp_path / "new")]
+    for extra, message in (
+        (["--reproduces", str(tmp_path / "none")], "holds no strength study"),
+        (["--reproduces", str(tmp_path / "orig"), "--seed", "11"], "expected a fresh seed"),
+        (["--reproduces", str(tmp_path / "orig"), "--b", "greedy"], "expected heuristic against"),
+    ):
+        monkeypatch.setattr("sys.argv", base + extra)
+        with pytest.raises(SystemExit) as e:
+            mod.main()
+        assert e.value.code == 2
+        assert message in capsys.readouterr().err
+    assert not calls and not (tmp_path / "new").exists()
+
+
+def test_paired_decks_stopped_early_says_how_far_and_resumes(tmp_path, monkeypatch):
+    from solvers.common import runner
+
+    mod = load("bombastic_paired_decks")
+    real_match, real_spent = mod.match_study, runner._spent
+    monkeypatch.setattr(mod, "match_study", lambda *a: real_match(*a, chunk_size=3))
+    checks = [0]
+
+    def spent(deadline):  # the budget lets exactly one chunk start
+        checks[0] += 1
+        return deadline is not None and checks[0] > 1
+
+    monkeypatch.setattr(runner, "_spent", spent)
+    mod.run("heuristic", [mod.BASE], 6, 5, tmp_path, minutes=30.0)
+    table, meta = mod.summarize(tmp_path, [mod.BASE])
+    assert table["games"].tolist() == [3]
+    block = mod.readme_block(table, meta)
+    assert block.endswith("Unfinished (the study resumes): base deck 3 of 6 planned games.")
+    monkeypatch.setattr(runner, "_spent", real_spent)
+    mod.run("heuristic", [mod.BASE], 6, 5, tmp_path)
+    table, meta = mod.summarize(tmp_path, [mod.BASE])
+    assert table["games"].tolist() == [6]
+    assert "Unfinished" not in mod.readme_block(table, meta)
