@@ -318,28 +318,91 @@ def _cli(args: list[str], **kw) -> subprocess.Popen:
     )
 
 
+class _Stderr:
+    """The lines a child writes to stderr, read by a thread as they come, so a test can
+    wait for a marker line without a fixed sleep (which a stalled machine outlasts)."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.proc, self.lines = proc, []
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self.lines.append(line)
+
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    def finish(self, timeout: float) -> str:
+        """Everything the child wrote, once it has exited (within `timeout` seconds)."""
+        self.proc.wait(timeout=timeout)
+        self.thread.join(timeout)
+        return self.text()
+
+
 def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path):
     out = tmp_path / "s"
-    proc = _cli(["bomber", "study", "--games", "6000", "--chunk-size", "50", "--workers", "2",
-                 "--out", str(out)])  # fmt: skip
-    _wait_for(lambda: len(list(out.rglob("chunk-*.parquet"))) >= 1, timeout=240)
-    os.killpg(proc.pid, signal.SIGINT)  # the terminal's Ctrl-C reaches the whole group
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert "Traceback" not in err
-    assert err.strip().splitlines()[-1] == (
+    # Far more games than any machine plays before the signal (chunks of 50 games are cut
+    # as they are needed, so the size costs nothing); the signal goes when the first chunk
+    # file exists, that is once the study has started (its manifest is written first).
+    proc = _cli(["bomber", "study", "--games", str(10**9), "--chunk-size", "50",
+                 "--workers", "2", "--out", str(out)])  # fmt: skip
+    err = _Stderr(proc)
+    try:
+        _wait_for(lambda: proc.poll() is not None or any(out.rglob("chunk-*.parquet")), timeout=900)
+        assert proc.poll() is None, f"ended before the signal:\n{err.finish(10)}"
+        os.killpg(proc.pid, signal.SIGINT)  # the terminal's Ctrl-C reaches the whole group
+        text = err.finish(300)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text
+    assert text.strip().splitlines()[-1] == (
         "bombsolve: interrupted; re-run the same command to resume"
     )
     assert not list(out.rglob("*.tmp"))
 
 
+#: `bombsolve ARGS...` with a line on stderr when its first game starts: the moment to
+#: press Ctrl-C, whatever the load (imports and seeding may take long on a stalled machine).
+_MARKED_PLAY = """
+import sys
+import solvers.dragon.rules as rules
+from cli.main import cli
+real = rules.play_game
+def play_game(*args, **kw):
+    if rules.play_game is play_game:
+        rules.play_game = real
+        print("marker: first game", file=sys.stderr, flush=True)
+    return real(*args, **kw)
+rules.play_game = play_game
+cli(sys.argv[1:], prog_name="bombsolve")
+"""
+
+
 def test_ctrl_c_outside_a_study_exits_130(tmp_path):
-    proc = _cli(["dragon", "play", "--games", "100000000", "--engine", "reference"])
-    time.sleep(3)
-    os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert err.strip().splitlines()[-1] == "bombsolve: interrupted"
+    # a million games of the plain-Python engine: over an hour of play (and 8 MB of seeds)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _MARKED_PLAY, "dragon", "play", "--games", str(10**6),
+         "--engine", "reference"],
+        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    err = _Stderr(proc)
+    try:
+        _wait_for(
+            lambda: proc.poll() is not None or "marker: first game\n" in err.lines, timeout=900
+        )
+        assert proc.poll() is None, f"ended before the signal:\n{err.finish(10)}"
+        os.killpg(proc.pid, signal.SIGINT)
+        text = err.finish(300)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, text
+    assert text.strip().splitlines()[-1] == "bombsolve: interrupted"
 
 
 def test_closed_pipe_exits_quietly():
