@@ -101,15 +101,18 @@ def test_paired_decks_difference_is_over_the_same_cases(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "script, block, reader",
+    "script, block, reader, original",
     [
-        ("bombastic_strength", "bombastic-strength", "strength"),
-        ("bombastic_strength", "bombastic-strength-greedy", "strength_greedy"),
-        ("bombastic_paired_decks", "bombastic-paired-decks", "paired"),
-        ("bombastic_paired_decks", "bombastic-first-player-ismcts", "paired_ismcts300"),
+        ("bombastic_strength", "bombastic-strength", "strength", None),
+        ("bombastic_strength", "bombastic-strength-greedy", "strength_greedy", None),
+        ("bombastic_strength", "bombastic-strength-fresh", "strength_fresh", "strength"),
+        ("bombastic_paired_decks", "bombastic-paired-decks", "paired", None),
+        ("bombastic_paired_decks", "bombastic-first-player-ismcts", "paired_ismcts300", None),
     ],
 )
-def test_readme_blocks_are_the_scripts_output_on_the_committed_results(script, block, reader):
+def test_readme_blocks_are_the_scripts_output_on_the_committed_results(
+    script, block, reader, original
+):
     mod = load(script)
     if reader.startswith("strength"):
         out = ROOT / "results" / "bombastic" / reader
@@ -117,7 +120,8 @@ def test_readme_blocks_are_the_scripts_output_on_the_committed_results(script, b
         timing = (out / "timing.json").read_text() if (out / "timing.json").exists() else None
         import json
 
-        body = mod.readme_block(s, json.loads(timing) if timing else None)
+        orig = mod.summarize(ROOT / "results" / "bombastic" / original) if original else None
+        body = mod.readme_block(s, json.loads(timing) if timing else None, orig)
     else:
         out = ROOT / "results" / "bombastic" / reader
         decks = sorted(
