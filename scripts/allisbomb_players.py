@@ -10,7 +10,8 @@ SeedSequence children): perfect play (exhaustive search, `--node-limit`), the lo
 player (default budget), greedy and random (generator seeded with the deal's seed).
 Prints and writes results/allisbomb/players.json and players.md: win rates with Wilson
 95% intervals (undecided deals counted against perfect play at each end) and CPU seconds
-per game of each player; then the README's generated block `allisbomb-players`.
+per game of each player; then the generated block `allisbomb-players`
+of results/allisbomb/README.md.
 Stand-in cards.
 """
 
@@ -49,6 +50,8 @@ from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson, wilson_undecided  # noqa: E402
 
+#: The file that holds the block (the README shows only the headline results).
+README = ROOT / "results" / "allisbomb" / "README.md"
 ANCHOR = "Written by `python scripts/allisbomb_players.py` (never typed by hand):"
 DEFAULT_CONFIGS = "base,base+hands,blitz,base/2p,mosquitos,dream_guide,gifts,waking_up"
 
@@ -188,7 +191,7 @@ def main() -> None:
     write_text_atomic(args.out / "players.md", body)
     print(body)
     if not args.no_readme:
-        update_block(ROOT / "README.md", "allisbomb-players", body, ANCHOR)
+        update_block(README, "allisbomb-players", body, ANCHOR)
 
 
 if __name__ == "__main__":

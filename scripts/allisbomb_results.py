@@ -29,6 +29,7 @@ lengths from counts per turn), so ``--redraw`` redraws them from the committed f
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -55,6 +56,15 @@ from solvers.allisbomb.study import (  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import load_manifest, load_study, run_study  # noqa: E402
+
+#: The file that holds each block: the default card set's headline in the README, the
+#: earlier set's study beside its results (any other block name: the README).
+HOMES = {"allisbomb-results": ROOT / "results" / "allisbomb" / "README.md"}
+
+
+def block_home(block: str) -> Path:
+    """The Markdown file that holds the generated block `block`."""
+    return HOMES.get(block, ROOT / "README.md")
 
 
 def _progress_text(counts, planned: int, labels) -> str:
@@ -257,9 +267,10 @@ def _rel_out(out: Path) -> Path:
     return out.relative_to(ROOT) if out.is_relative_to(ROOT) else out
 
 
-def readme_body(out: Path) -> str:
-    """The README block of the study in `out`, from its committed files only (manifests, the
-    matrix report's tables, the campaign chunks and report): no chunk of the matrix is read."""
+def readme_body(out: Path, home: Path = ROOT / "README.md") -> str:
+    """The block of the study in `out` for the file `home`, from its committed files only
+    (manifests, the matrix report's tables, the campaign chunks and report): no chunk of the
+    matrix is read. The chart's link is relative to `home`."""
     import pandas as pd
 
     matrix, camp_dir = out / "matrix", out / "campaign"
@@ -268,7 +279,7 @@ def readme_body(out: Path) -> str:
     complete = manifest["chunks_done"] == manifest["chunks_total"]
     text, status = _matrix_text(manifest, counts, complete)
     headline = (matrix / "report" / "headline.md").read_text()
-    rel = _rel_out(matrix) / "report"
+    rel = Path(os.path.relpath(matrix.resolve() / "report", home.resolve().parent)).as_posix()
     body = (
         f"{status}{headline}\n{text}.\n\n"
         f"![win rate by configuration]({rel}/win_rate_by_config.png)\n\n"
@@ -288,13 +299,14 @@ def _readme(args) -> int:
     """Write the README's generated block from the reports' tables."""
     if args.no_readme:
         return 0
+    home = block_home(args.block)
     update_block(
-        ROOT / "README.md",
+        home,
         args.block,
-        readme_body(args.out),
+        readme_body(args.out, home),
         anchor=f"`{_rel_out(args.out)}/` (never typed by hand):",
     )
-    print(f"README block '{args.block}' written from {args.out / 'matrix'}")
+    print(f"block '{args.block}' written into {home} from {args.out / 'matrix'}")
     return 0
 
 

@@ -1,12 +1,12 @@
 """Solve the deals of `bombsolve allisbomb --seed 0..N-1` and write a table (results builder).
 
     python scripts/allisbomb_seeds.py [--n 1000] [--node-limit 3000000] [--blitz]
-    python scripts/allisbomb_seeds.py --readme-only    # rewrite the README block only
+    python scripts/allisbomb_seeds.py --readme-only    # rewrite the block only
 
 Writes results/allisbomb/seeds-<label>.csv (one row per seed: seed, rank, outcome, nodes,
 turns, loss_reason) and a .json summary with the Wilson 95% interval of the win rate
 (undecided deals counted against each end) and the card files' SHA-256. Stand-in cards.
-Then rewrites the README's generated block `allisbomb-seeds` (the "first 1,000 seeds"
+Then rewrites the generated block `allisbomb-seeds` of results/allisbomb/README.md (the "first 1,000 seeds"
 table, one row per seeds-*.json present, base first) from those JSON summaries, so the
 table is never typed by hand (`solvers.common.readme.update_block` refuses to overwrite
 a block edited by hand).
@@ -35,6 +35,8 @@ from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson_undecided  # noqa: E402
 
 RESULTS = ROOT / "results" / "allisbomb"
+#: The file that holds the block (the README shows only the headline results).
+README = ROOT / "results" / "allisbomb" / "README.md"
 #: The README line after which the block goes if it is missing.
 ANCHOR = "**The first 1,000 seeds** (written by `scripts/allisbomb_seeds.py`, never by hand):"
 ROW_ORDER = ("base", "blitz")
@@ -77,7 +79,7 @@ def _count(x: float | None) -> str:
     return "(none)" if x is None else f"{x:,.0f}"
 
 
-def write_readme(readme: Path = ROOT / "README.md") -> bool:
+def write_readme(readme: Path = README) -> bool:
     """Rewrite the README block `allisbomb-seeds` from results/allisbomb/seeds-*.json."""
     found = {p.stem.removeprefix("seeds-"): p for p in RESULTS.glob("seeds-*.json")}
     order = [k for k in ROW_ORDER if k in found] + sorted(k for k in found if k not in ROW_ORDER)

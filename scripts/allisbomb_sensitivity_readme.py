@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the README's All Is Bomb sensitivity and stand-in target blocks from committed results.
+"""Write results/allisbomb/README.md's sensitivity and stand-in target blocks from results.
 
     python scripts/allisbomb_sensitivity_readme.py [--study results/allisbomb/sensitivity-v2-base]
         [--also results/allisbomb/sensitivity-v1-base]
@@ -28,6 +28,8 @@ from solvers.allisbomb.sensitivity import caption, effects  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import load_manifest, load_study  # noqa: E402
 
+#: The file that holds both blocks (the README shows only the headline results).
+README = ROOT / "results" / "allisbomb" / "README.md"
 ANCHOR = "<!-- /generated:allisbomb-players -->"
 
 
@@ -199,7 +201,7 @@ def main() -> None:
         default=list(TARGET_TABLES),
     )
     a = ap.parse_args()
-    readme = ROOT / "README.md"
+    readme = README
     block = sensitivity_block(a.study, also=tuple(a.also))
     update_block(readme, "allisbomb-sensitivity", block, anchor=ANCHOR)
     update_block(

@@ -10,7 +10,8 @@ every deck (`State.setup` shuffles the tiles first; the action deck differs with
 cards in it). A deck run with fewer games than the base deck pairs with the base deck's
 first cases (the runner seeds chunk by chunk, so case g draws the same seed). Per deck: X's wins with a Wilson 95% interval; against the base deck, the
 paired difference of X's rate over the same cases (mean of per-deal differences, normal
-95% interval). Writes `OUT/decks.csv` and the README block `--block` (default `bombastic-paired-decks`).
+95% interval). Writes `OUT/decks.csv` and the block `--block` (default `bombastic-paired-decks`)
+of results/bombastic/README.md.
 Deck names are those of `study.card_variants()` ("base deck", "without peek-many", ...).
 A game that reaches the turn cap is not an X win.
 """
@@ -34,6 +35,8 @@ from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402
 from solvers.common.stats import wilson  # noqa: E402
 
+#: The file that holds the blocks (the README shows only the headline ladder).
+README = ROOT / "results" / "bombastic" / "README.md"
 README_ANCHOR = "<!-- section: bombastic -->"
 BASE = "base deck"
 
@@ -173,7 +176,7 @@ def main() -> None:
     block = readme_block(table, meta)
     print(block)
     if args.readme:
-        update_block(ROOT / "README.md", args.block, block, anchor=README_ANCHOR)
+        update_block(README, args.block, block, anchor=README_ANCHOR)
 
 
 if __name__ == "__main__":

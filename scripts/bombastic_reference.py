@@ -6,9 +6,9 @@
     python scripts/bombastic_reference.py --charts-only            # charts and blocks, from the tables
 
 Re-running resumes: finished chunks under results/bombastic/runs/ are reused. At the
-end the README's generated blocks `bombastic-ladder`, `bombastic-first-player` and
-`bombastic-cards` are rewritten from the tables (`solvers.common.readme.update_block`,
-which refuses to overwrite a block edited by hand).
+end the generated blocks are rewritten from the tables: `bombastic-ladder` in README.md,
+`bombastic-first-player` and `bombastic-cards` in results/bombastic/README.md
+(`solvers.common.readme.update_block`, which refuses to overwrite a block edited by hand).
 """
 
 from __future__ import annotations
@@ -29,6 +29,12 @@ from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson, wilson_undecided  # noqa: E402
 
 README_ANCHOR = "<!-- section: bombastic -->"
+#: Where each block lives: the headline ladder in the README, the rest beside the study.
+HOMES = {
+    "bombastic-ladder": ROOT / "README.md",
+    "bombastic-first-player": ROOT / "results" / "bombastic" / "README.md",
+    "bombastic-cards": ROOT / "results" / "bombastic" / "README.md",
+}
 #: Games per seating from which the README compares a pairing in words.
 COMPARED = 2000
 
@@ -157,13 +163,15 @@ def readme_blocks(out: Path) -> dict[str, str]:
     }
 
 
-def write_blocks(out: Path, readme: Path) -> None:
-    """Rewrite the README's generated Bombastic blocks from the tables in `out`."""
-    anchor = README_ANCHOR
+def write_blocks(out: Path, readme: Path | None = None) -> None:
+    """Rewrite the generated Bombastic blocks from the tables in `out`: each in its file of
+    `HOMES`, or all in `readme` when given."""
+    anchors: dict[Path, str] = {}
     for name, body in readme_blocks(out).items():
-        changed = update_block(readme, name, body, anchor=anchor)
-        print(f"{readme}: block {name} {'updated' if changed else 'unchanged'}")
-        anchor = f"<!-- /generated:{name} -->"
+        path = readme if readme is not None else HOMES[name]
+        changed = update_block(path, name, body, anchor=anchors.get(path, README_ANCHOR))
+        print(f"{path}: block {name} {'updated' if changed else 'unchanged'}")
+        anchors[path] = f"<!-- /generated:{name} -->"
 
 
 def main() -> None:
@@ -171,7 +179,12 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "results" / "bombastic"))
     ap.add_argument("--quick", action="store_true", help="tiny sizes (for a smoke test)")
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--readme", default=str(ROOT / "README.md"), help="'' to leave it alone")
+    ap.add_argument(
+        "--readme",
+        default=None,
+        help="write every block into this file ('' to write none; default: each into its "
+        "file of HOMES, the ladder into README.md, the others into results/bombastic/README.md)",
+    )
     ap.add_argument("--blocks-only", action="store_true", help="only rewrite the README blocks")
     ap.add_argument(
         "--charts-only",
@@ -186,8 +199,8 @@ def main() -> None:
 
         print("charts: " + ", ".join(draw_reference_charts(out)))
     if args.blocks_only or args.charts_only:
-        if args.readme:
-            write_blocks(out, Path(args.readme))
+        if args.readme != "":
+            write_blocks(out, Path(args.readme) if args.readme else None)
         return
     if args.quick:
         reference_study(
@@ -216,8 +229,8 @@ def main() -> None:
     else:
         reference_study(out, workers=args.workers)
     print(f"done in {time.time() - t0:.0f} s -> {out}")
-    if args.readme:
-        write_blocks(out, Path(args.readme))
+    if args.readme != "":
+        write_blocks(out, Path(args.readme) if args.readme else None)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ Two match studies (`study.match_study`, the shared runner: re-running resumes, c
 chunk) with the same seed, so deal g is played once with A as X and once with A as O:
 `OUT/a_x/` and `OUT/a_o/`. The summary counts only deals finished in both seatings and
 writes `OUT/strength.csv` (per seating and pooled: A's wins, Wilson 95% interval, its
-half-width) and `OUT/summary.json`, and the README block `--block` (default
-`bombastic-strength`). A game
+half-width) and `OUT/summary.json`, and the block `--block` (default
+`bombastic-strength`) of results/bombastic/README.md. A game
 that reaches the turn cap is a game A did not win.
 """
 
@@ -38,6 +38,8 @@ from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402
 from solvers.common.stats import wilson  # noqa: E402
 
+#: The file that holds the blocks (the README shows only the headline ladder).
+README = ROOT / "results" / "bombastic" / "README.md"
 README_ANCHOR = "<!-- section: bombastic -->"
 
 
@@ -280,7 +282,7 @@ def main() -> None:
     block = readme_block(s, timing, original)
     print(block)
     if args.readme:
-        update_block(ROOT / "README.md", args.block, block, anchor=README_ANCHOR)
+        update_block(README, args.block, block, anchor=README_ANCHOR)
 
 
 if __name__ == "__main__":

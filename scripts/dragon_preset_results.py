@@ -10,7 +10,7 @@ same seed (solvers/dragon/preset_study.py), so the differences are paired game b
 The seat study (2 to 6 players, random and greedy in every seat) and the strategy ladder
 (one seat of X against a field of Y, seats rotated) run on the shared study runner; its
 chunk files go to --work (outside the repository), re-running resumes. Writes CSV tables,
-PNG and SVG charts, manifest.json, and the README's comparison block.
+PNG and SVG charts, manifest.json, and the comparison block of results/dragon/README.md.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from solvers.dragon.preset_study import (  # noqa: E402
     replicate_check,
 )
 
+#: The file that holds the block (the README shows only the headline ladder).
+README = ROOT / "results" / "dragon" / "README.md"
 README_ANCHOR = (
     "Preset gamepark against the default rules (written by `scripts/dragon_preset_results.py`):"
 )
@@ -50,9 +52,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every N (quick checks)")
-    parser.add_argument(
-        "--readme", default=str(ROOT / "README.md"), help="README to update ('' to skip)"
-    )
+    parser.add_argument("--readme", default=str(README), help="README to update ('' to skip)")
     parser.add_argument(
         "--check",
         default=None,

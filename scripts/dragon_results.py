@@ -33,6 +33,8 @@ from solvers.dragon.study import (  # noqa: E402
     ladder_markdown,
 )
 
+#: The file that holds the block.
+README = ROOT / "README.md"
 README_ANCHOR = "Strategy ladder (written by `scripts/dragon_results.py`):"
 
 
@@ -47,9 +49,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every N (quick checks)")
-    parser.add_argument(
-        "--readme", default=str(ROOT / "README.md"), help="README to update ('' to skip)"
-    )
+    parser.add_argument("--readme", default=str(README), help="README to update ('' to skip)")
     parser.add_argument(
         "--redraw",
         action="store_true",

@@ -1,4 +1,5 @@
-"""The README's All Is Bomb results blocks are the scripts' output on the committed results."""
+"""The All Is Bomb results blocks (README.md, results/allisbomb/README.md) are the scripts'
+output on the committed results."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ def test_readme_players_block_is_the_default_sets_committed_table():
     assert summary["cards_version"] == "standin-v2"
     body = mod.readme_body(summary)
     assert (V2 / "players.md").read_text() == body
-    assert render_block("allisbomb-players", body) in (ROOT / "README.md").read_text()
+    assert mod.README == ROOT / "results" / "allisbomb" / "README.md"
+    assert render_block("allisbomb-players", body) in mod.README.read_text()
 
 
 @pytest.mark.parametrize(
@@ -46,8 +48,9 @@ def test_readme_results_block_is_its_writers_output_on_the_committed_tables(out,
     # The writer reads only committed files (the matrix chunks are not all committed), so a
     # table or caption edited by hand, or caption code changed without regenerating, fails.
     mod = _script("allisbomb_results")
-    body = mod.readme_body(ROOT / out)
-    assert render_block(block, body) in (ROOT / "README.md").read_text()
+    home = mod.block_home(block)  # the file the writer puts the block in
+    body = mod.readme_body(ROOT / out, home)
+    assert render_block(block, body) in home.read_text()
     manifest = json.loads((ROOT / out / "matrix" / "manifest.json").read_text())
     assert (manifest["chunks_done"] < manifest["chunks_total"]) == ("Study in progress" in body)
     assert manifest["command"] in body
@@ -84,7 +87,7 @@ def test_readme_sensitivity_block_is_the_committed_study():
     mod = _script("allisbomb_sensitivity_readme")
     study = ROOT / "results" / "allisbomb" / "sensitivity-v2-base"
     body = mod.sensitivity_block(study, also=(ROOT / "results/allisbomb/sensitivity-v1-base",))
-    assert render_block("allisbomb-sensitivity", body) in (ROOT / "README.md").read_text()
+    assert render_block("allisbomb-sensitivity", body) in mod.README.read_text()
     manifest = json.loads((study / "manifest.json").read_text())
     assert manifest["chunks_done"] == manifest["chunks_total"]
     # the study is of the set as shipped now, not of an earlier draft of it
@@ -101,7 +104,7 @@ def test_readme_targets_block_is_the_committed_tables():
     mod = _script("allisbomb_sensitivity_readme")
     tables = [p for p in mod.TARGET_TABLES if p.is_file()]
     assert V2 / "targets.md" in tables and V2 / "seed1001" / "targets.md" in tables
-    readme = (ROOT / "README.md").read_text()
+    readme = mod.README.read_text()  # the file the script writes the block into
     body = mod.targets_block()
     assert render_block("allisbomb-standin-targets", body) in readme
     for path in tables:

@@ -129,11 +129,11 @@ def test_readme_blocks_are_the_scripts_output_on_the_committed_results(
             key=lambda d: [n for n, _ in mod.card_variants()].index(d),
         )
         body = mod.readme_block(*mod.summarize(out, decks))
-    readme = (ROOT / "README.md").read_text()
+    readme = mod.README.read_text()  # the file the script writes the block into
     m = re.search(
         rf"<!-- generated:{block} sha=\w+ -->\n.*?<!-- /generated:{block} -->", readme, re.S
     )
-    assert m, f"README has no {block} block"
+    assert m, f"{mod.README} has no {block} block"
     assert m.group(0) == render_block(block, body)
 
 
@@ -141,14 +141,15 @@ def test_reference_readme_blocks_are_the_scripts_output_on_the_committed_results
     """The ladder, first-player and cards blocks: bombastic_reference.py on the committed
     tables gives the README's text, and no pairing under the compared size reads plain."""
     mod = load("bombastic_reference")
-    readme = (ROOT / "README.md").read_text()
     blocks = mod.readme_blocks(ROOT / "results" / "bombastic")
     assert set(blocks) == {"bombastic-ladder", "bombastic-first-player", "bombastic-cards"}
+    assert set(mod.HOMES) == set(blocks)
     for name, body in blocks.items():
+        readme = mod.HOMES[name].read_text()  # the file the script writes the block into
         m = re.search(
             rf"<!-- generated:{name} sha=\w+ -->\n.*?<!-- /generated:{name} -->", readme, re.S
         )
-        assert m, f"README has no {name} block"
+        assert m, f"{mod.HOMES[name]} has no {name} block"
         assert m.group(0) == render_block(name, body)
     import pandas as pd
 
