@@ -85,7 +85,7 @@ def sensitivity(
 
     \b
     Examples:
-      bombsolve allisbomb sensitivity --deals 2000 --seed 1 --out runs/sens-base
+      bombsolve allisbomb sensitivity --deals 2000 --seed 42 --out runs/sens-base
       bombsolve allisbomb sensitivity --deals 300 --player lookahead --blitz --out runs/sb
       bombsolve allisbomb sensitivity --deals 2000 --variant mine.toml --out runs/mine
     """

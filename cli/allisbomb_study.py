@@ -87,7 +87,7 @@ def sweep(
 
     \b
     Examples:
-      bombsolve allisbomb sweep --deals 10000 --seed 1 --out runs/base
+      bombsolve allisbomb sweep --deals 10000 --seed 42 --out runs/base
       bombsolve allisbomb sweep --matrix --deals 100000 --seed 1 --out runs/matrix
       bombsolve allisbomb sweep --configs base,base+mosquitos,blitz --deals 5000 --out runs/three
       bombsolve allisbomb sweep --matrix --deals 1000 --out runs/m --scheduler tcp://10.0.0.5:8786
@@ -362,7 +362,7 @@ def campaign(
 
     \b
     Example:
-      bombsolve allisbomb campaign --campaigns 200 --seed 1 --out runs/campaign
+      bombsolve allisbomb campaign --campaigns 200 --seed 42 --out runs/campaign
     """
     from solvers.allisbomb.config import cards_option
     from solvers.allisbomb.report import campaign_caption, write_campaign_report

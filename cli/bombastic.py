@@ -269,7 +269,7 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
 
     \b
     Example:
-      bombsolve bombastic play --x greedy --o heuristic --games 200 --seed 1
+      bombsolve bombastic play --x greedy --o heuristic --games 200 --seed 42
     """
     from solvers.bombastic.study import match_study, run_in_memory, summarize
     from solvers.common.runner import run_study
@@ -352,7 +352,7 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
 
     \b
     Example:
-      bombsolve bombastic tournament --agents random,heuristic,greedy --games 40
+      bombsolve bombastic tournament --agents random,heuristic,greedy --games 40 --seed 42
     """
     from solvers.bombastic.study import pairing_table, ratings
     from solvers.bombastic.study import tournament as run_tournament
@@ -396,7 +396,7 @@ def replay(seed, x, o, as_json, **kw) -> None:
 
     \b
     Example:
-      bombsolve bombastic replay --seed 7 --x greedy --o heuristic
+      bombsolve bombastic replay --seed 42 --x greedy --o heuristic
     """
     from solvers.bombastic.replay import replay_lines, replay_record
 
@@ -538,7 +538,7 @@ def study(
 
     \b
     Example:
-      bombsolve bombastic study --out /tmp/bombastic --games 20 --card-games 100
+      bombsolve bombastic study --out /tmp/bombastic --games 20 --card-games 100 --seed 42
     """
     from solvers.bombastic.agents import make_agent
     from solvers.bombastic.study import REFERENCE_GAMES, reference_study

@@ -78,7 +78,7 @@ def bomber() -> None:
 
     \b
     Example:
-      bombsolve bomber play --players 5 --agents heuristic --games 1000 --seed 1
+      bombsolve bomber play --players 5 --agents heuristic --games 1000 --seed 42
     """
 
 
@@ -152,7 +152,7 @@ def play(players, agents, games, seed, rules_spec, rule_pairs, extras, engine, a
 
     \b
     Example:
-      bombsolve bomber play --players 4 --agents random,bomber=heuristic --games 500 --seed 7
+      bombsolve bomber play --players 4 --agents random,bomber=heuristic --games 500 --seed 42
       bombsolve bomber play --players 5 --rule dog=forbid --rule move_optional=false --games 500
     """
     import pandas as pd
@@ -429,7 +429,7 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
 
     \b
     Example:
-      bombsolve bomber study --part extras --agents heuristic --games 400 --out ex
+      bombsolve bomber study --part extras --agents heuristic --games 400 --seed 42 --out ex
     """
     from solvers.bomber.agents import agents_label, parse_agents
     from solvers.bomber.study import (

@@ -20,9 +20,9 @@ def dragon() -> None:
 
     \b
     Examples:
-      bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 1000 --seed 1
-      bombsolve dragon replay --seed 7
-      bombsolve dragon study seats --players 4 --games 5000 --out runs/seats
+      bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 1000 --seed 42
+      bombsolve dragon replay --seed 42
+      bombsolve dragon study seats --players 4 --games 5000 --seed 42 --out runs/seats
       bombsolve dragon rules
     """
 
@@ -139,7 +139,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as
 
     \b
     Example:
-      bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 2000 --seed 1
+      bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 2000 --seed 42
       bombsolve dragon play --players 3 --strategies greedy --rule placement=close_up --games 500
     """
     from solvers.dragon import kernel
@@ -245,7 +245,7 @@ def replay(seed, players, strategies, rules, rule_pairs, preset, as_json):
 
     \b
     Example:
-      bombsolve dragon replay --seed 7 --players 3 --strategies greedy,position,random
+      bombsolve dragon replay --seed 42 --players 3 --strategies greedy,position,random
     """
     from solvers.dragon.agents import make_agents
     from solvers.dragon.rules import Options, play_game
@@ -333,7 +333,7 @@ def study(
     Re-running the same command into the same --out resumes it.
     \b
     Example:
-      bombsolve dragon study seats --players 4,5 --strategies greedy --games 5000 --out runs/seats
+      bombsolve dragon study seats --players 4,5 --strategies greedy --games 5000 --seed 42 --out runs/seats
     """
     from pathlib import Path
 
