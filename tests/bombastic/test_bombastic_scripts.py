@@ -108,6 +108,7 @@ def test_paired_decks_difference_is_over_the_same_cases(tmp_path):
         ("bombastic_strength", "bombastic-strength-fresh", "strength_fresh", "strength"),
         ("bombastic_paired_decks", "bombastic-paired-decks", "paired", None),
         ("bombastic_paired_decks", "bombastic-first-player-ismcts", "paired_ismcts300", None),
+        ("bombastic_paired_decks", "bombastic-first-player-2000", "first_player_2000", None),
     ],
 )
 def test_readme_blocks_are_the_scripts_output_on_the_committed_results(
