@@ -8,12 +8,19 @@ both must count the same positions. Prints nodes per CPU-second of each and thei
 steps, `git show REV:tests/allisbomb/data/vocab_actions.toml`, to see what they cost).
 
     nice -n 15 python scripts/bench_allisbomb_vocab.py [--deals 20] [--node-limit 3000]
-        [--reps 20] [--seed 15] [--cards FILE]
+        [--reps 20] [--seed 15] [--cards FILE] [--json FILE]
+
+`--json FILE` also writes the figures, with the card file's digest, the commit and the
+load average at the start and the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,7 +46,9 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--cards", type=Path, default=FILE)
+    ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = ap.parse_args()
+    load_start = os.getloadavg()
     cfg = GameConfig(cards_file=args.cards, allow_nonstandard=True)
     cs = load_cards(cfg)
     rng = np.random.default_rng(args.seed)
@@ -70,6 +79,32 @@ def main() -> None:
         f"reference {nodes / ref_t:,.0f} nodes/CPU-s; kernel (solve) {nodes / ker_t:,.0f} "
         f"nodes/CPU-s; ratio {ref_t / ker_t:.1f}x"
     )
+    if args.json:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
+        doc = {
+            "cards": str(
+                args.cards.relative_to(ROOT) if args.cards.is_relative_to(ROOT) else args.cards
+            ),
+            "cards_sha256": hashlib.sha256(args.cards.read_bytes()).hexdigest(),
+            "config": "base, 1 player, custom cards (allow_nonstandard)",
+            "deals": args.deals,
+            "seed": args.seed,
+            "node_limit": args.node_limit,
+            "kernel_reps": args.reps,
+            "verdicts": verdicts,
+            "positions": nodes,
+            "reference_cpu_s": ref_t,
+            "kernel_cpu_s": ker_t,
+            "reference_nodes_per_cpu_s": nodes / ref_t,
+            "kernel_nodes_per_cpu_s": nodes / ker_t,
+            "ratio_kernel_over_reference": ref_t / ker_t,
+            "commit": commit,
+            "load_average_start": list(load_start),
+            "load_average_end": list(os.getloadavg()),
+        }
+        args.json.write_text(json.dumps(doc, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,15 @@ requests from a small C helper it compiles with the system's cc). Each side is c
 Needs valgrind (3.19 works) and cc with valgrind's headers (valgrind/callgrind.h). Each side's
 kernel must be in its Numba cache already (a compile under valgrind takes hours): the script
 first runs itself once without valgrind to load or compile them.
+
+Valgrind shows a program another processor (its CPUID: here "haswell" with AVX2 but without
+AVX-512, GFNI, VAES, ... instead of "rocketlake"), and it cannot run the instructions it
+hides (LLVM used GFNI's VGF2P8AFFINEQB in a six-expansion path: SIGILL). So both runs
+compile for one explicit target (`count_target`): this host's processor name (the
+scheduling LLVM tunes for) and the project's features on it (no AVX-512,
+solvers.common.numba_target) less those valgrind does not report. The code counted is the
+project's code as compiled on this host except where it would use such an instruction,
+and the same for every side; the target and the features turned off are in the JSON.
 """
 
 from __future__ import annotations
@@ -70,6 +79,47 @@ def shim(dirpath: Path) -> ctypes.CDLL:
     cg = ctypes.CDLL(str(lib))
     cg.cg_dump.argtypes = [ctypes.c_char_p]
     return cg
+
+
+#: Prints the processor features LLVM finds, as a JSON list of the ones on (run under
+#: valgrind to see what it reports).
+FEATURES_ON = (
+    "import json, llvmlite.binding as ll; "
+    "print(json.dumps(sorted(k for k, v in ll.get_host_cpu_features().items() if v)))"
+)
+
+
+def count_target() -> tuple[dict[str, str], list[str]]:
+    """(NUMBA_CPU_NAME and NUMBA_CPU_FEATURES for both runs, the features turned off for
+    valgrind): the kernels' target as compiled on this host (the features already chosen,
+    as solvers.common.numba_target sets them on import, else the host's), less every
+    feature that is on here but not under valgrind."""
+    import llvmlite.binding as ll
+    from numba.core import config
+
+    name = config.CPU_NAME or ll.get_host_cpu_name()
+    chosen = config.CPU_FEATURES or ll.get_host_cpu_features().flatten()
+    got = subprocess.run(
+        ["valgrind", "--tool=none", "-q", sys.executable, "-c", FEATURES_ON],
+        capture_output=True,
+        text=True,
+    )
+    if got.returncode != 0:
+        raise SystemExit(f"reading the processor's features under valgrind failed:\n{got.stderr}")
+    features, off = drop_unseen(chosen, set(json.loads(got.stdout.strip().splitlines()[-1])))
+    return {"NUMBA_CPU_NAME": name, "NUMBA_CPU_FEATURES": features}, off
+
+
+def drop_unseen(chosen: str, seen: set[str]) -> tuple[str, list[str]]:
+    """LLVM's feature string `chosen` with every feature it turns on that is not in `seen`
+    turned off, and the features so turned off (in the string's order)."""
+    flags, off = [], []
+    for flag in chosen.split(","):
+        if flag.startswith("+") and flag[1:] not in seen:
+            off.append(flag[1:])
+            flag = "-" + flag[1:]
+        flags.append(flag)
+    return ",".join(flags), off
 
 
 def child(args) -> None:
@@ -140,17 +190,18 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind: not found (expected on PATH)")
     own = [*cmp._child_args(args), "--first", args.first]
+    target, off = count_target()
+    env = {**os.environ, **target, "PYTHONHASHSEED": "0"}
     with tempfile.TemporaryDirectory(prefix="cgcount_") as work:
         shim(Path(work))
         me = [sys.executable, __file__, "--child", "--workdir", work, *own]
-        warm = subprocess.run([*me, "--warm"], capture_output=True, text=True)
+        warm = subprocess.run([*me, "--warm"], capture_output=True, text=True, env=env)
         if warm.returncode != 0:
             raise SystemExit(f"loading the kernels failed:\n{warm.stdout}{warm.stderr}")
         vg = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--dump-line=no"]
         vg += [f"--callgrind-out-file={work}/callgrind.out.%p"]
         if args.cache_sim:
             vg += ["--cache-sim=yes", "--branch-sim=yes"]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
         got = subprocess.run([*vg, *me], capture_output=True, text=True, env=env)
         if got.returncode != 0:
             raise SystemExit(f"the run under valgrind failed:\n{got.stdout}{got.stderr[-3000:]}")
@@ -169,6 +220,8 @@ def main() -> None:
         "rev_sha": cmp.resolve(args.rev),
         "aa": args.aa,
         "aa_sha": cmp.resolve(args.aa) if args.aa else None,
+        "target": target,
+        "features_off_for_valgrind": off,
         "valgrind": subprocess.run(
             ["valgrind", "--version"], capture_output=True, text=True
         ).stdout.strip(),

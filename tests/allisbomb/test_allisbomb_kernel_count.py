@@ -95,3 +95,11 @@ def test_callgrind_dumps_are_read_per_side_and_repetition(tmp_path):
     # Ir + 10 x (1 + 2 + 3) + 100 x (0 + 1 + 1) + 10 x (4 + 1)
     assert count.estimate(got["new"][0]) == 900 + 60 + 200 + 50
     assert count.estimate({"Ir": 3}) is None
+
+
+def test_features_valgrind_does_not_show_are_turned_off():
+    count = _script("count_allisbomb_instructions")
+    got, off = count.drop_unseen("+avx2,-avx512f,+gfni,+bmi2,+vaes", {"avx2", "bmi2", "sse2"})
+    assert got == "+avx2,-avx512f,-gfni,+bmi2,-vaes"
+    assert off == ["gfni", "vaes"]
+    assert count.drop_unseen("+avx2", {"avx2"}) == ("+avx2", [])
