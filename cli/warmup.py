@@ -55,7 +55,7 @@ def _allisbomb_solve(node_limit: int = 1) -> None:
 def _allisbomb_solve_entries() -> list:
     from solvers.allisbomb import kernel as K
 
-    return [K.setup, K.portfolio]
+    return [K.setup, K.dfs]
 
 
 def _allisbomb_search() -> None:
@@ -164,7 +164,7 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "solve",
         "All Is Bomb solver",
-        25,
+        45,
         _allisbomb_solve_entries,
         _allisbomb_solve,
     ),

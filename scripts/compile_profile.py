@@ -1,9 +1,12 @@
 """Where a game's cold compile goes: CPU seconds of each kernel's warm-up, the compile wall
-seconds per function (inclusive of its callees) and every function compiled more than once.
+seconds per function (inclusive of its callees), the seconds each function spent in Numba's
+compiler passes itself (exclusive of the callees compiled meanwhile: `NativeLowering` is
+LLVM's optimisation and code generation of the function's module, which holds a copy of
+every callee it calls), and every function compiled more than once.
 
     NUMBA_CACHE_DIR=$(mktemp -d) python scripts/compile_profile.py GAME [PART]
 
-Reads Numba's `numba:compile` events (numba.core.event). Run it with an empty cache, or a
+Reads Numba's `numba:compile` and `numba:run_pass` events (numba.core.event). Run it with an empty cache, or a
 cached kernel loads and nothing is compiled.
 """
 
@@ -23,6 +26,8 @@ from cli.warmup import kernels_of  # noqa: E402
 
 SECONDS: dict[str, float] = collections.defaultdict(float)
 SIGNATURES: dict[str, set[str]] = collections.defaultdict(set)
+#: (function, pass) -> wall seconds spent in the pass itself, nested passes left out
+PASS_SELF: dict[tuple[str, str], float] = collections.defaultdict(float)
 
 
 class _Recorder(event.Listener):
@@ -39,6 +44,26 @@ class _Recorder(event.Listener):
         SIGNATURES[name].add(key[1])
 
 
+class _PassRecorder(event.Listener):
+    """Self time of each compiler pass: a pass of a callee compiled while the caller is
+    being typed runs nested inside the caller's pass, and is subtracted from it."""
+
+    def __init__(self) -> None:
+        self.stack: list[list[float]] = []  # [start, seconds of nested passes]
+
+    def on_start(self, e) -> None:
+        self.stack.append([time.perf_counter(), 0.0])
+
+    def on_end(self, e) -> None:
+        start, nested = self.stack.pop()
+        spent = time.perf_counter() - start
+        if self.stack:
+            self.stack[-1][1] += spent
+        name = e.data["name"]
+        pss = name.split(" [", 1)[0]
+        PASS_SELF[e.data["qualname"], pss] += spent - nested
+
+
 def _cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -48,6 +73,7 @@ def main() -> None:
     game = sys.argv[1]
     part = sys.argv[2] if len(sys.argv) > 2 else None
     event.register("numba:compile", _Recorder())
+    event.register("numba:run_pass", _PassRecorder())
     for k in kernels_of(game, part):
         t0, c0 = time.perf_counter(), _cpu()
         k.warm()
@@ -55,6 +81,22 @@ def main() -> None:
     print("compile wall seconds per function (inclusive):")
     for name, s in sorted(SECONDS.items(), key=lambda x: -x[1])[:25]:
         print(f"  {s:7.1f}  {name}")
+    print("self seconds per function: all passes, type inference, LLVM (NativeLowering):")
+    own: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0.0])
+    for (fn, pss), sec in PASS_SELF.items():
+        own[fn][0] += sec
+        if pss == "nopython_type_inference":
+            own[fn][1] += sec
+        if pss == "native_lowering":
+            own[fn][2] += sec
+    for fn, (tot, ty, low) in sorted(own.items(), key=lambda x: -x[1][0])[:25]:
+        print(f"  {tot:7.1f} {ty:7.1f} {low:7.1f}  {fn}")
+    by_pass: dict[str, float] = collections.defaultdict(float)
+    for (_fn, pss), sec in PASS_SELF.items():
+        by_pass[pss] += sec
+    print("self seconds per pass (all functions):")
+    for pss, sec in sorted(by_pass.items(), key=lambda x: -x[1])[:10]:
+        print(f"  {sec:7.1f}  {pss}")
     print("compiled more than once:")
     for name, sigs in sorted(SIGNATURES.items(), key=lambda x: -len(x[1])):
         if len(sigs) > 1:

@@ -373,19 +373,8 @@ def _solve_root(
         ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
         A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
         B = (index_b, entries_b, *fb[:8], ctl_b)
-        code, nodes, reasons, turns, which = K.portfolio(
-            root,
-            n,
-            *c.rule_args,
-            np.uint32(gen),
-            node_limit,
-            buf,
-            tmp,
-            cs,
-            objective,
-            A,
-            B,
-            PORTFOLIO_FIRST,
+        code, nodes, reasons, turns, which = run_portfolio(
+            root, n, c, np.uint32(gen), node_limit, buf, tmp, cs, objective, A, B, PORTFOLIO_FIRST
         )
         sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
         return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
@@ -429,6 +418,58 @@ def _solve_root(
             break
         pause_at += step
     return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
+
+
+def run_portfolio(
+    root, n, c, gen, node_limit, buf, tmp, cs, objective, A, B, first_budget
+) -> tuple:
+    """kernel.portfolio's schedule run from Python: the two move orders (2 and 3) take
+    turns in `kernel.dfs`, each paused after a doubling budget of positions, until one
+    finishes; the same calls in the same order, so the same (code, nodes, reasons, turns,
+    which order answered) as the compiled loop (tests/allisbomb/test_allisbomb_solver.py
+    checks it against the sweep's).
+
+    A single deal makes a few of these calls (two per doubling), so running the loop here
+    costs microseconds, and a first solve compiles `dfs` alone: compiling
+    `kernel.portfolio` as well (the sweep's `solve_many` does) optimises and emits all of
+    `dfs`'s code a second time, inside it (Numba links a callee's code into its caller's
+    module and optimises the whole again): a sixth of the solver's cold compile."""
+    half = max(1, node_limit // 2)
+    A[10][0] = 0
+    B[10][0] = 0
+    budget = first_budget
+    nodes = [0, 0]
+    reasons = [0, 0]
+    alive = [True, True]
+    while True:
+        for which, T, order in ((0, A, 2), (1, B, 3)):
+            if not alive[which]:
+                continue
+            code, nodes[which], reasons[which], turns = K.dfs(
+                root,
+                n,
+                *c.rule_args,
+                T[0],
+                T[1],
+                gen,
+                half,
+                *T[2:10],
+                buf,
+                tmp,
+                cs,
+                objective,
+                0,
+                T[10],
+                budget,
+                order,
+            )
+            if code == K.CODE_UNDECIDED:  # its share of the limit is spent; the other goes on
+                alive[which] = False
+            elif code != K.CODE_PAUSED:
+                return code, nodes[0] + nodes[1], reasons[which], turns, which
+        if not alive[0] and not alive[1]:
+            return K.CODE_UNDECIDED, nodes[0] + nodes[1], reasons[0] | reasons[1], 0, 0
+        budget *= 2
 
 
 def _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check) -> SolveResult:

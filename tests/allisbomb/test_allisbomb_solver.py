@@ -193,3 +193,7 @@ def test_portfolio_same_verdicts_and_batch_matches_single(cfg):
         r = solve(cfg, decks[i], node_limit=800_000, portfolio=True)  # check=True replays
         assert {"win": 1, "loss": 0, "undecided": 2}[r.outcome] == fast["code"][i]
         assert r.nodes == fast["nodes"][i]
+        # (the single solve runs the schedule from Python, solver.run_portfolio; the batch
+        # compiled, kernel.portfolio: the same calls of dfs)
+        assert r.loss_reason == fast["reason"][i]
+        assert len(r.solution) == fast["turns"][i]
