@@ -53,3 +53,11 @@ def test_warmup_compiles_a_game():
     assert r.exit_code == 0, r.output
     assert "bomber play:" in r.stdout and "kernels ready" in r.stdout
     assert all_cached(warmup.kernels_of("bomber")[0].entries())
+
+
+def test_each_all_is_bomb_warmup_part_compiles_all_its_entry_points():
+    # (the search part once stopped before `kernel.shortest`: its deal was undecided)
+    for k in warmup.kernels_of("allisbomb"):
+        k.warm()
+        # called in this process (compiled or loaded from the disk cache), not only on disk
+        assert all(d.signatures for d in k.entries()), k.part
