@@ -103,7 +103,11 @@ def test_readme_targets_block_is_the_committed_tables():
     # says in words which statements the re-run does not confirm.
     mod = _script("allisbomb_sensitivity_readme")
     tables = [p for p in mod.TARGET_TABLES if p.is_file()]
-    assert V2 / "targets.md" in tables and V2 / "seed1001" / "targets.md" in tables
+    assert {
+        V2 / "targets.md",
+        V2 / "seed1001" / "targets.md",
+        V2 / "seed1002" / "targets.md",
+    } <= set(tables)
     readme = mod.README.read_text()  # the file the script writes the block into
     body = mod.targets_block()
     assert render_block("allisbomb-standin-targets", body) in readme
@@ -150,8 +154,12 @@ def test_rerun_verdict_names_every_cell_not_met(tmp_path):
             "results/allisbomb/standin-v2/seed1001",
             ["--against", "results/allisbomb/standin-v2/targets.json"],
         ),
+        (
+            "results/allisbomb/standin-v2/seed1002",
+            ["--against", "results/allisbomb/standin-v2/targets.json"],
+        ),
     ],
-    ids=["seed1", "seed1001"],
+    ids=["seed1", "seed1001", "seed1002"],
 )
 def test_committed_targets_table_reassembles_from_its_cache(
     run, extra, tmp_path, monkeypatch, capsys
