@@ -305,6 +305,14 @@ def test_pool_workers_die_with_their_parent(tmp_path):
     assert not alive, f"still alive 10 s after the parent: {[p.cmdline()[:3] for p in alive]}"
 
 
+def _default_sigint() -> None:
+    """In the child before exec: Ctrl-C as a terminal gives it. An ignored or blocked SIGINT
+    is inherited across exec, and an earlier test in the same pytest process may leave it
+    ignored (the full suite did: the child then never saw the signal)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _cli(args: list[str], **kw) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "cli.main", *args],
@@ -314,6 +322,7 @@ def _cli(args: list[str], **kw) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_default_sigint,
         **kw,
     )
 
@@ -388,7 +397,7 @@ def test_ctrl_c_outside_a_study_exits_130(tmp_path):
         [sys.executable, "-c", _MARKED_PLAY, "dragon", "play", "--games", str(10**6),
          "--engine", "reference"],
         cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=_default_sigint,
     )  # fmt: skip
     err = _Stderr(proc)
     try:
