@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -12,19 +11,13 @@ import pytest
 from solvers.bombastic.agents import make_agent, play_game
 from solvers.bombastic.rules import Options
 from solvers.common.readme import render_block
+from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_strength_counts_both_seatings_on_the_same_deals(tmp_path):
-    mod = load("bombastic_strength")
+    mod = load_script("bombastic_strength")
     mod.run("heuristic", "random", 6, 11, tmp_path, None)
     s = mod.summarize(tmp_path)
     assert s["deals_done_both_seatings"] == 6
@@ -48,7 +41,7 @@ def test_strength_run_alternates_the_seatings_chunk_by_chunk(tmp_path, monkeypat
     """A run stopped early has played about as many deals in each seating."""
     from solvers.common import runner
 
-    mod = load("bombastic_strength")
+    mod = load_script("bombastic_strength")
     checks = [0]
     calls = []
     real_run, real_match = mod.run_study, mod.match_study
@@ -79,7 +72,7 @@ def test_strength_run_alternates_the_seatings_chunk_by_chunk(tmp_path, monkeypat
 
 
 def test_paired_decks_difference_is_over_the_same_cases(tmp_path):
-    mod = load("bombastic_paired_decks")
+    mod = load_script("bombastic_paired_decks")
     decks = ["base deck", "without ALARM"]
     mod.run("heuristic", decks, 30, 5, tmp_path)
     table, meta = mod.summarize(tmp_path, decks)
@@ -114,7 +107,7 @@ def test_paired_decks_difference_is_over_the_same_cases(tmp_path):
 def test_readme_blocks_are_the_scripts_output_on_the_committed_results(
     script, block, reader, original
 ):
-    mod = load(script)
+    mod = load_script(script)
     if reader.startswith("strength"):
         out = ROOT / "results" / "bombastic" / reader
         s = mod.summarize(out)
@@ -141,7 +134,7 @@ def test_readme_blocks_are_the_scripts_output_on_the_committed_results(
 def test_reference_readme_blocks_are_the_scripts_output_on_the_committed_results():
     """The ladder, first-player and cards blocks: bombastic_reference.py on the committed
     tables gives the README's text, and no pairing under the compared size reads plain."""
-    mod = load("bombastic_reference")
+    mod = load_script("bombastic_reference")
     blocks = mod.readme_blocks(ROOT / "results" / "bombastic")
     assert set(blocks) == {"bombastic-ladder", "bombastic-first-player", "bombastic-cards"}
     assert set(mod.HOMES) == set(blocks)
@@ -162,7 +155,7 @@ def test_reference_readme_blocks_are_the_scripts_output_on_the_committed_results
 
 
 def test_strength_with_two_workers_plays_the_same_games_as_one(tmp_path, monkeypatch):
-    mod = load("bombastic_strength")
+    mod = load_script("bombastic_strength")
     real_match = mod.match_study
     monkeypatch.setattr(mod, "match_study", lambda *a: real_match(*a, chunk_size=3))
     mod.run("heuristic", "random", 9, 21, tmp_path / "one", None, workers=1)
@@ -179,7 +172,7 @@ def test_strength_with_two_workers_plays_the_same_games_as_one(tmp_path, monkeyp
 
 
 def test_strength_refuses_a_worker_count_below_one(capsys, monkeypatch):
-    mod = load("bombastic_strength")
+    mod = load_script("bombastic_strength")
     monkeypatch.setattr("sys.argv", ["bombastic_strength.py", "--workers", "0"])
     with pytest.raises(SystemExit) as e:
         mod.main()
@@ -188,7 +181,7 @@ def test_strength_refuses_a_worker_count_below_one(capsys, monkeypatch):
 
 
 def test_strength_reproduction_says_whether_the_fresh_rate_lands_inside(tmp_path):
-    mod = load("bombastic_strength")
+    mod = load_script("bombastic_strength")
     mod.run("heuristic", "random", 6, 11, tmp_path / "orig", None)
     mod.run("heuristic", "random", 6, 12, tmp_path / "fresh", None)
     orig, fresh = mod.summarize(tmp_path / "orig"), mod.summarize(tmp_path / "fresh")
@@ -210,7 +203,7 @@ def test_strength_reproduction_says_whether_the_fresh_rate_lands_inside(tmp_path
 
 
 def test_strength_reproduces_refuses_a_wrong_folder_before_running(tmp_path, capsys, monkeypatch):
-    mod = load("bombastic_strength")
+    mod = load_script("bombastic_strength")
     mod.run("heuristic", "random", 3, 11, tmp_path / "orig", None)
     calls = []
     monkeypatch.setattr(mod, "run", lambda *a: calls.append(a))
@@ -231,7 +224,7 @@ def test_strength_reproduces_refuses_a_wrong_folder_before_running(tmp_path, cap
 def test_paired_decks_stopped_early_says_how_far_and_resumes(tmp_path, monkeypatch):
     from solvers.common import runner
 
-    mod = load("bombastic_paired_decks")
+    mod = load_script("bombastic_paired_decks")
     real_match, real_spent = mod.match_study, runner._spent
     monkeypatch.setattr(mod, "match_study", lambda *a: real_match(*a, chunk_size=3))
     checks = [0]

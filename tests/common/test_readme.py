@@ -1,6 +1,5 @@
 """Generated README blocks refuse to overwrite hand edits, and live where their writers write."""
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -8,6 +7,7 @@ import pytest
 
 from solvers.common.errors import BadInput
 from solvers.common.readme import render_block, update_block
+from tests.common.scripts import load_script
 
 
 def test_insert_update_and_refuse_hand_edits(tmp_path):
@@ -29,34 +29,30 @@ def test_insert_update_and_refuse_hand_edits(tmp_path):
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 #: Each generated block of the repository and the file its writer's default puts it in.
 WRITERS = {
-    "allisbomb-results-v2": lambda: _script("allisbomb_results").block_home("allisbomb-results-v2"),
-    "allisbomb-results": lambda: _script("allisbomb_results").block_home("allisbomb-results"),
-    "allisbomb-players": lambda: _script("allisbomb_players").README,
-    "allisbomb-sensitivity": lambda: _script("allisbomb_sensitivity_readme").README,
-    "allisbomb-standin-targets": lambda: _script("allisbomb_sensitivity_readme").README,
-    "allisbomb-seeds": lambda: _script("allisbomb_seeds").README,
-    "bombastic-ladder": lambda: _script("bombastic_reference").HOMES["bombastic-ladder"],
-    "bombastic-first-player": lambda: _script("bombastic_reference").HOMES[
+    "allisbomb-results-v2": lambda: load_script("allisbomb_results").block_home(
+        "allisbomb-results-v2"
+    ),
+    "allisbomb-results": lambda: load_script("allisbomb_results").block_home("allisbomb-results"),
+    "allisbomb-players": lambda: load_script("allisbomb_players").README,
+    "allisbomb-sensitivity": lambda: load_script("allisbomb_sensitivity_readme").README,
+    "allisbomb-standin-targets": lambda: load_script("allisbomb_sensitivity_readme").README,
+    "allisbomb-seeds": lambda: load_script("allisbomb_seeds").README,
+    "bombastic-ladder": lambda: load_script("bombastic_reference").HOMES["bombastic-ladder"],
+    "bombastic-first-player": lambda: load_script("bombastic_reference").HOMES[
         "bombastic-first-player"
     ],
-    "bombastic-cards": lambda: _script("bombastic_reference").HOMES["bombastic-cards"],
-    "bombastic-strength": lambda: _script("bombastic_strength").README,
-    "bombastic-strength-greedy": lambda: _script("bombastic_strength").README,
-    "bombastic-strength-fresh": lambda: _script("bombastic_strength").README,
-    "bombastic-paired-decks": lambda: _script("bombastic_paired_decks").README,
-    "bombastic-first-player-ismcts": lambda: _script("bombastic_paired_decks").README,
-    "dragon-ladder": lambda: _script("dragon_results").README,
-    "dragon-preset": lambda: _script("dragon_preset_results").README,
-    "bomber-results": lambda: _script("bomber_results").README,
+    "bombastic-cards": lambda: load_script("bombastic_reference").HOMES["bombastic-cards"],
+    "bombastic-strength": lambda: load_script("bombastic_strength").README,
+    "bombastic-strength-greedy": lambda: load_script("bombastic_strength").README,
+    "bombastic-strength-fresh": lambda: load_script("bombastic_strength").README,
+    "bombastic-paired-decks": lambda: load_script("bombastic_paired_decks").README,
+    "bombastic-first-player-ismcts": lambda: load_script("bombastic_paired_decks").README,
+    "bombastic-first-player-2000": lambda: load_script("bombastic_paired_decks").README,
+    "dragon-ladder": lambda: load_script("dragon_results").README,
+    "dragon-preset": lambda: load_script("dragon_preset_results").README,
+    "bomber-results": lambda: load_script("bomber_results").README,
 }
 
 
