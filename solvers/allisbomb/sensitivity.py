@@ -445,6 +445,24 @@ def _colour_key(row: pd.Series) -> str:
     return row["kind"]
 
 
+def _tornado_span(df: pd.DataFrame) -> tuple[float, np.ndarray]:
+    """The half-width of the tornado's x axis in points, and which rows run past it.
+
+    The axis covers every interval unless one or two edits dwarf the rest (more than three
+    times the next largest reach): then it covers the others, so their bars stay readable.
+    """
+    if not len(df):
+        return 1.0, np.zeros(0, dtype=bool)
+    reach = np.abs(df[["lo", "hi"]].to_numpy()).max(axis=1) * 100
+    ordered = np.sort(reach)[::-1]
+    span = max(float(ordered[0]), 1.0)
+    for k in (1, 2):
+        if len(ordered) > k and ordered[k] > 0 and ordered[k - 1] > 3 * ordered[k]:
+            span = max(float(ordered[k]) * 1.15, 1.0)
+            break
+    return span, reach > span * 1.08
+
+
 def tornado(effects_df: pd.DataFrame, out_dir: Path, text: str, top: int = 20) -> list[Path]:
     """Draw the `top` largest win-rate changes as a tornado chart (PNG and SVG)."""
     from solvers.common.plots import new_figure, save_chart
@@ -453,7 +471,11 @@ def tornado(effects_df: pd.DataFrame, out_dir: Path, text: str, top: int = 20) -
         ["size", "edit"], ascending=[False, True], kind="stable"
     )
     df = df.head(top).iloc[::-1]
-    fig, ax = new_figure(9, 1.4 + 0.32 * max(len(df), 1))
+    labels = [w + (" *" if r else "") for w, r in zip(df["what"], df["rulebook_fact"], strict=True)]
+    # An edit's name can run to 80 characters: the figure widens with the longest, so the
+    # bars keep about 5 inches whatever the labels take.
+    longest = max((len(label) for label in labels), default=0)
+    fig, ax = new_figure(max(9.0, 7.0 + 0.065 * longest), 1.4 + 0.32 * max(len(df), 1))
     y = np.arange(len(df))
     keys = [_colour_key(r) for _, r in df.iterrows()]
     colours = [EDIT_COLOURS[k][0] for k in keys]
@@ -464,10 +486,22 @@ def tornado(effects_df: pd.DataFrame, out_dir: Path, text: str, top: int = 20) -
     ]
     ax.barh(y, diff, color=colours, xerr=err, capsize=2.5, error_kw={"lw": 0.9, "ecolor": "#333"})
     ax.axvline(0, color="#333", lw=0.8)
-    labels = [w + (" *" if r else "") for w, r in zip(df["what"], df["rulebook_fact"], strict=True)]
     ax.set_yticks(y, labels, fontsize=8)
-    span = max(float(np.abs(df[["lo", "hi"]].to_numpy()).max()) * 100, 1.0) if len(df) else 1.0
+    span, clipped = _tornado_span(df)
     ax.set_xlim(-span * 1.08, span * 1.08)
+    for yi in np.flatnonzero(clipped):
+        # A bar past the axis runs off it; its figure is in the value column.
+        left = diff[yi] < 0
+        ax.text(
+            -span * 1.06 if left else span * 1.06,
+            yi,
+            "\u25c0 off scale" if left else "off scale \u25b6",
+            ha="left" if left else "right",
+            va="center",
+            fontsize=7,
+            color="white",
+            fontweight="bold",
+        )
     # Values in a column right of the axes, clear of bars, whiskers and card names.
     for yi, d, lo, hi in zip(y, diff, df["lo"] * 100, df["hi"] * 100, strict=True):
         ax.text(

@@ -34,3 +34,36 @@ def test_tornado_caption_names_what_its_manifest_records(tmp_path):
     chart = svg_text(tmp_path / "s" / "report" / "tornado.svg")
     for edit in only:  # each edit drawn names its card on the chart
         assert edit.split("/")[0] in chart
+
+
+def _effects(reaches: list[float]):
+    import pandas as pd
+
+    return pd.DataFrame({"lo": [-r / 100 for r in reaches], "hi": [r / 200 for r in reaches]})
+
+
+def test_tornado_axis_covers_every_interval_when_no_edit_dwarfs_the_rest():
+    from solvers.allisbomb.sensitivity import _tornado_span
+
+    span, clipped = _tornado_span(_effects([6.0, 5.0, 2.0, 1.0]))
+    assert span == 6.0 and not clipped.any()
+
+
+def test_tornado_axis_leaves_an_edit_that_dwarfs_the_rest_off_scale():
+    from solvers.allisbomb.sensitivity import _tornado_span
+
+    span, clipped = _tornado_span(_effects([93.7, 6.6, 5.4, 1.0]))
+    assert 6.6 < span < 93.7
+    assert clipped.tolist() == [True, False, False, False]
+    # two that dwarf the rest both run off the axis
+    span, clipped = _tornado_span(_effects([90.0, 80.0, 5.0]))
+    assert clipped.tolist() == [True, True, False]
+
+
+def test_tornado_axis_without_edits():
+    import pandas as pd
+
+    from solvers.allisbomb.sensitivity import _tornado_span
+
+    span, clipped = _tornado_span(pd.DataFrame({"lo": [], "hi": []}))
+    assert span == 1.0 and clipped.size == 0
