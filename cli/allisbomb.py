@@ -535,7 +535,9 @@ def transcript(state, solution) -> tuple[list[dict], object]:
     config = state.config
     turns = []
     s = state.copy()
-    for move in solution:
+    for i, move in enumerate(solution):
+        if s.is_over():
+            raise BadInput(f"the game is over before turn {i + 1}")
         lines = s.describe_move(move)
         card = s.card_of(move)
         player = s.active + 1
@@ -663,14 +665,13 @@ def replay_cmd(file) -> None:
     moves = check_solution(data["solution"], file)
     state = state_from_json(data["position"])
     cs = state.cards
+    game = state.config.label()
+    try:  # before any output: a faulty file prints its one error line and nothing else
+        turns, state = transcript(state, moves)
+    except BadInput as exc:
+        raise BadInput(f"{file}: {exc}") from None
     click.echo(banner(cs.is_stand_in(), cs.provenance_by_set(), cs.config.cards_version))
-    click.echo(f"game: {state.config.label()}")
-    s = state.copy()
-    for i, move in enumerate(moves):
-        if s.is_over():
-            raise BadInput(f"{file}: the game is over before turn {i + 1}")
-        s.apply(move)
-    turns, state = transcript(state, moves)
+    click.echo(f"game: {game}")
     for line in render_turns(turns):
         click.echo(line)
     click.echo(f"result: {state.outcome.value.upper()}")

@@ -42,6 +42,18 @@ def test_save_and_replay(tmp_path):
     assert r.exit_code == 0 and "result: WIN" in r.output
 
 
+def test_replay_of_moves_past_the_end_names_the_turn(tmp_path):
+    path = tmp_path / "s.json"
+    assert run("--seed", "42", "--cards", "standin-v1", "--save", str(path)).exit_code == 0
+    data = json.loads(path.read_text())
+    won = len(data["solution"])
+    data["solution"].append(data["solution"][-1])  # one move after the game was won
+    path.write_text(json.dumps(data))
+    r = run("replay", str(path))
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip() == f"bombsolve: {path}: the game is over before turn {won + 1}"
+
+
 def test_state_file(tmp_path):
     d = json.loads(run("--seed", "42", "--json").stdout)
     path = tmp_path / "pos.json"
