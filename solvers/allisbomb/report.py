@@ -211,7 +211,9 @@ def headline_table(summary: pd.DataFrame) -> str:
         }
     )
     for player in HEURISTICS:
-        if f"{player}_rate" in summary.columns:
+        # a player who played no deal (`--heuristic-deals 0`) gets no column of blanks
+        played = summary.get(f"{player}_deals")
+        if f"{player}_rate" in summary.columns and played is not None and played.fillna(0).any():
             t[f"{player} player [95% CI] of N"] = [
                 ""
                 if pd.isna(r) or not n

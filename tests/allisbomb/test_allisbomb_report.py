@@ -106,3 +106,14 @@ def test_write_report_writes_tables_and_charts(tmp_path):
     head = headline_table(summarize(rows()))
     assert "60.00% [" in head and "lookahead player" in head and "62.5%" in head
     assert "STAND-IN" in (tmp_path / "summary.md").read_text()
+
+
+def test_headline_has_no_column_for_a_player_who_played_no_deal():
+    summary = summarize(rows())
+    assert "lookahead player" in headline_table(summary)
+    for player in ("lookahead", "greedy", "random"):
+        if f"{player}_deals" in summary.columns:
+            summary[f"{player}_deals"] = 0
+    head = headline_table(summary)
+    assert "player [95% CI]" not in head
+    assert "perfect-play win rate" in head
