@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Decide a study's undecided deals by escalation, one deal at a time (positions, CPU each).
+
+    nice -n 10 python scripts/allisbomb_hard_deals.py --study results/allisbomb/standin-v2/matrix \
+        --config base+all+hands [--first 400000] [--ceiling 51200000] [--max-deals N] > OUT.jsonl
+
+Reads the study's chunks (the 'undecided' rows of one configuration, in deal order), and
+decides each deal by `escalate.solve_escalating` (first pass --first, doubling up to
+--ceiling), printing one JSON line a deal: its verdict code (kernel.CODE_*), the positions
+over every pass, the limit of the deciding pass, and the CPU seconds. One deal a call, so
+a long run reports as it goes and can be stopped at any time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--study", required=True, help="a matrix folder with chunks/*.parquet")
+    ap.add_argument("--config", required=True, help="a configuration's label")
+    ap.add_argument("--first", type=int, default=400_000)
+    ap.add_argument("--ceiling", type=int, default=51_200_000)
+    ap.add_argument("--max-deals", type=int, default=None)
+    args = ap.parse_args()
+
+    import numpy as np
+    import pandas as pd
+
+    from solvers.allisbomb.deals import unrank
+    from solvers.allisbomb.escalate import Escalation, solve_escalating
+    from solvers.allisbomb.kernel import CODE_UNDECIDED
+    from solvers.allisbomb.solver import compiled, solve_batch
+    from solvers.allisbomb.study import matrix_configs
+    from solvers.common.errors import BadInput
+
+    try:
+        policy = Escalation(args.first, args.ceiling)
+    except BadInput as e:
+        print(e, file=sys.stderr)
+        return 2
+    cfgs = [c for c in matrix_configs() if c.label() == args.config]
+    files = sorted(glob.glob(str(Path(args.study) / "chunks" / "*.parquet")))
+    if not cfgs or not files:
+        print(f"no configuration {args.config!r} or no chunks in {args.study}", file=sys.stderr)
+        return 2
+    cfg = cfgs[0]
+    n = compiled(cfg).cards.n
+    df = pd.concat(pd.read_parquet(f) for f in files)
+    rows = df[(df.config == args.config) & (df.outcome == "undecided")].sort_values("deal")
+    if args.max_deals is not None:
+        rows = rows.head(args.max_deals)
+    decks = [np.array([unrank(int(r), n)], dtype=np.int64) for r in rows["rank"]]
+    if decks:
+        solve_batch(cfg, decks[0], node_limit=10)  # compile / load outside the timing
+    for deal, r, deck in zip(rows["deal"], rows["rank"], decks, strict=True):
+        t = time.process_time()
+        res = solve_escalating(cfg, deck, policy)
+        cpu = time.process_time() - t
+        line = {
+            "config": args.config,
+            "deal": int(deal),
+            "rank": str(r),
+            "code": int(res["code"][0]),
+            "undecided": bool(res["code"][0] == CODE_UNDECIDED),
+            "nodes": int(res["nodes"][0]),
+            "limit": int(res["limit"][0]),
+            "cpu_s": round(cpu, 3),
+        }
+        print(json.dumps(line), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
