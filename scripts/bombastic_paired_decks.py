@@ -74,7 +74,7 @@ def summarize(out: Path, decks: list[str]) -> tuple[pd.DataFrame, dict]:
     meta: dict = {"computed_by": set(), "planned": {}}
     for deck, df in frames.items():
         m = load_manifest(folder(out, deck))
-        meta["computed_by"].add(computed_by(m))
+        meta["computed_by"].update(computed_by(m).split(", "))  # each commit once
         meta["seed"] = m["identity"]["seed"]
         meta["planned"][deck] = m["identity"]["n_cases"]
         meta["agent"] = m["identity"]["params"]["x"]
