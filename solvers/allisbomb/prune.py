@@ -58,6 +58,39 @@ winning line r never plays its ignited side (it would stay in the pile or out of
 so it removes nothing, and R and C are recomputed without it. Repeated to a fixpoint;
 each round is sound given the previous one.
 
+**One-shot retrievers** (refinement; `one_shot_group`, `one_shot_sets`). A single card
+with an any-depth retrieval of several cards (a *seed*, `one_shot_seeds`; in stand-in v2
+the LEFT HAND, "put one card of the DISCARD PILE on top of the DECK") makes R hold every
+card of the pile it can select, although each of its plays takes one card. It cannot take
+itself back: during its CARD ACTION the played card is in the PLAY AREA (D.1, D.3), and a
+selection from the DISCARD PILE (or `anywhere`, CARDS.md) never offers the PLAY AREA.
+Let S be the least set of removers of R (not switched off) holding the seeds in R and
+every remover of R that can take (any removal, also out of play) a card of S; the
+refinement is used only when every card of S is single. Let P count the cards of S in the
+DECK, equipped or in the PLAY AREA. P never grows: a card of S leaves the DISCARD PILE only
+by a removal of a card being played (fact (3)), which is in R (not switched off, on a
+winning line) and so in S; each play of a card of S that takes a card ends with it in the
+DISCARD PILE (spent), so P is unchanged when it takes a card of S and drops by one
+otherwise; nothing comes back from out of play (2). At the win every card of S that must be
+there (`_must`: ALL, ...) is counted in P, so from now on the cards of S take at most
+`spare` = P - |S and must| cards that are not in S. No card outside S can take a card of
+S, so no card of S is in C, and C and the burial argument are those of R without S's
+removals, S's plays being those of single cards not in C. So, as for R, on a winning line
+every card that comes back lies in R'_Y: the closure without the removals of S (and of the
+cards switched off), from the cards in the DECK, equipped or in the PLAY AREA, the cards of
+S in R, and the set Y of at most `spare` cards that S takes from the pile as it is now (the
+first card to come back outside R'_Y would have been taken by a card of S, so be in Y, or by
+another card of R'_Y, which the closure follows). Each rule below but DECK holds of every
+superset of R'_Y if it holds of R'_Y (more cards back only helps a win) and reads only
+whether certain cards (`read_cards`) are in R: a card of Y outside those with no removal
+step changes none of them, and a card already in R'_0 changes nothing. So with spare <= 2
+(`ONE_SHOT_MOST`) the position is dead if a rule other than DECK fires on R'_0 and (spare
+>= 1) on R'_Y for every Y of min(spare, m) of the m candidates (cards of the pile in R,
+outside R'_0, that a card of S can retrieve and that a rule reads or that remove). In
+particular it is dead once `spare` = 1 and two needed cards lie outside R'_0 that no
+candidate's closure brings back together. `dead` tries it only when the card set has a seed
+(the seed mask at fast_start(n) + 4 is not 0), so the other card sets pay nothing.
+
 **The rules** (each is a necessary condition of every win; `RULES`):
 
 - PRINCESS (E, "Playing the Princess"): the win is made by the ignited PRINCESS's
@@ -96,6 +129,7 @@ running the `dead` it was compiled with.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -379,10 +413,13 @@ def extend_info(cs: CardSet, info: np.ndarray) -> np.ndarray:
 # --- the reference predicate (plain Python over rules.State) ----------------------------------
 
 
-def _closure(state, a: Analysis, off: set[int]) -> set[int]:
-    """The least fixpoint R (module docstring), without the removals of cards in `off`."""
+def _closure(
+    state, a: Analysis, off: set[int], extra: set[int] | frozenset[int] = frozenset()
+) -> set[int]:
+    """The least fixpoint R (module docstring), without the removals of cards in `off`,
+    starting from the cards in the DECK, equipped or in the PLAY AREA and those of `extra`."""
     n = state.cards.n
-    reach = {c for c in range(n) if state.zone[c] in (DECK, EQUIP0, EQUIP1, PLAY)}
+    reach = {c for c in range(n) if state.zone[c] in (DECK, EQUIP0, EQUIP1, PLAY)} | set(extra)
     pile = list(reversed(state.discard))  # top first
     while True:
         actors = [q for q in sorted(reach) if q not in off and a.removes[q]]
@@ -409,12 +446,11 @@ def _closure(state, a: Analysis, off: set[int]) -> set[int]:
         reach |= new
 
 
-def reach_set(state, a: Analysis | None = None) -> set[int]:
-    """The cards that can ever again be in the DECK or equipped on a winning line."""
-    cs = state.cards
-    a = a or analyse(cs)
-    cfg = cs.config
-    ids = cs.ids_named
+def _must(state, a: Analysis) -> set[int]:
+    """The cards that must be in the DECK, equipped or in the PLAY AREA when the game is
+    won (module docstring, "Spent retrievers")."""
+    cfg = state.cards.config
+    ids = state.cards.ids_named
     must = set(ids("PRINCESS")[:1]) if a.princess_wins != 2 else set()
     if cfg.waking_up:
         must |= set(ids("THRONE")[:1])
@@ -422,6 +458,12 @@ def reach_set(state, a: Analysis | None = None) -> set[int]:
         must.add(state.desired)
     if "all" in cfg.expansions:
         must |= set(ids("ALL")[:1])
+    return must
+
+
+def _reach_off(state, a: Analysis) -> tuple[set[int], set[int]]:
+    """The reach set R and the spent retrievers switched off to reach it."""
+    must = _must(state, a)
     off: set[int] = set()
     while True:
         reach = _closure(state, a, off)
@@ -432,26 +474,111 @@ def reach_set(state, a: Analysis | None = None) -> set[int]:
                 if r not in others:
                     more.add(r)
         if not more:
-            return reach
+            return reach, off
         off |= more
+
+
+def reach_set(state, a: Analysis | None = None) -> set[int]:
+    """The cards that can ever again be in the DECK or equipped on a winning line."""
+    return _reach_off(state, a or analyse(state.cards))[0]
+
+
+def one_shot_seeds(cs: CardSet) -> frozenset[int]:
+    """The single cards with an any-depth retrieval of more than one card (module
+    docstring, "One-shot retrievers")."""
+    a = analyse(cs)
+    return frozenset(c for c in range(cs.n) if a.single[c] and len(a.deep[c]) > 1)
+
+
+def one_shot_group(state, a: Analysis, reach: set[int], off: set[int]) -> set[int]:
+    """The group S of the one-shot refinement (module docstring), or the empty set: the
+    least set of removers of R (not switched off) holding every single card with an
+    any-depth retrieval and every remover of R that can take one of its cards; empty when
+    that set holds a card that is not single, or no such card is in R."""
+    actors = {q for q in reach if q not in off and a.removes[q]}
+    group = actors & one_shot_seeds(state.cards)
+    while group:
+        more = {q for q in actors - group if a.removes[q] & group}
+        if not more:
+            return group
+        if not all(a.single[q] for q in more):
+            return set()
+        group |= more
+    return group
+
+
+#: The one-shot refinement is tried when the group may take at most this many cards.
+ONE_SHOT_MOST = 2
+
+
+def one_shot_sets(state, a: Analysis, reach: set[int], off: set[int]) -> list[set[int]]:
+    """The reach sets R'_Y of the one-shot refinement (module docstring): on every winning
+    line the cards that come back lie in one of them; [] when the refinement does not
+    apply. The first is R'_0 (the group takes no card that matters), then one per set Y of
+    as many cards as the group may take (`spare`, at most ONE_SHOT_MOST) among the
+    candidates: the cards of the DISCARD PILE in R, outside R'_0, that a card of the
+    group can retrieve and that a rule reads or that have a removal step (the others change
+    no rule but DECK, which the refinement does not use)."""
+    group = one_shot_group(state, a, reach, off)
+    if not group:
+        return []
+    n = state.cards.n
+    live = {c for c in range(n) if state.zone[c] in (DECK, EQUIP0, EQUIP1, PLAY)}
+    spare = len(group & live) - len(group & _must(state, a))
+    if spare > ONE_SHOT_MOST:
+        return []
+    off2 = off | group
+    start = group & reach
+    base = _closure(state, a, off2, start)
+    if spare <= 0:
+        return [base]
+    before, after = read_cards(state.cards)
+    read = before if state.desired < 0 else after | {state.desired}
+    takes = set().union(*(a.retrieves(g) for g in group))
+    cand = [
+        y
+        for y in sorted(state.discard)
+        if y in reach and y not in base and y in takes and (y in read or a.removes[y])
+    ]
+    out = [base]
+    for ys in itertools.combinations(cand, min(spare, len(cand))):
+        if any(a.removes[y] for y in ys):
+            out.append(_closure(state, a, off2, start | set(ys)))
+        else:
+            out.append(base | set(ys))
+    return out
 
 
 def dead_reason(state) -> str | None:
     """Name the rule (one of `RULES`) proving no win is reachable from `state`, or None.
 
     The plain-Python twin of `dead` (same analysis, written over sets and card names).
+    A position proved dead by the one-shot refinement is named by the rule that fires on
+    R'_0 (module docstring), which fires on every R'_Y then.
     """
+    a = analyse(state.cards)
+    reach, off = _reach_off(state, a)
+    why = _rule(state, a, reach)
+    if why is not None:
+        return why
+    sets = one_shot_sets(state, a, reach, off)
+    if sets and all(_rule(state, a, r, deck=False) is not None for r in sets):
+        return _rule(state, a, sets[0], deck=False)
+    return None
+
+
+def _rule(state, a: Analysis, reach: set[int], deck: bool = True) -> str | None:
+    """The first rule of `RULES` that fires with `reach` as the reach set (DECK only if
+    `deck`), or None."""
     cs = state.cards
     cfg = cs.config
-    a = analyse(cs)
-    reach = reach_set(state, a)
     ids = cs.ids_named
     first = lambda name: (ids(name) or [-1])[0]  # noqa: E731
     p = first("PRINCESS")
     if a.princess_wins != 2:
         if p < 0 or not a.princess_wins or p not in reach:
             return "PRINCESS"
-        if a.princess_number > len(reach) - 1:
+        if deck and a.princess_number > len(reach) - 1:
             return "DECK"
     d = state.desired
     throne = first("THRONE") if cfg.waking_up else -1
@@ -641,8 +768,25 @@ def _closure_mask(sb, n, info, off, reach, disc, removers):
 
 
 @njit(cache=True, inline="always")
+def _must_mask(sb, n, info):
+    """The cards that must be in the DECK, equipped or in the PLAY AREA at the win (`_must`)."""
+    must = np.int64(0)
+    if info[1] >= 0 and info[INFO_PRINCESS_WINS] != 2:
+        must |= _bit(info[1])
+    if info[0] == 1:
+        if info[2] >= 0:
+            must |= _bit(info[2])
+    elif sb[2 * n] >= 0:
+        must |= _bit(sb[2 * n])
+    if info[11] >= 0:
+        must |= _bit(info[11])
+    return must
+
+
+@njit(cache=True, inline="always")
 def _reach(st, n, info, disc, out):
-    """The reach set R (`reach_set`), given the masks of `_zone_masks`.
+    """The reach set R (`reach_set`), given the masks of `_zone_masks`, and the spent cards
+    switched off to reach it (`_reach_off`).
 
     Inlined into `dead` and `reach_mask` (a call, with its arrays' reference counting,
     cost a third of `dead`), with `_closure_mask` inlined once here: one call site, so
@@ -658,18 +802,9 @@ def _reach(st, n, info, disc, out):
     while True:
         reach = _closure_mask(sb, n, info, off, live, disc, removers)
         if spent & reach & ~off == 0:
-            return reach  # no spent card in R: no round would switch one off
+            return reach, off  # no spent card in R: no round would switch one off
         if must < 0:
-            must = np.int64(0)
-            if info[1] >= 0 and info[INFO_PRINCESS_WINS] != 2:
-                must |= _bit(info[1])
-            if info[0] == 1:
-                if info[2] >= 0:
-                    must |= _bit(info[2])
-            elif sb[2 * n] >= 0:
-                must |= _bit(sb[2 * n])
-            if info[11] >= 0:
-                must |= _bit(info[11])
+            must = _must_mask(sb, n, info)
         # once: retrievable by some card of R; twice: by two or more of them
         act = reach & ~off & removers
         once = np.int64(0)
@@ -694,7 +829,7 @@ def _reach(st, n, info, disc, out):
             if not (_has(twice, r) or (_has(once, r) and not own)):
                 more |= _bit(r)  # no other card of R can take r back
         if more == 0:
-            return reach
+            return reach, off
         off |= more
 
 
@@ -702,27 +837,20 @@ def _reach(st, n, info, disc, out):
 def reach_mask(st, n, info):
     """The reach set R of `st` as a bit mask of card ids (see `reach_set`)."""
     disc, out = _zone_masks(st, n)
-    return _reach(st, n, info, disc, out)
+    return _reach(st, n, info, disc, out)[0]
 
 
-@_no_refcount
-def dead(st, n, info):
-    """True only if no winning position is reachable from `st` (module docstring, rule by
-    rule); always False when info[INFO_ON] is 0. Mirrors `dead_reason`."""
-    if info[INFO_ON] == 0:
-        return False
-    sb = st.view(np.int8)
+@njit(cache=True, inline="always")
+def _rules_fire(sb, n, info, reach, out, deck):
+    """True if a rule of `dead` other than THE JUICE fires with `reach` as the reach set
+    (DECK only if `deck`): the twin of `_rule`, once THE JUICE is known not to fire."""
     d = np.int64(sb[2 * n])
     j = info[10]
-    if j != -2 and (j < 0 or (d >= 0 and d != j)):
-        return True  # THE JUICE (tested first: it needs no reach set)
-    disc, out = _zone_masks(st, n)
-    reach = _reach(st, n, info, disc, out)
     p = info[1]
     if info[INFO_PRINCESS_WINS] != 2:
         if p < 0 or info[INFO_PRINCESS_WINS] == 0 or not _has(reach, p):
             return True  # PRINCESS
-        if info[INFO_PRINCESS_NUMBER] > _popcount(reach) - 1:
+        if deck and info[INFO_PRINCESS_NUMBER] > _popcount(reach) - 1:
             return True  # DECK
     t = info[2]
     if info[0] == 1:
@@ -744,7 +872,7 @@ def dead(st, n, info):
         else:
             usable = reach
         if j != -2:
-            usable &= _bit(j)  # (j >= 0 here: THE JUICE above)
+            usable &= _bit(j)  # (j >= 0 here: THE JUICE was tested first)
         if named & usable == 0:
             return True  # PROPHECY
     if info[3] != -1:
@@ -767,6 +895,109 @@ def dead(st, n, info):
     if a != -2 and (a < 0 or not _has(reach, a)):
         return True  # ALL
     return False
+
+
+@_no_refcount
+def _closure_call(sb, n, info, off, start, disc, removers):
+    """`_closure_mask` as a call (the one-shot rounds run it several times: one compiled
+    copy for all of them)."""
+    return _closure_mask(sb, n, info, off, start, disc, removers)
+
+
+@_no_refcount
+def _one_shot_dead(st, n, info, reach, off, disc, out):
+    """The one-shot refinement (module docstring) on a position whose reach set R fires no
+    rule: True only if every R'_Y fires one. Twin of `one_shot_sets` with `_rule`."""
+    sb = st.view(np.int8)
+    t0 = INFO_LISTS + 2 * n
+    fs = fast_start(n)
+    removers = _pair(info, fs)
+    singles = _pair(info, fs + 2)
+    act = reach & ~off & removers
+    group = act & _pair(info, fs + 4)
+    if group == 0:
+        return False
+    while True:  # every remover of R that can take a card of the group joins it
+        more = np.int64(0)
+        m = act & ~group
+        while m != 0:
+            q = _low(m)
+            m &= m - np.int64(1)
+            b = t0 + TABLE_WIDTH * q
+            if (_pair(info, b + 5) | _pair(info, b + 7)) & group != 0:
+                more |= _bit(q)
+        if more == 0:
+            break
+        if more & ~singles != 0:
+            return False  # a card that is not single could take a card of the group
+        group |= more
+    live = (_bit(n) - 1) & ~disc & ~out
+    spare = _popcount(group & live) - _popcount(group & _must_mask(sb, n, info))
+    if spare > ONE_SHOT_MOST:
+        return False
+    off2 = off | group
+    start = live | (group & reach)
+    base = _closure_call(sb, n, info, off2, start, disc, removers)
+    if not _rules_fire(sb, n, info, base, out, False):
+        return False
+    if spare <= 0:
+        return True
+    d = np.int64(sb[2 * n])
+    read = _pair(info, fs + 6) if d < 0 else _pair(info, fs + 8) | _bit(d)
+    takes = np.int64(0)
+    m = group
+    while m != 0:
+        q = _low(m)
+        m &= m - np.int64(1)
+        b = t0 + TABLE_WIDTH * q
+        takes |= _pair(info, b) | _pair(info, b + 2)
+    cand = disc & reach & ~base & takes & (read | removers)
+    if cand == 0:
+        return True
+    one = spare == 1 or _popcount(cand) == 1
+    m1 = cand
+    while m1 != 0:
+        y1 = _low(m1)
+        m1 &= m1 - np.int64(1)
+        m2 = np.int64(0) if one else m1
+        while True:  # Y = {y1} (one card), else {y1, y2} for each y2 after y1
+            if one:
+                ys = _bit(y1)
+            else:
+                if m2 == 0:
+                    break
+                y2 = _low(m2)
+                m2 &= m2 - np.int64(1)
+                ys = _bit(y1) | _bit(y2)
+            if ys & removers != 0:
+                r = _closure_call(sb, n, info, off2, start | ys, disc, removers)
+            else:
+                r = base | ys  # no new remover: nothing else comes back
+            if not _rules_fire(sb, n, info, r, out, False):
+                return False
+            if one:
+                break
+    return True
+
+
+@_no_refcount
+def dead(st, n, info):
+    """True only if no winning position is reachable from `st` (module docstring, rule by
+    rule); always False when info[INFO_ON] is 0. Mirrors `dead_reason`."""
+    if info[INFO_ON] == 0:
+        return False
+    sb = st.view(np.int8)
+    d = np.int64(sb[2 * n])
+    j = info[10]
+    if j != -2 and (j < 0 or (d >= 0 and d != j)):
+        return True  # THE JUICE (tested first: it needs no reach set)
+    disc, out = _zone_masks(st, n)
+    reach, off = _reach(st, n, info, disc, out)
+    if _rules_fire(sb, n, info, reach, out, True):
+        return True
+    if _pair(info, fast_start(n) + 4) == 0:
+        return False  # no card for the one-shot refinement in this card set
+    return _one_shot_dead(st, n, info, reach, off, disc, out)
 
 
 # --- the lower bound of branch and bound (Campaign Mode's "keep the most cards") -----------
@@ -994,6 +1225,11 @@ def bound_reaches(st, n, info, objective, target):
 # rest reads the out-of-play cards and the dish (equal by (a)) and the played marks and
 # GIFT plays, which only grow and only ever make a position less dead. So every rule
 # that fires on the child fires on the parent: the child is not dead.
+# The one-shot refinement keeps this: the cards of X have no removal step, so neither S,
+# nor P (X was in I_p and none of it is in S), nor the cards of S that must be there
+# change; the same induction gives R'_Y(p) - X <= R'_Y(c) <= R'_Y(p) for each Y, the
+# child's candidates are the parent's plus at most cards of X (not read), and DECK is not
+# used, so a child that every R'_Y proves dead has a parent that they prove dead too.
 # (k = 0 is the old `kernel._same_pile`: the child's pile, out cards and dish are the
 # parent's, so `dead` reads the same R.)
 #
@@ -1009,13 +1245,11 @@ def skip_start(n: int) -> int:
     return bound_start(n) + BOUND_WIDTH * n
 
 
-def inert_cards(cs: CardSet) -> tuple[frozenset[int], frozenset[int]]:
-    """The cards that `still_alive` lets onto the DISCARD PILE (see (b) above): (while no
-    prophecy is made, once it is made, before taking out the DESIRED DISH)."""
+def read_cards(cs: CardSet) -> tuple[frozenset[int], frozenset[int]]:
+    """The cards whose place in R some rule of `dead` reads, or that have a removal step:
+    (while no prophecy is made, once it is made, before adding the DESIRED DISH)."""
     a = analyse(cs)
     n = cs.n
-    if any(a.near[c] for c in range(n)):
-        return frozenset(), frozenset()  # burial would matter: see (b)
     cfg = cs.config
     ids = cs.ids_named
     read = {c for c in range(n) if a.removes[c]} | set(ids("PRINCESS"))
@@ -1028,8 +1262,19 @@ def inert_cards(cs: CardSet) -> tuple[frozenset[int], frozenset[int]]:
         read |= {i for i, c in enumerate(cs.cards) if "GIFT" in c.classes}
     prophecy = {c for c in range(n) if a.dishes[c]}
     prophecy |= set().union(*a.dishes) | set(ids("THE JUICE")[:1])
-    after = frozenset(range(n)) - read
-    return after - prophecy, after
+    return frozenset(read | prophecy), frozenset(read)
+
+
+def inert_cards(cs: CardSet) -> tuple[frozenset[int], frozenset[int]]:
+    """The cards that `still_alive` lets onto the DISCARD PILE (see (b) above): (while no
+    prophecy is made, once it is made, before taking out the DESIRED DISH)."""
+    a = analyse(cs)
+    n = cs.n
+    if any(a.near[c] for c in range(n)):
+        return frozenset(), frozenset()  # burial would matter: see (b)
+    before, after = read_cards(cs)
+    every = frozenset(range(n))
+    return every - before, every - after
 
 
 def extend_skip(cs: CardSet, info: np.ndarray) -> np.ndarray:
@@ -1078,16 +1323,19 @@ def extend_marks(cs: CardSet, info: np.ndarray) -> np.ndarray:
 
 
 def extend_fast(cs: CardSet, info: np.ndarray) -> np.ndarray:
-    """Return `info` (up to the tracked-cards mask) extended with two masks for `dead`'s
+    """Return `info` (up to the tracked-cards mask) extended with five masks for `dead`'s
     rounds (lo/hi pairs at fast_start(n)): the cards with a removal step (the removers
-    listed at INFO_LISTS), and those of them that are single."""
+    listed at INFO_LISTS), those of them that are single, the seeds of the one-shot group
+    (`one_shot_seeds`; none: `dead` skips the refinement), and `read_cards`."""
     a = analyse(cs)
     n = cs.n
-    out = np.zeros(fast_start(n) + 4, np.int32)
+    out = np.zeros(fast_start(n) + 10, np.int32)
     out[: len(info)] = info
     rm = _mask(c for c in range(n) if a.removes[c])
     single = _mask(c for c in range(n) if a.removes[c] and a.single[c])
-    out[fast_start(n) :] = [rm & 0x7FFFFFFF, rm >> 31, single & 0x7FFFFFFF, single >> 31]
+    before, after = read_cards(cs)
+    masks = (rm, single, _mask(one_shot_seeds(cs)), _mask(before), _mask(after))
+    out[fast_start(n) :] = [h for m in masks for h in (m & 0x7FFFFFFF, m >> 31)]
     return out
 
 

@@ -267,6 +267,47 @@ def test_burial_under_cards_nothing_can_clear():
     assert check(position(gh, discard=["EGGS", "JOKER"], **lay)) == "DISH"
 
 
+#: Stand-in version 2's HANDS: its LEFT HAND takes any card of the DISCARD PILE, at any depth.
+V2_HANDS = GameConfig(hands=True, cards_version="standin-v2")
+
+
+def test_one_shot_retriever_takes_back_one_card():
+    """With v2's LEFT HAND the reach set holds the whole DISCARD PILE, but the LEFT HAND
+    (which cannot take itself back from the PLAY AREA, and which nothing else takes back)
+    takes one card more: the PRINCESS or the DESIRED DISH, never both."""
+    lay = dict(deck=["MENDER", "RASCAL", "LEFT HAND", "JOKER"], equipped=[["GUARDIAN"]])
+    s = position(V2_HANDS, discard=["PRINCESS", "EGGS"], desired="EGGS", **lay)
+    a = prune.analyse(s.cards)
+    assert prune.reach_set(s) >= {s.cards.labels.index(x) for x in ("PRINCESS", "EGGS")}
+    assert prune._rule(s, a, prune.reach_set(s)) is None  # R alone proves nothing
+    assert check(s) == "PRINCESS"
+    # one card short of the win: the LEFT HAND can take it
+    one = dict(deck=[*lay["deck"], "PRINCESS"], equipped=lay["equipped"])
+    assert check(position(V2_HANDS, discard=["EGGS"], desired="EGGS", **one)) is None
+    # with the KING, the LEFT HAND takes the dish and the KING the PRINCESS: not dead
+    lay["deck"].append("KING")
+    assert check(position(V2_HANDS, discard=["PRINCESS", "EGGS"], desired="EGGS", **lay)) is None
+    # the LEFT HAND takes the KING back, the KING the PRINCESS: the dish stays lost
+    lay["deck"].remove("KING")
+    s = position(V2_HANDS, discard=["PRINCESS", "EGGS", "KING"], desired="EGGS", **lay)
+    assert check(s) == "PRINCESS"
+
+
+def test_one_shot_group_of_the_stand_in_set_version_2():
+    """The LEFT HAND is the one seed; ALL and the PILLOW take the top card of the pile, so
+    they can take the LEFT HAND back and join its group (each takes one card as well)."""
+    cfg = GameConfig(expansions=EXPANSIONS, hands=True, cards_version="standin-v2")
+    cs = load_cards(cfg)
+    assert {cs.labels[c] for c in prune.one_shot_seeds(cs)} == {"LEFT HAND"}
+    s = new_game(cs, list(range(cs.n)))
+    a = prune.analyse(cs)
+    reach, off = prune._reach_off(s, a)
+    group = prune.one_shot_group(s, a, reach, off)
+    assert {cs.labels[c] for c in group} == {"LEFT HAND", "ALL", "PILLOW"}
+    # stand-in version 1's LEFT HAND takes only the top card: no seed, nothing refined
+    assert not prune.one_shot_seeds(load_cards(ALL_HANDS))
+
+
 def test_custom_card_file_with_a_retrieval_card_is_not_pruned(tmp_path):
     """(d) the analysis reads the card file: a new retrieval card keeps positions alive."""
     text = """
@@ -330,6 +371,14 @@ def test_analysis_of_the_stand_in_set():
 
 # --- (a) soundness on random positions --------------------------------------------------------
 
+#: Stand-in version 2's HANDS configurations, where the one-shot refinement works.
+V2_HANDS_CONFIGS = [
+    V2_HANDS,
+    GameConfig(expansions=("all",), hands=True, cards_version="standin-v2"),
+    GameConfig(expansions=("dream_guide", "all"), hands=True, cards_version="standin-v2"),
+    GameConfig(players=2, hands=True, cards_version="standin-v2"),
+]
+
 SOUND_CONFIGS = [
     BASE,
     GameConfig(blitz=True),
@@ -343,6 +392,7 @@ SOUND_CONFIGS = [
     ALL_HANDS,
     GameConfig(players=2),
     GameConfig(expansions=("the_juice", "all"), hands=True),
+    *V2_HANDS_CONFIGS,
     # the last game of a campaign: earlier sets carried without their conditions, cards lost
     GameConfig(
         expansions=("all",),
@@ -399,6 +449,24 @@ def test_reach_mask_is_the_reach_set(config):
         assert got == want, s.to_json()
         piles += len(s.discard) >= 3
     assert len(positions) > 50 and piles > 10, (len(positions), piles)
+
+
+def test_one_shot_refinement_fires_and_its_positions_have_no_win():
+    """The refinement is not vacuous on stand-in version 2's HANDS: it proves positions
+    dead that R alone does not, kernel and reference agree on them, and the unpruned search
+    finds no win from any of them (most are decided losses)."""
+    refined = decided = 0
+    for config in V2_HANDS_CONFIGS:
+        for s in random_positions(config, 12, 2026):
+            a = prune.analyse(s.cards)
+            if prune._rule(s, a, prune.reach_set(s)) is not None or check(s) is None:
+                continue
+            refined += 1
+            with program.pruning(config, False):
+                r = solve_state(s, node_limit=100_000, check=False)
+            assert r.outcome != "win", s.to_json()
+            decided += r.outcome == "loss"
+    assert refined >= 10 and decided >= refined * 0.7, (refined, decided)
 
 
 def test_soundness_finds_dead_positions_and_decides_them():
