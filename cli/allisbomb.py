@@ -424,9 +424,10 @@ def solve_command(
 
     def load_kernel(search: bool = False) -> None:
         # announced on stderr when Numba must compile (the first run of a fresh install)
-        from cli.warmup import ensure_compiled
+        from cli.warmup import announce_extended, ensure_compiled
 
         warm["seconds"] = ensure_compiled("allisbomb", "solve", node_limit=node_limit)
+        announce_extended(compiled(config).prog.steps)
         if search:  # the shortest and keep-most searches
             warm["seconds"] += ensure_compiled("allisbomb", "search")
 

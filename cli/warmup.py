@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import click
 
 from solvers.common.errors import unknown
-from solvers.common.numba_cache import all_cached
+from solvers.common.numba_cache import all_cached, is_cached
 from solvers.common.progress import progress_bar, wants_progress
 
 
@@ -162,6 +162,10 @@ def _bombastic_ismcts_entries() -> list:
     return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
 
 
+#: Cold-compile seconds of the solver for a card file with extended rows, after the plain
+#: solver (results/PERFORMANCE.md, "Cold compiles, fifth pass").
+EXTENDED_ESTIMATE = 45
+
 KERNELS: list[Kernel] = [
     Kernel(
         "allisbomb",
@@ -271,6 +275,26 @@ def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
             err=True,
         )
     return time.perf_counter() - t0
+
+
+def announce_extended(steps) -> None:
+    """Say on stderr, before it happens, that the solver compiles its extended steps: a card
+    file whose program has extended rows (a read-only `steps`, program.Program) runs a
+    kernel of its own, which `bombsolve warmup` does not compile ahead."""
+    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.program import uses_extended
+
+    if not uses_extended(steps):
+        return
+    # dfs's 7th argument is the program's steps
+    if is_cached(K.dfs, accept=lambda sig: not sig[6].mutable):
+        return
+    click.echo(
+        "bombsolve: this card file uses the extended card vocabulary: compiling the All Is "
+        f"Bomb solver's extended steps once, about {EXTENDED_ESTIMATE:.0f} s on an idle core; "
+        "later runs with such a file start in about a second",
+        err=True,
+    )
 
 
 @click.command(name="warmup")

@@ -25,7 +25,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from solvers.allisbomb.copies import kernel_search_key
 from solvers.allisbomb.layout import (
@@ -941,6 +941,57 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
     return 1
 
 
+# The extended vocabulary is compiled only for the programs that use it: `_turn` calls it
+# through the two stubs below, whose compiled form is chosen by the type of `steps`
+# (read-only for a program with extended rows, program.Program). It was about
+# half of the solver's cold compile, which every card set paid, though no shipped one uses it.
+def _extended_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
+    """`_ext_step` in a program with extended rows; in one without, never reached (its rows
+    are all below OP_XSELECT). Only compiled code calls it (see `_ol_extended_step`)."""
+    raise NotImplementedError("compiled code only")
+
+
+def _extended_draw(s, b, n, card, base, steps, s0, k):
+    """`_draw_number` in a program with extended rows (draw steps are extended rows); in
+    one without, never reached (no NUMBER is negative). Only compiled code calls it."""
+    raise NotImplementedError("compiled code only")
+
+
+def _has_extended_rows(steps) -> bool:
+    # the array type program.compile_program gives a program with extended rows
+    return not steps.mutable
+
+
+@overload(_extended_step, jit_options={"_nrt": False, "error_model": "numpy"})
+def _ol_extended_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
+    if _has_extended_rows(steps):
+
+        def impl(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
+            return _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did)
+
+    else:
+
+        def impl(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
+            return NEED  # (unreachable: a writable `steps` has no extended row)
+
+    return impl
+
+
+@overload(_extended_draw, jit_options={"_nrt": False, "error_model": "numpy"})
+def _ol_extended_draw(s, b, n, card, base, steps, s0, k):
+    if _has_extended_rows(steps):
+
+        def impl(s, b, n, card, base, steps, s0, k):
+            return _draw_number(s, b, n, card, base, steps, s0, k)
+
+    else:
+
+        def impl(s, b, n, card, base, steps, s0, k):
+            return base  # (unreachable: a writable `steps` has no draw step)
+
+    return impl
+
+
 @_turn_helper
 def _equipped_by_anyone(b, n, c):
     z = _zone(b, n, c)
@@ -1151,7 +1202,7 @@ def _turn(
     # D.2 draw and equip
     num = number[card, side]
     if num < 0:  # (rare) the side has draw steps: -(NUMBER + 1)
-        num = _draw_number(s, b, n, card, -num - 1, steps, sstart[card, side], scount[card, side])
+        num = _extended_draw(s, b, n, card, -num - 1, steps, sstart[card, side], scount[card, side])
     if hdr >= 8:
         num = _next_number(number[card, side], num, hdr >> NEXT_SHIFT)
     L = np.int64(sb[HB + H_DECK])  # (D.1 changed neither the DECK nor its length)
@@ -1275,7 +1326,7 @@ def _turn(
             if v & ZONE == PLAY:
                 _rezone(s, b, n, card, v, PLAY, OUT)
         elif op >= OP_XSELECT:
-            r = _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did)
+            r = _extended_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did)
             if r < 0:
                 return NEED
             did = r & 1

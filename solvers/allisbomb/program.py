@@ -75,7 +75,11 @@ class Program:
     keyword: np.ndarray  # int32 [n, 2]: 0 none, 1 URGENT, 2 ROYAL
     step_start: np.ndarray  # int32 [n, 2]
     step_count: np.ndarray  # int32 [n, 2]
-    steps: np.ndarray  # int32 [k, STEP_WIDTH]
+    #: int32 [k, STEP_WIDTH]; read-only when a row is of the extended vocabulary (an opcode
+    #: >= OP_XSELECT): the kernel compiles the extended steps (`kernel._ext_step` and all it
+    #: calls, about half of its cold compile) only for that array type, so the card sets
+    #: that never use them (every shipped stand-in set) never compile them
+    steps: np.ndarray
     info: np.ndarray  # int32: win_info's 16 entries, prune.py's tables, copies.py's table
 
 
@@ -113,8 +117,16 @@ def compile_program(cs: CardSet) -> Program:
         if rows
         else np.zeros((1, STEP_WIDTH), np.int32)
     )
+    if uses_extended(steps):
+        steps.flags.writeable = False
     info = extend_copies(cs, extend_order(cs, extend_info(cs, win_info(cs))), steps)
     return Program(n, number, keyword, start, count, steps, info)
+
+
+def uses_extended(steps: np.ndarray) -> bool:
+    """Whether some row of `steps` is of the extended vocabulary (OP_XSELECT and above:
+    guards, choices, exchange, reorder of the pile, draw and next steps)."""
+    return bool((steps[:, 0] >= OP_XSELECT).any())
 
 
 def step_rows(cs: CardSet, steps: tuple[Step, ...]) -> list[list[int]]:

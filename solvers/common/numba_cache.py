@@ -7,22 +7,29 @@ point with a non-empty index loads in well under a second; one without compiles.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 
-def is_cached(dispatcher) -> bool:
+def is_cached(dispatcher, accept: Callable[[tuple], bool] | None = None) -> bool:
     """Return True if `dispatcher` is compiled in this process or has an on-disk cache entry
-    for its current source."""
-    if getattr(dispatcher, "signatures", None):
+    for its current source; with `accept`, only for a signature (the tuple of argument
+    types) that `accept` accepts."""
+
+    def ok(sig) -> bool:
+        return accept is None or accept(tuple(sig))
+
+    if any(ok(sig) for sig in getattr(dispatcher, "signatures", None) or ()):
         return True
     cache = getattr(dispatcher, "_cache", None)
     cache_file = getattr(cache, "_cache_file", None)
     if cache_file is None:  # no on-disk cache: it compiles on every first call
         return False
     try:
-        return bool(cache_file._load_index())
+        index = cache_file._load_index()
     except Exception:  # an unreadable index is a cache miss, as it is to Numba
         return False
+    # the index's keys are (signature, target, ...) tuples
+    return any(ok(key[0]) for key in index)
 
 
 def all_cached(dispatchers: Iterable) -> bool:

@@ -1,0 +1,46 @@
+"""The extended steps are compiled only for card files that use them (kernel._extended_step):
+the program's `steps` array type tells the kernel which form to compile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.kernel import _has_extended_rows
+from solvers.allisbomb.program import OP_XSELECT, compiled_program, uses_extended
+from solvers.common.numba_cache import is_cached
+
+FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
+
+
+def test_a_program_with_extended_rows_compiles_the_extended_form():
+    steps = compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
+    assert (steps[:, 0] >= OP_XSELECT).any() and uses_extended(steps)
+    assert not steps.flags.writeable
+    assert _has_extended_rows(numba.typeof(steps))
+
+
+def test_every_shipped_set_compiles_the_plain_form():
+    for config in (
+        GameConfig(blitz=True),
+        GameConfig(),
+        GameConfig(expansions=EXPANSIONS),
+        GameConfig(expansions=EXPANSIONS, hands=True),
+    ):
+        steps = compiled_program(config).steps
+        assert not uses_extended(steps) and steps.flags.writeable
+        assert not _has_extended_rows(numba.typeof(steps))
+
+
+def test_is_cached_filters_by_signature():
+    @numba.njit
+    def f(a):
+        return a[0]
+
+    f(np.zeros(2, np.int32))
+    assert is_cached(f)
+    assert is_cached(f, accept=lambda sig: sig[0].dtype == numba.int32)
+    assert not is_cached(f, accept=lambda sig: sig[0].dtype == numba.int64)
