@@ -282,9 +282,8 @@ def announce_extended(steps) -> None:
     file whose program has extended rows (a read-only `steps`, program.Program) runs a
     kernel of its own, which `bombsolve warmup` does not compile ahead."""
     from solvers.allisbomb import kernel as K
-    from solvers.allisbomb.program import uses_extended
 
-    if not uses_extended(steps):
+    if steps.flags.writeable:  # the type the kernel dispatches on (kernel._extended_step)
         return
     # dfs's 7th argument is the program's steps
     if is_cached(K.dfs, accept=lambda sig: not sig[6].mutable):

@@ -44,3 +44,20 @@ def test_is_cached_filters_by_signature():
     assert is_cached(f)
     assert is_cached(f, accept=lambda sig: sig[0].dtype == numba.int32)
     assert not is_cached(f, accept=lambda sig: sig[0].dtype == numba.int64)
+
+
+def test_a_first_solve_with_extended_rows_announces_its_compile(monkeypatch, capsys):
+    import cli.warmup as warmup
+
+    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: False)  # as on a fresh install
+    warmup.announce_extended(compiled_program(GameConfig(blitz=True)).steps)
+    assert capsys.readouterr().err == ""
+    warmup.announce_extended(
+        compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
+    )
+    assert "compiling the All Is Bomb solver's extended steps once" in capsys.readouterr().err
+    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: True)  # compiled before: silent
+    warmup.announce_extended(
+        compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
+    )
+    assert capsys.readouterr().err == ""
