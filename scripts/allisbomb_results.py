@@ -6,6 +6,7 @@
     python scripts/allisbomb_results.py --deals 500 --campaigns 40 --out /tmp/ab  # a small one
     python scripts/allisbomb_results.py --redraw               # charts again, nothing solved
     python scripts/allisbomb_results.py --readme-only          # the README block alone
+    python scripts/allisbomb_results.py --escalate --first-limit 200000 --out DIR  # no tail left undecided
 
 The matrix sweep (`bombsolve allisbomb sweep --matrix`: every standard configuration) goes
 into ``OUT/matrix`` and the campaign study (`bombsolve allisbomb campaign`) into
@@ -24,6 +25,12 @@ The reference study's chunk files (Parquet, about 50 bytes per deal) are not com
 tables and the charts are, and every chart of the report is drawn from the tables beside
 it (the difficulty CDF from per-deal counts on a grid of node counts, the solution
 lengths from counts per turn), so ``--redraw`` redraws them from the committed files.
+
+``--escalate`` decides each deal in passes (`solvers.allisbomb.escalate`): first at
+``--first-limit`` positions, then the deals left undecided again at doubled limits up to
+``--node-limit`` (default then 51,200,000). The verdicts are those of one pass at the
+ceiling; only the undecided tail is searched further, so the whole matrix costs little more
+than its first pass.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.config import CARD_VERSIONS, DEFAULT_CARDS  # noqa: E402
+from solvers.allisbomb.escalate import CEILING, FIRST_LIMIT, Escalation  # noqa: E402
 from solvers.allisbomb.report import (  # noqa: E402
     campaign_caption,
     headline_table,
@@ -81,7 +89,24 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=100_000, help="deals per configuration")
     ap.add_argument("--campaigns", type=int, default=1_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--node-limit", type=int, default=200_000)
+    ap.add_argument(
+        "--node-limit",
+        type=int,
+        default=None,
+        help="positions per deal (default 200,000; with --escalate the ceiling, default "
+        "51,200,000)",
+    )
+    ap.add_argument(
+        "--escalate",
+        action="store_true",
+        help="decide each deal in passes of doubling node limits up to --node-limit",
+    )
+    ap.add_argument(
+        "--first-limit",
+        type=int,
+        default=None,
+        help="with --escalate: the first pass's node limit (default 3,000,000)",
+    )
     ap.add_argument("--campaign-node-limit", type=int, default=1_000_000)
     ap.add_argument("--heuristic-deals", type=int, default=1_000)
     ap.add_argument("--workers", type=int, default=None)
@@ -129,6 +154,17 @@ def main() -> int:
     args = ap.parse_args()
     if args.readme_only:
         return _readme(args)
+    if args.first_limit is not None and not args.escalate:
+        ap.error("--first-limit needs --escalate")
+    escalation = None
+    if args.escalate:
+        escalation = Escalation(
+            FIRST_LIMIT if args.first_limit is None else args.first_limit,
+            CEILING if args.node_limit is None else args.node_limit,
+        )
+        args.node_limit = escalation.ceiling
+    elif args.node_limit is None:
+        args.node_limit = 200_000
 
     regen = (
         f"python scripts/allisbomb_results.py --deals {args.deals} --campaigns {args.campaigns} "
@@ -136,6 +172,7 @@ def main() -> int:
         f"--campaign-node-limit {args.campaign_node_limit} "
         f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size} "
         f"--cards {args.cards} --out {_rel_out(args.out)}"
+        + (f" --escalate --first-limit {escalation.first}" if escalation else "")
         + ("" if args.block == "allisbomb-results" else f" --block {args.block}")
     )
 
@@ -190,6 +227,7 @@ def main() -> int:
         node_limit=args.node_limit,
         heuristic_deals=args.heuristic_deals,
         chunk_size=chunk,
+        escalation=escalation,
     )
     rows = run_study(
         study,
