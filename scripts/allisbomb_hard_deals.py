@@ -17,7 +17,6 @@ import argparse
 import glob
 import json
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,8 +36,7 @@ def main() -> int:
     import pandas as pd
 
     from solvers.allisbomb.deals import unrank
-    from solvers.allisbomb.escalate import Escalation, solve_escalating
-    from solvers.allisbomb.kernel import CODE_UNDECIDED
+    from solvers.allisbomb.escalate import Escalation, escalation_line
     from solvers.allisbomb.solver import compiled, solve_batch
     from solvers.allisbomb.study import matrix_configs
     from solvers.common.errors import BadInput
@@ -63,19 +61,7 @@ def main() -> int:
     if decks:
         solve_batch(cfg, decks[0], node_limit=10)  # compile / load outside the timing
     for deal, r, deck in zip(rows["deal"], rows["rank"], decks, strict=True):
-        t = time.process_time()
-        res = solve_escalating(cfg, deck, policy)
-        cpu = time.process_time() - t
-        line = {
-            "config": args.config,
-            "deal": int(deal),
-            "rank": str(r),
-            "code": int(res["code"][0]),
-            "undecided": bool(res["code"][0] == CODE_UNDECIDED),
-            "nodes": int(res["nodes"][0]),
-            "limit": int(res["limit"][0]),
-            "cpu_s": round(cpu, 3),
-        }
+        line = escalation_line(cfg, deck, policy, config=args.config, deal=int(deal), rank=str(r))
         print(json.dumps(line), flush=True)
     return 0
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -55,8 +54,7 @@ def main() -> int:
     import numpy as np
 
     from solvers.allisbomb.deals import unrank
-    from solvers.allisbomb.escalate import Escalation, solve_escalating
-    from solvers.allisbomb.kernel import CODE_UNDECIDED
+    from solvers.allisbomb.escalate import Escalation, escalation_line
     from solvers.allisbomb.solver import compiled, solve_batch
     from solvers.allisbomb.study import matrix_configs
 
@@ -73,19 +71,9 @@ def main() -> int:
         solve_batch(cfg, deck, node_limit=10)  # compile / load outside the timing
         for side in args.sides.split(","):
             with one_shot(cfg, side == "on"):
-                t = time.process_time()
-                res = solve_escalating(cfg, deck, policy)
-                cpu = time.process_time() - t
-            line = {
-                "config": r["config"],
-                "deal": r["deal"],
-                "one_shot": side,
-                "code": int(res["code"][0]),
-                "undecided": bool(res["code"][0] == CODE_UNDECIDED),
-                "nodes": int(res["nodes"][0]),
-                "limit": int(res["limit"][0]),
-                "cpu_s": round(cpu, 3),
-            }
+                line = escalation_line(
+                    cfg, deck, policy, config=r["config"], deal=r["deal"], one_shot=side
+                )
             print(json.dumps(line), flush=True)
     return 0
 

@@ -18,6 +18,7 @@ given a larger table, up to `TABLE_BITS_CEILING` (see `table_bits_for`).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -121,3 +122,22 @@ def solve_escalating(
         out["limit"][todo] = limit
         todo = todo[res["code"] == CODE_UNDECIDED]
     return out
+
+
+def escalation_line(
+    config: GameConfig, deck: np.ndarray, policy: Escalation, /, **fields: object
+) -> dict[str, object]:
+    """Decide one deal (`deck`, int array [1, n]) under `policy` and return its record:
+    `fields` first (which deal, which variant; `config` may be one of them), then the verdict code, whether it is
+    undecided, positions over every pass, the deciding pass's limit and the CPU seconds."""
+    t = time.process_time()
+    res = solve_escalating(config, deck, policy)
+    cpu = time.process_time() - t
+    return {
+        **fields,
+        "code": int(res["code"][0]),
+        "undecided": bool(res["code"][0] == CODE_UNDECIDED),
+        "nodes": int(res["nodes"][0]),
+        "limit": int(res["limit"][0]),
+        "cpu_s": round(cpu, 3),
+    }

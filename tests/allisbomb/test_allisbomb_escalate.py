@@ -7,7 +7,12 @@ import pytest
 
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.deals import shuffles
-from solvers.allisbomb.escalate import Escalation, solve_escalating, table_bits_for
+from solvers.allisbomb.escalate import (
+    Escalation,
+    escalation_line,
+    solve_escalating,
+    table_bits_for,
+)
 from solvers.allisbomb.kernel import CODE_UNDECIDED
 from solvers.allisbomb.solver import MAX_TABLE_BITS, solve_batch
 from solvers.common.errors import BadInput
@@ -71,6 +76,20 @@ def test_escalation_decides_what_one_pass_leaves_undecided():
     # a deal decided in the first pass costs what the single pass costs
     kept = ~left
     assert (esc["nodes"][kept] == first["nodes"][kept]).all()
+
+
+def test_escalation_line_is_the_escalated_verdict_of_one_deal():
+    decks = _deals(BASE, 120, 5)
+    policy = Escalation(200, 10_000)
+    esc = solve_escalating(BASE, decks, policy)
+    rescued = int(np.flatnonzero(esc["limit"] > policy.first)[0])
+    line = escalation_line(BASE, decks[rescued : rescued + 1], policy, deal=rescued, config="base")
+    assert list(line)[:2] == ["deal", "config"]
+    assert line["code"] == esc["code"][rescued] and line["nodes"] == esc["nodes"][rescued]
+    assert line["limit"] == esc["limit"][rescued] and line["undecided"] is False
+    assert line["cpu_s"] >= 0
+    stuck = escalation_line(BASE, decks[rescued : rescued + 1], Escalation(10, 20))
+    assert stuck["undecided"] is True and stuck["limit"] == 20
 
 
 def test_sweep_escalate_rows_say_which_pass_decided(tmp_path):
