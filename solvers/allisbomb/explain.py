@@ -2,8 +2,8 @@
 
 A search's loss reason is a set of `rules.Ending` bits. This module says them in words
 (`ending_words`), with the pruning shown as what it proves: a position from which no win
-is reachable, for the reason the dead-position analysis names (`prune.dead_reason`, one
-rule of `prune.RULES`, said by `DEAD_WORDS`). `explain_loss` re-walks a lost position
+is reachable, for the reason the dead-position analysis names (`prune.dead_proof`, one
+rule of `prune.RULES`, said by `DEAD_WORDS`, and the one-shot retrievers it counted). `explain_loss` re-walks a lost position
 with the reference engine under a budget and reports each way the lines ended (with how
 often) and the longest line it met, with the ending that stopped it.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solvers.allisbomb.program import pruning_enabled
-from solvers.allisbomb.prune import dead_reason
+from solvers.allisbomb.prune import dead_proof
 from solvers.allisbomb.rules import Ending, Outcome, State
 
 #: The rulebook's losing ends (E, "Losing the Game") and the searches' own, in words.
@@ -43,14 +43,26 @@ DEAD_WORDS = {
 }
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def ending_words(bits: int) -> list[str]:
     """The losing ends of a loss reason (bits of `Ending`) in words; NOT_BEST is not one."""
     return [w for e, w in ENDING_WORDS.items() if bits & e]
 
 
-def dead_words(rule: str) -> str:
-    """'proved no win reachable: <what the rule proves>'."""
-    return f"{ENDING_WORDS[Ending.NO_WIN_REACHABLE]}: {DEAD_WORDS.get(rule, rule)}"
+def dead_words(rule: str, group: list[str] | None = None) -> str:
+    """'proved no win reachable: <what the rule proves>'; with `group` (the labels of the
+    one-shot retrievers the proof counted, prune.py "One-shot retrievers"), the words say
+    that the rule holds whatever few cards those can still take back."""
+    words = f"{ENDING_WORDS[Ending.NO_WIN_REACHABLE]}: {DEAD_WORDS.get(rule, rule)}"
+    if group:
+        words += (
+            f", whichever cards of the DISCARD PILE {_and(group)} can still take back "
+            "(single cards, so they take back few)"
+        )
+    return words
 
 
 @dataclass
@@ -105,9 +117,10 @@ def explain_loss(root: State, budget: int = 20_000) -> LossExplanation:
         if child.outcome is Outcome.LOSS:
             end(move, ", ".join(ending_words(int(child.ending))) or "lost")
             continue
-        rule = dead_reason(child) if prune_on else None
-        if rule is not None:
-            end(move, dead_words(rule))
+        proof = dead_proof(child) if prune_on else None
+        if proof is not None:
+            rule, group = proof
+            end(move, dead_words(rule, [child.cards.cards[c].label for c in sorted(group)]))
             continue
         key = child.key()
         if key in on_line:

@@ -556,14 +556,23 @@ def dead_reason(state) -> str | None:
     A position proved dead by the one-shot refinement is named by the rule that fires on
     R'_0 (module docstring), which fires on every R'_Y then.
     """
+    proof = dead_proof(state)
+    return None if proof is None else proof[0]
+
+
+def dead_proof(state) -> tuple[str, frozenset[int]] | None:
+    """`dead_reason`'s rule and the one-shot group S its proof needed (module docstring,
+    "One-shot retrievers"): empty when the rule fires on the reach set R itself, the
+    group's card ids when only the refinement proves the position dead; None when no rule
+    proves it."""
     a = analyse(state.cards)
     reach, off = _reach_off(state, a)
     why = _rule(state, a, reach)
     if why is not None:
-        return why
+        return why, frozenset()
     sets = one_shot_sets(state, a, reach, off)
     if sets and all(_rule(state, a, r, deck=False) is not None for r in sets):
-        return _rule(state, a, sets[0], deck=False)
+        return _rule(state, a, sets[0], deck=False), frozenset(one_shot_group(state, a, reach, off))
     return None
 
 

@@ -469,6 +469,33 @@ def test_one_shot_refinement_fires_and_its_positions_have_no_win():
     assert refined >= 10 and decided >= refined * 0.7, (refined, decided)
 
 
+def test_dead_proof_names_the_one_shot_group_only_where_the_refinement_was_needed():
+    """`dead_proof` gives the rule of `dead_reason`, with the group S when only the
+    refinement proves the position (LEFT HAND among it), none when R alone does; the loss
+    explanation's words then name the group's cards."""
+    from solvers.allisbomb.explain import dead_words
+
+    plain = refined = 0
+    for config in V2_HANDS_CONFIGS:
+        for s in random_positions(config, 12, 2026):
+            proof = prune.dead_proof(s)
+            assert (proof and proof[0]) == prune.dead_reason(s)
+            if proof is None:
+                continue
+            rule, group = proof
+            a = prune.analyse(s.cards)
+            if prune._rule(s, a, prune.reach_set(s)) is not None:
+                assert group == frozenset()
+                plain += 1
+                continue
+            names = [s.cards.cards[c].label for c in sorted(group)]
+            assert "LEFT HAND" in names, names
+            words = dead_words(rule, names)
+            assert words.startswith(dead_words(rule)) and all(x in words for x in names)
+            refined += 1
+    assert plain >= 10 and refined >= 10, (plain, refined)
+
+
 def test_soundness_finds_dead_positions_and_decides_them():
     """The soundness test is not vacuous: it meets dead positions, and proves them lost."""
     found = decided = 0
