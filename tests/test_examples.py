@@ -196,12 +196,16 @@ def test_first_help_example_uses_the_one_seed_where_a_seed_applies():
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
     """A folder to run the examples in: results/ of the repository reachable, and the
-    files the examples read (a mid-game position, card files) present."""
+    files the examples read (a mid-game position, a saved solve, card files) present."""
     d = tmp_path_factory.mktemp("examples")
     (d / "results").symlink_to(ROOT / "results")
     r = CliRunner().invoke(cli, ["allisbomb", "--seed", "42", "--json"])
     position = json.loads(r.stdout)["position"]
     (d / "position.json").write_text(json.dumps(position))
+    # `--save deal.json && ... replay deal.json` is two examples; the replay must not depend
+    # on the first having run before it (a test run alone, or in another order)
+    r = CliRunner().invoke(cli, ["allisbomb", "--seed", "0", "--save", str(d / "deal.json")])
+    assert r.exit_code == 0, r.output
     # a card owner's transcription (`cards check mycards.toml`) and an edited variant
     # (`sensitivity --variant mine.toml`): copies of the shipped base set
     base = ROOT / "solvers" / "allisbomb" / "data" / "base.toml"
