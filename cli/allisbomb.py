@@ -422,22 +422,29 @@ def solve_command(
         raise BadInput("--shortest and --keep-most ask for different wins; choose one")
     warm = {"seconds": 0.0}
 
-    def load_kernel(search: bool = False) -> None:
-        # announced on stderr when Numba must compile (the first run of a fresh install)
+    def load_kernel(search: str | None = None) -> None:
+        # announced on stderr when Numba must compile (the first run of a fresh install);
+        # the keep-most search runs a kernel of its own (the bound: kernel._bound_at_root),
+        # the shortest search the solver's first
         from cli.warmup import announce_extended, ensure_compiled
 
-        warm["seconds"] = ensure_compiled("allisbomb", "solve", node_limit=node_limit)
-        announce_extended(compiled(config).prog.steps)
-        if search:  # the shortest and keep-most searches
-            warm["seconds"] += ensure_compiled("allisbomb", "search")
+        bounded = search == "keep-most"
+        warm["seconds"] = 0.0
+        if not bounded:
+            warm["seconds"] += ensure_compiled("allisbomb", "solve", node_limit=node_limit)
+        announce_extended(compiled(config).prog.steps, bounded=bounded)
+        if bounded:
+            warm["seconds"] += ensure_compiled("allisbomb", search, node_limit=node_limit)
+        elif search:
+            warm["seconds"] += ensure_compiled("allisbomb", search)
 
     if shortest:
         from solvers.allisbomb.solver import solve_shortest
 
-        load_kernel(search=True)
+        load_kernel(search="shortest")
         res = solve_shortest(state, node_limit, None, check=True, time_limit=time_limit)
     elif keep_most:
-        load_kernel(search=True)
+        load_kernel(search="keep-most")
         res = solve_state(
             state,
             node_limit=node_limit,

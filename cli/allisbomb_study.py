@@ -380,7 +380,7 @@ def campaign(
     )
     from cli.warmup import ensure_compiled
 
-    for part in ("solve", "search"):  # once here, not in every worker
+    for part in ("solve", "keep-most"):  # once here, not in every worker
         ensure_compiled("allisbomb", part)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     text = campaign_caption(

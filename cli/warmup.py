@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import click
 
 from solvers.common.errors import unknown
-from solvers.common.numba_cache import all_cached, is_cached
+from solvers.common.numba_cache import all_cached, argument_index, is_cached
 from solvers.common.progress import progress_bar, wants_progress
 
 
@@ -36,6 +36,17 @@ class Kernel:
     estimate: float
     entries: Callable[[], list]
     warm: Callable[..., None]
+    #: The part of the same game whose kernel this one builds on (its callees compiled
+    #: already), and the estimate when that part is not cached yet.
+    after: str | None = None
+    estimate_alone: float | None = None
+
+    def estimate_now(self) -> float:
+        """The estimate for this process: `estimate_alone` while `after` is not cached."""
+        if self.after is not None and self.estimate_alone is not None:
+            if not all(all_cached(k.entries()) for k in kernels_of(self.game, self.after)):
+                return self.estimate_alone
+        return self.estimate
 
 
 def _allisbomb_solve(node_limit: int = 1) -> None:
@@ -52,30 +63,64 @@ def _allisbomb_solve(node_limit: int = 1) -> None:
     )
 
 
+def _dfs_form(extended: bool = False, bounded: bool = False) -> tuple:
+    """`kernel.dfs` in one of its compiled forms, as an entry (dispatcher, accept): for a
+    program with extended rows or without (a read-only `steps`: kernel._extended_step), for
+    the bounded keep-most search or any other (a read-only `objective`:
+    kernel._bound_at_root)."""
+    from solvers.allisbomb import kernel as K
+
+    steps = argument_index(K.dfs, "steps")
+    objective = argument_index(K.dfs, "objective")
+
+    def accept(sig: tuple) -> bool:
+        return (not sig[steps].mutable) == extended and (not sig[objective].mutable) == bounded
+
+    return (K.dfs, accept)
+
+
 def _allisbomb_solve_entries() -> list:
     from solvers.allisbomb import kernel as K
 
-    return [K.setup, K.dfs]
+    return [K.setup, _dfs_form()]
 
 
-def _allisbomb_search() -> None:
+def _allisbomb_shortest() -> None:
     from solvers.allisbomb.config import GameConfig
     from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import compiled, solve_shortest, solve_state
+    from solvers.allisbomb.solver import compiled, solve_shortest
 
     cs = compiled(GameConfig(blitz=True)).cards
-    state = new_game(cs, list(range(13)))
-    solve_state(state, node_limit=1, check=False, keep_most=True)
     # a Blitz deal won within 50 positions: the shortest search runs only after a win
     # (on an undecided deal it returned before `kernel.shortest` was ever compiled)
     won = new_game(cs, [9, 1, 3, 12, 7, 2, 10, 4, 6, 0, 11, 5, 8])
     solve_shortest(won, 50, None, check=False)
 
 
-def _allisbomb_search_entries() -> list:
+def _allisbomb_shortest_entries() -> list:
     from solvers.allisbomb import kernel as K
 
-    return [K.dfs, K.shortest]
+    return [K.shortest]
+
+
+def _allisbomb_keep_most(node_limit: int = 1) -> None:
+    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.rules import new_game
+    from solvers.allisbomb.solver import compiled, solve_state, table_bits_for
+
+    cs = compiled(GameConfig(blitz=True)).cards
+    # also allocates the transposition table the search will use
+    solve_state(
+        new_game(cs, list(range(13))),
+        node_limit=1,
+        check=False,
+        keep_most=True,
+        table_bits=table_bits_for(node_limit),
+    )
+
+
+def _allisbomb_keep_most_entries() -> list:
+    return [_dfs_form(bounded=True)]
 
 
 def _allisbomb_sweep() -> None:
@@ -177,11 +222,21 @@ KERNELS: list[Kernel] = [
     ),
     Kernel(
         "allisbomb",
-        "search",
-        "All Is Bomb shortest and keep-most searches",
-        10,
-        _allisbomb_search_entries,
-        _allisbomb_search,
+        "shortest",
+        "All Is Bomb shortest search",
+        5,
+        _allisbomb_shortest_entries,
+        _allisbomb_shortest,
+    ),
+    Kernel(
+        "allisbomb",
+        "keep-most",
+        "All Is Bomb keep-most search",
+        25,
+        _allisbomb_keep_most_entries,
+        _allisbomb_keep_most,
+        after="solve",
+        estimate_alone=50,
     ),
     Kernel(
         "allisbomb",
@@ -251,7 +306,7 @@ def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
             k.warm(**warm_args)
             continue
         click.echo(
-            f"bombsolve: compiling the {k.title} once, about {k.estimate:.0f} s on an idle "
+            f"bombsolve: compiling the {k.title} once, about {k.estimate_now():.0f} s on an idle "
             "core; later runs start in about a second (`bombsolve warmup` compiles every "
             "kernel ahead)",
             err=True,
@@ -277,16 +332,14 @@ def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
     return time.perf_counter() - t0
 
 
-def announce_extended(steps) -> None:
+def announce_extended(steps, bounded: bool = False) -> None:
     """Say on stderr, before it happens, that the solver compiles its extended steps: a card
     file whose program has extended rows (a read-only `steps`, program.Program) runs a
-    kernel of its own, which `bombsolve warmup` does not compile ahead."""
-    from solvers.allisbomb import kernel as K
-
+    kernel of its own (and one more for the bounded keep-most search, `bounded`), which
+    `bombsolve warmup` does not compile ahead."""
     if steps.flags.writeable:  # the type the kernel dispatches on (kernel._extended_step)
         return
-    # dfs's 7th argument is the program's steps
-    if is_cached(K.dfs, accept=lambda sig: not sig[6].mutable):
+    if is_cached(*_dfs_form(extended=True, bounded=bounded)):
         return
     click.echo(
         "bombsolve: this card file uses the extended card vocabulary: compiling the All Is "

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
+
 import numba
 from click.testing import CliRunner
 
 from cli import warmup
 from cli.main import cli
-from solvers.common.numba_cache import all_cached, is_cached
+from solvers.common.numba_cache import all_cached, is_cached, loaded
 
 
 def test_every_kernel_names_real_cached_entry_points():
@@ -15,7 +17,9 @@ def test_every_kernel_names_real_cached_entry_points():
         assert k.game in warmup.GAMES
         entries = k.entries()
         assert entries, k
-        for d in entries:
+        for e in entries:
+            # a dispatcher, or (dispatcher, accept): one compiled form of it
+            d = e[0] if isinstance(e, tuple) else e
             assert isinstance(d, numba.core.registry.CPUDispatcher), (k, d)
             assert d._cache._cache_file is not None  # compiled with an on-disk cache
 
@@ -60,4 +64,37 @@ def test_each_all_is_bomb_warmup_part_compiles_all_its_entry_points():
     for k in warmup.kernels_of("allisbomb"):
         k.warm()
         # called in this process (compiled or loaded from the disk cache), not only on disk
-        assert all(d.signatures for d in k.entries()), k.part
+        assert all(loaded(e) for e in k.entries()), k.part
+
+
+def test_the_keep_most_part_is_the_bounded_form_of_the_solver():
+    """The plain solve's kernel does not hold the keep-most bound (kernel._bound_at_root):
+    the keep-most search is a compiled form of its own, which its part names."""
+    from solvers.allisbomb import kernel as K
+
+    at = list(inspect.signature(K.dfs.py_func).parameters).index("objective")
+    seen = []
+    for part, read_only in (("solve", False), ("keep-most", True)):
+        k = warmup.kernels_of("allisbomb", part)[0]
+        k.warm()
+        (dfs_entry,) = [e for e in k.entries() if isinstance(e, tuple)]
+        assert dfs_entry[0] is K.dfs
+        sigs = [tuple(s) for s in K.dfs.signatures if dfs_entry[1](tuple(s))]
+        assert sigs and all(s[at].mutable != read_only for s in sigs), part
+        seen.append(set(sigs))
+    assert not seen[0] & seen[1]
+
+
+def test_a_kernel_built_on_another_estimates_more_while_that_one_is_cold(monkeypatch):
+    @numba.njit  # no on-disk cache: never "cached" before its first call
+    def below(x):
+        return x + 1
+
+    base = warmup.Kernel("bomber", "play", "base kernel", 7, lambda: [below], lambda: below(1))
+    top = warmup.Kernel(
+        "bomber", "top", "top kernel", 2, lambda: [], lambda: None, after="play", estimate_alone=9
+    )
+    monkeypatch.setattr(warmup, "KERNELS", [base, top])
+    assert top.estimate_now() == 9 and base.estimate_now() == 7
+    below(1)
+    assert top.estimate_now() == 2

@@ -1658,6 +1658,59 @@ def _next_child(
     return status
 
 
+# The keep-most branch and bound (best_mode 2, `prune.lower_bound` and
+# `prune.bound_reaches`) is compiled only for the searches that use it: `dfs` calls it
+# through the two stubs below, whose compiled form is chosen by the type of `objective`
+# (read-only for the bounded keep-most search, solver._dfs_call), so the plain solve and
+# the sweep, which never bound, never compile it.
+def _bound_at_root(root, n, info, objective):
+    """`prune.lower_bound` of the root for a read-only `objective`; 0 for a writable one
+    (no bound: the search then stops early only at a win of objective 0, as best_mode 1
+    does). Only compiled code calls it (see `_ol_bound_at_root`)."""
+    raise NotImplementedError("compiled code only")
+
+
+def _bound_cuts(child, n, info, objective, best):
+    """`prune.bound_reaches` for a read-only `objective`; False (nothing is cut) for a
+    writable one. Only compiled code calls it (see `_ol_bound_cuts`)."""
+    raise NotImplementedError("compiled code only")
+
+
+def _bounded(objective) -> bool:
+    # the array type solver._dfs_call gives the bounded keep-most search's objective
+    return not objective.mutable
+
+
+@overload(_bound_at_root, jit_options={"_nrt": False})
+def _ol_bound_at_root(root, n, info, objective):
+    if _bounded(objective):
+
+        def impl(root, n, info, objective):
+            return lower_bound(root, n, info, objective)
+
+    else:
+
+        def impl(root, n, info, objective):
+            return np.int64(0)
+
+    return impl
+
+
+@overload(_bound_cuts, jit_options={"_nrt": False})
+def _ol_bound_cuts(child, n, info, objective, best):
+    if _bounded(objective):
+
+        def impl(child, n, info, objective, best):
+            return bound_reaches(child, n, info, objective, best)
+
+    else:
+
+        def impl(child, n, info, objective, best):
+            return False
+
+    return impl
+
+
 @_no_refcount
 def dfs(
     root,
@@ -1705,7 +1758,9 @@ def dfs(
     bound on the objective of every win reachable from a position): once a win of
     objective `best` is known, a new position whose bound is >= best is not entered, and
     the search stops as soon as best equals the root's bound (no win can do better, so
-    that win is proven best, without E_NOT_BEST). Only the best_mode 2 lines differ.
+    that win is proven best, without E_NOT_BEST). Only the best_mode 2 lines differ. The
+    bound is compiled only for a read-only `objective` (`_bound_at_root`): with a writable
+    one, best_mode 2 searches as best_mode 1 does (the same best win, more positions).
 
     Pausing (for time limits): when `nodes` reaches `pause_at` the search saves its
     counters in `ctl` and returns CODE_PAUSED; calling again with ctl[0] == 1 and the same
@@ -1770,7 +1825,7 @@ def dfs(
     if ctl.shape[0] > CTL_PAUSE_BUILT and ctl[CTL_PAUSE_BUILT] > 0:
         pause_built = ctl[CTL_PAUSE_BUILT]
     # the objective no win can go below (0 without the bound: the old early stop)
-    root_lb = lower_bound(root, n, info, objective) if best_mode == 2 else 0
+    root_lb = _bound_at_root(root, n, info, objective) if best_mode == 2 else 0
     limit_fill = (cap * 3) // 4
     child = states[1]
     # every entered position below the root passed the dead check; the root did not
@@ -1864,7 +1919,7 @@ def dfs(
             if _tt_mark(entries, e) == ON_PATH:
                 reasons |= E_CYCLE
             continue
-        if best_mode == 2 and best >= 0 and bound_reaches(child, n, info, objective, best):
+        if best_mode == 2 and best >= 0 and _bound_cuts(child, n, info, objective, best):
             # Every win below it has objective >= best: not entered. It is stored as DONE
             # (a later meeting skips it without the bound), which is safe because `best`
             # only decreases: cut under best, its bound is >= every later best too. The

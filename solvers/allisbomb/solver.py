@@ -489,6 +489,14 @@ def _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check) ->
     return res
 
 
+def _read_only(a: np.ndarray) -> np.ndarray:
+    if not a.flags.writeable:
+        return a
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
 def _dfs_call(
     root,
     n,
@@ -514,6 +522,10 @@ def _dfs_call(
     pause_at,
     order=0,
 ):
+    if best_mode == 2:
+        # the bounded keep-most search: kernel.dfs compiles the bound only for a read-only
+        # objective (kernel._bound_at_root), so the plain solve never compiles it
+        objective = _read_only(objective)
     return K.dfs(
         root,
         n,

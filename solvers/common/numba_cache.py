@@ -32,6 +32,27 @@ def is_cached(dispatcher, accept: Callable[[tuple], bool] | None = None) -> bool
     return any(ok(key[0]) for key in index)
 
 
-def all_cached(dispatchers: Iterable) -> bool:
-    """Return True if every dispatcher of `dispatchers` is cached (see `is_cached`)."""
-    return all(is_cached(d) for d in dispatchers)
+def all_cached(entries: Iterable) -> bool:
+    """Return True if every entry of `entries` is cached (see `is_cached`): an entry is a
+    dispatcher (any signature of it) or a pair (dispatcher, accept) (a signature `accept`
+    accepts: one compiled form of an entry point that has several)."""
+    return all(is_cached(*_pair(e)) for e in entries)
+
+
+def loaded(entry) -> bool:
+    """Whether an entry (as `all_cached` takes it) is compiled or loaded from the disk cache
+    in this process, not only on disk."""
+    dispatcher, accept = _pair(entry)
+    sigs = getattr(dispatcher, "signatures", None) or ()
+    return any(accept is None or accept(tuple(sig)) for sig in sigs)
+
+
+def argument_index(dispatcher, name: str) -> int:
+    """The position of the argument called `name` in a dispatcher's signatures."""
+    import inspect
+
+    return list(inspect.signature(dispatcher.py_func).parameters).index(name)
+
+
+def _pair(entry) -> tuple:
+    return entry if isinstance(entry, tuple) else (entry, None)

@@ -1,4 +1,5 @@
-"""How the search kernel is compiled (issue 2 part 7): one copy of `dfs` for every caller.
+"""How the search kernel is compiled (issue 2 part 7): one copy of `dfs` for every caller
+(and one more for the bounded keep-most search, which alone compiles the bound).
 
 `dfs` holds the whole turn (`run_turn` is inlined into it), so each extra compiled copy
 costs about as much first-run compile time as the rest of the kernel. Numba compiles a
@@ -7,6 +8,8 @@ and `order` as int64 values; this fails if a caller passes a literal again.
 """
 
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 
@@ -23,10 +26,15 @@ def test_every_search_entry_point_uses_one_compiled_dfs():
     solve(cfg, deck, node_limit=50, check=False, keep_most=True)
     solve_batch(cfg, np.array([deck]), node_limit=50, portfolio=False)
     solve_batch(cfg, np.array([deck]), node_limit=50, portfolio=True)
+    # one copy for every search, and one more for the bounded keep-most search (its
+    # read-only objective compiles the bound: kernel._bound_at_root)
     sigs = list(K.dfs.overloads)
-    assert len(sigs) == 1, [s[-4:] for s in sigs]
-    best_mode, order = sigs[0][-4], sigs[0][-1]
-    assert str(best_mode) == "int64" and str(order) == "int64"
+    assert len(sigs) == 2, [s[-4:] for s in sigs]
+    at = list(inspect.signature(K.dfs.py_func).parameters).index("objective")
+    assert sorted(s[at].mutable for s in sigs) == [False, True]
+    for sig in sigs:
+        best_mode, order = sig[-4], sig[-1]
+        assert str(best_mode) == "int64" and str(order) == "int64"
 
 
 def test_search_functions_are_compiled_without_reference_counting():
