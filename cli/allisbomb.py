@@ -432,7 +432,7 @@ def solve_command(
         warm["seconds"] = 0.0
         if not bounded:
             warm["seconds"] += ensure_compiled("allisbomb", "solve", node_limit=node_limit)
-        announce_extended(compiled(config).prog.steps, bounded=bounded)
+        warm["seconds"] += announce_extended(compiled(config).prog.steps, bounded=bounded)
         if bounded:
             warm["seconds"] += ensure_compiled("allisbomb", search, node_limit=node_limit)
         elif search:

@@ -123,6 +123,44 @@ def _allisbomb_keep_most_entries() -> list:
     return [_dfs_form(bounded=True)]
 
 
+def _allisbomb_extended(node_limit: int = 1) -> None:
+    """Solve a Blitz deal of the shipped base set with one extended row added (a draw step
+    on the first card's passive side, CARDS.md), written to a card file of its own: the
+    solver's form for card files with extended rows (kernel._extended_step)."""
+    import re
+    import tempfile
+    from pathlib import Path
+
+    from solvers.allisbomb.cards import DATA_DIR, SET_FILES
+    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.solver import compiled, solve, table_bits_for
+
+    text = (DATA_DIR / SET_FILES["base"]).read_text()
+    text, found = re.subn(
+        r"^steps = \[", 'steps = [{op = "draw", add = 1}, ', text, count=1, flags=re.M
+    )
+    if not found:
+        raise RuntimeError("the base card file has no steps to extend")
+    with tempfile.TemporaryDirectory(prefix="bombsolve_warmup_") as folder:
+        path = Path(folder) / "extended.toml"
+        path.write_text(text)
+        config = GameConfig(blitz=True, cards_file=path, allow_nonstandard=True)
+        c = compiled(config)
+        if c.prog.steps.flags.writeable:
+            raise RuntimeError("the extended warm-up card file has no extended row")
+        solve(
+            config,
+            list(range(c.cards.n)),
+            node_limit=1,
+            check=False,
+            table_bits=table_bits_for(node_limit),
+        )
+
+
+def _allisbomb_extended_entries() -> list:
+    return [_dfs_form(extended=True)]
+
+
 def _allisbomb_sweep() -> None:
     import numpy as np
 
@@ -240,6 +278,16 @@ KERNELS: list[Kernel] = [
     ),
     Kernel(
         "allisbomb",
+        "extended",
+        "All Is Bomb solver's extended steps",
+        EXTENDED_ESTIMATE,
+        _allisbomb_extended_entries,
+        _allisbomb_extended,
+        after="solve",
+        estimate_alone=EXTENDED_ESTIMATE + 40,
+    ),
+    Kernel(
+        "allisbomb",
         "sweep",
         "All Is Bomb sweep solver",
         15,
@@ -332,21 +380,25 @@ def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
     return time.perf_counter() - t0
 
 
-def announce_extended(steps, bounded: bool = False) -> None:
-    """Say on stderr, before it happens, that the solver compiles its extended steps: a card
-    file whose program has extended rows (a read-only `steps`, program.Program) runs a
-    kernel of its own (and one more for the bounded keep-most search, `bounded`), which
-    `bombsolve warmup` does not compile ahead."""
+def announce_extended(steps, bounded: bool = False) -> float:
+    """Compile the solver's extended steps for a card file whose program has extended rows
+    (a read-only `steps`, program.Program), saying so on stderr first when they are not
+    cached (the `extended` kernel); return the seconds. The bounded keep-most search
+    (`bounded`) runs a form of its own for such a file, which `bombsolve warmup` does not
+    compile ahead: its compile is only announced."""
     if steps.flags.writeable:  # the type the kernel dispatches on (kernel._extended_step)
-        return
-    if is_cached(*_dfs_form(extended=True, bounded=bounded)):
-        return
+        return 0.0
+    if not bounded:
+        return ensure_compiled("allisbomb", "extended")
+    if is_cached(*_dfs_form(extended=True, bounded=True)):
+        return 0.0
     click.echo(
         "bombsolve: this card file uses the extended card vocabulary: compiling the All Is "
-        f"Bomb solver's extended steps once, about {EXTENDED_ESTIMATE:.0f} s on an idle core; "
-        "later runs with such a file start in about a second",
+        f"Bomb keep-most search's extended steps once, about {EXTENDED_ESTIMATE:.0f} s on an "
+        "idle core; later runs with such a file start in about a second",
         err=True,
     )
+    return 0.0
 
 
 @click.command(name="warmup")

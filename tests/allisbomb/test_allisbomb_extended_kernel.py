@@ -8,10 +8,11 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from solvers.allisbomb import kernel as K
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.kernel import _has_extended_rows
 from solvers.allisbomb.program import OP_XSELECT, compiled_program, uses_extended
-from solvers.common.numba_cache import is_cached
+from solvers.common.numba_cache import all_cached, argument_index, is_cached
 
 FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
 
@@ -49,15 +50,28 @@ def test_is_cached_filters_by_signature():
 def test_a_first_solve_with_extended_rows_announces_its_compile(monkeypatch, capsys):
     import cli.warmup as warmup
 
-    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: False)  # as on a fresh install
+    # as on a fresh install (the warm-up then runs: compiled already, or compiled now)
+    monkeypatch.setattr(warmup, "all_cached", lambda entries: False)
+    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: False)
     warmup.announce_extended(compiled_program(GameConfig(blitz=True)).steps)
     assert capsys.readouterr().err == ""
-    warmup.announce_extended(
-        compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
-    )
+    extended = compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
+    warmup.announce_extended(extended)
     assert "compiling the All Is Bomb solver's extended steps once" in capsys.readouterr().err
-    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: True)  # compiled before: silent
-    warmup.announce_extended(
-        compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
-    )
+    warmup.announce_extended(extended, bounded=True)
+    assert "keep-most search's extended steps once" in capsys.readouterr().err
+    monkeypatch.setattr(warmup, "all_cached", lambda entries: True)  # compiled before: silent
+    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: True)
+    warmup.announce_extended(extended)
+    warmup.announce_extended(extended, bounded=True)
     assert capsys.readouterr().err == ""
+
+
+def test_the_extended_warm_up_compiles_the_extended_form():
+    import cli.warmup as warmup
+
+    (k,) = warmup.kernels_of("allisbomb", "extended")
+    k.warm()
+    steps = argument_index(K.dfs, "steps")
+    assert any(not sig[steps].mutable for sig in K.dfs.signatures)
+    assert all_cached(k.entries())
