@@ -6,7 +6,6 @@ script itself times the kernels."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 from pathlib import Path
 
@@ -16,16 +15,10 @@ import pytest
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.solver import compiled
+from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "compare_allisbomb_kernels.py"
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location("compare_allisbomb_kernels", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _have(rev: str) -> bool:
@@ -37,7 +30,7 @@ def _have(rev: str) -> bool:
 def test_an_old_revision_gets_the_tables_its_kernel_reads(rev, copies):
     if not _have(rev):
         pytest.skip(f"revision {rev} is not in this clone")  # (a shallow clone)
-    script = _script()
+    script = load_script("compare_allisbomb_kernels")
     mods = script.load_revision(rev)
     assert ("copies" in mods) == copies
     cfg = GameConfig()

@@ -5,28 +5,17 @@ compiled (the tables' layout is read from plain-Python helpers)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
 
+from tests.common.scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _script(name: str):
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return mod
-
-
 def test_memory_shares_one_set_per_layout_and_one_generation():
-    cmp = _script("compare_allisbomb_kernels")
+    cmp = load_script("compare_allisbomb_kernels")
     made = []
 
     def make():
@@ -43,7 +32,7 @@ def test_memory_shares_one_set_per_layout_and_one_generation():
 
 
 def test_same_or_merges_only_equal_arrays():
-    cmp = _script("compare_allisbomb_kernels")
+    cmp = load_script("compare_allisbomb_kernels")
     a = np.arange(5, dtype=np.int64)
     assert cmp.same_or(a.copy(), a) is a
     assert cmp.same_or(a.astype(np.int32), a) is not a  # another dtype stays its own
@@ -51,7 +40,7 @@ def test_same_or_merges_only_equal_arrays():
 
 
 def test_huge_pages_of_an_array_are_read_from_smaps():
-    cmp = _script("compare_allisbomb_kernels")
+    cmp = load_script("compare_allisbomb_kernels")
     got = cmp.huge_kb(np.zeros(1 << 20))
     assert got is None or got >= 0
 
@@ -76,7 +65,7 @@ totals: {ir} 5 6 1 2 3 0 1 1 9 4 2 1
 
 
 def test_callgrind_dumps_are_read_per_side_and_repetition(tmp_path):
-    count = _script("count_allisbomb_instructions")
+    count = load_script("count_allisbomb_instructions")
     for i, (trigger, ir) in enumerate(
         [
             ("Client Request: old 0", 1000),
@@ -98,7 +87,7 @@ def test_callgrind_dumps_are_read_per_side_and_repetition(tmp_path):
 
 
 def test_features_valgrind_does_not_show_are_turned_off():
-    count = _script("count_allisbomb_instructions")
+    count = load_script("count_allisbomb_instructions")
     got, off = count.drop_unseen("+avx2,-avx512f,+gfni,+bmi2,+vaes", {"avx2", "bmi2", "sse2"})
     assert got == "+avx2,-avx512f,-gfni,+bmi2,-vaes"
     assert off == ["gfni", "vaes"]

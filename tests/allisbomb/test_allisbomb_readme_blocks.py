@@ -3,7 +3,6 @@ output on the committed results."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import runpy
 import shlex
@@ -13,21 +12,14 @@ from pathlib import Path
 import pytest
 
 from solvers.common.readme import render_block
+from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 V2 = ROOT / "results" / "allisbomb" / "standin-v2"
 
 
-def _script(name: str):
-    path = ROOT / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_readme_players_block_is_the_default_sets_committed_table():
-    mod = _script("allisbomb_players")
+    mod = load_script("allisbomb_players")
     summary = json.loads((V2 / "players.json").read_text())
     assert summary["cards_version"] == "standin-v2"
     body = mod.readme_body(summary)
@@ -47,7 +39,7 @@ def test_readme_players_block_is_the_default_sets_committed_table():
 def test_readme_results_block_is_its_writers_output_on_the_committed_tables(out, block):
     # The writer reads only committed files (the matrix chunks are not all committed), so a
     # table or caption edited by hand, or caption code changed without regenerating, fails.
-    mod = _script("allisbomb_results")
+    mod = load_script("allisbomb_results")
     home = mod.block_home(block)  # the file the writer puts the block in
     body = mod.readme_body(ROOT / out, home)
     assert render_block(block, body) in home.read_text()
@@ -59,7 +51,7 @@ def test_readme_results_block_is_its_writers_output_on_the_committed_tables(out,
 def test_results_block_says_how_far_a_study_in_progress_is(tmp_path):
     import shutil
 
-    mod = _script("allisbomb_results")
+    mod = load_script("allisbomb_results")
     out = tmp_path / "v2"
     shutil.copytree(V2 / "matrix" / "report", out / "matrix" / "report")
     shutil.copyfile(V2 / "matrix" / "manifest.json", out / "matrix" / "manifest.json")
@@ -84,7 +76,7 @@ def test_results_block_says_how_far_a_study_in_progress_is(tmp_path):
 
 
 def test_readme_sensitivity_block_is_the_committed_study():
-    mod = _script("allisbomb_sensitivity_readme")
+    mod = load_script("allisbomb_sensitivity_readme")
     study = ROOT / "results" / "allisbomb" / "sensitivity-v2-base"
     body = mod.sensitivity_block(study, also=(ROOT / "results/allisbomb/sensitivity-v1-base",))
     assert render_block("allisbomb-sensitivity", body) in mod.README.read_text()
@@ -101,7 +93,7 @@ def test_readme_sensitivity_block_is_the_committed_study():
 def test_readme_targets_block_is_the_committed_tables():
     # The README quotes every committed table whole, the fresh-seed re-run included, and
     # says in words which statements the re-run does not confirm.
-    mod = _script("allisbomb_sensitivity_readme")
+    mod = load_script("allisbomb_sensitivity_readme")
     tables = [p for p in mod.TARGET_TABLES if p.is_file()]
     assert {
         V2 / "targets.md",
@@ -117,7 +109,7 @@ def test_readme_targets_block_is_the_committed_tables():
 
 
 def test_rerun_verdict_names_every_cell_not_met(tmp_path):
-    mod = _script("allisbomb_sensitivity_readme")
+    mod = load_script("allisbomb_sensitivity_readme")
     run = tmp_path / "seed7"
     run.mkdir()
     regen = "Regenerate: `python x.py --deals 10 --look-deals 5 --campaigns 2 --seed 7`.\n"

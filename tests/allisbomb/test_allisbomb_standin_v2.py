@@ -188,14 +188,12 @@ def test_a_grown_sample_plays_only_the_deals_after_its_prefix():
 
 
 def test_the_script_grows_the_largest_smaller_cached_sample(tmp_path):
-    import importlib.util
     import json
     from dataclasses import asdict
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "allisbomb_standin_targets.py"
-    spec = importlib.util.spec_from_file_location("targets_script", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    from tests.common.scripts import load_script
+
+    mod = load_script("allisbomb_standin_targets")
 
     def put(stem, n):
         m = Measure(n, n, 0, 1, 1, 1, codes=(1,) * n, turns=(1,) * n)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -12,16 +11,10 @@ import pytest
 
 from solvers.common.errors import BadInput
 from solvers.common.readme import render_block
+from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "bomber_results.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("bomber_results", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def committed_tables(dst: Path) -> Path:
@@ -36,7 +29,7 @@ def committed_tables(dst: Path) -> Path:
 
 def test_readme_block_matches_the_committed_tables():
     # The README's table is the script's output on the committed tables, not hand typing.
-    mod = load_script()
+    mod = load_script("bomber_results")
     body = mod.readme_block(mod.load_tables(ROOT / "results" / "bomber"))
     readme = (ROOT / "README.md").read_text()
     assert render_block("bomber-results", body) in readme
@@ -47,7 +40,7 @@ def test_readme_block_matches_the_committed_tables():
 
 
 def test_tables_only_writes_results_and_block_then_refuses_hand_edits(tmp_path):
-    mod = load_script()
+    mod = load_script("bomber_results")
     out = committed_tables(tmp_path)
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n\n{mod.README_ANCHOR}\n\nafter\n")
@@ -80,7 +73,7 @@ def test_tables_only_without_tables_is_one_line(tmp_path):
 
 
 def test_agents_words_and_span():
-    mod = load_script()
+    mod = load_script("bomber_results")
     assert mod.agents_words("random,bomber=heuristic") == "random, heuristic Bomber"
     assert mod.agents_words("heuristic,holy-warrior=random") == "heuristic, random Holy Warrior"
     assert mod.span([0.831, 0.889]) == "83-89%" and mod.span([0.5, 0.501]) == "50%"

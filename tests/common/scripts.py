@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -10,8 +11,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_script(name: str) -> ModuleType:
-    """`scripts/NAME.py`, imported afresh."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    """`scripts/NAME.py`, imported afresh (with scripts/ importable while it loads, for a
+    script that imports another)."""
+    folder = str(ROOT / "scripts")
+    sys.path.insert(0, folder)
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(folder)
     return mod
