@@ -246,8 +246,9 @@ def _bombastic_ismcts_entries() -> list:
 
 
 #: Cold-compile seconds of the solver for a card file with extended rows, after the plain
-#: solver (results/PERFORMANCE.md, "Cold compiles, fifth pass").
-EXTENDED_ESTIMATE = 45
+#: solver (results/PERFORMANCE.md, "Cold compiles, sixth pass": 85 CPU-s on the 2-core
+#: EPYC machine, whose solver takes 50-54 where the solver's estimate says 40).
+EXTENDED_ESTIMATE = 65
 
 KERNELS: list[Kernel] = [
     Kernel(
@@ -284,7 +285,7 @@ KERNELS: list[Kernel] = [
         _allisbomb_extended_entries,
         _allisbomb_extended,
         after="solve",
-        estimate_alone=EXTENDED_ESTIMATE + 40,
+        estimate_alone=EXTENDED_ESTIMATE + 25,
     ),
     Kernel(
         "allisbomb",
