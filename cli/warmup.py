@@ -402,6 +402,40 @@ def announce_extended(steps, bounded: bool = False) -> float:
     return 0.0
 
 
+def ensure_extended_sweep(configs) -> float:
+    """Compile the sweep's form for card files with extended rows (`kernel.solve_many` with
+    a read-only `steps`) when one of `configs` has them, saying so on stderr first when it
+    is not cached; return the seconds. Called once before a sweep's workers start."""
+    import numpy as np
+
+    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.solver import compiled, solve_batch
+
+    extended = [c for c in configs if not compiled(c).prog.steps.flags.writeable]
+    if not extended:
+        return 0.0
+    steps = argument_index(K.solve_many, "steps")
+    cold = not is_cached(K.solve_many, accept=lambda sig: not sig[steps].mutable)
+    if cold:
+        click.echo(
+            "bombsolve: a card file uses the extended card vocabulary: compiling the All Is "
+            f"Bomb sweep's extended steps once, about {EXTENDED_ESTIMATE:.0f} s on an idle "
+            "core; later runs with such a file start in about a second",
+            err=True,
+        )
+    t0 = time.perf_counter()
+    n = compiled(extended[0]).cards.n
+    solve_batch(extended[0], np.arange(n, dtype=np.int64)[None, :], node_limit=1)
+    spent = time.perf_counter() - t0
+    if cold:
+        click.echo(
+            f"bombsolve: compiled the All Is Bomb sweep's extended steps in {spent:.0f} s "
+            "(cached for later runs)",
+            err=True,
+        )
+    return spent
+
+
 @click.command(name="warmup")
 @click.argument("games", nargs=-1, metavar="[GAME ...]")
 def warmup(games: tuple[str, ...]) -> None:

@@ -75,3 +75,16 @@ def test_the_extended_warm_up_compiles_the_extended_form():
     steps = argument_index(K.dfs, "steps")
     assert any(not sig[steps].mutable for sig in K.dfs.signatures)
     assert all_cached(k.entries())
+
+
+def test_a_sweep_with_extended_rows_compiles_their_form_first(monkeypatch, capsys):
+    import cli.warmup as warmup
+
+    plain = GameConfig(blitz=True)
+    assert warmup.ensure_extended_sweep([plain]) == 0.0
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: False)  # as on a fresh install
+    warmup.ensure_extended_sweep([plain, GameConfig(cards_file=FILE, allow_nonstandard=True)])
+    assert "compiling the All Is Bomb sweep's extended steps once" in capsys.readouterr().err
+    steps = argument_index(K.solve_many, "steps")
+    assert any(not sig[steps].mutable for sig in K.solve_many.signatures)
