@@ -128,8 +128,9 @@ def escalation_line(
     config: GameConfig, deck: np.ndarray, policy: Escalation, /, **fields: object
 ) -> dict[str, object]:
     """Decide one deal (`deck`, int array [1, n]) under `policy` and return its record:
-    `fields` first (which deal, which variant; `config` may be one of them), then the verdict code, whether it is
-    undecided, positions over every pass, the deciding pass's limit and the CPU seconds."""
+    `fields` first (which deal, which variant; `config` may be one of them), then the
+    verdict code, whether it is undecided, positions over every pass, the deciding pass's
+    limit and the CPU seconds."""
     t = time.process_time()
     res = solve_escalating(config, deck, policy)
     cpu = time.process_time() - t

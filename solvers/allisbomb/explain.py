@@ -2,10 +2,11 @@
 
 A search's loss reason is a set of `rules.Ending` bits. This module says them in words
 (`ending_words`), with the pruning shown as what it proves: a position from which no win
-is reachable, for the reason the dead-position analysis names (`prune.dead_proof`, one
-rule of `prune.RULES`, said by `DEAD_WORDS`, and the one-shot retrievers it counted). `explain_loss` re-walks a lost position
-with the reference engine under a budget and reports each way the lines ended (with how
-often) and the longest line it met, with the ending that stopped it.
+is reachable, for the reason the dead-position analysis names (`prune.dead_proof`: one
+rule of `prune.RULES`, said by `DEAD_WORDS`, and the one-shot retrievers it counted).
+`explain_loss` re-walks a lost position with the reference engine under a budget and
+reports each way the lines ended (with how often) and the longest line it met, with the
+ending that stopped it.
 """
 
 from __future__ import annotations

@@ -9,13 +9,12 @@ and `order` as int64 values; this fails if a caller passes a literal again.
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.solver import solve, solve_batch
+from solvers.common.numba_cache import argument_index
 
 
 def test_every_search_entry_point_uses_one_compiled_dfs():
@@ -30,11 +29,10 @@ def test_every_search_entry_point_uses_one_compiled_dfs():
     # read-only objective compiles the bound: kernel._bound_at_root); a card file with
     # extended rows (read-only steps) has forms of its own, which another test of the same
     # process may have compiled: they are not these entry points'
-    names = list(inspect.signature(K.dfs.py_func).parameters)
-    steps = names.index("steps")
+    steps = argument_index(K.dfs, "steps")
     sigs = [s for s in K.dfs.overloads if s[steps].mutable]
     assert len(sigs) == 2, [s[-4:] for s in sigs]
-    at = names.index("objective")
+    at = argument_index(K.dfs, "objective")
     assert sorted(s[at].mutable for s in sigs) == [False, True]
     for sig in sigs:
         best_mode, order = sig[-4], sig[-1]
