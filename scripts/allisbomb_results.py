@@ -61,6 +61,7 @@ from solvers.allisbomb.study import (  # noqa: E402
     matrix_configs,
     sweep_study,
 )
+from solvers.common.errors import BadInput  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import load_manifest, load_study, run_study  # noqa: E402
@@ -82,7 +83,16 @@ def _progress_text(counts, planned: int, labels) -> str:
     return f"{have} of the planned {planned:,} deals per configuration computed so far"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Run the studies (or redraw them); a bad input is one line on stderr and exit code 2."""
+    try:
+        return _main(argv)
+    except BadInput as e:
+        print(f"allisbomb_results: {e}", file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str] | None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -151,7 +161,7 @@ def main() -> int:
         help="solve and draw nothing: write the README block from the committed manifests and "
         "tables of --out",
     )
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.readme_only:
         return _readme(args)
     if args.first_limit is not None and not args.escalate:
@@ -237,6 +247,10 @@ def main() -> int:
         time_budget=None if args.time_budget is None else args.time_budget * 60.0,
     )
     labels = study.params["labels"]
+    if rows.empty:
+        # a --time-budget that started no chunk: nothing to report yet, the same command resumes
+        print(f"no deals computed yet in {matrix}; the same command resumes the study")
+        return 0
     counts = rows.groupby("config").size()
     text, _ = _matrix_text(load_manifest(matrix), counts, rows.attrs["complete"])
     write_report(rows, matrix / "report", text, order=labels)
