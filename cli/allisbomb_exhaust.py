@@ -28,6 +28,13 @@ from solvers.common.errors import BadInput
     help="Only the deals of ranks A (included) to B (excluded); default: all 1,037,836,800.",
 )
 @click.option(
+    "--groups",
+    default=None,
+    metavar="A:B",
+    help="Only groups A to B - 1 of the whole count's order (deals sharing their bottom 5 "
+    "cards, 6,720 a group; 154,440 groups), searched as the whole count searches them.",
+)
+@click.option(
     "--sample",
     type=count_range(1),
     default=None,
@@ -41,7 +48,9 @@ from solvers.common.errors import BadInput
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @study_options(default_chunk=None)
-def exhaust(blitz, ranks, sample, seed, as_json, out, workers, scheduler, chunk_size) -> None:
+def exhaust(
+    blitz, ranks, groups, sample, seed, as_json, out, workers, scheduler, chunk_size
+) -> None:
     """Decide every Blitz deal once and count the winnable ones exactly; resumable.
 
     A deal is a shuffle with its three EQUIPPED cards taken as a set (their order does not
@@ -53,6 +62,7 @@ def exhaust(blitz, ranks, sample, seed, as_json, out, workers, scheduler, chunk_
     Examples:
       bombsolve allisbomb exhaust --blitz --out runs/blitz-all
       bombsolve allisbomb exhaust --blitz --ranks 0:1000000 --out runs/blitz-first
+      bombsolve allisbomb exhaust --blitz --groups 0:45 --out runs/blitz-groups
       bombsolve allisbomb exhaust --blitz --sample 1000000 --seed 1 --out runs/blitz-sample
     """
     from solvers.allisbomb import exhaust as E
@@ -62,20 +72,27 @@ def exhaust(blitz, ranks, sample, seed, as_json, out, workers, scheduler, chunk_
     if not blitz:
         raise BadInput("exhaust decides Blitz deals only; add --blitz")
     chunk = chunk_size or E.DEFAULT_CHUNK
+    if groups is not None and (ranks is not None or sample is not None):
+        raise BadInput("--groups is a part of the whole count; drop --ranks and --sample")
     if sample is not None:
         if ranks is not None:
             raise BadInput("--sample draws from every deal; drop --ranks or --sample")
         study = E.sample_study(sample, seed or 0, chunk)
         total = sample
+    elif seed is not None:
+        raise BadInput("--seed is for --sample (the exhaustive count has no randomness)")
+    elif groups is not None:
+        g0, g1 = E.parse_groups(groups)
+        study = E.group_study(chunk, groups=(g0, g1))
+        total = (g1 - g0) * E.group_size()
     else:
-        if seed is not None:
-            raise BadInput("--seed is for --sample (the exhaustive count has no randomness)")
         first, stop = E.parse_ranks(ranks)
         study = E.exhaust_study(first, stop, chunk)
         total = stop - first
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     summary = E.summarize(rows, total, sampled=sample is not None)
-    summary["ranks"] = None if sample is not None else [first, stop]
+    summary["ranks"] = None if sample is not None or groups is not None else [first, stop]
+    summary["groups"] = None if groups is None else [g0, g1]
     summary["seed"] = None if sample is None else seed or 0
     write_text_atomic(Path(out) / "summary.json", json.dumps(summary, indent=1) + "\n")
     if as_json:

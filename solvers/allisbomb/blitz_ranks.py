@@ -83,23 +83,27 @@ def _fill_group_decks(groups, t, n, k, fact, binom, out, ranks):
     their ranks into `ranks` (size = C(t, k) * (t - k)!, see `group_decks`).
 
     Group g fixes the n - t cards under the top t, in order: its digits in the mixed radix
-    n, n - 1, ..., t + 1 pick them from the bottom card up, each among the cards not yet
-    picked, in increasing id. Its deals are every way to lay the other t cards on them:
-    the k EQUIPPED ones as a set (lexicographic), then the order of the remaining t - k
-    (lexicographic), the set varying slowest."""
+    n, n - 1, ..., t + 1, most significant first, pick them from the bottom card up, each
+    among the cards not yet picked, in increasing id (so consecutive groups share their
+    bottom cards but the one just under the top t, and groups run in the lexicographic
+    order of their bottom cards read from the bottom up). Its deals are every way to lay
+    the other t cards on them: the k EQUIPPED ones as a set (lexicographic), then the
+    order of the remaining t - k (lexicographic), the set varying slowest."""
     used = np.zeros(n, np.int64)
     top = np.empty(t, np.int64)
     free = np.empty(t, np.int64)
+    digit = np.empty(n - t, np.int64)
     size = out.shape[0] // groups.shape[0]
     row = 0
     for gi in range(groups.shape[0]):
         g = groups[gi]
         used[:] = 0
-        # the bottom cards: digit i (base n - i) picks among the n - i cards left
+        for i in range(n - t - 1, -1, -1):  # digit i has base n - i; the last is the lowest
+            digit[i] = g % (n - i)
+            g //= n - i
+        # the bottom cards: digit i picks among the n - i cards left
         for i in range(n - t):
-            base = n - i
-            q = g % base
-            g //= base
+            q = digit[i]
             c = 0
             while True:
                 if used[c] == 0:
@@ -171,9 +175,14 @@ def group_decks(
     groups: np.ndarray, t: int = GROUP_TOP, n: int = N_CARDS, k: int = N_EQUIPPED
 ) -> tuple[np.ndarray, np.ndarray]:
     """(decks [len(groups) * group_size, n], their ranks): the deals of each group, a group
-    being the deals whose n - t bottom cards lie in one order (`_fill_group_decks`). Every
-    deal is in exactly one of the n! / t! groups. Consecutive deals share the bottom of the
-    deck, which is what lets `exhaust_kernel` answer later deals from earlier ones."""
+    being the deals whose n - t bottom cards lie in one order (`_fill_group_decks`), in the
+    order of `groups`. Every deal is in exactly one of the n! / t! groups.
+
+    Within a group the deals run from the bottom of the deck up (sorted by the card at
+    t - 1, then t - 2, ..., then the EQUIPPED set), so consecutive deals share the longest
+    bottom of the deck: a position is reached only by deals with its DECK, and those come
+    one after another, which is what lets `exhaust_kernel` answer later deals from earlier
+    ones out of a table small enough to stay in the processor's cache."""
     if not k <= t <= n:
         raise BadInput(f"group top {t}: expected {k} <= t <= {n}")
     groups = np.ascontiguousarray(groups, dtype=np.int64)
@@ -182,7 +191,10 @@ def group_decks(
     out = np.zeros((groups.shape[0] * size, n), np.int64)
     ranks = np.zeros(groups.shape[0] * size, np.int64)
     _fill_group_decks(groups, t, n, k, fact, binom, out, ranks)
-    return out, ranks
+    which = np.repeat(np.arange(groups.shape[0]), size)
+    # np.lexsort's last key is the primary one: the group, then the deck from t - 1 down
+    order = np.lexsort((*(out[:, j] for j in range(t)), which))
+    return out[order], ranks[order]
 
 
 def deal_of_rank(r: int) -> list[int]:

@@ -75,10 +75,15 @@ ESCALATION = Escalation(first=100_000, ceiling=51_200_000)
 FIRST_BUDGET = 200
 #: The shared-table search (`decide_shared`): its move order (ordering.py's order 2), the
 #: positions it may enter per deal before the deal goes on to the escalation, and its
-#: table (2**SHARED_BITS index slots).
+#: table (2**SHARED_BITS index slots). 2**18 slots (a 2 MB index over 6 MB of entries,
+#: emptied about every 1,500 deals): deals that meet run one after another
+#: (`blitz_ranks.group_decks`), so a table that stays nearer the processor costs less
+#: than the positions a larger one saves (stand-in v2, 120,960 deals of two random runs
+#: of 9 groups, interleaved, load 3: 2**18 20.1 us and 68.6 positions per deal, 2**19
+#: 22.2 and 62.7, 2**20 23.2 and 59.6, 2**21 24.3 and 55.7).
 SHARED_ORDER = 2
 SHARED_LIMIT = 20_000
-SHARED_BITS = 21
+SHARED_BITS = 18
 #: Deals per chunk of the runner (part of a study's identity).
 DEFAULT_CHUNK = 1_000_000
 
@@ -224,17 +229,18 @@ GROUP_COLUMNS = ("case", "first_group", "stop_group", *EXHAUST_COLUMNS[3:])
 
 def group_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     """Decide the groups of one chunk (`blitz_ranks.group_decks`): case k holds groups
-    k * per .. (k + 1) * per - 1, decided by `decide_shared` over one table made for the
+    first + k * per .. first + (k + 1) * per - 1 (up to the range's end), decided by `decide_shared` over one table made for the
     chunk (so a chunk's positions do not depend on what ran before it in its process); one
     row of counts per case (`GROUP_COLUMNS`; `hardest_rank` is a deal rank)."""
     policy = Escalation(**params["escalation"])
-    top, per, total = (int(params[k]) for k in ("group_top", "groups_per_case", "groups"))
+    top, per = int(params["group_top"]), int(params["groups_per_case"])
+    first, stop = int(params.get("first_group", 0)), int(params.get("stop_group", params["groups"]))
     table = SharedTable(int(params["shared_bits"]))
     limit = int(params["shared_limit"])
     rows = []
     for case in range(chunk.start, chunk.stop):
-        g0 = case * per
-        groups = np.arange(g0, min(g0 + per, total), dtype=np.int64)
+        g0 = first + case * per
+        groups = np.arange(g0, min(g0 + per, stop), dtype=np.int64)
         t0 = time.process_time()
         decks, ranks = group_decks(groups, top)
         res = decide_shared(decks, table, policy, limit)
@@ -245,15 +251,23 @@ def group_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
 
 
 def group_study(
-    chunk_size: int = DEFAULT_CHUNK, policy: Escalation = ESCALATION, top: int = GROUP_TOP
+    chunk_size: int = DEFAULT_CHUNK,
+    policy: Escalation = ESCALATION,
+    top: int = GROUP_TOP,
+    groups: tuple[int, int] | None = None,
 ) -> Study:
     """The study deciding every Blitz deal, group by group (`blitz_ranks.group_decks`:
     the deals sharing the order of the 13 - top bottom cards), in chunks of about
-    `chunk_size` deals (whole cases of at most BLOCK deals)."""
+    `chunk_size` deals (whole cases of at most BLOCK deals). `groups` = (A, B) decides
+    only groups A to B - 1 (a part of the whole count, searched as the whole count
+    searches it); the default is all of them."""
     size = group_size(top)
     per = max(1, BLOCK // size)
-    groups = n_groups(top)
-    cases = -(-groups // per)
+    every = n_groups(top)
+    first, stop = groups if groups is not None else (0, every)
+    if not 0 <= first < stop <= every:
+        raise BadInput(f"groups {first}:{stop}: expected 0 <= A < B <= {every:,}")
+    cases = -(-(stop - first) // per)
     if chunk_size < 1:
         raise BadInput(f"--chunk-size {chunk_size} is not positive; expected deals per chunk")
     params = {
@@ -261,12 +275,15 @@ def group_study(
         "search": "exhaust_kernel.solve_shared (one move order, a table of proven positions "
         "per chunk), then escalate.solve_escalating for the deals it leaves undecided",
         "group_top": top,
-        "groups": groups,
+        "groups": every,
         "groups_per_case": per,
+        "group_order": "bottom card slowest; within a group, the deck from the bottom up",
         "shared_order": SHARED_ORDER,
         "shared_limit": SHARED_LIMIT,
         "shared_bits": SHARED_BITS,
     }
+    if (first, stop) != (0, every):
+        params.update({"first_group": int(first), "stop_group": int(stop)})
     return Study(
         name="allisbomb.exhaust-groups",
         params=params,
@@ -277,6 +294,22 @@ def group_study(
         input_files=load_cards(BLITZ).files,
         progress_fn=progress_text,
     )
+
+
+def parse_groups(text: str) -> tuple[int, int]:
+    """'A:B' (a half-open range of `group_study`'s groups; either end may be left out)."""
+    every = n_groups()
+    parts = text.split(":")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        a = int(parts[0].replace("_", "").replace(",", "")) if parts[0].strip() else 0
+        b = int(parts[1].replace("_", "").replace(",", "")) if parts[1].strip() else every
+    except ValueError:
+        raise BadInput(f"--groups {text!r}: expected A:B, two group numbers (e.g. 0:45)") from None
+    if not 0 <= a < b <= every:
+        raise BadInput(f"--groups {text!r}: expected 0 <= A < B <= {every:,}")
+    return a, b
 
 
 def _blocks(deals: int, chunk_deals: int) -> tuple[int, int, int]:
@@ -393,6 +426,8 @@ __all__ = [
     "deal_rank",
     "decks_of_ranks",
     "parse_ranks",
+    "parse_groups",
+    "group_study",
     "decide",
     "exhaust_study",
     "sample_study",

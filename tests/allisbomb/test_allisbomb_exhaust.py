@@ -156,6 +156,10 @@ def test_sample_is_reproducible_and_reports_an_interval(tmp_path):
         (["--ranks", "0:2000000000"], "expected 0 <= A < B"),
         (["--sample", "10", "--ranks", "0:5"], "drop --ranks or --sample"),
         (["--seed", "3"], "--seed is for --sample"),
+        (["--groups", "5:2"], "expected 0 <= A < B"),
+        (["--groups", "0:154441"], "expected 0 <= A < B"),
+        (["--groups", "a"], "expected A:B"),
+        (["--groups", "0:2", "--ranks", "0:5"], "drop --ranks and --sample"),
     ],
 )
 def test_bad_input_one_line_exit_2(tmp_path, extra, message):
@@ -169,3 +173,21 @@ def test_bad_input_one_line_exit_2(tmp_path, extra, message):
 def test_blitz_is_required(tmp_path):
     res = CliRunner().invoke(cli, ["allisbomb", "exhaust", "--out", str(tmp_path / "o")])
     assert res.exit_code == 2 and "--blitz" in res.output
+
+
+def test_groups_option_runs_a_part_of_the_whole_count(tmp_path):
+    # groups 17 and 18 (the second and third of the run): the cases start at A, and the
+    # counts are those of the search that keeps nothing from one deal to the next
+    out = tmp_path / "g"
+    args = ["allisbomb", "exhaust", "--blitz", "--groups", "17:19", "--json", "--out", str(out)]
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    s = json.loads(res.stdout)  # the progress line goes to stderr
+    decks, ranks = R.group_decks(np.array([17, 18]))
+    want = solve_batch(E.BLITZ, decks, node_limit=E.ESCALATION.ceiling)["code"]
+    assert s["deals"] == s["of"] == 2 * R.group_size() and s["groups"] == [17, 19]
+    assert s["wins"] == (want == K.CODE_WIN).sum() and s["losses"] == (want == K.CODE_LOSS).sum()
+    assert s["fraction"] == f"{s['wins']}/{s['deals']}" and s["ranks"] is None
+    rows = load_study(out)
+    assert rows["first_group"].min() == 17 and rows["stop_group"].max() == 19
+    assert rows["hardest_rank"].isin(ranks).all()

@@ -37,10 +37,16 @@ def test_groups_hold_every_deal_once(n, t):
     back = np.zeros_like(decks)
     R._fill_decks(ranks, n, k, fact, binom, back)
     assert (back == decks).all()
-    # a group's deals share their n - t bottom cards, in order
+    # a group's deals share their n - t bottom cards, in order, and run from the bottom
+    # of the deck up (sorted by the cards at t - 1, t - 2, ..., 0)
     size = R.group_size(t, n, k)
     for g in range(0, len(decks), size):
         assert (decks[g : g + size, t:] == decks[g, t:]).all()
+        up = [tuple(row[::-1]) for row in decks[g : g + size, :t].tolist()]
+        assert up == sorted(up)
+    # the groups run in the lexicographic order of their bottom cards read from the bottom
+    bottoms = [tuple(row[::-1]) for row in decks[::size, t:].tolist()]
+    assert bottoms == sorted(bottoms)
 
 
 def test_blitz_groups_and_ranks():
