@@ -58,6 +58,19 @@ winning line r never plays its ignited side (it would stay in the pile or out of
 so it removes nothing, and R and C are recomputed without it. Repeated to a fixpoint;
 each round is sound given the previous one.
 
+**Ignited for good** (refinement; `passive_only`, `ignited_for_good`). A card whose removal
+steps are all on its passive side, and whose side no `flip_back` or `turn_over` step of the
+card set can select, removes nothing once it is ignited: sides change only by a game effect
+(C, "Orientation Rule"): IGNITE turns a passive card ignited or discards an ignited one
+(D.4), "plays ignited" (a `next` step) turns a passive card ignited, and only `flip_back`
+and `turn_over` turn a card back to its passive side (CARDS.md); a played card plays the
+side that is up (D.1, D.3). So every such card that is ignited now starts switched off, in R
+and C alike, on every line from the position (the spent-retriever rounds and the one-shot
+group then start from it). In the stand-in sets it is the KING ("You may put the PRINCESS
+from the DISCARD PILE on top of the DECK", a passive action) wherever no DREAM GUIDE or
+PORTRAIT can turn it back: once the KING is ignited, a PRINCESS in the DISCARD PILE is lost
+for good. (A card with removals on both sides keeps all of them: not refined.)
+
 **One-shot retrievers** (refinement; `one_shot_group`, `one_shot_sets`). A single card
 with an any-depth retrieval of several cards (a *seed*, `one_shot_seeds`; in stand-in v2
 the LEFT HAND, "put one card of the DISCARD PILE on top of the DECK") makes R hold every
@@ -137,7 +150,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from solvers.allisbomb.layout import H_PILE, PLAYED, W_MASKS, key_words
+from solvers.allisbomb.layout import H_PILE, PLAYED, SIDE, W_MASKS, key_words
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet, Step
@@ -210,7 +223,9 @@ class Analysis:
     (0 = the top card; -1 if it has no such retrieval). removes: what its removal steps
     can take, all of them (used for C). spent, single: as in the module docstring.
     dishes: the card ids its PROPHECY steps name. princess_wins: see INFO_PRINCESS_WINS;
-    princess_number: the NUMBER of the PRINCESS's ignited side.
+    princess_number: the NUMBER of the PRINCESS's ignited side. passive_only: its removals
+    are all on its passive side and no step can turn it back (module docstring, "Ignited
+    for good").
     """
 
     deep: tuple[frozenset[int], ...]
@@ -222,6 +237,7 @@ class Analysis:
     dishes: tuple[frozenset[int], ...]
     princess_wins: int
     princess_number: int
+    passive_only: tuple[bool, ...] = ()
 
     def retrieves(self, c: int) -> frozenset[int]:
         """Every card that card c can take back from the DISCARD PILE (any depth)."""
@@ -268,7 +284,16 @@ def _reach_depth(st: Step) -> int:
 
 def _analyse(cs: CardSet) -> Analysis:
     deep, near, depth, removes, spent, single, dishes = [], [], [], [], [], [], []
+    passive_only = []
+    # the cards a step could turn back to the passive side (C "Orientation Rule": only a
+    # game effect turns a card over; in the vocabulary flip_back and turn_over)
+    turnable: set[int] = set()
     for card in cs.cards:
+        for side in (card.passive, card.ignited):
+            for st in side.all_steps():
+                if st.op in ("flip_back", "turn_over"):
+                    turnable |= _selects(cs, st)
+    for c, card in enumerate(cs.cards):
         dp: set[int] = set()
         nr: set[int] = set()
         dep = -1
@@ -322,6 +347,7 @@ def _analyse(cs: CardSet) -> Analysis:
         spent.append(is_spent)
         single.append(is_single)
         dishes.append(frozenset(named))
+        passive_only.append(n_removals[0] > 0 and n_removals[1] == 0 and c not in turnable)
     if any(
         st.op in ("reorder", "reverse") and st.zone == "discard"
         for card in cs.cards
@@ -366,6 +392,7 @@ def _analyse(cs: CardSet) -> Analysis:
         tuple(dishes),
         wins,
         number,
+        tuple(passive_only),
     )
 
 
@@ -462,9 +489,10 @@ def _must(state, a: Analysis) -> set[int]:
 
 
 def _reach_off(state, a: Analysis) -> tuple[set[int], set[int]]:
-    """The reach set R and the spent retrievers switched off to reach it."""
+    """The reach set R and the cards switched off to reach it: those ignited for good,
+    then the spent retrievers (module docstring)."""
     must = _must(state, a)
-    off: set[int] = set()
+    off = ignited_for_good(state, a)
     while True:
         reach = _closure(state, a, off)
         more = set()
@@ -476,6 +504,12 @@ def _reach_off(state, a: Analysis) -> tuple[set[int], set[int]]:
         if not more:
             return reach, off
         off |= more
+
+
+def ignited_for_good(state, a: Analysis) -> set[int]:
+    """The cards with removals only on their passive side that are ignited now and that no
+    step can turn back: they remove nothing on any later turn (module docstring)."""
+    return {c for c, p in enumerate(a.passive_only) if p and state.ignited[c]}
 
 
 def reach_set(state, a: Analysis | None = None) -> set[int]:
@@ -777,6 +811,20 @@ def _closure_mask(sb, n, info, off, reach, disc, removers):
 
 
 @njit(cache=True, inline="always")
+def _ignited_for_good(sb, n, info):
+    """The cards of `ignited_for_good` as a mask: the passive-only removers (info at
+    fast_start(n) + 10) whose side bit is set in the row (sb: its int8 view)."""
+    m = _pair(info, fast_start(n) + 10)
+    off = np.int64(0)
+    while m != 0:
+        c = _low(m)
+        m &= m - np.int64(1)
+        if (sb[n + c] & SIDE) != 0:
+            off |= _bit(c)
+    return off
+
+
+@njit(cache=True, inline="always")
 def _must_mask(sb, n, info):
     """The cards that must be in the DECK, equipped or in the PLAY AREA at the win (`_must`)."""
     must = np.int64(0)
@@ -806,7 +854,7 @@ def _reach(st, n, info, disc, out):
     removers = _pair(info, fast_start(n))
     live = (_bit(n) - 1) & ~disc & ~out  # neither in the DISCARD PILE nor out of play
     spent = _pair(info, INFO_SPENT)
-    off = np.int64(0)
+    off = _ignited_for_good(sb, n, info)
     must = np.int64(-1)  # not computed yet
     while True:
         reach = _closure_mask(sb, n, info, off, live, disc, removers)
@@ -1216,7 +1264,11 @@ def bound_reaches(st, n, info, objective, target):
 #     made, not the DESIRED DISH. A card set with any depth-limited retrieval (`near`) has
 #     no inert cards, so there (a) must hold with k = 0;
 # (c) if k > 0 and the DECK rule is in use: the child's cards outside the DISCARD PILE and
-#     out of play, less one, are at least the PRINCESS's ignited NUMBER.
+#     out of play, less one, are at least the PRINCESS's ignited NUMBER;
+# (d) each card with removals only on its passive side that no step turns back
+#     (`passive_only`) has the same side up in both, so both start from the same cards
+#     ignited for good (a KING played passive is ignited in the child: its retrieval of the
+#     PRINCESS is gone, and the child may be dead).
 #
 # Why. Write R_p, R_c for the reach sets (`reach_set`) and I_p, I_c for the cards in the
 # DECK, equipped or in the PLAY AREA. By (a) the cards of X were in I_p (a card cannot be in
@@ -1228,7 +1280,8 @@ def bound_reaches(st, n, info, objective, target):
 # and R_p - X is within R_c (a card added to R_p is taken by a remover of R_p, which is not
 # in X, so it is in R_c, from the parent's pile, which the child's holds too). So R_c and
 # R_p hold the same removers and the same cards of the `must` list of `reach_set` (none is
-# inert), and the spent-retriever rounds switch off the same cards: the final sets obey
+# inert), and the spent-retriever rounds switch off the same cards (starting, by (d), from
+# the same cards ignited for good): the final sets obey
 # R_p - X <= R_c <= R_p as well. Each rule of `dead` reads of R only whether a non-inert
 # card is in it, except DECK, which reads |R| >= |I_c| (so (c) keeps it from firing); the
 # rest reads the out-of-play cards and the dish (equal by (a)) and the played marks and
@@ -1332,24 +1385,26 @@ def extend_marks(cs: CardSet, info: np.ndarray) -> np.ndarray:
 
 
 def extend_fast(cs: CardSet, info: np.ndarray) -> np.ndarray:
-    """Return `info` (up to the tracked-cards mask) extended with five masks for `dead`'s
+    """Return `info` (up to the tracked-cards mask) extended with six masks for `dead`'s
     rounds (lo/hi pairs at fast_start(n)): the cards with a removal step (the removers
     listed at INFO_LISTS), those of them that are single, the seeds of the one-shot group
-    (`one_shot_seeds`; none: `dead` skips the refinement), and `read_cards`."""
+    (`one_shot_seeds`; none: `dead` skips the refinement), `read_cards`, and the cards
+    with removals only on their passive side that no step turns back (`passive_only`)."""
     a = analyse(cs)
     n = cs.n
-    out = np.zeros(fast_start(n) + 10, np.int32)
+    out = np.zeros(fast_start(n) + 12, np.int32)
     out[: len(info)] = info
     rm = _mask(c for c in range(n) if a.removes[c])
     single = _mask(c for c in range(n) if a.removes[c] and a.single[c])
     before, after = read_cards(cs)
-    masks = (rm, single, _mask(one_shot_seeds(cs)), _mask(before), _mask(after))
+    passive = _mask(c for c in range(n) if a.passive_only[c])
+    masks = (rm, single, _mask(one_shot_seeds(cs)), _mask(before), _mask(after), passive)
     out[fast_start(n) :] = [h for m in masks for h in (m & 0x7FFFFFFF, m >> 31)]
     return out
 
 
 def skips_dead_check(parent, child) -> bool:
-    """Plain-Python twin of `still_alive` over two `rules.State`s ((a)-(c) above)."""
+    """Plain-Python twin of `still_alive` over two `rules.State`s ((a)-(d) above)."""
     cs = child.cards
     k = len(child.discard) - len(parent.discard)
     if k < 0 or child.discard[: len(parent.discard)] != parent.discard:
@@ -1358,13 +1413,15 @@ def skips_dead_check(parent, child) -> bool:
         return False
     if [z == OUT for z in child.zone] != [z == OUT for z in parent.zone]:
         return False
+    a = analyse(cs)
+    if ignited_for_good(child, a) != ignited_for_good(parent, a):
+        return False
     if k == 0:
         return True
     before, after = inert_cards(cs)
     inert = before if child.desired < 0 else after - {child.desired}
     if not set(child.discard[len(parent.discard) :]) <= inert:
         return False
-    a = analyse(cs)
     live = sum(1 for z in child.zone if z not in (DISCARD, OUT))
     return a.princess_wins == 2 or a.princess_number <= live - 1
 
@@ -1390,7 +1447,7 @@ def _same_bytes_from(a, b, first, end):
 @njit(cache=True, inline="always")
 def still_alive(a, b, n, info):
     """True only if position b, a child of a position a that is not dead, is not dead
-    either ((a)-(c) above); the search then skips `dead` on it. Twin of `skips_dead_check`."""
+    either ((a)-(d) above); the search then skips `dead` on it. Twin of `skips_dead_check`."""
     ab = a.view(np.int8)
     bb = b.view(np.int8)
     la = _pile_len(ab, n)
@@ -1402,6 +1459,8 @@ def still_alive(a, b, n, info):
     disc_b, out_b = _zone_masks(b, n)
     if out_a != out_b:
         return False  # a card went out of play (none comes back)
+    if _ignited_for_good(ab, n, info) != _ignited_for_good(bb, n, info):
+        return False  # (d): a passive-only remover turned ignited
     # the parent's pile (bottom first from byte n - 1) is the bottom of the child's
     if not _same_bytes_from(a, b, n - la, n):
         return False

@@ -43,7 +43,7 @@ from solvers.allisbomb.program import (
     move_order,
     move_order_enabled,
 )
-from solvers.allisbomb.prune import OUT, dead_reason
+from solvers.allisbomb.prune import OUT, analyse, dead_reason, ignited_for_good
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import solve, solve_batch
 from solvers.allisbomb.study import config_from_params
@@ -158,7 +158,8 @@ def test_copy_keys_keep_every_decided_verdict_of_the_first_fixture():
 
 
 def _pile_sig(s):
-    return (tuple(s.discard), s.desired, tuple(z == OUT for z in s.zone))
+    good = ignited_for_good(s, analyse(s.cards))
+    return (tuple(s.discard), s.desired, tuple(z == OUT for z in s.zone), frozenset(good))
 
 
 @pytest.mark.parametrize(
@@ -168,8 +169,9 @@ def _pile_sig(s):
 )
 def test_a_child_with_the_parents_pile_is_not_dead(cfg):
     """The fact prune.still_alive rests on when the pile did not change (k = 0 there):
-    a child with the same DISCARD PILE, out-of-play cards and DESIRED DISH as a parent that
-    is not dead is not dead either. Checked with the reference predicate on random lines."""
+    a child with the same DISCARD PILE, out-of-play cards, DESIRED DISH and cards ignited
+    for good as a parent that is not dead is not dead either. Checked with the reference
+    predicate on random lines."""
     rng = np.random.default_rng(5)
     n = load_cards(cfg).n
     same = 0

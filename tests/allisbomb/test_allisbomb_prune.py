@@ -308,6 +308,48 @@ def test_one_shot_group_of_the_stand_in_set_version_2():
     assert not prune.one_shot_seeds(load_cards(ALL_HANDS))
 
 
+V2_BASE = GameConfig(cards_version="standin-v2")
+V2_WAKING = GameConfig(expansions=("waking_up",), cards_version="standin-v2")
+V2_DREAM = GameConfig(expansions=("dream_guide",), cards_version="standin-v2")
+
+
+def test_an_ignited_king_takes_the_princess_back_no_more():
+    """Ignited for good: the KING takes the PRINCESS back only on his passive side, and no
+    card of these stand-in v2 sets turns a card back to its passive side (C, "Orientation
+    Rule"), so once he is ignited a PRINCESS in the DISCARD PILE is lost."""
+    for cfg, deck, pile in (
+        (V2_BASE, ["MENDER", "RASCAL", "KING", "EGGS"], ["PRINCESS"]),
+        (V2_WAKING, ["MENDER", "RASCAL", "KING", "THRONE"], ["EGGS", "PRINCESS"]),
+    ):
+        lay = dict(deck=deck, equipped=[["JOKER"]], discard=pile, desired="EGGS")
+        assert check(position(cfg, **lay)) is None  # passive: he can still take her back
+        assert check(position(cfg, ignited=["KING"], **lay)) == "PRINCESS"
+    # the DREAM GUIDE can turn an equipped ignited card back: the KING may retrieve again
+    lay = dict(
+        deck=["MENDER", "RASCAL", "KING", "EGGS", "DREAM GUIDE"],
+        equipped=[["JOKER"]],
+        discard=["PRINCESS"],
+        desired="EGGS",
+    )
+    assert check(position(V2_DREAM, ignited=["KING"], **lay)) is None
+
+
+def test_the_passive_only_removers_of_the_stand_in_sets():
+    """Version 2's KING (base and WAKING UP) is the one card ignited for good once ignited,
+    where no DREAM GUIDE or PORTRAIT can turn him back; version 1's ignited MENDER turns the
+    top card of the DECK back, so there no card is."""
+
+    def passive_only(cfg: GameConfig) -> set[str]:
+        cs = load_cards(cfg)
+        return {cs.labels[c] for c, p in enumerate(prune.analyse(cs).passive_only) if p}
+
+    assert passive_only(V2_BASE) == passive_only(V2_WAKING) == {"KING"}
+    assert passive_only(replace(V2_WAKING, hands=True, players=2)) == {"KING"}
+    assert passive_only(V2_DREAM) == set()
+    assert passive_only(GameConfig(expansions=("gifts",), cards_version="standin-v2")) == set()
+    assert passive_only(BASE) == passive_only(WAKING) == set()
+
+
 def test_custom_card_file_with_a_retrieval_card_is_not_pruned(tmp_path):
     """(d) the analysis reads the card file: a new retrieval card keeps positions alive."""
     text = """

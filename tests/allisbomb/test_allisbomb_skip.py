@@ -104,3 +104,26 @@ def test_the_deck_rule_stops_the_skip():
     kw["equipped"] = [["JOKER"]]
     child2 = position(cfg, deck=["MENDER", "CROISSANT"], discard=[*pile, "PRINCESS"], **kw)
     assert not prune.skips_dead_check(parent, child2)
+
+
+def test_a_king_turned_ignited_is_not_skipped():
+    """(d): a child in which the KING (stand-in v2, a retriever on his passive side only)
+    turned ignited may be dead though its pile is the parent's: the check is not skipped."""
+    cfg = GameConfig(expansions=("waking_up",))
+    cs = load_cards(cfg)
+    info = compile_program(cs).info
+    parent = position(
+        cfg,
+        deck=["MENDER", "RASCAL", "THRONE", "GUARDIAN"],
+        equipped=[["KING"]],
+        discard=["EGGS", "PRINCESS"],
+        desired="EGGS",
+    )
+    assert prune.dead_reason(parent) is None
+    # the KING declines to take her back ("you may"): he turns ignited, the pile is the same
+    kids = [c for m, c in parent.children() if c.discard == parent.discard]
+    assert kids and all(c.ignited[cs.labels.index("KING")] for c in kids)
+    for child in kids:
+        assert prune.dead_reason(child) == "PRINCESS"
+        assert not prune.skips_dead_check(parent, child)
+        assert not prune.still_alive(to_kernel_state(parent), to_kernel_state(child), cs.n, info)
