@@ -3,8 +3,10 @@
 
     nice -n 10 python scripts/allisbomb_hard_deals.py --study results/allisbomb/standin-v2/matrix \
         --config base+all+hands [--first 400000] [--ceiling 51200000] [--max-deals N] > OUT.jsonl
+    nice -n 10 python scripts/allisbomb_hard_deals.py --config base/2p --ranks R1,R2 > OUT.jsonl
 
-Reads the study's chunks (the 'undecided' rows of one configuration, in deal order), and
+Reads the study's chunks (the 'undecided' rows of one configuration, in deal order), or
+takes the deals by rank (`--ranks R1,R2,...`, printed by every solve; no --study), and
 decides each deal by `escalate.solve_escalating` (first pass --first, doubling up to
 --ceiling), printing one JSON line a deal: its verdict code (kernel.CODE_*), the positions
 over every pass, the limit of the deciding pass, and the CPU seconds. One deal a call, so
@@ -25,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--study", required=True, help="a matrix folder with chunks/*.parquet")
+    ap.add_argument("--study", help="a matrix folder with chunks/*.parquet")
+    ap.add_argument("--ranks", help="comma-separated deal ranks instead of a study's rows")
     ap.add_argument("--config", required=True, help="a configuration's label")
     ap.add_argument("--first", type=int, default=400_000)
     ap.add_argument("--ceiling", type=int, default=51_200_000)
@@ -47,14 +50,21 @@ def main() -> int:
         print(e, file=sys.stderr)
         return 2
     cfgs = [c for c in matrix_configs() if c.label() == args.config]
-    files = sorted(glob.glob(str(Path(args.study) / "chunks" / "*.parquet")))
-    if not cfgs or not files:
+    if (args.study is None) == (args.ranks is None):
+        print("give --study or --ranks", file=sys.stderr)
+        return 2
+    files = sorted(glob.glob(str(Path(args.study) / "chunks" / "*.parquet"))) if args.study else []
+    if not cfgs or (args.study and not files):
         print(f"no configuration {args.config!r} or no chunks in {args.study}", file=sys.stderr)
         return 2
     cfg = cfgs[0]
     n = compiled(cfg).cards.n
-    df = pd.concat(pd.read_parquet(f) for f in files)
-    rows = df[(df.config == args.config) & (df.outcome == "undecided")].sort_values("deal")
+    if args.ranks:
+        ranks = [r.strip() for r in args.ranks.split(",") if r.strip()]
+        rows = pd.DataFrame({"deal": range(len(ranks)), "rank": ranks})
+    else:
+        df = pd.concat(pd.read_parquet(f) for f in files)
+        rows = df[(df.config == args.config) & (df.outcome == "undecided")].sort_values("deal")
     if args.max_deals is not None:
         rows = rows.head(args.max_deals)
     decks = [np.array([unrank(int(r), n)], dtype=np.int64) for r in rows["rank"]]
