@@ -115,7 +115,13 @@ candidate's closure brings back together. `dead` tries it only when the card set
   the PRINCESS, so it must come out of the DECK: not in R -> dead. WAKING UP (G) needs it
   in the DISCARD PILE: out of play -> dead.
 - THRONE (G, "Waking Up"): the ignited PRINCESS must EQUIP the ignited THRONE: not in R
-  (or not in the game) -> dead.
+  (or not in the game) -> dead. She EQUIPs it from the DECK (her `equip_win` step takes
+  it from the DECK or as the card drawn from it, CARDS.md), so an ignited THRONE among the
+  EQUIPPED CARDS must first go back into the DECK. Played, it is discarded (D.4); it stays
+  ignited unless a step can turn it back (C, "Orientation Rule"); so it comes back only by
+  a card of `throne_returners` (a step moving it from the EQUIPPED CARDS into the DECK, a
+  swap or exchange, or a retrieval from the DISCARD PILE), which must be in R to be
+  played: none in R -> dead. (Those cards are read by this rule: `read_cards`.)
 - PROPHECY (E.1): with no prophecy made yet, some card of R must have a PROPHECY step
   naming a dish that can still serve (in R under the base rules; not out of play and not
   the THRONE under WAKING UP; THE JUICE if that expansion is in play). None -> dead.
@@ -150,7 +156,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from solvers.allisbomb.layout import H_PILE, PLAYED, SIDE, W_MASKS, key_words
+from solvers.allisbomb.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet, Step
@@ -282,17 +288,52 @@ def _reach_depth(st: Step) -> int:
     return st.within + st.count - 2  # each earlier choice may lift the next card by one
 
 
-def _analyse(cs: CardSet) -> Analysis:
-    deep, near, depth, removes, spent, single, dishes = [], [], [], [], [], [], []
-    passive_only = []
-    # the cards a step could turn back to the passive side (C "Orientation Rule": only a
-    # game effect turns a card over; in the vocabulary flip_back and turn_over)
-    turnable: set[int] = set()
+def turnable_cards(cs: CardSet) -> frozenset[int]:
+    """The cards a step could turn back to their passive side (C, "Orientation Rule": only
+    a game effect turns a card over; in the vocabulary flip_back and turn_over)."""
+    out: set[int] = set()
     for card in cs.cards:
         for side in (card.passive, card.ignited):
             for st in side.all_steps():
                 if st.op in ("flip_back", "turn_over"):
-                    turnable |= _selects(cs, st)
+                    out |= _selects(cs, st)
+    return frozenset(out)
+
+
+def throne_returners(cs: CardSet) -> frozenset[int]:
+    """The cards that could bring an ignited EQUIPPED THRONE back into the DECK (module
+    docstring, "The rules", THRONE): a step moving an EQUIPPED CARD (or a card from
+    anywhere) it can select into the DECK, any `swap` or `exchange` step, or a retrieval
+    that can take it from the DISCARD PILE; every card if a step could turn it back to
+    its passive side (then its own play puts it at the bottom of the DECK, D.5), and none
+    without a THRONE."""
+    ids = cs.ids_named("THRONE")
+    if not ids:
+        return frozenset()
+    t = ids[0]
+    if t in turnable_cards(cs):
+        return frozenset(range(cs.n))
+    a = analyse(cs)
+    out = {c for c in range(cs.n) if t in a.retrieves(c)}
+    for c, card in enumerate(cs.cards):
+        for side in (card.passive, card.ignited):
+            for st in side.all_steps():
+                if st.op in ("swap", "exchange"):
+                    out.add(c)
+                elif (
+                    st.op == "move"
+                    and st.zone in ("equipped", "anywhere")
+                    and st.to.startswith("deck")
+                    and t in _selects(cs, st)
+                ):
+                    out.add(c)
+    return frozenset(out)
+
+
+def _analyse(cs: CardSet) -> Analysis:
+    deep, near, depth, removes, spent, single, dishes = [], [], [], [], [], [], []
+    passive_only = []
+    turnable = turnable_cards(cs)
     for c, card in enumerate(cs.cards):
         dp: set[int] = set()
         nr: set[int] = set()
@@ -630,6 +671,9 @@ def _rule(state, a: Analysis, reach: set[int], deck: bool = True) -> str | None:
             return "DISH"
         if throne < 0 or throne not in reach:
             return "THRONE"
+        if state.zone[throne] in (EQUIP0, EQUIP1) and state.ignited[throne]:
+            if not throne_returners(cs) & reach:
+                return "THRONE"  # ignited and EQUIPPED, and nothing can put it back
     elif d >= 0 and d not in reach:
         return "DISH"
     juice = first("THE JUICE") if "the_juice" in cfg.expansions else -2
@@ -915,6 +959,10 @@ def _rules_fire(sb, n, info, reach, out, deck):
             return True  # DISH
         if t < 0 or not _has(reach, t):
             return True  # THRONE
+        z = sb[n + t]
+        if (z & SIDE) != 0 and 1 <= (z & ZONE) <= 2:  # ignited and EQUIPPED (either player)
+            if _pair(info, fast_start(n) + 12) & reach == 0:
+                return True  # THRONE: nothing can put it back into the DECK
     elif d >= 0 and not _has(reach, d):
         return True  # DISH
     if d < 0:
@@ -1268,7 +1316,9 @@ def bound_reaches(st, n, info, objective, target):
 # (d) each card with removals only on its passive side that no step turns back
 #     (`passive_only`) has the same side up in both, so both start from the same cards
 #     ignited for good (a KING played passive is ignited in the child: its retrieval of the
-#     PRINCESS is gone, and the child may be dead).
+#     PRINCESS is gone, and the child may be dead);
+# (e) under WAKING UP's rules the THRONE is ignited and EQUIPPED in both or in neither (the
+#     THRONE rule reads that, beside R).
 #
 # Why. Write R_p, R_c for the reach sets (`reach_set`) and I_p, I_c for the cards in the
 # DECK, equipped or in the PLAY AREA. By (a) the cards of X were in I_p (a card cannot be in
@@ -1316,7 +1366,7 @@ def read_cards(cs: CardSet) -> tuple[frozenset[int], frozenset[int]]:
     ids = cs.ids_named
     read = {c for c in range(n) if a.removes[c]} | set(ids("PRINCESS"))
     if cfg.waking_up:
-        read |= set(ids("THRONE")[:1])
+        read |= set(ids("THRONE")[:1]) | throne_returners(cs)
     for exp, name in (("all", "ALL"), ("dream_guide", "DREAM GUIDE")):
         if exp in cfg.expansions:
             read |= set(ids(name)[:1])
@@ -1385,26 +1435,34 @@ def extend_marks(cs: CardSet, info: np.ndarray) -> np.ndarray:
 
 
 def extend_fast(cs: CardSet, info: np.ndarray) -> np.ndarray:
-    """Return `info` (up to the tracked-cards mask) extended with six masks for `dead`'s
+    """Return `info` (up to the tracked-cards mask) extended with masks for `dead`'s
     rounds (lo/hi pairs at fast_start(n)): the cards with a removal step (the removers
     listed at INFO_LISTS), those of them that are single, the seeds of the one-shot group
-    (`one_shot_seeds`; none: `dead` skips the refinement), `read_cards`, and the cards
-    with removals only on their passive side that no step turns back (`passive_only`)."""
+    (`one_shot_seeds`; none: `dead` skips the refinement), `read_cards`, the cards
+    with removals only on their passive side that no step turns back (`passive_only`), and
+    `throne_returners` (seven masks)."""
     a = analyse(cs)
     n = cs.n
-    out = np.zeros(fast_start(n) + 12, np.int32)
+    out = np.zeros(fast_start(n) + 14, np.int32)
     out[: len(info)] = info
     rm = _mask(c for c in range(n) if a.removes[c])
     single = _mask(c for c in range(n) if a.removes[c] and a.single[c])
     before, after = read_cards(cs)
     passive = _mask(c for c in range(n) if a.passive_only[c])
     masks = (rm, single, _mask(one_shot_seeds(cs)), _mask(before), _mask(after), passive)
+    masks += (_mask(throne_returners(cs)),)
     out[fast_start(n) :] = [h for m in masks for h in (m & 0x7FFFFFFF, m >> 31)]
     return out
 
 
+def _throne_held(state) -> bool:
+    """The THRONE is ignited and EQUIPPED (what (e) above compares)."""
+    t = (state.cards.ids_named("THRONE") or [-1])[0]
+    return t >= 0 and state.zone[t] in (EQUIP0, EQUIP1) and state.ignited[t]
+
+
 def skips_dead_check(parent, child) -> bool:
-    """Plain-Python twin of `still_alive` over two `rules.State`s ((a)-(d) above)."""
+    """Plain-Python twin of `still_alive` over two `rules.State`s ((a)-(e) above)."""
     cs = child.cards
     k = len(child.discard) - len(parent.discard)
     if k < 0 or child.discard[: len(parent.discard)] != parent.discard:
@@ -1415,6 +1473,8 @@ def skips_dead_check(parent, child) -> bool:
         return False
     a = analyse(cs)
     if ignited_for_good(child, a) != ignited_for_good(parent, a):
+        return False
+    if cs.config.waking_up and _throne_held(child) != _throne_held(parent):
         return False
     if k == 0:
         return True
@@ -1447,7 +1507,7 @@ def _same_bytes_from(a, b, first, end):
 @njit(cache=True, inline="always")
 def still_alive(a, b, n, info):
     """True only if position b, a child of a position a that is not dead, is not dead
-    either ((a)-(d) above); the search then skips `dead` on it. Twin of `skips_dead_check`."""
+    either ((a)-(e) above); the search then skips `dead` on it. Twin of `skips_dead_check`."""
     ab = a.view(np.int8)
     bb = b.view(np.int8)
     la = _pile_len(ab, n)
@@ -1461,6 +1521,13 @@ def still_alive(a, b, n, info):
         return False  # a card went out of play (none comes back)
     if _ignited_for_good(ab, n, info) != _ignited_for_good(bb, n, info):
         return False  # (d): a passive-only remover turned ignited
+    t = info[2]
+    if info[0] == 1 and t >= 0:
+        za, zb = ab[n + t], bb[n + t]
+        held_a = (za & SIDE) != 0 and 1 <= (za & ZONE) <= 2
+        held_b = (zb & SIDE) != 0 and 1 <= (zb & ZONE) <= 2
+        if held_a != held_b:
+            return False  # (e): the THRONE rule reads whether it is ignited and EQUIPPED
     # the parent's pile (bottom first from byte n - 1) is the bottom of the child's
     if not _same_bytes_from(a, b, n - la, n):
         return False

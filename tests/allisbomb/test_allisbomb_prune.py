@@ -334,6 +334,34 @@ def test_an_ignited_king_takes_the_princess_back_no_more():
     assert check(position(V2_DREAM, ignited=["KING"], **lay)) is None
 
 
+def test_an_ignited_equipped_throne_needs_a_card_to_put_it_back():
+    """WAKING UP: the ignited PRINCESS EQUIPs the ignited THRONE from the DECK; an ignited
+    THRONE among the EQUIPPED CARDS is discarded when played, so it needs a card that puts
+    an EQUIPPED CARD back into the DECK (stand-in v2: the ignited JOKER) or takes it back
+    from the DISCARD PILE (the LEFT HAND)."""
+    cs = load_cards(V2_WAKING)
+    assert {cs.labels[c] for c in prune.throne_returners(cs)} == {"JOKER"}
+    hands = replace(V2_WAKING, hands=True)
+    assert {load_cards(hands).labels[c] for c in prune.throne_returners(load_cards(hands))} == {
+        "JOKER",
+        "LEFT HAND",
+    }
+    lay = dict(deck=["MENDER", "RASCAL", "GUARDIAN"], discard=["EGGS"], desired="EGGS")
+    held = [["PRINCESS", "THRONE"]]
+    assert check(position(V2_WAKING, equipped=held, ignited=["THRONE"], **lay)) == "THRONE"
+    # passive, its own play turns it and puts it at the bottom of the DECK (D.4, D.5)
+    assert check(position(V2_WAKING, equipped=held, **lay)) is None
+    # the JOKER in the DECK (ignited: it plays its "EQUIPPED CARD to the DECK" side) can
+    lay["deck"].append("JOKER")
+    assert check(position(V2_WAKING, equipped=held, ignited=["THRONE"], **lay)) is None
+    # so can the LEFT HAND, by taking it back once it is discarded
+    lay["deck"][-1] = "LEFT HAND"
+    assert check(position(hands, equipped=held, ignited=["THRONE"], **lay)) is None
+    # and the DREAM GUIDE can turn it back to its passive side: no card set of it is refined
+    every = load_cards(GameConfig(expansions=EXPANSIONS, cards_version="standin-v2"))
+    assert prune.throne_returners(every) == frozenset(range(every.n))
+
+
 def test_the_passive_only_removers_of_the_stand_in_sets():
     """Version 2's KING (base and WAKING UP) is the one card ignited for good once ignited,
     where no DREAM GUIDE or PORTRAIT can turn him back; version 1's ignited MENDER turns the

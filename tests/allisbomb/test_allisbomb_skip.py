@@ -127,3 +127,27 @@ def test_a_king_turned_ignited_is_not_skipped():
         assert prune.dead_reason(child) == "PRINCESS"
         assert not prune.skips_dead_check(parent, child)
         assert not prune.still_alive(to_kernel_state(parent), to_kernel_state(child), cs.n, info)
+
+
+def test_a_throne_that_turns_ignited_and_equipped_is_not_skipped():
+    """(e): under WAKING UP, a child whose ignited THRONE was just EQUIPPED may be dead
+    (nothing puts it back into the DECK) though the parent, with the same pile, is not."""
+    cfg = GameConfig(expansions=("waking_up",))
+    cs = load_cards(cfg)
+    info = compile_program(cs).info
+    parent = position(
+        cfg,
+        deck=["RASCAL", "THRONE", "MENDER", "GUARDIAN"],
+        equipped=[["LIBRARIAN", "PRINCESS"]],
+        discard=["EGGS"],
+        ignited=["THRONE"],
+        desired="EGGS",
+    )
+    assert prune.dead_reason(parent) is None
+    # the LIBRARIAN (NUMBER 2) draws RASCAL and EQUIPs the ignited THRONE
+    kids = [c for m, c in parent.children() if c.zone[cs.labels.index("THRONE")] == 1]
+    assert kids
+    for child in kids:
+        assert prune.dead_reason(child) == "THRONE"
+        assert not prune.skips_dead_check(parent, child)
+        assert not prune.still_alive(to_kernel_state(parent), to_kernel_state(child), cs.n, info)
