@@ -76,7 +76,7 @@ FIRST_BUDGET = 200
 #: The shared-table search (`decide_shared`): its move order (ordering.py's order 2), the
 #: positions it may enter per deal before the deal goes on to the escalation, and its
 #: table (2**SHARED_BITS index slots). 2**18 slots (a 2 MB index over 6 MB of entries,
-#: emptied about every 1,500 deals): deals that meet run one after another
+#: emptied about every 1,000 deals): deals that meet run one after another
 #: (`blitz_ranks.group_decks`), so a table that stays nearer the processor costs less
 #: than the positions a larger one saves (stand-in v2, 120,960 deals of two random runs
 #: of 9 groups, interleaved, load 3: 2**18 20.1 us and 68.6 positions per deal, 2**19
