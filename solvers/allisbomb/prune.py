@@ -303,10 +303,10 @@ def turnable_cards(cs: CardSet) -> frozenset[int]:
 def throne_returners(cs: CardSet) -> frozenset[int]:
     """The cards that could bring an ignited EQUIPPED THRONE back into the DECK (module
     docstring, "The rules", THRONE): a step moving an EQUIPPED CARD (or a card from
-    anywhere) it can select into the DECK, any `swap` or `exchange` step, or a retrieval
-    that can take it from the DISCARD PILE; every card if a step could turn it back to
-    its passive side (then its own play puts it at the bottom of the DECK, D.5), and none
-    without a THRONE."""
+    anywhere, or the played card from the PLAY AREA) it can select into the DECK, any `swap`
+    or `exchange` step, or a retrieval that can take it from the DISCARD PILE; every card if
+    a step could turn it back to its passive side (then its own play puts it at the bottom
+    of the DECK, D.5), and none without a THRONE."""
     ids = cs.ids_named("THRONE")
     if not ids:
         return frozenset()
@@ -322,10 +322,12 @@ def throne_returners(cs: CardSet) -> frozenset[int]:
                     out.add(c)
                 elif (
                     st.op == "move"
-                    and st.zone in ("equipped", "anywhere")
+                    and st.zone in ("equipped", "anywhere", "play")
                     and st.to.startswith("deck")
                     and t in _selects(cs, st)
                 ):
+                    # from the PLAY AREA: the played card itself, which then escapes the
+                    # Ignite phase (D.4) still ignited; c is the THRONE when it is its own
                     out.add(c)
     return frozenset(out)
 

@@ -8,6 +8,7 @@ deals; the kernel's `dead` and the plain-Python `dead_reason` must agree on each
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -360,6 +361,33 @@ def test_an_ignited_equipped_throne_needs_a_card_to_put_it_back():
     # and the DREAM GUIDE can turn it back to its passive side: no card set of it is refined
     every = load_cards(GameConfig(expansions=EXPANSIONS, cards_version="standin-v2"))
     assert prune.throne_returners(every) == frozenset(range(every.n))
+
+
+def test_a_throne_that_puts_itself_back_into_the_deck_is_its_own_returner(tmp_path):
+    """A card file whose ignited THRONE moves itself from the PLAY AREA to the bottom of the
+    DECK when played (a `move` from zone `play`, CARDS.md): played ignited, it is then not
+    discarded (D.4 ignites the played card only if it is still in the PLAY AREA), and the
+    ignited PRINCESS can EQUIP it from the DECK, so the THRONE rule must not fire."""
+    text = (Path(__file__).parents[2] / "solvers/allisbomb/data/waking_up.toml").read_text()
+    old = 'steps = [{op = "move", zone = "deck", pick = "top", to = "deck_bottom"}]'
+    assert text.count(old) == 1  # the THRONE's ignited action in the shipped file
+    mine = 'steps = [{op = "move", zone = "play", pick = "self", to = "deck_bottom"}]'
+    path = tmp_path / "waking_up.toml"
+    path.write_text(text.replace(old, mine))
+    custom = GameConfig(expansions=("waking_up",), cards_file=path)
+    cs = load_cards(custom)
+    assert cs.ids_named("THRONE")[0] in prune.throne_returners(cs)
+    lay = dict(
+        deck=["MENDER", "RASCAL", "GUARDIAN"],
+        equipped=[["PRINCESS", "THRONE"]],
+        ignited=["PRINCESS", "THRONE"],
+        discard=["EGGS"],
+        desired="EGGS",
+    )
+    s = position(custom, **lay)
+    assert check(s) is None
+    # and it is a win: the THRONE to the bottom of the DECK, then the PRINCESS EQUIPs it
+    assert reference_search(s, node_limit=10_000).outcome == "win"
 
 
 def test_the_passive_only_removers_of_the_stand_in_sets():
