@@ -85,7 +85,7 @@ B_BAD_LUCK, B_HAND_LIMIT = 1, 2
 #: atomic operation is costly on some processors: on an AMD EPYC (family 26) KVM guest 81-89%
 #: of a random game's samples were on NRT_incref/NRT_decref. These functions allocate
 #: nothing and keep no array past their return (the state arrays are allocated once per
-#: batch by `play_many`), so the counts are never needed. Numba compiles a callee met first
+#: batch by `run_games`, in Python), so the counts are never needed. Numba compiles a callee met first
 #: from such a function without NRT too, so what they call must not allocate either; the
 #: one exception, `_mc_choose`, asks for NRT explicitly.
 _no_refcount = njit(cache=True, _nrt=False)
@@ -1251,7 +1251,7 @@ def _play_turn(
 SC_ROWS = 11
 
 
-@_no_refcount
+@njit(cache=True, _nrt=False, inline="always")
 def _play_game(
     mc,
     n,
@@ -1284,7 +1284,7 @@ def _play_game(
 
     caps receives the captures, stats per-card counts (see `play_one`). Without reference
     counting (see `_no_refcount`): the state arrays are the caller's, allocated once per
-    batch in `play_many`, so nothing here allocates.
+    batch by `run_games`, so nothing here allocates.
     """
     # as fresh as np.zeros: the game starts from the same state whatever came before
     cnt[:] = 0
@@ -1367,8 +1367,7 @@ def _play_game(
         new_round = True
 
 
-@njit(cache=True)
-def _new_state():
+def _new_state() -> tuple[np.ndarray, ...]:
     """Fresh state arrays for `_play_game`: cnt, deck, disc, dragon, hands, hand_n, row,
     rowc, kept, ps, rng, sc, rowtmp, rowctmp (shapes in the module docstring)."""
     return (
@@ -1389,29 +1388,39 @@ def _new_state():
     )
 
 
-@njit(cache=True)
-def play_one(n, seed, strat, opts, ft, bt, caps, stats):
+# The entry points are compiled without NRT (`_no_refcount`) and take every array they
+# write, allocated by their Python callers (`run_games`, `game_record`): so the game loop
+# and the batch loop can be inlined into the entry in Numba's IR (`inline="always"`)
+# without taking a reference count per game. Inlined, not called: every compiled function
+# links a copy of all it calls, and LLVM optimises and generates the machine code of that
+# copy again, so each compiled level between the entry and `_play_turn` (`_play_many`,
+# `_play_game`) cost another pass over the whole game (results/PERFORMANCE.md, "Cold
+# compiles, seventh pass"). Two entry points of one body, each with its own on-disk cache
+# (`bombsolve warmup` and the compile announcement ask whether an entry point is cached).
+
+
+@_no_refcount
+def play_one(n, seed, strat, opts, ft, bt, caps, stats, state):
     """Play one game, no seat playing montecarlo (see `_play_one`)."""
-    return _play_one(False, n, seed, strat, opts, ft, bt, caps, stats)
+    _play_one(False, n, seed, strat, opts, ft, bt, caps, stats, state)
 
 
-@njit(cache=True)
-def play_one_mc(n, seed, strat, opts, ft, bt, caps, stats):
+@_no_refcount
+def play_one_mc(n, seed, strat, opts, ft, bt, caps, stats, state):
     """Play one game, any seat may play montecarlo (see `_play_one`)."""
-    return _play_one(True, n, seed, strat, opts, ft, bt, caps, stats)
+    _play_one(True, n, seed, strat, opts, ft, bt, caps, stats, state)
 
 
-@njit(cache=True)
-def _play_one(mc, n, seed, strat, opts, ft, bt, caps, stats):
-    """Play one game (mc: whether a seat may play montecarlo, see `_pick`); return (ps,
-    cnt). caps receives the captures, stats per-card counts.
+@njit(cache=True, _nrt=False, inline="always")
+def _play_one(mc, n, seed, strat, opts, ft, bt, caps, stats, state):
+    """Play one game (mc: whether a seat may play montecarlo, see `_pick`) in `state`
+    (`_new_state`); the result is left in its ps and cnt. caps receives the captures,
+    stats per-card counts.
 
     stats[0, card] points taken by the card, stats[1, card] bodies taken, stats[2, card]
     times played.
     """
-    cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, sc, rowtmp, rowctmp = (
-        _new_state()
-    )
+    cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, sc, rowtmp, rowctmp = state
     _play_game(
         mc,
         n,
@@ -1437,45 +1446,34 @@ def _play_one(mc, n, seed, strat, opts, ft, bt, caps, stats):
         rowtmp,
         rowctmp,
     )
-    return ps, cnt
 
 
-# Two entry points of one body, each with its own on-disk cache (`bombsolve warmup` and
-# the compile announcement ask whether an entry point is cached).
-@njit(cache=True)
-def play_many(n, seeds, strat, opts, ft, bt):
+@_no_refcount
+def play_many(n, seeds, strat, opts, ft, bt, out, caps, state):
     """Play one game per seed, no seat playing montecarlo (see `_play_many`)."""
-    return _play_many(False, n, seeds, strat, opts, ft, bt)
+    _play_many(False, n, seeds, strat, opts, ft, bt, out, caps, state)
 
 
-@njit(cache=True)
-def play_many_mc(n, seeds, strat, opts, ft, bt):
+@_no_refcount
+def play_many_mc(n, seeds, strat, opts, ft, bt, out, caps, state):
     """Play one game per seed, any seat may play montecarlo (see `_play_many`)."""
-    return _play_many(True, n, seeds, strat, opts, ft, bt)
+    _play_many(True, n, seeds, strat, opts, ft, bt, out, caps, state)
 
 
-@njit(cache=True)
-def _play_many(mc, n, seeds, strat, opts, ft, bt):
-    """Play one game per seed (mc: whether a seat may play montecarlo, see `_pick`). Returns (scores[G, n], bodies[G, n] used by the tie-break,
+@njit(cache=True, _nrt=False, inline="always")
+def _play_many(mc, n, seeds, strat, opts, ft, bt, out, caps, state):
+    """Play one game per seed (mc: whether a seat may play montecarlo, see `_pick`), all in
+    the one set of state arrays `state` (`_new_state`; `_play_game` clears them per game),
+    into `out` (`_new_results`, zeros): scores[G, n], bodies[G, n] used by the tie-break,
     winners[G, n] as 0/1, info[G, 4] = rounds, turns, stalled rounds, reshuffles (the
-    discard pile shuffled into a new deck), stats[G, 3, 45]:
-    per game, points taken by each card, bodies taken by it, times it was played;
-    took[G, 2, n]: how many 13s and bad-luck 4s each player took in the game).
+    discard pile shuffled into a new deck), stats[G, 3, 45]: per game, points taken by
+    each card, bodies taken by it, times it was played; took[G, 2, n]: how many 13s and
+    bad-luck 4s each player took in the game. caps: a [1, 6] array for the captures.
     """
-    g = seeds.size
-    scores = np.zeros((g, n), dtype=np.int64)
-    bodies = np.zeros((g, n), dtype=np.int64)
-    winners = np.zeros((g, n), dtype=np.int64)
-    took = np.zeros((g, 2, n), dtype=np.int64)
-    info = np.zeros((g, 4), dtype=np.int64)
-    stats = np.zeros((g, 3, 45), dtype=np.int64)
-    caps = np.zeros((1, 6), dtype=np.int64)
-    # One set of state arrays for the whole batch: `_play_game` clears them per game.
-    cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, sc, rowtmp, rowctmp = (
-        _new_state()
-    )
+    scores, bodies, winners, info, stats, took = out
+    cnt, deck, disc, dragon, hands, hand_n, row, rowc, kept, ps, rng, sc, rowtmp, rowctmp = state
     tb = BODIES_GAME if opts[O_TIEBREAK] == 0 else BODIES_ROUND
-    for i in range(g):
+    for i in range(seeds.size):
         _play_game(
             mc,
             n,
@@ -1521,7 +1519,19 @@ def _play_many(mc, n, seeds, strat, opts, ft, bt):
         for p in range(n):
             took[i, 0, p] = ps[TOOK_13, p]
             took[i, 1, p] = ps[TOOK_4, p]
-    return scores, bodies, winners, info, stats, took
+
+
+def _new_results(g: int, n: int) -> tuple[np.ndarray, ...]:
+    """Zeroed result arrays of `_play_many` for g games of n players: scores, bodies,
+    winners, info, stats, took."""
+    return (
+        np.zeros((g, n), dtype=np.int64),
+        np.zeros((g, n), dtype=np.int64),
+        np.zeros((g, n), dtype=np.int64),
+        np.zeros((g, 4), dtype=np.int64),
+        np.zeros((g, 3, 45), dtype=np.int64),
+        np.zeros((g, 2, n), dtype=np.int64),
+    )
 
 
 def run_games(
@@ -1536,9 +1546,11 @@ def run_games(
     opts = encode_options(options or Options())
     strat = np.asarray(strategies, dtype=np.int64)
     entry = play_many_mc if MONTECARLO in strat else play_many
-    scores, bodies, winners, info, stats, took = entry(
-        n, np.asarray(seeds, dtype=np.uint64), strat, opts, ft, bt
-    )
+    seeds = np.asarray(seeds, dtype=np.uint64)
+    out = _new_results(seeds.size, n)
+    caps = np.zeros((1, 6), dtype=np.int64)
+    entry(n, seeds, strat, opts, ft, bt, out, caps, _new_state())
+    scores, bodies, winners, info, stats, took = out
     return {
         "scores": scores,
         "bodies": bodies,
@@ -1564,16 +1576,10 @@ def game_record(
     caps = np.zeros((MAX_CAPS, 6), dtype=np.int64)
     stats = np.zeros((3, 45), dtype=np.int64)
     entry = play_one_mc if MONTECARLO in strategies else play_one
-    ps, cnt = entry(
-        n,
-        np.uint64(seed),
-        np.asarray(strategies, dtype=np.int64),
-        opts,
-        ft,
-        bt,
-        caps,
-        stats,
-    )
+    state = _new_state()
+    strat = np.asarray(strategies, dtype=np.int64)
+    entry(n, np.uint64(seed), strat, opts, ft, bt, caps, stats, state)
+    cnt, ps = state[0], state[9]
     k = min(int(cnt[CAP_N]), MAX_CAPS)
     captures = [tuple(int(x) for x in caps[i, :6]) for i in range(k)]
     return [int(x) for x in ps[SCORE, :n]], captures, int(cnt[ROUND]), int(cnt[TURNS])
