@@ -319,11 +319,8 @@ def _split(m, tiles, n, out_m, out_v) -> int:
     return k
 
 
-# Inlined: its callers pass named constants (K_*, PH_*), which Numba types as literals, and a
-# called function is compiled once per literal combination (48 copies, a third of the cold
-# compile); an inlined body is typed at each call site without a compile of its own.
-@njit(cache=True, inline="always")
-def _add(cm, cs, ck, lvl, n, mask, kind, phase, pk, sa, sf, card, slot) -> int:
+@njit(cache=True)
+def _write_child(cm, cs, ck, lvl, n, mask, kind, phase, pk, sa, sf, card, slot) -> int:
     """Write child n of level lvl; return n + 1."""
     for w in range(N_WORDS):
         cm[lvl, n, w] = mask[w]
@@ -335,6 +332,32 @@ def _add(cm, cs, ck, lvl, n, mask, kind, phase, pk, sa, sf, card, slot) -> int:
     cs[lvl, n, 4] = card
     cs[lvl, n, 5] = slot
     return n + 1
+
+
+# `_children` calls `_add` with named constants (K_*, PH_*, 0, -1), which Numba types as
+# literals, and a called function is compiled once per literal combination (48 copies of
+# `_write_child`, a third of the cold compile). Inlined in Numba's IR, `_add` only casts
+# them to int64, so `_write_child` is compiled once and LLVM inlines it at each call site;
+# inlining the whole write in Numba's IR (as before) typed and lowered its loop 35 times
+# (results/PERFORMANCE.md, "Cold compiles, seventh pass").
+@njit(cache=True, inline="always")
+def _add(cm, cs, ck, lvl, n, mask, kind, phase, pk, sa, sf, card, slot) -> int:
+    """Write child n of level lvl (`_write_child`); return n + 1."""
+    return _write_child(
+        cm,
+        cs,
+        ck,
+        np.int64(lvl),
+        np.int64(n),
+        mask,
+        np.int64(kind),
+        np.int64(phase),
+        np.int64(pk),
+        np.int64(sa),
+        np.int64(sf),
+        np.int64(card),
+        np.int64(slot),
+    )
 
 
 @njit(cache=True)
@@ -735,8 +758,12 @@ def _count_root(mask, fields, p, second_swap, shuffle_chance, keys, vals, used, 
     memo = (keys, vals, used, stats)
     zero = np.uint64(0)
     one = np.uint64(1)
-    mk[0] = mask
-    st[0] = fields
+    # element by element: a whole-row assignment compiles Numba's shape-mismatch error
+    # message (string formatting, about 2 s of the cold compile)
+    for w in range(N_WORDS):
+        mk[0, w] = mask[w]
+    for f in range(N_FIELDS):
+        st[0, f] = fields[f]
     # np.int64(0), not 0: a literal level would compile _enter and _children a second time
     found, n, lo, hi = _enter(
         np.int64(0),
