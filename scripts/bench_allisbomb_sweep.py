@@ -77,6 +77,7 @@ def main() -> int:
 
     import numpy as np
 
+    from solvers.allisbomb.config import DEFAULT_CARDS
     from solvers.allisbomb.deals import rank, shuffles
     from solvers.allisbomb.escalate import Escalation, solve_escalating
     from solvers.allisbomb.exhaust import ESCALATION as BLITZ_ESCALATION
@@ -87,8 +88,8 @@ def main() -> int:
     from solvers.allisbomb.study import SWEEP_NODE_LIMIT
 
     load = round(os.getloadavg()[0], 2)
-    summary = {"cards": "stand-in", "seed": args.seed, "reps": args.reps, "load_at_start": load}
-    print(f"All Is Bomb sweep benchmark, stand-in cards, seed {args.seed}, load {load}")
+    summary = {"cards": DEFAULT_CARDS, "seed": args.seed, "reps": args.reps, "load_at_start": load}
+    print(f"All Is Bomb sweep benchmark, {DEFAULT_CARDS} cards, seed {args.seed}, load {load}")
     rows = {}
     for name, cfg in _configs().items():
         n = compiled(cfg).cards.n
@@ -229,11 +230,14 @@ def _blitz_exhaust(groups: int, reps: int, seed: int) -> dict:
 
 
 def _kernel_vs_rev(rev: str, seed: int) -> dict:
-    """This tree's kernel against revision `rev`'s, plain search on the same base deals.
+    """This tree's kernel against revision `rev`'s, plain search on the same deals.
 
-    This tree's side runs with the copy-symmetric table keys off (`program.copy_keys`), so
-    both count the same positions whatever `rev` is: what is timed is the rest of the
-    kernel (scripts/bench_allisbomb_copy_keys.py times the keys themselves)."""
+    This tree's side runs with the copy-symmetric table keys off (`program.copy_keys`).
+    Where `rev` has the same dead-position proofs, both count the same positions and what
+    is timed is the rest of the kernel (scripts/bench_allisbomb_copy_keys.py times the keys
+    themselves); where the proofs differ, the positions differ too, so each configuration
+    reports the ratio of positions beside the ratio of time, and the verdicts must agree
+    on every deal both decide."""
     import numpy as np
 
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -242,6 +246,7 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
     from solvers.allisbomb import kernel as new_kernel
     from solvers.allisbomb.cards import load_cards
     from solvers.allisbomb.deals import shuffles
+    from solvers.allisbomb.kernel import CODE_UNDECIDED
     from solvers.allisbomb.program import copy_keys, win_info
     from solvers.allisbomb.solver import compiled
 
@@ -260,13 +265,30 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
             a, oa = old(decks)
             with copy_keys(cfg, False):
                 b, ob = new(decks)
-            if not all(np.array_equal(x, y) for x, y in zip(oa, ob, strict=True)):
-                raise SystemExit(f"{name}: kernel {rev} and this tree disagree")
+            both = (oa[0] != CODE_UNDECIDED) & (ob[0] != CODE_UNDECIDED)
+            if not (oa[0][both] == ob[0][both]).all():
+                raise SystemExit(f"{name}: kernel {rev} and this tree disagree on a verdict")
             t_old.append(a)
             t_new.append(b)
         ratio = float(np.median(np.array(t_old) / np.array(t_new)))
-        out[name] = {"deals": 100, "node_limit": 20_000, "old_over_new": round(ratio, 3)}
-        print(f"  kernel {rev} / this tree, {name}: x{ratio:.3f} (median of 3, same outputs)")
+        nodes = float(oa[1].sum() / max(1, ob[1].sum()))
+        same = all(np.array_equal(x, y) for x, y in zip(oa, ob, strict=True))
+        out[name] = {
+            "deals": 100,
+            "node_limit": 20_000,
+            "old_over_new": round(ratio, 3),
+            "positions_old_over_new": round(nodes, 3),
+            "undecided": [
+                int((oa[0] == CODE_UNDECIDED).sum()),
+                int((ob[0] == CODE_UNDECIDED).sum()),
+            ],
+            "same_outputs": same,
+        }
+        print(
+            f"  kernel {rev} / this tree, {name}: time x{ratio:.3f} (median of 3), positions "
+            f"x{nodes:.3f}, undecided {out[name]['undecided'][0]} -> {out[name]['undecided'][1]}"
+            + (", same outputs" if same else ", same verdicts where both decide")
+        )
     return out
 
 
