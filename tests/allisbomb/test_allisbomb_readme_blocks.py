@@ -31,7 +31,7 @@ def test_readme_players_block_is_the_default_sets_committed_table():
 @pytest.mark.parametrize(
     "out, block",
     [
-        ("results/allisbomb/standin-v2-decided", "allisbomb-results-v2"),
+        ("results/allisbomb/standin-v2-matrix", "allisbomb-results-v2"),
         ("results/allisbomb", "allisbomb-results"),
     ],
     ids=["v2", "v1"],
