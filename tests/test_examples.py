@@ -38,13 +38,14 @@ SMALL = {
     "--heuristic-deals": "2",
     "--sample": "4",
     "--ranks": "0:4",
+    "--groups": "0:1",
 }
 #: Commands that would run for minutes or hours without a size flag get one: the full Blitz
 #: count; a Bombastic study's 1,000,000 random kernel games; the positions a sweep's or a
 #: campaign's hardest deals may search (undecided past it; an escalating sweep keeps its own
 #: ceiling).
 SIZED = {
-    ("allisbomb", "exhaust"): (("--ranks", "--sample"), ["--ranks", "0:4"]),
+    ("allisbomb", "exhaust"): (("--ranks", "--sample", "--groups"), ["--ranks", "0:4"]),
     ("bombastic", "study"): (("--kernel-games",), ["--kernel-games", "4"]),
     ("allisbomb", "sweep"): (("--node-limit", "--escalate"), ["--node-limit", "20000"]),
     ("allisbomb", "campaign"): (("--node-limit",), ["--node-limit", "20000"]),
