@@ -336,6 +336,8 @@ def readme_body(out: Path, home: Path = ROOT / "README.md") -> str:
         f"{status}{headline}\n{text}.\n\n"
         f"![win rate by configuration]({rel}/win_rate_by_config.png)\n\n"
     )
+    if (out / PRECISE / "manifest.json").is_file():
+        body += _precise_text(out, home, pd.read_csv(matrix / "report" / "summary.csv"))
     camp_rows = load_study(camp_dir) if (camp_dir / "manifest.json").is_file() else None
     if camp_rows is not None and len(camp_rows):
         # campaign.md opens with its caption as an HTML comment; the caption follows the tables
@@ -345,6 +347,50 @@ def readme_body(out: Path, home: Path = ROOT / "README.md") -> str:
     # the command that made the study, from its manifest
     body += f"Regenerate or resume: `{manifest['command']} [--time-budget MINUTES]`\n"
     return body
+
+
+#: The study folder, beside ``matrix``, of the configurations swept again on more deals.
+PRECISE = "precise"
+
+#: The half-width, in percentage points, the matrix's intervals are to stay within.
+TARGET_HALF_WIDTH = 0.2
+
+
+def _precise_text(out: Path, home: Path, summary) -> str:
+    """The block's part for the sweep in ``out/precise``: the configurations decided again on
+    more (and other) deals, with the half-widths of the matrix that call for it."""
+    precise = out / PRECISE
+    manifest = load_manifest(precise)
+    table = (precise / "report" / "headline.md").read_text()
+    labels = manifest["identity"]["params"]["labels"]
+    wide = summary[summary["half_width_pp"] > TARGET_HALF_WIDTH].set_index("config")
+    widths = ", ".join(
+        f"{c} ±{wide.loc[c, 'half_width_pp']:.2f}" for c in wide.index if c in labels
+    )
+    missing = [c for c in wide.index if c not in labels]
+    complete = manifest["chunks_done"] == manifest["chunks_total"]
+    lead = (
+        "The same configurations swept again on other deals, more of them"
+        + (
+            f" (the matrix's intervals wider than ±{TARGET_HALF_WIDTH} points: {widths})"
+            if widths
+            else ""
+        )
+        + ":\n\n"
+    )
+    if missing:
+        lead += (
+            f"**Not yet swept again:** {', '.join(missing)} (the matrix's interval is wider "
+            f"than ±{TARGET_HALF_WIDTH} points).\n\n"
+        )
+    if not complete:
+        lead += (
+            f"**Study in progress:** {manifest['chunks_done']:,} of "
+            f"{manifest['chunks_total']:,} chunks; the same command resumes it.\n\n"
+        )
+    return (
+        f"{lead}{table}\n{caption(manifest)}.\n\nRegenerate or resume: `{manifest['command']}`\n\n"
+    )
 
 
 def _readme(args) -> int:

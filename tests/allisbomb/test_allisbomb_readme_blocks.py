@@ -3,6 +3,7 @@ output on the committed results."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import runpy
 import shlex
@@ -73,6 +74,45 @@ def test_results_block_says_how_far_a_study_in_progress_is(tmp_path):
     manifest.update(chunks_done=76)
     (out / "matrix" / "manifest.json").write_text(json.dumps(manifest))
     assert "in progress" not in mod.readme_body(out)
+
+
+def test_results_block_names_the_wide_intervals_and_the_sweep_that_narrows_them(tmp_path):
+    import shutil
+
+    mod = load_script("allisbomb_results")
+    out = tmp_path / "v2"
+    shutil.copytree(V2 / "matrix" / "report", out / "matrix" / "report")
+    shutil.copyfile(V2 / "matrix" / "manifest.json", out / "matrix" / "manifest.json")
+    summary = out / "matrix" / "report" / "summary.csv"
+    head, *rows = summary.read_text().splitlines()
+    col = head.split(",").index("half_width_pp")
+    widths = {"base": "0.25", "blitz": "0.29", "base+all": "0.24"}
+    fixed = []
+    for r in rows:
+        cells = r.split(",")
+        cells[col] = widths.get(cells[0], "0.1")
+        fixed.append(",".join(cells))
+    summary.write_text("\n".join([head, *fixed]) + "\n")
+    body = mod.readme_body(out)
+    assert "swept again" not in body  # no precise sweep: the block is the matrix's alone
+    manifest = json.loads((V2 / "matrix" / "manifest.json").read_text())
+    params = manifest["identity"]["params"]
+    keep = [i for i, c in enumerate(params["labels"]) if c in ("base", "blitz")]
+    params["labels"] = [params["labels"][i] for i in keep]
+    params["configs"] = [params["configs"][i] for i in keep]
+    manifest["identity"]["n_cases"] = 2 * 1_000_000
+    manifest["command"] = "bombsolve allisbomb sweep --configs base,blitz --deals 1000000"
+    ident = json.dumps(manifest["identity"], sort_keys=True, separators=(",", ":"))
+    manifest["identity_hash"] = hashlib.sha256(ident.encode()).hexdigest()[:16]
+    (out / "precise" / "report").mkdir(parents=True)
+    (out / "precise" / "manifest.json").write_text(json.dumps(manifest))
+    (out / "precise" / "report" / "headline.md").write_text("| configuration |\n|---|\n")
+    body = mod.readme_body(out)
+    assert "wider than ±0.2 points: base ±0.25, blitz ±0.29)" in body
+    assert "**Not yet swept again:** base+all" in body
+    assert "1,000,000 deals per configuration" in body
+    assert manifest["command"] in body
+    assert ("in progress" in body) == (manifest["chunks_done"] < manifest["chunks_total"])
 
 
 def test_readme_sensitivity_block_is_the_committed_study():
