@@ -273,6 +273,32 @@ def length_counts(rows: pd.DataFrame, configs: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(recs, columns=["config", "turns", "deals"])
 
 
+def hardest_deals(rows: pd.DataFrame, configs: Sequence[str]) -> pd.DataFrame:
+    """Each configuration's hardest deal (the most positions searched) and its slowest (the
+    most seconds), with what re-runs it: the case (``bombsolve allisbomb --study DIR --case
+    K``) and the rank. ``seconds`` is the one column that depends on the machine."""
+    recs = []
+    for config in configs:
+        sub = rows[rows["config"] == config]
+        if sub.empty:
+            continue
+        for measure, col in (("positions", "nodes"), ("seconds", "seconds")):
+            r = sub.loc[sub[col].idxmax()]
+            recs.append(
+                {
+                    "config": config,
+                    "hardest_by": measure,
+                    "case": int(r["case"]),
+                    "rank": int(r["rank"]),
+                    "outcome": r["outcome"],
+                    "nodes": int(r["nodes"]),
+                    "seconds": round(float(r["seconds"]), 3),
+                }
+            )
+    cols = ["config", "hardest_by", "case", "rank", "outcome", "nodes", "seconds"]
+    return pd.DataFrame(recs, columns=cols)
+
+
 def write_report(
     rows: pd.DataFrame,
     out_dir: str | os.PathLike,
@@ -300,6 +326,8 @@ def write_report(
         "nodes": node_counts(rows, configs),
         "lengths": length_counts(rows, configs),
     }
+    if {"case", "rank", "seconds"} <= set(rows.columns):
+        tables["hardest"] = hardest_deals(rows, configs)
     return draw_report(tables, out_dir, caption)
 
 
@@ -310,6 +338,7 @@ REPORT_TABLES = {
     "positions": "positions.csv",
     "nodes": "difficulty_cdf.csv",
     "lengths": "solution_length_hist.csv",
+    "hardest": "hardest.csv",
 }
 
 
@@ -365,6 +394,8 @@ def draw_report(
     table("summary", summary, rate_cols)
     if "loss_reasons" in tables:
         table("loss_reasons", tables["loss_reasons"], ["share_of_losses"])
+    if "hardest" in tables:
+        table("hardest", tables["hardest"])
     headline = out / "headline.md"
     write_text_atomic(headline, headline_table(summary))
     written["headline"] = headline
@@ -393,6 +424,7 @@ PAGE_TABLES = (
     ("summary", "Win rates by configuration (Wilson 95% intervals)"),
     ("skill_gap", "Skill gap: heuristic players on the same deals"),
     ("loss_reasons", "Why lost deals are lost"),
+    ("hardest", "The hardest deal of each configuration (most positions, most seconds)"),
     ("positions", "Win rate by key card's starting position"),
 )
 

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from solvers.allisbomb.report import (
+    hardest_deals,
     headline_table,
     loss_reasons,
     position_table,
@@ -28,7 +29,8 @@ def rows() -> pd.DataFrame:
                     "config": config,
                     "outcome": o,
                     "nodes": 10 * (i + 1),
-                    "seconds": 0.01,
+                    "seconds": 0.01 * ((7 * i) % 10),
+                    "rank": 1000 + len(recs),
                     "solution_len": 5 + i if o == "win" else -1,
                     "loss_reason": "drew too many" if o == "loss" else "",
                     "pos:PRINCESS": i % 2,
@@ -83,6 +85,16 @@ def test_losing_ends_show_the_pruning_as_what_it_is():
     assert losing_ends_text("NO_WIN_REACHABLE") == "every line proved to reach no win"
 
 
+def test_hardest_deals_name_the_most_positions_and_the_most_seconds():
+    t = hardest_deals(rows(), ["A", "B"]).set_index(["config", "hardest_by"])
+    # A's nodes are 10..100: the last deal (case 9, undecided); its seconds 0.07 * i % 10
+    # peak at i = 7 (0.09); B's second deal has both the most nodes and the most seconds
+    assert t.loc[("A", "positions"), ["case", "nodes", "outcome"]].tolist() == [9, 100, "undecided"]
+    assert t.loc[("A", "seconds"), ["case", "seconds"]].tolist() == [7, 0.09]
+    assert t.loc[("A", "positions"), "rank"] == 1009
+    assert t.loc[("B", "positions"), "case"] == t.loc[("B", "seconds"), "case"] == 11
+
+
 def test_position_table_rates():
     t = position_table(rows(), "A").set_index("position")
     # positions alternate 0,1,...: even i at position 1 -> i in 0,2,4,6,8 -> wins at 0,2,4
@@ -92,7 +104,9 @@ def test_position_table_rates():
 
 def test_write_report_writes_tables_and_charts(tmp_path):
     written = write_report(rows(), tmp_path, "STAND-IN cards; test rows")
-    assert {"summary", "loss_reasons", "headline", "positions", "skill_gap"} <= set(written)
+    assert {"summary", "loss_reasons", "headline", "positions", "skill_gap", "hardest"} <= set(
+        written
+    )
     for stem in (
         "win_rate_by_config",
         "difficulty_cdf",
