@@ -102,7 +102,7 @@ def exhaust(
 
 
 def _text(s: dict) -> str:
-    what = f"{s['deals']:,} Blitz deals (STAND-IN cards)"
+    what = f"{s['deals']:,} Blitz deals (cards {s['provenance']}, set {s['cards']})"
     cost = f"{s['us_per_deal']} us of CPU per deal, {s['positions']:,} positions"
     if s.get("lo") is not None:
         head = (

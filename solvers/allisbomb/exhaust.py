@@ -52,7 +52,7 @@ from solvers.allisbomb.blitz_ranks import (
     n_groups,
     parse_ranks,
 )
-from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.cards import load_cards, provenance_words
 from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.escalate import Escalation, solve_escalating
 from solvers.allisbomb.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, MAXC
@@ -393,7 +393,8 @@ def summarize(df: pd.DataFrame, total: int, sampled: bool = False) -> dict[str, 
     cpu = float(df["cpu_seconds"].sum()) if len(df) else 0.0
     out: dict[str, Any] = {
         "config": BLITZ.label(),
-        "cards": "stand-in",
+        "cards": BLITZ.cards_version,
+        "provenance": provenance_words(load_cards(BLITZ).provenance_by_set()),
         "deals": deals,
         "of": int(total),
         "complete": deals == total,

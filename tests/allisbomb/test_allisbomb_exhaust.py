@@ -143,6 +143,7 @@ def test_sample_is_reproducible_and_reports_an_interval(tmp_path):
     assert list(a["deals"]) == [300, 300, 300]
     s = E.summarize(a, 900, sampled=True)
     assert s["deals"] == 900 and s["lo"] <= s["rate"] <= s["hi"] and "fraction" not in s
+    assert (s["cards"], s["provenance"]) == ("standin-v2", "base: STAND-IN")
     assert E.progress_text(a).startswith(f"{s['wins']:,}/900 won")
     other = run_study(E.sample_study(900, 8, chunk_size=300), tmp_path / "c", progress=False)
     assert not stable(other).equals(stable(a))  # another seed, other deals
