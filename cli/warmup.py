@@ -10,6 +10,7 @@ compiles every kernel of the games named (all by default) with a progress bar.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
 import threading
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 import click
 
 from solvers.common.errors import unknown
-from solvers.common.numba_cache import all_cached, argument_index, is_cached
+from solvers.common.numba_cache import all_cached, argument_index
 from solvers.common.progress import progress_bar, wants_progress
 
 
@@ -124,17 +125,19 @@ def _allisbomb_keep_most_entries() -> list:
     return [_dfs_form(bounded=True)]
 
 
-def _allisbomb_extended(node_limit: int = 1) -> None:
-    """Solve a Blitz deal of the shipped base set with one extended row added (a draw step
-    on the first card's passive side, CARDS.md), written to a card file of its own: the
-    solver's form for card files with extended rows (kernel._extended_step)."""
+@contextlib.contextmanager
+def _extended_config():
+    """A Blitz configuration of the shipped base set with one extended row added (a draw
+    step on the first card's passive side, CARDS.md), written to a card file of its own:
+    what the warm-ups of the forms for card files with extended rows solve
+    (kernel._extended_step)."""
     import re
     import tempfile
     from pathlib import Path
 
     from solvers.allisbomb.cards import DATA_DIR, SET_FILES
     from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.solver import compiled, solve, table_bits_for
+    from solvers.allisbomb.solver import compiled
 
     text = (DATA_DIR / SET_FILES["base"]).read_text()
     text, found = re.subn(
@@ -146,12 +149,20 @@ def _allisbomb_extended(node_limit: int = 1) -> None:
         path = Path(folder) / "extended.toml"
         path.write_text(text)
         config = GameConfig(blitz=True, cards_file=path, allow_nonstandard=True)
-        c = compiled(config)
-        if c.prog.steps.flags.writeable:
+        if compiled(config).prog.steps.flags.writeable:
             raise RuntimeError("the extended warm-up card file has no extended row")
+        yield config
+
+
+def _allisbomb_extended(node_limit: int = 1) -> None:
+    """Solve a deal of `_extended_config`: the solver's form for card files with extended
+    rows."""
+    from solvers.allisbomb.solver import compiled, solve, table_bits_for
+
+    with _extended_config() as config:
         solve(
             config,
-            list(range(c.cards.n)),
+            list(range(compiled(config).cards.n)),
             node_limit=1,
             check=False,
             table_bits=table_bits_for(node_limit),
@@ -175,6 +186,49 @@ def _allisbomb_sweep_entries() -> list:
     from solvers.allisbomb import kernel as K
 
     return [K.solve_many]
+
+
+def _allisbomb_extended_keep_most(node_limit: int = 1) -> None:
+    """The keep-most search on a deal of `_extended_config`: its form for card files with
+    extended rows."""
+    from solvers.allisbomb.rules import new_game
+    from solvers.allisbomb.solver import compiled, solve_state, table_bits_for
+
+    with _extended_config() as config:
+        cs = compiled(config).cards
+        solve_state(
+            new_game(cs, list(range(cs.n))),
+            node_limit=1,
+            check=False,
+            keep_most=True,
+            table_bits=table_bits_for(node_limit),
+        )
+
+
+def _allisbomb_extended_keep_most_entries() -> list:
+    return [_dfs_form(extended=True, bounded=True)]
+
+
+def _allisbomb_extended_sweep(config=None) -> None:
+    """The sweep on one deal of `config` (a configuration whose card file has extended
+    rows; `_extended_config` by default): its form for such card files."""
+    import numpy as np
+
+    from solvers.allisbomb.solver import compiled, solve_batch
+
+    if config is None:
+        with _extended_config() as config:
+            _allisbomb_extended_sweep(config)
+        return
+    n = compiled(config).cards.n
+    solve_batch(config, np.arange(n, dtype=np.int64)[None, :], node_limit=1)
+
+
+def _allisbomb_extended_sweep_entries() -> list:
+    from solvers.allisbomb import kernel as K
+
+    steps = argument_index(K.solve_many, "steps")
+    return [(K.solve_many, lambda sig: not sig[steps].mutable)]
 
 
 def _dragon() -> None:
@@ -249,6 +303,8 @@ def _bombastic_ismcts_entries() -> list:
 #: Cold-compile seconds of the solver for a card file with extended rows, after the plain
 #: solver or alone, about the same (results/PERFORMANCE.md: 66 s by `bombsolve warmup
 #: allisbomb`, 85-89 CPU-s under load in the sixth pass): its `_turn` is a form of its own.
+#: The keep-most search's and the sweep's forms for such files are announced with it too
+#: (not measured apart).
 EXTENDED_ESTIMATE = 70
 
 KERNELS: list[Kernel] = [
@@ -288,11 +344,27 @@ KERNELS: list[Kernel] = [
     ),
     Kernel(
         "allisbomb",
+        "extended-keep-most",
+        "All Is Bomb keep-most search's extended steps",
+        EXTENDED_ESTIMATE,
+        _allisbomb_extended_keep_most_entries,
+        _allisbomb_extended_keep_most,
+    ),
+    Kernel(
+        "allisbomb",
         "sweep",
         "All Is Bomb sweep solver",
         12,
         _allisbomb_sweep_entries,
         _allisbomb_sweep,
+    ),
+    Kernel(
+        "allisbomb",
+        "extended-sweep",
+        "All Is Bomb sweep's extended steps",
+        EXTENDED_ESTIMATE,
+        _allisbomb_extended_sweep_entries,
+        _allisbomb_extended_sweep,
     ),
     Kernel(
         "bombastic",
@@ -380,59 +452,28 @@ def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
     return time.perf_counter() - t0
 
 
-def announce_extended(steps, bounded: bool = False) -> float:
-    """Compile the solver's extended steps for a card file whose program has extended rows
-    (a read-only `steps`, program.Program), saying so on stderr first when they are not
-    cached (the `extended` kernel); return the seconds. The bounded keep-most search
-    (`bounded`) runs a form of its own for such a file, which `bombsolve warmup` does not
-    compile ahead: its compile is only announced."""
+def announce_extended(steps, bounded: bool = False, **warm_args) -> float:
+    """Compile the solver's form for a card file whose program has extended rows (a
+    read-only `steps`, program.Program), saying so on stderr first when it is not cached:
+    the `extended` kernel, or `extended-keep-most` for the bounded keep-most search (which
+    runs a form of its own); return the seconds. Nothing for any other program."""
     if steps.flags.writeable:  # the type the kernel dispatches on (kernel._extended_step)
         return 0.0
-    if not bounded:
-        return ensure_compiled("allisbomb", "extended")
-    if is_cached(*_dfs_form(extended=True, bounded=True)):
-        return 0.0
-    click.echo(
-        "bombsolve: this card file uses the extended card vocabulary: compiling the All Is "
-        f"Bomb keep-most search's extended steps once, about {EXTENDED_ESTIMATE:.0f} s on an "
-        "idle core; later runs with such a file start in about a second",
-        err=True,
-    )
-    return 0.0
+    part = "extended-keep-most" if bounded else "extended"
+    return ensure_compiled("allisbomb", part, **warm_args)
 
 
 def ensure_extended_sweep(configs) -> float:
-    """Compile the sweep's form for card files with extended rows (`kernel.solve_many` with
-    a read-only `steps`) when one of `configs` has them, saying so on stderr first when it
-    is not cached; return the seconds. Called once before a sweep's workers start."""
-    import numpy as np
-
-    from solvers.allisbomb import kernel as K
-    from solvers.allisbomb.solver import compiled, solve_batch
+    """Compile the sweep's form for card files with extended rows (the `extended-sweep`
+    kernel: `kernel.solve_many` with a read-only `steps`) on the first of `configs` that
+    has them, saying so on stderr first when it is not cached; return the seconds (0 when
+    none has them). Called once before a sweep's workers start."""
+    from solvers.allisbomb.solver import compiled
 
     extended = [c for c in configs if not compiled(c).prog.steps.flags.writeable]
     if not extended:
         return 0.0
-    steps = argument_index(K.solve_many, "steps")
-    cold = not is_cached(K.solve_many, accept=lambda sig: not sig[steps].mutable)
-    if cold:
-        click.echo(
-            "bombsolve: a card file uses the extended card vocabulary: compiling the All Is "
-            f"Bomb sweep's extended steps once, about {EXTENDED_ESTIMATE:.0f} s on an idle "
-            "core; later runs with such a file start in about a second",
-            err=True,
-        )
-    t0 = time.perf_counter()
-    n = compiled(extended[0]).cards.n
-    solve_batch(extended[0], np.arange(n, dtype=np.int64)[None, :], node_limit=1)
-    spent = time.perf_counter() - t0
-    if cold:
-        click.echo(
-            f"bombsolve: compiled the All Is Bomb sweep's extended steps in {spent:.0f} s "
-            "(cached for later runs)",
-            err=True,
-        )
-    return spent
+    return ensure_compiled("allisbomb", "extended-sweep", config=extended[0])
 
 
 @click.command(name="warmup")

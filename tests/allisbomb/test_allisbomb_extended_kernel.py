@@ -52,7 +52,6 @@ def test_a_first_solve_with_extended_rows_announces_its_compile(monkeypatch, cap
 
     # as on a fresh install (the warm-up then runs: compiled already, or compiled now)
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)
-    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: False)
     warmup.announce_extended(compiled_program(GameConfig(blitz=True)).steps)
     assert capsys.readouterr().err == ""
     extended = compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
@@ -61,7 +60,6 @@ def test_a_first_solve_with_extended_rows_announces_its_compile(monkeypatch, cap
     warmup.announce_extended(extended, bounded=True)
     assert "keep-most search's extended steps once" in capsys.readouterr().err
     monkeypatch.setattr(warmup, "all_cached", lambda entries: True)  # compiled before: silent
-    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: True)
     warmup.announce_extended(extended)
     warmup.announce_extended(extended, bounded=True)
     assert capsys.readouterr().err == ""
@@ -83,7 +81,7 @@ def test_a_sweep_with_extended_rows_compiles_their_form_first(monkeypatch, capsy
     plain = GameConfig(blitz=True)
     assert warmup.ensure_extended_sweep([plain]) == 0.0
     assert capsys.readouterr().err == ""
-    monkeypatch.setattr(warmup, "is_cached", lambda *a, **k: False)  # as on a fresh install
+    monkeypatch.setattr(warmup, "all_cached", lambda entries: False)  # as on a fresh install
     warmup.ensure_extended_sweep([plain, GameConfig(cards_file=FILE, allow_nonstandard=True)])
     assert "compiling the All Is Bomb sweep's extended steps once" in capsys.readouterr().err
     steps = argument_index(K.solve_many, "steps")
