@@ -219,11 +219,16 @@ def sweep_grows(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
     po, pn = old["params"], new["params"]
     if pn.get("layout") != LAYOUT or po.get("layout") != LAYOUT:
         return "only sweeps with interleaved configurations grow"
-    size = ("deals", "heuristic_deals")
+    size = ("deals", "heuristic_deals", "node_limit", "escalation")
     if {k: v for k, v in po.items() if k not in size} != {
         k: v for k, v in pn.items() if k not in size
     }:
-        return "a sweep grows by --deals alone, with --heuristic-deals in proportion"
+        return (
+            "a sweep grows by --deals alone, with --heuristic-deals in proportion, or by a "
+            "higher --node-limit with the same --escalate --first-limit"
+        )
+    if (reason := _ceiling_grows(po, pn)) is not None:
+        return reason
     if int(pn["deals"]) < int(po["deals"]):
         return f"--deals {pn['deals']:,} is fewer than the {po['deals']:,} there"
     ho, hn, no, nn = (
@@ -237,6 +242,39 @@ def sweep_grows(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
             f"deals ({ho:,} of {no:,} there); expected the same share, e.g. {hint}"
         )
     return None
+
+
+def _ceiling_grows(po: Mapping[str, Any], pn: Mapping[str, Any]) -> str | None:
+    """None when the node limits of sweep parameters `pn` are those of `po` or continue
+    them: the same escalation's first pass, a ceiling whose doubling passes include the old
+    ceiling (so every deal the old sweep decided is decided by the same passes, with the
+    same counts); else why not, in words."""
+    eo, en = po.get("escalation"), pn.get("escalation")
+    if eo == en and po["node_limit"] == pn["node_limit"]:
+        return None
+    if not (eo and en):
+        return "only an escalating sweep (--escalate) takes a higher --node-limit in place"
+    if eo["first"] != en["first"]:
+        return f"--first-limit {en['first']:,} differs from the {eo['first']:,} there"
+    if en["ceiling"] < eo["ceiling"]:
+        return (
+            f"--node-limit {en['ceiling']:,} is lower than the {eo['ceiling']:,} there; "
+            "expected a higher one (a ceiling rises in place, it does not fall)"
+        )
+    if eo["ceiling"] not in Escalation(**en).limits():
+        return (
+            f"the passes there end at {eo['ceiling']:,}, which is not a doubling of "
+            f"{eo['first']:,}, so no higher --node-limit continues them; expected a new --out"
+        )
+    return None
+
+
+def sweep_redo(old: Mapping[str, Any], new: Mapping[str, Any], rows: pd.DataFrame) -> bool:
+    """Whether a chunk of the sweep `old` is decided again in the sweep `new` that grows it
+    (`sweep_grows`): when the ceiling rose, the chunks with an undecided deal (the others'
+    rows are what the new passes give)."""
+    eo, en = old["params"].get("escalation"), new["params"].get("escalation")
+    return eo != en and bool((rows["outcome"] == "undecided").any())
 
 
 def sweep_case(study_dir: str | Path, case: int) -> dict[str, Any]:
@@ -465,6 +503,7 @@ def sweep_study(
         input_files=files,
         progress_fn=sweep_estimate,
         grows=sweep_grows,
+        redo=sweep_redo,
         words=PARAM_WORDS,
     )
 

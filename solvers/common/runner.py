@@ -229,6 +229,13 @@ class Study:
     grows: Callable[[Mapping[str, Any], Mapping[str, Any]], str | None] | None = field(
         default=None, compare=False
     )
+    #: When `grows` accepts a study with the same cases but parameters that change some rows
+    #: (a search given more room), which chunks those are: given the identities of the study
+    #: in the folder and of this one and a chunk's rows, True when that chunk is recomputed
+    #: (every other chunk is kept as this study's).
+    redo: Callable[[Mapping[str, Any], Mapping[str, Any], pd.DataFrame], bool] | None = field(
+        default=None, compare=False
+    )
     #: Words (option names) for the parameters, for refusals that say what differs.
     words: Mapping[str, str] = field(default_factory=dict, compare=False)
 
@@ -606,14 +613,20 @@ def _grow_or_refuse(
 ) -> dict[str, Any]:
     """Grow the study in `out_dir` into `study` when `study.grows` says it extends it
     exactly (its full chunks are kept, relabelled as the larger study's; a partial last
-    chunk is recomputed), else raise BadInput saying what differs, in words."""
+    chunk, and a chunk `study.redo` names, is recomputed), else raise BadInput saying what
+    differs, in words."""
     old, new = manifest["identity"], study.identity()
     detail = describe_difference(old, new, study.words)
     same_but_size = {k: v for k, v in old.items() if k not in ("n_cases", "params")} == {
         k: v for k, v in new.items() if k not in ("n_cases", "params")
     }
+    same_size_grows = new["n_cases"] == old["n_cases"] and study.redo is not None
     why = ""
-    if study.grows is None or not same_but_size or new["n_cases"] == old["n_cases"]:
+    if (
+        study.grows is None
+        or not same_but_size
+        or (new["n_cases"] == old["n_cases"] and not same_size_grows)
+    ):
         why = ""
     elif new["n_cases"] < old["n_cases"]:
         why = " (a study grows, it does not shrink)"
@@ -627,7 +640,7 @@ def _grow_or_refuse(
             "expected the same arguments to resume (or more cases, to grow it), or a new --out"
         )
     old_hash = manifest["identity_hash"]
-    kept = 0
+    kept = redone = 0
     n, size = int(old["n_cases"]), int(old["chunk_size"])
     for i, start in enumerate(range(0, n, size)):
         chunk = ChunkSpec(i, start, min(start + size, n), int(old["seed"]))
@@ -635,19 +648,22 @@ def _grow_or_refuse(
         if not path.is_file():
             continue
         df = _read_chunk(out_dir, chunk, old_hash)
-        if df is not None and len(chunk) == study.chunk_size:
+        again = df is not None and study.redo is not None and study.redo(old, new, df)
+        if df is not None and len(chunk) == study.chunk_size and not again:
             _write_chunk(out_dir, chunk, df, ident)
             kept += 1
         else:
+            redone += bool(again)
             path.unlink()
-    manifest.setdefault("grown", []).append(
-        {
-            "at": _now(),
-            "from_cases": old["n_cases"],
-            "to_cases": new["n_cases"],
-            "chunks_kept": kept,
-        }
-    )
+    record = {
+        "at": _now(),
+        "from_cases": old["n_cases"],
+        "to_cases": new["n_cases"],
+        "chunks_kept": kept,
+    }
+    if study.redo is not None:
+        record.update(chunks_redone=redone, change=detail)
+    manifest.setdefault("grown", []).append(record)
     manifest["identity"], manifest["identity_hash"], manifest["finished"] = new, ident, None
     _write_manifest(out_dir, manifest)
     return manifest

@@ -281,6 +281,59 @@ def test_growing_refusals_name_the_parameter_in_words(tmp_path):
     )
 
 
+def _blitz_escalating(out: Path, first: int, ceiling: int):
+    return CliRunner().invoke(
+        cli,
+        [
+            "allisbomb",
+            "sweep",
+            "--blitz",
+            "--deals",
+            "28",
+            "--seed",
+            "4",
+            "--chunk-size",
+            "7",
+            "--workers",
+            "1",
+            "--no-report",
+            "--escalate",
+            "--first-limit",
+            str(first),
+            "--node-limit",
+            str(ceiling),
+            "--out",
+            str(out),
+        ],
+    )
+
+
+def test_a_higher_ceiling_decides_again_only_the_chunks_left_undecided(tmp_path):
+    # passes of 25 .. 400 positions leave some Blitz deals undecided; 25 .. 3,200 continues them
+    assert _blitz_escalating(tmp_path / "raised", 25, 400).exit_code == 0
+    before = load_study(tmp_path / "raised")
+    again = set(before.loc[before["outcome"] == "undecided", "case"] // 7)
+    assert 0 < len(again) < 4  # some chunks, not all: the test sees both kinds
+    raised = _blitz_escalating(tmp_path / "raised", 25, 3200)
+    assert raised.exit_code == 0, raised.output
+    once = _blitz_escalating(tmp_path / "once", 25, 3200)
+    assert once.exit_code == 0, once.output
+    a, b = load_study(tmp_path / "raised"), load_study(tmp_path / "once")
+    assert stable(a).equals(stable(b))
+    assert (a["outcome"] == "undecided").sum() < (before["outcome"] == "undecided").sum()
+    grown = load_manifest(tmp_path / "raised")["grown"][0]
+    assert (grown["chunks_redone"], grown["chunks_kept"]) == (len(again), 4 - len(again))
+    assert grown["from_cases"] == grown["to_cases"] == 28
+    lower = _blitz_escalating(tmp_path / "raised", 25, 1600)
+    assert lower.exit_code == 2 and "--node-limit 1,600 is lower than the 3,200" in lower.output
+    first = _blitz_escalating(tmp_path / "raised", 50, 6400)
+    assert first.exit_code == 2 and "--first-limit 50 differs from the 25 there" in first.output
+    # a last pass off the doubling (25 .. 200, then 300) cannot be continued
+    assert _blitz_escalating(tmp_path / "off", 25, 300).exit_code == 0
+    off = _blitz_escalating(tmp_path / "off", 25, 1000)
+    assert off.exit_code == 2 and "300, which is not a doubling of 25" in off.output
+
+
 def test_configs_parse_report_labels(tmp_path):
     from solvers.allisbomb.study import parse_configs
 
