@@ -1,4 +1,4 @@
-"""`bombsolve allisbomb sweep | report`: win-rate sweeps and their report (issue 3).
+"""`bombsolve allisbomb sweep | report`: win-rate sweeps and their report.
 
 Attached to the `allisbomb` group by `cli.main`.
 """

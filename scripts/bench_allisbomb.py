@@ -1,4 +1,4 @@
-"""Benchmark the All Is Bomb kernel against the plain-Python reference search (issue 2 part 7).
+"""Benchmark the All Is Bomb kernel against the plain-Python reference search.
 
 Both searches decide the same deals with the same node limit in one run; the script
 reports nodes per CPU-second (one core: process CPU time, so a busy shared machine

@@ -1,6 +1,6 @@
 """Benchmark: complete 4-player Bomb the Dragon games to 50 points with random strategies.
 
-Issue 5, "Speed": the goal is 20,000 games per second per core in the Numba kernel. The
+The goal is 20,000 games per second per core in the Numba kernel. The
 script times the kernel and the reference engine on the same seeds, checks that they agree
 on those games, and prints games per second and the ratio, in one run on one core.
 

@@ -1,4 +1,4 @@
-"""Where the All Is Bomb kernel spends its time, line by line, without counters (issue 2 part 7).
+"""Where the All Is Bomb kernel spends its time, line by line, without counters.
 
 `profile_allisbomb_kernel.py` times the parts of a position with cycle counters written into
 a copy of the kernel; the counters cost as much as the work they time. This script instead

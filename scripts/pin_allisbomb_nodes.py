@@ -8,8 +8,8 @@ one studies use) and the shortest-win search, with everything that must not chan
 nodes, loss reason, turns, and the plain search's move list.
 `tests/allisbomb/test_allisbomb_nodes_pinned.py` re-solves them and demands the same.
 
-The committed fixture was made by the kernel of main at commit 7f78e46 (before the speed
-work of issue 2 part 7); re-running it with a later kernel must leave the file unchanged.
+The committed fixture was made by the kernel of main at commit 7f78e46 (before the
+speed work); re-running it with a later kernel must leave the file unchanged.
 It is recorded with the copy-symmetric table keys switched off (`program.copy_keys`), which
 the searches of that kernel did not have; `--copy-keys` records the same deals with the
 keys on (the default), only for the configurations that have copies and without the

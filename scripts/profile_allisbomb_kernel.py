@@ -1,4 +1,4 @@
-"""Where a position of the All Is Bomb kernel spends its time (issue 2 part 7).
+"""Where a position of the All Is Bomb kernel spends its time.
 
 Numba has no profiler, so this writes an instrumented copy of `solvers/allisbomb/kernel.py`
 to a temporary directory: `dfs` and `run_turn` read the CPU's cycle counter

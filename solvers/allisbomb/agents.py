@@ -1,4 +1,4 @@
-"""Heuristic players for the skill gap (issue 3 part 3): what a person might manage.
+"""Heuristic players for the skill gap: what a person might manage.
 
 All play through the reference engine (`rules.State`) and see what a player at the table
 sees: All Is Bomb is open information (rulebook B: "You can examine the DECK anytime").

@@ -1,4 +1,4 @@
-"""Card files: load, validate and compile the cards of a game (issue 2 parts 1-2; CARDS.md).
+"""Card files: load, validate and compile the cards of a game (CARDS.md).
 
 A card file is TOML with a `[set]` table and a list of `[[card]]` tables. Each card has a
 name, copies, classes, a campaign symbol, a provenance and two sides (`passive`,

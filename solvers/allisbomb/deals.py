@@ -1,4 +1,4 @@
-"""Deals: deck sizes, permutation ranks, uniform shuffles and deck strings (issue 2 part 5).
+"""Deals: deck sizes, permutation ranks, uniform shuffles and deck strings.
 
 A deal is a permutation of the card ids 0..n-1, top card first. Its rank is its index in
 the lexicographic order of all n! permutations (exact, Python ints), so any deal can be

@@ -1,4 +1,4 @@
-"""Sound dead-position pruning for the All Is Bomb search (issue 2 part 4, issue 3).
+"""Sound dead-position pruning for the All Is Bomb search.
 
 A position is *dead* when no winning position can be reached from it. The exhaustive
 search (`kernel.dfs`, and `search.reference_search` alike) then counts it as a loss

@@ -357,7 +357,13 @@ def redraw_report(
     missing = []
     for name, file in REPORT_TABLES.items():
         path = src / file
-        df = pd.read_csv(path, keep_default_na=False, na_values=[""]) if path.exists() else None
+        # a rank is a number too long for any integer column: it stays the text it was
+        dtype = {"rank": str} if name == "hardest" else None
+        df = (
+            pd.read_csv(path, keep_default_na=False, na_values=[""], dtype=dtype)
+            if path.exists()
+            else None
+        )
         if name in ("nodes", "lengths") and (df is None or "deals" not in df.columns):
             missing.append(file.removesuffix(".csv"))
             continue
@@ -447,7 +453,7 @@ def write_index_page(
     write_index_html(target, "All Is Bomb sweep report", text, tables, charts, manifests)
 
 
-# --- campaign (issue 3 part 5) --------------------------------------------------------------
+# --- campaign (rulebook H) --------------------------------------------------------------------
 
 MEDAL_ORDER = ("gold", "silver", "bronze", "none")
 

@@ -1,4 +1,4 @@
-"""All Is Bomb win-rate sweeps on the shared study runner (issue 3 part 2).
+"""All Is Bomb win-rate sweeps on the shared study runner.
 
 A sweep decides N uniformly shuffled deals of each configuration under perfect play.
 Case ``k`` of a sweep over configurations ``c_0 .. c_m-1`` is deal ``k // m`` of
@@ -98,7 +98,7 @@ PARAM_WORDS = {
 
 
 def matrix_configs() -> list[GameConfig]:
-    """Every standard configuration (issue 3 part 2), each without and with HANDS.
+    """Every standard configuration, each without and with HANDS.
 
     Base; base + each expansion alone; all expansions; Blitz; two players. Blitz has no
     HANDS variant: it "uses only the cards from the base set" (rulebook G, "Blitz").
@@ -572,7 +572,7 @@ __all__ = [
 ]
 
 
-# --- campaign study (issue 3 part 5) ------------------------------------------------------
+# --- campaign study ------------------------------------------------------
 
 
 def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""The heuristic players of the skill gap (issue 3 part 3), the lookahead player above all."""
+"""The heuristic players of the skill gap, the lookahead player above all."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The campaign study (issue 3 part 5): whole campaigns on the runner, scored by rulebook H."""
+"""The campaign study: whole campaigns on the runner, scored by rulebook H."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How the search kernel is compiled (issue 2 part 7): one copy of `dfs` for every caller
+"""How the search kernel is compiled: one copy of `dfs` for every caller
 (and one more for the bounded keep-most search, which alone compiles the bound).
 
 `dfs` holds the whole turn (`run_turn` is inlined into it), so each extra compiled copy

@@ -1,4 +1,4 @@
-"""The kernel searches exactly as it did before the speed work (issue 2 part 7).
+"""The kernel searches exactly as it did before the speed work.
 
 A study resumed across a kernel change must get the same `nodes` for the same deal and
 node limit, so a faster kernel may not visit positions in another order or prune others.

@@ -1,4 +1,4 @@
-"""Sweep aggregates and charts (issue 3 part 3), on rows whose answers are known."""
+"""Sweep aggregates and charts, on rows whose answers are known."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""All Is Bomb sweeps (issue 3 parts 2 and 7): rows, reproducibility, resume, Dask, bad input."""
+"""All Is Bomb sweeps: rows, reproducibility, resume, Dask, bad input."""
 
 from __future__ import annotations
 

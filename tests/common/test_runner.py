@@ -1,4 +1,4 @@
-"""The study runner: seeding, resume, corruption, identity, SIGKILL, Dask (issue 3 part 7)."""
+"""The study runner: seeding, resume, corruption, identity, SIGKILL, Dask."""
 
 from __future__ import annotations
 
