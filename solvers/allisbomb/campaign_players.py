@@ -1,7 +1,7 @@
 """Campaign Mode played by the lookahead player (rulebook H), with any card file.
 
 `campaign.play_campaign` plays each game under perfect play; this plays it as a good human
-might, with `players.lookahead_game`, so the medal thresholds (5, 10, 15 points) can be
+might, with `agents.lookahead_game`, so the medal thresholds (5, 10, 15 points) can be
 judged for a player who does not see the whole deck. The game's final position is always
 known here, won or lost, so the removals are exactly the rulebook's: every circle card of
 the played game, and every star card in its DISCARD PILE (`campaign.removals_after_game`).

@@ -105,7 +105,12 @@ def loss_reasons(rows: pd.DataFrame) -> pd.DataFrame:
     t = lost.groupby(["config", "loss_reason"], sort=False).size().rename("deals").reset_index()
     t["share_of_losses"] = t["deals"] / t.groupby("config")["deals"].transform("sum")
     t["losing_ends"] = t["loss_reason"].map(losing_ends_text)
-    return t[cols]
+    # each configuration's rows together, in the order the deals name them, most common first
+    order = {c: i for i, c in enumerate(dict.fromkeys(rows["config"]))}
+    t = t.assign(_c=t["config"].map(order)).sort_values(
+        ["_c", "deals", "loss_reason"], ascending=[True, False, True], kind="stable"
+    )
+    return t[cols].reset_index(drop=True)
 
 
 def losing_ends_text(names: str) -> str:

@@ -134,3 +134,20 @@ def test_headline_has_no_column_for_a_player_who_played_no_deal():
     head = headline_table(summary)
     assert "player [95% CI]" not in head
     assert "perfect-play win rate" in head
+
+
+def test_loss_reasons_keep_each_configuration_together_most_common_first():
+    # deals of two configurations interleaved, as a sweep's cases are
+    reasons = ["CYCLE", "DREW_TOO_MANY", "DREW_TOO_MANY", "CYCLE", "DREW_TOO_MANY", "CYCLE"]
+    df = pd.DataFrame(
+        {
+            "config": ["a", "b"] * 6,
+            "outcome": ["loss"] * 12,
+            "loss_reason": [r for r in reasons for _ in (0, 1)],
+        }
+    )
+    df.loc[df["config"] == "b", "loss_reason"] = ["CYCLE"] * 5 + ["DREW_TOO_MANY"]
+    t = loss_reasons(df)
+    assert list(t["config"]) == ["a", "a", "b", "b"]
+    assert list(t["loss_reason"]) == ["CYCLE", "DREW_TOO_MANY", "CYCLE", "DREW_TOO_MANY"]
+    assert list(t["deals"]) == [3, 3, 5, 1]
