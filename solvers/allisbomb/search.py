@@ -234,3 +234,84 @@ def reference_shortest(root: State, node_limit: int = 1_000_000) -> SearchResult
             parent[key] = (skey, move)
             queue.append(child)
     return SearchResult("loss", nodes, time.perf_counter() - t0, [], reasons)
+
+
+def reference_deepening(
+    root: State,
+    max_turns: int,
+    node_limit: int = 1_000_000,
+    time_limit: float | None = None,
+) -> SearchResult:
+    """A win with the fewest turns by iterative deepening: the kernel's `kernel.shortest`
+    in plain Python, position for position (same move order, same pruning, same table
+    rule, same node count), so the same shortest line.
+
+    `max_turns` is the length of a win already known (e.g. `reference_search`'s), which
+    ends the deepening: depth limits D = 1, 2, ..., max_turns, each with a fresh table
+    that records the smallest depth at which a position was entered; a position is
+    entered again only when reached at a smaller depth. The first win found has the
+    fewest turns (the proof is in `kernel.shortest`'s docstring); among the shortest wins
+    it is the first in move order (`State.iter_children`, lexicographic) under that
+    table rule. `nodes` counts the positions entered over all limits, the root once per
+    limit. A turn of more than MAX_CHOICES choices, a position of more than
+    `rules.MAX_MOVES` moves, the node limit or `time_limit` (seconds, looked at every
+    TIME_CHECK moves built) answer 'undecided' (no win within max_turns turns does too:
+    max_turns was not a win's length). A turn is one move (rulebook D); a line ends at
+    the first win (the end of the game, rulebook E).
+    """
+    t0 = time.perf_counter()
+    if root.outcome is Outcome.WIN:
+        return SearchResult("win", 0, time.perf_counter() - t0)
+    if root.outcome is Outcome.LOSS:
+        return SearchResult("loss", 0, time.perf_counter() - t0, [], int(root.ending))
+    prune_on = pruning_enabled(root.config)
+    nodes = 0
+    reasons = 0
+    built = 0
+
+    def undecided(why: int = 0) -> SearchResult:
+        return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons | why)
+
+    for limit in range(1, max_turns + 1):
+        depth = {root.key(): 0}
+        nodes += 1
+        stack = [root.iter_children()]
+        line: list[tuple[int, ...]] = []
+        while stack:
+            d = len(stack) - 1
+            try:
+                nxt = next(stack[-1], None)
+            except TooManyMoves:
+                return undecided(int(Ending.TOO_MANY_MOVES))
+            built += 1
+            if time_limit is not None and built % TIME_CHECK == 0:
+                if time.perf_counter() - t0 > time_limit:
+                    return undecided()
+            if nxt is None:
+                stack.pop()
+                if line:
+                    line.pop()
+                continue
+            move, child = nxt
+            if len(move) > MAX_CHOICES:
+                return undecided(int(Ending.TOO_MANY_MOVES))
+            if child.outcome is Outcome.WIN:
+                return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
+            if child.outcome is Outcome.LOSS:
+                reasons |= int(child.ending)
+                continue
+            if prune_on and dead_reason(child) is not None:  # no shortest line through it
+                reasons |= int(Ending.NO_WIN_REACHABLE)
+                continue
+            if d + 1 >= limit:
+                continue  # its children are tried by the next limit
+            key = child.key()
+            if depth.get(key, d + 2) <= d + 1:
+                continue
+            if nodes >= node_limit:
+                return undecided()
+            nodes += 1
+            depth[key] = d + 1
+            stack.append(child.iter_children())
+            line.append(move)
+    return undecided()

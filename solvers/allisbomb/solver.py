@@ -687,7 +687,8 @@ def solve_shortest(
 
 #: Positions the plain-Python reference search may enter in `solve_first` before the
 #: single-deal solve hands over to the kernel: about a second of Python (15-20 thousand
-#: positions per second), enough for most base-game deals (median ~700 positions).
+#: positions per second), enough for most base-game deals (median ~700 positions). With
+#: shortest=True the decision and the deepening share it.
 REFERENCE_FIRST = 20_000
 
 
@@ -698,19 +699,37 @@ def solve_first(
     check: bool = True,
     budget: int = REFERENCE_FIRST,
     before_kernel=None,
+    shortest: bool = False,
+    keep_most: bool = False,
 ) -> SolveResult:
     """Decide one position, answering without the Numba kernel when that is quick.
 
     The plain-Python reference search (`search.reference_search`, the same search as the
     kernel's plain order: same move order, same pruning, same node count, so the same
-    verdict and winning line) runs first with at most `budget` positions (and half of `time_limit`). If it answers
-    within them, that is the result (engine "reference"): on a fresh install this costs no
-    compile. Otherwise `before_kernel()` is called (the command line announces the compile
-    there) and the kernel's portfolio search decides the position under the full
-    `node_limit` and what remains of `time_limit` (engine "kernel"; its nodes are its own).
-    """
-    from solvers.allisbomb.search import reference_search
+    verdict and winning line) runs first with at most `budget` positions (and half of
+    `time_limit`). If it answers within them, that is the result (engine "reference"): on
+    a fresh install this costs no compile. Otherwise `before_kernel()` is called (the
+    command line announces the compile there) and the kernel decides the position under
+    the full `node_limit` and what remains of `time_limit` (engine "kernel"; its nodes are
+    its own), as `solve_state` (portfolio), `solve_shortest` or keep-most `solve_state`.
 
+    shortest=True: a won position goes on to `search.reference_deepening` (the kernel's
+    iterative deepening, position for position) within what is left of the budget; the
+    result is the win with the fewest turns, proven (the same length and the same line as
+    `solve_shortest`: its deepening is the same search, and the line it finds does not
+    depend on the first win's length). keep_most=True (Campaign Mode, rulebook H): the
+    reference search with the bound (`reference_search(keep_most=True)`, the kernel's
+    best_mode 2 node for node: the same best win, line and count). A search the budget
+    stops is never reported: not a win not proven shortest or best, nor an 'undecided';
+    the kernel searches again from the start, so the answer is the kernel-only answer.
+    When the budget is the user's `node_limit` (node_limit <= budget) or `time_limit` has
+    run out, the reference answers as the kernel would at its limit: 'undecided', or the
+    win it found with loss_reason bit NOT_BEST.
+    """
+    from solvers.allisbomb.search import reference_deepening, reference_search
+
+    if shortest and keep_most:
+        raise BadInput("--shortest and --keep-most ask for different wins; choose one")
     t0 = time.perf_counter()
     first = min(budget, node_limit)
     # with a --time-limit the reference takes at most half of it: a position whose moves
@@ -718,37 +737,56 @@ def solve_first(
     # rather than use up the user's time. Without one the hand-over depends on positions
     # only, so the answer (engine and winning line) does not depend on the machine's speed.
     ref_time = None if time_limit is None else time_limit / 2
-    ref = reference_search(state, node_limit=first, time_limit=ref_time)
+    ref = reference_search(state, node_limit=first, time_limit=ref_time, keep_most=keep_most)
+    nodes, spent, limit, won = ref.nodes, ref.nodes, first, None
+    not_best = int(Ending.NOT_BEST)
+    if shortest and ref.outcome == "win":
+        # the deepening within the rest of the budget (at least one position, as the kernel)
+        won, limit = ref, max(1, first - ref.nodes)
+        left = None if ref_time is None else max(0.0, ref_time - (time.perf_counter() - t0))
+        ref = reference_deepening(state, len(won.solution), node_limit=limit, time_limit=left)
+        spent = ref.nodes
+        nodes += ref.nodes
     elapsed = time.perf_counter() - t0
+    stopped = ref.outcome == "undecided" or bool(keep_most and ref.loss_reason & not_best)
     clock = (
         ref_time is not None
-        and ref.outcome == "undecided"
+        and stopped
         and elapsed >= ref_time
         and not ref.loss_reason & int(Ending.TOO_MANY_MOVES)
     )
     out_of_time = time_limit is not None and elapsed > time_limit
-    if (
-        ref.outcome != "undecided"
-        or (not clock and (ref.nodes < first or first >= node_limit))
-        or out_of_time
-    ):
-        # a verdict, or 'undecided' for a reason the kernel shares (a line deeper than
+    if not stopped or (not clock and (spent < limit or first >= node_limit)) or out_of_time:
+        # a verdict, or a stop for a reason the kernel shares (a line deeper than
         # MAX_DEPTH, a position past the move cap), or the limits themselves
         res = SolveResult(
             ref.outcome,
-            ref.nodes,
+            nodes,
             time.perf_counter() - t0,
             list(ref.solution),
             ref.loss_reason,
             engine="reference",
         )
+        if won is not None and ref.outcome != "win":
+            # the win found, not proven the shortest: as solve_shortest reports it
+            res.outcome, res.solution, res.loss_reason = "win", list(won.solution), not_best
         if check and res.outcome == "win":
             verify_solution(state, res.solution)
         return res
     if before_kernel is not None:
         before_kernel()
     left = None if time_limit is None else max(1e-3, time_limit - (time.perf_counter() - t0))
-    res = solve_state(state, node_limit=node_limit, check=check, time_limit=left, portfolio=True)
+    if shortest:
+        res = solve_shortest(state, node_limit, None, check, time_limit=left)
+    else:
+        res = solve_state(
+            state,
+            node_limit=node_limit,
+            check=check,
+            keep_most=keep_most,
+            time_limit=left,
+            portfolio=True,
+        )
     res.seconds = time.perf_counter() - t0
     return res
 
