@@ -6,11 +6,12 @@ Attached to the `allisbomb` group by `cli.main`.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from cli.common import SEED, command_line, count_range, study_options
+from cli.common import SEED, command_line, count_range, rule_option, study_options
 from solvers.common.errors import BadInput
 
 
@@ -46,10 +47,11 @@ from solvers.common.errors import BadInput
     default=None,
     help="With --sample: root of its SeedSequence (default 0).",
 )
+@rule_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @study_options(default_chunk=None)
 def exhaust(
-    blitz, ranks, groups, sample, seed, as_json, out, workers, scheduler, chunk_size
+    blitz, ranks, groups, sample, seed, rule_pairs, as_json, out, workers, scheduler, chunk_size
 ) -> None:
     """Decide every Blitz deal once and count the winnable ones exactly; resumable.
 
@@ -57,6 +59,11 @@ def exhaust(
     matter, rulebook B), so 13!/3! deals stand for all 13! shuffles. Deals are numbered in
     lexicographic order; chunks of ranks run on local processes or a Dask scheduler, and
     the same command re-run resumes. Writes DIR/summary.json when done.
+
+    --rule takes the rule options a Blitz game meets as the count plays them: a solo game
+    of base cards meets no GIFT or ALL win condition and no Clean-Up gift (rulebook F, G),
+    so gifts_distinct, give_optional and all_any_player take either value (a study of its
+    own, the same count); waking_up_rules only as Blitz plays it (false).
 
     \b
     Examples:
@@ -71,6 +78,9 @@ def exhaust(
 
     if not blitz:
         raise BadInput("exhaust decides Blitz deals only; add --blitz")
+    from cli.allisbomb_study import rules_played
+
+    config, rules, _ = rules_played(rule_pairs, [E.BLITZ], "exhaust", E.BLITZ)
     chunk = chunk_size or E.DEFAULT_CHUNK
     if groups is not None and (ranks is not None or sample is not None):
         raise BadInput("--groups is a part of the whole count; drop --ranks and --sample")
@@ -89,11 +99,21 @@ def exhaust(
         first, stop = E.parse_ranks(ranks)
         study = E.exhaust_study(first, stop, chunk)
         total = stop - first
+    if config.label() != E.BLITZ.label():  # another reading: a study of its own
+        study = replace(study, params={**study.params, "config": config.label()})
+    from cli.warmup import ensure_compiled
+
+    # once here, not in every worker: the kernel of `decide` and of the escalation, then
+    # the shared-table search of the whole count and of --groups
+    ensure_compiled("allisbomb", "sweep")
+    if study.chunk_fn is E.group_chunk:
+        ensure_compiled("allisbomb", "exhaust")
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     summary = E.summarize(rows, total, sampled=sample is not None)
+    summary["config"] = config.label()
     summary["ranks"] = None if sample is not None or groups is not None else [first, stop]
     summary["groups"] = None if groups is None else [g0, g1]
-    summary["seed"] = None if sample is None else seed or 0
+    summary.update(_json_keys(summary, None if sample is None else seed or 0, rules))
     write_text_atomic(Path(out) / "summary.json", json.dumps(summary, indent=1) + "\n")
     if as_json:
         click.echo(json.dumps(summary, indent=1))
@@ -101,10 +121,26 @@ def exhaust(
     click.echo(_text(summary))
 
 
+def _json_keys(s: dict, seed: int | None, rules: dict) -> dict:
+    """The keys every --json carries (`cli.common.json_record`): `n` deals decided, the win
+    `rate` with its interval `lo`..`hi`, the seed (None for a count: nothing is drawn), the
+    rules, the cards (the stand-in set version; `provenance` names each set's texts) and
+    the code version. A sample's interval is Wilson's at 95%; a count's is exact, from the
+    deals won to the deals won or undecided (lo == hi == rate when none is undecided)."""
+    from cli.common import json_record
+
+    n = s["deals"]
+    out = {"n": n, "rate": s.get("rate"), "lo": s.get("lo"), "hi": s.get("hi")}
+    if seed is None and n:
+        out["rate"] = out["lo"] = s["wins"] / n
+        out["hi"] = (s["wins"] + s["undecided"]) / n
+    return {**out, **json_record(seed, rules, s["cards"])}
+
+
 def _text(s: dict) -> str:
     what = f"{s['deals']:,} Blitz deals (cards {s['provenance']}, set {s['cards']})"
     cost = f"{s['us_per_deal']} us of CPU per deal, {s['positions']:,} positions"
-    if s.get("lo") is not None:
+    if s["seed"] is not None:  # a sample (its seed is never None); a count draws nothing
         head = (
             f"{what}, uniform sample: win {s['rate']:.4%} [{s['lo']:.4%}, {s['hi']:.4%}] "
             f"(Wilson 95%), {s['undecided']} undecided"

@@ -10,8 +10,65 @@ from pathlib import Path
 import click
 
 from cli.allisbomb import game_options
-from cli.common import SEED, command_line, count_range, study_options
+from cli.common import SEED, command_line, count_range, rule_option, study_options
 from solvers.common.errors import BadInput
+
+
+def _meets(config, name: str) -> bool:
+    """Whether a game of `config` reads rule option `name` at all (as the reference engine,
+    rules.State, reads them): the GIFTS condition only with GIFTS in play (rulebook G
+    "Gifts"); the Clean-Up gift only with two players (rulebook F "Clean-Up"); who equips
+    ALL only with ALL in play and two players (rulebook G "All"; alone, the one player
+    equips it); which win conditions count in every game (rulebook G/H "Waking Up")."""
+    if name == "gifts_distinct":
+        return "gifts" in config.expansions
+    if name == "give_optional":
+        return config.players == 2
+    if name == "all_any_player":
+        return config.players == 2 and "all" in config.expansions
+    return True
+
+
+def _reading(config, name: str) -> bool:
+    """The value rule option `name` has in `config` (waking_up_rules unset follows WAKING UP)."""
+    return config.waking_up if name == "waking_up_rules" else bool(getattr(config, name))
+
+
+def rules_played(pairs, games, command: str, shown):
+    """Check the --rule NAME=VALUE texts of a command whose solver plays the fixed
+    configurations `games` (it takes no rule option of its own): a value is taken when
+    every game that reads the option already plays it so, or no game reads it (then the
+    games play the same with either value).
+
+    Return (`shown` with the values set, the four options as {name: value} in it, the
+    values given that some game does not read and reads otherwise): the last make a study
+    of its own (as `shown`'s label names them), though its games are the same.
+
+    Raises BadInput (one line) on an unknown option or a bad value, and on a value some
+    game reads otherwise: the command cannot play it, and does not pretend to.
+    """
+    from dataclasses import replace
+
+    from cli.common import parse_rule_pairs
+    from solvers.allisbomb.config import RULE_OPTIONS
+
+    values = parse_rule_pairs(pairs, {name: bool for name in RULE_OPTIONS})
+    for name, value in values.items():
+        read = {_reading(g, name) for g in games if _meets(g, name)}
+        if len(read) > 1:
+            raise BadInput(
+                f"--rule {name}={str(value).lower()}: {command} sets it game by game "
+                f"(rulebook H); expected no --rule {name}"
+            )
+        if read and read != {value}:
+            plays = f"{name}={str(not value).lower()}"
+            raise BadInput(
+                f"--rule {name}={str(value).lower()}: {command} plays {plays} only; "
+                f"expected {plays} or no --rule {name}"
+            )
+    config = replace(shown, **values)
+    unread = {n: v for n, v in values.items() if any(_reading(g, n) != v for g in games)}
+    return config, {name: _reading(config, name) for name in RULE_OPTIONS}, unread
 
 
 @click.command(name="sweep")
@@ -355,16 +412,33 @@ def export(study_dir, csv_path) -> None:
     metavar="NAME",
     help="The stand-in set version to play: standin-v2 (the default) or standin-v1.",
 )
+@rule_option
 @study_options(default_chunk=20)
 def campaign(
-    campaigns, seed, players, node_limit, cards_version, out, workers, scheduler, chunk_size
+    campaigns,
+    seed,
+    players,
+    node_limit,
+    cards_version,
+    rule_pairs,
+    out,
+    workers,
+    scheduler,
+    chunk_size,
 ) -> None:
     """Monte Carlo of whole campaigns (rulebook H): score distribution and medal rates.
+
+    --rule takes the rule options as the campaign's games play them: WAKING UP's win
+    conditions from its game on (rulebook H), the other options at their defaults where a
+    game reads them; give_optional and all_any_player take either value in the solo
+    campaign (no game reads them: a study of its own, the same games).
 
     \b
     Example:
       bombsolve allisbomb campaign --campaigns 200 --seed 42 --out runs/campaign
     """
+    from dataclasses import replace
+
     from solvers.allisbomb.config import cards_option
     from solvers.allisbomb.report import campaign_caption, write_campaign_report
     from solvers.allisbomb.study import campaign_study
@@ -376,9 +450,18 @@ def campaign(
             f"--cards {cards_version}: Campaign Mode plays a shipped stand-in set; expected "
             "a set version (standin-v1, standin-v2), not a card file"
         )
+    from solvers.allisbomb.campaign import campaign_config
+    from solvers.allisbomb.config import EXPANSIONS
+
+    games = [
+        campaign_config(g, (), players, fields["cards_version"]) for g in range(len(EXPANSIONS))
+    ]
+    *_, unread = rules_played(rule_pairs, games, "the campaign", games[0])
     study = campaign_study(
         campaigns, seed, players, node_limit, chunk_size, fields["cards_version"]
     )
+    if unread:  # values no game reads (`rules_played`): a study of its own
+        study = replace(study, params={**study.params, "rules": unread})
     from cli.warmup import ensure_compiled
 
     for part in ("solve", "keep-most"):  # once here, not in every worker

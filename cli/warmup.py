@@ -188,6 +188,32 @@ def _allisbomb_sweep_entries() -> list:
     return [K.solve_many]
 
 
+def _allisbomb_exhaust() -> None:
+    """Decide one Blitz deal with the whole count's shared-table search
+    (exhaust.decide_shared), its decks built as the exhaust builds them (by rank and by
+    group). Deal 0 of group 0 is lost in 4 positions, well within the search's node limit:
+    no deal goes on to the escalation (the `sweep` part's kernel)."""
+    import numpy as np
+
+    from solvers.allisbomb import exhaust as E
+    from solvers.allisbomb.blitz_ranks import decks_of_ranks, group_decks
+
+    decks_of_ranks(np.zeros(1, np.int64))
+    decks, _ = group_decks(np.zeros(1, np.int64))
+    E.decide_shared(decks[:1], E.SharedTable())
+
+
+def _allisbomb_exhaust_entries() -> list:
+    from solvers.allisbomb import blitz_ranks, exhaust_kernel
+
+    return [
+        exhaust_kernel.solve_shared,
+        exhaust_kernel.new_frames,
+        blitz_ranks._fill_decks,
+        blitz_ranks._fill_group_decks,
+    ]
+
+
 def _allisbomb_extended_keep_most(node_limit: int = 1) -> None:
     """The keep-most search on a deal of `_extended_config`: its form for card files with
     extended rows."""
@@ -306,6 +332,15 @@ def _bombastic_ismcts_entries() -> list:
 #: The keep-most search's and the sweep's forms for such files are announced with it too
 #: (not measured apart).
 EXTENDED_ESTIMATE = 70
+#: Cold-compile seconds of the exhaust's shared-table search (`exhaust_kernel.solve_shared`
+#: and the Blitz deal builders), after the sweep's kernel or alone: 21.8 and 26.0 CPU-s after
+#: it (after the solver too), 42.6 alone; one process each, empty cache, both cores of the
+#: 2-core EPYC busy (load 4-9).
+EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 26, 45
+#: The sweep's kernel alone, with the solver not cached (as `exhaust` and `sensitivity` and
+#: a first `sweep` compile it): 49.0 CPU-s measured as the exhaust's, against 10.8 after
+#: the solver (its estimate, 12, is the one after it).
+SWEEP_ESTIMATE_ALONE = 50
 
 KERNELS: list[Kernel] = [
     Kernel(
@@ -357,6 +392,18 @@ KERNELS: list[Kernel] = [
         12,
         _allisbomb_sweep_entries,
         _allisbomb_sweep,
+        after="solve",
+        estimate_alone=SWEEP_ESTIMATE_ALONE,
+    ),
+    Kernel(
+        "allisbomb",
+        "exhaust",
+        "All Is Bomb exhaust search",
+        EXHAUST_ESTIMATE,
+        _allisbomb_exhaust_entries,
+        _allisbomb_exhaust,
+        after="sweep",
+        estimate_alone=EXHAUST_ESTIMATE_ALONE,
     ),
     Kernel(
         "allisbomb",

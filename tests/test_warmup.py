@@ -98,3 +98,18 @@ def test_a_kernel_built_on_another_estimates_more_while_that_one_is_cold(monkeyp
     assert top.estimate_now() == 9 and base.estimate_now() == 7
     below(1)
     assert top.estimate_now() == 2
+
+
+def test_the_exhaust_part_follows_the_sweep_it_builds_on():
+    """`bombsolve warmup allisbomb` compiles the exhaust's shared-table search with the
+    sweep's kernel cached already, and that with the solver's: the cases their estimates
+    are for (`Kernel.after`); a command that compiles one first says the estimate alone."""
+    parts = [k.part for k in warmup.kernels_of("allisbomb")]
+    for part, below in (("exhaust", "sweep"), ("sweep", "solve")):
+        (k,) = warmup.kernels_of("allisbomb", part)
+        assert k.after == below and parts.index(below) < parts.index(part)
+        assert k.estimate < k.estimate_alone
+    (k,) = warmup.kernels_of("allisbomb", "exhaust")
+    from solvers.allisbomb import exhaust_kernel
+
+    assert exhaust_kernel.solve_shared in k.entries()
