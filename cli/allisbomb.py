@@ -289,6 +289,10 @@ def allisbomb(
         rank_, game, node_limit, study_row = _study_case(study_dir, case)
     sources = [x for x in (seed, rank_, deck, state_file) if x is not None]
     if not sources:
+        if game.given():
+            # a typo such as `--expansions al` is refused even with no deal to solve: the
+            # help alone would hide that the value was never read
+            game.config()
         click.echo(ctx.get_help())
         return
     if len(sources) > 1:
@@ -500,11 +504,17 @@ def solve_command(
         from solvers.allisbomb.explain import explain_loss
 
         why = explain_loss(state)
-        out["loss_reasons"] = res.reasons()
-        out["losing_ends"] = sorted(why.ends, key=lambda w: -why.ends[w]) or ending_words(
-            res.loss_reason
-        )
-        out["losing_end_lines"] = dict(why.ends)  # how many lines met each end
+        ranked = sorted(why.ends, key=lambda w: -why.ends[w]) or ending_words(res.loss_reason)
+        # the pruning cuts a line where it proves no win reachable: a proof that the line
+        # is lost, not one of the rulebook's ways to lose (E, "Losing the Game"), so it is
+        # kept apart from the losing ends, under `proved`
+        out["loss_reasons"] = [
+            name for name in res.reasons() if name not in ("NO_WIN_REACHABLE", "NOT_BEST")
+        ]
+        out["losing_ends"] = [w for w in ranked if not is_proof(w)]
+        out["losing_end_lines"] = {w: k for w, k in why.ends.items() if not is_proof(w)}
+        out["proved"] = [w for w in ranked if is_proof(w)]
+        out["proved_lines"] = {w: k for w, k in why.ends.items() if is_proof(w)}
         longest, _ = transcript(state, why.longest)
         out["longest_line"] = {
             "turns": len(why.longest),
@@ -516,6 +526,15 @@ def solve_command(
     else:
         out["stopped_by"] = _stopped_by(res, node_limit, time_limit)
     return out
+
+
+def is_proof(words: str) -> bool:
+    """True if `words` (an end of `explain.explain_loss`) say where the pruning proved no
+    win reachable (`explain.dead_words`) rather than a way the rulebook's game is lost."""
+    from solvers.allisbomb.explain import ENDING_WORDS
+    from solvers.allisbomb.rules import Ending
+
+    return words.startswith(ENDING_WORDS[Ending.NO_WIN_REACHABLE])
 
 
 def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
@@ -589,8 +608,13 @@ def render_turns(turns: list[dict]) -> list[str]:
     return lines
 
 
+def _lines(k: int) -> str:
+    return f"{k:,} line" + ("" if k == 1 else "s")
+
+
 def render_text(r: dict) -> str:
-    """The human-readable solve report."""
+    """The human-readable solve report of a result of `solve_command` (`replay` prints a
+    saved one through this too, so both print the same text)."""
     lines = []
     lines.append(
         banner(r["stand_in"], r.get("provenance"), r["config"].get("cards_version", "standin-v1"))
@@ -613,15 +637,33 @@ def render_text(r: dict) -> str:
         f"verdict: {verdict} ({r['nodes']:,} positions searched in {r['seconds']:.3f} s {how})"
     )
     if r["outcome"] == "loss":
-        lines.append("every line of play loses; the lines end:")
-        counts = r.get("losing_end_lines", {})
-        for words in r["losing_ends"]:
-            k = counts.get(words)
-            lines.append(f"  - {words}" + (f" ({k:,} lines)" if k else ""))
+        # a file saved before `proved` existed lists the proofs among the losing ends
+        ends = [w for w in r["losing_ends"] if not is_proof(w)]
+        proved = r.get("proved", []) + [w for w in r["losing_ends"] if is_proof(w)]
+        counts = {**r.get("losing_end_lines", {}), **r.get("proved_lines", {})}
+
+        def items(words: list[str]) -> list[str]:
+            return [
+                f"  - {w}" + (f" ({_lines(counts[w])})" if counts.get(w) else "") for w in words
+            ]
+
+        if ends:
+            lines.append("every line of play loses; the lines end:")
+            lines += items(ends)
+        if proved:
+            lines.append(
+                "the search cut the other lines short, each with a proof:"
+                if ends
+                else "every line of play loses; the search cut every line short with a proof:"
+            )
+            lines += items(proved)
+        if not ends and not proved:
+            lines.append("every line of play loses")
         ll = r["longest_line"]
         if ll["turns"]:
+            how = "is cut short" if is_proof(ll["ending"]) else "ends"
             lines.append(
-                f"the longest line, {ll['turns']} turns, ends: {ll['ending']}"
+                f"the longest line, {ll['turns']} turns, {how}: {ll['ending']}"
                 + ("" if ll["complete"] else " (longest met within the explanation budget)")
             )
             lines += render_turns(ll["steps"])
@@ -658,33 +700,135 @@ def render_text(r: dict) -> str:
 @allisbomb.command(name="replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 def replay_cmd(file) -> None:
-    """Replay a saved solution (from `--save FILE` or `--json`) through the reference engine.
+    """Print a saved solve (`--save FILE` or `--json`) again, exactly as the solve printed
+    it, with its lines played anew through the reference engine (a win's line must win).
 
     \b
     Example:
       bombsolve allisbomb --seed 42 --save deal42.json && bombsolve allisbomb replay deal42.json
     """
+    data = read_json_file(file, "solution file")
+    if isinstance(data, dict) and "outcome" not in data:
+        click.echo(_replay_bare_line(data, file))
+        return
+    result = replayed(data, file)  # before any output: a faulty file prints one error line
+    try:
+        text = render_text(result)
+        if result.get("study_case") is not None:
+            text += "\n" + _study_row_text(result["study_case"])
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # a field of the wrong kind (edited by hand, or from another program): the report
+        # cannot be printed, and a traceback would not say which file is at fault
+        raise BadInput(
+            f"{file}: not a solve result as --save writes it (a field of the wrong kind: "
+            f"{type(exc).__name__}: {exc})"
+        ) from None
+    click.echo(text)
+
+
+def _replay_bare_line(data: dict, file: str) -> str:
+    """The transcript of a file holding only a `position` and a `solution` (a line written
+    by hand, not a solve result): the banner, the game, each turn and the result."""
     from solvers.allisbomb.positions import check_solution
     from solvers.allisbomb.rules import Outcome, state_from_json
 
-    data = read_json_file(file, "solution file")
-    if not isinstance(data, dict) or "position" not in data or "solution" not in data:
+    if "position" not in data or "solution" not in data:
         raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
     moves = check_solution(data["solution"], file)
     state = state_from_json(data["position"])
     cs = state.cards
-    game = state.config.label()
-    try:  # before any output: a faulty file prints its one error line and nothing else
-        turns, state = transcript(state, moves)
+    try:
+        turns, end = transcript(state, moves)
     except BadInput as exc:
         raise BadInput(f"{file}: {exc}") from None
-    click.echo(banner(cs.is_stand_in(), cs.provenance_by_set(), cs.config.cards_version))
-    click.echo(f"game: {game}")
-    for line in render_turns(turns):
-        click.echo(line)
-    click.echo(f"result: {state.outcome.value.upper()}")
-    if moves and state.outcome is not Outcome.WIN:
+    if moves and end.outcome is not Outcome.WIN:
         raise BadInput(f"{file}: the saved solution does not win")
+    lines = [banner(cs.is_stand_in(), cs.provenance_by_set(), cs.config.cards_version)]
+    lines.append(f"game: {state.config.label()}")
+    lines += render_turns(turns)
+    lines.append(f"result: {end.outcome.value.upper()}")
+    return "\n".join(lines)
+
+
+#: The fields of a solve result that `render_text` reads whatever the verdict.
+_REPORT_FIELDS = (
+    "outcome",
+    "engine",
+    "nodes",
+    "seconds",
+    "compile_seconds",
+    "config",
+    "stand_in",
+    "seed",
+    "rank",
+    "deck",
+    "deck_string",
+    "position",
+    "solution",
+)
+#: ... and those it reads for one verdict (a win's `turns` are made anew, not read).
+_VERDICT_FIELDS = {
+    "win": (),
+    "loss": ("losing_ends", "longest_line"),
+    "undecided": ("stopped_by",),
+}
+
+
+def replayed(data, file: str) -> dict:
+    """Check a saved solve result and return it with its transcripts made anew.
+
+    The winning line (and a loss's longest line) is played from the saved position through
+    the reference engine and the records of `transcript` replace the saved ones, so what
+    `replay` prints is what the engine does, not what the file says. Raises BadInput, its
+    message starting with `file`, if the file is not a solve result, a line cannot be
+    played, a win's line does not win, or a loss's longest line wins.
+    """
+    from solvers.allisbomb.positions import check_solution
+    from solvers.allisbomb.rules import Outcome, state_from_json
+
+    if not isinstance(data, dict) or "position" not in data or "solution" not in data:
+        raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
+    outcome = data.get("outcome")
+    if outcome not in _VERDICT_FIELDS:
+        raise BadInput(
+            f"{file}: outcome is {outcome!r}; expected 'win', 'loss' or 'undecided' "
+            "(a solve result as --save writes it)"
+        )
+    missing = [k for k in (*_REPORT_FIELDS, *_VERDICT_FIELDS[outcome]) if k not in data]
+    if missing:
+        raise BadInput(f"{file}: not a solve result as --save writes it (no {', '.join(missing)})")
+    for key in ("nodes", "seconds", "compile_seconds"):
+        value = data[key]
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise BadInput(f"{file}: {key} is {value!r}; expected a number")
+    moves = check_solution(data["solution"], file)
+    state = state_from_json(data["position"])
+    try:
+        turns, end = transcript(state, moves)
+    except BadInput as exc:
+        raise BadInput(f"{file}: {exc}") from None
+    out = dict(data)
+    if outcome == "win":
+        if end.outcome is not Outcome.WIN:
+            raise BadInput(f"{file}: the saved solution does not win")
+        out["turns"] = turns
+    elif moves:
+        raise BadInput(
+            f"{file}: a {outcome} has no winning line, yet the solution has {len(moves)} turns"
+        )
+    if outcome == "loss":
+        ll = data["longest_line"]
+        if not isinstance(ll, dict) or "solution" not in ll:
+            raise BadInput(f"{file}: longest_line needs its 'solution'")
+        line = check_solution(ll["solution"], f"{file}: longest_line")
+        try:
+            steps, end = transcript(state, line)
+        except BadInput as exc:
+            raise BadInput(f"{file}: longest_line: {exc}") from None
+        if end.outcome is Outcome.WIN:
+            raise BadInput(f"{file}: the longest line of a loss wins")
+        out["longest_line"] = {**ll, "turns": len(line), "steps": steps}
+    return out
 
 
 @allisbomb.command(name="rules")

@@ -39,7 +39,7 @@ def test_save_and_replay(tmp_path):
     path = tmp_path / "s.json"
     assert run("--seed", "42", "--cards", "standin-v1", "--save", str(path)).exit_code == 0
     r = run("replay", str(path))
-    assert r.exit_code == 0 and "result: WIN" in r.output
+    assert r.exit_code == 0 and "verdict: WIN" in r.output
 
 
 def test_replay_of_moves_past_the_end_names_the_turn(tmp_path):
@@ -135,7 +135,7 @@ def test_user_card_file_is_used_by_solve_state_and_replay(tmp_path):
     assert d["stand_in"] is False and d["config"]["cards_file"] == str(mine)
     if d["outcome"] == "win":
         rr = run("replay", str(out))
-        assert rr.exit_code == 0 and "result: WIN" in rr.output
+        assert rr.exit_code == 0 and rr.stdout == r.stdout
     pos = tmp_path / "pos.json"
     pos.write_text(json.dumps(d["position"]))
     again = json.loads(run("--state", str(pos), "--json").stdout)
