@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import tempfile
 from fractions import Fraction
+from pathlib import Path
 
 import click
 
@@ -14,11 +17,15 @@ from cli.common import (
     WORKERS_HELP,
     count_range,
     finite_float,
+    json_record,
     parse_rule_pairs,
     rule_option,
     study_options,
 )
 from solvers.common.errors import BadInput
+
+#: Where the tiles and cards come from, in every --json (`cli.common.json_record`).
+CARDS = "the rulebook's tiles and cards"
 
 
 @click.group(name="bombastic")
@@ -31,6 +38,24 @@ def bombastic() -> None:
 
 def _frac(p: Fraction) -> dict:
     return {"fraction": str(p), "decimal": float(p)}
+
+
+def rules_record(options) -> dict:
+    """Every rule option's value, defaults included, for the ``rules`` of a --json
+    (cards taken out of the deck as their numbers, as in a study's manifest)."""
+    from dataclasses import asdict
+
+    record = asdict(options)
+    record["removed"] = sorted(int(c) for c in options.removed)
+    return record
+
+
+def options_from_rules(rule_pairs):
+    """Options from ``--rule NAME=VALUE`` texts alone (commands without the older flags)."""
+    from solvers.bombastic.readings import BY_NAME
+    from solvers.bombastic.rules import Options
+
+    return Options(**parse_rule_pairs(rule_pairs, {r.name: r.kind for r in BY_NAME.values()}))
 
 
 def _symbol(text: str) -> int:
@@ -47,8 +72,9 @@ def _symbol(text: str) -> int:
     default="",
     help="What this player saw, in order, separated by ';' (see below).",
 )
+@rule_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
-def odds(as_: str, events: str, as_json: bool) -> None:
+def odds(as_: str, events: str, rule_pairs, as_json: bool) -> None:
     """Print exact odds (fractions and decimals) for every line and every tile.
 
     \b
@@ -65,6 +91,12 @@ def odds(as_: str, events: str, as_json: bool) -> None:
     might suggest (it stopped peeking, it went for a line) is not counted, only
     what the rules make certain (see beliefs.py).
 
+    The odds are exact (no sampling, so no seed and no interval) and follow from
+    the events alone: the tiles are always 4 X, 4 O and the bomb ("Components"),
+    and no rule option changes them. A reading decides which event you write
+    (with --rule shuffle=opponent the player who shuffled writes `place`, the
+    other `shuffle`); --rule is checked and recorded in --json with the rest.
+
     \b
     Example:
       bombsolve bombastic odds --as X --events "peek 4=X; show 0=O; swap 0 8"
@@ -73,6 +105,7 @@ def odds(as_: str, events: str, as_json: bool) -> None:
     from solvers.bombastic.tiles import LINE_NAMES, LINES
 
     mine = _symbol(as_)
+    options = options_from_rules(rule_pairs)
     evs = parse_events(events)
     b = exact_belief(evs)
     lines = b.line_odds(mine)
@@ -103,6 +136,8 @@ def odds(as_: str, events: str, as_json: bool) -> None:
                 for t in range(9)
             ],
         }
+        # Exact odds: no games, so no seed, n or rate.
+        out.update(json_record(None, rules_record(options), CARDS))
         click.echo(json.dumps(out, indent=2))
         return
 
@@ -218,18 +253,33 @@ def options_flags(options) -> str:
     return " ".join(flags)
 
 
-def _check_study_out(out, workers: int | None, scheduler: str | None) -> None:
-    """Refuse --workers/--scheduler without --out (they would be ignored) and an --out
-    that cannot be written, before any game is played."""
+#: The help of --workers on play and tournament: the runner's default, as in every study.
+GAMES_WORKERS_HELP = (
+    WORKERS_HELP + " Without --out the games still run on the study runner, in a temporary "
+    "folder removed at the end; the results are the same for any number of workers."
+)
+
+
+def _check_out(out) -> None:
+    """Refuse an --out that cannot be written, before any game is played."""
     from solvers.common.runner import check_output_folder
 
-    if out is None and (workers not in (None, 1) or scheduler):
-        raise BadInput(
-            "--workers and --scheduler run the games as a study into --out; "
-            "expected --out DIR with them (or neither)"
-        )
     if out is not None:
         check_output_folder(out)
+
+
+@contextlib.contextmanager
+def _games_folder(out):
+    """Yield (folder, progress) for the runner: --out (its progress as in every study), or
+    a temporary folder removed at the end (a bar on a terminal; no summary line naming a
+    folder that is gone)."""
+    if out is not None:
+        yield out, None
+        return
+    from solvers.common.progress import wants_progress
+
+    with tempfile.TemporaryDirectory(prefix="bombsolve-bombastic-") as tmp:
+        yield Path(tmp) / "games", wants_progress()
 
 
 _WINNER = {0: "X wins,", 1: "O wins,", -1: "no winner,"}
@@ -255,7 +305,7 @@ def _pct(p: float) -> str:
     "--workers",
     type=count_range(1, MAX_WORKERS),
     default=None,
-    help=WORKERS_HELP + " With --out only.",
+    help=GAMES_WORKERS_HELP,
 )
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -267,29 +317,32 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     ismcts-guarded[:ITERATIONS], ismcts-heuristic[:ITERATIONS],
     ismcts-heuristic-guarded[:ITERATIONS], omniscient.
 
+    In --json, `rate`, `lo` and `hi` are X's (the first player's) win rate and its
+    Wilson 95% interval over `n` games; `o_rate` and `o_ci` are O's. A game stopped
+    by the turn cap is a win for neither. The last line names a game to look at (the
+    first X did not win, numbered from 1) and the `replay` command that shows it.
+
     \b
     Example:
       bombsolve bombastic play --x greedy --o heuristic --games 200 --seed 42
     """
-    from solvers.bombastic.study import match_study, run_in_memory, summarize
+    from solvers.bombastic.study import match_study, summarize
     from solvers.common.runner import run_study
 
-    _check_study_out(out, workers, scheduler)
+    _check_out(out)
     options = make_options(kw)
     study = match_study(x, o, games, seed, options)
     _announce_kernels([x, o])
-    if out:
-        df = run_study(study, out, workers=workers, scheduler=scheduler)
-    else:
-        df = run_in_memory(study)
+    with _games_folder(out) as (folder, progress):
+        df = run_study(study, folder, workers=workers, scheduler=scheduler, progress=progress)
     s = summarize(df)
     if as_json:
-        from cli.common import json_record
-
-        s = {**s, "x": x, "o": o, "options": study.params["options"]}
-        s.update(n=games, rate=s["x_rate"], lo=s["x_ci"][0], hi=s["x_ci"][1])  # X's wins
-        s.update(json_record(seed, study.params["options"], "the rulebook's tiles and cards"))
-        click.echo(json.dumps(s, indent=2, default=list))
+        # X's (the first player's) wins are the headline rate; O's keep their own keys.
+        x_lo, x_hi = s.pop("x_ci")
+        doc = {"x": x, "o": o, "n": games, "rate": s.pop("x_rate"), "lo": x_lo, "hi": x_hi}
+        doc.update(s)
+        doc.update(json_record(seed, rules_record(options), CARDS))
+        click.echo(json.dumps(doc, indent=2, default=list))
         return
     click.echo(f"{x} (X, first) vs {o} (O): {games} games, seed {seed}")
     click.echo(
@@ -303,14 +356,15 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     click.echo("  endings:")
     for name, n in sorted(s["endings"].items(), key=lambda kv: -kv[1]):
         click.echo(f"    {name:<22} {n:>6}  {_pct(n / games)}")
-    # Point at one game to look at: the first the first player lost, else the first.
+    # Point at one game to look at: the first the first player did not win, else the first.
     lost = df[df["winner"] != 0]
     row = (lost if len(lost) else df).iloc[0]
     flags = options_flags(options)
+    game = int(row["case"]) + 1  # games are numbered from 1
     click.echo(
-        f"  replay game {int(row['case'])} ({_WINNER[int(row['winner'])]} {row['ending']}): "
+        f"  replay game {game} ({_WINNER[int(row['winner'])]} {row['ending']}): "
         f"bombsolve bombastic replay "
-        f"--seed {int(row['seed'])} --x {x} --o {o}" + (f" {flags}" if flags else "")
+        f"--seed {seed} --game {game} --x {x} --o {o}" + (f" {flags}" if flags else "")
     )
 
 
@@ -342,13 +396,16 @@ def _announce_kernels(specs) -> None:
     "--workers",
     type=count_range(1, MAX_WORKERS),
     default=None,
-    help=WORKERS_HELP + " With --out only.",
+    help=GAMES_WORKERS_HELP,
 )
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
 def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     """Every pair of agents, both seatings: win rates with Wilson 95% intervals, ratings.
+
+    In --json each pairing's `rate`, `lo` and `hi` are X's (the first player's) win
+    rate in it and its Wilson 95% interval over `n` games.
 
     \b
     Example:
@@ -357,23 +414,23 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
     from solvers.bombastic.study import pairing_table, ratings
     from solvers.bombastic.study import tournament as run_tournament
 
-    _check_study_out(out, workers, scheduler)
+    _check_out(out)
     options = make_options(kw)
     _announce_kernels(agents.split(","))
-    df = run_tournament(agents.split(","), games, seed, options, out, workers, scheduler)
+    with _games_folder(out) as (folder, progress):
+        df = run_tournament(
+            agents.split(","), games, seed, options, folder, workers, scheduler, progress=progress
+        )
     table = pairing_table(df)
     rt = ratings(df)
     if as_json:
-        from dataclasses import asdict
-
-        from cli.common import json_record
-
-        rows = table.to_dict("records")
-        for r in rows:  # X's (the first player's) wins in that pairing
-            r.update(n=r["games"], rate=r["x_rate"], lo=r["x_lo"], hi=r["x_hi"])
-        out = {"pairings": rows, "ratings": rt.to_dict("records"), "games_per_seating": games}
-        out.update(json_record(seed, asdict(options), "the rulebook's tiles and cards"))
-        click.echo(json.dumps(out, indent=2, default=str))
+        rows = []
+        for r in table.to_dict("records"):  # X's (the first player's) wins in that pairing
+            rate = {"n": r["games"], "rate": r.pop("x_rate"), "lo": r.pop("x_lo")}
+            rows.append({**rate, "hi": r.pop("x_hi"), **r})
+        doc = {"pairings": rows, "ratings": rt.to_dict("records"), "games_per_seating": games}
+        doc.update(json_record(seed, rules_record(options), CARDS))
+        click.echo(json.dumps(doc, indent=2, default=str))
         return
     click.echo(f"{'X (first)':<14}{'O':<14}{'games':>6}{'X wins':>9}{'95% interval':>18}{'cap':>5}")
     for r in table.itertuples():
@@ -386,25 +443,51 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
 
 
 @bombastic.command()
-@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    help="The game's seed; with --game, the seed of the `play` run.",
+)
+@click.option(
+    "--game",
+    type=count_range(1),
+    default=None,
+    help="Game N (from 1) of `play --seed SEED` with these agents and rules, as play's "
+    "replay line numbers it.",
+)
 @click.option("--x", "x", default="heuristic", show_default=True, help="Agent for X (moves first).")
 @click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
 @rule_options
-def replay(seed, x, o, as_json, **kw) -> None:
+def replay(seed, game, x, o, as_json, **kw) -> None:
     """Show one game turn by turn: the grid, every decision, and what each player knows.
 
+    Give the game's own seed, or --game N with the seed of a `play` run to see its game
+    N (the line `play` ends with gives that command).
+
     \b
-    Example:
+    Examples:
       bombsolve bombastic replay --seed 42 --x greedy --o heuristic
+      bombsolve bombastic replay --seed 42 --game 3 --x greedy --o heuristic
     """
+    from solvers.bombastic.agents import make_agent
     from solvers.bombastic.replay import replay_lines, replay_record
+    from solvers.bombastic.study import match_game_seed
 
     options = make_options(kw)
+    make_agent(x), make_agent(o)  # one clear line on a bad name
+    game_seed = seed if game is None else match_game_seed(seed, game)
     if as_json:
-        click.echo(json.dumps(replay_record(x, o, seed, options), indent=2))
+        doc = replay_record(x, o, game_seed, options)
+        doc.update(game=game, game_seed=game_seed)
+        doc.update(json_record(seed, rules_record(options), CARDS))
+        click.echo(json.dumps(doc, indent=2))
         return
-    for line in replay_lines(x, o, seed, options):
+    if game is not None:
+        click.echo(f"Game {game} of `bombastic play --seed {seed}` (its seed {game_seed})")
+    for line in replay_lines(x, o, game_seed, options):
         click.echo(line)
 
 
@@ -476,7 +559,10 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
             "seconds": round(time.perf_counter() - t0, 2),
         }
     if as_json:
-        click.echo(json.dumps({"depth": depth, "engine": engine, "players": out}, indent=2))
+        doc = {"depth": depth, "engine": engine, "players": out}
+        # An exact count: no games, so no seed, n or rate.
+        doc.update(json_record(None, rules_record(options), CARDS))
+        click.echo(json.dumps(doc, indent=2))
         return
     for name, r in out.items():
         click.echo(
@@ -515,6 +601,7 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
     show_default=True,
     help="Also count information states to this many turns (-1: skip; 1 takes minutes).",
 )
+@rule_option
 @study_options(default_chunk=50)
 def study(
     games,
@@ -524,6 +611,7 @@ def study(
     agents,
     card_agent,
     infostate_depth,
+    rule_pairs,
     out,
     workers,
     scheduler,
@@ -534,7 +622,8 @@ def study(
     Writes tables (CSV, Parquet), charts (PNG, SVG) and manifest.json into --out; each
     part's chunks live under --out/runs/ and a re-run resumes them. The committed
     reference in results/bombastic/ is this command with its defaults and --workers 2
-    (scripts/bombastic_reference.py).
+    (scripts/bombastic_reference.py). --rule plays every part under other rule options
+    (the card study's decks are then changed from those rules); the manifest records them.
 
     \b
     Example:
@@ -543,6 +632,7 @@ def study(
     from solvers.bombastic.agents import make_agent
     from solvers.bombastic.study import REFERENCE_GAMES, reference_study
 
+    options = options_from_rules(rule_pairs)
     names = [a.strip() for a in agents.split(",") if a.strip()]
     for a in names + [card_agent]:
         make_agent(a)
@@ -570,6 +660,7 @@ def study(
         log=lambda s: click.echo(s, err=True),
         chunk_size=chunk_size,
         infostate_depth=infostate_depth,
+        options=options,
     )
     click.echo(f"wrote {out}: manifest.json, tables, charts")
     for r in m["headline"]["ratings"]:
@@ -590,7 +681,6 @@ def rules_cmd(as_json, **kw) -> None:
       bombsolve bombastic rules
       bombsolve bombastic rules --rule shuffle=opponent
     """
-    from dataclasses import asdict
 
     from solvers.bombastic.readings import READINGS
     from solvers.bombastic.rules import Options
@@ -615,8 +705,7 @@ def rules_cmd(as_json, **kw) -> None:
         for r in READINGS
     ]
     if as_json:
-        record = asdict(options)
-        click.echo(json.dumps({"options": rows, "in_effect": record}, indent=2))
+        click.echo(json.dumps({"options": rows, "in_effect": rules_record(options)}, indent=2))
         return
     click.echo("Rule options of Bombastic (shared/rules/bombastic.txt), defaults first;")
     click.echo("set one with --rule NAME=VALUE (or its flag):")

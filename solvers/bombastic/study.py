@@ -22,7 +22,7 @@ from solvers.bombastic import kernel as K
 from solvers.bombastic.agents import make_agent, play_game
 from solvers.bombastic.rules import CARD_SLUG, Card, Ending, Options
 from solvers.common.errors import BadInput
-from solvers.common.runner import ChunkSpec, Study, run_study
+from solvers.common.runner import ChunkPlan, ChunkSpec, Study, run_study
 from solvers.common.seeds import child_seed
 from solvers.common.stats import wilson
 
@@ -105,7 +105,13 @@ def x_win_estimate(df: pd.DataFrame) -> str:
     return f"X wins {k / n:.1%} [{lo:.1%}, {hi:.1%}]"
 
 
-def match_study(x: str, o: str, games: int, seed: int, options: Options, chunk_size=50) -> Study:
+#: Games per chunk of a match (`match_study`): with the match's seed it fixes each game's seed.
+MATCH_CHUNK = 50
+
+
+def match_study(
+    x: str, o: str, games: int, seed: int, options: Options, chunk_size: int = MATCH_CHUNK
+) -> Study:
     """A Study of `games` games, agent `x` moving first."""
     make_agent(x), make_agent(o)  # fail early, with a clear line, on bad names
     if games < 1:
@@ -119,6 +125,22 @@ def match_study(x: str, o: str, games: int, seed: int, options: Options, chunk_s
         chunk_size=chunk_size,
         progress_fn=x_win_estimate,
     )
+
+
+def match_game_seed(seed: int, game: int, chunk_size: int = MATCH_CHUNK) -> int:
+    """Return the seed of game `game` (numbered from 1) of `match_study(..., seed, ...)`.
+
+    A game's seed depends only on the match's seed, its number and the chunk size (each
+    chunk draws its games' seeds in order from its own `SeedSequence` child), not on how
+    many games the match plays, so it is the last game of a match of `game` games.
+
+    >>> match_game_seed(42, 3) == int(match_study("random", "random", 5, 42, Options())
+    ...     .chunks()[0].case_seeds()[2])
+    True
+    """
+    if game < 1:
+        raise BadInput(f"game {game} is not a game number; expected 1 or more")
+    return int(ChunkPlan(game, chunk_size, seed)[-1].case_seeds()[-1])
 
 
 def run_in_memory(study: Study) -> pd.DataFrame:
@@ -178,12 +200,14 @@ def tournament(
     workers: int | None = 1,
     scheduler: str | None = None,
     chunk_size: int = 50,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     """Play every ordered pairing (both seatings, and each agent against itself).
 
     Each pairing is its own Study (seed derived from `seed` and the pairing's place), in
     `out_dir/pairs/X-vs-O/` when `out_dir` is given. `games` is the number per seating,
-    or a cap per agent (`games_per_seating`). Returns all games.
+    or a cap per agent (`games_per_seating`). `progress` goes to the runner (`run_study`).
+    Returns all games.
     """
     agents = list(dict.fromkeys(a.strip() for a in agents if a.strip()))
     if len(agents) < 2:
@@ -200,7 +224,9 @@ def tournament(
                 df = run_in_memory(study)
             else:
                 folder = Path(out_dir) / "pairs" / f"{_safe(x)}-vs-{_safe(o)}"
-                df = run_study(study, folder, workers=workers, scheduler=scheduler)
+                df = run_study(
+                    study, folder, workers=workers, scheduler=scheduler, progress=progress
+                )
             frames.append(df)
     return pd.concat(frames, ignore_index=True)
 
@@ -293,14 +319,19 @@ def rating_intervals(
 # ----- Card values ----------------------------------------------------------------------
 
 
-def card_variants() -> list[tuple[str, Options]]:
-    """The deck variants of the card-value study: base, each card left out, promos, no ALARM."""
-    base = Options()
+def card_variants(base: Options | None = None) -> list[tuple[str, Options]]:
+    """The deck variants of the card-value study: base, each card left out, promos, no ALARM.
+
+    Each variant is `base` (default: the default rules) with its deck changed, so a study
+    run under other rule options compares decks under those options.
+    """
+    base = Options() if base is None else base
     out = [("base deck", base)]
     for c in base.deck_cards():
-        out.append((f"without {CARD_SLUG[Card(c)]}", Options(removed=(int(c),))))
-    out.append(("with promos", Options(promos=True)))
-    out.append(("without ALARM", Options(alarms=False)))
+        removed = tuple(sorted({*base.removed, int(c)}))
+        out.append((f"without {CARD_SLUG[Card(c)]}", base.with_(removed=removed)))
+    out.append(("with promos", base.with_(promos=True)))
+    out.append(("without ALARM", base.with_(alarms=False)))
     return out
 
 
@@ -453,6 +484,7 @@ def reference_study(
     log=print,
     chunk_size: int = 50,
     infostate_depth: int = -1,
+    options: Options | None = None,
 ) -> dict[str, Any]:
     """Run the whole reference study into `out_dir`: tables, charts, and a manifest.
 
@@ -465,6 +497,8 @@ def reference_study(
     players are counted to `infostate_depth` turns (-1: skip; the count is exact but
     not a runner study, as it has no random cases; `infostates.csv` is written only when
     it is counted, and the reference script leaves it to `scripts/bombastic_infostates.py`).
+    Every part plays under the rule `options` (default: the default rules; the committed
+    reference uses them), recorded in the manifest.
     """
     from solvers.bombastic import charts
     from solvers.common.files import write_text_atomic
@@ -472,7 +506,7 @@ def reference_study(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     runs = out / "runs"
-    base = Options()
+    base = Options() if options is None else options
     log(f"tournament: {len(agents)} agents, games per seating {games}")
     tour = tournament(
         agents, games, seed, base, runs / "tournament", workers, scheduler, chunk_size
@@ -491,7 +525,7 @@ def reference_study(
     )
     kdf = run_study(kstudy, runs / "kernel_random", workers=workers, scheduler=scheduler)
     variant_frames = {}
-    for i, (name, opts) in enumerate(card_variants()):
+    for i, (name, opts) in enumerate(card_variants(base)):
         log(f"cards: {name}")
         st = Study(
             name="bombastic.match",
@@ -632,8 +666,10 @@ def reference_caption(manifest: Mapping[str, Any], runs: Sequence[Mapping[str, A
             if r.get("chunks_computed")
         )
     ) or [str(manifest.get("git_commit", "unknown"))[:12]]
+    default = manifest["options"] == options_to_params(Options())
     return (
-        f"Bombastic, rules: {manifest.get('rulebook', RULEBOOK)}; default rules "
+        f"Bombastic, rules: {manifest.get('rulebook', RULEBOOK)}; "
+        f"{'default rules' if default else 'rule options'} "
         f"({_rules_words(manifest['options'])}). Agents: {', '.join(agents)}. "
         f"Tournament: {per_seating}, seed {seed} (pairing k rooted at {seed} * 1000 + k); "
         f"kernel: {manifest['kernel_games']} random games; cards: {card} vs {card}, "
