@@ -9,9 +9,12 @@ from pathlib import Path
 import click
 
 from cli.common import (
+    MAX_WORKERS,
     SEED,
+    WORKERS_HELP,
     command_line,
     count_range,
+    json_record,
     rule_option,
     rules_text,
     study_options,
@@ -64,6 +67,8 @@ def _parse_extras(spec: str | None, players: int):
 
 
 MAX_PLAY_GAMES = 50_000_000  # one in-memory table; larger runs belong to `study`
+#: Where the cards of every --json come from.
+CARDS = "the rulebook's character cards"
 
 
 def _check_seed(seed: int) -> int:
@@ -84,10 +89,13 @@ def bomber() -> None:
 
 @bomber.command()
 @rule_option
-def rules(rule_pairs) -> None:
-    """Print the rule readings (open points), their defaults, and the card counts.
+@click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+def rules(rule_pairs, as_json) -> None:
+    """Explain every rule option (the rulebook's open points), its readings and the cards.
 
-    With --rule, also the readings in effect.
+    Each option quotes the rulebook sentence it reads and says what each value does; the
+    default comes first, and * marks the value in effect (with --rule). The readings the
+    engine fixes and the cards by player count follow.
 
     \b
     Examples:
@@ -97,24 +105,92 @@ def rules(rule_pairs) -> None:
     from solvers.bomber import rules as R
 
     in_effect = R.parse_rules(rules_text(None, rule_pairs))
-
-    click.echo("Rule readings (points the rulebook leaves open), defaults first:")
-    doc = R.Rules.__doc__.split("\n\n", 1)[1]
-    click.echo(doc.rstrip())
+    values, defaults = in_effect.as_dict(), R.Rules().as_dict()
+    rows = [
+        {
+            "name": r.name,
+            "kind": "reading",
+            "value": values[r.name],
+            "default": defaults[r.name],
+            "choices": list(r.choices),
+            "section": r.section,
+            "quote": r.quote,
+            "readings": dict(r.values),
+        }
+        for r in R.OPEN_READINGS
+    ]
+    cards = []
+    for p in range(3, 7):
+        citizens = 16 if p == 4 else 18
+        cards.append(
+            {
+                "players": p,
+                "Bomber": 1,
+                "Police": 2,
+                "extras": p - 3,
+                "Police Dog": 2,
+                "Bomb": 4,
+                "Bomb Squad": 6,
+                "Citizen": citizens,
+                "hand": (12 + citizens) // p + 1,
+            }
+        )
+    if as_json:
+        doc = {"options": rows, "fixed": list(R.FIXED_READINGS), "cards": cards}
+        click.echo(json.dumps(doc, indent=2))
+        return
+    wrap = _wrapper()
+    click.echo("Open points of the rulebook (shared/rules/catch-the-bomber.txt), defaults first:")
+    for r, row in zip(R.OPEN_READINGS, rows, strict=True):
+        value, default = R.value_text(row["value"]), R.value_text(row["default"])
+        changed = "   (changed)" if value != default else ""
+        click.echo(f"  {r.name} = {value}{changed}")
+        click.echo(wrap(f'{r.section}: "{r.quote}"', "      "))
+        for choice, words in r.values:
+            mark = "*" if choice == value else " "
+            tag = " (default)" if choice == default else ""
+            click.echo(wrap(f"{mark} {choice}{tag}: {words}", "    ", "      "))
     click.echo("\nFixed readings:")
     for text in R.FIXED_READINGS:
-        click.echo(f"  - {text}")
+        click.echo(wrap(f"- {text}", "  ", "    "))
     click.echo("\nCards by player count (Preparation):")
-    for p in range(3, 7):
-        cits = 16 if p == 4 else 18
-        hand = (12 + cits) // p + 1
+    for c in cards:
         click.echo(
-            f"  {p} players: Bomber 1, Police 2, extras {p - 3}; Police Dog 2, Bomb 4, "
-            f"Bomb Squad 6, Citizen {cits}; hand {hand} cards"
+            f"  {c['players']} players: Bomber 1, Police 2, extras {c['extras']}; Police Dog 2, "
+            f"Bomb 4, Bomb Squad 6, Citizen {c['Citizen']}; hand {c['hand']} cards"
         )
     if rule_pairs:
-        shown = ", ".join(f"{k}={v}" for k, v in in_effect.as_dict().items())
-        click.echo(f"\nIn effect: {shown}".replace("True", "true").replace("False", "false"))
+        click.echo(f"\nIn effect: {in_effect.text()}")
+
+
+def _wrapper():
+    import shutil
+    import textwrap
+
+    width = min(100, shutil.get_terminal_size((100, 24)).columns)
+
+    def wrap(line: str, first: str, rest: str | None = None) -> str:
+        return textwrap.fill(
+            line, width, initial_indent=first, subsequent_indent=rest or first + "  "
+        )
+
+    return wrap
+
+
+def _run_games(study, workers: int | None):
+    """Run the games of a `play` study on the shared runner, in a folder of its own that
+    is removed afterwards, and return its rows (one per game, in game order). A study of
+    one chunk runs here, as the runner would run it, without the folder."""
+    import tempfile
+
+    from solvers.common.progress import wants_progress
+    from solvers.common.runner import run_chunk, run_study
+
+    chunks = study.chunks()
+    if len(chunks) == 1:
+        return run_chunk(study.chunk_fn, study.params, chunks[0])
+    with tempfile.TemporaryDirectory(prefix="bombsolve-bomber-play-") as tmp:
+        return run_study(study, Path(tmp) / "games", workers=workers, progress=wants_progress())
 
 
 @bomber.command()
@@ -146,8 +222,16 @@ def rules(rule_pairs) -> None:
     show_default=True,
     help="auto: the Numba kernel when every agent is random, else the reference engine.",
 )
+@click.option(
+    "--workers",
+    type=count_range(1, MAX_WORKERS),
+    default=None,
+    help=WORKERS_HELP + " Every game keeps its own seed, so any --workers gives the same results.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def play(players, agents, games, seed, rules_spec, rule_pairs, extras, engine, as_json) -> None:
+def play(
+    players, agents, games, seed, rules_spec, rule_pairs, extras, engine, workers, as_json
+) -> None:
     """Play GAMES seeded games and print outcome rates with Wilson 95% intervals.
 
     \b
@@ -155,13 +239,9 @@ def play(players, agents, games, seed, rules_spec, rule_pairs, extras, engine, a
       bombsolve bomber play --players 4 --agents random,bomber=heuristic --games 500 --seed 42
       bombsolve bomber play --players 5 --rule dog=forbid --rule move_optional=false --games 500
     """
-    import pandas as pd
-
     from solvers.bomber import rules as R
-    from solvers.bomber.agents import agents_label, parse_agents, play_game
-    from solvers.bomber.kernel import COLUMNS, run_random_games
-    from solvers.bomber.study import achievements, summarise
-    from solvers.common.progress import progress_bar
+    from solvers.bomber.agents import agents_label, parse_agents
+    from solvers.bomber.study import achievements, play_study, summarise
 
     extras_t = _parse_extras(extras, players)
     rules_obj = R.parse_rules(rules_text(rules_spec, rule_pairs))
@@ -178,38 +258,15 @@ def play(players, agents, games, seed, rules_spec, rule_pairs, extras, engine, a
             f"game count {games:,} too large for play; expected at most {MAX_PLAY_GAMES:,} "
             "(use `bombsolve bomber study` for longer runs)"
         )
-    seeds = game_seeds(seed, games)
     if use_kernel:
         from cli.warmup import ensure_compiled
 
         ensure_compiled("bomber")  # says so first when Numba must compile
+    mask = -1 if extras_t is None else sum(1 << R.EXTRAS.index(c) for c in extras_t)
+    cond = {"players": players, "extras": mask, "rules": rules_obj.as_dict()}
+    study = play_study(cond, agents, games, seed, "kernel" if use_kernel else "reference")
     t0 = time.perf_counter()
-    if use_kernel:
-        mask = -1 if extras_t is None else sum(1 << R.EXTRAS.index(c) for c in extras_t)
-        df = pd.DataFrame(run_random_games(seeds, players, rules_obj, mask), columns=list(COLUMNS))
-    else:
-        rows = []
-        with progress_bar(games, "games", "game") as bar:
-            for s in seeds:
-                g = play_game(players, int(s), rules_obj, by_role, extras_t)
-                r = g.result
-                rows.append(
-                    (
-                        int(r.outcome),
-                        r.chaos,
-                        r.escape,
-                        r.bombing,
-                        r.survival,
-                        r.termination == "bomber_stuck",
-                        r.chaos_locations,
-                        len(g.history),
-                        len(g.eliminations),
-                        0,
-                        g.bomber_player(),
-                    )  # fmt: skip
-                )
-                bar.update(1)
-        df = pd.DataFrame(rows, columns=list(COLUMNS)).astype(int)
+    df = _run_games(study, workers)
     elapsed = time.perf_counter() - t0
     df["condition"] = f"{players}p"
     summ = summarise(df).iloc[0]
@@ -222,7 +279,7 @@ def play(players, agents, games, seed, rules_spec, rule_pairs, extras, engine, a
         "games": games,
         "seed": seed,
         "seeding": SEEDING,
-        "first_game_seed": int(seeds[0]),
+        "first_game_seed": int(game_seeds(seed, 1)[0]),
         "engine": "kernel" if use_kernel else "reference",
         "seconds": round(elapsed, 3),
         "outcomes": {
@@ -234,11 +291,9 @@ def play(players, agents, games, seed, rules_spec, rule_pairs, extras, engine, a
         "bomber_stuck_rate": summ["bomber_stuck_rate"],
     }
     if as_json:
-        from cli.common import json_record
-
         for v in report["outcomes"].values():
             v["n"] = games
-        report.update(json_record(seed, report["rules"], "the rulebook's character cards"))
+        report.update(json_record(seed, report["rules"], CARDS))
         click.echo(json.dumps(report, indent=2, default=float))
         return
     from solvers.bomber.charts import OUTCOME_LABELS
@@ -248,7 +303,7 @@ def play(players, agents, games, seed, rules_spec, rule_pairs, extras, engine, a
         f"{games:,} games (seed {seed}: each game its own SeedSequence draw), {report['engine']} "
         f"engine, {elapsed:.2f}s"
     )
-    click.echo(f"rules: {', '.join(f'{k}={v}' for k, v in report['rules'].items())}")
+    click.echo(f"rules: {rules_obj.text()}")
     for k, label in OUTCOME_LABELS.items():
         o = report["outcomes"][k]
         click.echo(f"  {label:<30} {o['rate']:7.2%}  [{o['lo']:.2%}, {o['hi']:.2%}]")
@@ -368,13 +423,14 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
                     ],
                     "turns": turns,
                     "end": end,
+                    **json_record(seed, rules_obj.as_dict(), CARDS),
                 },
                 indent=2,
             )
         )
         return
     click.echo(f"Catch the Bomber, seed {seed}, {players} players, agents {agents}")
-    click.echo(f"rules: {', '.join(f'{k}={v}' for k, v in rules_obj.as_dict().items())}")
+    click.echo(f"rules: {rules_obj.text()}")
     for p in range(players):
         hand = ", ".join(
             f"{R.CARD_SHORT[c]}x{n}" for c, n in zip(R.Card, deal.hands[p], strict=True) if n
@@ -418,19 +474,26 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
 )
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Root seed.")
 @click.option("--players", type=int, default=None, help="Only this player count.")
+@rule_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary table as JSON.")
 @study_options(default_chunk=500)
-def study(part, agents, games, seed, players, as_json, out, workers, scheduler, chunk_size):
+def study(
+    part, agents, games, seed, players, rule_pairs, as_json, out, workers, scheduler, chunk_size
+):
     """Run a balance study on the shared runner; write tables and charts into --out.
 
     Outcome rates (Bomber, Police, draw, sole victory) with Wilson 95% intervals per
     row, and which achievements carry the Bomber's victories. Re-run the same command
-    into the same folder to resume.
+    into the same folder to resume. --rule plays every row of the parts players and
+    extras under that reading (each row's label names it); the part readings plays
+    every reading and takes no --rule.
 
     \b
-    Example:
+    Examples:
       bombsolve bomber study --part extras --agents heuristic --games 400 --seed 42 --out ex
+      bombsolve bomber study --part players --rule dog=forbid --games 400 --seed 42 --out dog
     """
+    from solvers.bomber import rules as R
     from solvers.bomber.agents import agents_label, parse_agents
     from solvers.bomber.study import (
         PARTS,
@@ -444,12 +507,14 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
 
     if part not in PARTS:
         raise unknown("study part", part, PARTS)
+    rules_obj = R.parse_rules(rules_text(None, rule_pairs))
+    conds = conditions(part, players, rules_obj)  # refuses --rule with part readings
     _check_seed(seed)
     label = agents_label(parse_agents(agents))
     if games < 1:
         raise BadInput(f"game count {games} is not positive; expected 1 or more")
     # --games is per cell; the study (and its identity) counts the games over all rows
-    st = make_study(part, agents, games * len(conditions(part, players)), seed, chunk_size, players)
+    st = make_study(part, agents, games * len(conds), seed, chunk_size, players, rules_obj)
     from cli.warmup import ensure_compiled
 
     ensure_compiled("bomber")  # once here, not in every worker; says so first when cold
@@ -462,14 +527,12 @@ def study(part, agents, games, seed, players, as_json, out, workers, scheduler, 
     summaries = write_part(out, part, frames, manifests)
     table = summaries[label]
     if as_json:
-        from cli.common import json_record
-
         rows = json.loads(table.to_json(orient="records"))
         for r in rows:  # the Bomber's victories, as in the text table
             r.update(n=r["games"], rate=r["bomber"], lo=r["bomber_lo"], hi=r["bomber_hi"])
-        rules = {c["label"]: c["rules"] for c in conditions(part, players)}
+        rules = {c["label"]: c["rules"] for c in conds}
         doc = {"part": part, "agents": label, "games_per_cell": games, "rows": rows}
-        doc.update(json_record(seed, rules, "the rulebook's character cards"))
+        doc.update(json_record(seed, rules, CARDS))
         click.echo(json.dumps(doc, indent=2))
         return
     click.echo(f"bomber.{part}: agents {label}, {games:,} games per cell, seed {seed} -> {out}")

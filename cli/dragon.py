@@ -6,9 +6,19 @@ import json
 import time
 
 import click
-import numpy as np
 
-from cli.common import SEED, SEED_MAX, command_line, rule_option, rules_text, study_options
+from cli.common import (
+    MAX_WORKERS,
+    SEED,
+    SEED_MAX,
+    WORKERS_HELP,
+    command_line,
+    count_range,
+    json_record,
+    rule_option,
+    rules_text,
+    study_options,
+)
 from solvers.common.errors import BadInput
 from solvers.common.seeds import SEEDING, game_seeds
 from solvers.common.stats import wilson
@@ -78,6 +88,9 @@ def _seed(value: int, games: int = 1) -> int:
     return value
 
 
+#: The most games one `play` holds in memory; larger runs belong to `study`.
+MAX_PLAY_GAMES = 10_000_000
+
 RULES_HELP = (
     "Rule options as name=value,... in one text (the same as one --rule per option; see "
     "`bombsolve dragon rules`)."
@@ -92,10 +105,45 @@ def _preset_option(f):
     return click.option("--preset", default=None, metavar="NAME", help=PRESET_HELP)(f)
 
 
+#: Where the cards of every --json come from.
+CARDS = "published card faces (solvers/dragon/cards.toml)"
+
+
+def _value_text(value) -> str:
+    """A rule option's value as the command line spells it: true/false for a bool."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _rules_text(options, preset: str | None) -> str:
-    """Return the rules of a run as text: the preset's name (if any) and the changed options."""
-    desc = options.describe()
+    """Return the rules of a run as text: the preset's name (if any) and the changed options
+    (``default rules`` when none is), each as ``name=value`` the way ``--rule`` takes it."""
+    changed = options.changed()
+    desc = ",".join(f"{k}={_value_text(v)}" for k, v in changed.items()) or "default rules"
     return f"preset {preset} ({desc})" if preset else desc
+
+
+def _rules_values(options) -> dict:
+    """Return every rule option's value, defaults included (the ``rules`` of a --json)."""
+    import dataclasses
+
+    return dataclasses.asdict(options)
+
+
+def _run_games(study, workers: int | None):
+    """Run the games of a `play` study on the shared runner, in a folder of its own that
+    is removed afterwards, and return its rows (one per game, in game order). A study of
+    one chunk runs here, as the runner would run it, without the folder."""
+    import tempfile
+    from pathlib import Path
+
+    from solvers.common.progress import wants_progress
+    from solvers.common.runner import run_chunk, run_study
+
+    chunks = study.chunks()
+    if len(chunks) == 1:
+        return run_chunk(study.chunk_fn, study.params, chunks[0])
+    with tempfile.TemporaryDirectory(prefix="bombsolve-dragon-play-") as tmp:
+        return run_study(study, Path(tmp) / "games", workers=workers, progress=wants_progress())
 
 
 @dragon.command()
@@ -133,8 +181,14 @@ def _rules_text(options, preset: str | None) -> str:
     show_default=True,
     help="auto: the Numba kernel; reference: the plain-Python engine (same results, slower).",
 )
+@click.option(
+    "--workers",
+    type=count_range(1, MAX_WORKERS),
+    default=None,
+    help=WORKERS_HELP + " Every game keeps its own seed, so any --workers gives the same results.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as_json):
+def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, workers, as_json):
     """Play seeded games and report each seat's wins with Wilson 95% intervals.
 
     \b
@@ -142,36 +196,34 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as
       bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 2000 --seed 42
       bombsolve dragon play --players 3 --strategies greedy --rule placement=close_up --games 500
     """
-    from solvers.dragon import kernel
-    from solvers.dragon.agents import CODES, KERNEL_STRATEGIES, make_agents
-    from solvers.dragon.rules import Options, play_game
+    from solvers.dragon.agents import KERNEL_STRATEGIES
+    from solvers.dragon.rules import Options
+    from solvers.dragon.study import play_study
 
     players = _players(players)
     names = _strategies(strategies, players)
     games = _positive(games, "--games")
+    if games > MAX_PLAY_GAMES:
+        raise BadInput(
+            f"--games {games:,} is too many for play; expected at most {MAX_PLAY_GAMES:,} "
+            "(use `bombsolve dragon study` for longer runs)"
+        )
     seed = _seed(seed, games)
     options = Options.parse(rules_text(rules, rule_pairs), preset)
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
-    seeds = game_seeds(seed, games)
     if engine == "kernel":
         # one game plays every seat's strategy: a montecarlo seat makes it a montecarlo game
         _ensure_kernel(["montecarlo"] if "montecarlo" in names else names)
+    # chunks small enough to share among workers soon; the chunk size never changes a result
+    slow = engine == "reference" or "montecarlo" in names
+    study = play_study(players, names, games, seed, options, engine, 100 if slow else 1000)
     t0 = time.perf_counter()
-    if engine == "kernel":
-        out = kernel.run_games(players, seeds, [CODES[n] for n in names], options)
-        scores, wins, turns, rounds = out["scores"], out["winners"], out["turns"], out["rounds"]
-    else:
-        scores = np.zeros((games, players), dtype=np.int64)
-        wins = np.zeros((games, players), dtype=np.int64)
-        turns = np.zeros(games, dtype=np.int64)
-        rounds = np.zeros(games, dtype=np.int64)
-        for i, s in enumerate(seeds):
-            g = play_game(players, make_agents(names), int(s), options)
-            scores[i] = g.scores
-            wins[i, g.winners()] = 1
-            turns[i], rounds[i] = g.turns_total, g.round
+    df = _run_games(study, workers)
     elapsed = time.perf_counter() - t0
+    scores = df[[f"score_{p}" for p in range(players)]].to_numpy()
+    wins = df[[f"win_{p}" for p in range(players)]].to_numpy()
+    turns, rounds = df["turns"].to_numpy(), df["rounds"].to_numpy()
     seats = []
     for p in range(players):
         k = int(wins[:, p].sum())
@@ -181,7 +233,8 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as
                 "seat": p + 1,
                 "strategy": names[p],
                 "wins": k,
-                "win_rate": k / games,
+                "n": games,
+                "rate": k / games,
                 "lo": lo,
                 "hi": hi,
                 "mean_score": float(scores[:, p].mean()),
@@ -192,8 +245,8 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as
         "games": games,
         "seed": seed,
         "seeding": SEEDING,
-        "first_game_seed": int(seeds[0]),
-        "rules": options.describe(),
+        "first_game_seed": int(game_seeds(seed, 1)[0]),
+        "rules": _rules_values(options),
         "preset": preset,
         "engine": engine,
         "seats": seats,
@@ -202,13 +255,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as
         "seconds": elapsed,
     }
     if as_json:
-        from cli.common import json_record
-
-        for r in result["seats"]:
-            r.update(n=games, rate=r["win_rate"])
-        result.update(
-            json_record(seed, result["rules"], "published card faces (solvers/dragon/cards.toml)")
-        )
+        result.update(json_record(seed, result["rules"], CARDS))
         click.echo(json.dumps(result, indent=2))
         return
     click.echo(
@@ -220,7 +267,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, as
         f"{'seat':>4}  {'strategy':<11}{'wins':>7}  {'win rate [Wilson 95%]':<24}{'mean score':>10}"
     )
     for r in seats:
-        interval = f"{r['win_rate']:6.1%} [{r['lo']:.1%}, {r['hi']:.1%}]"
+        interval = f"{r['rate']:6.1%} [{r['lo']:.1%}, {r['hi']:.1%}]"
         click.echo(
             f"{r['seat']:>4}  {r['strategy']:<11}{r['wins']:>7}  {interval:<24}{r['mean_score']:>10.1f}"
         )
@@ -261,11 +308,11 @@ def replay(seed, players, strategies, rules, rule_pairs, preset, as_json):
                     "seed": seed,
                     "players": players,
                     "strategies": names,
-                    "rules": options.describe(),
                     "preset": preset,
                     "log": game.log,
                     "scores": game.scores,
                     "winners": [w + 1 for w in game.winners()],
+                    **json_record(seed, _rules_values(options), CARDS),
                 },
                 indent=2,
             )
@@ -388,16 +435,14 @@ def study(
         )
         shown = tables["seats"]
     if as_json:
-        from cli.common import json_record
-
         doc = {name: json.loads(tb.to_json(orient="records")) for name, tb in tables.items()}
         for rows in doc.values():  # a row with a win rate names it rate, over n games
             for r in rows:
                 if "win_rate" in r and "games" in r:
-                    r.update(n=r["games"], rate=r["win_rate"])
+                    r.update(n=r["games"], rate=r.pop("win_rate"))
         doc.update(kind=kind, games_per_cell=games, preset=preset)
-        desc = _rules_text(options, preset)
-        doc.update(json_record(seed, desc, "published card faces (solvers/dragon/cards.toml)"))
+        # readings: each row names its own options; these are the rules of every other row
+        doc.update(json_record(seed, _rules_values(options), CARDS))
         click.echo(json.dumps(doc, indent=1))
         return
     click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
@@ -428,9 +473,7 @@ def rules(as_json, rules, rule_pairs, preset):
     opts = Options.parse(rules, preset)
     defaults = Options()
 
-    def text(value) -> str:
-        return str(value).lower() if isinstance(value, bool) else str(value)
-
+    text = _value_text
     rows = []
     for r in READINGS:
         rows.append(

@@ -185,34 +185,115 @@ def describe(action: int, state: State | None = None) -> str:
 
 # --- rule options ------------------------------------------------------------------------
 
-DOG_READINGS = ("caught", "forbid")
-STUCK_BOMBER_READINGS = ("loses", "assess")
+
+@dataclass(frozen=True)
+class Reading:
+    """One open point: the option's name, the rulebook section and sentence it reads, and
+    its values in words, the default first (`bombsolve bomber rules` prints them)."""
+
+    name: str
+    section: str
+    quote: str
+    values: tuple[tuple[str, str], ...]  # (value as text, what it means); the default first
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """Return the values as text, the default first."""
+        return tuple(v for v, _ in self.values)
+
+
+#: The points the rulebook leaves open, one per field of `Rules`, in field order.
+OPEN_READINGS: tuple[Reading, ...] = (
+    Reading(
+        "dog",
+        "Character & Basic Cards, Police Dogs",
+        "It prevents the Bomber from appearing at the same location on later rounds. ... "
+        "they only smell and search whatever comes after them.",
+        (
+            (
+                "caught",
+                "at game end a Bomber lying to the right of (after) a Police Dog in the same "
+                "line is caught, which counts as Police at the Bomber's location for Escape.",
+            ),
+            (
+                "forbid",
+                "the Bomber may not be played beneath a Gathering Point whose line already "
+                "holds a Police Dog; Dogs do not affect Escape.",
+            ),
+        ),
+    ),
+    Reading(
+        "warrior_bombing",
+        "Victory Conditions, Bombing; Character & Basic Cards, Holy Warrior",
+        "At least one Citizen or character other than Bomber killed in explosion. ... The "
+        "Holy Warrior will explode his body cavity bomb at the end of the game",
+        (
+            (
+                "true",
+                "deaths in an explosion set off only by the Holy Warrior (his own death "
+                "included) count toward Bombing, as the words say.",
+            ),
+            (
+                "false",
+                'only explosions with a Bomb card in the line count, Bombing being "the '
+                "Bomber's scheme\".",
+            ),
+        ),
+    ),
+    Reading(
+        "stuck_bomber",
+        "Steps in Detail, B Moving a card",
+        "On rare occasions when neither 【Playing a card】 nor 【Moving a card】 is possible, the "
+        "player loses the game immediately and stops playing.",
+        (
+            (
+                "loses",
+                "when that player is the Bomber the game ends at once in the Police "
+                "side's victory.",
+            ),
+            (
+                "assess",
+                "the Bomber leaves play like anyone else and the game is assessed at the end "
+                "as usual (a Bomber card never played is at no location), except that the "
+                "Bomber has lost: where he would have won, the game is a draw.",
+            ),
+        ),
+    ),
+    Reading(
+        "move_optional",
+        "Steps in Detail, B Moving a card",
+        "Then the player may move a face up Citizen, Police Dog or Bomb Squad from a "
+        "Gathering Point to the Bridge, or from the Bridge to a Gathering Point.",
+        (
+            ("true", "sheltering a Citizen and moving nothing is a whole turn."),
+            (
+                "false",
+                "a move must follow, so sheltering is only possible when some card can be moved.",
+            ),
+        ),
+    ),
+)
+
+DOG_READINGS = OPEN_READINGS[0].choices  # ("caught", "forbid")
+STUCK_BOMBER_READINGS = OPEN_READINGS[2].choices  # ("loses", "assess")
+
+
+def value_text(value: object) -> str:
+    """Return a rule option's value as the command line spells it: true/false for a bool.
+
+    >>> value_text(True), value_text("forbid")
+    ('true', 'forbid')
+    """
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 @dataclass(frozen=True)
 class Rules:
     """The points the rulebook leaves open, each with its default reading.
 
-    dog: Police Dog, "prevents the Bomber from appearing at the same location on later
-        rounds ... they only smell and search whatever comes after them".
-        "caught" (default): at game end a Bomber lying to the right of (after) a Police
-        Dog in the same line is caught, which counts as Police at the Bomber's location
-        for Escape. "forbid": the Bomber may not be played beneath a Gathering Point
-        whose line already holds a Police Dog; Dogs do not affect Escape.
-    warrior_bombing: Bombing is "at least one Citizen or character other than Bomber
-        killed in explosion", and the Holy Warrior "will explode his body cavity bomb".
-        True (default): deaths in an explosion set off only by the Holy Warrior (his own
-        death included) count toward Bombing, as the words say. False: only explosions
-        with a Bomb card in the line count, Bombing being "the Bomber's scheme".
-    stuck_bomber: "when neither Playing a card nor Moving a card is possible, the player
-        loses the game immediately and stops playing". "loses" (default): when that
-        player is the Bomber the game ends at once in the Police side's victory.
-        "assess": the Bomber leaves play like anyone else and the game is assessed at
-        the end as usual (a Bomber card never played is at no location), except that
-        the Bomber has lost: where he would have won, the game is a draw.
-    move_optional: "Then the player may move a face up Citizen, Police Dog or Bomb Squad".
-        True (default): sheltering a Citizen and moving nothing is a whole turn. False: a
-        move must follow, so sheltering is only possible when some card can be moved.
+    Each field is one `OPEN_READINGS` entry, which quotes the sentence it reads and says
+    in words what each value does: dog (caught or forbid), warrior_bombing (true or
+    false), stuck_bomber (loses or assess), move_optional (true or false).
     """
 
     dog: str = "caught"
@@ -234,6 +315,14 @@ class Rules:
             "stuck_bomber": self.stuck_bomber,
             "move_optional": self.move_optional,
         }
+
+    def text(self) -> str:
+        """Return every option as ``name=value`` text, as the command line spells it.
+
+        >>> Rules(dog="forbid").text()
+        'dog=forbid, warrior_bombing=true, stuck_bomber=loses, move_optional=true'
+        """
+        return ", ".join(f"{k}={value_text(v)}" for k, v in self.as_dict().items())
 
 
 RULE_OPTION_NAMES = ("dog", "warrior_bombing", "stuck_bomber", "move_optional")

@@ -12,6 +12,11 @@ Parts (what question each answers):
 - ``extras``: outcome rates by which extra characters are in play (4, 5, 6 players).
 - ``readings``: the effect of each open rule reading, one flipped at a time (5 players).
 
+The parts ``players`` and ``extras`` play every row under the default readings, or
+under the readings given (`make_study`'s ``rules``; each row's label then names them).
+`play_chunk` plays the games of `bombsolve bomber play` with the seeds that command
+gives them.
+
 Tables: `summarise` gives, per condition, each outcome's rate with its Wilson 95%
 interval, and `achievements` splits the Bomber's victories by which achievements he
 unlocked (Chaos, Escape, Bombing).
@@ -32,6 +37,7 @@ from solvers.bomber.charts import ACHIEVEMENT_SETS, OUTCOME_KEYS
 from solvers.bomber.kernel import COLUMNS, run_random_games
 from solvers.common.errors import BadInput, unknown
 from solvers.common.runner import ChunkSpec, Study
+from solvers.common.seeds import PLAY_CHUNK
 from solvers.common.stats import wilson
 
 PARTS = ("players", "extras", "readings")
@@ -55,24 +61,39 @@ def extras_label(mask: int) -> str:
     return "+".join(names) if names else "none"
 
 
-def conditions(part: str, players: int | None = None) -> list[dict[str, Any]]:
+def conditions(
+    part: str, players: int | None = None, rules: R.Rules | None = None
+) -> list[dict[str, Any]]:
     """Return the conditions of a study part, each a JSON-serialisable dict.
 
-    Raises BadInput for an unknown part.
+    `rules` (parts players and extras) plays every row under those readings; each label
+    then names the readings that differ from the defaults (``4p dog=forbid``).
+    Raises BadInput for an unknown part, and for `rules` with part readings (it plays
+    every reading).
     """
     default = R.Rules().as_dict()
+    given = (rules or R.Rules()).as_dict()
+    changed = " ".join(f"{k}={R.value_text(v)}" for k, v in given.items() if default[k] != v)
+    suffix = f" {changed}" if changed else ""
     if part == "players":
         counts = [players] if players else [3, 4, 5, 6]
-        return [{"players": p, "extras": -1, "rules": default, "label": f"{p}p"} for p in counts]
+        return [
+            {"players": p, "extras": -1, "rules": given, "label": f"{p}p{suffix}"} for p in counts
+        ]
     if part == "extras":
         out = []
         for p in [players] if players else [4, 5, 6]:
             for combo in itertools.combinations(range(3), p - 3):
                 mask = sum(1 << i for i in combo)
-                label = f"{p}p {extras_label(mask)}"
-                out.append({"players": p, "extras": mask, "rules": default, "label": label})
+                label = f"{p}p {extras_label(mask)}{suffix}"
+                out.append({"players": p, "extras": mask, "rules": given, "label": label})
         return out
     if part == "readings":
+        if changed:
+            raise BadInput(
+                "--rule does not apply to the readings part (it plays every reading); "
+                "expected part players or extras"
+            )
         p = players or 5
         return [
             {"players": p, "extras": -1, "rules": {**default, **flip}, "label": name}
@@ -87,15 +108,24 @@ def _extras_tuple(mask: int) -> tuple[R.Card, ...] | None:
     return tuple(c for i, c in enumerate(R.EXTRAS) if mask >> i & 1)
 
 
-def play_games(cond: Mapping[str, Any], agents_spec: str, seeds: np.ndarray) -> pd.DataFrame:
+def play_games(
+    cond: Mapping[str, Any], agents_spec: str, seeds: np.ndarray, engine: str | None = None
+) -> pd.DataFrame:
     """Play one game per seed under a condition; return one row per game (kernel COLUMNS).
 
-    All-random agents use the kernel; otherwise the reference engine and `play_game`.
+    ``engine=None``: all-random agents use the kernel; otherwise the reference engine and
+    `play_game`. "kernel" or "reference" chooses (the kernel plays random agents only; both
+    play the same games for the same seeds).
     """
     rules = R.Rules(**cond["rules"])
     players, mask = int(cond["players"]), int(cond["extras"])
     by_role = parse_agents(agents_spec)
-    if set(by_role.values()) == {"random"}:
+    all_random = set(by_role.values()) == {"random"}
+    if engine not in (None, "kernel", "reference"):
+        raise BadInput(f"unknown engine {engine!r}; expected kernel or reference")
+    if engine == "kernel" and not all_random:
+        raise BadInput(f"the kernel plays random agents only; got agents {agents_spec!r}")
+    if engine == "kernel" or (engine is None and all_random):
         rows = run_random_games(seeds, players, rules, mask)
         return pd.DataFrame(rows, columns=list(COLUMNS))
     out = []
@@ -143,6 +173,50 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     df = pd.concat(frames, ignore_index=True).sort_values("case", kind="stable")
     df["extras"] = [extras_label(int(m)) for m in df["extras"]]
     return df.reset_index(drop=True)
+
+
+def run_seeds(seed: int, start: int, stop: int) -> np.ndarray:
+    """Return the seeds of games [start, stop) of the `play` run rooted at `seed`: the
+    slice ``game_seeds(seed, stop)[start:]`` (`solvers.common.seeds`), computed from the
+    blocks of `PLAY_CHUNK` games that hold it alone.
+
+    >>> from solvers.common.seeds import game_seeds
+    >>> bool((run_seeds(7, 990, 2010) == game_seeds(7, 2010)[990:]).all())
+    True
+    """
+    parts = [np.empty(0, dtype=np.uint64)]
+    for block in range(start // PLAY_CHUNK, -(-stop // PLAY_CHUNK)):
+        base = block * PLAY_CHUNK
+        words = np.random.SeedSequence(int(seed), spawn_key=(block, 0)).generate_state(
+            min(stop, base + PLAY_CHUNK) - base, dtype=np.uint64
+        )
+        parts.append(words[max(start - base, 0) :])
+    return np.concatenate(parts)
+
+
+def play_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Play the games [start, stop) of a `bombsolve bomber play` run (`play_study`): game i
+    with seed i of ``game_seeds(seed, games)``, whatever the chunk size, so the results are
+    those of one process for any number of workers. One row per game (kernel COLUMNS)."""
+    seeds = run_seeds(chunk.seed, chunk.start, chunk.stop)
+    df = play_games(params["condition"], params["agents"], seeds, params["engine"])
+    df.insert(0, "case", np.arange(chunk.start, chunk.stop))
+    return df
+
+
+def play_study(cond: Mapping[str, Any], agents: str, games: int, seed: int, engine: str) -> Study:
+    """Build the runner `Study` of a `play` run: `games` games of one condition (players,
+    extras mask, rules) with `agents` in `engine` ("kernel" or "reference")."""
+    return Study(
+        name="bomber.play",
+        params={"condition": dict(cond), "agents": agents, "engine": engine},
+        n_cases=games,
+        seed=seed,
+        chunk_fn=play_chunk,
+        # kernel games are ~1000x cheaper; the chunk size never changes a result
+        chunk_size=50_000 if engine == "kernel" else 100,
+        progress_fn=bomber_rate_text,
+    )
 
 
 def case_game(out_dir, case: int) -> dict[str, Any]:
@@ -194,11 +268,13 @@ def make_study(
     seed: int,
     chunk_size: int | None = None,
     players: int | None = None,
+    rules: R.Rules | None = None,
 ) -> Study:
-    """Build the runner `Study` for a part; `games` is the total over all conditions.
+    """Build the runner `Study` for a part; `games` is the total over all conditions,
+    `rules` the readings of every row (parts players and extras; see `conditions`).
 
-    Raises BadInput for an unknown part or agent, a non-positive game count or an
-    impossible player count.
+    Raises BadInput for an unknown part or agent, a non-positive game count, an
+    impossible player count, or `rules` with part readings.
     """
     if games < 1:
         raise BadInput(f"game count {games} is not positive; expected 1 or more")
@@ -208,7 +284,7 @@ def make_study(
             raise BadInput("3 players have no extra characters; expected 4 to 6 for part extras")
     by_role = parse_agents(agents)
     label = agents_label(by_role)
-    conds = conditions(part, players)
+    conds = conditions(part, players, rules)
     fast = set(by_role.values()) == {"random"}
     if chunk_size is None:
         chunk_size = 50_000 if fast else 500

@@ -2,7 +2,8 @@
 
 One chunk function, `games_chunk`, plays a batch of seeded games (in the kernel, or in
 the reference engine when a strategy has no kernel version) and returns one row per
-game. The studies are tables over those rows:
+game; `play_chunk` plays the games of `bombsolve dragon play` the same way, with the
+seeds that command gives them. The studies are tables over those rows:
 
 - `seats`: every seat plays the same strategy; win rate by seat with Wilson intervals.
 - `ladder`: one seat plays strategy X against a field of Y, the seat rotating game by game
@@ -26,6 +27,7 @@ import pandas as pd
 
 from solvers.common.errors import BadInput
 from solvers.common.runner import ChunkSpec, Study, run_study
+from solvers.common.seeds import PLAY_CHUNK
 from solvers.common.stats import wilson
 from solvers.dragon import kernel
 from solvers.dragon.agents import (
@@ -61,7 +63,8 @@ def seat_strategies(strategies: list[str], rotation: int) -> list[str]:
 
 
 def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
-    """Play the games [start, stop) of a study; one row per game.
+    """Play the games [start, stop) of a study, each with its case seed
+    (`ChunkSpec.case_seeds`); one row per game.
 
     params: players, strategies (one name per seat, before rotation), rotate (bool: game
     i rotates the seats by i), options (rule options as name=value text), engine
@@ -70,15 +73,80 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     bad-luck 4s seat s took) for each seat s, and for each firecracker
     kind k (its power): pts_k, takes_k, plays_k summed over the players.
     """
+    return _play(params, np.arange(chunk.start, chunk.stop), chunk.case_seeds())
+
+
+def run_seeds(seed: int, start: int, stop: int) -> np.ndarray:
+    """Return the seeds of games [start, stop) of the `play` run rooted at `seed`: the
+    slice ``game_seeds(seed, stop)[start:]`` (`solvers.common.seeds`), computed from the
+    blocks of `PLAY_CHUNK` games that hold it alone.
+
+    >>> from solvers.common.seeds import game_seeds
+    >>> bool((run_seeds(7, 990, 2010) == game_seeds(7, 2010)[990:]).all())
+    True
+    """
+    parts = [np.empty(0, dtype=np.uint64)]
+    for block in range(start // PLAY_CHUNK, -(-stop // PLAY_CHUNK)):
+        base = block * PLAY_CHUNK
+        words = np.random.SeedSequence(int(seed), spawn_key=(block, 0)).generate_state(
+            min(stop, base + PLAY_CHUNK) - base, dtype=np.uint64
+        )
+        parts.append(words[max(start - base, 0) :])
+    return np.concatenate(parts)
+
+
+def play_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """Play the games [start, stop) of a `bombsolve dragon play` run (`play_study`): game
+    i with seed i of ``game_seeds(seed, games)``, whatever the chunk size, so the results
+    are those of one process for any number of workers. Params as `games_chunk`; the
+    columns are those `play` reports and its progress text reads: case, seed, rounds,
+    turns, focus_seat, score_s and win_s.
+    """
+    seeds = run_seeds(chunk.seed, chunk.start, chunk.stop)
+    df = _play(params, np.arange(chunk.start, chunk.stop), seeds)
+    seats = range(int(params["players"]))
+    keep = ["case", "seed", "rounds", "turns", "focus_seat"]
+    return df[keep + [f"score_{s}" for s in seats] + [f"win_{s}" for s in seats]]
+
+
+def play_study(
+    players: int,
+    strategies: list[str],
+    n_games: int,
+    seed: int,
+    options: Options,
+    engine: str,
+    chunk_size: int,
+) -> Study:
+    """Build the runner `Study` of a `play` run: `n_games` games of `strategies` (one
+    name per seat) under `options` in `engine` ("kernel" or "reference")."""
+    return Study(
+        name="dragon.play",
+        params={
+            "players": players,
+            "strategies": [resolve_name(s) for s in strategies],
+            "rotate": False,
+            "options": options.describe() if options.changed() else "",
+            "engine": engine,
+        },
+        n_cases=n_games,
+        seed=seed,
+        chunk_fn=play_chunk,
+        chunk_size=chunk_size,
+        input_files=[CARDS_PATH],
+        progress_fn=_progress,
+    )
+
+
+def _play(params: Mapping[str, Any], cases: np.ndarray, seeds: np.ndarray) -> pd.DataFrame:
+    """Play game `cases[i]` with seed `seeds[i]` for every i (see `games_chunk`)."""
     n = int(params["players"])
     names = [resolve_name(x) for x in params["strategies"]]
     options = Options.parse(params.get("options", ""))
     rotate = bool(params.get("rotate", False))
     engine = params.get("engine", "kernel")
-    seeds = chunk.case_seeds()
     cards = load_cards()
     power = np.array([c.power for c in cards.firecrackers])
-    cases = np.arange(chunk.start, chunk.stop)
     rows: dict[str, Any] = {"case": cases, "seed": seeds.astype(np.uint64)}
     g = len(cases)
     scores = np.zeros((g, n), dtype=np.int64)
