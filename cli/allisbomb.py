@@ -194,7 +194,8 @@ def game_options(hands_flag: str = "--hands"):
 @click.option(
     "--shortest",
     is_flag=True,
-    help="Find a win with the fewest turns (iterative deepening in the Numba kernel). If "
+    help="Find a win with the fewest turns (iterative deepening: the reference search "
+    "first, the Numba kernel when its budget runs out). If "
     "--node-limit or --time-limit stops it first, the win found is printed, marked "
     "'shortest not proven'.",
 )
@@ -394,7 +395,7 @@ def solve_command(
     from solvers.allisbomb import deals
     from solvers.allisbomb.rules import new_game, state_from_json
     from solvers.allisbomb.search import stars_lost
-    from solvers.allisbomb.solver import compiled, solve_state  # (imports the kernel module;
+    from solvers.allisbomb.solver import compiled  # (imports the kernel module;
     # nothing compiles until a kernel function is first called)
 
     if state_file is not None:
@@ -442,25 +443,20 @@ def solve_command(
         elif search:
             warm["seconds"] += ensure_compiled("allisbomb", search)
 
-    if shortest:
-        from solvers.allisbomb.solver import solve_shortest
+    from solvers.allisbomb.solver import solve_first
 
-        load_kernel(search="shortest")
-        res = solve_shortest(state, node_limit, None, check=True, time_limit=time_limit)
-    elif keep_most:
-        load_kernel(search="keep-most")
-        res = solve_state(
-            state,
-            node_limit=node_limit,
-            check=True,
-            keep_most=keep_most,
-            time_limit=time_limit,
-            portfolio=True,
-        )
-    else:
-        from solvers.allisbomb.solver import solve_first
-
-        res = solve_first(state, node_limit, time_limit, check=True, before_kernel=load_kernel)
+    # the reference search first in every mode; the kernel (and its compile) only when
+    # the reference's budget runs out
+    search = "shortest" if shortest else "keep-most" if keep_most else None
+    res = solve_first(
+        state,
+        node_limit,
+        time_limit,
+        check=True,
+        before_kernel=lambda: load_kernel(search=search),
+        shortest=shortest,
+        keep_most=keep_most,
+    )
     from solvers.allisbomb.explain import ending_words
 
     turns, s = transcript(state, res.solution)
