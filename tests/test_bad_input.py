@@ -210,9 +210,9 @@ OPTIONS = [
     (["bombastic", "play", "--turn-cap", "0"], ["--turn-cap"]),
     (
         ["bombastic", "play", "--workers", "2", "--scheduler", "tcp://127.0.0.1:9"],
-        ["--out"],
+        ["tcp://127.0.0.1:9", "cannot reach"],
     ),
-    (["bombastic", "play", "--workers", "2"], ["--out"]),
+    (["bombastic", "play", "--workers", "0"], ["--workers", "0"]),
     (["bombastic", "play", "--workers", "100000"], ["--workers", "100000"]),
     (["bombastic", "play", "--scheduler", "not a url"], ["--scheduler", "not a url", "tcp://"]),
     (["bombastic", "infostates", "--max-memo-gib", "nan"], ["--max-memo-gib"]),
