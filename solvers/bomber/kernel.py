@@ -32,7 +32,7 @@ from solvers.bomber.rules import AGENT_SALT, Rules
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "fe3cead785bd048e"
+NUMBA_DEPENDS_ON = "521029f7023268e1"
 
 # Result columns of `play_random_games`.
 COLUMNS = (
