@@ -267,13 +267,12 @@ def allisbomb(
     with --exit-code, 10 a loss and 11 undecided.
     """
     if ctx.invoked_subcommand is not None:
-        for name, value in (
-            ("--seed", seed),
-            ("--rank", rank_),
-            ("--deck", deck),
-            ("--state", state_file),
-        ):
-            if value is not None:
+        # an option of the solve typed before a subcommand would be read by nothing
+        from click.core import ParameterSource
+
+        for param in ctx.command.params:
+            if ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
+                name = max(param.opts, key=len)
                 raise BadInput(
                     f"{name} goes after the subcommand or without one, "
                     f"not before '{ctx.invoked_subcommand}'"

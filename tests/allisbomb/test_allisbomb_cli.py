@@ -140,3 +140,17 @@ def test_user_card_file_is_used_by_solve_state_and_replay(tmp_path):
     pos.write_text(json.dumps(d["position"]))
     again = json.loads(run("--state", str(pos), "--json").stdout)
     assert again["outcome"] == d["outcome"] and again["stand_in"] is False
+
+
+def test_a_solve_option_before_a_subcommand_is_refused_not_ignored():
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    for opts in (["--expansions", "mosquitos"], ["--seed", "3"], ["--node-limit", "5"]):
+        r = CliRunner().invoke(cli, ["allisbomb", *opts, "cards"])
+        assert r.exit_code == 2, r.output
+        assert f"{opts[0]} goes after the subcommand" in r.output
+        assert "Traceback" not in r.output
+    ok = CliRunner().invoke(cli, ["allisbomb", "cards", "--expansions", "mosquitos"])
+    assert ok.exit_code == 0 and "base+mosquitos" in ok.output
