@@ -99,3 +99,39 @@ def test_every_json_carries_the_common_keys(name, tmp_path):
     for key in ("seed", "rules", "cards", "version", "commit"):
         assert key in doc, (name, key)
     assert {"n", "rate", "lo", "hi"} <= _keys(doc), name
+
+
+#: Outputs of one game or one exact computation: no rate to give, but the same record of
+#: what produced them.
+SINGLE_RUNS = {
+    "allisbomb solve": ["allisbomb", "--seed", "1", "--json"],
+    "allisbomb exhaust": [
+        "allisbomb",
+        "exhaust",
+        "--blitz",
+        "--sample",
+        "20",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--json",
+    ],  # fmt: skip
+    "dragon replay": ["dragon", "replay", "--seed", "1", "--players", "3", "--json"],
+    "bomber replay": ["bomber", "replay", "--seed", "42", "--players", "5", "--json"],
+    "bombastic replay": ["bombastic", "replay", "--seed", "1", "--json"],
+    "bombastic odds": ["bombastic", "odds", "--json"],
+}
+
+
+@pytest.mark.parametrize("name", list(SINGLE_RUNS))
+def test_every_single_json_says_what_produced_it(name, tmp_path):
+    args = SINGLE_RUNS[name]
+    if "exhaust" in args:
+        args = [*args, "--out", str(tmp_path / "out")]
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    for key in ("seed", "rules", "cards", "version", "commit"):
+        assert key in doc, (name, key)
+    assert isinstance(doc["rules"], dict), name
