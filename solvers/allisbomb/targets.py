@@ -28,7 +28,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import binom
 
 from solvers.allisbomb.agents import lookahead_game
 from solvers.allisbomb.cards import load_cards
@@ -37,7 +36,7 @@ from solvers.allisbomb.edits import pair_deck
 from solvers.allisbomb.rules import Outcome, new_game
 from solvers.allisbomb.solver import solve_batch
 from solvers.common.paired import PairedDifference, paired_difference
-from solvers.common.stats import wilson_undecided
+from solvers.common.stats import binomial_half_quantile, wilson_undecided
 
 #: The configurations the statements compare (by short name).
 CONFIGS: dict[str, GameConfig] = {
@@ -140,8 +139,8 @@ def median_interval(values: Sequence[int]) -> tuple[float, float, float]:
     n = len(x)
     if n == 0:
         return (math.nan, math.nan, math.nan)
-    lo_k = int(binom.ppf(0.025, n, 0.5))
-    hi_k = min(int(binom.ppf(0.975, n, 0.5)), n - 1)
+    lo_k = binomial_half_quantile(0.025, n)
+    hi_k = min(binomial_half_quantile(0.975, n), n - 1)
     return (float(np.median(x)), float(x[max(lo_k - 1, 0)]), float(x[hi_k]))
 
 

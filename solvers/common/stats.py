@@ -39,3 +39,19 @@ def wilson_undecided(
     lo = wilson(wins, n, z)[0]
     hi = wilson(wins + undecided, n, z)[1]
     return (lo, hi)
+
+
+def binomial_half_quantile(q: float, n: int) -> int:
+    """The q-quantile of the Binomial(n, 1/2) distribution: the least k with
+    P(X <= k) >= q, in exact integer arithmetic (the order statistics that bound a median)."""
+    from fractions import Fraction
+
+    if not 0.0 <= q <= 1.0 or n < 0:
+        raise ValueError(f"quantile {q} of Binomial({n}, 1/2) is undefined")
+    target = Fraction(q) * (1 << n)
+    total = 0
+    for k in range(n + 1):
+        total += math.comb(n, k)
+        if total >= target:
+            return k
+    return n
