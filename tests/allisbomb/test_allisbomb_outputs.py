@@ -83,5 +83,6 @@ def test_shortest_reports_the_win_it_has_when_not_proven():
 def test_replay_prints_exactly_what_the_solve_printed(tmp_path):
     path = tmp_path / "s.json"
     solved = run("--seed", "42", "--save", str(path)).stdout
-    replayed = run("replay", str(path)).stdout
+    # the saved file names its cards: replay takes no --cards (before it, one is refused)
+    replayed = CliRunner().invoke(cli, ["allisbomb", "replay", str(path)]).stdout
     assert "verdict: WIN" in solved and replayed == solved
