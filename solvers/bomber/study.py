@@ -37,7 +37,7 @@ from solvers.bomber.charts import ACHIEVEMENT_SETS, OUTCOME_KEYS
 from solvers.bomber.kernel import COLUMNS, run_random_games
 from solvers.common.errors import BadInput, unknown
 from solvers.common.runner import ChunkSpec, Study
-from solvers.common.seeds import PLAY_CHUNK
+from solvers.common.seeds import run_seeds
 from solvers.common.stats import wilson
 
 PARTS = ("players", "extras", "readings")
@@ -173,25 +173,6 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     df = pd.concat(frames, ignore_index=True).sort_values("case", kind="stable")
     df["extras"] = [extras_label(int(m)) for m in df["extras"]]
     return df.reset_index(drop=True)
-
-
-def run_seeds(seed: int, start: int, stop: int) -> np.ndarray:
-    """Return the seeds of games [start, stop) of the `play` run rooted at `seed`: the
-    slice ``game_seeds(seed, stop)[start:]`` (`solvers.common.seeds`), computed from the
-    blocks of `PLAY_CHUNK` games that hold it alone.
-
-    >>> from solvers.common.seeds import game_seeds
-    >>> bool((run_seeds(7, 990, 2010) == game_seeds(7, 2010)[990:]).all())
-    True
-    """
-    parts = [np.empty(0, dtype=np.uint64)]
-    for block in range(start // PLAY_CHUNK, -(-stop // PLAY_CHUNK)):
-        base = block * PLAY_CHUNK
-        words = np.random.SeedSequence(int(seed), spawn_key=(block, 0)).generate_state(
-            min(stop, base + PLAY_CHUNK) - base, dtype=np.uint64
-        )
-        parts.append(words[max(start - base, 0) :])
-    return np.concatenate(parts)
 
 
 def play_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:

@@ -27,7 +27,7 @@ import pandas as pd
 
 from solvers.common.errors import BadInput
 from solvers.common.runner import ChunkSpec, Study, run_study
-from solvers.common.seeds import PLAY_CHUNK
+from solvers.common.seeds import run_seeds
 from solvers.common.stats import wilson
 from solvers.dragon import kernel
 from solvers.dragon.agents import (
@@ -74,25 +74,6 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     kind k (its power): pts_k, takes_k, plays_k summed over the players.
     """
     return _play(params, np.arange(chunk.start, chunk.stop), chunk.case_seeds())
-
-
-def run_seeds(seed: int, start: int, stop: int) -> np.ndarray:
-    """Return the seeds of games [start, stop) of the `play` run rooted at `seed`: the
-    slice ``game_seeds(seed, stop)[start:]`` (`solvers.common.seeds`), computed from the
-    blocks of `PLAY_CHUNK` games that hold it alone.
-
-    >>> from solvers.common.seeds import game_seeds
-    >>> bool((run_seeds(7, 990, 2010) == game_seeds(7, 2010)[990:]).all())
-    True
-    """
-    parts = [np.empty(0, dtype=np.uint64)]
-    for block in range(start // PLAY_CHUNK, -(-stop // PLAY_CHUNK)):
-        base = block * PLAY_CHUNK
-        words = np.random.SeedSequence(int(seed), spawn_key=(block, 0)).generate_state(
-            min(stop, base + PLAY_CHUNK) - base, dtype=np.uint64
-        )
-        parts.append(words[max(start - base, 0) :])
-    return np.concatenate(parts)
 
 
 def play_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:

@@ -165,7 +165,6 @@ def test_play_plays_game_i_with_seed_i_of_the_run():
 
 @pytest.mark.parametrize("start,stop", [(0, 0), (0, 1), (999, 1001), (250, 3170)])
 def test_run_seeds_is_a_slice_of_the_run(start, stop):
-    from solvers.bomber.study import run_seeds
-    from solvers.common.seeds import game_seeds
+    from solvers.common.seeds import game_seeds, run_seeds
 
     assert (run_seeds(12, start, stop) == game_seeds(12, stop)[start:]).all()

@@ -62,3 +62,12 @@ def test_bomber_play_games_are_the_seed_sequence_games():
     df["condition"] = "4p"
     assert rep["outcomes"]["bomber"]["rate"] == summarise(df).iloc[0]["bomber"]
     assert rep["first_game_seed"] == int(game_seeds(2, 1)[0])
+
+
+def test_docstring_examples():
+    import doctest
+
+    from solvers.common import seeds
+
+    result = doctest.testmod(seeds)
+    assert result.attempted > 0 and result.failed == 0
