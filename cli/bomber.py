@@ -17,6 +17,7 @@ from cli.common import (
     json_record,
     rule_option,
     rules_text,
+    run_play_games,
     study_options,
 )
 from solvers.common.errors import BadInput, unknown
@@ -177,22 +178,6 @@ def _wrapper():
     return wrap
 
 
-def _run_games(study, workers: int | None):
-    """Run the games of a `play` study on the shared runner, in a folder of its own that
-    is removed afterwards, and return its rows (one per game, in game order). A study of
-    one chunk runs here, as the runner would run it, without the folder."""
-    import tempfile
-
-    from solvers.common.progress import wants_progress
-    from solvers.common.runner import run_chunk, run_study
-
-    chunks = study.chunks()
-    if len(chunks) == 1:
-        return run_chunk(study.chunk_fn, study.params, chunks[0])
-    with tempfile.TemporaryDirectory(prefix="bombsolve-bomber-play-") as tmp:
-        return run_study(study, Path(tmp) / "games", workers=workers, progress=wants_progress())
-
-
 @bomber.command()
 @_players_option
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
@@ -266,7 +251,7 @@ def play(
     cond = {"players": players, "extras": mask, "rules": rules_obj.as_dict()}
     study = play_study(cond, agents, games, seed, "kernel" if use_kernel else "reference")
     t0 = time.perf_counter()
-    df = _run_games(study, workers)
+    df = run_play_games(study, workers, "bomber")
     elapsed = time.perf_counter() - t0
     df["condition"] = f"{players}p"
     summ = summarise(df).iloc[0]

@@ -272,3 +272,20 @@ def json_record(seed, rules, cards: str) -> dict:
     from solvers.common.version import version_record
 
     return {"seed": seed, "rules": rules, "cards": cards, **version_record()}
+
+
+def run_play_games(study, workers: int | None, game: str):
+    """Run the games of a `play` study on the shared runner, in a folder of its own that is
+    removed afterwards, and return its rows (one per game, in game order). A study of one
+    chunk runs here, as the runner would run it, without the folder."""
+    import tempfile
+    from pathlib import Path
+
+    from solvers.common.progress import wants_progress
+    from solvers.common.runner import run_chunk, run_study
+
+    chunks = study.chunks()
+    if len(chunks) == 1:
+        return run_chunk(study.chunk_fn, study.params, chunks[0])
+    with tempfile.TemporaryDirectory(prefix=f"bombsolve-{game}-play-") as tmp:
+        return run_study(study, Path(tmp) / "games", workers=workers, progress=wants_progress())

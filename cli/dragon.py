@@ -17,6 +17,7 @@ from cli.common import (
     json_record,
     rule_option,
     rules_text,
+    run_play_games,
     study_options,
 )
 from solvers.common.errors import BadInput
@@ -129,23 +130,6 @@ def _rules_values(options) -> dict:
     return dataclasses.asdict(options)
 
 
-def _run_games(study, workers: int | None):
-    """Run the games of a `play` study on the shared runner, in a folder of its own that
-    is removed afterwards, and return its rows (one per game, in game order). A study of
-    one chunk runs here, as the runner would run it, without the folder."""
-    import tempfile
-    from pathlib import Path
-
-    from solvers.common.progress import wants_progress
-    from solvers.common.runner import run_chunk, run_study
-
-    chunks = study.chunks()
-    if len(chunks) == 1:
-        return run_chunk(study.chunk_fn, study.params, chunks[0])
-    with tempfile.TemporaryDirectory(prefix="bombsolve-dragon-play-") as tmp:
-        return run_study(study, Path(tmp) / "games", workers=workers, progress=wants_progress())
-
-
 @dragon.command()
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="2 to 6.")
 @click.option(
@@ -219,7 +203,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, wo
     slow = engine == "reference" or "montecarlo" in names
     study = play_study(players, names, games, seed, options, engine, 100 if slow else 1000)
     t0 = time.perf_counter()
-    df = _run_games(study, workers)
+    df = run_play_games(study, workers, "dragon")
     elapsed = time.perf_counter() - t0
     scores = df[[f"score_{p}" for p in range(players)]].to_numpy()
     wins = df[[f"win_{p}" for p in range(players)]].to_numpy()
