@@ -1457,17 +1457,24 @@ def tt_entry_words(n):
 
 
 #: Bits of an index slot that hold the entry number (below them: nothing; above them,
-#: up to bit 31, eight bits of the hash; bits 32-63 the generation). 2**24 entries is more
-#: than a table of solver.MAX_TABLE_BITS fills (3/4 of 2**22).
-TT_ENTRY_BITS = 24
+#: up to bit 31, TT_STAMP_BITS bits of the hash; bits 32-63 the generation). 2**27 entries
+#: is more than the largest table a search may ask for fills (3/4 of 2**27, about 100 M
+#: positions: the deals that need it are losses whose every reachable position must be
+#: stored, or the search revisits them without end).
+TT_ENTRY_BITS = 27
+#: Hash bits an index slot keeps beside its entry number: a probe that meets another
+#: position's slot reads that entry's key only when these bits match (1 in 32).
+TT_STAMP_BITS = 32 - TT_ENTRY_BITS
 
 
 @njit(cache=True, inline="always")
 def _tt_stamp(gen, h):
-    """An index slot without its entry number: the generation (high 32 bits) and hash
-    bits 48-55 (bits 24-31; bits that `_tt_grow` can still read from an entry's word 0)."""
+    """An index slot without its entry number: the generation (high 32 bits) and
+    TT_STAMP_BITS hash bits from bit 48 up (bits that `_tt_grow` can still read from an
+    entry's word 0), between the entry number and the generation."""
     return (np.uint64(gen) << np.uint64(32)) | (
-        ((h >> np.uint64(48)) & np.uint64(0xFF)) << np.uint64(TT_ENTRY_BITS)
+        ((h >> np.uint64(48)) & np.uint64((1 << TT_STAMP_BITS) - 1))
+        << np.uint64(TT_ENTRY_BITS)
     )
 
 
