@@ -115,6 +115,21 @@ def rules_played(pairs, games, command: str, shown):
     "one-pass sweep's limit).",
 )
 @click.option(
+    "--split-depth",
+    type=count_range(1),
+    default=None,
+    help="With --escalate: split the deals still undecided at the ceiling, deciding their "
+    "turn's children one by one, each with a search and a table of its own, this many turns "
+    "deep (a win behind a first move that leads into a huge loss; off by default).",
+)
+@click.option(
+    "--split-limit",
+    type=count_range(1),
+    default=None,
+    help="With --split-depth: positions each child's search may enter (default 25,000,000; "
+    "its table takes about 70 bytes a position).",
+)
+@click.option(
     "--heuristic-deals",
     type=count_range(0),
     default=0,
@@ -133,6 +148,8 @@ def sweep(
     node_limit,
     escalate,
     first_limit,
+    split_depth,
+    split_limit,
     heuristic_deals,
     no_report,
     out,
@@ -149,6 +166,7 @@ def sweep(
       bombsolve allisbomb sweep --configs base,base+mosquitos,blitz --deals 5000 --out runs/three
       bombsolve allisbomb sweep --matrix --deals 1000 --out runs/m --scheduler tcp://10.0.0.5:8786
       bombsolve allisbomb sweep --expansions gifts,all --deals 1000 --escalate --out runs/hard
+      bombsolve allisbomb sweep --players 2 --deals 200 --escalate --split-depth 4 --out runs/2p
     """
     from dataclasses import replace
 
@@ -184,10 +202,20 @@ def sweep(
     policy = None
     if escalate:
         from solvers.allisbomb.escalate import CEILING, FIRST_LIMIT, Escalation
+        from solvers.allisbomb.split import SPLIT_LIMIT
 
-        policy = Escalation(first_limit or FIRST_LIMIT, node_limit or CEILING)
+        if split_limit is not None and split_depth is None:
+            raise BadInput("--split-limit is the split's; add --split-depth")
+        policy = Escalation(
+            first_limit or FIRST_LIMIT,
+            node_limit or CEILING,
+            split_depth or 0,
+            split_limit or SPLIT_LIMIT,
+        )
     elif first_limit is not None:
         raise BadInput("--first-limit is the first pass of --escalate; add --escalate")
+    elif split_depth is not None or split_limit is not None:
+        raise BadInput("--split-depth splits what the last pass of --escalate left; add --escalate")
     study = sweep_study(
         configs,
         deals,

@@ -55,6 +55,7 @@ from solvers.allisbomb.report import (  # noqa: E402
     write_index_page,
     write_report,
 )
+from solvers.allisbomb.split import SPLIT_LIMIT  # noqa: E402
 from solvers.allisbomb.study import (  # noqa: E402
     campaign_study,
     caption,
@@ -117,6 +118,19 @@ def _main(argv: list[str] | None) -> int:
         default=None,
         help="with --escalate: the first pass's node limit (default 3,000,000)",
     )
+    ap.add_argument(
+        "--split-depth",
+        type=int,
+        default=0,
+        help="with --escalate: split the deals undecided at the ceiling this many turns deep "
+        "(escalate.Escalation.split; default 0, off)",
+    )
+    ap.add_argument(
+        "--split-limit",
+        type=int,
+        default=None,
+        help="with --split-depth: positions per child's search (default 25,000,000)",
+    )
     ap.add_argument("--campaign-node-limit", type=int, default=1_000_000)
     ap.add_argument("--heuristic-deals", type=int, default=1_000)
     ap.add_argument("--workers", type=int, default=None)
@@ -166,11 +180,15 @@ def _main(argv: list[str] | None) -> int:
         return _readme(args)
     if args.first_limit is not None and not args.escalate:
         ap.error("--first-limit needs --escalate")
+    if (args.split_depth or args.split_limit is not None) and not args.escalate:
+        ap.error("--split-depth and --split-limit need --escalate")
     escalation = None
     if args.escalate:
         escalation = Escalation(
             FIRST_LIMIT if args.first_limit is None else args.first_limit,
             CEILING if args.node_limit is None else args.node_limit,
+            args.split_depth,
+            SPLIT_LIMIT if args.split_limit is None else args.split_limit,
         )
         args.node_limit = escalation.ceiling
     elif args.node_limit is None:
@@ -183,6 +201,11 @@ def _main(argv: list[str] | None) -> int:
         f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size} "
         f"--cards {args.cards} --out {_rel_out(args.out)}"
         + (f" --escalate --first-limit {escalation.first}" if escalation else "")
+        + (
+            f" --split-depth {escalation.split} --split-limit {escalation.split_limit}"
+            if escalation and escalation.split
+            else ""
+        )
         + ("" if args.block == "allisbomb-results" else f" --block {args.block}")
     )
 

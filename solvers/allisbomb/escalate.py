@@ -11,6 +11,11 @@ A pass restarts its deals from the setup position: the transposition table of th
 pass is not kept (it would cost the memory of every undecided deal at once), which is
 what bounds the waste by the doubling.
 
+A deal still undecided at the ceiling may then be split (`split.solve_split`, when the
+policy's `split` depth is set): its turn's children are decided one by one, each with a
+search and a table of its own, which decides deals whose first moves lead into a loss too
+large for any table while a later move wins.
+
 The ceiling's table: beyond `solver.MAX_TABLE_BITS` (about 3 M stored positions per move
 order) a search keeps going exactly but without storing, so a pass above that limit is
 given a larger table, up to `TABLE_BITS_CEILING` (see `table_bits_for`).
@@ -23,9 +28,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.kernel import CODE_UNDECIDED
+from solvers.allisbomb.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN
+from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import MAX_TABLE_BITS, PORTFOLIO_FIRST, solve_batch
+from solvers.allisbomb.split import SPLIT_LIMIT, solve_split
 from solvers.common.errors import BadInput
 
 #: First pass of a sweep's escalation (positions per deal, both move orders together): the
@@ -39,6 +47,7 @@ from solvers.common.errors import BadInput
 FIRST_LIMIT = 3_000_000
 #: Last pass: a deal still undecided here is reported 'undecided'.
 CEILING = 51_200_000
+CODE_OF_OUTCOME = {"win": CODE_WIN, "loss": CODE_LOSS, "undecided": CODE_UNDECIDED}
 #: Largest table a pass may get (2**24 index slots; the kernel's entry numbers have 24
 #: bits, kernel.TT_ENTRY_BITS). Its pages are mapped only as a search fills them.
 TABLE_BITS_CEILING = 24
@@ -47,7 +56,9 @@ TABLE_BITS_CEILING = 24
 @dataclass(frozen=True)
 class Escalation:
     """The node limits of an escalating sweep: first, 2*first, 4*first, ... up to ceiling
-    (the last pass is at the ceiling itself, even when it is not a doubling of first).
+    (the last pass is at the ceiling itself, even when it is not a doubling of first),
+    then, if `split` is positive, the deals still undecided split to that many turns, each
+    child searched with `split_limit` positions (`split.solve_split`).
 
     >>> Escalation(1000, 5000).limits()
     [1000, 2000, 4000, 5000]
@@ -55,6 +66,8 @@ class Escalation:
 
     first: int = FIRST_LIMIT
     ceiling: int = CEILING
+    split: int = 0
+    split_limit: int = SPLIT_LIMIT
 
     def __post_init__(self) -> None:
         if self.first < 1:
@@ -63,6 +76,10 @@ class Escalation:
             raise BadInput(
                 f"escalation ceiling {self.ceiling:,} is below its first limit {self.first:,}"
             )
+        if self.split < 0:
+            raise BadInput(f"split depth {self.split} is negative; expected 0 (no split) or more")
+        if self.split_limit < 1:
+            raise BadInput(f"split node limit {self.split_limit} is not positive")
 
     def limits(self) -> list[int]:
         """The node limit of each pass, in order."""
@@ -72,8 +89,12 @@ class Escalation:
         return out
 
     def to_dict(self) -> dict[str, int]:
-        """JSON-ready parameters (for study manifests)."""
-        return {"first": self.first, "ceiling": self.ceiling}
+        """JSON-ready parameters (for study manifests); the split's only when it is on, so
+        a study made before splitting existed keeps its identity."""
+        out = {"first": self.first, "ceiling": self.ceiling}
+        if self.split:
+            out |= {"split": self.split, "split_limit": self.split_limit}
+        return out
 
 
 def table_bits_for(node_limit: int) -> int | None:
@@ -98,12 +119,15 @@ def solve_escalating(
     Returns `solver.solve_batch`'s arrays ('code', 'turns', 'reason' of the deciding pass;
     'nodes' summed over every pass the deal took part in) plus 'limit', the node limit of
     the pass that decided the deal (or the ceiling for a deal left undecided), and
-    'passes', how many passes the deal took part in. first_budget as in `solve_batch`.
+    'passes', how many passes the deal took part in, and 'split', the children the split
+    searched (0 for a deal the passes decided; its 'limit' is then the ceiling and its
+    'nodes' include the split's). first_budget as in `solve_batch`.
     """
     decks = np.ascontiguousarray(decks, dtype=np.int64)
     m = decks.shape[0]
     out = {k: np.zeros(m, np.int64) for k in ("code", "nodes", "turns", "reason", "limit")}
     out["passes"] = np.zeros(m, np.int64)
+    out["split"] = np.zeros(m, np.int64)
     todo = np.arange(m)
     for limit in policy.limits():
         if todo.size == 0:
@@ -121,6 +145,17 @@ def solve_escalating(
             out[k][todo] = res[k]
         out["limit"][todo] = limit
         todo = todo[res["code"] == CODE_UNDECIDED]
+    if policy.split and todo.size:
+        cs = load_cards(config)
+        for i in todo:
+            res = solve_split(
+                new_game(cs, decks[i].tolist()), depth=policy.split, node_limit=policy.split_limit
+            )
+            out["code"][i] = CODE_OF_OUTCOME[res.outcome]
+            out["nodes"][i] += res.nodes
+            out["turns"][i] = len(res.solution)
+            out["reason"][i] = res.loss_reason
+            out["split"][i] = res.searches
     return out
 
 

@@ -1473,8 +1473,7 @@ def _tt_stamp(gen, h):
     TT_STAMP_BITS hash bits from bit 48 up (bits that `_tt_grow` can still read from an
     entry's word 0), between the entry number and the generation."""
     return (np.uint64(gen) << np.uint64(32)) | (
-        ((h >> np.uint64(48)) & np.uint64((1 << TT_STAMP_BITS) - 1))
-        << np.uint64(TT_ENTRY_BITS)
+        ((h >> np.uint64(48)) & np.uint64((1 << TT_STAMP_BITS) - 1)) << np.uint64(TT_ENTRY_BITS)
     )
 
 

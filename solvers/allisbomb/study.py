@@ -266,6 +266,14 @@ def _ceiling_grows(po: Mapping[str, Any], pn: Mapping[str, Any]) -> str | None:
             f"the passes there end at {eo['ceiling']:,}, which is not a doubling of "
             f"{eo['first']:,}, so no higher --node-limit continues them; expected a new --out"
         )
+    split_o = (eo.get("split", 0), eo.get("split_limit"))
+    split_n = (en.get("split", 0), en.get("split_limit"))
+    if split_o[0] and (split_n != split_o or en["ceiling"] != eo["ceiling"]):
+        return (
+            f"the deals there were split with --split-depth {split_o[0]} "
+            f"--split-limit {split_o[1]:,} after the ceiling {eo['ceiling']:,}; expected the "
+            "same split and ceiling, or a new --out"
+        )
     return None
 
 
@@ -342,6 +350,7 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         reason = np.zeros(m, np.int64)
         secs = np.zeros(m)
         decided_at = np.zeros(m, np.int64)
+        split = np.zeros(m, np.int64)
         _warm(config, decks[:1], node_limit, policy)
         for i in range(m):
             t0 = time.perf_counter()
@@ -350,6 +359,7 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             else:
                 out = solve_escalating(config, decks[i : i + 1], policy)
                 decided_at[i] = out["limit"][0]
+                split[i] = out["split"][0]
             secs[i] = time.perf_counter() - t0
             code[i], nodes[i], turns[i], reason[i] = (
                 out["code"][0],
@@ -375,6 +385,8 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         }
         if policy is not None:  # the node limit of the pass that decided the deal
             rec["decided_at"] = decided_at
+        if policy is not None and policy.split:  # children searched by the split (0: none)
+            rec["split_searches"] = split
         lookahead = np.full(m, np.nan)
         greedy = np.full(m, np.nan)
         rand = np.full(m, np.nan)
