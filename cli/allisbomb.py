@@ -212,6 +212,21 @@ def game_options(hands_flag: str = "--hands"):
     "discard pile (searches every position, like proving a loss).",
 )
 @click.option(
+    "--split-depth",
+    type=count_range(1),
+    default=None,
+    help="If the search leaves the deal undecided, split it: decide its turn's children one "
+    "by one, each with a search and a table of its own, up to this many turns deep (a win "
+    "behind a first move that leads into a loss too large for the table).",
+)
+@click.option(
+    "--split-limit",
+    type=count_range(1),
+    default=None,
+    help="With --split-depth: positions each child's search may enter (default 25,000,000; "
+    "its table takes about 70 bytes a position).",
+)
+@click.option(
     "--study",
     "study_dir",
     type=click.Path(file_okay=False),
@@ -245,6 +260,8 @@ def allisbomb(
     shortest,
     time_limit,
     keep_most,
+    split_depth,
+    split_limit,
     study_dir,
     case,
     as_json,
@@ -287,6 +304,15 @@ def allisbomb(
         if game.given():
             raise BadInput("--study --case takes the game options from the study")
         rank_, game, node_limit, study_row = _study_case(study_dir, case)
+        if study_row.get("split") and split_depth is None and split_limit is None:
+            split_depth, split_limit = study_row["split"]["depth"], study_row["split"]["limit"]
+    if split_limit is not None and split_depth is None:
+        raise BadInput("--split-limit is the split's; add --split-depth")
+    if split_depth is not None and (shortest or keep_most):
+        raise BadInput(
+            "--split-depth decides a deal the verdict search leaves undecided; it does not "
+            "go with --shortest or --keep-most"
+        )
     sources = [x for x in (seed, rank_, deck, state_file) if x is not None]
     if not sources:
         if game.given():
@@ -309,6 +335,8 @@ def allisbomb(
         shortest,
         keep_most,
         time_limit,
+        split_depth,
+        split_limit,
     )
     if study_row is not None:
         result["study_case"] = study_row
@@ -366,10 +394,19 @@ def _study_case(study_dir: str, case: int):
         "seed": str(c["seed"]),
         "rank": str(c["rank"]),
         "node_limit": c["node_limit"],
+        "split": _study_split(study_dir),
         "study_outcome": None if row is None else row["outcome"],
         "study_nodes": None if row is None else int(row["nodes"]),
     }
     return str(c["rank"]), game, c["node_limit"], summary
+
+
+def _study_split(study_dir: str) -> dict | None:
+    """The split of a sweep's escalation ({'depth', 'limit'}), None if it has none."""
+    from solvers.common.runner import load_manifest
+
+    esc = load_manifest(study_dir)["identity"]["params"].get("escalation") or {}
+    return {"depth": esc["split"], "limit": esc["split_limit"]} if esc.get("split") else None
 
 
 def _study_row_text(s: dict) -> str:
@@ -389,8 +426,11 @@ def solve_command(
     shortest,
     keep_most=False,
     time_limit=None,
+    split_depth=None,
+    split_limit=None,
 ) -> dict:
-    """Solve one deal or position and return the JSON-ready result (replay-checked)."""
+    """Solve one deal or position and return the JSON-ready result (replay-checked); with
+    `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
     from solvers.allisbomb import deals
     from solvers.allisbomb.rules import new_game, state_from_json
     from solvers.allisbomb.search import stars_lost
@@ -456,6 +496,9 @@ def solve_command(
         shortest=shortest,
         keep_most=keep_most,
     )
+    split = None
+    if split_depth is not None and res.outcome == "undecided":
+        res, split = _split(state, res, split_depth, split_limit, load_kernel)
     from solvers.allisbomb.explain import ending_words
 
     turns, s = transcript(state, res.solution)
@@ -482,6 +525,8 @@ def solve_command(
         "turns": turns,
         "replay_checked": res.outcome == "win",
     }
+    if split is not None:
+        out["split"] = split
     from cli.common import json_record
 
     rules = {k: getattr(config, k) for k in ("gifts_distinct", "give_optional", "all_any_player")}
@@ -523,6 +568,34 @@ def solve_command(
     return out
 
 
+def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[object, dict]:
+    """Split a deal the search left undecided (`split.solve_split`): the combined result
+    (positions of both) and the split's record for the output."""
+    from solvers.allisbomb.solver import SolveResult
+    from solvers.allisbomb.split import SPLIT_LIMIT, solve_split
+
+    limit = limit or SPLIT_LIMIT
+    if res.engine == "reference":
+        load_kernel()
+    sp = solve_split(state, depth=depth, node_limit=limit)
+    out = SolveResult(
+        sp.outcome,
+        res.nodes + sp.nodes,
+        res.seconds + sp.seconds,
+        sp.solution,
+        sp.loss_reason,
+        engine="split",
+    )
+    record = {
+        "depth": depth,
+        "limit": limit,
+        "searches": sp.searches,
+        "depth_reached": sp.depth,
+        "first_search_nodes": res.nodes,
+    }
+    return out, record
+
+
 def is_proof(words: str) -> bool:
     """True if `words` (an end of `explain.explain_loss`) say where the pruning proved no
     win reachable (`explain.dead_words`) rather than a way the rulebook's game is lost."""
@@ -540,6 +613,11 @@ def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
         return (
             f"a position with more than {MAX_MOVES:,} moves (or a turn of more than 64 "
             "choices), the cap per position (CARDS.md, 'Moves')"
+        )
+    if getattr(res, "engine", None) == "split":
+        return (
+            "the split's depth and limit (--split-depth, --split-limit): a child its search "
+            "left undecided at the deepest level"
         )
     if res.nodes >= node_limit:
         return f"the node limit of {node_limit:,} positions (--node-limit)"
@@ -626,6 +704,15 @@ def render_text(r: dict) -> str:
     verdict = r["outcome"].upper()
     if r.get("engine") == "reference":
         how = "by the reference search, no kernel needed"
+    elif r.get("split"):
+        sp = r["split"]
+        how = (
+            f"by the Numba kernel: {sp['first_search_nodes']:,} in one search, then the deal "
+            f"split {sp['depth_reached']} turn{'s' * (sp['depth_reached'] != 1)} deep, "
+            f"{sp['searches']:,} children searched "
+            f"with up to {sp['limit']:,} positions each; kernel load/compile "
+            f"{r['compile_seconds']:.2f} s"
+        )
     else:
         how = f"by the Numba kernel; kernel load/compile {r['compile_seconds']:.2f} s"
     lines.append(

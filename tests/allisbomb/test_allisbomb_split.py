@@ -171,3 +171,46 @@ def test_sweep_split_options_refused(tmp_path, extra, words):
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 2 and words in res.output, res.output
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("seed,verdict", [(0, "win"), (9, "loss")])
+def test_solve_split_depth_decides_what_the_node_limit_leaves(tmp_path, seed, verdict):
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    base = ["allisbomb", "--blitz", "--seed", str(seed), "--node-limit", "30"]
+    plain = CliRunner().invoke(cli, [*base, "--json"])
+    assert plain.exit_code == 0 and json.loads(plain.output)["outcome"] == "undecided"
+    saved = tmp_path / "r.json"
+    args = [*base, "--split-depth", "3", "--split-limit", "30", "--save", str(saved)]
+    text = CliRunner().invoke(cli, args)
+    assert text.exit_code == 0, text.output
+    assert f"verdict: {verdict.upper()}" in text.output
+    assert "then the deal split" in text.output and "children searched" in text.output
+    r = json.loads(saved.read_text())
+    assert r["outcome"] == verdict and r["engine"] == "split"
+    assert r["split"]["depth"] == 3 and r["split"]["limit"] == 30 and r["split"]["searches"] > 0
+    whole = CliRunner().invoke(cli, ["allisbomb", "--blitz", "--seed", str(seed), "--json"])
+    assert json.loads(whole.output)["outcome"] == verdict
+    again = CliRunner().invoke(cli, ["allisbomb", "replay", str(saved)])
+    assert again.exit_code == 0 and again.output == text.output
+
+
+@pytest.mark.parametrize(
+    "extra,words",
+    [
+        (["--split-limit", "30"], "add --split-depth"),
+        (["--split-depth", "2", "--shortest"], "does not go with --shortest"),
+        (["--split-depth", "0"], "--split-depth"),
+    ],
+)
+def test_solve_split_options_refused(extra, words):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    res = CliRunner().invoke(cli, ["allisbomb", "--blitz", "--seed", "0", *extra])
+    assert res.exit_code == 2 and words in res.output, res.output
