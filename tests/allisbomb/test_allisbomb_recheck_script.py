@@ -1,0 +1,60 @@
+"""scripts/allisbomb_recheck_chunks.py: a sweep's chunks decided again give the same rows,
+and a changed row is caught."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location(
+        "allisbomb_recheck_chunks", ROOT / "scripts" / "allisbomb_recheck_chunks.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    out = tmp_path_factory.mktemp("recheck") / "s"
+    args = ["allisbomb", "sweep", "--deals", "20", "--seed", "2", "--escalate"]
+    args += ["--first-limit", "200", "--node-limit", "2000", "--heuristic-deals", "0"]
+    args += ["--no-report", "--workers", "1", "--chunk-size", "10", "--out", str(out)]
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def test_recheck_finds_the_same_rows(sweep, monkeypatch, capsys):
+    mod = _script()
+    monkeypatch.setattr(sys, "argv", ["x", str(sweep), "--chunks", "2"])
+    assert mod.main() == 0
+    assert "2 of 2 chunks give the same rows" in capsys.readouterr().out
+
+
+def test_recheck_catches_a_changed_row(sweep, monkeypatch, capsys):
+    import solvers.allisbomb.study as study
+
+    real = study.sweep_chunk
+
+    def changed(params, spec):
+        df = real(params, spec)
+        df.loc[0, "nodes"] += 1
+        return df
+
+    monkeypatch.setattr(study, "sweep_chunk", changed)
+    mod = _script()
+    monkeypatch.setattr(sys, "argv", ["x", str(sweep), "--chunks", "1"])
+    assert mod.main() == 1
+    assert "DIFFERENT ['nodes']" in capsys.readouterr().out
