@@ -531,6 +531,11 @@ def caption(manifest: Mapping[str, Any]) -> str:
         if esc
         else f"node limit {p['node_limit']:,}"
     )
+    if esc and esc.get("split"):
+        limit += (
+            f", then the deals still undecided split {esc['split']} turns deep, each child "
+            f"searched with up to {esc['split_limit']:,} positions"
+        )
     return (
         f"All Is Bomb, {cards_words(p)}; {ident['n_cases'] // len(p['labels']):,} deals per configuration "
         f"(uniform shuffles, SeedSequence({ident['seed']}), chunks of {ident['chunk_size']}); perfect "

@@ -214,3 +214,29 @@ def test_solve_split_options_refused(extra, words):
 
     res = CliRunner().invoke(cli, ["allisbomb", "--blitz", "--seed", "0", *extra])
     assert res.exit_code == 2 and words in res.output, res.output
+
+
+def test_sweep_caption_names_the_split():
+    from solvers.allisbomb.study import caption
+
+    manifest = {
+        "identity": {
+            "n_cases": 10,
+            "seed": 1,
+            "chunk_size": 5,
+            "params": {
+                "labels": ["base"],
+                "configs": [{}],
+                "node_limit": 400,
+                "heuristic_deals": 0,
+                "escalation": {"first": 100, "ceiling": 400, "split": 3, "split_limit": 400},
+            },
+        },
+        "versions": {"bombsolve": "0"},
+        "git_commit": "abc",
+        "runs": [],
+    }
+    text = caption(manifest)
+    assert "doubling from 100 up to 400" in text
+    assert "then the deals still undecided split 3 turns deep" in text
+    assert "up to 400 positions" in text
