@@ -90,7 +90,7 @@ PARAM_WORDS = {
     "labels": "the configurations (--configs, --matrix or the game options)",
     "configs": "the configurations' options",
     "players": "the heuristic players' budget or weights",
-    "escalation": "--escalate and --first-limit",
+    "escalation": "--escalate, --first-limit, --split-depth and --split-limit",
     "provenance": "the card texts' provenance (--cards)",
     "layout": "the case layout (a sweep made before configurations were interleaved)",
     "heuristic_spread": "how heuristic deals are chosen (a sweep made before they were spread)",
