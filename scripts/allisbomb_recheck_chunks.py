@@ -26,6 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 #: Columns that measure the run, not the game.
 TIMING = ("seconds",)
+#: Columns a grown study's later runs add, and what a chunk made before them holds: a
+#: chunk kept when the split was added had every deal decided by the passes (0 searches).
+ADDED_LATER = {"split_searches": 0}
 
 
 def main() -> int:
@@ -62,6 +65,9 @@ def main() -> int:
         new = sweep_chunk(ident["params"], spec).reset_index(drop=True)
         cpu = time.process_time() - t
         old = rows[(rows["case"] >= spec.start) & (rows["case"] < spec.stop)].reset_index(drop=True)
+        for col, value in ADDED_LATER.items():
+            if col in old.columns:
+                old[col] = old[col].fillna(value)
         cols = [c for c in new.columns if c not in TIMING]
         missing = [c for c in cols if c not in old.columns]
         same = not missing and len(old) == len(new)

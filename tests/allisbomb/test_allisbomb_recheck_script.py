@@ -58,3 +58,25 @@ def test_recheck_catches_a_changed_row(sweep, monkeypatch, capsys):
     monkeypatch.setattr(sys, "argv", ["x", str(sweep), "--chunks", "1"])
     assert mod.main() == 1
     assert "DIFFERENT ['nodes']" in capsys.readouterr().out
+
+
+def test_recheck_a_study_grown_by_a_split(tmp_path, monkeypatch, capsys):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    out = tmp_path / "g"
+    args = ["allisbomb", "sweep", "--deals", "40", "--seed", "2", "--escalate"]
+    args += ["--first-limit", "100", "--node-limit", "400", "--heuristic-deals", "0"]
+    args += ["--no-report", "--workers", "1", "--chunk-size", "5", "--out", str(out)]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    grown = CliRunner().invoke(cli, [*args, "--split-depth", "3", "--split-limit", "400"])
+    assert grown.exit_code == 0, grown.output
+    from solvers.common.runner import load_manifest
+
+    change = load_manifest(out)["grown"][-1]
+    assert change["chunks_kept"] > 0 and change["chunks_redone"] > 0
+    mod = _script()
+    monkeypatch.setattr(sys, "argv", ["x", str(out), "--chunks", "8"])
+    assert mod.main() == 0  # chunks kept from before the split read as 0 searches
+    assert "8 of 8 chunks give the same rows" in capsys.readouterr().out
