@@ -751,6 +751,8 @@ def render_text(r: dict) -> str:
             lines += render_turns(ll["steps"])
     elif r["outcome"] == "undecided":
         more = "; raise it to search further" if "(--" in r["stopped_by"] else ""
+        if "--node-limit" in r["stopped_by"] and not r.get("split"):
+            more += ", or split the deal (--split-depth 4)"
         lines.append(f"stopped by {r['stopped_by']} before a verdict{more}")
     else:
         if r.get("keep_most"):

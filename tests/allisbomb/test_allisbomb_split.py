@@ -240,3 +240,13 @@ def test_sweep_caption_names_the_split():
     assert "doubling from 100 up to 400" in text
     assert "then the deals still undecided split 3 turns deep" in text
     assert "up to 400 positions" in text
+
+
+def test_undecided_solve_points_to_the_split():
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    res = CliRunner().invoke(cli, ["allisbomb", "--blitz", "--seed", "0", "--node-limit", "30"])
+    assert res.exit_code == 0
+    assert "raise it to search further, or split the deal (--split-depth 4)" in res.output
