@@ -80,9 +80,15 @@ def test_growth_allocates_nothing():
 
 
 def test_a_table_too_large_for_its_entry_numbers_is_refused():
-    """3/4 of 2**25 entries would not fit the index slots' entry numbers (exactness)."""
+    """A table of more slots than the index slots' entry numbers can count is refused
+    (exactness); the largest allowed is kernel.TT_ENTRY_BITS."""
+    assert K.TT_ENTRY_BITS + K.TT_STAMP_BITS == 32  # the generation keeps the high half
     with pytest.raises(BadInput, match="table_bits"):
-        solve_batch(GameConfig(), shuffles(18, 1, np.random.default_rng(1)), table_bits=25)
+        solve_batch(
+            GameConfig(),
+            shuffles(18, 1, np.random.default_rng(1)),
+            table_bits=K.TT_ENTRY_BITS + 1,
+        )
 
 
 def test_table_size_does_not_change_verdicts():
@@ -95,6 +101,18 @@ def test_table_size_does_not_change_verdicts():
     decided = (a["code"] != 2) & (b["code"] != 2)
     assert decided.sum() >= 50
     assert (a["code"][decided] == b["code"][decided]).all()
+
+
+def test_a_table_past_2_24_slots_searches_the_same():
+    """Entry numbers above 24 bits leave fewer hash bits in an index slot (TT_STAMP_BITS):
+    a search allowed 2**25 slots gives every verdict and position count of the default one
+    (its table grows from a few slots as it fills, as every search's does)."""
+    cfg = GameConfig(players=2)
+    decks = shuffles(18, 20, np.random.default_rng(6))
+    a = solve_batch(cfg, decks, node_limit=200_000, portfolio=False)
+    b = solve_batch(cfg, decks, node_limit=200_000, portfolio=False, table_bits=25)
+    for k in ("code", "nodes", "turns", "reason"):
+        assert (a[k] == b[k]).all(), k
 
 
 def test_first_1000_base_seeds_keep_their_committed_verdicts():
