@@ -55,10 +55,11 @@ from solvers.allisbomb.prune import (
     mark_start,
     still_alive,
 )
+from solvers.common.numba_opt import linked_helper
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "0e13ef6ecada129d"
+NUMBA_DEPENDS_ON = "93e54b54ab65f14a"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -123,7 +124,9 @@ def state_len(n: int) -> int:
 #: place it declined to). error_model="numpy" means they cannot raise (the only candidates are
 #: the integer divisions of the REORDER step, whose divisors are never 0); a callee that can
 #: raise keeps Numba from pruning the counts `run_turn` itself takes on its arguments.
-_turn_helper = njit(cache=True, _nrt=False, forceinline=True, error_model="numpy")
+#: `linked_helper` (solvers.common.numba_opt): each is optimised in full once, inside the
+#: searches that link it, not first in a library of its own.
+_turn_helper = linked_helper(cache=True, _nrt=False, forceinline=True, error_model="numpy")
 
 
 @njit(cache=True, inline="always")
@@ -269,7 +272,7 @@ def _order_cards(sb, n, info, out, k, order):
         out[j + 1] = c
 
 
-@njit(cache=True, _nrt=False)
+@linked_helper(cache=True, _nrt=False)
 def _card_choice(st, n, keyword, info, order, r, buf, tmp):
     """The option index (in id order, as `rules.State.playable` lists them) of the card that
     search choice r of the card choice plays in position st under `order`, or -1 when that
@@ -560,7 +563,7 @@ def _apply_select(s, b, n, c, steps, si):
 #: The decorator of the extended vocabulary's steps: like `_turn_helper` (no reference
 #: counting, cannot raise) but not inlined, so the plain steps' code in `_turn` stays as
 #: small as it was; a card set without these steps never calls them.
-_ext_helper = njit(cache=True, _nrt=False, error_model="numpy")
+_ext_helper = linked_helper(cache=True, _nrt=False, error_model="numpy")
 
 
 @_turn_helper

@@ -157,20 +157,23 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solvers.allisbomb.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
+from solvers.common.numba_opt import linked_helper
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet, Step
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "2e1696f7a1ce656d"
+NUMBA_DEPENDS_ON = "edbdb45c08b98db2"
 
 #: The decorator of the predicates the search calls (`dead`, `lower_bound`, ...): they only
 #: read the arrays they are given and allocate nothing, so Numba's reference counting of
 #: those arrays (and of the int8 views of the row) is pure cost; without it (`_nrt=False`)
 #: `dead` took 24 -> 20 ns per call on base positions and 98 -> 46 ns with all six expansions
 #: (with the worklists of `_closure_mask`; the counting alone had grown to 59 ns on base).
-_no_refcount = njit(cache=True, _nrt=False)
+#: The searches link them (`linked_helper`, solvers.common.numba_opt: optimised in full
+#: there, once); the tests' calls from Python run their own, less optimised, copy.
+_no_refcount = linked_helper(cache=True, _nrt=False)
 
 # Zones, as in the kernel's state layout and rules.py (kept here to avoid an import cycle).
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
