@@ -946,7 +946,11 @@ def reach_mask(st, n, info):
     return _reach(st, n, info, disc, out)[0]
 
 
-@njit(cache=True, inline="always")
+# Compiled once and inlined by LLVM (forceinline) into `dead` and twice into
+# `_one_shot_dead`: inlined in Numba's IR, each of its three copies was translated, typed and
+# lowered again (about 2 s of the solver's cold compile). Its callers pass `deck` as
+# np.bool_, not as the literal True or False, which would compile it once for each.
+@linked_helper(cache=True, _nrt=False, forceinline=True)
 def _rules_fire(sb, n, info, reach, out, deck):
     """True if a rule of `dead` other than THE JUICE fires with `reach` as the reach set
     (DECK only if `deck`): the twin of `_rule`, once THE JUICE is known not to fire."""
@@ -1048,7 +1052,7 @@ def _one_shot_dead(st, n, info, reach, off, disc, out):
     off2 = off | group
     start = live | (group & reach)
     base = _closure_call(sb, n, info, off2, start, disc, removers)
-    if not _rules_fire(sb, n, info, base, out, False):
+    if not _rules_fire(sb, n, info, base, out, np.bool_(False)):
         return False
     if spare <= 0:
         return True
@@ -1083,7 +1087,7 @@ def _one_shot_dead(st, n, info, reach, off, disc, out):
                 r = _closure_call(sb, n, info, off2, start | ys, disc, removers)
             else:
                 r = base | ys  # no new remover: nothing else comes back
-            if not _rules_fire(sb, n, info, r, out, False):
+            if not _rules_fire(sb, n, info, r, out, np.bool_(False)):
                 return False
             if one:
                 break
@@ -1103,7 +1107,7 @@ def dead(st, n, info):
         return True  # THE JUICE (tested first: it needs no reach set)
     disc, out = _zone_masks(st, n)
     reach, off = _reach(st, n, info, disc, out)
-    if _rules_fire(sb, n, info, reach, out, True):
+    if _rules_fire(sb, n, info, reach, out, np.bool_(True)):
         return True
     if _pair(info, fast_start(n) + 4) == 0:
         return False  # no card for the one-shot refinement in this card set
