@@ -61,10 +61,9 @@ from solvers.allisbomb.kernel import (
 )
 from solvers.allisbomb.layout import H_ENDING, H_OUTCOME, key_words
 from solvers.allisbomb.prune import dead, still_alive
-from solvers.common.numba_opt import linked_helper
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "280b9c2fdb5aae7e"
+NUMBA_DEPENDS_ON = "2b86be41c674bc6f"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2
@@ -137,8 +136,7 @@ def _won_line(entries, fidx, d):
             _prove(entries, fidx[t], WON)
 
 
-# Only `solve_shared` calls it: a linked helper (numba_opt), optimised in full there, once.
-@linked_helper(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def shared_dfs(
     root,
     n,

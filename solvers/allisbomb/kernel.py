@@ -2099,10 +2099,7 @@ def shortest(
     return CODE_UNDECIDED, nodes, reasons, 0, gen
 
 
-# Only `solve_many` calls it, so its own library is a linked helper's (numba_opt): the sweep
-# then optimises `dfs`'s code in full twice (`dfs` itself, for the single solve, and
-# `solve_many`), not three times.
-@linked_helper(cache=True)
+@njit(cache=True)
 def portfolio(
     root,
     n,
