@@ -327,27 +327,27 @@ def _bombastic_ismcts_entries() -> list:
 
 
 #: Cold-compile seconds of the solver for a card file with extended rows, after the plain
-#: solver or alone, about the same (results/PERFORMANCE.md: 66 s by `bombsolve warmup
-#: allisbomb`, 85-89 CPU-s under load in the sixth pass): its `_turn` is a form of its own.
-#: The keep-most search's and the sweep's forms for such files are announced with it too
-#: (not measured apart).
-EXTENDED_ESTIMATE = 70
+#: solver or alone, about the same: its `_turn` is a form of its own (results/PERFORMANCE.md,
+#: eighth pass: 30.0 s by `bombsolve warmup allisbomb` under load 2.5, after the plain
+#: solver). The keep-most search's and the sweep's forms for such files are announced with
+#: it too (16.5 and 13.8 s in the same warm-up, after the others).
+EXTENDED_ESTIMATE = 35
 #: Cold-compile seconds of the exhaust's shared-table search (`exhaust_kernel.solve_shared`
-#: and the Blitz deal builders), after the sweep's kernel or alone: 21.8 and 26.0 CPU-s after
-#: it (after the solver too), 42.6 alone; one process each, empty cache, both cores of the
-#: 2-core EPYC busy (load 4-9).
-EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 26, 45
+#: and the Blitz deal builders), after the sweep's kernel or alone: 16.9 s after it (the
+#: warm-up above) and 28.4-31.1 CPU-s alone (eighth pass, one process each, empty cache,
+#: load 2-3).
+EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 20, 35
 #: The sweep's kernel alone, with the solver not cached (as `exhaust` and `sensitivity` and
-#: a first `sweep` compile it): 49.0 CPU-s measured as the exhaust's, against 10.8 after
-#: the solver (its estimate, 12, is the one after it).
-SWEEP_ESTIMATE_ALONE = 50
+#: a first `sweep` compile it): 28-36 CPU-s (eighth pass, load 2-3), against 7.2 after the
+#: solver (its estimate, 10, is the one after it).
+SWEEP_ESTIMATE_ALONE = 35
 
 KERNELS: list[Kernel] = [
     Kernel(
         "allisbomb",
         "solve",
         "All Is Bomb solver",
-        55,
+        25,
         _allisbomb_solve_entries,
         _allisbomb_solve,
     ),
@@ -355,7 +355,7 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "shortest",
         "All Is Bomb shortest search",
-        10,
+        8,
         _allisbomb_shortest_entries,
         _allisbomb_shortest,
     ),
@@ -363,11 +363,11 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "keep-most",
         "All Is Bomb keep-most search",
-        30,
+        12,
         _allisbomb_keep_most_entries,
         _allisbomb_keep_most,
         after="solve",
-        estimate_alone=75,
+        estimate_alone=40,
     ),
     Kernel(
         "allisbomb",
@@ -389,7 +389,7 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "sweep",
         "All Is Bomb sweep solver",
-        12,
+        10,
         _allisbomb_sweep_entries,
         _allisbomb_sweep,
         after="solve",

@@ -87,7 +87,7 @@ def main() -> None:
         own[fn][0] += sec
         if pss == "nopython_type_inference":
             own[fn][1] += sec
-        if pss == "native_lowering":
+        if pss.startswith("native_lowering"):
             own[fn][2] += sec
     for fn, (tot, ty, low) in sorted(own.items(), key=lambda x: -x[1][0])[:25]:
         print(f"  {tot:7.1f} {ty:7.1f} {low:7.1f}  {fn}")

@@ -35,6 +35,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solvers.allisbomb.layout import W_MASKS, ZONE, key_words
+from solvers.common.numba_opt import linked_helper
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "2e1696f7a1ce656d"
+NUMBA_DEPENDS_ON = "6845d7a7c35a0665"
 
 #: Zones as in layout.py (kept here to avoid an import of the kernel).
 _DECK, _DISCARD = 0, 3
@@ -207,7 +208,10 @@ def _rename(s, b, n, c, new, out):
         ob[2 * n] = new
 
 
-@njit(cache=True, _nrt=False, inline="always")
+# Compiled once and inlined by LLVM (forceinline) at its two calls in `kernel.dfs` and two
+# in the exhaust kernel: inlined in Numba's IR, each copy was translated, typed and lowered
+# again (about 0.9 s of a cold compile each).
+@linked_helper(cache=True, _nrt=False, forceinline=True)
 def kernel_search_key(s, n, info, out, order):
     """Write the copy-symmetric key of the state row s (what `search_key` is to
     rules.State.key(), in the row's key words) into out[0:key_words(n)]; return True if

@@ -55,10 +55,11 @@ from solvers.allisbomb.prune import (
     mark_start,
     still_alive,
 )
+from solvers.common.numba_opt import linked_helper
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "0e13ef6ecada129d"
+NUMBA_DEPENDS_ON = "d673b8ea3b8eb888"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -123,7 +124,11 @@ def state_len(n: int) -> int:
 #: place it declined to). error_model="numpy" means they cannot raise (the only candidates are
 #: the integer divisions of the REORDER step, whose divisors are never 0); a callee that can
 #: raise keeps Numba from pruning the counts `run_turn` itself takes on its arguments.
-_turn_helper = njit(cache=True, _nrt=False, forceinline=True, error_model="numpy")
+#: `linked_helper` (solvers.common.numba_opt): each is optimised in full once, inside the
+#: searches that link it, not first in a library of its own. Their callers pass np.int64
+#: (or one fixed type) where they would pass a named constant or an int8/int32 value: each
+#: combination of argument types, a literal constant being one, compiles a helper again.
+_turn_helper = linked_helper(cache=True, _nrt=False, forceinline=True, error_model="numpy")
 
 
 @njit(cache=True, inline="always")
@@ -164,11 +169,18 @@ def _set_zone(s, b, n, c, z):
     _rezone(s, b, n, c, v, v & ZONE, z)
 
 
-@_turn_helper
+@njit(cache=True, inline="always")
 def _rezone(s, b, n, c, v, old, z):
     """`_set_zone` for a caller that knows card c's zone `old` and holds its byte v (its side
     and mark as they are to be): the masks' addresses then do not wait for a load of the
     byte. Writes the byte v with its zone set to z."""
+    # one compiled copy for every caller: called with the zone constants and int8 bytes, as
+    # it is, it compiled once per combination of argument types (10 of them)
+    _rezone_at(s, b, n, np.int64(c), np.int64(v), np.int64(old), np.int64(z))
+
+
+@_turn_helper
+def _rezone_at(s, b, n, c, v, old, z):
     M = key_words(n) + W_MASKS
     bit = np.uint64(1) << np.uint64(c)
     s[M + old] &= ~bit
@@ -189,7 +201,7 @@ def _mask_cards(m, out, k):
 @_turn_helper
 def _equipped(s, n, player, out):
     """A player's EQUIPPED CARDS, lowest id first (as rules.State.equipped), in out."""
-    return _mask_cards(s[key_words(n) + W_MASKS + EQUIP0 + player], out, 0)
+    return _mask_cards(s[key_words(n) + W_MASKS + EQUIP0 + player], out, np.int64(0))
 
 
 @_turn_helper
@@ -269,7 +281,7 @@ def _order_cards(sb, n, info, out, k, order):
         out[j + 1] = c
 
 
-@njit(cache=True, _nrt=False)
+@linked_helper(cache=True, _nrt=False)
 def _card_choice(st, n, keyword, info, order, r, buf, tmp):
     """The option index (in id order, as `rules.State.playable` lists them) of the card that
     search choice r of the card choice plays in position st under `order`, or -1 when that
@@ -470,11 +482,11 @@ def _candidates(s, b, n, card, steps, si, players, out, tmp):
                     sel = _mask_of(steps[si, 5], steps[si, 6])
                 elif pick == P_CLASS:
                     sel = _mask_of(steps[si, 7], steps[si, 8])
-                m = _mask_cards(s[M + EQUIP0 + act] & sel, out, 0)
+                m = _mask_cards(s[M + EQUIP0 + act] & sel, out, np.int64(0))
                 if pick != P_ANY and players == 2:
                     m = _mask_cards(s[M + EQUIP0 + 1 - act] & sel, out, m)
                 return m
-        k = _mask_cards(s[M + EQUIP0 + act], tmp, 0)
+        k = _mask_cards(s[M + EQUIP0 + act], tmp, np.int64(0))
         if (pick == P_NAME or pick == P_CLASS) and players == 2:
             k = _mask_cards(s[M + EQUIP0 + 1 - act], tmp, k)
     lo, hi = 0, k
@@ -560,7 +572,7 @@ def _apply_select(s, b, n, c, steps, si):
 #: The decorator of the extended vocabulary's steps: like `_turn_helper` (no reference
 #: counting, cannot raise) but not inlined, so the plain steps' code in `_turn` stays as
 #: small as it was; a card set without these steps never calls them.
-_ext_helper = njit(cache=True, _nrt=False, error_model="numpy")
+_ext_helper = linked_helper(cache=True, _nrt=False, error_model="numpy")
 
 
 @_turn_helper
@@ -874,7 +886,7 @@ def _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp):
         for j in range(m):
             b[base + j] = tmp[m - 1 - j]
         return 1
-    f = 1
+    f = np.int64(1)
     for j in range(2, m + 1):
         f *= j
     r = _choose(f, ch, chk, cs)
@@ -1011,12 +1023,12 @@ def _unmet(s, b, n, card, played_ignited, info, gift_ids, n_gifts):
         t = info[2]
         if not princess_ok or t < 0 or _side(b, n, t) == 0:
             return True
-        if not _equipped_by_anyone(b, n, t):
+        if not _equipped_by_anyone(b, n, np.int64(t)):
             return True
     else:
         if _side(b, n, d) == 0:
             return True
-        if not princess_ok or not _equipped_by_anyone(b, n, d):
+        if not princess_ok or not _equipped_by_anyone(b, n, np.int64(d)):
             return True
     if info[3] != -1:  # mosquitos in play as a condition (mask, -1 = not a condition)
         lo, hi = info[3], info[4]
@@ -1047,7 +1059,7 @@ def _unmet(s, b, n, card, played_ignited, info, gift_ids, n_gifts):
         if a < 0:
             return True
         if info[13] == 1:
-            if not _equipped_by_anyone(b, n, a):
+            if not _equipped_by_anyone(b, n, np.int64(a)):
                 return True
         elif _zone(b, n, a) != EQUIP0 + (b[2 * n + 1] & 1):
             return True
@@ -1295,7 +1307,7 @@ def _turn(
             m = min(steps[si, 3], np.int64(b[HB + H_DECK]))
             if m < 2:
                 continue
-            f = 1
+            f = np.int64(1)
             for j in range(2, m + 1):
                 f *= j
             r = _choose(f, ch, chk, cs)
@@ -1345,7 +1357,7 @@ def _turn(
                 if r == 1:
                     continue
             if steps[si, 1] != Z_DRAWN:
-                _remove(s, b, n, t, DECK)
+                _remove(s, b, n, t, np.int64(DECK))
                 _rezone(s, b, n, t, b[n + t], DECK, EQUIP0 + act)
             if _unmet(s, b, n, card, side, info, gift_ids, n_gifts):
                 b[HB + H_OUTCOME] = R_LOSS
@@ -1365,9 +1377,9 @@ def _turn(
         v = b[n + card]
     if v & ZONE == PLAY:
         if v & SIDE:
-            _pile_top(s, b, n, card, v, PLAY)
+            _pile_top(s, b, n, card, v, np.int64(PLAY))
         else:
-            _deck_bottom(s, b, n, card, v | SIDE, PLAY)
+            _deck_bottom(s, b, n, card, np.int8(v | SIDE), np.int64(PLAY))
     M = KW + W_MASKS
     if players == 2:
         kk = _equipped(s, n, act, buf)

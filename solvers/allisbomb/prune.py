@@ -157,20 +157,23 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solvers.allisbomb.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
+from solvers.common.numba_opt import linked_helper
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet, Step
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "2e1696f7a1ce656d"
+NUMBA_DEPENDS_ON = "6845d7a7c35a0665"
 
 #: The decorator of the predicates the search calls (`dead`, `lower_bound`, ...): they only
 #: read the arrays they are given and allocate nothing, so Numba's reference counting of
 #: those arrays (and of the int8 views of the row) is pure cost; without it (`_nrt=False`)
 #: `dead` took 24 -> 20 ns per call on base positions and 98 -> 46 ns with all six expansions
 #: (with the worklists of `_closure_mask`; the counting alone had grown to 59 ns on base).
-_no_refcount = njit(cache=True, _nrt=False)
+#: The searches link them (`linked_helper`, solvers.common.numba_opt: optimised in full
+#: there, once); the tests' calls from Python run their own, less optimised, copy.
+_no_refcount = linked_helper(cache=True, _nrt=False)
 
 # Zones, as in the kernel's state layout and rules.py (kept here to avoid an import cycle).
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
@@ -943,7 +946,11 @@ def reach_mask(st, n, info):
     return _reach(st, n, info, disc, out)[0]
 
 
-@njit(cache=True, inline="always")
+# Compiled once and inlined by LLVM (forceinline) into `dead` and twice into
+# `_one_shot_dead`: inlined in Numba's IR, each of its three copies was translated, typed and
+# lowered again (about 2 s of the solver's cold compile). Its callers pass `deck` as
+# np.bool_, not as the literal True or False, which would compile it once for each.
+@linked_helper(cache=True, _nrt=False, forceinline=True)
 def _rules_fire(sb, n, info, reach, out, deck):
     """True if a rule of `dead` other than THE JUICE fires with `reach` as the reach set
     (DECK only if `deck`): the twin of `_rule`, once THE JUICE is known not to fire."""
@@ -1045,7 +1052,7 @@ def _one_shot_dead(st, n, info, reach, off, disc, out):
     off2 = off | group
     start = live | (group & reach)
     base = _closure_call(sb, n, info, off2, start, disc, removers)
-    if not _rules_fire(sb, n, info, base, out, False):
+    if not _rules_fire(sb, n, info, base, out, np.bool_(False)):
         return False
     if spare <= 0:
         return True
@@ -1080,7 +1087,7 @@ def _one_shot_dead(st, n, info, reach, off, disc, out):
                 r = _closure_call(sb, n, info, off2, start | ys, disc, removers)
             else:
                 r = base | ys  # no new remover: nothing else comes back
-            if not _rules_fire(sb, n, info, r, out, False):
+            if not _rules_fire(sb, n, info, r, out, np.bool_(False)):
                 return False
             if one:
                 break
@@ -1100,7 +1107,7 @@ def dead(st, n, info):
         return True  # THE JUICE (tested first: it needs no reach set)
     disc, out = _zone_masks(st, n)
     reach, off = _reach(st, n, info, disc, out)
-    if _rules_fire(sb, n, info, reach, out, True):
+    if _rules_fire(sb, n, info, reach, out, np.bool_(True)):
         return True
     if _pair(info, fast_start(n) + 4) == 0:
         return False  # no card for the one-shot refinement in this card set
