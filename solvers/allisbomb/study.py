@@ -425,13 +425,12 @@ def _warm(
     config: GameConfig, deck: np.ndarray, node_limit: int, policy: Escalation | None = None
 ) -> None:
     """Solve one deal untimed the first time this process meets a configuration and node
-    limit, so that no row's ``seconds`` holds the kernel's load or the table's allocation."""
+    limit, so that no row's ``seconds`` holds the kernel's load or the table's allocation.
+    With an escalation only its first pass: the warm-up loads the kernel, and a hard first
+    deal would otherwise be decided twice, its later passes and split included."""
     key = (config.label(), node_limit, repr(policy))
     if key not in _WARM:
-        if policy is None:
-            solve_batch(config, deck, node_limit=node_limit)
-        else:
-            solve_escalating(config, deck, policy)
+        solve_batch(config, deck, node_limit=node_limit if policy is None else policy.first)
         _WARM.add(key)
 
 

@@ -250,3 +250,15 @@ def test_undecided_solve_points_to_the_split():
     res = CliRunner().invoke(cli, ["allisbomb", "--blitz", "--seed", "0", "--node-limit", "30"])
     assert res.exit_code == 0
     assert "raise it to search further, or split the deal (--split-depth 4)" in res.output
+
+
+def test_sweep_warm_up_runs_only_the_first_pass(monkeypatch):
+    import solvers.allisbomb.study as study
+
+    def never(*args, **kwargs):
+        raise AssertionError("the warm-up decided the whole escalation")
+
+    monkeypatch.setattr(study, "solve_escalating", never)
+    monkeypatch.setattr(study, "_WARM", set())
+    deck = shuffles(18, 1, np.random.default_rng(4)).astype(np.int64)
+    study._warm(BASE, deck, 400, Escalation(100, 400, split=3, split_limit=400))
