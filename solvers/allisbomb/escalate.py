@@ -30,9 +30,15 @@ import numpy as np
 
 from solvers.allisbomb.cards import load_cards
 from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN
+from solvers.allisbomb.kernel import CODE_UNDECIDED
 from solvers.allisbomb.rules import new_game
-from solvers.allisbomb.solver import MAX_TABLE_BITS, PORTFOLIO_FIRST, solve_batch
+from solvers.allisbomb.solver import (
+    MAX_TABLE_BITS,
+    OUTCOME_NAMES,
+    PORTFOLIO_FIRST,
+    bits_to_store,
+    solve_batch,
+)
 from solvers.allisbomb.split import SPLIT_LIMIT, solve_split
 from solvers.common.errors import BadInput
 
@@ -47,7 +53,8 @@ from solvers.common.errors import BadInput
 FIRST_LIMIT = 3_000_000
 #: Last pass: a deal still undecided here is reported 'undecided'.
 CEILING = 51_200_000
-CODE_OF_OUTCOME = {"win": CODE_WIN, "loss": CODE_LOSS, "undecided": CODE_UNDECIDED}
+#: The kernel's verdict code of each outcome name (the inverse of `solver.OUTCOME_NAMES`).
+CODE_OF_OUTCOME = {name: code for code, name in OUTCOME_NAMES.items()}
 #: Largest table a pass may get (2**24 index slots; the kernel's entry numbers have 24
 #: bits, kernel.TT_ENTRY_BITS). Its pages are mapped only as a search fills them.
 TABLE_BITS_CEILING = 24
@@ -103,9 +110,7 @@ def table_bits_for(node_limit: int) -> int | None:
     half = max(1, node_limit // 2)
     if half <= (3 << MAX_TABLE_BITS) // 4:
         return None
-    # entries are stored up to 3/4 of the slots: 4/3 as many slots as positions
-    need = (4 * half + 2) // 3
-    return int(min(TABLE_BITS_CEILING, max(MAX_TABLE_BITS, (need - 1).bit_length())))
+    return int(min(TABLE_BITS_CEILING, max(MAX_TABLE_BITS, bits_to_store(half))))
 
 
 def solve_escalating(

@@ -53,6 +53,13 @@ def table_bits_for(node_limit: int) -> int:
     return int(min(MAX_TABLE_BITS, max(16, need.bit_length())))
 
 
+def bits_to_store(positions: int) -> int:
+    """log2 of the fewest index slots (a power of two) whose table stores `positions`
+    entries: entries are stored up to 3/4 of the slots, so 4/3 as many slots."""
+    need = (4 * max(1, int(positions)) + 2) // 3
+    return (need - 1).bit_length()
+
+
 @dataclass
 class SolveResult:
     """The verdict on one deal."""

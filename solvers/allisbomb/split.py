@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from solvers.allisbomb.kernel import TT_ENTRY_BITS
 from solvers.allisbomb.rules import State, TooManyMoves
-from solvers.allisbomb.solver import SolveResult, solve_state, verify_solution
+from solvers.allisbomb.solver import SolveResult, bits_to_store, solve_state, verify_solution
 from solvers.common.errors import BadInput
 
 #: Positions each child's search may enter, by default.
@@ -55,8 +55,7 @@ class SplitResult:
 def table_bits_for(node_limit: int) -> int:
     """A table that stores every position a child's search may enter (entries are stored
     up to 3/4 of the slots), at most the kernel's largest (`kernel.TT_ENTRY_BITS`)."""
-    need = (4 * max(1, int(node_limit)) + 2) // 3
-    return int(min(TT_ENTRY_BITS, max(16, (need - 1).bit_length())))
+    return int(min(TT_ENTRY_BITS, max(16, bits_to_store(node_limit))))
 
 
 def solve_split(
@@ -79,8 +78,7 @@ def solve_split(
     known: dict[tuple, SolveResult] = {}
     on_line: set[tuple] = set()
 
-    def search(child: State, name: str) -> SolveResult:
-        key = child.key()
+    def search(child: State, key: tuple, name: str) -> SolveResult:
         if key not in known:
             res = solve_state(child, node_limit=node_limit, table_bits=bits, check=False)
             out.nodes += res.nodes
@@ -95,7 +93,8 @@ def solve_split(
         if level > depth:
             return "undecided", [], 0
         out.depth = max(out.depth, level)
-        on_line.add(s.key())
+        here = s.key()
+        on_line.add(here)
         try:
             kids = []
             try:
@@ -105,9 +104,10 @@ def solve_split(
                             return "win", [move], 0
                         kids.append((i, move, child, "loss", int(child.ending)))
                         continue
-                    if child.key() in on_line:
+                    key = child.key()
+                    if key in on_line:
                         continue
-                    res = search(child, f"{name}.{i}")
+                    res = search(child, key, f"{name}.{i}")
                     if res.outcome == "win":
                         return "win", [move, *res.solution], 0
                     kids.append((i, move, child, res.outcome, res.loss_reason))
@@ -124,7 +124,7 @@ def solve_split(
                 reasons |= why
             return ("undecided" if open_ else "loss"), [], reasons
         finally:
-            on_line.discard(s.key())
+            on_line.discard(here)
 
     if state.is_over():
         out.outcome = state.result()
