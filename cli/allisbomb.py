@@ -160,6 +160,22 @@ def game_options(hands_flag: str = "--hands"):
     return decorate
 
 
+#: `--split-limit`, the same on a single solve and on a sweep (`allisbomb_study.sweep`).
+split_limit_option = click.option(
+    "--split-limit",
+    type=count_range(1),
+    default=None,
+    help="With --split-depth: positions each child's search may enter (default 25,000,000; "
+    "its table takes about 70 bytes a position).",
+)
+
+
+def check_split_limit(split_depth: int | None, split_limit: int | None) -> None:
+    """Refuse a --split-limit given without the --split-depth it is for."""
+    if split_limit is not None and split_depth is None:
+        raise BadInput("--split-limit is the split's; add --split-depth")
+
+
 @click.group(name="allisbomb", invoke_without_command=True)
 @click.option("--seed", type=SEED, default=None, help="Shuffle with np.random.default_rng(SEED).")
 @click.option(
@@ -219,13 +235,7 @@ def game_options(hands_flag: str = "--hands"):
     "by one, each with a search and a table of its own, up to this many turns deep (a win "
     "behind a first move that leads into a loss too large for the table).",
 )
-@click.option(
-    "--split-limit",
-    type=count_range(1),
-    default=None,
-    help="With --split-depth: positions each child's search may enter (default 25,000,000; "
-    "its table takes about 70 bytes a position).",
-)
+@split_limit_option
 @click.option(
     "--study",
     "study_dir",
@@ -306,8 +316,7 @@ def allisbomb(
         rank_, game, node_limit, study_row = _study_case(study_dir, case)
         if study_row.get("split") and split_depth is None and split_limit is None:
             split_depth, split_limit = study_row["split"]["depth"], study_row["split"]["limit"]
-    if split_limit is not None and split_depth is None:
-        raise BadInput("--split-limit is the split's; add --split-depth")
+    check_split_limit(split_depth, split_limit)
     if split_depth is not None and (shortest or keep_most):
         raise BadInput(
             "--split-depth decides a deal the verdict search leaves undecided; it does not "
@@ -394,19 +403,11 @@ def _study_case(study_dir: str, case: int):
         "seed": str(c["seed"]),
         "rank": str(c["rank"]),
         "node_limit": c["node_limit"],
-        "split": _study_split(study_dir),
+        "split": c["split"],
         "study_outcome": None if row is None else row["outcome"],
         "study_nodes": None if row is None else int(row["nodes"]),
     }
     return str(c["rank"]), game, c["node_limit"], summary
-
-
-def _study_split(study_dir: str) -> dict | None:
-    """The split of a sweep's escalation ({'depth', 'limit'}), None if it has none."""
-    from solvers.common.runner import load_manifest
-
-    esc = load_manifest(study_dir)["identity"]["params"].get("escalation") or {}
-    return {"depth": esc["split"], "limit": esc["split_limit"]} if esc.get("split") else None
 
 
 def _study_row_text(s: dict) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from cli.allisbomb import game_options
+from cli.allisbomb import check_split_limit, game_options, split_limit_option
 from cli.common import SEED, command_line, count_range, rule_option, study_options
 from solvers.common.errors import BadInput
 
@@ -122,13 +122,7 @@ def rules_played(pairs, games, command: str, shown):
     "turn's children one by one, each with a search and a table of its own, this many turns "
     "deep (a win behind a first move that leads into a huge loss; off by default).",
 )
-@click.option(
-    "--split-limit",
-    type=count_range(1),
-    default=None,
-    help="With --split-depth: positions each child's search may enter (default 25,000,000; "
-    "its table takes about 70 bytes a position).",
-)
+@split_limit_option
 @click.option(
     "--heuristic-deals",
     type=count_range(0),
@@ -204,8 +198,7 @@ def sweep(
         from solvers.allisbomb.escalate import CEILING, FIRST_LIMIT, Escalation
         from solvers.allisbomb.split import SPLIT_LIMIT
 
-        if split_limit is not None and split_depth is None:
-            raise BadInput("--split-limit is the split's; add --split-depth")
+        check_split_limit(split_depth, split_limit)
         policy = Escalation(
             first_limit or FIRST_LIMIT,
             node_limit or CEILING,

@@ -288,7 +288,7 @@ def sweep_redo(old: Mapping[str, Any], new: Mapping[str, Any], rows: pd.DataFram
 def sweep_case(study_dir: str | Path, case: int) -> dict[str, Any]:
     """The configuration, deal number, seed and rank of case `case` of the sweep in
     `study_dir`, recomputed from its manifest exactly as the runner seeded it, and the
-    case's row when its chunk is done (else None)."""
+    case's row when its chunk is done (else None), and its escalation's split (or None)."""
     from solvers.common.runner import MANIFEST, load_manifest, load_study
 
     manifest = load_manifest(study_dir)
@@ -315,8 +315,14 @@ def sweep_case(study_dir: str | Path, case: int) -> dict[str, Any]:
         "seed": case_seed,
         "rank": int(rank(deck)),
         "node_limit": int(params["node_limit"]),
+        "split": _split_of(params.get("escalation") or {}),
         "row": None if row.empty else row.iloc[0].to_dict(),
     }
+
+
+def _split_of(esc: Mapping[str, Any]) -> dict[str, int] | None:
+    """The split of a sweep's escalation parameters ({'depth', 'limit'}), None if none."""
+    return {"depth": esc["split"], "limit": esc["split_limit"]} if esc.get("split") else None
 
 
 def reason_text(bits: int) -> str:

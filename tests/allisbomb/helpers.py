@@ -44,3 +44,13 @@ def position(
 
 def labels(state: State, ids) -> list[str]:
     return [state.cards.labels[c] for c in ids]
+
+
+def escalated_sweep_args(out, deals: int, first: int, ceiling: int, chunk_size: int) -> list[str]:
+    """`bombsolve allisbomb sweep` arguments for a small escalating sweep of base deals
+    (seed 2, one worker, no report) into `out`."""
+    return [
+        *("allisbomb", "sweep", "--deals", str(deals), "--seed", "2", "--escalate"),
+        *("--first-limit", str(first), "--node-limit", str(ceiling), "--heuristic-deals", "0"),
+        *("--no-report", "--workers", "1", "--chunk-size", str(chunk_size), "--out", str(out)),
+    ]

@@ -16,6 +16,7 @@ from solvers.allisbomb.escalate import (
 from solvers.allisbomb.kernel import CODE_UNDECIDED
 from solvers.allisbomb.solver import MAX_TABLE_BITS, solve_batch
 from solvers.common.errors import BadInput
+from tests.allisbomb.helpers import escalated_sweep_args
 
 BASE = GameConfig()
 
@@ -100,9 +101,7 @@ def test_sweep_escalate_rows_say_which_pass_decided(tmp_path):
     from solvers.common.runner import load_manifest, load_study
 
     out = tmp_path / "esc"
-    args = ["allisbomb", "sweep", "--deals", "40", "--seed", "2", "--escalate"]
-    args += ["--first-limit", "200", "--node-limit", "10000", "--heuristic-deals", "0"]
-    args += ["--no-report", "--workers", "1", "--chunk-size", "20", "--out", str(out)]
+    args = escalated_sweep_args(out, 40, 200, 10_000, 20)
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
     df = load_study(out)

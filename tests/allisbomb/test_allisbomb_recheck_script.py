@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.allisbomb.helpers import escalated_sweep_args
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -28,9 +30,7 @@ def sweep(tmp_path_factory):
     from cli.main import cli
 
     out = tmp_path_factory.mktemp("recheck") / "s"
-    args = ["allisbomb", "sweep", "--deals", "20", "--seed", "2", "--escalate"]
-    args += ["--first-limit", "200", "--node-limit", "2000", "--heuristic-deals", "0"]
-    args += ["--no-report", "--workers", "1", "--chunk-size", "10", "--out", str(out)]
+    args = escalated_sweep_args(out, 20, 200, 2000, 10)
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
     return out
@@ -66,9 +66,7 @@ def test_recheck_a_study_grown_by_a_split(tmp_path, monkeypatch, capsys):
     from cli.main import cli
 
     out = tmp_path / "g"
-    args = ["allisbomb", "sweep", "--deals", "40", "--seed", "2", "--escalate"]
-    args += ["--first-limit", "100", "--node-limit", "400", "--heuristic-deals", "0"]
-    args += ["--no-report", "--workers", "1", "--chunk-size", "5", "--out", str(out)]
+    args = escalated_sweep_args(out, 40, 100, 400, 5)
     assert CliRunner().invoke(cli, args).exit_code == 0
     grown = CliRunner().invoke(cli, [*args, "--split-depth", "3", "--split-limit", "400"])
     assert grown.exit_code == 0, grown.output

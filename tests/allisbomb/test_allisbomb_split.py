@@ -16,6 +16,7 @@ from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import compiled, solve_batch, solve_state, verify_solution
 from solvers.allisbomb.split import solve_split, table_bits_for
 from solvers.common.errors import BadInput
+from tests.allisbomb.helpers import escalated_sweep_args
 
 BASE = GameConfig()
 DUO = GameConfig(players=2)
@@ -127,15 +128,15 @@ def test_escalation_splits_only_what_its_ceiling_leaves():
 
 
 def test_sweep_split_grows_an_escalated_study_in_place(tmp_path):
+    import json
+
     from click.testing import CliRunner
 
     from cli.main import cli
     from solvers.common.runner import load_study
 
     out = tmp_path / "s"
-    args = ["allisbomb", "sweep", "--deals", "40", "--seed", "2", "--escalate"]
-    args += ["--first-limit", "50", "--node-limit", "100", "--heuristic-deals", "0"]
-    args += ["--no-report", "--workers", "1", "--chunk-size", "20", "--out", str(out)]
+    args = escalated_sweep_args(out, 40, 50, 100, 20)
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
     before = load_study(out)
@@ -149,6 +150,20 @@ def test_sweep_split_grows_an_escalated_study_in_place(tmp_path):
     assert (after["outcome"][decided] == before["outcome"][decided]).all()
     assert (after["split_searches"].fillna(0)[decided] == 0).all()
     assert (after["split_searches"].fillna(0) > 0).any()
+    # re-solving the split deals from the study: the same verdicts, split as the study did
+    # where the single solve's own search leaves them undecided
+    split_again = 0
+    for case in after.loc[after["split_searches"].fillna(0) > 0, "case"].tolist():
+        cmd = ["allisbomb", "--study", str(out), "--case", str(case), "--json"]
+        again = CliRunner().invoke(cli, cmd)
+        assert again.exit_code == 0, again.output
+        r = json.loads(again.output)
+        assert r["study_case"]["split"] == {"depth": 3, "limit": 100}
+        assert r["outcome"] == after.loc[after["case"] == case, "outcome"].iloc[0]
+        if "split" in r:
+            assert r["split"]["depth"] == 3 and r["split"]["limit"] == 100
+            split_again += 1
+    assert split_again >= 1
     # a split study keeps its split: another depth is refused, not mixed in
     res = CliRunner().invoke(cli, [*args, "--split-depth", "2", "--split-limit", "100"])
     assert res.exit_code == 2 and "split with --split-depth 3" in res.output
