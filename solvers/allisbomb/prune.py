@@ -789,7 +789,15 @@ def _low(m):
     return np.int64(trailing_zeros(np.uint64(m)))
 
 
-@njit(cache=True, inline="always")
+#: The larger pieces of `dead` (`_reach`, `_closure_mask`): compiled once (`linked_helper`)
+#: and inlined by LLVM (forceinline). Inlined in Numba's IR, each copy was translated,
+#: typed and lowered again in its caller (`_closure_mask` twice, `_reach` with it): about
+#: 1.5 s of the solver's cold compile (results/PERFORMANCE.md, ninth pass). `still_alive`
+#: stays inlined in Numba's IR: as a linked helper the search ran 4% more instructions.
+_inlined_once = linked_helper(cache=True, _nrt=False, forceinline=True)
+
+
+@_inlined_once
 def _closure_mask(sb, n, info, off, reach, disc, removers):
     """The reach set R without the removals of the cards in mask `off` (see `_closure`),
     from `reach` (the cards in the DECK, equipped or in the PLAY AREA) and `disc` (the
@@ -889,14 +897,13 @@ def _must_mask(sb, n, info):
     return must
 
 
-@njit(cache=True, inline="always")
+@_inlined_once
 def _reach(st, n, info, disc, out):
     """The reach set R (`reach_set`), given the masks of `_zone_masks`, and the spent cards
     switched off to reach it (`_reach_off`).
 
-    Inlined into `dead` and `reach_mask` (a call, with its arrays' reference counting,
-    cost a third of `dead`), with `_closure_mask` inlined once here: one call site, so
-    that each copy compiles it once.
+    Inlined by LLVM into `dead` and `reach_mask` (`_inlined_once`; as a call with its
+    arrays' reference counting it cost a third of `dead`).
     """
     t0 = INFO_LISTS + 2 * n
     sb = st.view(np.int8)
