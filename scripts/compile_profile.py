@@ -4,7 +4,10 @@ compiler passes itself (exclusive of the callees compiled meanwhile: `NativeLowe
 LLVM's optimisation and code generation of the function's module, which holds a copy of
 every callee it calls), and every function compiled more than once.
 
-    NUMBA_CACHE_DIR=$(mktemp -d) python scripts/compile_profile.py GAME [PART]
+    NUMBA_CACHE_DIR=$(mktemp -d) python scripts/compile_profile.py GAME [PART] [--after P,Q]
+
+`--after P,Q` compiles the game's parts P, Q first, outside the figures: what PART costs
+when they are cached already (as `bombsolve warmup` compiles it after them).
 
 Reads Numba's `numba:compile` and `numba:run_pass` events (numba.core.event). Run it with an empty cache, or a
 cached kernel loads and nothing is compiled.
@@ -70,8 +73,17 @@ def _cpu() -> float:
 
 
 def main() -> None:
-    game = sys.argv[1]
-    part = sys.argv[2] if len(sys.argv) > 2 else None
+    args = sys.argv[1:]
+    after: list[str] = []
+    if "--after" in args:
+        i = args.index("--after")
+        after = args[i + 1].split(",")
+        del args[i : i + 2]
+    game = args[0]
+    part = args[1] if len(args) > 1 else None
+    for first in after:
+        for k in kernels_of(game, first):
+            k.warm()
     event.register("numba:compile", _Recorder())
     event.register("numba:run_pass", _PassRecorder())
     for k in kernels_of(game, part):
