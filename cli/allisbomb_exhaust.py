@@ -105,7 +105,7 @@ def exhaust(
 
     # once here, not in every worker: the kernel of `decide` and of the escalation, then
     # the shared-table search of the whole count and of --groups
-    ensure_compiled("allisbomb", "solve")
+    ensure_compiled("allisbomb", "sweep")
     if study.chunk_fn is E.group_chunk:
         ensure_compiled("allisbomb", "exhaust")
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())

@@ -108,16 +108,16 @@ def sensitivity(
         only=only,
     )
     if player == "perfect":  # (the lookahead and greedy players run the reference engine)
-        from cli.warmup import ensure_compiled, ensure_extended
+        from cli.warmup import ensure_compiled, ensure_extended_sweep
         from solvers.allisbomb.edits import Edit, edited_config
 
         configs = [config]
         if variant:
             configs.append(edited_config(config, Edit("file", path=str(Path(variant).resolve()))))
-        # once here, not in every worker: the solver's kernel decides every deal (in its form
+        # once here, not in every worker: the sweep's kernel decides every deal (in its form
         # for card files with extended rows too, when the cards or the variant have them)
-        ensure_compiled("allisbomb", "solve")
-        ensure_extended(configs)
+        ensure_compiled("allisbomb", "sweep")
+        ensure_extended_sweep(configs)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:
         report(Path(out), rows, top)

@@ -173,11 +173,26 @@ def _allisbomb_extended_entries() -> list:
     return [_dfs_form(extended=True)]
 
 
+def _allisbomb_sweep() -> None:
+    import numpy as np
+
+    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.solver import solve_batch
+
+    solve_batch(GameConfig(blitz=True), np.arange(13, dtype=np.int64)[None, :], node_limit=1)
+
+
+def _allisbomb_sweep_entries() -> list:
+    from solvers.allisbomb import kernel as K
+
+    return [K.solve_many]
+
+
 def _allisbomb_exhaust() -> None:
     """Decide one Blitz deal with the whole count's shared-table search
     (exhaust.decide_shared), its decks built as the exhaust builds them (by rank and by
     group). Deal 0 of group 0 is lost in 4 positions, well within the search's node limit:
-    no deal goes on to the escalation (the solver's kernel)."""
+    no deal goes on to the escalation (the `sweep` part's kernel)."""
     import numpy as np
 
     from solvers.allisbomb import exhaust as E
@@ -218,6 +233,28 @@ def _allisbomb_extended_keep_most(node_limit: int = 1) -> None:
 
 def _allisbomb_extended_keep_most_entries() -> list:
     return [_dfs_form(extended=True, bounded=True)]
+
+
+def _allisbomb_extended_sweep(config=None) -> None:
+    """The sweep on one deal of `config` (a configuration whose card file has extended
+    rows; `_extended_config` by default): its form for such card files."""
+    import numpy as np
+
+    from solvers.allisbomb.solver import compiled, solve_batch
+
+    if config is None:
+        with _extended_config() as config:
+            _allisbomb_extended_sweep(config)
+        return
+    n = compiled(config).cards.n
+    solve_batch(config, np.arange(n, dtype=np.int64)[None, :], node_limit=1)
+
+
+def _allisbomb_extended_sweep_entries() -> list:
+    from solvers.allisbomb import kernel as K
+
+    steps = argument_index(K.solve_many, "steps")
+    return [(K.solve_many, lambda sig: not sig[steps].mutable)]
 
 
 def _dragon() -> None:
@@ -292,13 +329,18 @@ def _bombastic_ismcts_entries() -> list:
 #: Cold-compile seconds of the solver for a card file with extended rows, after the plain
 #: solver or alone, about the same: its `_turn` is a form of its own (results/PERFORMANCE.md,
 #: eighth pass: 30.0 s by `bombsolve warmup allisbomb` under load 2.5, after the plain
-#: solver). The keep-most search's form for such files is announced with it too (16.5 s in
-#: the same warm-up, after the others); a sweep decides its deals with the solver's form.
+#: solver). The keep-most search's and the sweep's forms for such files are announced with
+#: it too (16.5 and 13.8 s in the same warm-up, after the others).
 EXTENDED_ESTIMATE = 35
 #: Cold-compile seconds of the exhaust's shared-table search (`exhaust_kernel.solve_shared`
-#: and the Blitz deal builders), after the solver or alone (results/PERFORMANCE.md, ninth
-#: pass).
+#: and the Blitz deal builders), after the sweep's kernel or alone: 16.9 s after it (the
+#: warm-up above) and 28.4-31.1 CPU-s alone (eighth pass, one process each, empty cache,
+#: load 2-3).
 EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 20, 35
+#: The sweep's kernel alone, with the solver not cached (as `exhaust` and `sensitivity` and
+#: a first `sweep` compile it): 28-36 CPU-s (eighth pass, load 2-3), against 7.2 after the
+#: solver (its estimate, 10, is the one after it).
+SWEEP_ESTIMATE_ALONE = 35
 
 KERNELS: list[Kernel] = [
     Kernel(
@@ -345,13 +387,31 @@ KERNELS: list[Kernel] = [
     ),
     Kernel(
         "allisbomb",
+        "sweep",
+        "All Is Bomb sweep solver",
+        10,
+        _allisbomb_sweep_entries,
+        _allisbomb_sweep,
+        after="solve",
+        estimate_alone=SWEEP_ESTIMATE_ALONE,
+    ),
+    Kernel(
+        "allisbomb",
         "exhaust",
         "All Is Bomb exhaust search",
         EXHAUST_ESTIMATE,
         _allisbomb_exhaust_entries,
         _allisbomb_exhaust,
-        after="solve",
+        after="sweep",
         estimate_alone=EXHAUST_ESTIMATE_ALONE,
+    ),
+    Kernel(
+        "allisbomb",
+        "extended-sweep",
+        "All Is Bomb sweep's extended steps",
+        EXTENDED_ESTIMATE,
+        _allisbomb_extended_sweep_entries,
+        _allisbomb_extended_sweep,
     ),
     Kernel(
         "bombastic",
@@ -450,16 +510,17 @@ def announce_extended(steps, bounded: bool = False, **warm_args) -> float:
     return ensure_compiled("allisbomb", part, **warm_args)
 
 
-def ensure_extended(configs) -> float:
-    """Compile the solver's form for card files with extended rows (the `extended` kernel)
-    when one of `configs` has them, saying so on stderr first when it is not cached; return
-    the seconds (0 when none has them). A sweep calls it once before its workers start (its
-    deals are decided by the solver's own `kernel.dfs`, solver.solve_batch)."""
+def ensure_extended_sweep(configs) -> float:
+    """Compile the sweep's form for card files with extended rows (the `extended-sweep`
+    kernel: `kernel.solve_many` with a read-only `steps`) on the first of `configs` that
+    has them, saying so on stderr first when it is not cached; return the seconds (0 when
+    none has them). Called once before a sweep's workers start."""
     from solvers.allisbomb.solver import compiled
 
-    if all(compiled(c).prog.steps.flags.writeable for c in configs):
+    extended = [c for c in configs if not compiled(c).prog.steps.flags.writeable]
+    if not extended:
         return 0.0
-    return ensure_compiled("allisbomb", "extended")
+    return ensure_compiled("allisbomb", "extended-sweep", config=extended[0])
 
 
 @click.command(name="warmup")

@@ -100,16 +100,16 @@ def test_a_kernel_built_on_another_estimates_more_while_that_one_is_cold(monkeyp
     assert top.estimate_now() == 2
 
 
-def test_the_exhaust_part_follows_the_solver_it_builds_on():
+def test_the_exhaust_part_follows_the_sweep_it_builds_on():
     """`bombsolve warmup allisbomb` compiles the exhaust's shared-table search with the
-    solver's kernel cached already: the case its estimate is for (`Kernel.after`); a
-    command that compiles it first says the estimate alone. A sweep has no kernel of its
-    own (solver.solve_batch runs the solver's `dfs`)."""
+    sweep's kernel cached already, and that with the solver's: the cases their estimates
+    are for (`Kernel.after`); a command that compiles one first says the estimate alone."""
     parts = [k.part for k in warmup.kernels_of("allisbomb")]
-    assert not any("sweep" in p for p in parts)
+    for part, below in (("exhaust", "sweep"), ("sweep", "solve")):
+        (k,) = warmup.kernels_of("allisbomb", part)
+        assert k.after == below and parts.index(below) < parts.index(part)
+        assert k.estimate < k.estimate_alone
     (k,) = warmup.kernels_of("allisbomb", "exhaust")
-    assert k.after == "solve" and parts.index("solve") < parts.index("exhaust")
-    assert k.estimate < k.estimate_alone
     from solvers.allisbomb import exhaust_kernel
 
     assert exhaust_kernel.solve_shared in k.entries()

@@ -13,9 +13,9 @@ uniform shuffles.
 
 The study (`exhaust_study`) cuts a range of ranks into blocks of at most `BLOCK` deals,
 one runner case each, and blocks into chunks (resumable, local processes or Dask). A block
-builds its decks in Numba (`blitz_ranks.decks_of_ranks`) and decides them with
-`solver.solve_batch` (the solver's `kernel.dfs`, deal by deal; the deals it leaves
-undecided go on through `escalate.solve_escalating`, one call per pass). A block's row holds counts, positions
+builds its decks in Numba (`blitz_ranks.decks_of_ranks`) and decides them in one kernel call
+(`solver.solve_batch`'s `kernel.solve_many`; the deals it leaves undecided go on through
+`escalate.solve_escalating`, one call per pass). A block's row holds counts, positions
 and CPU seconds, never one row per deal. `sample_study` decides uniform random deals
 instead (for an estimate with its interval when the whole range is out of reach).
 

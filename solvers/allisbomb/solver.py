@@ -141,6 +141,7 @@ class _Table:
         self.gen = 0
         self.frames: dict[int, tuple] = {}
         self.views: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self.sweep_stacks: dict[int, tuple] = {}
 
     def get(self, bits: int, words: int) -> tuple[np.ndarray, np.ndarray]:
         """The index [2**bits] and the entries [3/4 of 2**bits, words] of the table."""
@@ -192,6 +193,12 @@ class _Table:
                 np.zeros(4, np.int64),  # cs
             )
         return self.frames[n]
+
+    def sweep_frames(self, n: int) -> tuple:
+        """The stacks of kernel.solve_many for n cards (allocated once per process)."""
+        if n not in self.sweep_stacks:
+            self.sweep_stacks[n] = K._frames(MAX_DEPTH, K.state_len(n))
+        return self.sweep_stacks[n]
 
 
 def zeros_aligned(shape: tuple[int, ...], dtype, align: int = 64) -> np.ndarray:
@@ -248,9 +255,9 @@ def solve_batch(
     portfolio: bool = True,
     first_budget: int = PORTFOLIO_FIRST,
 ) -> dict[str, np.ndarray]:
-    """Solve every row of `decks` (int array [m, n], card ids top first).
+    """Solve every row of `decks` (int array [m, n], card ids top first) in one Numba call.
 
-    portfolio=True (default) runs two move orders side by side (`run_portfolio`): the
+    portfolio=True (default) runs two move orders side by side (kernel.portfolio): the
     same verdicts, usually far fewer positions, and `nodes` is then the sum of both
     searches (each may use node_limit // 2). portfolio=False gives the single plain
     search whose node counts match the reference search exactly. first_budget: positions
@@ -259,12 +266,6 @@ def solve_batch(
     Returns arrays of length m: 'code' (1 win, 0 loss, 2 undecided), 'nodes', 'turns'
     (solution length in turns, 0 unless won), 'reason' (loss reason bits, see module doc).
     Rows are not checked to be permutations (callers make them with `deals`).
-
-    The rows are run from Python, each by the solver's own compiled `kernel.dfs` (the
-    form a single solve compiles): a sweep calls this once per deal anyway (to time each
-    one), and a compiled loop over the rows (`kernel.solve_many`, which the benchmark
-    scripts time) would hold a second copy of `dfs` that Numba optimises and emits again,
-    as long a cold compile as the solver's own (results/PERFORMANCE.md, ninth pass).
     """
     c = compiled(config)
     decks = np.ascontiguousarray(decks, dtype=np.int64)
@@ -275,63 +276,31 @@ def solve_batch(
     out = {"code": z[0], "nodes": z[1], "turns": z[2], "reason": z[3]}
     # each portfolio order may enter half the limit, so each table needs half the room
     bits = table_bits or table_bits_for(node_limit // 2 if portfolio else node_limit)
-    n = c.cards.n
-    words = _entry_words(n)
+    words = _entry_words(c.cards.n)
     index, entries = _TABLE.get(bits, words)
-    states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
-    ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-    A = B = None
-    if portfolio:
-        index_b, entries_b = _TABLE_B.get(bits, words)
-        ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-        A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl)
-        B = (index_b, entries_b, *_TABLE_B.frame_buffers(n)[:8], ctl_b)
-    root = np.zeros(K.state_len(n), np.uint64)
-    for r in range(m):
-        gen = _next_gen()
-        K.setup(decks[r], n, config.players, root)
-        if portfolio:
-            code, nodes, reasons, turns, _ = run_portfolio(
-                root,
-                n,
-                c,
-                np.uint32(gen),
-                node_limit,
-                buf,
-                tmp,
-                cs,
-                c.objective,
-                A,
-                B,
-                first_budget,
-            )
-        else:
-            ctl[0] = 0  # a fresh search, whatever an earlier call left paused
-            code, nodes, reasons, turns = _dfs_call(
-                root,
-                n,
-                c,
-                index,
-                entries,
-                gen,
-                node_limit,
-                states,
-                fch,
-                fk,
-                fplen,
-                fstarted,
-                fidx,
-                sol,
-                sol_len,
-                buf,
-                tmp,
-                cs,
-                c.objective,
-                0,
-                ctl,
-                node_limit + 1,
-            )
-        z[0, r], z[1, r], z[2, r], z[3, r] = code, nodes, turns, reasons
+    index_b, entries_b = _TABLE_B.get(bits, words)
+    p = c.prog
+    _TABLE.gen = _TABLE_B.gen = K.solve_many(
+        decks,
+        p.n,
+        config.players,
+        *c.rule_args,
+        index,
+        entries,
+        max(_TABLE.gen, _TABLE_B.gen),
+        node_limit,
+        MAX_DEPTH,
+        out["code"],
+        out["nodes"],
+        out["turns"],
+        out["reason"],
+        index_b,
+        entries_b,
+        int(portfolio),
+        int(first_budget),
+        _TABLE.sweep_frames(p.n),
+        _TABLE_B.sweep_frames(p.n),
+    )
     return out
 
 
@@ -465,12 +434,13 @@ def run_portfolio(
     turns in `kernel.dfs`, each paused after a doubling budget of positions, until one
     finishes; the same calls in the same order, so the same (code, nodes, reasons, turns,
     which order answered) as the compiled loop (tests/allisbomb/test_allisbomb_solver.py
-    checks it against `kernel.solve_many`, deal by deal).
+    checks it against the sweep's).
 
-    A deal makes a few of these calls (two per doubling), so running the loop here costs
-    microseconds, and the solver compiles `dfs` alone: compiling `kernel.portfolio` as
-    well optimises and emits all of `dfs`'s code a second time, inside it (Numba links a
-    callee's code into its caller's module and optimises the whole again)."""
+    A single deal makes a few of these calls (two per doubling), so running the loop here
+    costs microseconds, and a first solve compiles `dfs` alone: compiling
+    `kernel.portfolio` as well (the sweep's `solve_many` does) optimises and emits all of
+    `dfs`'s code a second time, inside it (Numba links a callee's code into its caller's
+    module and optimises the whole again): a sixth of the solver's cold compile."""
     half = max(1, node_limit // 2)
     A[10][0] = 0
     B[10][0] = 0

@@ -56,12 +56,12 @@ def order(monkeypatch):
 
 def test_exhaust_compiles_its_kernels_before_the_count(order, tmp_path):
     # the whole count and --groups search with the shared table, every deal left undecided
-    # goes on to the solver's kernel; --ranks and --sample decide with the solver's kernel
+    # goes on to the sweep's kernel; --ranks and --sample decide with the sweep's kernel
     assert exhaust(tmp_path / "g", "--groups", "0:1").exit_code == 0
-    assert order == ["solve", "exhaust", "run"]
+    assert order == ["sweep", "exhaust", "run"]
     order.clear()
     assert exhaust(tmp_path / "r", "--ranks", "0:4").exit_code == 0
-    assert order == ["solve", "run"]
+    assert order == ["sweep", "run"]
 
 
 def test_exhaust_says_so_when_it_must_compile_and_nothing_when_cached(monkeypatch, tmp_path):
@@ -69,7 +69,7 @@ def test_exhaust_says_so_when_it_must_compile_and_nothing_when_cached(monkeypatc
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)
     r = exhaust(tmp_path / "cold", "--groups", "0:1")
     assert r.exit_code == 0, r.output
-    assert "compiling the All Is Bomb solver once, about" in r.stderr
+    assert "compiling the All Is Bomb sweep solver once, about" in r.stderr
     assert "compiling the All Is Bomb exhaust search once, about" in r.stderr
     assert "later runs start in about a second" in r.stderr
     monkeypatch.setattr(warmup, "all_cached", lambda entries: True)
@@ -78,18 +78,18 @@ def test_exhaust_says_so_when_it_must_compile_and_nothing_when_cached(monkeypatc
     assert "compil" not in r.stderr
 
 
-def test_the_exhaust_estimate_counts_the_solver_kernel_it_builds_on(monkeypatch):
+def test_the_exhaust_estimate_counts_the_sweep_kernel_it_builds_on(monkeypatch):
     (k,) = warmup.kernels_of("allisbomb", "exhaust")
-    assert k.after == "solve" and k.estimate < k.estimate_alone
+    assert k.after == "sweep" and k.estimate < k.estimate_alone
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)
     assert k.estimate_now() == k.estimate_alone
     monkeypatch.setattr(warmup, "all_cached", lambda entries: True)
     assert k.estimate_now() == k.estimate
 
 
-def test_sensitivity_compiles_the_solver_kernel_before_the_study(order, tmp_path):
+def test_sensitivity_compiles_the_sweep_kernel_before_the_study(order, tmp_path):
     assert sensitivity(tmp_path / "p", "--no-report").exit_code == 0
-    assert order == ["solve", "run"]
+    assert order == ["sweep", "run"]
     order.clear()
     # the greedy player plays the reference engine: nothing to compile
     assert sensitivity(tmp_path / "g", "--player", "greedy", "--no-report").exit_code == 0
@@ -100,7 +100,7 @@ def test_sensitivity_says_so_when_it_must_compile_and_nothing_when_cached(monkey
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)
     r = sensitivity(tmp_path / "cold", "--no-report")
     assert r.exit_code == 0, r.output
-    assert "compiling the All Is Bomb solver once, about" in r.stderr
+    assert "compiling the All Is Bomb sweep solver once, about" in r.stderr
     monkeypatch.setattr(warmup, "all_cached", lambda entries: True)
     r = sensitivity(tmp_path / "warm", "--no-report")
     assert r.exit_code == 0, r.output

@@ -76,28 +76,13 @@ def test_the_extended_warm_up_compiles_the_extended_form():
 
 
 def test_a_sweep_with_extended_rows_compiles_their_form_first(monkeypatch, capsys):
-    """A sweep decides its deals with the solver's `dfs` (solver.solve_batch): when its
-    cards have extended rows, the solver's extended form is compiled (and said) first, and
-    the batch then runs in that form."""
     import cli.warmup as warmup
-    from solvers.allisbomb.solver import compiled, solve, solve_batch
 
     plain = GameConfig(blitz=True)
-    assert warmup.ensure_extended([plain]) == 0.0
+    assert warmup.ensure_extended_sweep([plain]) == 0.0
     assert capsys.readouterr().err == ""
-    ext = GameConfig(cards_file=FILE, allow_nonstandard=True)
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)  # as on a fresh install
-    warmup.ensure_extended([plain, ext])
-    assert "compiling the All Is Bomb solver's extended steps once" in capsys.readouterr().err
-    steps = argument_index(K.dfs, "steps")
-    forms = set(K.dfs.signatures)
-    n = compiled(ext).cards.n
-    deck = np.random.default_rng(3).permutation(n)
-    out = solve_batch(ext, deck[None, :], node_limit=5000, portfolio=False)
-    one = solve(ext, deck, node_limit=5000, portfolio=False, check=False)
-    assert (out["code"][0], out["nodes"][0]) == (
-        {"win": 1, "loss": 0, "undecided": 2}[one.outcome],
-        one.nodes,
-    )
-    assert set(K.dfs.signatures) == forms  # no new form: the one compiled above
-    assert any(not sig[steps].mutable for sig in forms)
+    warmup.ensure_extended_sweep([plain, GameConfig(cards_file=FILE, allow_nonstandard=True)])
+    assert "compiling the All Is Bomb sweep's extended steps once" in capsys.readouterr().err
+    steps = argument_index(K.solve_many, "steps")
+    assert any(not sig[steps].mutable for sig in K.solve_many.signatures)
