@@ -101,11 +101,11 @@ def exhaust(
         total = stop - first
     if config.label() != E.BLITZ.label():  # another reading: a study of its own
         study = replace(study, params={**study.params, "config": config.label()})
-    from cli.warmup import ensure_compiled
+    from cli.warmup import ensure_compiled, ensure_sweep
 
     # once here, not in every worker: the kernel of `decide` and of the escalation, then
     # the shared-table search of the whole count and of --groups
-    ensure_compiled("allisbomb", "sweep")
+    ensure_sweep()
     if study.chunk_fn is E.group_chunk:
         ensure_compiled("allisbomb", "exhaust")
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())

@@ -108,7 +108,7 @@ def sensitivity(
         only=only,
     )
     if player == "perfect":  # (the lookahead and greedy players run the reference engine)
-        from cli.warmup import ensure_compiled, ensure_extended_sweep
+        from cli.warmup import ensure_extended_sweep, ensure_sweep
         from solvers.allisbomb.edits import Edit, edited_config
 
         configs = [config]
@@ -116,7 +116,7 @@ def sensitivity(
             configs.append(edited_config(config, Edit("file", path=str(Path(variant).resolve()))))
         # once here, not in every worker: the sweep's kernel decides every deal (in its form
         # for card files with extended rows too, when the cards or the variant have them)
-        ensure_compiled("allisbomb", "sweep")
+        ensure_sweep()
         ensure_extended_sweep(configs)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:

@@ -218,9 +218,9 @@ def sweep(
         chunk_size,
         escalation=policy,
     )
-    from cli.warmup import ensure_compiled, ensure_extended_sweep
+    from cli.warmup import ensure_extended_sweep, ensure_sweep
 
-    ensure_compiled("allisbomb", "sweep")  # once here, not in every worker
+    ensure_sweep()  # once here, not in every worker
     ensure_extended_sweep(configs)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:

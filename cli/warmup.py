@@ -327,20 +327,24 @@ def _bombastic_ismcts_entries() -> list:
 
 
 #: Cold-compile seconds of the solver for a card file with extended rows, after the plain
-#: solver or alone, about the same: its `_turn` is a form of its own (results/PERFORMANCE.md,
-#: eighth pass: 30.0 s by `bombsolve warmup allisbomb` under load 2.5, after the plain
-#: solver). The keep-most search's and the sweep's forms for such files are announced with
-#: it too (16.5 and 13.8 s in the same warm-up, after the others).
+#: solver (as a solve compiles it): its `_turn` and `dfs` are forms of their own
+#: (results/PERFORMANCE.md, ninth pass: 25.9 CPU-s after the solver, 36-47 alone, one
+#: process each, empty cache, idle machine). The sweep's form for such files is announced
+#: with it too (13.8 s in the eighth pass's warm-up, after the others).
 EXTENDED_ESTIMATE = 35
+#: The keep-most search's form for such files, which a keep-most solve compiles alone:
+#: 39.6-43.8 CPU-s (ninth pass).
+EXTENDED_KEEP_MOST_ESTIMATE = 45
+#: The keep-most search, after the solver or alone (a keep-most solve compiles it alone):
+#: 8.1 and 22.1-22.2 CPU-s (ninth pass).
+KEEP_MOST_ESTIMATE, KEEP_MOST_ESTIMATE_ALONE = 10, 25
 #: Cold-compile seconds of the exhaust's shared-table search (`exhaust_kernel.solve_shared`
-#: and the Blitz deal builders), after the sweep's kernel or alone: 16.9 s after it (the
-#: warm-up above) and 28.4-31.1 CPU-s alone (eighth pass, one process each, empty cache,
-#: load 2-3).
-EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 20, 35
-#: The sweep's kernel alone, with the solver not cached (as `exhaust` and `sensitivity` and
-#: a first `sweep` compile it): 28-36 CPU-s (eighth pass, load 2-3), against 7.2 after the
-#: solver (its estimate, 10, is the one after it).
-SWEEP_ESTIMATE_ALONE = 35
+#: and the Blitz deal builders), after the sweep's kernel (as `exhaust` compiles it) or
+#: alone: 9.2-10.0 and 23.5-26.1 CPU-s (ninth pass).
+EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 12, 30
+#: The sweep's kernel after the solver's (as `sweep`, `sensitivity` and `exhaust` compile
+#: it, `ensure_sweep`) or alone: 6.1-6.2 and 27.1-30.3 CPU-s (ninth pass).
+SWEEP_ESTIMATE, SWEEP_ESTIMATE_ALONE = 8, 30
 
 KERNELS: list[Kernel] = [
     Kernel(
@@ -363,11 +367,11 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "keep-most",
         "All Is Bomb keep-most search",
-        12,
+        KEEP_MOST_ESTIMATE,
         _allisbomb_keep_most_entries,
         _allisbomb_keep_most,
         after="solve",
-        estimate_alone=40,
+        estimate_alone=KEEP_MOST_ESTIMATE_ALONE,
     ),
     Kernel(
         "allisbomb",
@@ -381,7 +385,7 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "extended-keep-most",
         "All Is Bomb keep-most search's extended steps",
-        EXTENDED_ESTIMATE,
+        EXTENDED_KEEP_MOST_ESTIMATE,
         _allisbomb_extended_keep_most_entries,
         _allisbomb_extended_keep_most,
     ),
@@ -389,7 +393,7 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "sweep",
         "All Is Bomb sweep solver",
-        10,
+        SWEEP_ESTIMATE,
         _allisbomb_sweep_entries,
         _allisbomb_sweep,
         after="solve",
@@ -508,6 +512,15 @@ def announce_extended(steps, bounded: bool = False, **warm_args) -> float:
         return 0.0
     part = "extended-keep-most" if bounded else "extended"
     return ensure_compiled("allisbomb", part, **warm_args)
+
+
+def ensure_sweep() -> float:
+    """Compile the sweep's kernel (`kernel.solve_many`) after the solver's, each said on
+    stderr first when it is not cached; return the seconds. The solver's part (its helpers
+    and `dfs`) then serves a later single solve as well, and the sweep's own part costs
+    the linking of `dfs` into its loop (results/PERFORMANCE.md, ninth pass: 21.6 then 6.1
+    CPU-s, against 27.1 for the sweep's kernel alone)."""
+    return ensure_compiled("allisbomb", "solve") + ensure_compiled("allisbomb", "sweep")
 
 
 def ensure_extended_sweep(configs) -> float:

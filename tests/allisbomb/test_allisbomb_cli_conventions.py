@@ -40,7 +40,9 @@ def order(monkeypatch):
     """What a command does, in order: each `ensure_compiled` (game, part), then "run" for
     each study it starts."""
     seen: list = []
-    monkeypatch.setattr(warmup, "ensure_compiled", lambda game, part=None, **_: seen.append(part))
+    monkeypatch.setattr(
+        warmup, "ensure_compiled", lambda game, part=None, **_: seen.append(part) or 0.0
+    )
     real = runner.run_study
 
     def run_study(*args, **kwargs):
@@ -56,12 +58,13 @@ def order(monkeypatch):
 
 def test_exhaust_compiles_its_kernels_before_the_count(order, tmp_path):
     # the whole count and --groups search with the shared table, every deal left undecided
-    # goes on to the sweep's kernel; --ranks and --sample decide with the sweep's kernel
+    # goes on to the sweep's kernel; --ranks and --sample decide with the sweep's kernel;
+    # the solver's part first, which the sweep's builds on (cli.warmup.ensure_sweep)
     assert exhaust(tmp_path / "g", "--groups", "0:1").exit_code == 0
-    assert order == ["sweep", "exhaust", "run"]
+    assert order == ["solve", "sweep", "exhaust", "run"]
     order.clear()
     assert exhaust(tmp_path / "r", "--ranks", "0:4").exit_code == 0
-    assert order == ["sweep", "run"]
+    assert order == ["solve", "sweep", "run"]
 
 
 def test_exhaust_says_so_when_it_must_compile_and_nothing_when_cached(monkeypatch, tmp_path):
@@ -89,17 +92,27 @@ def test_the_exhaust_estimate_counts_the_sweep_kernel_it_builds_on(monkeypatch):
 
 def test_sensitivity_compiles_the_sweep_kernel_before_the_study(order, tmp_path):
     assert sensitivity(tmp_path / "p", "--no-report").exit_code == 0
-    assert order == ["sweep", "run"]
+    assert order == ["solve", "sweep", "run"]
     order.clear()
     # the greedy player plays the reference engine: nothing to compile
     assert sensitivity(tmp_path / "g", "--player", "greedy", "--no-report").exit_code == 0
     assert order == ["run"]
 
 
+def test_a_sweep_compiles_the_solver_then_its_own_part(order, tmp_path):
+    """The solver's part first: its `dfs` and helpers then serve a later single solve too,
+    and the sweep's own part is only its loop (cli.warmup.ensure_sweep)."""
+    out = tmp_path / "s"
+    r = invoke("allisbomb", "sweep", "--blitz", "--deals", 3, "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert order == ["solve", "sweep", "run"]
+
+
 def test_sensitivity_says_so_when_it_must_compile_and_nothing_when_cached(monkeypatch, tmp_path):
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)
     r = sensitivity(tmp_path / "cold", "--no-report")
     assert r.exit_code == 0, r.output
+    assert "compiling the All Is Bomb solver once, about" in r.stderr
     assert "compiling the All Is Bomb sweep solver once, about" in r.stderr
     monkeypatch.setattr(warmup, "all_cached", lambda entries: True)
     r = sensitivity(tmp_path / "warm", "--no-report")
@@ -190,7 +203,7 @@ def test_a_campaign_rule_value_is_a_study_of_its_own(monkeypatch, tmp_path):
         studies.append(study)
         raise _Stop  # the study as built is what is checked; nothing is played
 
-    monkeypatch.setattr(warmup, "ensure_compiled", lambda *a, **k: None)
+    monkeypatch.setattr(warmup, "ensure_compiled", lambda *a, **k: 0.0)
     monkeypatch.setattr(runner, "run_study", run_study)
     base = ["allisbomb", "campaign", "--campaigns", 1, "--out", tmp_path / "o"]
     for extra in ([], ["--rule", "gifts_distinct=true"], ["--rule", "give_optional=true"]):
