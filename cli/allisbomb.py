@@ -468,20 +468,15 @@ def solve_command(
     warm = {"seconds": 0.0}
 
     def load_kernel(search: str | None = None) -> None:
-        # announced on stderr when Numba must compile (the first run of a fresh install);
-        # the keep-most search runs a kernel of its own (the bound: kernel._bound_at_root),
-        # the shortest search the solver's first
-        from cli.warmup import announce_extended, ensure_compiled
+        # announced on stderr when Numba must compile (the first run of a fresh install)
+        from cli.warmup import ensure_compiled
 
-        bounded = search == "keep-most"
+        extended = not compiled(config).prog.steps.flags.writeable
         warm["seconds"] = 0.0
-        if not bounded:
-            warm["seconds"] += ensure_compiled("allisbomb", "solve", node_limit=node_limit)
-        warm["seconds"] += announce_extended(compiled(config).prog.steps, bounded=bounded)
-        if bounded:
-            warm["seconds"] += ensure_compiled("allisbomb", search, node_limit=node_limit)
-        elif search:
-            warm["seconds"] += ensure_compiled("allisbomb", search)
+        for part in kernel_parts(extended, search):
+            # the solver's forms also allocate the table the search will use
+            sized = {} if part == "shortest" else {"node_limit": node_limit}
+            warm["seconds"] += ensure_compiled("allisbomb", part, **sized)
 
     from solvers.allisbomb.solver import solve_first
 
@@ -567,6 +562,20 @@ def solve_command(
     else:
         out["stopped_by"] = _stopped_by(res, node_limit, time_limit)
     return out
+
+
+def kernel_parts(extended: bool, search: str | None) -> list[str]:
+    """The warm-up parts (cli.warmup) a solve's kernel needs, in order: the solver's form
+    for the program (its form for extended rows when it has them, kernel._extended_step),
+    then the shortest search, which deepens after the solver's verdict; the keep-most search
+    runs a form of its own instead (the bound, kernel._bound_at_root). A program with
+    extended rows never runs the plain forms, so they are not compiled for it."""
+    if search == "keep-most":
+        return ["extended-keep-most" if extended else "keep-most"]
+    parts = ["extended" if extended else "solve"]
+    if search == "shortest":
+        parts.append("shortest")
+    return parts
 
 
 def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[object, dict]:

@@ -503,17 +503,6 @@ def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
     return time.perf_counter() - t0
 
 
-def announce_extended(steps, bounded: bool = False, **warm_args) -> float:
-    """Compile the solver's form for a card file whose program has extended rows (a
-    read-only `steps`, program.Program), saying so on stderr first when it is not cached:
-    the `extended` kernel, or `extended-keep-most` for the bounded keep-most search (which
-    runs a form of its own); return the seconds. Nothing for any other program."""
-    if steps.flags.writeable:  # the type the kernel dispatches on (kernel._extended_step)
-        return 0.0
-    part = "extended-keep-most" if bounded else "extended"
-    return ensure_compiled("allisbomb", part, **warm_args)
-
-
 def ensure_sweep() -> float:
     """Compile the sweep's kernel (`kernel.solve_many`) after the solver's, each said on
     stderr first when it is not cached; return the seconds. The solver's part (its helpers

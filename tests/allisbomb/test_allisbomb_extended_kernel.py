@@ -47,21 +47,31 @@ def test_is_cached_filters_by_signature():
     assert not is_cached(f, accept=lambda sig: sig[0].dtype == numba.int64)
 
 
+def test_a_solve_compiles_only_the_forms_its_program_runs():
+    """A card file with extended rows runs the kernel's forms for them alone
+    (kernel._extended_step): its solve compiles no plain form (cli.allisbomb.kernel_parts)."""
+    from cli.allisbomb import kernel_parts
+
+    assert kernel_parts(False, None) == ["solve"]
+    assert kernel_parts(False, "shortest") == ["solve", "shortest"]
+    assert kernel_parts(False, "keep-most") == ["keep-most"]
+    assert kernel_parts(True, None) == ["extended"]
+    assert kernel_parts(True, "shortest") == ["extended", "shortest"]
+    assert kernel_parts(True, "keep-most") == ["extended-keep-most"]
+
+
 def test_a_first_solve_with_extended_rows_announces_its_compile(monkeypatch, capsys):
     import cli.warmup as warmup
 
     # as on a fresh install (the warm-up then runs: compiled already, or compiled now)
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)
-    warmup.announce_extended(compiled_program(GameConfig(blitz=True)).steps)
-    assert capsys.readouterr().err == ""
-    extended = compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
-    warmup.announce_extended(extended)
+    warmup.ensure_compiled("allisbomb", "extended")
     assert "compiling the All Is Bomb solver's extended steps once" in capsys.readouterr().err
-    warmup.announce_extended(extended, bounded=True)
+    warmup.ensure_compiled("allisbomb", "extended-keep-most")
     assert "keep-most search's extended steps once" in capsys.readouterr().err
     monkeypatch.setattr(warmup, "all_cached", lambda entries: True)  # compiled before: silent
-    warmup.announce_extended(extended)
-    warmup.announce_extended(extended, bounded=True)
+    warmup.ensure_compiled("allisbomb", "extended")
+    warmup.ensure_compiled("allisbomb", "extended-keep-most")
     assert capsys.readouterr().err == ""
 
 
