@@ -326,12 +326,13 @@ def _bombastic_ismcts_entries() -> list:
     return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
 
 
-#: Cold-compile seconds of the solver for a card file with extended rows, after the plain
-#: solver (as a solve compiles it): its `_turn` and `dfs` are forms of their own
-#: (results/PERFORMANCE.md, ninth pass: 25.9 CPU-s after the solver, 36-47 alone, one
-#: process each, empty cache, idle machine). The sweep's form for such files is announced
-#: with it too (13.8 s in the eighth pass's warm-up, after the others).
-EXTENDED_ESTIMATE = 35
+#: Cold-compile seconds of the solver for a card file with extended rows, alone (as a solve
+#: of such a file compiles it, cli.allisbomb.kernel_parts): its `_turn` and `dfs` are forms
+#: of their own (results/PERFORMANCE.md, ninth pass: 36.1-37.6 CPU-s alone, once 47.2; 25.9-
+#: 27.5 after the plain solver; one process each, empty cache, idle machine). The sweep's
+#: form for such files is announced with it too (13.8 s in the eighth pass's warm-up, after
+#: the others).
+EXTENDED_ESTIMATE = 40
 #: The keep-most search's form for such files, which a keep-most solve compiles alone:
 #: 39.6-43.8 CPU-s (ninth pass).
 EXTENDED_KEEP_MOST_ESTIMATE = 45
