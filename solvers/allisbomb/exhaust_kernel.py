@@ -63,7 +63,7 @@ from solvers.allisbomb.layout import H_ENDING, H_OUTCOME, key_words
 from solvers.allisbomb.prune import dead, still_alive
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "4f05be734e8f323b"
+NUMBA_DEPENDS_ON = "76413e1ff95898e7"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2

@@ -791,9 +791,10 @@ def _low(m):
 
 #: The larger pieces of `dead` (`_reach`, `_closure_mask`): compiled once (`linked_helper`)
 #: and inlined by LLVM (forceinline). Inlined in Numba's IR, each copy was translated,
-#: typed and lowered again in its caller (`_closure_mask` twice, `_reach` with it): about
-#: 1.5 s of the solver's cold compile (results/PERFORMANCE.md, ninth pass). `still_alive`
-#: stays inlined in Numba's IR: as a linked helper the search ran 4% more instructions.
+#: typed and lowered again in its caller (`_closure_mask` twice, `_reach` with it); the
+#: solver's IR inlining fell from 2.4 to 1.6 s, though its whole cold compile did not move
+#: measurably (results/PERFORMANCE.md, ninth pass). `still_alive` stays inlined in Numba's
+#: IR: as a linked helper the search ran 4% more instructions.
 _inlined_once = linked_helper(cache=True, _nrt=False, forceinline=True)
 
 
@@ -1020,8 +1021,8 @@ def _rules_fire(sb, n, info, reach, out, deck):
 
 @_no_refcount
 def _closure_call(sb, n, info, off, start, disc, removers):
-    """`_closure_mask` as a call (the one-shot rounds run it several times: one compiled
-    copy for all of them)."""
+    """`_closure_mask` as a call (the one-shot rounds run it several times: LLVM inlines
+    it here once, and the rounds share this copy)."""
     return _closure_mask(sb, n, info, off, start, disc, removers)
 
 
