@@ -14,10 +14,13 @@ import math
 import numpy as np
 from numba import njit
 
+from solvers.common import numba_typing
 from solvers.common.errors import BadInput
 
+numba_typing.install()
+
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "865ec93694bbaae2"
+NUMBA_DEPENDS_ON = "53701f78472d6801"
 
 #: Cards in a Blitz deck, and how many setup EQUIPS (rulebook B).
 N_CARDS, N_EQUIPPED = 13, 3

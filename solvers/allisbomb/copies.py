@@ -35,7 +35,10 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solvers.allisbomb.layout import W_MASKS, ZONE, key_words
+from solvers.common import numba_typing
 from solvers.common.numba_opt import linked_helper
+
+numba_typing.install()
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "6845d7a7c35a0665"
+NUMBA_DEPENDS_ON = "a496ecf4b344a638"
 
 #: Zones as in layout.py (kept here to avoid an import of the kernel).
 _DECK, _DISCARD = 0, 3

@@ -61,9 +61,12 @@ from solvers.allisbomb.kernel import (
 )
 from solvers.allisbomb.layout import H_ENDING, H_OUTCOME, key_words
 from solvers.allisbomb.prune import dead, still_alive
+from solvers.common import numba_typing
+
+numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "76413e1ff95898e7"
+NUMBA_DEPENDS_ON = "b2b9b7a4a535b8f8"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2

@@ -55,11 +55,14 @@ from solvers.allisbomb.prune import (
     mark_start,
     still_alive,
 )
+from solvers.common import numba_typing
 from solvers.common.numba_opt import linked_helper
+
+numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "7df1584e217c148c"
+NUMBA_DEPENDS_ON = "c1c4fcccfb7394e9"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)

@@ -46,9 +46,13 @@ from __future__ import annotations
 
 from numba import njit
 
+from solvers.common import numba_typing
+
+numba_typing.install()
+
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "e3b0c44298fc1c14"
+NUMBA_DEPENDS_ON = "d7a87a05eef4b7bd"
 
 #: The byte between the DECK and the DISCARD PILE in b[0:N].
 PAD = -1

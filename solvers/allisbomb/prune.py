@@ -157,14 +157,17 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solvers.allisbomb.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
+from solvers.common import numba_typing
 from solvers.common.numba_opt import linked_helper
+
+numba_typing.install()
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet, Step
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "6845d7a7c35a0665"
+NUMBA_DEPENDS_ON = "a496ecf4b344a638"
 
 #: The decorator of the predicates the search calls (`dead`, `lower_bound`, ...): they only
 #: read the arrays they are given and allocate nothing, so Numba's reference counting of

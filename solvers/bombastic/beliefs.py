@@ -56,11 +56,14 @@ from solvers.bombastic.tiles import (
     VALUE_NAMES,
     perm3_map,
 )
+from solvers.common import numba_typing
 from solvers.common.errors import BadInput, unknown
+
+numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "5f0e993a6f7e7965"
+NUMBA_DEPENDS_ON = "2c35b398951e6d0e"
 
 EVENT_WORDS = ("peek", "show", "not-bomb", "swap", "shuffle", "place", "secret-swap")
 

@@ -50,11 +50,14 @@ from solvers.bombastic.beliefs import HAS_BITS, N_WORDS, TRIPLE_MAP, TRIPLES
 from solvers.bombastic.infostates import SYM_ARR, SYMMETRIES
 from solvers.bombastic.rules import ALARM_CARDS, Options, Phase, State
 from solvers.bombastic.tiles import L_SHAPES, LINES, N_ARR, PAIR_INDEX, PAIRS, SWAP_MAP
+from solvers.common import numba_typing
 from solvers.common.errors import BadInput
+
+numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "7f2295d4c63a4fc3"
+NUMBA_DEPENDS_ON = "ab0d2d31d32c13f5"
 
 
 @intrinsic

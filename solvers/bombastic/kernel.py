@@ -29,10 +29,13 @@ from numba import njit
 
 from solvers.bombastic.rules import SECOND_SWAP_READINGS, SHUFFLE_READINGS, Ending, Options
 from solvers.bombastic.tiles import L_SHAPES, LINES, PERMS3
+from solvers.common import numba_typing
+
+numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "980e6f15c8f6c78c"
+NUMBA_DEPENDS_ON = "a1a3df434ca6b8c4"
 
 DECK = 11
 DECK_LEN = 22

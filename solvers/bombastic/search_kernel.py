@@ -23,10 +23,13 @@ import numpy as np
 from numba import njit
 
 from solvers.bombastic import kernel as K
+from solvers.common import numba_typing
+
+numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "a421bf7288ece3f8"
+NUMBA_DEPENDS_ON = "42349009101fa044"
 
 N_ACTIONS = 49
 #: How often (in iterations) a search with `stop_early` checks whether it is decided.

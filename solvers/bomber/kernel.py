@@ -29,10 +29,13 @@ import numpy as np
 from numba import njit
 
 from solvers.bomber.rules import AGENT_SALT, Rules
+from solvers.common import numba_typing
+
+numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "521029f7023268e1"
+NUMBA_DEPENDS_ON = "06ae93a47faafc5e"
 
 # Result columns of `play_random_games`.
 COLUMNS = (

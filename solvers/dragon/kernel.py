@@ -33,12 +33,15 @@ import numpy as np
 from numba import njit, types, uint64
 from numba.extending import overload
 
+from solvers.common import numba_typing
 from solvers.dragon.cards import Cards, load_cards
 from solvers.dragon.rules import Options
 
+numba_typing.install()
+
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "6208178823da7eec"
+NUMBA_DEPENDS_ON = "23cda2a6d4717784"
 
 # cnt indices
 DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(
