@@ -326,33 +326,32 @@ def _bombastic_ismcts_entries() -> list:
     return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
 
 
-#: Cold-compile seconds of the solver for a card file with extended rows, alone (as a solve
-#: of such a file compiles it, cli.allisbomb.kernel_parts): its `_turn` and `dfs` are forms
-#: of their own (results/PERFORMANCE.md, ninth pass: 36.1-37.6 CPU-s alone, once 47.2; 25.9-
-#: 27.5 after the plain solver; one process each, empty cache, idle machine). The sweep's
-#: form for such files is announced with it too (13.8 s in the eighth pass's warm-up, after
-#: the others).
-EXTENDED_ESTIMATE = 40
-#: The keep-most search's form for such files, which a keep-most solve compiles alone:
-#: 39.6-43.8 CPU-s (ninth pass).
-EXTENDED_KEEP_MOST_ESTIMATE = 45
+#: The estimates below are cold-compile CPU seconds on the 2-core AMD EPYC machine, one
+#: process each into an empty cache, idle, rounded up (results/PERFORMANCE.md, tenth pass:
+#: Numba's call typing answered from a table, solvers.common.numba_typing).
+#: The solver for a card file with extended rows, alone (as a solve of such a file compiles
+#: it, cli.allisbomb.kernel_parts): its `_turn` and `dfs` are forms of their own (29.6-33.5
+#: CPU-s alone, 21.4-23.0 after the plain solver). The sweep's form for such files is
+#: announced with it too (36.4 after the plain solver and sweep).
+EXTENDED_ESTIMATE = 35
+#: The keep-most search's form for such files, which a keep-most solve compiles alone: 30.8.
+EXTENDED_KEEP_MOST_ESTIMATE = 35
 #: The keep-most search, after the solver or alone (a keep-most solve compiles it alone):
-#: 8.1 and 22.1-22.2 CPU-s (ninth pass).
-KEEP_MOST_ESTIMATE, KEEP_MOST_ESTIMATE_ALONE = 10, 25
-#: Cold-compile seconds of the exhaust's shared-table search (`exhaust_kernel.solve_shared`
-#: and the Blitz deal builders), after the sweep's kernel (as `exhaust` compiles it) or
-#: alone: 9.2-10.0 and 23.5-26.1 CPU-s (ninth pass).
-EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 12, 30
+#: 6.9 and 17.4-17.5.
+KEEP_MOST_ESTIMATE, KEEP_MOST_ESTIMATE_ALONE = 8, 20
+#: The exhaust's shared-table search (`exhaust_kernel.solve_shared` and the Blitz deal
+#: builders), after the sweep's kernel (as `exhaust` compiles it) or alone: 8.2 and 19.4-20.1.
+EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 10, 22
 #: The sweep's kernel after the solver's (as `sweep`, `sensitivity` and `exhaust` compile
-#: it, `ensure_sweep`) or alone: 6.1-6.2 and 27.1-30.3 CPU-s (ninth pass).
-SWEEP_ESTIMATE, SWEEP_ESTIMATE_ALONE = 8, 30
+#: it, `ensure_sweep`) or alone: 6.0 and 22.9.
+SWEEP_ESTIMATE, SWEEP_ESTIMATE_ALONE = 7, 25
 
 KERNELS: list[Kernel] = [
     Kernel(
         "allisbomb",
         "solve",
         "All Is Bomb solver",
-        25,
+        18,  # 15.6-16.0 (tenth pass)
         _allisbomb_solve_entries,
         _allisbomb_solve,
     ),
@@ -360,7 +359,7 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "shortest",
         "All Is Bomb shortest search",
-        8,
+        5,  # 3.8 after the solver (tenth pass)
         _allisbomb_shortest_entries,
         _allisbomb_shortest,
     ),
@@ -422,7 +421,7 @@ KERNELS: list[Kernel] = [
         "bombastic",
         "infostates",
         "Bombastic information-state counter",
-        18,
+        12,  # 9.1-9.3 (tenth pass)
         _bombastic_infostates_entries,
         _bombastic_infostates,
     ),
@@ -430,20 +429,20 @@ KERNELS: list[Kernel] = [
         "bombastic",
         "ismcts",
         "Bombastic ISMCTS playouts",
-        22,
+        16,  # 13.2-13.3 (tenth pass)
         _bombastic_ismcts_entries,
         _bombastic_ismcts,
     ),
-    Kernel("dragon", "play", "Bomb the Dragon kernel", 20, _dragon_entries, _dragon),
+    Kernel("dragon", "play", "Bomb the Dragon kernel", 14, _dragon_entries, _dragon),  # 10.8-11.3
     Kernel(
         "dragon",
         "montecarlo",
         "Bomb the Dragon Monte Carlo strategy",
-        20,
+        14,  # 10.8 (tenth pass)
         _dragon_montecarlo_entries,
         _dragon_montecarlo,
     ),
-    Kernel("bomber", "play", "Catch the Bomber kernel", 15, _bomber_entries, _bomber),
+    Kernel("bomber", "play", "Catch the Bomber kernel", 9, _bomber_entries, _bomber),  # 6.6
 ]
 
 GAMES = ("allisbomb", "bombastic", "dragon", "bomber")
@@ -508,8 +507,8 @@ def ensure_sweep() -> float:
     """Compile the sweep's kernel (`kernel.solve_many`) after the solver's, each said on
     stderr first when it is not cached; return the seconds. The solver's part (its helpers
     and `dfs`) then serves a later single solve as well, and the sweep's own part costs
-    the linking of `dfs` into its loop (results/PERFORMANCE.md, ninth pass: 21.6 then 6.1
-    CPU-s, against 27.1 for the sweep's kernel alone)."""
+    the linking of `dfs` into its loop (results/PERFORMANCE.md, tenth pass: 15.6-16.0 then
+    6.0 CPU-s, against 22.9 for the sweep's kernel alone)."""
     return ensure_compiled("allisbomb", "solve") + ensure_compiled("allisbomb", "sweep")
 
 
