@@ -62,11 +62,12 @@ from solvers.allisbomb.kernel import (
 from solvers.allisbomb.layout import H_ENDING, H_OUTCOME, key_words
 from solvers.allisbomb.prune import dead, still_alive
 from solvers.common import numba_typing
+from solvers.common.numba_entry import entry_point
 
 numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "b2b9b7a4a535b8f8"
+NUMBA_DEPENDS_ON = "8071709639a5723d"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2
@@ -139,7 +140,7 @@ def _won_line(entries, fidx, d):
             _prove(entries, fidx[t], WON)
 
 
-@njit(cache=True, _nrt=False)
+@entry_point(cache=True, _nrt=False)
 def shared_dfs(
     root,
     n,
@@ -292,7 +293,7 @@ def shared_dfs(
     return CODE_LOSS, nodes, reasons
 
 
-@njit(cache=True)
+@entry_point(cache=True)
 def solve_shared(
     decks,
     n,

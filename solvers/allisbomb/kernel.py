@@ -56,13 +56,14 @@ from solvers.allisbomb.prune import (
     still_alive,
 )
 from solvers.common import numba_typing
+from solvers.common.numba_entry import entry_point
 from solvers.common.numba_opt import linked_helper
 
 numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "c1c4fcccfb7394e9"
+NUMBA_DEPENDS_ON = "77441370f8f4af62"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -1098,7 +1099,7 @@ def _is_gift(c, info):
 #: differs), so anything they call must not allocate (`_tt_grow` included: it rebuilds the
 #: table's index in place). (`s.view(np.int8)` allocates nothing: it is a new header over
 #: the same data.)
-_no_refcount = njit(cache=True, _nrt=False)
+_no_refcount = entry_point(cache=True, _nrt=False)
 
 
 # Inlined into `_next_child`, so into `dfs` and `shortest` (compiled once each, see `dfs`):
@@ -2108,7 +2109,7 @@ def shortest(
     return CODE_UNDECIDED, nodes, reasons, 0, gen
 
 
-@njit(cache=True)
+@entry_point(cache=True)
 def portfolio(
     root,
     n,
@@ -2243,7 +2244,7 @@ def _frames(max_depth, L):
     )
 
 
-@njit(cache=True)
+@entry_point(cache=True)
 def solve_many(
     decks,
     n,

@@ -1,0 +1,99 @@
+"""Entry points that run their own copies of the functions they call.
+
+Numba compiles each jitted function into a library of its own and links into a caller a
+copy of every callee's module, its functions marked `linkonce_odr` (numba.core.codegen,
+`CPUCodeLibrary._get_module_for_linking`), and LLVM optimises the caller with those
+copies. A copy LLVM does not inline stays a call by name, and in machine code a
+`linkonce_odr` definition is a weak symbol: when the process has loaded the callee's own
+library too (its strong definition of the same name), the JIT's linker binds the call to
+that one. So which code a search runs depended on what the process had loaded before:
+
+- All Is Bomb's sweep kernel (`solve_many`) calls `dfs`. A sweep's process loads the
+  solver's own `dfs` first (the solver's part is compiled or checked before the sweep's,
+  cli.warmup.ensure_sweep), and `solve_many` then ran that `dfs`, not its own copy, which
+  LLVM had optimised inside it: 14-22% more time on the same 20,000 base deals
+  (results/PERFORMANCE.md, tenth pass).
+- A helper compiled through `numba_opt.linked_helper` has its own library optimised at a
+  lower level (its copies are optimised at the caller's level): a call to it that the
+  caller does not inline could bind to that less optimised code.
+
+`entry_point(**options)` is `njit(**options)` compiling through `EntryCompiler`, whose
+library gives every function it linked in from another library *internal* linkage before
+LLVM optimises it (`EntryLibrary`), renamed after the library's own functions: the calls bind to these
+copies, whatever else is loaded, and LLVM may also inline or specialise them knowing every caller. The function's
+own definitions (the function, its wrappers) keep their linkage. A caller that links an
+entry point in turn gets a copy in which the entry's internal functions stay internal.
+
+It relies on Numba internals as of 0.68 (`NativeLowering` creating `state.library` only
+when none is set; `CPUCodeLibrary.add_llvm_module` and `_optimize_final_module`);
+`tests/common/test_numba_entry.py` checks the linkages of a compiled entry point.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from llvmlite import binding as ll
+from numba import njit
+from numba.core.codegen import JITCodeLibrary
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler_machinery import register_pass
+from numba.core.typed_passes import NativeLowering
+
+
+class EntryLibrary(JITCodeLibrary):
+    """A code library whose linked-in functions are internal to it (module docstring)."""
+
+    def __init__(self, codegen, name):
+        super().__init__(codegen, name)
+        #: the functions this library defines itself (not linked in)
+        self.own: set[str] = set()
+
+    def add_llvm_module(self, ll_module):
+        self.own.update(f.name for f in ll_module.functions if not f.is_declaration)
+        super().add_llvm_module(ll_module)
+
+    def _optimize_final_module(self):
+        # Renamed as well: LLVM changes an internal function's calling convention and
+        # arguments freely, and the JIT still records the names a module defines
+        # (numba.core.codegen, `JitEngine._load_defined_symbols`), so a copy keeping its
+        # name would be found by another library that asks for it (a crash, measured).
+        tag = hashlib.sha1(" ".join(sorted(self.own)).encode()).hexdigest()[:16]
+        for fn in self._final_module.functions:
+            if (
+                not fn.is_declaration
+                and fn.name not in self.own
+                and fn.linkage == ll.Linkage.linkonce_odr
+            ):
+                fn.linkage = ll.Linkage.internal
+                fn.name = f"{fn.name}.in.{tag}"
+        super()._optimize_final_module()
+
+
+@register_pass(mutates_CFG=True, analysis_only=False)
+class EntryLowering(NativeLowering):
+    """Numba's lowering pass, into an `EntryLibrary`."""
+
+    _name = "native_lowering_entry"
+
+    def run_pass(self, state):
+        if state.library is None:
+            state.library = EntryLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
+            # as NativeLowering does for the library it creates: the cache saves object code
+            state.library.enable_object_caching()
+        return super().run_pass(state)
+
+
+class EntryCompiler(CompilerBase):
+    """Numba's nopython pipeline with `EntryLowering` in place of `NativeLowering`."""
+
+    def define_pipelines(self):
+        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm.passes = [(EntryLowering if p is NativeLowering else p, desc) for p, desc in pm.passes]
+        pm.finalize()
+        return [pm]
+
+
+def entry_point(**options):
+    """`njit(**options)` compiling through `EntryCompiler`."""
+    return njit(pipeline_class=EntryCompiler, **options)
