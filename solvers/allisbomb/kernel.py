@@ -578,6 +578,10 @@ def _apply_select(s, b, n, c, steps, si):
 #: counting, cannot raise) but not inlined, so the plain steps' code in `_turn` stays as
 #: small as it was; a card set without these steps never calls them.
 _ext_helper = linked_helper(cache=True, _nrt=False, error_model="numpy")
+#: The decorator of the two entry points `_turn` calls through their addresses
+#: (`extended_entries`): their own machine code is what runs, so they are optimised in full
+#: (the linked helpers' level is for code a caller optimises again).
+_ext_entry = njit(cache=True, _nrt=False, error_model="numpy", no_cfunc_wrapper=True)
 
 
 @_turn_helper
@@ -800,7 +804,7 @@ def _amount(s, b, n, card, steps, si):
     return k
 
 
-@_ext_helper
+@_ext_entry
 def _draw_number(s, b, n, card, base, steps, s0, k):
     """The number D.2 draws (rules.State._draw_number): NUMBER `base`, changed by the side's
     draw rows s0..s0+k-1 in order (each after its guard row, if it has an `if`), >= 0."""
@@ -916,18 +920,21 @@ def _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp):
     return 1
 
 
-@_ext_helper
-def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
-    """A row of the extended vocabulary (program.py): returns (rows to skip << 1) | whether
-    it acted on some card, or NEED. Guard rows that fail skip their span (and count as not
-    done); a guard that holds lets the rows after it run."""
+#: `_light_step`'s answer for a row it leaves to `_ext_step` (NEED is -1, others >= 0).
+HEAVY = -2
+
+
+@_turn_helper
+def _light_step(s, b, n, card, steps, si, ch, chk, cs, did):
+    """A row of the extended vocabulary (program.py) that takes a few instructions: guards,
+    choices, jumps, draw and next rows, played in `_turn` itself. Returns (rows to skip <<
+    1) | whether it acted on some card, or NEED; HEAVY for a selecting, exchange or reorder
+    row, which `_ext_step` plays (called through its address, see `extended_entries`).
+    Guard rows that fail skip their span (and count as not done); a guard that holds lets
+    the rows after it run."""
     op = steps[si, 0]
-    if op == OP_XSELECT:
-        return _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
-    if op == OP_EXCHANGE:
-        return _exchange(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
-    if op == OP_XREORDER:
-        return _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp)
+    if op == OP_XSELECT or op == OP_EXCHANGE or op == OP_XREORDER:
+        return HEAVY
     if op == OP_DRAW:
         return 0  # (done in the Draw & Equip phase)
     if op == OP_NEXT:  # the next card's effect, in the header byte (a later one replaces it)
@@ -958,6 +965,19 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
     return 1
 
 
+@_ext_entry
+def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
+    """A selecting, exchange or reorder row of the extended vocabulary (the rows
+    `_light_step` leaves): returns (rows to skip << 1) | whether it acted on some card, or
+    NEED."""
+    op = steps[si, 0]
+    if op == OP_XSELECT:
+        return _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
+    if op == OP_EXCHANGE:
+        return _exchange(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
+    return _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp)
+
+
 # The extended vocabulary is compiled only for the programs that use it: `_turn` calls its
 # two entry points through their addresses (solvers.common.numba_call), given in `ext`
 # (`extended_entries`; zeros for a program without extended rows, which never reaches
@@ -966,8 +986,8 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
 # compiled form of its own, cost more than the solver itself).
 
 #: The argument types of `_ext_step` and `_draw_number` as `_turn` calls them: the state
-#: row, its byte view, the program's int32 rows, the choices (int32), the scratch arrays, and every
-#: number as an int64.
+#: row, its byte view, the program's int32 rows, the choices (int32), the scratch arrays,
+#: and every number as an int64.
 _I64 = types.int64
 _ROW = types.Array(types.uint64, 1, "C")
 _BYTES = types.Array(types.int8, 1, "C")
@@ -987,17 +1007,14 @@ EXT_STEP_ARGS = (
     _I64S,
     _I64S,
     _I64S,
-    _I64,
 )
 EXT_DRAW_ARGS = (_ROW, _BYTES, _I64, _I64, _I64, _STEPS, _I64, _I64)
 
 
 @intrinsic
-def _call_ext_step(
-    typingctx, address, s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did
-):
+def _call_ext_step(typingctx, address, s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
     """`_ext_step(...)` at `address` (see above)."""
-    args = (s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did)
+    args = (s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
     check_types("_ext_step", args, EXT_STEP_ARGS)
 
     def codegen(context, builder, sig, llargs):
@@ -1018,15 +1035,32 @@ def _call_ext_draw(typingctx, address, s, b, n, card, base, steps, s0, k):
     return _I64(address, *args), codegen
 
 
+#: `extended_entries`'s answers in this process: the zeros, and the addresses once known
+_NO_ENTRIES = np.zeros(2, np.int64)
+_ENTRIES: list[np.ndarray] = []
+#: id(steps) -> (steps, whether it has extended rows): a sweep asks once per deal
+_HAS_EXTENDED: dict[int, tuple[np.ndarray, bool]] = {}
+
+
 def extended_entries(steps: np.ndarray) -> np.ndarray:
     """The `ext` argument of the kernel's entry points for a program's `steps`: the
     addresses of `_ext_step` and `_draw_number` in this process (compiled on first use),
-    or zeros for a program without extended rows (program.uses_extended)."""
-    if not bool((steps[:, 0] >= OP_XSELECT).any()):
-        return np.zeros(2, np.int64)
-    return np.array(
-        [address_of(_ext_step, EXT_STEP_ARGS), address_of(_draw_number, EXT_DRAW_ARGS)], np.int64
-    )
+    or zeros for a program without extended rows (program.uses_extended). The kernel only
+    reads it: every call gets the same array."""
+    known = _HAS_EXTENDED.get(id(steps))
+    if known is None or known[0] is not steps:
+        known = (steps, bool((steps[:, 0] >= OP_XSELECT).any()))
+        _HAS_EXTENDED[id(steps)] = known
+    if not known[1]:
+        return _NO_ENTRIES
+    if not _ENTRIES:
+        _ENTRIES.append(
+            np.array(
+                [address_of(_ext_step, EXT_STEP_ARGS), address_of(_draw_number, EXT_DRAW_ARGS)],
+                np.int64,
+            )
+        )
+    return _ENTRIES[0]
 
 
 @_turn_helper
@@ -1376,22 +1410,23 @@ def _turn(
             if v & ZONE == PLAY:
                 _rezone(s, b, n, card, v, PLAY, OUT)
         elif op >= OP_XSELECT:
-            r = _call_ext_step(
-                ext[0],
-                s,
-                b,
-                np.int64(n),
-                np.int64(card),
-                steps,
-                np.int64(si),
-                np.int64(players),
-                ch,
-                chk,
-                cs,
-                buf,
-                tmp,
-                np.int64(did),
-            )
+            r = _light_step(s, b, n, card, steps, si, ch, chk, cs, np.int64(did))
+            if r == HEAVY:
+                r = _call_ext_step(
+                    ext[0],
+                    s,
+                    b,
+                    np.int64(n),
+                    np.int64(card),
+                    steps,
+                    np.int64(si),
+                    np.int64(players),
+                    ch,
+                    chk,
+                    cs,
+                    buf,
+                    tmp,
+                )
             if r < 0:
                 return NEED
             did = r & 1
