@@ -581,7 +581,7 @@ _ext_helper = linked_helper(cache=True, _nrt=False, error_model="numpy")
 #: The decorator of the two entry points `_turn` calls through their addresses
 #: (`extended_entries`): their own machine code is what runs, so they are optimised in full
 #: (the linked helpers' level is for code a caller optimises again).
-_ext_entry = njit(cache=True, _nrt=False, error_model="numpy", no_cfunc_wrapper=True)
+_ext_entry = entry_point(cache=True, _nrt=False, error_model="numpy", no_cfunc_wrapper=True)
 
 
 @_turn_helper
