@@ -580,7 +580,8 @@ def _apply_select(s, b, n, c, steps, si):
 _ext_helper = linked_helper(cache=True, _nrt=False, error_model="numpy")
 #: The decorator of the two entry points `_turn` calls through their addresses
 #: (`extended_entries`): their own machine code is what runs, so they are optimised in full
-#: (the linked helpers' level is for code a caller optimises again).
+#: (the linked helpers' level is for code a caller optimises again), as entry points
+#: (solvers.common.numba_entry: their calls bind to their own copies).
 _ext_entry = entry_point(cache=True, _nrt=False, error_model="numpy", no_cfunc_wrapper=True)
 
 
@@ -920,21 +921,18 @@ def _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp):
     return 1
 
 
-#: `_light_step`'s answer for a row it leaves to `_ext_step` (NEED is -1, others >= 0).
-HEAVY = -2
-
-
-@_turn_helper
-def _light_step(s, b, n, card, steps, si, ch, chk, cs, did):
-    """A row of the extended vocabulary (program.py) that takes a few instructions: guards,
-    choices, jumps, draw and next rows, played in `_turn` itself. Returns (rows to skip <<
-    1) | whether it acted on some card, or NEED; HEAVY for a selecting, exchange or reorder
-    row, which `_ext_step` plays (called through its address, see `extended_entries`).
-    Guard rows that fail skip their span (and count as not done); a guard that holds lets
-    the rows after it run."""
+@_ext_entry
+def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
+    """A row of the extended vocabulary (program.py): returns (rows to skip << 1) | whether
+    it acted on some card, or NEED. Guard rows that fail skip their span (and count as not
+    done); a guard that holds lets the rows after it run."""
     op = steps[si, 0]
-    if op == OP_XSELECT or op == OP_EXCHANGE or op == OP_XREORDER:
-        return HEAVY
+    if op == OP_XSELECT:
+        return _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
+    if op == OP_EXCHANGE:
+        return _exchange(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
+    if op == OP_XREORDER:
+        return _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp)
     if op == OP_DRAW:
         return 0  # (done in the Draw & Equip phase)
     if op == OP_NEXT:  # the next card's effect, in the header byte (a later one replaces it)
@@ -965,19 +963,6 @@ def _light_step(s, b, n, card, steps, si, ch, chk, cs, did):
     return 1
 
 
-@_ext_entry
-def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
-    """A selecting, exchange or reorder row of the extended vocabulary (the rows
-    `_light_step` leaves): returns (rows to skip << 1) | whether it acted on some card, or
-    NEED."""
-    op = steps[si, 0]
-    if op == OP_XSELECT:
-        return _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
-    if op == OP_EXCHANGE:
-        return _exchange(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
-    return _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp)
-
-
 # The extended vocabulary is compiled only for the programs that use it: `_turn` calls its
 # two entry points through their addresses (solvers.common.numba_call), given in `ext`
 # (`extended_entries`; zeros for a program without extended rows, which never reaches
@@ -986,8 +971,8 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
 # compiled form of its own, cost more than the solver itself).
 
 #: The argument types of `_ext_step` and `_draw_number` as `_turn` calls them: the state
-#: row, its byte view, the program's int32 rows, the choices (int32), the scratch arrays,
-#: and every number as an int64.
+#: row, its byte view, the program's int32 rows, the choices (int32), the scratch arrays, and every
+#: number as an int64.
 _I64 = types.int64
 _ROW = types.Array(types.uint64, 1, "C")
 _BYTES = types.Array(types.int8, 1, "C")
@@ -1007,14 +992,17 @@ EXT_STEP_ARGS = (
     _I64S,
     _I64S,
     _I64S,
+    _I64,
 )
 EXT_DRAW_ARGS = (_ROW, _BYTES, _I64, _I64, _I64, _STEPS, _I64, _I64)
 
 
 @intrinsic
-def _call_ext_step(typingctx, address, s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
+def _call_ext_step(
+    typingctx, address, s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did
+):
     """`_ext_step(...)` at `address` (see above)."""
-    args = (s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp)
+    args = (s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did)
     check_types("_ext_step", args, EXT_STEP_ARGS)
 
     def codegen(context, builder, sig, llargs):
@@ -1410,23 +1398,22 @@ def _turn(
             if v & ZONE == PLAY:
                 _rezone(s, b, n, card, v, PLAY, OUT)
         elif op >= OP_XSELECT:
-            r = _light_step(s, b, n, card, steps, si, ch, chk, cs, np.int64(did))
-            if r == HEAVY:
-                r = _call_ext_step(
-                    ext[0],
-                    s,
-                    b,
-                    np.int64(n),
-                    np.int64(card),
-                    steps,
-                    np.int64(si),
-                    np.int64(players),
-                    ch,
-                    chk,
-                    cs,
-                    buf,
-                    tmp,
-                )
+            r = _call_ext_step(
+                ext[0],
+                s,
+                b,
+                np.int64(n),
+                np.int64(card),
+                steps,
+                np.int64(si),
+                np.int64(players),
+                ch,
+                chk,
+                cs,
+                buf,
+                tmp,
+                np.int64(did),
+            )
             if r < 0:
                 return NEED
             did = r & 1
