@@ -470,12 +470,13 @@ def solve_command(
     def load_kernel(search: str | None = None) -> None:
         # announced on stderr when Numba must compile (the first run of a fresh install)
         from cli.warmup import ensure_compiled
+        from solvers.allisbomb.program import uses_extended
 
-        extended = not compiled(config).prog.steps.flags.writeable
+        extended = uses_extended(compiled(config).prog.steps)
         warm["seconds"] = 0.0
         for part in kernel_parts(extended, search):
             # the solver's forms also allocate the table the search will use
-            sized = {} if part == "shortest" else {"node_limit": node_limit}
+            sized = {"node_limit": node_limit} if part in ("solve", "keep-most") else {}
             warm["seconds"] += ensure_compiled("allisbomb", part, **sized)
 
     from solvers.allisbomb.solver import solve_first
@@ -565,16 +566,16 @@ def solve_command(
 
 
 def kernel_parts(extended: bool, search: str | None) -> list[str]:
-    """The warm-up parts (cli.warmup) a solve's kernel needs, in order: the solver's form
-    for the program (its form for extended rows when it has them, kernel._extended_step),
-    then the shortest search, which deepens after the solver's verdict; the keep-most search
+    """The warm-up parts (cli.warmup) a solve's kernel needs, in order: the solver, then
+    the shortest search, which deepens after the solver's verdict; the keep-most search
     runs a form of its own instead (the bound, kernel._bound_at_root). A program with
-    extended rows never runs the plain forms, so they are not compiled for it."""
-    if search == "keep-most":
-        return ["extended-keep-most" if extended else "keep-most"]
-    parts = ["extended" if extended else "solve"]
+    extended rows runs the same forms and, through their addresses, the extended steps
+    (kernel.extended_entries), compiled last."""
+    parts = ["keep-most"] if search == "keep-most" else ["solve"]
     if search == "shortest":
         parts.append("shortest")
+    if extended:
+        parts.append("extended")
     return parts
 
 

@@ -108,7 +108,7 @@ def sensitivity(
         only=only,
     )
     if player == "perfect":  # (the lookahead and greedy players run the reference engine)
-        from cli.warmup import ensure_extended_sweep, ensure_sweep
+        from cli.warmup import ensure_extended, ensure_sweep
         from solvers.allisbomb.edits import Edit, edited_config
 
         configs = [config]
@@ -117,7 +117,7 @@ def sensitivity(
         # once here, not in every worker: the sweep's kernel decides every deal (in its form
         # for card files with extended rows too, when the cards or the variant have them)
         ensure_sweep()
-        ensure_extended_sweep(configs)
+        ensure_extended(configs)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:
         report(Path(out), rows, top)

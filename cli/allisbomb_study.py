@@ -218,10 +218,10 @@ def sweep(
         chunk_size,
         escalation=policy,
     )
-    from cli.warmup import ensure_extended_sweep, ensure_sweep
+    from cli.warmup import ensure_extended, ensure_sweep
 
     ensure_sweep()  # once here, not in every worker
-    ensure_extended_sweep(configs)
+    ensure_extended(configs)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:
         _report(Path(out), rows)

@@ -10,7 +10,6 @@ compiles every kernel of the games named (all by default) with a progress bar.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import sys
 import threading
@@ -65,18 +64,16 @@ def _allisbomb_solve(node_limit: int = 1) -> None:
     )
 
 
-def _dfs_form(extended: bool = False, bounded: bool = False) -> tuple:
-    """`kernel.dfs` in one of its compiled forms, as an entry (dispatcher, accept): for a
-    program with extended rows or without (a read-only `steps`: kernel._extended_step), for
-    the bounded keep-most search or any other (a read-only `objective`:
+def _dfs_form(bounded: bool = False) -> tuple:
+    """`kernel.dfs` in one of its compiled forms, as an entry (dispatcher, accept): for the
+    bounded keep-most search or any other (a read-only `objective`:
     kernel._bound_at_root)."""
     from solvers.allisbomb import kernel as K
 
-    steps = argument_index(K.dfs, "steps")
     objective = argument_index(K.dfs, "objective")
 
     def accept(sig: tuple) -> bool:
-        return (not sig[steps].mutable) == extended and (not sig[objective].mutable) == bounded
+        return (not sig[objective].mutable) == bounded
 
     return (K.dfs, accept)
 
@@ -125,52 +122,23 @@ def _allisbomb_keep_most_entries() -> list:
     return [_dfs_form(bounded=True)]
 
 
-@contextlib.contextmanager
-def _extended_config():
-    """A Blitz configuration of the shipped base set with one extended row added (a draw
-    step on the first card's passive side, CARDS.md), written to a card file of its own:
-    what the warm-ups of the forms for card files with extended rows solve
-    (kernel._extended_step)."""
-    import re
-    import tempfile
-    from pathlib import Path
+def _allisbomb_extended() -> None:
+    """Compile the extended vocabulary's two entry points, which the solver calls through
+    their addresses in a program with extended rows (kernel.extended_entries)."""
+    from solvers.allisbomb import kernel as K
+    from solvers.common.numba_call import address_of
 
-    from solvers.allisbomb.cards import DATA_DIR, SET_FILES
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.solver import compiled
-
-    text = (DATA_DIR / SET_FILES["base"]).read_text()
-    text, found = re.subn(
-        r"^steps = \[", 'steps = [{op = "draw", add = 1}, ', text, count=1, flags=re.M
-    )
-    if not found:
-        raise RuntimeError("the base card file has no steps to extend")
-    with tempfile.TemporaryDirectory(prefix="bombsolve_warmup_") as folder:
-        path = Path(folder) / "extended.toml"
-        path.write_text(text)
-        config = GameConfig(blitz=True, cards_file=path, allow_nonstandard=True)
-        if compiled(config).prog.steps.flags.writeable:
-            raise RuntimeError("the extended warm-up card file has no extended row")
-        yield config
-
-
-def _allisbomb_extended(node_limit: int = 1) -> None:
-    """Solve a deal of `_extended_config`: the solver's form for card files with extended
-    rows."""
-    from solvers.allisbomb.solver import compiled, solve, table_bits_for
-
-    with _extended_config() as config:
-        solve(
-            config,
-            list(range(compiled(config).cards.n)),
-            node_limit=1,
-            check=False,
-            table_bits=table_bits_for(node_limit),
-        )
+    address_of(K._ext_step, K.EXT_STEP_ARGS)
+    address_of(K._draw_number, K.EXT_DRAW_ARGS)
 
 
 def _allisbomb_extended_entries() -> list:
-    return [_dfs_form(extended=True)]
+    from solvers.allisbomb import kernel as K
+
+    return [
+        (K._ext_step, lambda sig: tuple(sig) == K.EXT_STEP_ARGS),
+        (K._draw_number, lambda sig: tuple(sig) == K.EXT_DRAW_ARGS),
+    ]
 
 
 def _allisbomb_sweep() -> None:
@@ -212,49 +180,6 @@ def _allisbomb_exhaust_entries() -> list:
         blitz_ranks._fill_decks,
         blitz_ranks._fill_group_decks,
     ]
-
-
-def _allisbomb_extended_keep_most(node_limit: int = 1) -> None:
-    """The keep-most search on a deal of `_extended_config`: its form for card files with
-    extended rows."""
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import compiled, solve_state, table_bits_for
-
-    with _extended_config() as config:
-        cs = compiled(config).cards
-        solve_state(
-            new_game(cs, list(range(cs.n))),
-            node_limit=1,
-            check=False,
-            keep_most=True,
-            table_bits=table_bits_for(node_limit),
-        )
-
-
-def _allisbomb_extended_keep_most_entries() -> list:
-    return [_dfs_form(extended=True, bounded=True)]
-
-
-def _allisbomb_extended_sweep(config=None) -> None:
-    """The sweep on one deal of `config` (a configuration whose card file has extended
-    rows; `_extended_config` by default): its form for such card files."""
-    import numpy as np
-
-    from solvers.allisbomb.solver import compiled, solve_batch
-
-    if config is None:
-        with _extended_config() as config:
-            _allisbomb_extended_sweep(config)
-        return
-    n = compiled(config).cards.n
-    solve_batch(config, np.arange(n, dtype=np.int64)[None, :], node_limit=1)
-
-
-def _allisbomb_extended_sweep_entries() -> list:
-    from solvers.allisbomb import kernel as K
-
-    steps = argument_index(K.solve_many, "steps")
-    return [(K.solve_many, lambda sig: not sig[steps].mutable)]
 
 
 def _dragon() -> None:
@@ -329,13 +254,9 @@ def _bombastic_ismcts_entries() -> list:
 #: The estimates below are cold-compile CPU seconds on the 2-core AMD EPYC machine, one
 #: process each into an empty cache, idle, rounded up (results/PERFORMANCE.md, tenth pass:
 #: Numba's call typing answered from a table, solvers.common.numba_typing).
-#: The solver for a card file with extended rows, alone (as a solve of such a file compiles
-#: it, cli.allisbomb.kernel_parts): its `_turn` and `dfs` are forms of their own (29.6-33.5
-#: CPU-s alone, 21.4-23.0 after the plain solver). The sweep's form for such files is
-#: announced with it too (36.4 after the plain solver and sweep).
-EXTENDED_ESTIMATE = 35
-#: The keep-most search's form for such files, which a keep-most solve compiles alone: 30.8.
-EXTENDED_KEEP_MOST_ESTIMATE = 35
+#: The extended vocabulary's steps (card files with extended rows only), compiled after the
+#: solver's part: 6.1 CPU-s (7.9 alone).
+EXTENDED_ESTIMATE = 10
 #: The keep-most search, after the solver or alone (a keep-most solve compiles it alone):
 #: 6.9 and 17.4-17.5.
 KEEP_MOST_ESTIMATE, KEEP_MOST_ESTIMATE_ALONE = 8, 20
@@ -376,18 +297,10 @@ KERNELS: list[Kernel] = [
     Kernel(
         "allisbomb",
         "extended",
-        "All Is Bomb solver's extended steps",
+        "All Is Bomb extended steps",
         EXTENDED_ESTIMATE,
         _allisbomb_extended_entries,
         _allisbomb_extended,
-    ),
-    Kernel(
-        "allisbomb",
-        "extended-keep-most",
-        "All Is Bomb keep-most search's extended steps",
-        EXTENDED_KEEP_MOST_ESTIMATE,
-        _allisbomb_extended_keep_most_entries,
-        _allisbomb_extended_keep_most,
     ),
     Kernel(
         "allisbomb",
@@ -408,14 +321,6 @@ KERNELS: list[Kernel] = [
         _allisbomb_exhaust,
         after="sweep",
         estimate_alone=EXHAUST_ESTIMATE_ALONE,
-    ),
-    Kernel(
-        "allisbomb",
-        "extended-sweep",
-        "All Is Bomb sweep's extended steps",
-        EXTENDED_ESTIMATE,
-        _allisbomb_extended_sweep_entries,
-        _allisbomb_extended_sweep,
     ),
     Kernel(
         "bombastic",
@@ -512,17 +417,17 @@ def ensure_sweep() -> float:
     return ensure_compiled("allisbomb", "solve") + ensure_compiled("allisbomb", "sweep")
 
 
-def ensure_extended_sweep(configs) -> float:
-    """Compile the sweep's form for card files with extended rows (the `extended-sweep`
-    kernel: `kernel.solve_many` with a read-only `steps`) on the first of `configs` that
-    has them, saying so on stderr first when it is not cached; return the seconds (0 when
-    none has them). Called once before a sweep's workers start."""
+def ensure_extended(configs) -> float:
+    """Compile the extended vocabulary's steps (the `extended` part) when one of `configs`
+    has a card file with extended rows, saying so on stderr first when they are not
+    cached; return the seconds (0 when none has them). Called once before a sweep's
+    workers start; the sweep's own kernel serves every card file."""
+    from solvers.allisbomb.program import uses_extended
     from solvers.allisbomb.solver import compiled
 
-    extended = [c for c in configs if not compiled(c).prog.steps.flags.writeable]
-    if not extended:
+    if not any(uses_extended(compiled(c).prog.steps) for c in configs):
         return 0.0
-    return ensure_compiled("allisbomb", "extended-sweep", config=extended[0])
+    return ensure_compiled("allisbomb", "extended")
 
 
 @click.command(name="warmup")

@@ -223,6 +223,8 @@ def runner(K, info, cfg, decks, node_limit, steps=None, memory: Memory | None = 
     steps = p.steps if steps is None else steps
     prog = (p.number, p.keyword, p.step_start, p.step_count, steps, info)
     common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts)
+    if "ext" in params:  # kernels since the extended steps are called through addresses
+        common += (K.extended_entries(steps),)
     if "tracked" in params:
         common += (c.tracked, c.n_tracked)  # kernels before the play marks moved into the row
     gen = memory.gen

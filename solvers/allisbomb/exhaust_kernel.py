@@ -67,7 +67,7 @@ from solvers.common.numba_entry import entry_point
 numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "8071709639a5723d"
+NUMBA_DEPENDS_ON = "c4955091d9051875"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2
@@ -152,6 +152,7 @@ def shared_dfs(
     info,
     gift_ids,
     n_gifts,
+    ext,
     index,
     entries,
     gen,
@@ -225,6 +226,7 @@ def shared_dfs(
             info,
             gift_ids,
             n_gifts,
+            ext,
             cs,
             buf,
             tmp,
@@ -306,6 +308,7 @@ def solve_shared(
     info,
     gift_ids,
     n_gifts,
+    ext,
     index,
     entries,
     state,
@@ -351,6 +354,7 @@ def solve_shared(
             info,
             gift_ids,
             n_gifts,
+            ext,
             index,
             entries,
             state[0],

@@ -56,6 +56,7 @@ from solvers.allisbomb.prune import (
     still_alive,
 )
 from solvers.common import numba_typing
+from solvers.common.numba_call import address_of, check_types, indirect_call
 from solvers.common.numba_entry import entry_point
 from solvers.common.numba_opt import linked_helper
 
@@ -63,7 +64,7 @@ numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "77441370f8f4af62"
+NUMBA_DEPENDS_ON = "a957011a3ba0e4e2"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -577,6 +578,11 @@ def _apply_select(s, b, n, c, steps, si):
 #: counting, cannot raise) but not inlined, so the plain steps' code in `_turn` stays as
 #: small as it was; a card set without these steps never calls them.
 _ext_helper = linked_helper(cache=True, _nrt=False, error_model="numpy")
+#: The decorator of the two entry points `_turn` calls through their addresses
+#: (`extended_entries`): their own machine code is what runs, so they are optimised in full
+#: (the linked helpers' level is for code a caller optimises again), as entry points
+#: (solvers.common.numba_entry: their calls bind to their own copies).
+_ext_entry = entry_point(cache=True, _nrt=False, error_model="numpy", no_cfunc_wrapper=True)
 
 
 @_turn_helper
@@ -799,7 +805,7 @@ def _amount(s, b, n, card, steps, si):
     return k
 
 
-@_ext_helper
+@_ext_entry
 def _draw_number(s, b, n, card, base, steps, s0, k):
     """The number D.2 draws (rules.State._draw_number): NUMBER `base`, changed by the side's
     draw rows s0..s0+k-1 in order (each after its guard row, if it has an `if`), >= 0."""
@@ -915,7 +921,7 @@ def _xreorder(s, b, n, steps, si, ch, chk, cs, buf, tmp):
     return 1
 
 
-@_ext_helper
+@_ext_entry
 def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
     """A row of the extended vocabulary (program.py): returns (rows to skip << 1) | whether
     it acted on some card, or NEED. Guard rows that fail skip their span (and count as not
@@ -957,55 +963,92 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
     return 1
 
 
-# The extended vocabulary is compiled only for the programs that use it: `_turn` calls it
-# through the two stubs below, whose compiled form is chosen by the type of `steps`
-# (read-only for a program with extended rows, program.Program). It was about
-# half of the solver's cold compile, which every card set paid, though no shipped one uses it.
-def _extended_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
-    """`_ext_step` in a program with extended rows; in one without, never reached (its rows
-    are all below OP_XSELECT). Only compiled code calls it (see `_ol_extended_step`)."""
-    raise NotImplementedError("compiled code only")
+# The extended vocabulary is compiled only for the programs that use it: `_turn` calls its
+# two entry points through their addresses (solvers.common.numba_call), given in `ext`
+# (`extended_entries`; zeros for a program without extended rows, which never reaches
+# them). The solver's compiled code is then the same for every card set, and a card file
+# with extended rows compiles these steps alone (a second solver around them, as a
+# compiled form of its own, cost more than the solver itself).
+
+#: The argument types of `_ext_step` and `_draw_number` as `_turn` calls them: the state
+#: row, its byte view, the program's int32 rows, the choices (int32), the scratch arrays, and every
+#: number as an int64.
+_I64 = types.int64
+_ROW = types.Array(types.uint64, 1, "C")
+_BYTES = types.Array(types.int8, 1, "C")
+_I64S = types.Array(types.int64, 1, "C")
+_STEPS = types.Array(types.int32, 2, "C")
+_I32S = types.Array(types.int32, 1, "C")
+EXT_STEP_ARGS = (
+    _ROW,
+    _BYTES,
+    _I64,
+    _I64,
+    _STEPS,
+    _I64,
+    _I64,
+    _I32S,
+    _I32S,
+    _I64S,
+    _I64S,
+    _I64S,
+    _I64,
+)
+EXT_DRAW_ARGS = (_ROW, _BYTES, _I64, _I64, _I64, _STEPS, _I64, _I64)
 
 
-def _extended_draw(s, b, n, card, base, steps, s0, k):
-    """`_draw_number` in a program with extended rows (draw steps are extended rows); in
-    one without, never reached (no NUMBER is negative). Only compiled code calls it."""
-    raise NotImplementedError("compiled code only")
+@intrinsic
+def _call_ext_step(
+    typingctx, address, s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did
+):
+    """`_ext_step(...)` at `address` (see above)."""
+    args = (s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did)
+    check_types("_ext_step", args, EXT_STEP_ARGS)
+
+    def codegen(context, builder, sig, llargs):
+        return indirect_call(context, builder, _I64, EXT_STEP_ARGS, llargs[0], llargs[1:])
+
+    return _I64(address, *args), codegen
 
 
-def _has_extended_rows(steps) -> bool:
-    # the array type program.compile_program gives a program with extended rows
-    return not steps.mutable
+@intrinsic
+def _call_ext_draw(typingctx, address, s, b, n, card, base, steps, s0, k):
+    """`_draw_number(...)` at `address` (see above)."""
+    args = (s, b, n, card, base, steps, s0, k)
+    check_types("_draw_number", args, EXT_DRAW_ARGS)
+
+    def codegen(context, builder, sig, llargs):
+        return indirect_call(context, builder, _I64, EXT_DRAW_ARGS, llargs[0], llargs[1:])
+
+    return _I64(address, *args), codegen
 
 
-@overload(_extended_step, jit_options={"_nrt": False, "error_model": "numpy"})
-def _ol_extended_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
-    if _has_extended_rows(steps):
-
-        def impl(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
-            return _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did)
-
-    else:
-
-        def impl(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
-            return NEED  # (unreachable: a writable `steps` has no extended row)
-
-    return impl
+#: `extended_entries`'s answers in this process: the zeros, and the addresses once known
+_NO_ENTRIES = np.zeros(2, np.int64)
+_ENTRIES: list[np.ndarray] = []
+#: id(steps) -> (steps, whether it has extended rows): a sweep asks once per deal
+_HAS_EXTENDED: dict[int, tuple[np.ndarray, bool]] = {}
 
 
-@overload(_extended_draw, jit_options={"_nrt": False, "error_model": "numpy"})
-def _ol_extended_draw(s, b, n, card, base, steps, s0, k):
-    if _has_extended_rows(steps):
-
-        def impl(s, b, n, card, base, steps, s0, k):
-            return _draw_number(s, b, n, card, base, steps, s0, k)
-
-    else:
-
-        def impl(s, b, n, card, base, steps, s0, k):
-            return base  # (unreachable: a writable `steps` has no draw step)
-
-    return impl
+def extended_entries(steps: np.ndarray) -> np.ndarray:
+    """The `ext` argument of the kernel's entry points for a program's `steps`: the
+    addresses of `_ext_step` and `_draw_number` in this process (compiled on first use),
+    or zeros for a program without extended rows (program.uses_extended). The kernel only
+    reads it: every call gets the same array."""
+    known = _HAS_EXTENDED.get(id(steps))
+    if known is None or known[0] is not steps:
+        known = (steps, bool((steps[:, 0] >= OP_XSELECT).any()))
+        _HAS_EXTENDED[id(steps)] = known
+    if not known[1]:
+        return _NO_ENTRIES
+    if not _ENTRIES:
+        _ENTRIES.append(
+            np.array(
+                [address_of(_ext_step, EXT_STEP_ARGS), address_of(_draw_number, EXT_DRAW_ARGS)],
+                np.int64,
+            )
+        )
+    return _ENTRIES[0]
 
 
 @_turn_helper
@@ -1118,6 +1161,7 @@ def run_turn(
     info,
     gift_ids,
     n_gifts,
+    ext,
     ch,
     chk,
     cs,
@@ -1148,6 +1192,7 @@ def run_turn(
         info,
         gift_ids,
         n_gifts,
+        ext,
         ch,
         chk,
         cs,
@@ -1169,6 +1214,7 @@ def _turn(
     info,
     gift_ids,
     n_gifts,
+    ext,
     ch,
     chk,
     cs,
@@ -1218,7 +1264,17 @@ def _turn(
     # D.2 draw and equip
     num = number[card, side]
     if num < 0:  # (rare) the side has draw steps: -(NUMBER + 1)
-        num = _extended_draw(s, b, n, card, -num - 1, steps, sstart[card, side], scount[card, side])
+        num = _call_ext_draw(
+            ext[1],
+            s,
+            b,
+            np.int64(n),
+            np.int64(card),
+            np.int64(-num - 1),
+            steps,
+            np.int64(sstart[card, side]),
+            np.int64(scount[card, side]),
+        )
     if hdr >= 8:
         num = _next_number(number[card, side], num, hdr >> NEXT_SHIFT)
     L = np.int64(sb[HB + H_DECK])  # (D.1 changed neither the DECK nor its length)
@@ -1342,7 +1398,22 @@ def _turn(
             if v & ZONE == PLAY:
                 _rezone(s, b, n, card, v, PLAY, OUT)
         elif op >= OP_XSELECT:
-            r = _extended_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did)
+            r = _call_ext_step(
+                ext[0],
+                s,
+                b,
+                np.int64(n),
+                np.int64(card),
+                steps,
+                np.int64(si),
+                np.int64(players),
+                ch,
+                chk,
+                cs,
+                buf,
+                tmp,
+                np.int64(did),
+            )
             if r < 0:
                 return NEED
             did = r & 1
@@ -1626,6 +1697,7 @@ def _next_child(
     info,
     gift_ids,
     n_gifts,
+    ext,
     cs,
     buf,
     tmp,
@@ -1669,6 +1741,7 @@ def _next_child(
         info,
         gift_ids,
         n_gifts,
+        ext,
         fch[d],
         fk[d],
         cs,
@@ -1745,6 +1818,7 @@ def dfs(
     info,
     gift_ids,
     n_gifts,
+    ext,
     index,
     entries,
     gen,
@@ -1881,6 +1955,7 @@ def dfs(
             info,
             gift_ids,
             n_gifts,
+            ext,
             cs,
             buf,
             tmp,
@@ -1987,6 +2062,7 @@ def shortest(
     info,
     gift_ids,
     n_gifts,
+    ext,
     index,
     entries,
     tdepth,
@@ -2064,6 +2140,7 @@ def shortest(
                 info,
                 gift_ids,
                 n_gifts,
+                ext,
                 cs,
                 buf,
                 tmp,
@@ -2121,6 +2198,7 @@ def portfolio(
     info,
     gift_ids,
     n_gifts,
+    ext,
     gen,
     node_limit,
     buf,
@@ -2162,6 +2240,7 @@ def portfolio(
                 info,
                 gift_ids,
                 n_gifts,
+                ext,
                 A[0],
                 A[1],
                 gen,
@@ -2199,6 +2278,7 @@ def portfolio(
                 info,
                 gift_ids,
                 n_gifts,
+                ext,
                 B[0],
                 B[1],
                 gen,
@@ -2257,6 +2337,7 @@ def solve_many(
     info,
     gift_ids,
     n_gifts,
+    ext,
     index,
     entries,
     gen0,
@@ -2311,6 +2392,7 @@ def solve_many(
                 info,
                 gift_ids,
                 n_gifts,
+                ext,
                 np.uint32(gen),
                 node_limit,
                 buf,
@@ -2338,6 +2420,7 @@ def solve_many(
             info,
             gift_ids,
             n_gifts,
+            ext,
             index,
             entries,
             np.uint32(gen),

@@ -117,8 +117,6 @@ def compile_program(cs: CardSet) -> Program:
         if rows
         else np.zeros((1, STEP_WIDTH), np.int32)
     )
-    if uses_extended(steps):
-        steps.flags.writeable = False
     info = extend_copies(cs, extend_order(cs, extend_info(cs, win_info(cs))), steps)
     return Program(n, number, keyword, start, count, steps, info)
 

@@ -103,6 +103,7 @@ class _Compiled:
             p.info,
             self.gift_ids,
             self.n_gifts,
+            K.extended_entries(p.steps),
         )
 
 

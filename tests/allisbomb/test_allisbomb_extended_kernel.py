@@ -1,5 +1,6 @@
-"""The extended steps are compiled only for card files that use them (kernel._extended_step):
-the program's `steps` array type tells the kernel which form to compile."""
+"""The extended steps are compiled only for card files that use them: the solver calls
+them through their addresses (kernel.extended_entries), so its compiled forms are the same
+for every card set, and a card file with extended rows compiles the steps alone."""
 
 from __future__ import annotations
 
@@ -7,24 +8,29 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import pytest
 
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb.config import EXPANSIONS, GameConfig
-from solvers.allisbomb.kernel import _has_extended_rows
 from solvers.allisbomb.program import OP_XSELECT, compiled_program, uses_extended
-from solvers.common.numba_cache import all_cached, argument_index, is_cached
+from solvers.allisbomb.solver import compiled
+from solvers.common.numba_cache import all_cached, is_cached
+from solvers.common.numba_call import check_types
 
 FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
 
 
-def test_a_program_with_extended_rows_compiles_the_extended_form():
+def test_a_program_with_extended_rows_gets_the_steps_addresses():
     steps = compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
     assert (steps[:, 0] >= OP_XSELECT).any() and uses_extended(steps)
-    assert not steps.flags.writeable
-    assert _has_extended_rows(numba.typeof(steps))
+    ext = K.extended_entries(steps)
+    assert ext.dtype == np.int64 and ext.shape == (2,) and (ext != 0).all()
+    # the same type as a plain program's `steps`: one compiled form of the solver for both
+    plain = compiled_program(GameConfig(blitz=True)).steps
+    assert numba.typeof(steps) == numba.typeof(plain)
 
 
-def test_every_shipped_set_compiles_the_plain_form():
+def test_every_shipped_set_gets_no_address():
     for config in (
         GameConfig(blitz=True),
         GameConfig(),
@@ -32,8 +38,23 @@ def test_every_shipped_set_compiles_the_plain_form():
         GameConfig(expansions=EXPANSIONS, hands=True),
     ):
         steps = compiled_program(config).steps
-        assert not uses_extended(steps) and steps.flags.writeable
-        assert not _has_extended_rows(numba.typeof(steps))
+        assert not uses_extended(steps)
+        assert (K.extended_entries(steps) == 0).all()
+        assert (compiled(config).rule_args[-1] == 0).all()
+
+
+def test_the_rule_arguments_carry_the_addresses():
+    config = GameConfig(cards_file=FILE, allow_nonstandard=True)
+    assert (compiled(config).rule_args[-1] == K.extended_entries(compiled(config).prog.steps)).all()
+
+
+def test_a_call_through_an_address_refuses_other_argument_types():
+    types = numba.types
+    check_types("f", (types.int64, types.int8), (types.int64, types.int8))
+    with pytest.raises(numba.core.errors.TypingError, match=r"#1: int32 \(expected int8\)"):
+        check_types("f", (types.int64, types.int32), (types.int64, types.int8))
+    with pytest.raises(numba.core.errors.TypingError, match="1 arguments"):
+        check_types("f", (types.int64,), (types.int64, types.int8))
 
 
 def test_is_cached_filters_by_signature():
@@ -47,17 +68,17 @@ def test_is_cached_filters_by_signature():
     assert not is_cached(f, accept=lambda sig: sig[0].dtype == numba.int64)
 
 
-def test_a_solve_compiles_only_the_forms_its_program_runs():
-    """A card file with extended rows runs the kernel's forms for them alone
-    (kernel._extended_step): its solve compiles no plain form (cli.allisbomb.kernel_parts)."""
+def test_a_solve_compiles_the_extended_steps_after_the_solver():
+    """A card file with extended rows runs the solver's forms and the extended steps
+    (cli.allisbomb.kernel_parts)."""
     from cli.allisbomb import kernel_parts
 
     assert kernel_parts(False, None) == ["solve"]
     assert kernel_parts(False, "shortest") == ["solve", "shortest"]
     assert kernel_parts(False, "keep-most") == ["keep-most"]
-    assert kernel_parts(True, None) == ["extended"]
-    assert kernel_parts(True, "shortest") == ["extended", "shortest"]
-    assert kernel_parts(True, "keep-most") == ["extended-keep-most"]
+    assert kernel_parts(True, None) == ["solve", "extended"]
+    assert kernel_parts(True, "shortest") == ["solve", "shortest", "extended"]
+    assert kernel_parts(True, "keep-most") == ["keep-most", "extended"]
 
 
 def test_a_first_solve_with_extended_rows_announces_its_compile(monkeypatch, capsys):
@@ -66,33 +87,28 @@ def test_a_first_solve_with_extended_rows_announces_its_compile(monkeypatch, cap
     # as on a fresh install (the warm-up then runs: compiled already, or compiled now)
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)
     warmup.ensure_compiled("allisbomb", "extended")
-    assert "compiling the All Is Bomb solver's extended steps once" in capsys.readouterr().err
-    warmup.ensure_compiled("allisbomb", "extended-keep-most")
-    assert "keep-most search's extended steps once" in capsys.readouterr().err
+    assert "compiling the All Is Bomb extended steps once" in capsys.readouterr().err
     monkeypatch.setattr(warmup, "all_cached", lambda entries: True)  # compiled before: silent
     warmup.ensure_compiled("allisbomb", "extended")
-    warmup.ensure_compiled("allisbomb", "extended-keep-most")
     assert capsys.readouterr().err == ""
 
 
-def test_the_extended_warm_up_compiles_the_extended_form():
+def test_the_extended_warm_up_compiles_the_two_steps():
     import cli.warmup as warmup
 
     (k,) = warmup.kernels_of("allisbomb", "extended")
     k.warm()
-    steps = argument_index(K.dfs, "steps")
-    assert any(not sig[steps].mutable for sig in K.dfs.signatures)
     assert all_cached(k.entries())
+    assert K.EXT_STEP_ARGS in [tuple(s) for s in K._ext_step.signatures]
+    assert K.EXT_DRAW_ARGS in [tuple(s) for s in K._draw_number.signatures]
 
 
-def test_a_sweep_with_extended_rows_compiles_their_form_first(monkeypatch, capsys):
+def test_a_sweep_with_extended_rows_compiles_the_steps_first(monkeypatch, capsys):
     import cli.warmup as warmup
 
     plain = GameConfig(blitz=True)
-    assert warmup.ensure_extended_sweep([plain]) == 0.0
+    assert warmup.ensure_extended([plain]) == 0.0
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)  # as on a fresh install
-    warmup.ensure_extended_sweep([plain, GameConfig(cards_file=FILE, allow_nonstandard=True)])
-    assert "compiling the All Is Bomb sweep's extended steps once" in capsys.readouterr().err
-    steps = argument_index(K.solve_many, "steps")
-    assert any(not sig[steps].mutable for sig in K.solve_many.signatures)
+    warmup.ensure_extended([plain, GameConfig(cards_file=FILE, allow_nonstandard=True)])
+    assert "compiling the All Is Bomb extended steps once" in capsys.readouterr().err
