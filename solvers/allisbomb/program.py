@@ -75,10 +75,9 @@ class Program:
     keyword: np.ndarray  # int32 [n, 2]: 0 none, 1 URGENT, 2 ROYAL
     step_start: np.ndarray  # int32 [n, 2]
     step_count: np.ndarray  # int32 [n, 2]
-    #: int32 [k, STEP_WIDTH]; read-only when a row is of the extended vocabulary (an opcode
-    #: >= OP_XSELECT): the kernel compiles the extended steps (`kernel._ext_step` and all it
-    #: calls, about half of its cold compile) only for that array type, so the card sets
-    #: that never use them (every shipped stand-in set) never compile them
+    #: int32 [k, STEP_WIDTH]. The kernel plays a row of the extended vocabulary (an opcode
+    #: >= OP_XSELECT) through `kernel._ext_step`'s address (`kernel.extended_entries`), so
+    #: the steps compile only for a program that has such a row (no shipped stand-in set)
     steps: np.ndarray
     info: np.ndarray  # int32: win_info's 16 entries, prune.py's tables, copies.py's table
 

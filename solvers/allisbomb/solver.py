@@ -92,7 +92,9 @@ class _Compiled:
     @property
     def rule_args(self) -> tuple:
         """The card program and rule tables, in the order every kernel entry point takes
-        them (after the position and `n`)."""
+        them (after the position and `n`), and last the addresses of the extended
+        vocabulary's steps in this process (kernel.extended_entries; zeros for a program
+        without extended rows). Made at each call: the addresses are this process's."""
         p = self.prog
         return (
             p.number,
