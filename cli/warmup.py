@@ -255,7 +255,7 @@ def _bombastic_ismcts_entries() -> list:
 #: process each into an empty cache, idle, rounded up (results/PERFORMANCE.md, tenth pass:
 #: Numba's call typing answered from a table, solvers.common.numba_typing).
 #: The extended vocabulary's steps (card files with extended rows only), compiled after the
-#: solver's part: 6.1 CPU-s (7.9 alone).
+#: solver's part: 6.1-6.4 CPU-s (7.9 alone).
 EXTENDED_ESTIMATE = 10
 #: The keep-most search, after the solver or alone (a keep-most solve compiles it alone):
 #: 6.9 and 17.4-17.5.
@@ -264,8 +264,9 @@ KEEP_MOST_ESTIMATE, KEEP_MOST_ESTIMATE_ALONE = 8, 20
 #: builders), after the sweep's kernel (as `exhaust` compiles it) or alone: 8.2 and 19.4-20.1.
 EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 10, 22
 #: The sweep's kernel after the solver's (as `sweep`, `sensitivity` and `exhaust` compile
-#: it, `ensure_sweep`) or alone: 6.0 and 22.9.
-SWEEP_ESTIMATE, SWEEP_ESTIMATE_ALONE = 7, 25
+#: it, `ensure_sweep`) or alone: 7.3-7.5 and 22.9 (before its copies became internal to
+#: it, solvers.common.numba_entry, which added about 1.3 after the solver).
+SWEEP_ESTIMATE, SWEEP_ESTIMATE_ALONE = 9, 25
 
 KERNELS: list[Kernel] = [
     Kernel(
@@ -412,8 +413,8 @@ def ensure_sweep() -> float:
     """Compile the sweep's kernel (`kernel.solve_many`) after the solver's, each said on
     stderr first when it is not cached; return the seconds. The solver's part (its helpers
     and `dfs`) then serves a later single solve as well, and the sweep's own part costs
-    the linking of `dfs` into its loop (results/PERFORMANCE.md, tenth pass: 15.6-16.0 then
-    6.0 CPU-s, against 22.9 for the sweep's kernel alone)."""
+    the linking of `dfs` into its loop (results/PERFORMANCE.md, tenth pass: 15.2-16.0 then
+    7.3-7.5 CPU-s, against about 23-24 for the sweep's kernel alone)."""
     return ensure_compiled("allisbomb", "solve") + ensure_compiled("allisbomb", "sweep")
 
 
