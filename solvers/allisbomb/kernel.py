@@ -574,9 +574,9 @@ def _apply_select(s, b, n, c, steps, si):
         b[n + c] &= ~SIDE
 
 
-#: The decorator of the extended vocabulary's steps: like `_turn_helper` (no reference
-#: counting, cannot raise) but not inlined, so the plain steps' code in `_turn` stays as
-#: small as it was; a card set without these steps never calls them.
+#: The decorator of the extended vocabulary's steps under `_ext_step`: like `_turn_helper`
+#: (no reference counting, cannot raise) but not forced inline (each is large and called
+#: for its own kind of row); a card set without these steps never compiles them.
 _ext_helper = linked_helper(cache=True, _nrt=False, error_model="numpy")
 #: The decorator of the two entry points `_turn` calls through their addresses
 #: (`extended_entries`): their own machine code is what runs, so they are optimised in full
@@ -971,8 +971,8 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
 # compiled form of its own, cost more than the solver itself).
 
 #: The argument types of `_ext_step` and `_draw_number` as `_turn` calls them: the state
-#: row, its byte view, the program's int32 rows, the choices (int32), the scratch arrays, and every
-#: number as an int64.
+#: row, its byte view, the program's int32 rows, the choices (int32), the scratch arrays,
+#: and every number as an int64.
 _I64 = types.int64
 _ROW = types.Array(types.uint64, 1, "C")
 _BYTES = types.Array(types.int8, 1, "C")
