@@ -470,9 +470,8 @@ def solve_command(
     def load_kernel(search: str | None = None) -> None:
         # announced on stderr when Numba must compile (the first run of a fresh install)
         from cli.warmup import ensure_compiled
-        from solvers.allisbomb.program import uses_extended
 
-        extended = uses_extended(compiled(config).prog.steps)
+        extended = compiled(config).prog.extended
         warm["seconds"] = 0.0
         for part in kernel_parts(extended, search):
             # the solver's forms also allocate the table the search will use

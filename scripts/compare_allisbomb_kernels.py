@@ -52,7 +52,7 @@ from solvers.allisbomb import kernel as new_kernel  # noqa: E402
 from solvers.allisbomb.cards import load_cards  # noqa: E402
 from solvers.allisbomb.config import EXPANSIONS, GameConfig  # noqa: E402
 from solvers.allisbomb.deals import shuffles  # noqa: E402
-from solvers.allisbomb.program import win_info  # noqa: E402
+from solvers.allisbomb.program import uses_extended, win_info  # noqa: E402
 from solvers.allisbomb.search import MAX_DEPTH  # noqa: E402
 from solvers.allisbomb.solver import compiled, table_bits_for, zeros_aligned  # noqa: E402
 
@@ -224,7 +224,9 @@ def runner(K, info, cfg, decks, node_limit, steps=None, memory: Memory | None = 
     prog = (p.number, p.keyword, p.step_start, p.step_count, steps, info)
     common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts)
     if "ext" in params:  # kernels since the extended steps are called through addresses
-        common += (K.extended_entries(steps),)
+        # (their `extended_entries` took the steps array at first, then the program's flag)
+        takes = next(iter(inspect.signature(K.extended_entries).parameters))
+        common += (K.extended_entries(steps if takes == "steps" else uses_extended(steps)),)
     if "tracked" in params:
         common += (c.tracked, c.n_tracked)  # kernels before the play marks moved into the row
     gen = memory.gen

@@ -182,7 +182,7 @@ def main() -> None:
     fb = K._frames(MAX_DEPTH, K.state_len(p.n))
     out = [np.zeros(len(decks), np.int64) for _ in range(4)]
     prog = (p.number, p.keyword, p.step_start, p.step_count, p.steps, p.info)
-    common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts, K.extended_entries(p.steps))
+    common = (p.n, cfg.players, *prog, c.gift_ids, c.n_gifts, K.extended_entries(p.extended))
 
     def run(K, rows, gen):
         fa[8][:] = 0

@@ -64,7 +64,7 @@ numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "a957011a3ba0e4e2"
+NUMBA_DEPENDS_ON = "2d8c329385ebd87c"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -1026,20 +1026,14 @@ def _call_ext_draw(typingctx, address, s, b, n, card, base, steps, s0, k):
 #: `extended_entries`'s answers in this process: the zeros, and the addresses once known
 _NO_ENTRIES = np.zeros(2, np.int64)
 _ENTRIES: list[np.ndarray] = []
-#: id(steps) -> (steps, whether it has extended rows): a sweep asks once per deal
-_HAS_EXTENDED: dict[int, tuple[np.ndarray, bool]] = {}
 
 
-def extended_entries(steps: np.ndarray) -> np.ndarray:
-    """The `ext` argument of the kernel's entry points for a program's `steps`: the
-    addresses of `_ext_step` and `_draw_number` in this process (compiled on first use),
-    or zeros for a program without extended rows (program.uses_extended). The kernel only
-    reads it: every call gets the same array."""
-    known = _HAS_EXTENDED.get(id(steps))
-    if known is None or known[0] is not steps:
-        known = (steps, bool((steps[:, 0] >= OP_XSELECT).any()))
-        _HAS_EXTENDED[id(steps)] = known
-    if not known[1]:
+def extended_entries(extended: bool) -> np.ndarray:
+    """The `ext` argument of the kernel's entry points for a program with extended rows or
+    without (program.Program.extended): the addresses of `_ext_step` and `_draw_number` in
+    this process (compiled on first use), or zeros. The kernel only reads it: every call
+    gets the same array."""
+    if not extended:
         return _NO_ENTRIES
     if not _ENTRIES:
         _ENTRIES.append(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -80,6 +80,12 @@ class Program:
     #: the steps compile only for a program that has such a row (no shipped stand-in set)
     steps: np.ndarray
     info: np.ndarray  # int32: win_info's 16 entries, prune.py's tables, copies.py's table
+
+    @cached_property
+    def extended(self) -> bool:
+        """Whether `steps` has a row of the extended vocabulary (`uses_extended`); kept, as
+        every kernel call asks (solver._Compiled.rule_args)."""
+        return uses_extended(self.steps)
 
 
 def card_mask(ids: list[int]) -> int:

@@ -105,7 +105,7 @@ class _Compiled:
             p.info,
             self.gift_ids,
             self.n_gifts,
-            K.extended_entries(p.steps),
+            K.extended_entries(p.extended),
         )
 
 

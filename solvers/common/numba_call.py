@@ -23,22 +23,17 @@ from typing import Any
 
 from numba.core import errors, types
 
-#: (dispatcher, argument types) -> address, for this process (addresses do not outlive it)
-_ADDRESSES: dict[tuple[Any, tuple], int] = {}
-
 
 def address_of(dispatcher: Any, argtypes: Sequence[types.Type]) -> int:
     """The address of `dispatcher`'s native function compiled for `argtypes` (compiled, or
-    loaded from Numba's cache, on the first call in this process)."""
-    key = (dispatcher, tuple(argtypes))
-    if key not in _ADDRESSES:
-        dispatcher.compile(tuple(argtypes))
-        cres = dispatcher.overloads[tuple(argtypes)]
-        address = cres.library.get_pointer_to_function(cres.fndesc.mangled_name)
-        if not address:
-            raise RuntimeError(f"no native function for {dispatcher.py_func.__qualname__}")
-        _ADDRESSES[key] = address
-    return _ADDRESSES[key]
+    loaded from Numba's cache, on the first call in this process; addresses do not outlive
+    the process)."""
+    dispatcher.compile(tuple(argtypes))
+    cres = dispatcher.overloads[tuple(argtypes)]
+    address = cres.library.get_pointer_to_function(cres.fndesc.mangled_name)
+    if not address:
+        raise RuntimeError(f"no native function for {dispatcher.py_func.__qualname__}")
+    return address
 
 
 def check_types(name: str, got: Sequence[types.Type], expected: Sequence[types.Type]) -> None:

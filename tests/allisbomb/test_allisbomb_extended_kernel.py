@@ -23,7 +23,8 @@ FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
 def test_a_program_with_extended_rows_gets_the_steps_addresses():
     steps = compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
     assert (steps[:, 0] >= OP_XSELECT).any() and uses_extended(steps)
-    ext = K.extended_entries(steps)
+    assert compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).extended
+    ext = K.extended_entries(True)
     assert ext.dtype == np.int64 and ext.shape == (2,) and (ext != 0).all()
     # the same type as a plain program's `steps`: one compiled form of the solver for both
     plain = compiled_program(GameConfig(blitz=True)).steps
@@ -38,14 +39,14 @@ def test_every_shipped_set_gets_no_address():
         GameConfig(expansions=EXPANSIONS, hands=True),
     ):
         steps = compiled_program(config).steps
-        assert not uses_extended(steps)
-        assert (K.extended_entries(steps) == 0).all()
+        assert not uses_extended(steps) and not compiled_program(config).extended
+        assert (K.extended_entries(False) == 0).all()
         assert (compiled(config).rule_args[-1] == 0).all()
 
 
 def test_the_rule_arguments_carry_the_addresses():
     config = GameConfig(cards_file=FILE, allow_nonstandard=True)
-    assert (compiled(config).rule_args[-1] == K.extended_entries(compiled(config).prog.steps)).all()
+    assert (compiled(config).rule_args[-1] == K.extended_entries(True)).all()
 
 
 def test_a_call_through_an_address_refuses_other_argument_types():
