@@ -19,10 +19,11 @@ that one. So which code a search runs depended on what the process had loaded be
 
 `entry_point(**options)` is `njit(**options)` compiling through `EntryCompiler`, whose
 library gives every function it linked in from another library *internal* linkage before
-LLVM optimises it (`EntryLibrary`), renamed after the library's own functions: the calls bind to these
-copies, whatever else is loaded, and LLVM may also inline or specialise them knowing every caller. The function's
-own definitions (the function, its wrappers) keep their linkage. A caller that links an
-entry point in turn gets a copy in which the entry's internal functions stay internal.
+LLVM optimises it (`EntryLibrary`), renamed after the library's own functions: the calls
+bind to these copies, whatever else is loaded, and LLVM may also inline or specialise them
+knowing every caller. The function's own definitions (the function, its wrappers) keep
+their linkage. A caller that links an entry point in turn gets a copy in which the entry's
+internal functions stay internal.
 
 It relies on Numba internals as of 0.68 (`NativeLowering` creating `state.library` only
 when none is set; `CPUCodeLibrary.add_llvm_module` and `_optimize_final_module`);
@@ -36,9 +37,11 @@ import hashlib
 from llvmlite import binding as ll
 from numba import njit
 from numba.core.codegen import JITCodeLibrary
-from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler import CompilerBase
 from numba.core.compiler_machinery import register_pass
 from numba.core.typed_passes import NativeLowering
+
+from solvers.common.numba_opt import nopython_pipeline_with
 
 
 class EntryLibrary(JITCodeLibrary):
@@ -88,10 +91,7 @@ class EntryCompiler(CompilerBase):
     """Numba's nopython pipeline with `EntryLowering` in place of `NativeLowering`."""
 
     def define_pipelines(self):
-        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        pm.passes = [(EntryLowering if p is NativeLowering else p, desc) for p, desc in pm.passes]
-        pm.finalize()
-        return [pm]
+        return nopython_pipeline_with(self.state, EntryLowering)
 
 
 def entry_point(**options):

@@ -50,14 +50,20 @@ class LinkedLowering(NativeLowering):
             config.OPT = saved
 
 
+def nopython_pipeline_with(state, lowering: type) -> list:
+    """Numba's nopython pipeline for `state` with the pass `lowering` in place of
+    `NativeLowering` (a compiler's `define_pipelines`)."""
+    pm = DefaultPassBuilder.define_nopython_pipeline(state)
+    pm.passes = [(lowering if p is NativeLowering else p, desc) for p, desc in pm.passes]
+    pm.finalize()
+    return [pm]
+
+
 class LinkedCompiler(CompilerBase):
     """Numba's nopython pipeline with `LinkedLowering` in place of `NativeLowering`."""
 
     def define_pipelines(self):
-        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        pm.passes = [(LinkedLowering if p is NativeLowering else p, desc) for p, desc in pm.passes]
-        pm.finalize()
-        return [pm]
+        return nopython_pipeline_with(self.state, LinkedLowering)
 
 
 def linked_helper(**options):
