@@ -835,10 +835,16 @@ def search_further(r: dict) -> str | None:
 def replay_cmd(file) -> None:
     """Print a saved solve (`--save FILE` or `--json`) again, exactly as the solve printed
     it, with its lines played anew through the reference engine (a win's line must win).
+    A file of a position and a line of your own (no verdict) prints its transcript.
 
     \b
     Example:
       bombsolve allisbomb --seed 42 --save deal42.json && bombsolve allisbomb replay deal42.json
+
+    \b
+    Exit codes: 0 printed (a saved loss or undecided verdict too); 2 bad input: a file that
+    is no solve result, or a saved win or a line of your own whose line does not win (one
+    line says the turn that loses the game, or that it goes on after the last turn).
     """
     data = read_json_file(file, "solution file")
     if isinstance(data, dict) and "outcome" not in data:

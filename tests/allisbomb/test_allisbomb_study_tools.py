@@ -99,3 +99,27 @@ def test_study_case_bad_input(two_sweeps, args, message):
     full = args if args == ["--case", "3"] else ["--study", str(two_sweeps / "a"), *args]
     r = invoke(*full)
     assert r.exit_code == 2 and message in r.output
+
+
+def test_study_case_honours_an_explicit_node_limit(tmp_path):
+    # a sweep too small to decide its deals; re-solving a case with a larger limit is what
+    # a user does with an undecided case, and the limit given is the one searched
+    out = tmp_path / "tiny"
+    r = invoke(
+        "sweep", "--configs", "blitz", "--deals", "3", "--seed", "2", "--node-limit", "2",
+        "--chunk-size", "3", "--workers", "1", "--no-report", "--out", str(out),
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert (load_study(out)["outcome"] == "undecided").all()
+    as_study = json.loads(invoke("--study", str(out), "--case", "1", "--json").stdout)
+    assert as_study["node_limit"] == 2 and as_study["outcome"] == "undecided"
+    more = invoke("--study", str(out), "--case", "1", "--node-limit", "1000000", "--json")
+    assert more.exit_code == 0, more.output
+    again = json.loads(more.stdout)
+    assert again["node_limit"] == 1_000_000 and again["outcome"] in ("win", "loss")
+    assert 2 < again["nodes"] <= 1_000_000
+    assert again["rank"] == as_study["rank"] and again["config"] == as_study["config"]
+    text = invoke("--study", str(out), "--case", "1", "--node-limit", "1000000")
+    assert text.exit_code == 0
+    assert "re-solved with --node-limit 1,000,000 (the study's: 2)" in text.output
+    assert "the study's row: undecided" in text.output
