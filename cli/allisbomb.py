@@ -183,7 +183,8 @@ def check_split_limit(split_depth: int | None, split_limit: int | None) -> None:
     "rank_",
     type=str,
     default=None,
-    help="The deal with this permutation rank (printed by every solve).",
+    help="The deal with this permutation rank, with the game options it was dealt with "
+    "(every solve prints the whole command).",
 )
 @click.option(
     "--deck",
