@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import numpy as np
 import pandas as pd
@@ -67,6 +68,13 @@ def test_export_writes_one_row_per_deal_with_solvitaire_columns_first(two_sweeps
     assert len(df) == len(rows) == 24
     assert (df["seed"].to_numpy() == rows["seed"].to_numpy().astype(np.uint64)).all()
     assert (df["positions"] == rows["nodes"]).all() and (df["rank"] == rows["rank"]).all()
+    # each row's command solves its deal again, in its configuration
+    assert list(df.columns)[-1] == "rerun"
+    for i in (0, 23):
+        words = shlex.split(df.at[i, "rerun"])
+        flags = {"blitz": ["--blitz"], "base/2p": ["--players", "2"]}[df.at[i, "config"]]
+        assert words == ["bombsolve", "allisbomb", "--rank", df.at[i, "rank"], *flags,
+                         "--cards", "standin-v2"]  # fmt: skip
     (tmp_path / "file").write_text("x")
     bad = invoke("export", str(two_sweeps / "a"), "--csv", str(tmp_path / "file" / "x.csv"))
     assert bad.exit_code == 2 and "cannot write --csv" in bad.output
