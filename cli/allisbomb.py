@@ -814,7 +814,7 @@ def search_further(r: dict) -> str | None:
     limit that stopped it, and the same question (--shortest, --keep-most, the split); None
     if no limit of the command stopped it or the deal has no re-run command."""
     stopped = r["stopped_by"]
-    nodes, time, split = (r.get(k) for k in ("node_limit", "time_limit", "split"))
+    nodes, seconds, split = (r.get(k) for k in ("node_limit", "time_limit", "split"))
     more_nodes, more_time = "(--node-limit)" in stopped, "(--time-limit)" in stopped
     more_split = "--split-limit)" in stopped
     if not r.get("rerun") or not (more_nodes or more_time or more_split):
@@ -822,8 +822,8 @@ def search_further(r: dict) -> str | None:
     extra: list[str] = []
     if nodes:
         extra += ["--node-limit", str(nodes * (10 if more_nodes else 1))]
-    if time:
-        extra += ["--time-limit", f"{time * (10 if more_time else 1):g}"]
+    if seconds:
+        extra += ["--time-limit", f"{seconds * (10 if more_time else 1):g}"]
     if split:
         limit = split["limit"] * (10 if more_split else 1)
         extra += ["--split-depth", str(split["depth"]), "--split-limit", str(limit)]
