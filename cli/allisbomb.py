@@ -968,9 +968,7 @@ def replayed(data, file: str) -> dict:
     out["rerun"] = _rerun_of(data, state, file)
     if outcome == "win":
         if end.outcome is not Outcome.WIN:
-            raise BadInput(
-                f"{file}: the saved solution does not win: {where_it_stops(turns, end)}"
-            )
+            raise BadInput(f"{file}: the saved solution does not win: {where_it_stops(turns, end)}")
         out["turns"] = turns
     elif moves:
         raise BadInput(

@@ -93,7 +93,9 @@ def test_search_further_raises_the_limit_that_stopped_it():
 
 def test_replay_makes_the_rerun_anew_and_checks_the_rank(tmp_path):
     path = tmp_path / "saved.json"
-    r = CliRunner().invoke(cli, ["allisbomb", "--seed", "5", "--blitz", *QUICK, "--save", str(path)])
+    r = CliRunner().invoke(
+        cli, ["allisbomb", "--seed", "5", "--blitz", *QUICK, "--save", str(path)]
+    )
     assert r.exit_code == 0, r.output
     saved = json.loads(path.read_text())
     saved["rerun"] = "bombsolve allisbomb --rank 1"  # what the file says is not what is printed
