@@ -183,7 +183,8 @@ def check_split_limit(split_depth: int | None, split_limit: int | None) -> None:
     "rank_",
     type=str,
     default=None,
-    help="The deal with this permutation rank (printed by every solve).",
+    help="The deal with this permutation rank, with the game options it was dealt with "
+    "(every solve prints the whole command).",
 )
 @click.option(
     "--deck",
@@ -242,7 +243,8 @@ def check_split_limit(split_depth: int | None, split_limit: int | None) -> None:
     type=click.Path(file_okay=False),
     default=None,
     help="With --case K: re-solve case K of this sweep folder (its configuration, deal "
-    "and node limit), and show the study's row beside it.",
+    "and node limit; a --node-limit given replaces the study's), and show the study's row "
+    "beside it.",
 )
 @click.option("--case", type=click.IntRange(min=0), default=None, help="A case of --study.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -313,7 +315,14 @@ def allisbomb(
             raise BadInput("--study --case names the deal; drop --seed, --rank, --deck, --state")
         if game.given():
             raise BadInput("--study --case takes the game options from the study")
-        rank_, game, node_limit, study_row = _study_case(study_dir, case)
+        from click.core import ParameterSource
+
+        rank_, game, study_limit, study_row = _study_case(study_dir, case)
+        # an explicit --node-limit is what re-solving an undecided case asks for; without
+        # one the case is solved as the study solved it
+        if ctx.get_parameter_source("node_limit") is ParameterSource.DEFAULT:
+            node_limit = study_limit
+        study_row["node_limit_used"] = node_limit
         if study_row.get("split") and split_depth is None and split_limit is None:
             split_depth, split_limit = study_row["split"]["depth"], study_row["split"]["limit"]
     check_split_limit(split_depth, split_limit)
@@ -412,6 +421,9 @@ def _study_case(study_dir: str, case: int):
 
 def _study_row_text(s: dict) -> str:
     head = f"study {s['study']}, case {s['case']}: {s['config']} deal {s['deal']}, seed {s['seed']}"
+    used = s.get("node_limit_used", s["node_limit"])
+    if used != s["node_limit"]:
+        head += f"; re-solved with --node-limit {used:,} (the study's: {s['node_limit']:,})"
     if s["study_outcome"] is None:
         return head + " (its chunk is not done yet)"
     return head + f"; the study's row: {s['study_outcome']}, {s['study_nodes']:,} positions"
@@ -433,6 +445,7 @@ def solve_command(
     """Solve one deal or position and return the JSON-ready result (replay-checked); with
     `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
     from solvers.allisbomb import deals
+    from solvers.allisbomb.commands import rerun_command
     from solvers.allisbomb.rules import new_game, state_from_json
     from solvers.allisbomb.search import stars_lost
     from solvers.allisbomb.solver import compiled  # (imports the kernel module;
@@ -512,6 +525,7 @@ def solve_command(
         "rank": None if deal is None else str(deals.rank(deal)),
         "deck": None if deal is None else [cs.labels[c] for c in deal],
         "deck_string": None if deal is None else deals.deck_string(deal, cs),
+        "rerun": None if deal is None else rerun_command(config, deals.rank(deal)),
         "position": state.to_json(),
         "node_limit": node_limit,
         "time_limit": time_limit,
@@ -705,7 +719,8 @@ def render_text(r: dict) -> str:
     lines.append(f"game: {r['config']['label']}")
     if r["deck"] is not None:
         src = f"seed {r['seed']}, " if r["seed"] is not None else ""
-        lines.append(f"deal: {src}rank {r['rank']} (re-run with --rank {r['rank']})")
+        again = f" (re-run: {r['rerun']})" if r.get("rerun") else ""
+        lines.append(f"deal: {src}rank {r['rank']}{again}")
         lines.append(f"deck (top first): {r['deck_string']}")
     else:
         lines.append("position: from --state file")
@@ -764,6 +779,9 @@ def render_text(r: dict) -> str:
         if "--node-limit" in r["stopped_by"] and not r.get("split"):
             more += ", or split the deal (--split-depth 4)"
         lines.append(f"stopped by {r['stopped_by']} before a verdict{more}")
+        further = search_further(r)
+        if further:
+            lines.append(f"to search further: {further}")
     else:
         if r.get("keep_most"):
             lines.append(
@@ -791,15 +809,43 @@ def render_text(r: dict) -> str:
     return "\n".join(lines)
 
 
+def search_further(r: dict) -> str | None:
+    """The command that solves the undecided deal of the result `r` again with ten times the
+    limit that stopped it, and the same question (--shortest, --keep-most, the split); None
+    if no limit of the command stopped it or the deal has no re-run command."""
+    stopped = r["stopped_by"]
+    nodes, seconds, split = (r.get(k) for k in ("node_limit", "time_limit", "split"))
+    more_nodes, more_time = "(--node-limit)" in stopped, "(--time-limit)" in stopped
+    more_split = "--split-limit)" in stopped
+    if not r.get("rerun") or not (more_nodes or more_time or more_split):
+        return None
+    extra: list[str] = []
+    if nodes:
+        extra += ["--node-limit", str(nodes * (10 if more_nodes else 1))]
+    if seconds:
+        extra += ["--time-limit", f"{seconds * (10 if more_time else 1):g}"]
+    if split:
+        limit = split["limit"] * (10 if more_split else 1)
+        extra += ["--split-depth", str(split["depth"]), "--split-limit", str(limit)]
+    extra += ["--shortest"] * bool(r.get("shortest")) + ["--keep-most"] * bool(r.get("keep_most"))
+    return " ".join([r["rerun"], *extra])
+
+
 @allisbomb.command(name="replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 def replay_cmd(file) -> None:
     """Print a saved solve (`--save FILE` or `--json`) again, exactly as the solve printed
     it, with its lines played anew through the reference engine (a win's line must win).
+    A file of a position and a line of your own (no verdict) prints its transcript.
 
     \b
     Example:
       bombsolve allisbomb --seed 42 --save deal42.json && bombsolve allisbomb replay deal42.json
+
+    \b
+    Exit codes: 0 printed (a saved loss or undecided verdict too); 2 bad input: a file that
+    is no solve result, or a saved win or a line of your own whose line does not win (one
+    line says the turn that loses the game, or that it goes on after the last turn).
     """
     data = read_json_file(file, "solution file")
     if isinstance(data, dict) and "outcome" not in data:
@@ -835,13 +881,30 @@ def _replay_bare_line(data: dict, file: str) -> str:
         turns, end = transcript(state, moves)
     except BadInput as exc:
         raise BadInput(f"{file}: {exc}") from None
-    if moves and end.outcome is not Outcome.WIN:
-        raise BadInput(f"{file}: the saved solution does not win")
+    if end.outcome is not Outcome.WIN:
+        raise BadInput(f"{file}: the saved solution does not win: {where_it_stops(turns, end)}")
     lines = [banner(cs.is_stand_in(), cs.provenance_by_set(), cs.config.cards_version)]
     lines.append(f"game: {state.config.label()}")
     lines += render_turns(turns)
     lines.append(f"result: {end.outcome.value.upper()}")
     return "\n".join(lines)
+
+
+def where_it_stops(turns: list[dict], end) -> str:
+    """Where a line that does not win stops (its `transcript` records and final state): the
+    turn that loses the game and how (rulebook E, "Losing the Game"), or the game still
+    going on after its last turn."""
+    from solvers.allisbomb.explain import ending_words
+    from solvers.allisbomb.rules import Outcome
+
+    if end.outcome is Outcome.LOSS and turns:
+        t = turns[-1]
+        who = f" by player {t['player']}" if len(t["equipped_after"]) > 1 else ""
+        how = ", ".join(ending_words(int(end.ending))) or "lost"
+        return f"turn {t['turn']} ({t['card']} played{who}) loses the game: {how}"
+    if not turns:
+        return "it has no turns, and the game has not been won"
+    return f"the game goes on after its last turn, {len(turns)}, with no win"
 
 
 #: The fields of a solve result that `render_text` reads whatever the verdict.
@@ -902,9 +965,10 @@ def replayed(data, file: str) -> dict:
     except BadInput as exc:
         raise BadInput(f"{file}: {exc}") from None
     out = dict(data)
+    out["rerun"] = _rerun_of(data, state, file)
     if outcome == "win":
         if end.outcome is not Outcome.WIN:
-            raise BadInput(f"{file}: the saved solution does not win")
+            raise BadInput(f"{file}: the saved solution does not win: {where_it_stops(turns, end)}")
         out["turns"] = turns
     elif moves:
         raise BadInput(
@@ -923,6 +987,26 @@ def replayed(data, file: str) -> dict:
             raise BadInput(f"{file}: the longest line of a loss wins")
         out["longest_line"] = {**ll, "turns": len(line), "steps": steps}
     return out
+
+
+def _rerun_of(data: dict, state, file: str) -> str | None:
+    """The re-run command of a saved solve, made anew from its position's configuration and
+    its rank (None for a solve from --state); BadInput if the rank is not its deck's deal."""
+    from solvers.allisbomb.commands import rerun_command
+    from solvers.allisbomb.deals import unrank
+
+    if data["rank"] is None:
+        return None
+    try:
+        deal = unrank(int(data["rank"]), state.cards.n)
+    except (TypeError, ValueError, BadInput):
+        deal = None
+    if deal is None or [state.cards.labels[c] for c in deal] != data["deck"]:
+        raise BadInput(
+            f"{file}: rank {data['rank']!r} is not the deal of its deck; expected the rank "
+            "the solve printed"
+        )
+    return rerun_command(state.config, data["rank"])
 
 
 @allisbomb.command(name="rules")

@@ -113,6 +113,8 @@ def exhaust(
     summary["config"] = config.label()
     summary["ranks"] = None if sample is not None or groups is not None else [first, stop]
     summary["groups"] = None if groups is None else [g0, g1]
+    if summary.get("hardest"):
+        summary["hardest"]["rerun"] = E.rerun_of_rank(config, summary["hardest"]["rank"])
     summary.update(_json_keys(summary, None if sample is None else seed or 0, rules))
     write_text_atomic(Path(out) / "summary.json", json.dumps(summary, indent=1) + "\n")
     if as_json:
@@ -150,5 +152,10 @@ def _text(s: dict) -> str:
     else:
         head = f"{what}: {s['wins']:,} won, {s['losses']:,} lost, {s['undecided']:,} undecided"
     hard = s.get("hardest")
-    tail = f"; hardest deal: rank {hard['rank']} ({hard['positions']:,} positions)" if hard else ""
+    tail = (
+        f"; hardest deal: rank {hard['rank']} of the count ({hard['positions']:,} positions; "
+        f"re-run: {hard['rerun']})"
+        if hard
+        else ""
+    )
     return f"{head}\n{cost}{tail}"

@@ -385,21 +385,34 @@ EXPORT_FIRST = ("seed", "rank", "outcome", "seconds", "positions")
 )
 def export(study_dir, csv_path) -> None:
     """Write one CSV row per deal of a sweep: seed, rank, outcome, seconds, positions
-    (Solvitaire's columns), then configuration, deal, case and the rest of the row.
+    (Solvitaire's columns), then configuration, deal, case, the rest of the row and the
+    command that solves the deal again (rerun: its rank with the configuration's options).
 
     \b
     Example:
       bombsolve allisbomb export runs/base --csv base.csv
     """
+    from solvers.allisbomb.commands import rerun_command
+    from solvers.allisbomb.study import config_from_params
     from solvers.common.files import atomic_path
     from solvers.common.runner import load_study
 
-    _sweep_manifest(Path(study_dir))
+    params = _sweep_manifest(Path(study_dir))["identity"]["params"]
+    configs = {}
+    for label, c in zip(params["labels"], params["configs"], strict=True):
+        try:
+            configs[label] = config_from_params(c)
+        except BadInput:  # its card file is gone: the rows are exported, without commands
+            configs[label] = None
     rows = load_study(study_dir).rename(columns={"nodes": "positions"})
     rows["seed"] = rows["seed"].astype("uint64")
     first = [c for c in EXPORT_FIRST if c in rows.columns]
     ours = ["config", "deal", "case"]
     rows = rows[first + ours + [c for c in rows.columns if c not in first + ours]]
+    rows["rerun"] = [
+        configs[label] and rerun_command(configs[label], r)
+        for label, r in zip(rows["config"], rows["rank"], strict=True)
+    ]
     try:
         with atomic_path(csv_path) as tmp:
             rows.to_csv(tmp, index=False, float_format="%.6g")

@@ -40,6 +40,7 @@ def main() -> int:
 
     import numpy as np
 
+    from solvers.allisbomb.commands import rerun_command
     from solvers.allisbomb.config import EXPANSIONS, GameConfig, parse_expansions
     from solvers.allisbomb.deals import rank, shuffles
     from solvers.allisbomb.escalate import Escalation, table_bits_for
@@ -127,7 +128,10 @@ def main() -> int:
     total_cpu = sum(p["cpu_s"] for p in passes)
     print(f"total {total_cpu:.1f} CPU-s; hardest deals (positions over every pass):")
     for i in hard:
-        print(f"  rank {rank(decks[i])}: {nodes[i]:,} positions, {OUTCOME_NAMES[int(code[i])]}")
+        print(
+            f"  {rerun_command(config, rank(decks[i]))}: {nodes[i]:,} positions, "
+            f"{OUTCOME_NAMES[int(code[i])]}"
+        )
     summary = {
         "config": config.label(),
         "cards": "stand-in",

@@ -177,12 +177,16 @@ def test_bad_saved_solution(tmp_path, solution, words):
     assert "Traceback" not in line
 
 
-def test_good_position_still_replays(tmp_path):
+def test_good_position_is_read_and_only_the_line_refused(tmp_path):
+    # the position is accepted; a line of no turns does not win, so the file is refused
+    # for that alone, in one line
     path = tmp_path / "sol.json"
     path.write_text(json.dumps({"position": EXACT, "solution": []}))
-    code, out = run(["allisbomb", "replay", str(path)])
-    assert code == 0, out
-    assert "result: ONGOING" in out
+    line = assert_refused(["allisbomb", "replay", str(path)])
+    assert line == (
+        f"bombsolve: {path}: the saved solution does not win: it has no turns, and the game "
+        "has not been won"
+    )
 
 
 # --- options ---------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 A deal is a permutation of the card ids 0..n-1, top card first. Its rank is its index in
 the lexicographic order of all n! permutations (exact, Python ints), so any deal can be
-re-run alone with `--rank R`. Copies of a card (the two JOKERs) are distinct ids, so
+re-run alone with `--rank R` and its configuration's options (`commands.rerun_command`). Copies of a card (the two JOKERs) are distinct ids, so
 deals that differ only by swapping copies have different ranks; every physical shuffle
 is equally likely either way.
 """

@@ -53,7 +53,9 @@ from solvers.allisbomb.blitz_ranks import (
     parse_ranks,
 )
 from solvers.allisbomb.cards import load_cards, provenance_words
+from solvers.allisbomb.commands import rerun_command
 from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.deals import rank as perm_rank
 from solvers.allisbomb.escalate import Escalation, solve_escalating
 from solvers.allisbomb.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, MAXC
 from solvers.allisbomb.layout import key_words, state_words
@@ -184,6 +186,14 @@ def _row(case: int, ranks: np.ndarray, res: dict[str, np.ndarray], cpu: float) -
         "hardest_rank": int(ranks[hardest]),
         "cpu_seconds": cpu,
     }
+
+
+def rerun_of_rank(config: GameConfig, r: int) -> str | None:
+    """The command that solves the Blitz deal of rank `r` of this count alone: its shuffle
+    (`deal_of_rank`) by the rank `bombsolve allisbomb --rank` takes, which numbers every
+    order of the 13 cards (`deals.rank`), not the deals of this count; `config` is the
+    count's game (Blitz, with its rule options)."""
+    return rerun_command(config, perm_rank(deal_of_rank(r)))
 
 
 def _frame(rows: list[dict]) -> pd.DataFrame:
@@ -433,4 +443,5 @@ __all__ = [
     "exhaust_study",
     "sample_study",
     "summarize",
+    "rerun_of_rank",
 ]

@@ -433,7 +433,11 @@ PAGE_TABLES = (
     ("summary", "Win rates by configuration (Wilson 95% intervals)"),
     ("skill_gap", "Skill gap: heuristic players on the same deals"),
     ("loss_reasons", "Why lost deals are lost"),
-    ("hardest", "The hardest deal of each configuration (the most positions)"),
+    (
+        "hardest",
+        "The hardest deal of each configuration (the most positions; re-run one, in its "
+        "configuration: bombsolve allisbomb --study DIR --case K)",
+    ),
     ("positions", "Win rate by key card's starting position"),
 )
 

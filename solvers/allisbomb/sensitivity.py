@@ -39,6 +39,7 @@ from solvers.allisbomb.agents import (
     play_lookahead,
 )
 from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.commands import rerun_command
 from solvers.allisbomb.config import DEFAULT_CARDS, UNVERSIONED_CARDS, GameConfig
 from solvers.allisbomb.deals import rank
 from solvers.allisbomb.edits import (
@@ -276,22 +277,6 @@ def effects(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(recs)
 
 
-def game_flags(config: GameConfig) -> str:
-    """The command-line options that select `config`'s game (cards file aside)."""
-    flags = []
-    if config.expansions:
-        flags.append("--expansions " + ",".join(config.expansions))
-    if config.hands:
-        flags.append("--hands")
-    if config.blitz:
-        flags.append("--blitz")
-    if config.players == 2:
-        flags.append("--players 2")
-    if config.allow_nonstandard:
-        flags.append("--allow-nonstandard")
-    return " ".join(flags)
-
-
 def card_file_name(key: str) -> str:
     """A file name for an edit's card file, e.g. 'GUARDIAN_passive_number+1.toml'."""
     return key.replace("/", "_").replace(" ", "-").replace(":", "-") + ".toml"
@@ -330,10 +315,12 @@ def _cards_value(config: GameConfig, cards_dir: str, whole_name: str) -> str:
     return str(config.cards_file)
 
 
-def _open(rank_text: str, flags: str, cards: str) -> str:
+def _open(config: GameConfig, rank_text: str, cards: str) -> str:
     """The command that opens one deal: `bombsolve allisbomb --rank R [flags] [--cards F]`."""
-    parts = ["bombsolve allisbomb --rank", rank_text, flags, f"--cards {cards}" if cards else ""]
-    return " ".join(p for p in parts if p)
+    command = rerun_command(config, rank_text, cards=cards)
+    if command is None:  # a sensitivity study plays no campaign game
+        raise BadInput(f"no command line plays {config.label()}")
+    return command
 
 
 def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards") -> pd.DataFrame:
@@ -344,7 +331,6 @@ def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards
     one is opened from its cards made whole (`needs_whole_file`), also in `cards_dir`.
     """
     config = config_from_params(params["config"])
-    flags = game_flags(config)
     base_cards = _cards_value(config, cards_dir, BASE_CARDS_FILE)
     b = rows[rows["edit"] == BASE].set_index("case")
     out = []
@@ -361,9 +347,7 @@ def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards
             else f"{cards_dir}/{card_file_name(entry['key'])}"
         )
         # A single edit is played as nonstandard (edits.edited_config); so is its opening.
-        edited_flags = (
-            flags if edit.kind == "file" else game_flags(replace(config, allow_nonstandard=True))
-        )
+        edited = config if edit.kind == "file" else replace(config, allow_nonstandard=True)
         for case in b.index[hit.to_numpy()]:
             out.append(
                 {
@@ -374,8 +358,8 @@ def flips(rows: pd.DataFrame, params: Mapping[str, Any], cards_dir: str = "cards
                     "edited": OUTCOME_NAME[int(eo[case])],
                     "base_rank": b.at[case, "rank"],
                     "edited_rank": e.at[case, "rank"],
-                    "open_base": _open(b.at[case, "rank"], flags, base_cards),
-                    "open_edited": _open(e.at[case, "rank"], edited_flags, cards),
+                    "open_base": _open(config, b.at[case, "rank"], base_cards),
+                    "open_edited": _open(edited, e.at[case, "rank"], cards),
                 }
             )
     columns = [

@@ -107,7 +107,11 @@ def test_replay_refuses_a_line_that_does_not_win(tmp_path):
     path.write_text(json.dumps(saved))
     r = run("replay", str(path))
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr.strip() == f"bombsolve: {path}: the saved solution does not win"
+    turns = len(saved["solution"])
+    assert r.stderr.strip() == (
+        f"bombsolve: {path}: the saved solution does not win: the game goes on after its "
+        f"last turn, {turns}, with no win"
+    )
 
 
 @pytest.mark.parametrize(

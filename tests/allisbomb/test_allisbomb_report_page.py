@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from tests.common.browser import CHROMIUM, load_page
+from tests.common.browser import load_page, require_chromium
 from tests.common.svg import svg_text, words
 
 PROBE = """JSON.stringify({
@@ -49,7 +49,7 @@ def report_page(tmp_path_factory):
 
 
 def test_report_page_renders_in_headless_chromium_and_stays_offline(report_page):
-    assert CHROMIUM, "Debian's chromium is needed (.ci/run installs it)"
+    require_chromium()
     page = report_page / "index.html"
     value, requests = load_page(page, PROBE)
     seen = json.loads(value)

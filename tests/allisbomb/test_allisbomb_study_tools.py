@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import numpy as np
 import pandas as pd
@@ -67,6 +68,13 @@ def test_export_writes_one_row_per_deal_with_solvitaire_columns_first(two_sweeps
     assert len(df) == len(rows) == 24
     assert (df["seed"].to_numpy() == rows["seed"].to_numpy().astype(np.uint64)).all()
     assert (df["positions"] == rows["nodes"]).all() and (df["rank"] == rows["rank"]).all()
+    # each row's command solves its deal again, in its configuration
+    assert list(df.columns)[-1] == "rerun"
+    for i in (0, 23):
+        words = shlex.split(df.at[i, "rerun"])
+        flags = {"blitz": ["--blitz"], "base/2p": ["--players", "2"]}[df.at[i, "config"]]
+        assert words == ["bombsolve", "allisbomb", "--rank", df.at[i, "rank"], *flags,
+                         "--cards", "standin-v2"]  # fmt: skip
     (tmp_path / "file").write_text("x")
     bad = invoke("export", str(two_sweeps / "a"), "--csv", str(tmp_path / "file" / "x.csv"))
     assert bad.exit_code == 2 and "cannot write --csv" in bad.output
@@ -99,3 +107,27 @@ def test_study_case_bad_input(two_sweeps, args, message):
     full = args if args == ["--case", "3"] else ["--study", str(two_sweeps / "a"), *args]
     r = invoke(*full)
     assert r.exit_code == 2 and message in r.output
+
+
+def test_study_case_honours_an_explicit_node_limit(tmp_path):
+    # a sweep too small to decide its deals; re-solving a case with a larger limit is what
+    # a user does with an undecided case, and the limit given is the one searched
+    out = tmp_path / "tiny"
+    r = invoke(
+        "sweep", "--configs", "blitz", "--deals", "3", "--seed", "2", "--node-limit", "2",
+        "--chunk-size", "3", "--workers", "1", "--no-report", "--out", str(out),
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert (load_study(out)["outcome"] == "undecided").all()
+    as_study = json.loads(invoke("--study", str(out), "--case", "1", "--json").stdout)
+    assert as_study["node_limit"] == 2 and as_study["outcome"] == "undecided"
+    more = invoke("--study", str(out), "--case", "1", "--node-limit", "1000000", "--json")
+    assert more.exit_code == 0, more.output
+    again = json.loads(more.stdout)
+    assert again["node_limit"] == 1_000_000 and again["outcome"] in ("win", "loss")
+    assert 2 < again["nodes"] <= 1_000_000
+    assert again["rank"] == as_study["rank"] and again["config"] == as_study["config"]
+    text = invoke("--study", str(out), "--case", "1", "--node-limit", "1000000")
+    assert text.exit_code == 0
+    assert "re-solved with --node-limit 1,000,000 (the study's: 2)" in text.output
+    assert "the study's row: undecided" in text.output

@@ -1,6 +1,9 @@
 """Load a page in real headless Chromium over the DevTools protocol (test helper).
 
 Chromium is Debian's package (``/usr/bin/chromium``; `.ci/run` installs it when absent).
+A test that needs it calls `require_chromium` first: where Chromium is missing the test is
+skipped with its reason (pytest's ``-ra`` summary prints it), unless
+``BOMBSOLVE_REQUIRE_BROWSER=1`` (set by `.ci/run`) makes the missing browser a failure.
 The protocol is spoken over a WebSocket with tornado (already installed with Dask), so
 the tests need no browser driver package. Flags as this machine needs them: no sandbox
 (root), no GPU, no background networking (the closed network refuses it).
@@ -22,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: Set to 1 where a missing Chromium must fail the browser tests rather than skip them (CI).
+REQUIRE_ENV = "BOMBSOLVE_REQUIRE_BROWSER"
 FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -33,6 +38,21 @@ FLAGS = (
     "--disable-sync",
     "--remote-debugging-port=0",
 )
+
+
+def require_chromium() -> str:
+    """Return Chromium's path; without it, skip the calling test with the reason, or fail
+    it when the environment variable `REQUIRE_ENV` is 1 (CI, whose browser test must run)."""
+    import pytest
+
+    if CHROMIUM:
+        return CHROMIUM
+    if os.environ.get(REQUIRE_ENV) == "1":
+        pytest.fail(f"Debian's chromium is not installed and {REQUIRE_ENV}=1 requires it")
+    pytest.skip(
+        "Debian's chromium is not installed (apt-get install chromium; "
+        f"CI sets {REQUIRE_ENV}=1, where its absence fails)"
+    )
 
 
 async def _load(url: str, expression: str, timeout: float) -> tuple[Any, list[str]]:
