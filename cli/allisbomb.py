@@ -863,7 +863,7 @@ def replay_cmd(file) -> None:
 def _replay_bare_line(data: dict, file: str) -> str:
     """The transcript of a file holding only a `position` and a `solution` (a line written
     by hand, not a solve result): the banner, the game, each turn and the result."""
-    from solvers.allisbomb.positions import check_solution
+    from solvers.allisbomb.positions import cards_version_note, check_solution
     from solvers.allisbomb.rules import Outcome, state_from_json
 
     if "position" not in data or "solution" not in data:
@@ -877,7 +877,9 @@ def _replay_bare_line(data: dict, file: str) -> str:
         raise BadInput(f"{file}: {exc}") from None
     if moves and end.outcome is not Outcome.WIN:
         raise BadInput(f"{file}: the saved solution does not win")
-    lines = [banner(cs.is_stand_in(), cs.provenance_by_set(), cs.config.cards_version)]
+    note = cards_version_note(data["position"])
+    version = cs.config.cards_version + ("" if note is None else f" ({note})")
+    lines = [banner(cs.is_stand_in(), cs.provenance_by_set(), version)]
     lines.append(f"game: {state.config.label()}")
     lines += render_turns(turns)
     lines.append(f"result: {end.outcome.value.upper()}")

@@ -199,6 +199,13 @@ def test_a_position_without_a_card_set_is_read_with_the_default_and_says_so(tmp_
     r = run("--state", str(f), "--save", str(saved))
     assert json.loads(saved.read_text())["cards_version_note"].startswith("the default")
     assert run("replay", str(saved)).output.splitlines()[0] == banner
+    # a bare line (a position and its solution) says so too
+    bare = tmp_path / "bare.json"
+    line = json.loads(saved.read_text())["solution"]
+    bare.write_text(json.dumps({"position": AFTER_TURN_3, "solution": line}))
+    r = run("replay", str(bare))
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0] == banner and "result: WIN" in r.output
     # named, the set is used and the banner has no note
     f.write_text(json.dumps({**AFTER_TURN_3, "config": {"cards_version": "standin-v1"}}))
     r = run("--state", str(f))
