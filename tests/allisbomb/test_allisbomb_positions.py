@@ -404,3 +404,14 @@ def test_cards_try_prints_the_piles_top_first(tmp_path):
     assert d["position"]["discard"] == ["MENDER", "JOKER"]
     assert sorted(x["discard"][0] for x in d["results"]) == tops
     assert all(x["discard"][1:] == ["MENDER (passive)", "JOKER (passive)"] for x in d["results"])
+
+
+def test_the_readme_example_is_the_position_after_turn_3():
+    readme = Path(__file__).parents[2] / "results" / "allisbomb" / "README.md"
+    section = readme.read_text().split("\n## Positions\n")[1]
+    example = json.loads(section.split("```json\n")[1].split("```")[0])
+    assert example["format"] == 2 and example["config"]["cards_version"] == DEFAULT_CARDS
+    played, _ = mid_game(GameConfig(), 0, 3)
+    read = state_from_json(example)
+    assert labels(read) == labels(played)
+    assert read.key() == state_from_json(AFTER_TURN_3).key()
