@@ -415,3 +415,18 @@ def test_the_readme_example_is_the_position_after_turn_3():
     read = state_from_json(example)
     assert labels(read) == labels(played)
     assert read.key() == state_from_json(AFTER_TURN_3).key()
+
+
+def test_a_side_given_beside_the_card_ids_must_agree_with_them():
+    s = state_from_json(AFTER_TURN_3)
+    printed = s.to_json()  # with ignited_ids, deck_ids, ...
+    deck = [s.label(c) for c in s.deck]
+    assert state_from_json({**printed, "deck": deck}).key() == s.key()
+    wrong = [deck[0].replace("(ignited)", "(passive)"), *deck[1:]]
+    with pytest.raises(BadInput, match=r"deck gives PROPHET OF EGGS \(passive\) but ignited_ids"):
+        state_from_json({**printed, "deck": wrong})
+    equipped = [["GUARDIAN (passive)", "EGGS (ignited)"]]
+    with pytest.raises(BadInput, match=r"equipped\[0\] gives EGGS \(ignited\) but ignited_ids"):
+        state_from_json({**printed, "equipped": equipped})
+    ok = [["GUARDIAN (passive)", "EGGS (passive)"]]
+    assert state_from_json({**printed, "equipped": ok}).key() == s.key()
