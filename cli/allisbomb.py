@@ -224,7 +224,8 @@ def check_split_limit(split_depth: int | None, split_limit: int | None) -> None:
     type=click.Path(dir_okay=False),
     default=None,
     help="Solve from a mid-game position (JSON: the 'position' of a --json or --save "
-    "result, or written by hand; see the README).",
+    "result, or written by hand, piles top first; every field: "
+    "results/allisbomb/README.md#positions).",
 )
 @game_options()
 @click.option(
