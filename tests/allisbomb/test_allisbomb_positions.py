@@ -430,3 +430,30 @@ def test_a_side_given_beside_the_card_ids_must_agree_with_them():
         state_from_json({**printed, "equipped": equipped})
     ok = [["GUARDIAN (passive)", "EGGS (passive)"]]
     assert state_from_json({**printed, "equipped": ok}).key() == s.key()
+
+
+def test_a_two_player_position_written_by_hand_with_player_2_to_move(tmp_path):
+    """Written from the README's fields alone: names with their sides, piles top first,
+    player 2's EQUIPPED CARDS second, `active` 1; it is the printed position's game."""
+    s = state_from_json(json.loads((OLD / "two_players_seed1_turn5.json").read_text()))
+    zones = labels(s)
+    by_hand = {
+        "format": 2,
+        "config": {"players": 2, "cards_version": s.config.cards_version},
+        "deck": zones["deck"],
+        "discard": zones["discard"],
+        "equipped": zones["equipped"],
+        "out": zones["out"],
+        "played": [s.copy_label(c) for c in range(s.cards.n) if s.played[c]],
+        "active": 1,
+        "turn": s.turn,
+    }
+    if s.desired >= 0:
+        by_hand["desired"] = s.cards.labels[s.desired]
+    read = state_from_json(by_hand)
+    assert labels(read) == zones and read.active == 1 and read.desired == s.desired
+    f = tmp_path / "two.json"
+    f.write_text(json.dumps(by_hand))
+    r = run("--state", str(f), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["outcome"] == reference_search(s, node_limit=30_000).outcome
