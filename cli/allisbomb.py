@@ -78,6 +78,33 @@ class GameArgs:
         """True if any game option differs from its default."""
         return self.rules_given() or bool(self.cards_file) or self.allow_nonstandard
 
+    def config_keys(self) -> dict[str, object]:
+        """The options given, as the keys of a position's ``config`` that say the same
+        (results/allisbomb/README.md, "Positions"): what to write instead of them with
+        --state. Raises BadInput on a bad value, as `config` does."""
+        from solvers.allisbomb.config import cards_option, parse_expansions
+
+        keys: dict[str, object] = {}
+        names = parse_expansions(self.expansions)
+        if [e for e in names if e != "hands"]:
+            keys["expansions"] = [e for e in names if e != "hands"]
+        if self.hands or "hands" in names:
+            keys["hands"] = True
+        if self.blitz:
+            keys["blitz"] = True
+        if self.players != 1:
+            keys["players"] = self.players
+        if self.cards_file:
+            option = cards_option(self.cards_file)
+            if option["cards_file"] is None:
+                keys["cards_version"] = option["cards_version"]
+            else:
+                keys["cards_file"] = str(option["cards_file"])
+        if self.allow_nonstandard:
+            keys["allow_nonstandard"] = True
+        keys.update(self.rule_values())
+        return keys
+
     def config(self):
         """The validated `GameConfig` (raises BadInput naming a bad value)."""
         from solvers.allisbomb.config import GameConfig, cards_option, parse_expansions
@@ -198,7 +225,8 @@ def check_split_limit(split_depth: int | None, split_limit: int | None) -> None:
     type=click.Path(dir_okay=False),
     default=None,
     help="Solve from a mid-game position (JSON: the 'position' of a --json or --save "
-    "result, or written by hand; see the README).",
+    "result, or written by hand, piles top first; every field: "
+    "results/allisbomb/README.md#positions).",
 )
 @game_options()
 @click.option(
@@ -446,18 +474,27 @@ def solve_command(
     `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
     from solvers.allisbomb import deals
     from solvers.allisbomb.commands import rerun_command
+    from solvers.allisbomb.positions import cards_version_note
     from solvers.allisbomb.rules import new_game, state_from_json
     from solvers.allisbomb.search import stars_lost
     from solvers.allisbomb.solver import compiled  # (imports the kernel module;
     # nothing compiles until a kernel function is first called)
 
+    note = None
     if state_file is not None:
-        data = read_json_file(state_file, "position file")
         if game.given():
-            raise BadInput("--state takes the game options from the position file")
+            keys = ", ".join(
+                f"{json.dumps(k)}: {json.dumps(v)}" for k, v in game.config_keys().items()
+            )
+            raise BadInput(
+                "--state takes the game options from the position file; write them in its "
+                f'"config" instead: {keys} (results/allisbomb/README.md, "Positions")'
+            )
+        data = read_json_file(state_file, "position file")
         if isinstance(data, dict) and "position" in data:
             data = data["position"]
         state = state_from_json(data)
+        note = cards_version_note(data)
         config = state.config
         warn_nonstandard(config)
         cs = compiled(config).cards
@@ -537,6 +574,9 @@ def solve_command(
     }
     if split is not None:
         out["split"] = split
+    if note is not None:
+        # the position names no stand-in set: the banner says which it was read with
+        out["cards_version_note"] = note
     from cli.common import json_record
 
     rules = {k: getattr(config, k) for k in ("gifts_distinct", "give_optional", "all_any_player")}
@@ -693,7 +733,7 @@ def render_turns(turns: list[dict]) -> list[str]:
         lines.append(f"turn {t['turn']}{who}: " + t["steps"][0])
         for step in t["steps"][1:]:
             lines.append("    " + step.strip())
-        lines.append("    DECK: " + (", ".join(t["deck_after"]) or "(empty)"))
+        lines.append("    DECK (top first): " + (", ".join(t["deck_after"]) or "(empty)"))
         for p, eq in enumerate(t["equipped_after"]):
             who = f"player {p + 1} " if two else ""
             lines.append(f"    {who}EQUIPPED CARDS: " + (", ".join(eq) or "(none)"))
@@ -713,9 +753,10 @@ def render_text(r: dict) -> str:
     """The human-readable solve report of a result of `solve_command` (`replay` prints a
     saved one through this too, so both print the same text)."""
     lines = []
-    lines.append(
-        banner(r["stand_in"], r.get("provenance"), r["config"].get("cards_version", "standin-v1"))
-    )
+    version = r["config"].get("cards_version", "standin-v1")
+    if r.get("cards_version_note"):
+        version += f" ({r['cards_version_note']})"
+    lines.append(banner(r["stand_in"], r.get("provenance"), version))
     lines.append(f"game: {r['config']['label']}")
     if r["deck"] is not None:
         src = f"seed {r['seed']}, " if r["seed"] is not None else ""
@@ -869,7 +910,7 @@ def replay_cmd(file) -> None:
 def _replay_bare_line(data: dict, file: str) -> str:
     """The transcript of a file holding only a `position` and a `solution` (a line written
     by hand, not a solve result): the banner, the game, each turn and the result."""
-    from solvers.allisbomb.positions import check_solution
+    from solvers.allisbomb.positions import cards_version_note, check_solution
     from solvers.allisbomb.rules import Outcome, state_from_json
 
     if "position" not in data or "solution" not in data:
@@ -883,7 +924,9 @@ def _replay_bare_line(data: dict, file: str) -> str:
         raise BadInput(f"{file}: {exc}") from None
     if end.outcome is not Outcome.WIN:
         raise BadInput(f"{file}: the saved solution does not win: {where_it_stops(turns, end)}")
-    lines = [banner(cs.is_stand_in(), cs.provenance_by_set(), cs.config.cards_version)]
+    note = cards_version_note(data["position"])
+    version = cs.config.cards_version + ("" if note is None else f" ({note})")
+    lines = [banner(cs.is_stand_in(), cs.provenance_by_set(), version)]
     lines.append(f"game: {state.config.label()}")
     lines += render_turns(turns)
     lines.append(f"result: {end.outcome.value.upper()}")

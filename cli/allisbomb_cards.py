@@ -232,15 +232,17 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
         if state_file is None
         else f"position before (from {state_file})"
     )
-    click.echo("    deck: " + (", ".join(state.label(x) for x in state.deck) or "(empty)"))
+    click.echo(
+        "    DECK (top first): " + (", ".join(state.label(x) for x in state.deck) or "(empty)")
+    )
     for p in range(config.players):
         click.echo(
             f"    equipped (player {p + 1}): "
             + (", ".join(state.label(x) for x in state.equipped(p)) or "(nothing)")
         )
     click.echo(
-        "    discard pile (bottom first): "
-        + (", ".join(state.label(x) for x in state.discard) or "(empty)")
+        "    DISCARD PILE (top first): "
+        + (", ".join(state.label(x) for x in reversed(state.discard)) or "(empty)")
     )
     shown = "more than 100,000" if total < 0 else f"{total}"
     click.echo(
@@ -254,10 +256,10 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
             click.echo("    " + line.strip())
         if r["outcome"] != "ongoing":
             click.echo(f"    game over: {r['outcome'].upper()}")
-        click.echo("    deck: " + (", ".join(r["deck"]) or "(empty)"))
+        click.echo("    DECK (top first): " + (", ".join(r["deck"]) or "(empty)"))
         for p, eq in enumerate(r["equipped"]):
             click.echo(f"    equipped (player {p + 1}): " + (", ".join(eq) or "(nothing)"))
-        click.echo("    discard pile: " + (", ".join(r["discard"]) or "(empty)"))
+        click.echo("    DISCARD PILE (top first): " + (", ".join(r["discard"]) or "(empty)"))
         click.echo("    out of play: " + (", ".join(r["out"]) or "(nothing)"))
         if r["next_card"] is not None:
             click.echo(f"    waiting: {r['next_card_words']}")

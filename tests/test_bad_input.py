@@ -93,8 +93,16 @@ POSITIONS = [
     ("deep", b"[" * 100_000 + b"]" * 100_000, ["nested"]),
     ("gift-negative", json.dumps(with_(SOLO, gift_plays=-1)).encode(), ["gift_plays", "-1"]),
     ("turn-negative", json.dumps(with_(SOLO, turn=-1)).encode(), ["turn", "-1"]),
-    ("turn-huge", json.dumps(SOLO).replace('"turn": 0', '"turn": 1e400').encode(), ["1e400"]),
-    ("active-nan", json.dumps(SOLO).replace('"active": 0', '"active": NaN').encode(), ["NaN"]),
+    (
+        "turn-huge",
+        json.dumps(SOLO).replace('"turn": 0', '"turn": 1e400').encode(),
+        ["turn", "1e400"],
+    ),
+    (
+        "active-nan",
+        json.dumps(SOLO).replace('"active": 0', '"active": NaN').encode(),
+        ["active", "NaN"],
+    ),
     ("active-float", json.dumps(with_(SOLO, active=0.5)).encode(), ["active", "0.5"]),
     ("active-bool", json.dumps(with_(SOLO, active=True)).encode(), ["active", "true/false"]),
     (

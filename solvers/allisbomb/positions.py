@@ -7,17 +7,33 @@ names the field and what was expected. `check_position` checks the shape (types,
 zones the player count has); `check_agrees` checks a built `State` against the labels the
 file also gives, so a card listed in two places, or in a place its id does not put it, is
 refused instead of silently dropped.
+
+The notation (results/allisbomb/README.md, "Positions") lists both piles top first, as the
+rulebook speaks of "the top card of the DISCARD PILE" and as transcripts print them; that
+is ``"format": 2``, which every position bombsolve writes carries. `pile_format` tells the
+files written before it (the DISCARD PILE bottom first) from the rest, and refuses to guess
+the order of a hand-written pile that does not say.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from solvers.allisbomb.config import DEFAULT_CARDS, UNVERSIONED_CARDS
 from solvers.common.errors import BadInput, nearest
 from solvers.common.jsonfile import check_json_value
 
+#: The position notation `State.to_json` writes: piles top first. Format 1 (the notation
+#: before it) lists the DISCARD PILE bottom first; the DECK is top first in both.
+FORMAT = 2
+FORMATS = (1, 2)
+#: The sides a zone list may give after a card name, as transcripts print them
+#: ("JOKER (ignited)").
+SIDES = {"ignited": True, "passive": False}
+
 #: Every field of a position, as `State.to_json` writes it.
 POSITION_FIELDS = (
+    "format",
     "config",
     "deck",
     "discard",
@@ -163,9 +179,18 @@ def check_position(data: Any, where: str = "position", players: int | None = Non
             )
         for p, cards in enumerate(eq):
             _strings(f"{where}: equipped[{p}]", cards)
-    for key in ("ignited_ids", "deck_ids", "discard_ids", "played"):
+    for key in ("ignited_ids", "deck_ids", "discard_ids"):
         if key in data:
             _ints(f"{where}: {key}", data[key], 10_000)
+    if "format" in data and (type(data["format"]) is not int or data["format"] not in FORMATS):
+        raise BadInput(
+            f"{where}: format is {_kind(data['format'])}; expected 2 (piles top first) or 1 "
+            "(the DISCARD PILE bottom first, as written before format 2)"
+        )
+    if "played" in data:
+        for i, x in enumerate(_list(f"{where}: played", data["played"])):
+            if not isinstance(x, str):
+                _int(f"{where}: played[{i}]", x, 0, 10_000)
     if "zone_ids" in data:
         top = ZONES - 1
         for c, z in enumerate(_list(f"{where}: zone_ids", data["zone_ids"])):
@@ -195,7 +220,7 @@ def check_agrees(data: dict, state, where: str = "position") -> None:
     n = cards.n
     for key in ("ignited_ids", "deck_ids", "discard_ids", "played"):
         for i, c in enumerate(data.get(key, [])):
-            if c >= n:
+            if not isinstance(c, str) and c >= n:
                 raise BadInput(f"{where}: {key}[{i}] is {c}; expected a card id 0..{n - 1}")
     if "zone_ids" in data and len(data["zone_ids"]) != n:
         raise BadInput(
@@ -215,10 +240,14 @@ def check_agrees(data: dict, state, where: str = "position") -> None:
     if "equipped" in data:
         for p in range(cards.config.players):
             given = data["equipped"][p] if p < len(data["equipped"]) else []
-            same(f"equipped[{p}]", given, state.equipped(p))
+            same(f"equipped[{p}]", [card_name(x) for x in given], state.equipped(p))
     if "out" in data:
         out_zone = 4
-        same("out", data["out"], [c for c in range(n) if state.zone[c] == out_zone])
+        same(
+            "out",
+            [card_name(x) for x in data["out"]],
+            [c for c in range(n) if state.zone[c] == out_zone],
+        )
     if "ignited" in data and "ignited_ids" in data:
         # `State.to_json` names a card with several copies by copy (JOKER#1), as positions
         # must (CARDS.md, "Positions")
@@ -228,6 +257,71 @@ def check_agrees(data: dict, state, where: str = "position") -> None:
                 f"{where}: ignited lists {', '.join(data['ignited']) or 'nothing'} but "
                 f"ignited_ids ignite {', '.join(have) or 'nothing'}"
             )
+
+
+def card_name(entry: str) -> str:
+    """The card label of a zone list's entry: without its side ("JOKER (ignited)") or copy
+    number ("JOKER#2")."""
+    name = split_entry(entry)[0]
+    base, sep, k = name.rpartition("#")
+    return base if sep and k.isdigit() else name
+
+
+def split_entry(entry: str) -> tuple[str, bool | None]:
+    """A zone list's entry as (the card, as named: label or ``LABEL#k``; its side, True if
+    ignited, or None if the entry names none): "JOKER#2 (ignited)" -> ("JOKER#2", True)."""
+    head, sep, tail = entry.rpartition(" (")
+    if sep and tail.endswith(")") and tail[:-1] in SIDES:
+        return head, SIDES[tail[:-1]]
+    return entry, None
+
+
+def written_before_format2(data: dict) -> bool:
+    """True for a position bombsolve wrote before format 2: no ``format``, and the card ids
+    (``zone_ids``) or the ``config.label`` that only bombsolve writes."""
+    config = data.get("config")
+    return "format" not in data and (
+        "zone_ids" in data or (isinstance(config, dict) and "label" in config)
+    )
+
+
+def pile_format(data: dict, where: str = "position") -> int:
+    """The notation of a checked position: its ``format``; 1 for a file bombsolve wrote
+    before format 2 (`written_before_format2`); else 2. A hand-written file without
+    ``format`` whose DISCARD PILE holds two cards or more is refused: its order cannot be
+    told, and reading it the wrong way round would silently change the game."""
+    if "format" in data:
+        return data["format"]
+    if written_before_format2(data):
+        return 1
+    pile = data.get("discard", [])
+    if len(pile) > 1:
+        raise BadInput(
+            f"{where}: discard lists {len(pile)} cards and the file has no format; add "
+            '"format": 2 if the list is top first (as transcripts print the DISCARD PILE), '
+            '"format": 1 if bottom first'
+        )
+    return FORMAT
+
+
+def default_cards_version(config: dict) -> str:
+    """The stand-in set a position's ``config`` without ``cards_version`` is read with: the
+    version every configuration had before set versions existed (`UNVERSIONED_CARDS`) if
+    bombsolve wrote it (it has the ``label`` `GameConfig.to_dict` writes, and to_dict has
+    named the version ever since), else the current default (`DEFAULT_CARDS`)."""
+    return UNVERSIONED_CARDS if "label" in config else DEFAULT_CARDS
+
+
+def cards_version_note(data: dict) -> str | None:
+    """What a report says after the stand-in set's name when a checked position names none
+    (no ``config.cards_version``): which set it was read with and why; None if it names
+    one."""
+    config = data.get("config", {})
+    if "cards_version" in config:
+        return None
+    if default_cards_version(config) == DEFAULT_CARDS:
+        return "the default: the position names no cards_version"
+    return "the position names no cards_version and was written before set versions existed"
 
 
 def check_solution(data: Any, where: str) -> list[list[int]]:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import enum
 import itertools
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +37,15 @@ from solvers.allisbomb.cards import (
     load_cards,
     win_cards,
 )
-from solvers.allisbomb.config import UNVERSIONED_CARDS, GameConfig
-from solvers.allisbomb.positions import check_agrees, check_position
+from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.positions import (
+    FORMAT,
+    check_agrees,
+    check_position,
+    default_cards_version,
+    pile_format,
+    split_entry,
+)
 from solvers.common.errors import BadInput, unknown
 from solvers.common.jsonfile import parse_json
 
@@ -194,12 +200,7 @@ class State:
     def copy_label(self, c: int) -> str:
         """The card's label, with '#k' (k-th copy, from 1) when several cards share it: what
         a position file names one copy by."""
-        same = [i for i, x in enumerate(self.cards.labels) if x == self.cards.labels[c]]
-        return (
-            self.cards.labels[c]
-            if len(same) == 1
-            else f"{self.cards.labels[c]}#{same.index(c) + 1}"
-        )
+        return copy_label(self.cards, c)
 
     def side_of(self, c: int) -> Side:
         """The side of card c that is up."""
@@ -593,21 +594,24 @@ class State:
     # --- positions as JSON ------------------------------------------------------------------
 
     def to_json(self) -> dict:
-        """A position as JSON-ready data, cards by label (see `state_from_json`)."""
+        """A position as JSON-ready data, cards by label, piles top first (format 2, see
+        `state_from_json`)."""
         lab = self.cards.labels
+        top_first = self.discard[::-1]
         return {
+            "format": FORMAT,
             "config": self.config.to_dict(),
             "deck": [lab[c] for c in self.deck],
-            "discard": [lab[c] for c in self.discard],
+            "discard": [lab[c] for c in top_first],
             "equipped": [[lab[c] for c in self.equipped(p)] for p in range(self.config.players)],
             "out": [lab[c] for c in range(len(self.zone)) if self.zone[c] == OUT],
             "ignited": [self.copy_label(c) for c in range(len(lab)) if self.ignited[c]],
             "ignited_ids": [c for c in range(len(lab)) if self.ignited[c]],
             "deck_ids": list(self.deck),
-            "discard_ids": list(self.discard),
+            "discard_ids": top_first,
             "zone_ids": list(self.zone),
             "desired": None if self.desired < 0 else lab[self.desired],
-            "played": [c for c in range(len(lab)) if self.played[c]],
+            "played": [self.copy_label(c) for c in range(len(lab)) if self.played[c]],
             "gift_plays": self.gift_plays,
             "active": self.active,
             "turn": self.turn,
@@ -1056,7 +1060,9 @@ def new_game(config: GameConfig | CardSet, deck: list[int] | tuple[int, ...]) ->
 
 
 def config_from_dict(c: object) -> GameConfig:
-    """Rebuild a GameConfig from `GameConfig.to_dict()` data; BadInput if malformed."""
+    """Rebuild a GameConfig from `GameConfig.to_dict()` data; BadInput if malformed. Without
+    ``cards_version`` the stand-in set is `positions.default_cards_version`'s: the current
+    default, or version 1 for a configuration bombsolve wrote before versions existed."""
     if not isinstance(c, dict):
         raise BadInput("position: 'config' must be an object")
     try:
@@ -1066,7 +1072,7 @@ def config_from_dict(c: object) -> GameConfig:
             blitz=bool(c.get("blitz", False)),
             players=int(c.get("players", 1)),
             cards_file=Path(c["cards_file"]) if c.get("cards_file") else None,
-            cards_version=str(c.get("cards_version", UNVERSIONED_CARDS)),
+            cards_version=str(c.get("cards_version", default_cards_version(c))),
             gifts_distinct=bool(c.get("gifts_distinct", True)),
             give_optional=bool(c.get("give_optional", False)),
             all_any_player=bool(c.get("all_any_player", True)),
@@ -1077,15 +1083,21 @@ def config_from_dict(c: object) -> GameConfig:
         )
     except (TypeError, ValueError) as exc:
         raise BadInput(f"position: bad 'config': {exc}") from None
-    return cfg.validate()
+    try:
+        return cfg.validate()
+    except BadInput as exc:
+        raise BadInput(f"position: config: {exc}") from None
 
 
 def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
-    """Build a mid-game position from `State.to_json()` data (or its JSON text).
+    """Build a mid-game position from `State.to_json()` data (or its JSON text), or from a
+    position written by hand (results/allisbomb/README.md, "Positions").
 
     Cards are named by label; a label with several copies is resolved to the copies'
     ids in order, and `LABEL#k` names the k-th copy (from 1), so a position can tell the two
-    JOKERs apart. In "ignited" a label with several copies must name its copies. Raises
+    JOKERs apart. A zone list may give a card's side as transcripts print it,
+    "JOKER (ignited)". In "ignited" and "played" a label with several copies must name its
+    copies. Piles are read in the position's format (`positions.pile_format`). Raises
     BadInput naming what is wrong, for any malformed input.
     """
     try:
@@ -1101,18 +1113,10 @@ def state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
         raise BadInput(f"position: malformed ({type(exc).__name__}: {exc})") from None
 
 
-def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise BadInput(f"position is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise BadInput("a position must be a JSON object")
+def _state_from_json(data: dict, cards: CardSet | None = None) -> State:
+    top_first = pile_format(data) == 2
     if cards is None:
-        c = data.get("config", {})
-        cfg = config_from_dict(c)
-        cards = load_cards(cfg)
+        cards = load_cards(config_from_dict(data.get("config", {})))
     n = cards.n
     free: dict[str, list[int]] = {}
     for i, lab in enumerate(cards.labels):
@@ -1121,6 +1125,9 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     copies: dict[str, list[int]] = {}
     for i, lab in enumerate(cards.labels):
         copies.setdefault(lab, []).append(i)
+
+    def no_such_card(lab: str, where: str) -> BadInput:
+        return BadInput(f"position: {where}: {unknown('card', lab, set(cards.labels))}")
 
     def copy_id(lab: object, where: str) -> int | None:
         """The card id `LABEL#k` names (the k-th copy, from 1), or None for a plain label."""
@@ -1137,26 +1144,55 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
             )
         return copies[base][int(k) - 1]
 
-    def take(lab: object, where: str) -> int:
+    def one_card(entry: str, where: str) -> int:
+        """The one card `entry` names: a label of one copy, or `LABEL#k`."""
+        c = copy_id(entry, where)
+        if c is not None:
+            return c
+        if entry not in copies:
+            raise no_such_card(entry, where)
+        if len(copies[entry]) > 1:
+            names = ", ".join(f"{entry}#{k + 1}" for k in range(len(copies[entry])))
+            raise BadInput(
+                f"position: {where}: {entry} has {len(copies[entry])} copies; name each "
+                f"{where} one ({names}, in the order they are listed in the position)"
+            )
+        return copies[entry][0]
+
+    #: (where, entry, card id, side) of each zone entry that gives its side
+    marks: list[tuple[str, str, int, bool]] = []
+
+    def take(entry: object, where: str) -> int:
+        lab, side = split_entry(entry) if isinstance(entry, str) else (entry, None)
         c = copy_id(lab, where)
         if c is not None:
             base = cards.labels[c]
             if c not in free.get(base, []):
                 raise BadInput(f"position: {where}: {lab} is placed twice")
             free[base].remove(c)
-            return c
-        if lab not in free:
-            raise unknown("card", lab, set(cards.labels))
-        if not free[lab]:
+        elif lab not in free:
+            raise no_such_card(lab, where)
+        elif not free[lab]:
             raise BadInput(f"position: {where}: too many {lab} cards")
-        return free[lab].pop(0)
+        else:
+            c = free[lab].pop(0)
+        if side is not None:
+            marks.append((where, entry, c, side))
+        return c
+
+    def pile(key: str) -> list:
+        # the DISCARD PILE is kept bottom first (`State.discard`); format 2 lists it top first
+        got = list(data.get(key, []))
+        return got[::-1] if top_first and key.startswith("discard") else got
 
     zone = [-1] * n
-    deck = [take(x, "deck") for x in data.get("deck", [])]
-    discard = [take(x, "discard") for x in data.get("discard", [])]
+    deck = [take(x, "deck") for x in pile("deck")]
+    discard = [take(x, "discard") for x in pile("discard")]
     exact = [data.get(k) for k in ("deck_ids", "discard_ids", "zone_ids")]
+    zone_marks: list[tuple[str, list, int]] = []
     if all(isinstance(x, list) for x in exact):
         # exact card ids (written by to_json): copies of a card keep their own ids
+        exact = [pile("deck_ids"), pile("discard_ids"), exact[2]]
         ok = all(isinstance(c, int) and 0 <= c < n for x in exact for c in x)
         if not ok or len(exact[2]) != n or not all(0 <= z <= OUT for z in exact[2]):
             raise BadInput("position: deck_ids/discard_ids/zone_ids are not valid card ids")
@@ -1164,6 +1200,10 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
             cards.labels[c] for c in exact[1]
         ] != [cards.labels[c] for c in discard]:
             raise BadInput("position: deck_ids/discard_ids disagree with deck/discard")
+        # a side given in the DECK or the DISCARD PILE belongs to the card the ids put there
+        where_ids = {"deck": exact[0], "discard": exact[1]}
+        given = {"deck": deck, "discard": discard}
+        marks = [(w, e, where_ids[w][given[w].index(c)], side) for w, e, c, side in marks]
         deck, discard = list(exact[0]), list(exact[1])
         if sorted(deck) != [c for c in range(n) if exact[2][c] == DECK] or sorted(discard) != [
             c for c in range(n) if exact[2][c] == DISCARD
@@ -1171,6 +1211,9 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
             raise BadInput("position: zone_ids disagree with deck_ids/discard_ids")
         free = {}
         zone = list(exact[2])
+        for p, cards_p in enumerate(data.get("equipped", [])):
+            zone_marks.append((f"equipped[{p}]", cards_p, EQUIP0 + p))
+        zone_marks.append(("out", data.get("out", []), OUT))
     for c in deck:
         zone[c] = DECK
     for c in discard:
@@ -1179,7 +1222,7 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
         if p >= cards.config.players:
             raise BadInput("position: equipped cards listed for a player not in the game")
         for x in cards_p:
-            zone[take(x, "equipped")] = EQUIP0 + p
+            zone[take(x, f"equipped[{p}]")] = EQUIP0 + p
     for x in [] if not free and n else data.get("out", []):
         zone[take(x, "out")] = OUT
     missing = [cards.labels[c] for c in range(n) if zone[c] < 0]
@@ -1187,35 +1230,45 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
         raise BadInput(f"position: cards missing from every zone: {', '.join(missing)}")
     ignited = [False] * n
     if "ignited_ids" in data:
+        source = "ignited_ids"
         for c in data["ignited_ids"]:
             if not isinstance(c, int) or not 0 <= c < n:
                 raise BadInput(f"position: ignited_ids: bad card id {c!r}")
             ignited[c] = True
-    else:
-        for lab in data.get("ignited", []):
-            c = copy_id(lab, "ignited")
-            if c is not None:
-                ignited[c] = True
-                continue
-            if lab not in copies:
-                raise unknown("card", lab, set(cards.labels))
-            if len(copies[lab]) > 1:
-                names = ", ".join(f"{lab}#{k + 1}" for k in range(len(copies[lab])))
+    elif "ignited" in data:
+        source = "ignited"
+        for i, entry in enumerate(data["ignited"]):
+            lab, side = split_entry(entry)
+            if side is False:
                 raise BadInput(
-                    f"position: ignited: {lab} has {len(copies[lab])} copies; name each "
-                    f"ignited one ({names}, in the order they are listed in the position)"
+                    f"position: ignited[{i}] is {entry!r}; expected the name of an ignited card"
                 )
-            ignited[copies[lab][0]] = True
+            ignited[one_card(lab, "ignited")] = True
+    else:
+        source = ""
+        for _, _, c, side in marks:
+            ignited[c] = side
+    for where, entry, c, side in marks:
+        if ignited[c] != side:
+            raise BadInput(
+                f"position: {where} gives {entry} but {source} makes it "
+                f"{'ignited' if ignited[c] else 'passive'}; expected the same side in both"
+            )
+    for where, entries, z in zone_marks:
+        _check_sides(cards, ignited, zone, where, entries, z, source)
     desired = -1
     if data.get("desired"):
         ids = [c for c in range(n) if cards.labels[c] == data["desired"]]
         if not ids:
-            raise unknown("card", data["desired"], set(cards.labels))
+            raise no_such_card(data["desired"], "desired")
         desired = ids[0]
     played = [False] * n
-    for c in data.get("played", []):
-        if isinstance(c, int) and 0 <= c < n:
-            played[c] = True
+    for i, c in enumerate(data.get("played", [])):
+        if isinstance(c, str):
+            c = one_card(split_entry(c)[0], "played")
+        elif not 0 <= c < n:
+            raise BadInput(f"position: played[{i}] is {c}; expected a card id 0..{n - 1}")
+        played[c] = True
     active = int(data.get("active", 0))
     if active not in range(cards.config.players):
         raise BadInput(f"position: active player {active} not in the game")
@@ -1237,6 +1290,40 @@ def _state_from_json(data: dict | str, cards: CardSet | None = None) -> State:
     return s
 
 
+def _check_sides(
+    cards: CardSet,
+    ignited: list[bool],
+    zone: list[int],
+    where: str,
+    entries: list,
+    z: int,
+    source: str,
+) -> None:
+    """Refuse a side given in a zone list that no card the ids put in that zone has."""
+    left = [c for c in range(cards.n) if zone[c] == z]
+    for entry in entries:
+        name, side = split_entry(entry)
+        if side is None:
+            continue
+        fits = [
+            c
+            for c in left
+            if (cards.labels[c] == name or copy_label(cards, c) == name) and ignited[c] == side
+        ]
+        if not fits:
+            raise BadInput(
+                f"position: {where} gives {entry} but {source} puts no such card there; "
+                "expected the same side in both"
+            )
+        left.remove(fits[0])
+
+
+def copy_label(cards: CardSet, c: int) -> str:
+    """Card `c`'s label, with '#k' (its copy number, from 1) when several cards share it."""
+    same = [i for i, x in enumerate(cards.labels) if x == cards.labels[c]]
+    return cards.labels[c] if len(same) == 1 else f"{cards.labels[c]}#{same.index(c) + 1}"
+
+
 def _next_card_from_json(raw: object) -> tuple[str, int] | None:
     """A position's `next_card` ({"effect": "ignited" | "no_action"} or {"add": k}, k in
     -6..6 but not 0; left out: none), as `State.next_card`."""
@@ -1251,7 +1338,7 @@ def _next_card_from_json(raw: object) -> tuple[str, int] | None:
     if key == "add" and type(value) is int and 0 < abs(value) <= NEXT_ADD:
         return ("add", value)
     if key == "effect" and isinstance(value, str):
-        raise unknown("next_card effect", value, set(NEXT_EFFECTS))
+        raise BadInput(f"position: next_card: {unknown('effect', value, set(NEXT_EFFECTS))}")
     raise BadInput(f"position: next_card: {raw!r}: {want} (k in -{NEXT_ADD}..{NEXT_ADD}, not 0)")
 
 

@@ -352,7 +352,7 @@ def find_card(cs: CardSet, name: str) -> int:
 def default_position(cs: CardSet, card: int, ignited: bool) -> State:
     """The position `cards try` plays from when given no --state (CARDS.md): player 1 has
     the card EQUIPPED, side up as asked, with the two next cards by id that are not URGENT
-    (passive side); the last three other cards are in the DISCARD PILE (bottom first), the
+    (passive side); the last three other cards are in the DISCARD PILE (the last on top), the
     rest in the DECK by card id, top first; every other card passive, no PROPHECY made."""
     n = cs.n
     others = [c for c in range(n) if c != card]
@@ -411,7 +411,7 @@ def _result(state: State, move: tuple[int, ...], child: State, same_as: int | No
         "outcome": child.outcome.value,
         "deck": [lab(c) for c in child.deck],
         "equipped": [[lab(c) for c in child.equipped(p)] for p in range(child.config.players)],
-        "discard": [lab(c) for c in child.discard],
+        "discard": [lab(c) for c in reversed(child.discard)],  # top first, as positions
         "out": [lab(c) for c in range(len(child.zone)) if child.zone[c] == OUT],
         "desired": None if child.desired < 0 else child.cards.labels[child.desired],
         "next_card": None if child.next_card is None else next_card_json(child.next_card),

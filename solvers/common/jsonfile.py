@@ -23,14 +23,25 @@ MAX_DEPTH = 32
 MAX_BYTES = 64 * 2**20
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+class _Unreadable(float):
+    """A number no bombsolve file holds, kept until `check_json_value` can say which field
+    it is in: NaN or an infinity (`why` says which), or one too large for a float."""
+
+    text: str
+    why: str
+
+
+def _no_constant(name: str) -> float:
+    value = _Unreadable(name)
+    value.text, value.why = name, "not a JSON number"
+    return value
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"number {text[:40]} is too large for a float")
+        value = _Unreadable(value)
+        value.text, value.why = text[:40], "too large for a float"
     return value
 
 
@@ -47,18 +58,22 @@ def parse_json(text: str, what: str) -> Any:
 
 
 def check_json_value(data: Any, what: str) -> None:
-    """Raise BadInput if `data` nests deeper than `MAX_DEPTH` or holds a non-finite float."""
-    stack = [(data, 1)]
+    """Raise BadInput if `data` nests deeper than `MAX_DEPTH` or holds a non-finite float,
+    naming the field that holds it ("turn", "config.players", "deck[3]")."""
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
     while stack:
-        value, depth = stack.pop()
+        value, depth, at = stack.pop()
         if depth > MAX_DEPTH:
             raise BadInput(f"{what}: nested too deeply; expected at most {MAX_DEPTH} levels")
         if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
+            stack.extend((v, depth + 1, f"{at}.{k}" if at else str(k)) for k, v in value.items())
         elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
+            stack.extend((v, depth + 1, f"{at}[{i}]") for i, v in enumerate(value))
         elif isinstance(value, float) and not math.isfinite(value):
-            raise BadInput(f"{what}: holds {value}; expected finite numbers")
+            field = f"{what}: {at}" if at else what
+            if isinstance(value, _Unreadable):
+                raise BadInput(f"{field} is {value.text}, {value.why}; expected a finite number")
+            raise BadInput(f"{field} is {value}; expected a finite number")
 
 
 def read_json_file(path: str | os.PathLike, what: str) -> Any:

@@ -17,7 +17,8 @@ def position(
     played=(),
     active=0,
 ) -> State:
-    """A position with the given zones (labels); every other card is out of play."""
+    """A position with the given zones (labels; `discard` bottom first, as `State.discard`
+    keeps it); every other card is out of play."""
     cs = load_cards(config)
     used = list(deck) + [x for e in equipped for x in e] + list(discard)
     rest = list(cs.labels)
@@ -30,9 +31,10 @@ def position(
     for lab in ignited:
         ids.append(free[lab].pop(0))
     data = {
+        "format": 2,
         "deck": list(deck),
         "equipped": [list(e) for e in equipped],
-        "discard": list(discard),
+        "discard": list(discard)[::-1],
         "out": rest,
         "ignited_ids": ids,
         "desired": desired,

@@ -18,7 +18,7 @@ def test_seed_42_solves_and_prints_the_line():
     assert r.exit_code == 0, r.output
     assert "STAND-IN" in r.output
     assert "verdict: WIN" in r.output and "rank" in r.output
-    assert "turn 1: play" in r.output and "    DECK: " in r.output
+    assert "turn 1: play" in r.output and "    DECK (top first): " in r.output
     assert "    EQUIPPED CARDS: " in r.output and "    DISCARD PILE (top first): " in r.output
 
 
