@@ -1,0 +1,347 @@
+"""Steps that cannot act as written: what a card file says that the engine can only ignore,
+never do, or always do (CARDS.md, "Slips: steps that cannot act as written").
+
+A card file can be valid field by field and still say something no printed card means: a
+condition on this card's place that never holds during its own action, a `flip_back` kept to
+passive cards, a `count` on a pick that takes one card, a place or a count larger than any
+DECK of the game. `slips` reads the cards of a built game (so the game's size and its cards
+are known) and returns one `Slip` per finding. Two kinds:
+
+- `sized = False`: the step cannot act as written in any game; the game is refused unless it
+  is built with `allow_nonstandard` (then each is a warning), as a breach of what the
+  rulebook fixes is (`standard.py`);
+- `sized = True`: the step cannot act as written in *this* game, whose size or cards the
+  same file may not have in a larger game (more expansions): always a warning.
+
+The engine's semantics are unchanged: this module only reads the steps.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from solvers.allisbomb.cards import Card, Cond, Side, Step
+
+#: Where a `move` puts a card, as the zone a condition names.
+_DEST_ZONE = {
+    "deck_top": "deck",
+    "deck_bottom": "deck",
+    "deck_place": "deck",
+    "deck_above": "deck",
+    "deck_below": "deck",
+    "equipped": "equipped",
+    "discard": "discard",
+    "out": "out",
+    "partner": "partner",
+}
+_ZONE_WORDS = {
+    "play": "in the PLAY AREA",
+    "deck": "in the DECK",
+    "discard": "in the DISCARD PILE",
+    "equipped": "among your EQUIPPED CARDS",
+    "out": "out of play",
+    "partner": "among the other player's EQUIPPED CARDS",
+}
+_PILE = {"deck": "DECK", "discard": "DISCARD PILE"}
+
+
+@dataclass(frozen=True)
+class Slip:
+    """One step that cannot act as written: the card, its side, the step's path inside the
+    side (`[step 2][step 1][if]`, counted from 1 as the loader counts), and why."""
+
+    card: Card
+    side: str
+    path: str
+    reason: str
+    sized: bool
+
+    def line(self) -> str:
+        """The one line a refusal or a warning prints: file, card, side, step, field, why."""
+        return f"{self.card.source}: {self.card.where()}[{self.side}]{self.path}: {self.reason}"
+
+    def flag(self) -> str:
+        """The flag `cards check` prints under the side: the step's path and why."""
+        return f"{self.path.lstrip('[').replace('][', ' ').rstrip(']')}: {self.reason}"
+
+
+@dataclass
+class _Self:
+    """Where the played card can be, and which side up, when a step is reached during its
+    own action (over every way the steps before could have run)."""
+
+    zones: set[str] = field(default_factory=lambda: {"play"})
+    sides: set[str] = field(default_factory=set)
+
+    def copy(self) -> _Self:
+        return _Self(set(self.zones), set(self.sides))
+
+    def where(self) -> str:
+        order = [z for z in _ZONE_WORDS if z in self.zones]
+        return " or ".join(_ZONE_WORDS[z] for z in order)
+
+
+@dataclass(frozen=True)
+class _Game:
+    n: int
+    label: str
+    names: Counter
+    classes: Counter
+    #: `reverse`'s n that means "the whole pile" in any game (the largest game's size)
+    whole: int
+
+    def size(self) -> str:
+        return f"this {self.n}-card game ({self.label})"
+
+
+def slips(cards: list[Card] | tuple[Card, ...], label: str, whole: int) -> list[Slip]:
+    """Every step of the game's cards (`cards`: one entry per physical card, as the built
+    game holds them; `label`: the game's, for the messages; `whole`: the largest game's size,
+    `reverse`'s "whole pile") that cannot act as written, in card and step order (module
+    docstring)."""
+    game = _Game(
+        len(cards),
+        label,
+        Counter(c.name for c in cards),
+        Counter(k for c in cards for k in c.classes),
+        whole,
+    )
+    out: list[Slip] = []
+    for card in dict.fromkeys(cards):
+        for side_name in ("passive", "ignited"):
+            side: Side = getattr(card, side_name)
+            found: list[tuple[str, str, bool]] = []
+            _walk(side.steps, "", _Self(sides={side_name}), side_name, game, card, found)
+            out += [Slip(card, side_name, p, r, s) for p, r, s in found]
+    return out
+
+
+def _walk(
+    steps: tuple[Step, ...],
+    where: str,
+    me: _Self,
+    played: str,
+    game: _Game,
+    card: Card,
+    found: list,
+) -> None:
+    """The steps in the order they run, `me` growing with every way a step may move the
+    played card; `played`: the side being played."""
+    for i, st in enumerate(steps):
+        path = f"{where}[step {i + 1}]"
+        # draw steps are looked at in the Draw & Equip phase, before any step of the action
+        here = _Self(sides={played}) if st.op == "draw" else me
+        if st.cond is not None:
+            _cond(st.cond, f"{path}[if]", here, game, found)
+        if st.amount is not None:
+            key = "count" if st.op != "draw" else ("number" if st.sets else "add")
+            _amount(st.amount, f"{path}[{key}]", here, game, found)
+        _step(st, path, me, game, card, found)
+        if st.op in ("group", "choose"):
+            _walk(st.steps, path, me, played, game, card, found)
+        _moves(st, me)
+
+
+def _cond(c: Cond, path: str, me: _Self, game: _Game, found: list) -> None:
+    """A condition that holds always or never, whatever the position."""
+    verdict = "always holds" if c.negate else "never holds"
+    if not (c.card or c.cls or c.zone or c.side):
+        holds = c.at_least <= game.n and (c.at_most < 0 or c.at_most >= game.n)
+        said = "always holds" if holds != c.negate else "never holds"
+        found.append(
+            (
+                path,
+                "names no card, class, zone or side: it counts every card of the game "
+                f"wherever it is, a number the position never changes (here {game.n}: it "
+                f"{said}); expected a card, class, zone or side to look at",
+                False,
+            )
+        )
+        return
+    if c.card == "self":
+        why = _self_never(c, me)
+        if why:
+            found.append((path, f"{why}, so this condition {verdict}", False))
+        elif c.at_least > 1:
+            found.append(
+                (path, f"at_least {c.at_least}: 'self' is one card, so it {verdict}", False)
+            )
+        return
+    most = _most(c, me, game)
+    if c.at_least > most:
+        what = c.card or (f"{c.cls} card" if c.cls else "card")
+        zone = f" {_ZONE_WORDS[c.zone]}" if c.zone else ""
+        found.append(
+            (
+                path,
+                f"at_least {c.at_least}: {game.size()} can have at most {most} "
+                f"{what}{'s' if most != 1 else ''}{zone}, so this condition {verdict}",
+                True,
+            )
+        )
+
+
+def _most(c: Cond, me: _Self, game: _Game) -> int:
+    """The most cards a condition's match can count in this game."""
+    if c.card:
+        most = game.names[c.card]
+    elif c.cls:
+        most = game.classes[c.cls]
+    else:
+        most = game.n
+    if c.zone == "play":
+        return min(most, 1)  # the played card, or the card an exchange put in its place
+    if c.zone and c.zone not in me.zones:
+        return min(most, game.n - 1)  # the played card is in the PLAY AREA
+    return most
+
+
+def _self_never(c: Cond, me: _Self) -> str:
+    """Why this card never matches a condition's zone or side at this step ('' if it may)."""
+    if c.zone and c.zone not in me.zones:
+        return (
+            f"during its own action this card is {me.where()} (no step before this one "
+            f"puts it {_ZONE_WORDS[c.zone]})"
+        )
+    if c.side and c.side not in me.sides:
+        up = " or ".join(sorted(me.sides))
+        return (
+            f"during its own action this card is {up} side up (no step before this one "
+            "turns it over)"
+        )
+    return ""
+
+
+def _amount(c: Cond, path: str, me: _Self, game: _Game, found: list) -> None:
+    """A counting number the position never changes."""
+    if not (c.card or c.cls or c.zone or c.side):
+        found.append(
+            (
+                path,
+                "names no card, class, zone or side: it counts every card of the game "
+                f"wherever it is, a fixed number (here {game.n}); write the number, or name "
+                "a card, class, zone or side to count",
+                False,
+            )
+        )
+    elif c.card == "self":
+        why = _self_never(c, me)
+        if why:
+            found.append((path, f"{why}, so it always counts 0", False))
+
+
+def _step(st: Step, path: str, me: _Self, game: _Game, card: Card, found: list) -> None:
+    """The op's own slips: fields that make it never act, or act otherwise than written."""
+    if st.op == "flip_back" and st.side == "passive":
+        found.append(
+            (
+                f"{path}[side]",
+                "flip_back turns ignited cards back to passive; side = 'passive' keeps only "
+                "passive cards, so the step never acts; expected side = 'ignited' or no side",
+                False,
+            )
+        )
+    if st.op == "prophecy" and card.name != "PROPHET":
+        found.append(
+            (
+                f"{path}[op]",
+                f"a PROPHECY on {card.name}, which is not a PROPHET (rulebook E.1: an ignited "
+                "PROPHET played makes the PROPHECY and is set aside); expected the step on a "
+                "PROPHET's ignited side",
+                False,
+            )
+        )
+    if st.pick in ("above", "below") and (st.count != 1 or st.amount is not None):
+        shown = "a counting number" if st.amount is not None else str(st.count)
+        found.append(
+            (
+                f"{path}[count]",
+                f"pick '{st.pick}' takes the one card directly {st.pick} "
+                f"{'this card' if st.of == 'self' else 'the ' + st.of}: count = {shown} is "
+                "ignored; leave count out",
+                False,
+            )
+        )
+    for key, what in (("of", "the step never acts"), ("next_to", "the card is never moved")):
+        if getattr(st, key) == "self" and "deck" not in me.zones:
+            found.append(
+                (
+                    f"{path}[{key}]",
+                    f"{key} = 'self': during its own action this card is {me.where()}, not in "
+                    f"the DECK (no step before this one puts it there), so {what}; expected a "
+                    "step that puts this card in the DECK first, or a card name",
+                    False,
+                )
+            )
+    _sized(st, path, me, game, found)
+
+
+def _sized(st: Step, path: str, me: _Self, game: _Game, found: list) -> None:
+    """Places and counts larger than any pile of this game can hold."""
+    pile = st.zone or "deck"
+
+    def most(zone: str, moving_self: bool = False) -> int:
+        # every card but the played one, which is in the PLAY AREA (unless it left it)
+        return game.n if moving_self or zone in me.zones else game.n - 1
+
+    def add(key: str, value: int, limit: int, then: str, expected: str) -> None:
+        found.append(
+            (
+                f"{path}[{key}]",
+                f"{key} = {value}: in {game.size()} the {_PILE[pile]} holds at most {limit} "
+                f"cards during a card's action, so {then}; expected {expected}",
+                True,
+            )
+        )
+
+    selecting = st.op in ("move", "ignite", "flip_back", "turn_over", "exchange")
+    if selecting and pile in _PILE:
+        limit = most(pile)
+        if st.pick == "nth" and st.n > limit:
+            add("n", st.n, limit, "the step never acts", f"1..{limit}")
+        if st.within and st.within > limit:
+            add("within", st.within, limit, "it limits nothing", f"1..{limit} or no within")
+        if st.pick in ("top", "bottom", "nth") and st.amount is None and st.count > limit:
+            add("count", st.count, limit, f"it takes at most {limit}", f"1..{limit}")
+    if st.op == "move" and st.to == "deck_place":
+        limit = most("deck", st.pick == "self")
+        if st.place > limit:
+            pile = "deck"
+            end = "top" if st.from_bottom else "bottom"
+            add("place", st.place, limit, f"the card always goes to the {end}", f"1..{limit}")
+    if st.op in ("reverse", "reorder") and pile in _PILE:
+        limit = most(pile)
+        whole = st.op == "reverse" and st.n == game.whole  # "the whole pile", on purpose
+        if st.n > limit and not whole:
+            then = f"it always {'reverses' if st.op == 'reverse' else 'looks at'} the whole pile"
+            hint = f" (n = {game.whole}: the whole pile, in any game)" if st.op == "reverse" else ""
+            add("n", st.n, limit, then, f"2..{limit}{hint}")
+
+
+def _moves(st: Step, me: _Self) -> None:
+    """Where the played card may be, and which side up, after the step (conservatively: every
+    step that could act on it is taken to have done so)."""
+    reach = st.pick == "self" or st.zone in me.zones
+    if st.zone == "anywhere":
+        reach = bool(me.zones & {"deck", "discard", "equipped"})
+    if st.op == "move" and reach:
+        me.zones.add(_DEST_ZONE[st.to])
+    elif st.op == "ignite" and reach:
+        me.zones.add("discard")
+        me.sides.add("ignited")
+    elif st.op == "turn_over" and reach:
+        me.sides |= {"passive", "ignited"}
+    elif st.op == "flip_back" and reach:
+        me.sides.add("passive")
+    elif st.op == "exchange":
+        me.zones |= {"deck", "discard", "equipped"} if st.zone == "anywhere" else {st.zone}
+    elif st.op == "swap":
+        if "equipped" in me.zones:
+            me.zones.add("deck")
+        if "deck" in me.zones:
+            me.zones.add("equipped")
+    elif st.op == "prophecy":
+        me.zones.add("out")
