@@ -312,3 +312,26 @@ def test_allow_nonstandard_does_not_label_a_standard_file(tmp_path):
     r = run("cards", "--cards", file, "--allow-nonstandard", "--json")
     lines = [x for x in r.output.splitlines() if not x.startswith("warning: ")]
     assert json.loads("\n".join(lines))["config"]["label"].endswith("/nonstandard")
+
+
+def test_discarding_all_in_the_players_order(tmp_path):
+    """CARDS.md, `all = true`: one fixed order (card id); a counting number of your EQUIPPED
+    CARDS with pick any lets the player choose it (3 cards: 3! orders)."""
+    fixed = '{op = "move", zone = "equipped", pick = "any", all = true, to = "discard"}'
+    chosen = '{op = "move", zone = "equipped", pick = "any", count = {zone = "equipped"}, to = "discard"}'
+    orders = []
+    for steps in (fixed, chosen):
+        r = run(
+            "cards",
+            "try",
+            _write(tmp_path, steps),
+            "--card",
+            "RASCAL",
+            "--side",
+            "passive",
+            "--json",
+        )
+        assert r.exit_code == 0, r.output
+        results = json.loads(r.output)["results"]
+        orders.append({tuple(x["discard"]) for x in results})
+    assert len(orders[0]) == 1 and len(orders[1]) == 6 and orders[0] <= orders[1]
