@@ -29,11 +29,11 @@ STAND_IN_REST = (
 )
 
 
-def warn_nonstandard(config, sized: bool = True):
+def warn_nonstandard(config, idle: bool = True):
     """One warning line on stderr per line the built game keeps for the user (CARDS.md, "Game
     checks", "Slips"): under --allow-nonstandard each breach of what the rulebook fixes and
-    each step that cannot act as written; with a card file, each step that cannot act as
-    written in this game's size and each patch note (`sized`: print those too).
+    each step that cannot act as written; with a card file, each step idle in this game or
+    on its side and each patch note (`idle`: print those too).
 
     Returns the configuration to play: without `allow_nonstandard` when the cards break
     nothing, so that a standard game is not labelled `/nonstandard`.
@@ -45,7 +45,7 @@ def warn_nonstandard(config, sized: bool = True):
     from solvers.allisbomb.cards import load_cards
 
     cs = load_cards(config)
-    for line in (*cs.nonstandard, *(cs.warnings if sized else ())):
+    for line in (*cs.nonstandard, *(cs.warnings if idle else ())):
         click.echo(f"warning: {line}", err=True)
     if config.allow_nonstandard and not cs.nonstandard:
         return replace(config, allow_nonstandard=False)

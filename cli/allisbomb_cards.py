@@ -89,8 +89,8 @@ def _file_game(file: str, expansions: str | None, players: int, allow: bool):
         cards_file=Path(file),
         allow_nonstandard=allow,
     ).validate()
-    # the game's-size warnings are `cards check`'s flags, and `cards try` prints them
-    return warn_nonstandard(config, sized=False)
+    # the idle steps are `cards check`'s flags, and `cards try` prints them
+    return warn_nonstandard(config, idle=False)
 
 
 _FILE_OPTIONS = (

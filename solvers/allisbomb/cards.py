@@ -219,10 +219,10 @@ class CardSet:
     #: What the cards break of what the rulebook fixes (`standard.breaches`), one line each;
     #: empty unless the game was built with `allow_nonstandard` (the command line prints them
     #: as warnings). Steps that cannot act as written in any game (`slips.slips`, not
-    #: `sized`) are among them.
+    #: `warned`) are among them.
     nonstandard: tuple[str, ...] = field(default=())
-    #: What the game's cards say that cannot act as written in this game's size (`slips`,
-    #: `sized`), and what patch mode did that a transcriber may not expect (`_patch_notes`):
+    #: What the game's cards say that is idle in this game or on its side (`slips`,
+    #: `warned`), and what patch mode did that a transcriber may not expect (`_patch_notes`):
     #: warnings whatever `allow_nonstandard` says, one line each.
     warnings: tuple[str, ...] = field(default=())
 
@@ -944,8 +944,8 @@ def load_cards(config: GameConfig) -> CardSet:
     game lacks, a breach of what the rulebook fixes (`standard.breaches`) or a step that
     cannot act as written in any game (`slips`; with `config.allow_nonstandard` both are
     kept in `CardSet.nonstandard` instead), a deck too short for setup or for a card's
-    NUMBER, or a campaign removal naming no card. What cannot act as written in this game's
-    size, and the patch notes, are kept in `CardSet.warnings`.
+    NUMBER, or a campaign removal naming no card. The steps idle in this game or on their
+    side, and the patch notes, are kept in `CardSet.warnings`.
     """
     config.validate()
     kinds, files, notes = _set_kinds(config)
@@ -979,12 +979,12 @@ def load_cards(config: GameConfig) -> CardSet:
     _check_single_win_cards(cards, config)
     _check_deck(cards, config)
     found_slips = slips(cards, config.label(), MAX_CARDS)
-    stuck = [s.line() for s in found_slips if not s.sized]
+    stuck = [s.line() for s in found_slips if not s.warned]
     if stuck and not config.allow_nonstandard:
         raise BadInput(
             "\n".join(f"{line} (pass --allow-nonstandard to play it anyway)" for line in stuck)
         )
-    warnings = tuple(notes) + tuple(s.line() for s in found_slips if s.sized)
+    warnings = tuple(notes) + tuple(s.line() for s in found_slips if s.warned)
     files_unique = tuple(dict.fromkeys(files))
     provenance = tuple(c.provenance for c in cards)
     return CardSet(

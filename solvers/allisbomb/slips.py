@@ -7,11 +7,15 @@ passive cards, a `count` on a pick that takes one card, a place or a count large
 DECK of the game. `slips` reads the cards of a built game (so the game's size and its cards
 are known) and returns one `Slip` per finding. Two kinds:
 
-- `sized = False`: the step cannot act as written in any game; the game is refused unless it
-  is built with `allow_nonstandard` (then each is a warning), as a breach of what the
-  rulebook fixes is (`standard.py`);
-- `sized = True`: the step cannot act as written in *this* game, whose size or cards the
-  same file may not have in a larger game (more expansions): always a warning.
+- refused (`warned = False`): a field says what the engine cannot honour in any game (a
+  constant condition, an ignored `count`, a side filter that excludes every card the op acts
+  on, a place next to a card that cannot be in the DECK, a PROPHECY on another card than a
+  PROPHET); the game is refused unless it is built with `allow_nonstandard` (then each is a
+  warning), as a breach of what the rulebook fixes is (`standard.py`);
+- warned (`warned = True`): the step is well formed but idle in *this* game or on this side:
+  a place or a count larger than the game's piles (a larger game, with more expansions, may
+  hold it), `equip_win` on a side that draws nothing, a step on this card itself that its
+  side leaves idle (printed cards often repeat one text on both sides). Always a warning.
 
 The engine's semantics are unchanged: this module only reads the steps.
 """
@@ -57,7 +61,7 @@ class Slip:
     side: str
     path: str
     reason: str
-    sized: bool
+    warned: bool
 
     def line(self) -> str:
         """The one line a refusal or a warning prints: file, card, side, step, field, why."""
@@ -92,6 +96,8 @@ class _Game:
     classes: Counter
     #: `reverse`'s n that means "the whole pile" in any game (the largest game's size)
     whole: int
+    #: (card, side) -> whether its Draw & Equip phase may draw a card (`_may_draw`)
+    draws: dict
 
     def size(self) -> str:
         return f"this {self.n}-card game ({self.label})"
@@ -108,6 +114,7 @@ def slips(cards: list[Card] | tuple[Card, ...], label: str, whole: int) -> list[
         Counter(c.name for c in cards),
         Counter(k for c in cards for k in c.classes),
         whole,
+        _may_draw(cards),
     )
     out: list[Slip] = []
     for card in dict.fromkeys(cards):
@@ -117,6 +124,22 @@ def slips(cards: list[Card] | tuple[Card, ...], label: str, whole: int) -> list[
             _walk(side.steps, "", _Self(sides={side_name}), side_name, game, card, found)
             out += [Slip(card, side_name, p, r, s) for p, r, s in found]
     return out
+
+
+def _may_draw(cards) -> dict:
+    """For each card side: whether its Draw & Equip phase may draw a card (its NUMBER, a draw
+    step of its own, or a `next` step of any card that makes the next card draw more)."""
+    more = any(st.op == "next" and st.value > 0 for c in cards for st in _all_steps(c))
+    out = {}
+    for c in cards:
+        for name in ("passive", "ignited"):
+            side = getattr(c, name)
+            out[(c, name)] = more or side.number > 0 or any(st.op == "draw" for st in side.steps)
+    return out
+
+
+def _all_steps(card):
+    return card.passive.all_steps() + card.ignited.all_steps()
 
 
 def _walk(
@@ -139,7 +162,7 @@ def _walk(
         if st.amount is not None:
             key = "count" if st.op != "draw" else ("number" if st.sets else "add")
             _amount(st.amount, f"{path}[{key}]", here, game, found)
-        _step(st, path, me, game, card, found)
+        _step(st, path, me, played, game, card, found)
         if st.op in ("group", "choose"):
             _walk(st.steps, path, me, played, game, card, found)
         _moves(st, me)
@@ -161,6 +184,12 @@ def _cond(c: Cond, path: str, me: _Self, game: _Game, found: list) -> None:
             )
         )
         return
+    opposite = "never holds" if c.negate else "always holds"
+    if c.at_least == 0 and c.at_most < 0:
+        found.append(
+            (path, f"at_least 0 and no at_most: every count passes, so it {opposite}", False)
+        )
+        return
     if c.card == "self":
         why = _self_never(c, me)
         if why:
@@ -169,16 +198,29 @@ def _cond(c: Cond, path: str, me: _Self, game: _Game, found: list) -> None:
             found.append(
                 (path, f"at_least {c.at_least}: 'self' is one card, so it {verdict}", False)
             )
+        elif c.at_least == 0 and c.at_most >= 1:
+            found.append(
+                (path, f"at_most {c.at_most}: 'self' is one card, so it {opposite}", False)
+            )
         return
     most = _most(c, me, game)
+    what = c.card or (f"{c.cls} card" if c.cls else "card")
+    many = f"at most {most} {what}{'s' if most != 1 else ''}"
+    many += f" {_ZONE_WORDS[c.zone]}" if c.zone else ""
     if c.at_least > most:
-        what = c.card or (f"{c.cls} card" if c.cls else "card")
-        zone = f" {_ZONE_WORDS[c.zone]}" if c.zone else ""
         found.append(
             (
                 path,
-                f"at_least {c.at_least}: {game.size()} can have at most {most} "
-                f"{what}{'s' if most != 1 else ''}{zone}, so this condition {verdict}",
+                f"at_least {c.at_least}: {game.size()} can have {many}, so this condition "
+                f"{verdict}",
+                True,
+            )
+        )
+    elif c.at_least == 0 and c.at_most >= most:
+        found.append(
+            (
+                path,
+                f"at_most {c.at_most}: {game.size()} can have {many}, so this condition {opposite}",
                 True,
             )
         )
@@ -233,7 +275,9 @@ def _amount(c: Cond, path: str, me: _Self, game: _Game, found: list) -> None:
             found.append((path, f"{why}, so it always counts 0", False))
 
 
-def _step(st: Step, path: str, me: _Self, game: _Game, card: Card, found: list) -> None:
+def _step(
+    st: Step, path: str, me: _Self, played: str, game: _Game, card: Card, found: list
+) -> None:
     """The op's own slips: fields that make it never act, or act otherwise than written."""
     if st.op == "flip_back" and st.side == "passive":
         found.append(
@@ -265,6 +309,38 @@ def _step(st: Step, path: str, me: _Self, game: _Game, card: Card, found: list) 
                 False,
             )
         )
+    if st.op == "draw" and not st.sets and st.amount is None and st.value == 0:
+        found.append((f"{path}[add]", "add = 0 changes nothing; expected -9..-1 or 1..9", False))
+    if st.to in ("deck_above", "deck_below") and st.next_to == st.name:
+        found.append(
+            (
+                f"{path}[next_to]",
+                f"the card moved is the {st.name} itself: a card is never put next to itself, "
+                "so the step never acts; expected another card, or 'self'",
+                False,
+            )
+        )
+    wanted = st.side or ("ignited" if st.op == "flip_back" else "")
+    if st.pick == "self" and wanted and wanted not in me.sides:
+        up = " or ".join(sorted(me.sides))
+        found.append(
+            (
+                f"{path}[{'side' if st.side else 'op'}]",
+                f"this card is {up} side up during its own action (no step before this one "
+                f"turns it over), and the step acts on it only {wanted}: it never acts",
+                True,
+            )
+        )
+    if st.op == "equip_win" and st.zone == "drawn" and not game.draws[(card, played)]:
+        found.append(
+            (
+                f"{path}[zone]",
+                f"this side has NUMBER 0 and no draw step, and no card of {game.size()} makes "
+                "the next card draw more: its Draw & Equip phase EQUIPS nothing, so the step "
+                "never acts",
+                True,
+            )
+        )
     for key, what in (("of", "the step never acts"), ("next_to", "the card is never moved")):
         if getattr(st, key) == "self" and "deck" not in me.zones:
             found.append(
@@ -276,10 +352,10 @@ def _step(st: Step, path: str, me: _Self, game: _Game, card: Card, found: list) 
                     False,
                 )
             )
-    _sized(st, path, me, game, found)
+    _too_big(st, path, me, game, found)
 
 
-def _sized(st: Step, path: str, me: _Self, game: _Game, found: list) -> None:
+def _too_big(st: Step, path: str, me: _Self, game: _Game, found: list) -> None:
     """Places and counts larger than any pile of this game can hold."""
     pile = st.zone or "deck"
 
