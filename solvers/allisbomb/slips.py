@@ -23,7 +23,7 @@ The engine's semantics are unchanged: this module only reads the steps.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -79,9 +79,11 @@ class _Self:
 
     zones: set[str] = field(default_factory=lambda: {"play"})
     sides: set[str] = field(default_factory=set)
+    #: an `exchange` before may have put another card in the PLAY AREA
+    exchanged: bool = False
 
     def copy(self) -> _Self:
-        return _Self(set(self.zones), set(self.sides))
+        return _Self(set(self.zones), set(self.sides), self.exchanged)
 
     def where(self) -> str:
         order = [z for z in _ZONE_WORDS if z in self.zones]
@@ -158,17 +160,25 @@ def _walk(
         # draw steps are looked at in the Draw & Equip phase, before any step of the action
         here = _Self(sides={played}) if st.op == "draw" else me
         if st.cond is not None:
-            _cond(st.cond, f"{path}[if]", here, game, found)
+            _cond(_own(st.cond, card, game), f"{path}[if]", here, game, card, found)
         if st.amount is not None:
             key = "count" if st.op != "draw" else ("number" if st.sets else "add")
-            _amount(st.amount, f"{path}[{key}]", here, game, found)
+            _amount(_own(st.amount, card, game), f"{path}[{key}]", here, game, found)
         _step(st, path, me, played, game, card, found)
         if st.op in ("group", "choose"):
             _walk(st.steps, path, me, played, game, card, found)
         _moves(st, me)
 
 
-def _cond(c: Cond, path: str, me: _Self, game: _Game, found: list) -> None:
+def _own(c: Cond, card: Card, game: _Game) -> Cond:
+    """The condition with the card's own NAME read as "self" when the game has one copy of
+    it (during its own action that card is this card)."""
+    if c.card == card.name and game.names[card.name] == 1:
+        return replace(c, card="self")
+    return c
+
+
+def _cond(c: Cond, path: str, me: _Self, game: _Game, card: Card, found: list) -> None:
     """A condition that holds always or never, whatever the position."""
     verdict = "always holds" if c.negate else "never holds"
     if not (c.card or c.cls or c.zone or c.side):
@@ -202,6 +212,19 @@ def _cond(c: Cond, path: str, me: _Self, game: _Game, found: list) -> None:
             found.append(
                 (path, f"at_most {c.at_most}: 'self' is one card, so it {opposite}", False)
             )
+        return
+    other = (c.card and c.card != card.name) or (c.cls and c.cls not in card.classes)
+    if c.zone == "play" and other and not me.exchanged and c.at_least >= 1:
+        what = f"the {c.card}" if c.card else f"a {c.cls} card"
+        found.append(
+            (
+                path,
+                f"the PLAY AREA holds this card ({card.name}) during its own action, and "
+                f"{what} only if an exchange before this step puts it there (none does), so "
+                f"this condition {verdict}",
+                False,
+            )
+        )
         return
     most = _most(c, me, game)
     what = c.card or (f"{c.cls} card" if c.cls else "card")
@@ -288,6 +311,15 @@ def _step(
                 False,
             )
         )
+    if st.op == "prophecy" and card.name == "PROPHET" and played == "passive":
+        found.append(
+            (
+                f"{path}[op]",
+                "a PROPHECY on a PROPHET's passive side (rulebook E.1: the first ignited "
+                "PROPHET played makes it); expected the step on the ignited side",
+                False,
+            )
+        )
     if st.op == "prophecy" and card.name != "PROPHET":
         found.append(
             (
@@ -342,11 +374,12 @@ def _step(
             )
         )
     for key, what in (("of", "the step never acts"), ("next_to", "the card is never moved")):
-        if getattr(st, key) == "self" and "deck" not in me.zones:
+        value = getattr(st, key)
+        if value in ("self", card.name) and "deck" not in me.zones:
             found.append(
                 (
                     f"{path}[{key}]",
-                    f"{key} = 'self': during its own action this card is {me.where()}, not in "
+                    f"{key} = {value!r}: during its own action this card is {me.where()}, not in "
                     f"the DECK (no step before this one puts it there), so {what}; expected a "
                     "step that puts this card in the DECK first, or a card name",
                     False,
@@ -382,6 +415,19 @@ def _too_big(st: Step, path: str, me: _Self, game: _Game, found: list) -> None:
             add("within", st.within, limit, "it limits nothing", f"1..{limit} or no within")
         if st.pick in ("top", "bottom", "nth") and st.amount is None and st.count > limit:
             add("count", st.count, limit, f"it takes at most {limit}", f"1..{limit}")
+    if selecting and st.pick in ("name", "class") and st.amount is None and not st.all:
+        have = game.names[st.name] if st.pick == "name" else game.classes[st.cls]
+        what = st.name if st.pick == "name" else f"{st.cls} card"
+        if st.count > have:
+            found.append(
+                (
+                    f"{path}[count]",
+                    f"count = {st.count}: {game.size()} has {have} {what}"
+                    f"{'s' if have != 1 else ''}, so it takes at most {have}; expected "
+                    f"1..{have}",
+                    True,
+                )
+            )
     if st.op == "move" and st.to == "deck_place":
         limit = most("deck", st.pick == "self")
         if st.place > limit:
@@ -414,6 +460,7 @@ def _moves(st: Step, me: _Self) -> None:
         me.sides.add("passive")
     elif st.op == "exchange":
         me.zones |= {"deck", "discard", "equipped"} if st.zone == "anywhere" else {st.zone}
+        me.exchanged = True
     elif st.op == "swap":
         if "equipped" in me.zones:
             me.zones.add("deck")

@@ -92,6 +92,8 @@ CASES = [
     ("at most 5 BREAKFASTs", '{op = "ignite", zone = "deck", pick = "top", if = {class = "BREAKFAST", at_most = 5}}', "warned", "[step 1][if]", "at most 3 BREAKFAST cards, so this condition always holds"),
     ("self back to passive, on the passive side", '{op = "reorder", n = 2}, {op = "flip_back", zone = "play", pick = "self"}', "warned", "[step 2][op]", "passive side up during its own action"),
     ("IGNITE self if ignited, on the passive side", '{op = "ignite", zone = "play", pick = "self", side = "ignited"}', "warned", "[step 1][side]", "it never acts"),
+    ("the KING in the PLAY AREA", '{op = "ignite", zone = "deck", pick = "top", if = {card = "KING", zone = "play"}}', "refused", "[step 1][if]", "only if an exchange before this step puts it there"),
+    ("two KINGs by name", '{op = "ignite", zone = "deck", pick = "name", name = "KING", count = 2}', "warned", "[step 1][count]", "has 1 KING, so it takes at most 1"),
     ("not four BREAKFASTs", '{op = "ignite", zone = "anywhere", pick = "any", if = {class = "BREAKFAST", at_least = 4, not = true}}', "warned", "[step 1][if]", "always holds"),
 ]  # fmt: skip
 
@@ -113,6 +115,10 @@ def test_there_are_thirty_slips_over_every_op():
     ops |= {"next", "prophecy", "choose", "exchange", "group", "equip_win"}
     for op in ops:
         assert any(f'op = "{op}"' in steps for _, steps, *_ in CASES), op
+    from solvers.allisbomb.cards import STEP_KEYS
+
+    for key in STEP_KEYS:  # every option of a step is in some slip
+        assert any(f"{key} = " in steps for _, steps, *_ in CASES), key
 
 
 @pytest.mark.parametrize("name,steps,outcome,path,needle", CASES, ids=[c[0] for c in CASES])
@@ -158,6 +164,8 @@ SOUND = [
     ("every COURT card", '{op = "ignite", zone = "deck", pick = "top", if = {class = "COURT", zone = "discard", at_least = 4}}'),
     ("above a single card, count 1", '{op = "ignite", zone = "deck", pick = "above", of = "KING", count = 1}'),
     ("flip_back ignited", '{op = "flip_back", zone = "deck", pick = "top", side = "ignited"}'),
+    ("the KING in the PLAY AREA after an exchange", '{op = "exchange", zone = "deck", pick = "name", name = "KING"}, {op = "ignite", zone = "deck", pick = "top", if = {card = "KING", zone = "play"}}'),
+    ("two JOKERs by name", '{op = "move", zone = "discard", pick = "name", name = "JOKER", count = 2, to = "deck_top"}'),
 ]  # fmt: skip
 
 
@@ -363,3 +371,58 @@ def test_equip_win_on_a_side_that_draws_nothing(tmp_path):
     )
     r = run("cards", "check", str(path))
     assert r.exit_code == 0 and r.output.rstrip().endswith("no flags"), r.output
+
+
+KING = """[set]
+name = "base"
+mode = "patch"
+[[card]]
+name = "KING"
+class = ["COURT"]
+[card.passive]
+number = 2
+steps = [{steps}]
+[card.ignited]
+number = 2
+steps = [{{op = "ignite", zone = "deck", pick = "top"}}]
+"""
+
+
+@pytest.mark.parametrize(
+    "steps,path,needle",
+    [
+        ('{op = "swap", if = {card = "KING", zone = "equipped"}}', "[step 1][if]", SELF_PLAY),
+        (
+            '{op = "swap", if = {card = "KING", side = "ignited"}}',
+            "[step 1][if]",
+            "passive side up",
+        ),
+        (
+            '{op = "ignite", zone = "deck", pick = "below", of = "KING"}',
+            "[step 1][of]",
+            "not in the DECK",
+        ),
+    ],
+)
+def test_a_card_naming_itself_is_this_card(steps, path, needle, tmp_path):
+    """The KING (one copy) naming the KING in its own action means this card."""
+    file = tmp_path / "king.toml"
+    file.write_text(KING.format(steps=steps))
+    r = run("cards", "check", str(file))
+    assert r.exit_code == 2, r.output
+    assert f"card 1 (KING)[passive]{path}: " in r.output and needle in r.output
+
+
+def test_a_prophecy_on_a_prophets_passive_side(tmp_path):
+    file = tmp_path / "prophet.toml"
+    file.write_text(
+        PROPHET.format(label='\nlabel = "PROPHET OF EGGS"').replace(
+            "[card.passive]\nnumber = 1\n",
+            '[card.passive]\nnumber = 1\nsteps = [{op = "prophecy", dish = "EGGS"}]\n',
+        )
+    )
+    r = run("cards", "check", str(file))
+    assert r.exit_code == 2, r.output
+    assert (
+        "card 1 (PROPHET)[passive][step 1][op]: a PROPHECY on a PROPHET's passive side" in r.output
+    )
