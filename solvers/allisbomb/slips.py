@@ -82,9 +82,6 @@ class _Self:
     #: an `exchange` before may have put another card in the PLAY AREA
     exchanged: bool = False
 
-    def copy(self) -> _Self:
-        return _Self(set(self.zones), set(self.sides), self.exchanged)
-
     def where(self) -> str:
         order = [z for z in _ZONE_WORDS if z in self.zones]
         return " or ".join(_ZONE_WORDS[z] for z in order)

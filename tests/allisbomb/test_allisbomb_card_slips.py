@@ -426,3 +426,53 @@ def test_a_prophecy_on_a_prophets_passive_side(tmp_path):
     assert (
         "card 1 (PROPHET)[passive][step 1][op]: a PROPHECY on a PROPHET's passive side" in r.output
     )
+
+
+def test_conditions_called_constant_are_constant_in_play(tmp_path, monkeypatch):
+    """A condition `slips` calls always or never holding does so in random play of random
+    card files (odd_sets.random_card_file; the reference engine's `_holds` recorded)."""
+    import numpy as np
+
+    from solvers.allisbomb import rules
+    from solvers.allisbomb.cards import MAX_CARDS
+    from solvers.allisbomb.slips import slips
+    from tests.allisbomb.odd_sets import random_card_file
+
+    seen: dict[tuple[int, int], set[bool]] = {}
+    holds = rules._holds
+
+    def recorded(s, card, cond):
+        value = holds(s, card, cond)
+        seen.setdefault((card, id(cond)), set()).add(value)
+        return value
+
+    monkeypatch.setattr(rules, "_holds", recorded)
+    checked = 0
+    for i in range(40):
+        rng = np.random.default_rng(i)
+        path = random_card_file(rng, tmp_path / f"odd{i}.toml", int(rng.integers(5, 8)), True)
+        config = GameConfig(cards_file=path, allow_nonstandard=True, players=1 + i % 2)
+        cs = load_cards(config)
+        said = []
+        for slip in slips(cs.cards, "odd", MAX_CARDS):
+            if not slip.path.endswith("[if]") or "holds" not in slip.reason:
+                continue
+            steps = getattr(slip.card, slip.side).steps
+            for part in slip.path.strip("[]").split("][")[:-1]:
+                step = steps[int(part.split()[1]) - 1]
+                steps = step.steps
+            said.append((slip.card, step.cond, "always holds" in slip.reason))
+        seen.clear()
+        for _ in range(15):
+            s = rules.new_game(config, list(rng.permutation(cs.n)))
+            for _ in range(20):
+                kids = [] if s.is_over() else s.children()
+                if not kids:
+                    break
+                s = kids[int(rng.integers(len(kids)))][1]
+        for card, cond, always in said:
+            for cid in (i for i, c in enumerate(cs.cards) if c is card):
+                if (cid, id(cond)) in seen:
+                    checked += 1
+                    assert seen[(cid, id(cond))] == {always}, (path.name, card.name, cond)
+    assert checked >= 20  # the random files do reach such conditions
