@@ -68,8 +68,11 @@ class Slip:
         return f"{self.card.source}: {self.card.where()}[{self.side}]{self.path}: {self.reason}"
 
     def flag(self) -> str:
-        """The flag `cards check` prints under the side: the step's path and why."""
-        return f"{self.path.lstrip('[').replace('][', ' ').rstrip(']')}: {self.reason}"
+        """The flag `cards check` prints under the side: the step (a step inside a group as
+        `step 2.1`), the field and why, e.g. 'step 2.1 [of]: ...'."""
+        parts = self.path.strip("[]").split("][")
+        steps = ".".join(p.split()[1] for p in parts[:-1])
+        return f"step {steps} [{parts[-1]}]: {self.reason}"
 
 
 @dataclass

@@ -137,7 +137,8 @@ def test_slip(name, steps, outcome, path, needle, tmp_path):
         assert any(x.startswith("warning: ") and where in x for x in r.output.splitlines())
     else:
         assert r.exit_code == 0, r.output
-    flag = path.lstrip("[").replace("][", " ").rstrip("]")
+    parts = path.strip("[]").split("][")
+    flag = "step " + ".".join(p.split()[1] for p in parts[:-1]) + f" [{parts[-1]}]"
     flags = [x.strip() for x in r.output.splitlines() if x.strip().startswith("flag: ")]
     assert any(x.startswith(f"flag: {flag}: ") and needle in x for x in flags), flags
     assert "no flags" not in r.output
@@ -361,7 +362,7 @@ def test_equip_win_on_a_side_that_draws_nothing(tmp_path):
     path.write_text(text)
     r = run("cards", "check", str(path))
     assert r.exit_code == 0
-    assert "flag: step 1 zone: this side has NUMBER 0 and no draw step" in r.output
+    assert "flag: step 1 [zone]: this side has NUMBER 0 and no draw step" in r.output
     path = tmp_path / "zero_next.toml"
     path.write_text(
         text.replace(
