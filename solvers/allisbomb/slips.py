@@ -165,6 +165,18 @@ def _walk(
             key = "count" if st.op != "draw" else ("number" if st.sets else "add")
             _amount(_own(st.amount, card, game), f"{path}[{key}]", here, game, found)
         _step(st, path, me, played, game, card, found)
+        number = card.side(played == "ignited").number
+        first = not any(x.op == "draw" for x in steps[:i])
+        if st.op == "draw" and st.sets and st.amount is None and st.value == number and first:
+            found.append(
+                (
+                    f"{path}[number]",
+                    f"number = {st.value} is this side's NUMBER: drawing it instead of the "
+                    f"NUMBER changes nothing; expected another number (for more cards: add = "
+                    f"{st.value})",
+                    False,
+                )
+            )
         if st.op in ("group", "choose"):
             _walk(st.steps, path, me, played, game, card, found)
         _moves(st, me)
@@ -343,6 +355,16 @@ def _step(
         )
     if st.op == "draw" and not st.sets and st.amount is None and st.value == 0:
         found.append((f"{path}[add]", "add = 0 changes nothing; expected -9..-1 or 1..9", False))
+    if st.op == "equip_win" and st.target != "desired" and game.names[st.target] > 1:
+        found.append(
+            (
+                f"{path}[target]",
+                f"{st.target} has {game.names[st.target]} copies in this game: 'the ignited "
+                f"{st.target}' does not say which (the engines take the first); expected a "
+                "card with one copy",
+                False,
+            )
+        )
     if st.to in ("deck_above", "deck_below") and st.next_to == st.name:
         found.append(
             (

@@ -88,6 +88,8 @@ CASES = [
     ("COURT cards, at_least 0", '{op = "ignite", zone = "deck", pick = "top", if = {class = "COURT", zone = "deck", at_least = 0}}', "refused", "[step 1][if]", "every count passes"),
     ("self at most 1", '{op = "swap", if = {card = "self", at_most = 1}}', "refused", "[step 1][if]", "'self' is one card, so it always holds"),
     ("draw add 0", '{op = "draw", add = 0, if = {class = "COURT", zone = "equipped"}}', "refused", "[step 1][add]", "add = 0 changes nothing"),
+    ("draw number = NUMBER", '{op = "draw", number = 2}', "refused", "[step 1][number]", "for more cards: add = 2"),
+    ("equip_win a JOKER", '{op = "equip_win", target = "JOKER", zone = "deck", may = true}', "refused", "[step 1][target]", "JOKER has 2 copies"),
     ("below the KING, next to the KING", '{op = "move", zone = "deck", pick = "name", name = "KING", to = "deck_below", next_to = "KING"}', "refused", "[step 1][next_to]", "never put next to itself"),
     ("at most 5 BREAKFASTs", '{op = "ignite", zone = "deck", pick = "top", if = {class = "BREAKFAST", at_most = 5}}', "warned", "[step 1][if]", "at most 3 BREAKFAST cards, so this condition always holds"),
     ("self back to passive, on the passive side", '{op = "reorder", n = 2}, {op = "flip_back", zone = "play", pick = "self"}', "warned", "[step 2][op]", "passive side up during its own action"),
@@ -167,6 +169,8 @@ SOUND = [
     ("flip_back ignited", '{op = "flip_back", zone = "deck", pick = "top", side = "ignited"}'),
     ("the KING in the PLAY AREA after an exchange", '{op = "exchange", zone = "deck", pick = "name", name = "KING"}, {op = "ignite", zone = "deck", pick = "top", if = {card = "KING", zone = "play"}}'),
     ("two JOKERs by name", '{op = "move", zone = "discard", pick = "name", name = "JOKER", count = 2, to = "deck_top"}'),
+    ("draw number after an add", '{op = "draw", add = 1, if = {card = "PRINCESS", side = "ignited"}}, {op = "draw", number = 2, if = {class = "COURT", zone = "discard", at_least = 2}}'),
+    ("equip_win the KING", '{op = "equip_win", target = "KING", zone = "deck"}'),
 ]  # fmt: skip
 
 
