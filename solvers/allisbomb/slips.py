@@ -209,20 +209,35 @@ def _cond(c: Cond, path: str, me: _Self, game: _Game, card: Card, found: list) -
     opposite = "never holds" if c.negate else "always holds"
     if c.at_least == 0 and c.at_most < 0:
         found.append(
-            (path, f"at_least 0 and no at_most: every count passes, so it {opposite}", False)
+            (
+                path,
+                f"at_least 0 and no at_most: every count passes, so it {opposite}; expected "
+                "at_least 1 or more, or an at_most",
+                False,
+            )
         )
         return
     if c.card == "self":
         why = _self_never(c, me)
         if why:
-            found.append((path, f"{why}, so this condition {verdict}", False))
+            found.append((path, f"{why}, so this condition {verdict}{_SELF_EXPECTED}", False))
         elif c.at_least > 1:
             found.append(
-                (path, f"at_least {c.at_least}: 'self' is one card, so it {verdict}", False)
+                (
+                    path,
+                    f"at_least {c.at_least}: 'self' is one card, so it {verdict}; expected "
+                    "at_least 1 (left out)",
+                    False,
+                )
             )
         elif c.at_least == 0 and c.at_most >= 1:
             found.append(
-                (path, f"at_most {c.at_most}: 'self' is one card, so it {opposite}", False)
+                (
+                    path,
+                    f"at_most {c.at_most}: 'self' is one card, so it {opposite}; expected "
+                    "at_most 0 (this card is not there) or at_least 1",
+                    False,
+                )
             )
         return
     other = (c.card and c.card != card.name) or (c.cls and c.cls not in card.classes)
@@ -233,7 +248,7 @@ def _cond(c: Cond, path: str, me: _Self, game: _Game, card: Card, found: list) -
                 path,
                 f"the PLAY AREA holds this card ({card.name}) during its own action, and "
                 f"{what} only if an exchange before this step puts it there (none does), so "
-                f"this condition {verdict}",
+                f"this condition {verdict}; expected card = 'self', or another zone",
                 False,
             )
         )
@@ -280,16 +295,23 @@ def _self_never(c: Cond, me: _Self) -> str:
     """Why this card never matches a condition's zone or side at this step ('' if it may)."""
     if c.zone and c.zone not in me.zones:
         return (
-            f"during its own action this card is {me.where()} (no step before this one "
-            f"puts it {_ZONE_WORDS[c.zone]})"
+            f"zone = '{c.zone}': during its own action this card is {me.where()} (no step "
+            f"before this one puts it {_ZONE_WORDS[c.zone]})"
         )
     if c.side and c.side not in me.sides:
         up = " or ".join(sorted(me.sides))
         return (
-            f"during its own action this card is {up} side up (no step before this one "
-            "turns it over)"
+            f"side = '{c.side}': during its own action this card is {up} side up (no step "
+            "before this one turns it over)"
         )
     return ""
+
+
+#: What a condition on this card's place or side could say instead.
+_SELF_EXPECTED = (
+    "; expected the place and side this card has during its own action (zone = 'play', "
+    "the side played), or a step before this one that moves or turns it"
+)
 
 
 def _amount(c: Cond, path: str, me: _Self, game: _Game, found: list) -> None:
@@ -307,7 +329,7 @@ def _amount(c: Cond, path: str, me: _Self, game: _Game, found: list) -> None:
     elif c.card == "self":
         why = _self_never(c, me)
         if why:
-            found.append((path, f"{why}, so it always counts 0", False))
+            found.append((path, f"{why}, so it always counts 0{_SELF_EXPECTED}", False))
 
 
 def _step(
