@@ -886,7 +886,8 @@ def _patch_notes(card: Card, shipped: tuple[Card, ...], set_name: str) -> list[s
     if same:
         if same[0].copies != card.copies:
             return [
-                f"{card.source}: {card.where()}[copies]: {card.copies} copies; the shipped "
+                f"{card.source}: {card.where()}[copies]: {card.copies} "
+                f"cop{'y' if card.copies == 1 else 'ies'}; the shipped "
                 f"{set_name} {card.label} it replaces has {same[0].copies} (patch mode takes "
                 f"the file's copies, default 1: write copies = {same[0].copies} to keep them)"
             ]

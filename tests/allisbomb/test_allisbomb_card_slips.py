@@ -255,7 +255,7 @@ def test_a_patch_does_not_carry_copies(tmp_path):
     )
     r = run("cards", "check", str(path))
     assert r.exit_code == 2
-    assert "card 1 (JOKER)[copies]: 1 copies; the shipped base JOKER it replaces has 2" in r.output
+    assert "card 1 (JOKER)[copies]: 1 copy; the shipped base JOKER it replaces has 2" in r.output
     assert "write copies = 2" in r.output and "1 JOKER card" in r.output
     r = run("cards", "check", str(path), "--allow-nonstandard")
     assert r.exit_code == 0 and "note: " in r.output and "write copies = 2" in r.output
