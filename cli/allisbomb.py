@@ -166,7 +166,8 @@ def game_options(hands_flag: str = "--hands"):
             "--allow-nonstandard",
             is_flag=True,
             help="Play cards that break what the rulebook fixes (copies, names, the "
-            "PRINCESS's win...) on purpose: one warning line per breach instead of an error.",
+            "PRINCESS's win...), or whose steps cannot act as written (CARDS.md, 'Slips'), on "
+            "purpose: one warning line per breach instead of an error.",
         )
         @rule_option
         @functools.wraps(fn)

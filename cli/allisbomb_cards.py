@@ -105,7 +105,8 @@ _FILE_OPTIONS = (
     click.option(
         "--allow-nonstandard",
         is_flag=True,
-        help="Check cards that break what the rulebook fixes on purpose (warnings).",
+        help="Check cards that break what the rulebook fixes, or whose steps cannot act as "
+        "written (CARDS.md, 'Slips'), on purpose (warnings).",
     ),
     click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
 )
