@@ -22,17 +22,34 @@ STAND_IN_NOTE = (
     "cards: STAND-IN texts written by the bombsolve project (the printed card texts are not "
     "available); pass --cards FILE with a transcription of your own cards"
 )
+#: The banner's note when a card file gave some cards and the stand-in texts the others.
+STAND_IN_REST = (
+    "cards: STAND-IN texts written by the bombsolve project for the cards your card file "
+    "does not give"
+)
 
 
-def warn_nonstandard(config) -> None:
-    """Under --allow-nonstandard: one warning line on stderr per breach of what the rulebook
-    fixes about the cards (CARDS.md, "Game checks")."""
-    if not config.allow_nonstandard:
-        return
+def warn_nonstandard(config, idle: bool = True):
+    """One warning line on stderr per line the built game keeps for the user (CARDS.md, "Game
+    checks", "Slips"): under --allow-nonstandard each breach of what the rulebook fixes and
+    each step that cannot act as written; with a card file, each step idle in this game or
+    on its side and each patch note (`idle`: print those too).
+
+    Returns the configuration to play: without `allow_nonstandard` when the cards break
+    nothing, so that a standard game is not labelled `/nonstandard`.
+    """
+    if not config.allow_nonstandard and config.cards_file is None:
+        return config
+    from dataclasses import replace
+
     from solvers.allisbomb.cards import load_cards
 
-    for line in load_cards(config).nonstandard:
+    cs = load_cards(config)
+    for line in (*cs.nonstandard, *(cs.warnings if idle else ())):
         click.echo(f"warning: {line}", err=True)
+    if config.allow_nonstandard and not cs.nonstandard:
+        return replace(config, allow_nonstandard=False)
+    return config
 
 
 def banner(stand_in: bool, provenance: dict | None, version: str | None = None) -> str:
@@ -43,7 +60,10 @@ def banner(stand_in: bool, provenance: dict | None, version: str | None = None) 
     per_set = provenance_words(provenance or {})
     if stand_in:
         which = f"; stand-in set {version}" if version else ""
-        return f"[{STAND_IN_NOTE}; {per_set}{which}]"
+        mine = any(p != "stand-in" for counts in (provenance or {}).values() for p in counts)
+        # a card file of the user's was passed: the stand-in texts are the cards it left out
+        note = STAND_IN_REST if mine else STAND_IN_NOTE
+        return f"[{note}; {per_set}{which}]"
     return f"[cards: {per_set}]"
 
 
@@ -119,8 +139,7 @@ class GameArgs:
             allow_nonstandard=self.allow_nonstandard,
             **self.rule_values(),
         ).validate()
-        warn_nonstandard(config)
-        return config
+        return warn_nonstandard(config)
 
 
 _GAME_PARAMS = (
@@ -174,7 +193,8 @@ def game_options(hands_flag: str = "--hands"):
             "--allow-nonstandard",
             is_flag=True,
             help="Play cards that break what the rulebook fixes (copies, names, the "
-            "PRINCESS's win...) on purpose: one warning line per breach instead of an error.",
+            "PRINCESS's win...), or whose steps cannot act as written (CARDS.md, 'Slips'), on "
+            "purpose: one warning line per breach instead of an error.",
         )
         @rule_option
         @functools.wraps(fn)

@@ -89,8 +89,8 @@ def _file_game(file: str, expansions: str | None, players: int, allow: bool):
         cards_file=Path(file),
         allow_nonstandard=allow,
     ).validate()
-    warn_nonstandard(config)
-    return config
+    # the idle steps are `cards check`'s flags, and `cards try` prints them
+    return warn_nonstandard(config, idle=False)
 
 
 _FILE_OPTIONS = (
@@ -105,7 +105,8 @@ _FILE_OPTIONS = (
     click.option(
         "--allow-nonstandard",
         is_flag=True,
-        help="Check cards that break what the rulebook fixes on purpose (warnings).",
+        help="Check cards that break what the rulebook fixes, or whose steps cannot act as "
+        "written (CARDS.md, 'Slips'), on purpose (warnings).",
     ),
     click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
 )
@@ -135,7 +136,10 @@ def check_cmd(file, expansions, players, allow_nonstandard, as_json) -> None:
     cs = load_cards(config)
     source = str(Path(file).resolve())
     reports = check_report(cs, source)
-    n_flags = sum(len(r.flags) for r in reports)
+    # the patch notes (the game's-size slips are the sides' flags)
+    flagged = {f"{r.card.source}: {r.card.where()}[{r.side}]" for r in reports}
+    notes = [w for w in cs.warnings if not any(w.startswith(f + "[step") for f in flagged)]
+    n_flags = sum(len(r.flags) for r in reports) + len(notes)
     if as_json:
         click.echo(
             json.dumps(
@@ -144,6 +148,7 @@ def check_cmd(file, expansions, players, allow_nonstandard, as_json) -> None:
                     "config": config.to_dict(),
                     "provenance": cs.provenance_by_set(),
                     "sides": [r.to_json() for r in reports],
+                    "notes": notes,
                     "flags": n_flags,
                 },
                 indent=1,
@@ -151,6 +156,12 @@ def check_cmd(file, expansions, players, allow_nonstandard, as_json) -> None:
         )
         return
     click.echo(f"{file}: loads; {config.label()}: {cs.n} cards ({provenance_text(cs)})")
+    click.echo(
+        f"    checked in this {cs.n}-card game: what depends on the game's size is flagged for "
+        "it (pass --expansions to check a larger game)"
+    )
+    for note in notes:
+        click.echo(f"note: {note}")
     for r in reports:
         side = r.card.side(r.side == "ignited")
         kw = f" {side.keyword}" if side.keyword else ""
@@ -193,6 +204,8 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
 
     config = _file_game(file, expansions, players, allow_nonstandard)
     cs = load_cards(config)
+    for line in cs.warnings:
+        click.echo(f"warning: {line}", err=True)
     card = find_card(cs, card_name)
     if state_file is not None:
         from solvers.common.jsonfile import read_json_file

@@ -22,6 +22,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.slips import slips
 from solvers.allisbomb.standard import breaches
 from solvers.common.errors import BadInput, nearest
 
@@ -217,8 +218,13 @@ class CardSet:
     provenance: tuple[str, ...] = field(default=())
     #: What the cards break of what the rulebook fixes (`standard.breaches`), one line each;
     #: empty unless the game was built with `allow_nonstandard` (the command line prints them
-    #: as warnings).
+    #: as warnings). Steps that cannot act as written in any game (`slips.slips`, not
+    #: `warned`) are among them.
     nonstandard: tuple[str, ...] = field(default=())
+    #: What the game's cards say that is idle in this game or on its side (`slips`,
+    #: `warned`), and what patch mode did that a transcriber may not expect (`_patch_notes`):
+    #: warnings whatever `allow_nonstandard` says, one line each.
+    warnings: tuple[str, ...] = field(default=())
 
     @property
     def n(self) -> int:
@@ -418,7 +424,9 @@ def _parse_step(raw: object, source: str, where: str, depth: int = 0) -> Step:
     op = _choice(raw, "op", OPS, source, where, what="op")
     extra = [k for k in raw if k != "op" and k not in OP_FIELDS[op]]
     if extra:
-        takes = ", ".join(sorted(OP_FIELDS[op])) or "nothing"
+        # a draw step is refused "if you do" (it runs before the action): not offered here
+        offered = OP_FIELDS[op] - ({"if_done"} if op == "draw" else set())
+        takes = ", ".join(sorted(offered)) or "nothing"
         raise _fail(
             source,
             f"{where}[{extra[0]}]",
@@ -831,13 +839,15 @@ def shipped_set(version: str, set_name: str) -> tuple[Path, tuple[Card, ...]]:
     return path, load_file(path)
 
 
-def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path]]:
-    """The card kinds of every set in play, and the files they come from.
+def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path], list[str]]:
+    """The card kinds of every set in play, the files they come from, and the patch notes.
 
     A set the `--cards` file defines comes from it (mode "replace"), or from the shipped file
     with the user's cards put in place of those of the same label and the others added
     after them (mode "patch"); every other set comes from the shipped (stand-in) file.
+    The notes (`_patch_notes`) say where a patch did what a transcriber may not expect.
     """
+    notes: list[str] = []
     user = load_card_file(Path(config.cards_file)) if config.cards_file else None
     mine: dict[str, list[Card]] = {}
     for card in user.cards if user else ():
@@ -856,6 +866,7 @@ def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path]]:
             patched = list(shipped_cards)
             labels = [c.label for c in patched]
             for card in mine[set_name]:
+                notes += _patch_notes(card, shipped_cards, set_name)
                 if card.label in labels:
                     patched[labels.index(card.label)] = card
                 else:
@@ -863,7 +874,33 @@ def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path]]:
             kinds.extend(patched)
             files.append(shipped)
         files.append(Path(config.cards_file))
-    return kinds, files
+    return kinds, files, notes
+
+
+def _patch_notes(card: Card, shipped: tuple[Card, ...], set_name: str) -> list[str]:
+    """What patching `card` into the shipped set does that a transcriber may not expect
+    (CARDS.md, "Patch mode"): a label that matches no shipped card although the NAME does
+    (the card is added, not put in place of one: a PROPHET needs its label), and a
+    replaced card whose copies differ (patch mode takes the file's `copies`, default 1)."""
+    same = [c for c in shipped if c.label == card.label]
+    if same:
+        if same[0].copies != card.copies:
+            return [
+                f"{card.source}: {card.where()}[copies]: {card.copies} "
+                f"cop{'y' if card.copies == 1 else 'ies'}; the shipped "
+                f"{set_name} {card.label} it replaces has {same[0].copies} (patch mode takes "
+                f"the file's copies, default 1: write copies = {same[0].copies} to keep them)"
+            ]
+        return []
+    named = [c.label for c in shipped if c.name == card.name]
+    if not named:
+        return []
+    return [
+        f"{card.source}: {card.where()}[label]: label {card.label!r} matches no card of the "
+        f"shipped {set_name} set, so this {card.name} is added beside its "
+        f"{sum(c.copies for c in shipped if c.name == card.name)} (they are labelled "
+        f"{', '.join(repr(x) for x in named)}); to replace one, give its label"
+    ]
 
 
 def _check_names(kinds: list[Card]) -> None:
@@ -905,19 +942,24 @@ def load_cards(config: GameConfig) -> CardSet:
     (`_set_kinds`). WAKING UP's cards named in `replaces` remove the base cards of that
     name; Blitz keeps one of each duplicate pair; campaign removals (`config.removed`) drop
     one copy each. Raises BadInput for malformed files, a step naming a card or class the
-    game lacks, a breach of what the rulebook fixes (`standard.breaches`; with
-    `config.allow_nonstandard` they are kept in `CardSet.nonstandard` instead), a deck too short for setup or for a card's NUMBER, or
-    a campaign removal naming no card.
+    game lacks, a breach of what the rulebook fixes (`standard.breaches`) or a step that
+    cannot act as written in any game (`slips`; with `config.allow_nonstandard` both are
+    kept in `CardSet.nonstandard` instead), a deck too short for setup or for a card's
+    NUMBER, or a campaign removal naming no card. The steps idle in this game or on their
+    side, and the patch notes, are kept in `CardSet.warnings`.
     """
     config.validate()
-    kinds, files = _set_kinds(config)
+    kinds, files, notes = _set_kinds(config)
     replaced = {r for k in kinds for r in k.replaces}
     kept = [k for k in kinds if not (k.name in replaced and not k.replaces)]
     _check_names(kept)
     found = breaches(kinds, config)
     if found and not config.allow_nonstandard:
         raise BadInput(
-            "\n".join(f"{line} (pass --allow-nonstandard to play it anyway)" for line in found)
+            "\n".join(
+                [*notes]
+                + [f"{line} (pass --allow-nonstandard to play it anyway)" for line in found]
+            )
         )
     cards: list[Card] = []
     for kind in kept:
@@ -937,9 +979,18 @@ def load_cards(config: GameConfig) -> CardSet:
     _check_one_copy(cards)
     _check_single_win_cards(cards, config)
     _check_deck(cards, config)
+    found_slips = slips(cards, config.label(), MAX_CARDS)
+    stuck = [s.line() for s in found_slips if not s.warned]
+    if stuck and not config.allow_nonstandard:
+        raise BadInput(
+            "\n".join(f"{line} (pass --allow-nonstandard to play it anyway)" for line in stuck)
+        )
+    warnings = tuple(notes) + tuple(s.line() for s in found_slips if s.warned)
     files_unique = tuple(dict.fromkeys(files))
     provenance = tuple(c.provenance for c in cards)
-    return CardSet(config, tuple(cards), files_unique, provenance, tuple(found))
+    return CardSet(
+        config, tuple(cards), files_unique, provenance, tuple(found) + tuple(stuck), warnings
+    )
 
 
 def _check_one_copy(cards: list[Card]) -> None:

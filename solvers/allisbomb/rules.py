@@ -941,7 +941,8 @@ def _run_reverse(s: State, card: int, step: Step, played_ignited: bool, choose: 
     pile = s.discard[::-1] if step.zone == "discard" else s.deck
     top = pile[: step.n]
     _set_top(s, step.zone, top[::-1])
-    s._say(f"  reverse the top {len(top)} of the {step.zone}")
+    where = "DISCARD PILE" if step.zone == "discard" else "DECK"
+    s._say(f"  reverse the order of the top {len(top)} cards of the {where}")
 
 
 def _run_prophecy(s: State, card: int, step: Step, played_ignited: bool, choose: Chooser) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from solvers.allisbomb.cards import Card, CardSet, Side, Step
+from solvers.allisbomb.cards import MAX_CARDS, Card, CardSet, Side, Step
 from solvers.allisbomb.rules import (
     DECK,
     DISCARD,
@@ -24,6 +24,7 @@ from solvers.allisbomb.rules import (
     next_card_words,
     next_words,
 )
+from solvers.allisbomb.slips import slips
 from solvers.common.errors import BadInput
 
 _ZONE_WORDS = {
@@ -105,7 +106,10 @@ def _amount_words(c) -> str:
         "play": " in the PLAY AREA",
     }.get(c.zone, "")
     side = f"{c.side} " if c.side else ""
-    what = {"self": "this card"}.get(c.card, c.card or (f"{c.cls} cards" if c.cls else "cards"))
+    if c.card == "self":
+        up = f" {c.side} side up" if c.side else ""
+        return f"as many as this card counts: 1 if it is{zone or ' anywhere'}{up}, else 0"
+    what = f"{c.card} cards" if c.card else (f"{c.cls} cards" if c.cls else "cards")
     return f"as many as the {side}{what}{zone}"
 
 
@@ -265,7 +269,12 @@ def _mentions(text: str, st: Step) -> bool:
 
 
 def _cond_names(st: Step) -> tuple[str, ...]:
-    return (st.cond.card, st.cond.cls) if st.cond is not None else ()
+    """The card names and classes a step's condition, counting number and places name."""
+    out = (st.of, st.next_to)
+    for c in (st.cond, st.amount):
+        if c is not None:
+            out += (c.card, c.cls)
+    return out
 
 
 def side_flags(card: Card, side: Side, cs: CardSet) -> list[str]:
@@ -323,13 +332,19 @@ class SideReport:
 
 
 def check_report(cs: CardSet, source: str) -> list[SideReport]:
-    """Every side of every card kind read from `source`, in words, with its flags."""
+    """Every side of every card kind read from `source`, in words, with its flags: what its
+    text and steps disagree on (`side_flags`) and its steps that cannot act as written in
+    this game (`slips`, CARDS.md "Slips")."""
+    found: dict[tuple[Card, str], list[str]] = {}
+    for slip in slips(cs.cards, cs.config.label(), MAX_CARDS):
+        found.setdefault((slip.card, slip.side), []).append(slip.flag())
     out = []
     for card in dict.fromkeys(c for c in cs.cards if c.source == source):
         for name in ("passive", "ignited"):
             side = getattr(card, name)
             words = [step_words(st) for st in side.steps]
-            out.append(SideReport(card, name, side.text, words, side_flags(card, side, cs)))
+            flags = side_flags(card, side, cs) + found.get((card, name), [])
+            out.append(SideReport(card, name, side.text, words, flags))
     return out
 
 
@@ -403,11 +418,30 @@ def try_card(state: State, card: int, limit: int = 200) -> tuple[list[dict], int
     return results, total
 
 
+#: What `cards try` says when no card was left in the PLAY AREA for the Ignite phase.
+LEFT_PLAY = (
+    "ignite, clean-up: nothing (the played card left the PLAY AREA during its action: it is "
+    'not IGNITED and stays where the action put it; CARDS.md, "A card that moves itself")'
+)
+
+
+def _turn_words(state: State, move: tuple[int, ...], child: State) -> list[str]:
+    """The turn in words (`State.describe_move`), with a line where the Ignite and Clean-Up
+    phases had no card to act on, which the turn's log passes over in silence."""
+    lines = state.describe_move(move)
+    # a turn that reached the Ignite phase counts itself (rules.State._run_turn)
+    if child.turn == state.turn or any(x.startswith("ignite: ") for x in lines):
+        return lines
+    after = [i for i, x in enumerate(lines) if i and x.startswith(("give ", "player "))]
+    at = after[0] if after else len(lines)
+    return [*lines[:at], LEFT_PLAY, *lines[at:]]
+
+
 def _result(state: State, move: tuple[int, ...], child: State, same_as: int | None) -> dict:
     lab = child.label
     return {
         "choices": list(move),
-        "turn": state.describe_move(move),
+        "turn": _turn_words(state, move, child),
         "outcome": child.outcome.value,
         "deck": [lab(c) for c in child.deck],
         "equipped": [[lab(c) for c in child.equipped(p)] for p in range(child.config.players)],

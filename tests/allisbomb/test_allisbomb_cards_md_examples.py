@@ -52,3 +52,35 @@ def test_each_example_loads(tmp_path, text):
     assert inner.startswith("[") and inner.endswith("]")
     cards = load_cards(game(tmp_path, inner[1:-1], players=2))
     assert "TESTER" in [c.name for c in cards.cards]
+
+
+@pytest.mark.parametrize("text", EXAMPLES, ids=range(len(EXAMPLES)))
+def test_no_example_is_a_slip(tmp_path, text):
+    """CARDS.md, "Slips": an example acts as written (the test game's TESTER is no PROPHET
+    and draws nothing, NUMBER 0: a PROPHECY example and an equip_win on the card drawn may
+    show that, and nothing else)."""
+    from solvers.allisbomb.slips import slips
+
+    inner = text.split("=", 1)[1].strip()[1:-1]
+    cards = load_cards(game(tmp_path, inner, players=2))
+    found = [s.reason for s in slips(cards.cards, "test", C.MAX_CARDS)]
+    allowed = ["not a PROPHET"] if 'op = "prophecy"' in text else []
+    allowed += ["has NUMBER 0 and no draw step"] if 'zone = "drawn"' in text else []
+    assert all(any(a in r for a in allowed) for r in found), found
+
+
+def test_the_patched_prophet_example_replaces_one(tmp_path):
+    """CARDS.md, "Patch mode": the PROPHET example, with its label, replaces a PROPHET."""
+    doc = (DATA_DIR / "CARDS.md").read_text()
+    block = next(
+        b
+        for b in re.findall(r"```toml\n(.*?)```", doc, flags=re.S)
+        if b.startswith('[[card]]\nname = "PROPHET"')
+    )
+    path = tmp_path / "prophet.toml"
+    path.write_text('[set]\nname = "base"\nmode = "patch"\n\n' + block)
+    from solvers.allisbomb.config import GameConfig
+
+    cs = load_cards(GameConfig(cards_file=path))
+    assert cs.n == 18 and cs.warnings == () and cs.labels.count("PROPHET OF EGGS") == 1
+    assert cs.cards[cs.labels.index("PROPHET OF EGGS")].source == str(path.resolve())
