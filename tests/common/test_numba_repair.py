@@ -174,3 +174,37 @@ def test_seal_round_trip_and_mismatch():
     sealed[0] ^= 1
     with pytest.raises(numba_repair.DamagedEntry):
         numba_repair.unseal(bytes(sealed))
+
+
+def test_a_command_with_a_damaged_kernel_cache_says_one_line_and_goes_on(tmp_path):
+    """`bombsolve` end to end: the Catch the Bomber kernel (the quickest to compile)."""
+    cache = tmp_path / "cache"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(cache))
+    command = [sys.executable, "-m", "cli.main", "bomber", "play", "--players", "5"]
+    command += ["--agents", "random", "--games", "50", "--seed", "1"]
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+
+    first = run()
+    assert first.returncode == 0, first.stderr[-2000:]
+    (data,) = cache.rglob("kernel.play_random_games-*.nbc")
+    _garble(data)
+    again = run()
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "Traceback" not in again.stderr and "aborted" not in again.stderr
+    said = again.stderr.splitlines()
+    damaged = [line for line in said if "was damaged" in line]
+    assert damaged == [
+        "bombsolve: the compiled-code cache for solvers.bomber.kernel.play_random_games was "
+        "damaged; compiling it again"
+    ]
+    # said before the compile it causes, which is announced as on a first run
+    assert said.index(damaged[0]) < next(i for i, s in enumerate(said) if "compiling the" in s)
+
+    def table(out: str) -> list[str]:  # the first line ends with the time taken
+        return out.splitlines()[1:]
+
+    assert table(again.stdout) == table(first.stdout)
+    healed = run()
+    assert healed.returncode == 0 and "bombsolve:" not in healed.stderr, healed.stderr
