@@ -1,12 +1,12 @@
 """Repair Numba's on-disk cache: a damaged entry is dropped and compiled again, and a cache
 folder that cannot be written is replaced by a temporary one.
 
-Numba's on-disk cache (the jit option `cache`) keeps, per function, an index file (``*.nbi``: the
-cached signatures and their data files) and a data file per signature (``*.nbc``: the
-pickled compiled code). Numba trusts their content: a truncated or garbled file raised an
-unpickling error on that run and every later one until the user deleted it, and garbled
-machine code inside an intact pickle crashed the process (LLVM aborts while loading it,
-measured). With `install()`, every function cached on disk from then on uses
+Numba's on-disk cache (the jit option `cache`) keeps, per function, an index file
+(``*.nbi``: the cached signatures and their data files) and a data file per signature
+(``*.nbc``: the pickled compiled code). Numba trusts their content: a truncated or
+garbled file raised an unpickling error on that run and every later one until the user
+deleted it, and garbled machine code inside an intact pickle crashed the process (LLVM
+aborts while loading it, measured). With `install()`, every function cached on disk from then on uses
 `RepairingCache`:
 
 - Every file it writes ends with a seal, the SHA-256 of what precedes it (`seal`). Pickle
@@ -107,12 +107,20 @@ def use_temporary_folder(reason: str) -> str:
     return _TEMPORARY
 
 
+#: The NUMBA_CACHE_DIR values found writable in this process.
+_WRITABLE: set[str] = set()
+
+
 def _check_cache_dir() -> None:
     """Replace an unwritable NUMBA_CACHE_DIR by a temporary folder (module docstring)."""
     from numba.core import config
 
     chosen = config.CACHE_DIR
-    if chosen and chosen != _TEMPORARY and not writable(chosen):
+    if not chosen or chosen in _WRITABLE or chosen == _TEMPORARY:
+        return
+    if writable(chosen):
+        _WRITABLE.add(chosen)
+    else:
         use_temporary_folder(f"the compiled-code cache folder {chosen} cannot be written")
 
 
@@ -214,7 +222,11 @@ def _build() -> type:
             _check_cache_dir()
             try:
                 super().__init__(py_func)
-            except RuntimeError:  # no folder Numba tries can be written
+            except RuntimeError as exc:
+                if "no locator available" not in str(exc):
+                    raise
+                # no folder Numba tries (NUMBA_CACHE_DIR, beside the source, the user's
+                # cache folder) can be written
                 use_temporary_folder("no compiled-code cache folder can be written")
                 super().__init__(py_func)
             self._title = f"{py_func.__module__}.{py_func.__qualname__}"

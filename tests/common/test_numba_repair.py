@@ -43,8 +43,11 @@ _RUN = textwrap.dedent(
 )
 
 
-def _run(folder: Path, cache: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=f"{folder}{os.pathsep}{ROOT}", NUMBA_CACHE_DIR=str(cache))
+def _run(folder: Path, cache: Path | None, **more: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=f"{folder}{os.pathsep}{ROOT}", **more)
+    env.pop("NUMBA_CACHE_DIR", None)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
     return subprocess.run(
         [sys.executable, "-c", _RUN], cwd=folder, env=env, capture_output=True, text=True
     )
@@ -138,6 +141,28 @@ def test_an_unwritable_cache_folder_falls_back_to_a_temporary_one(tmp_path):
     assert not (tmp_path / "src" / "__pycache__").exists() or not list(
         (tmp_path / "src" / "__pycache__").glob("*.nbi")
     )  # not beside the sources either, where Numba alone would have gone
+
+
+def test_with_no_writable_cache_folder_at_all_a_temporary_one(tmp_path):
+    # Numba alone refuses to define the function ("cannot cache function ...: no locator
+    # available") when neither the source's __pycache__ nor the user's cache can be written
+    _module(tmp_path / "src")
+    (tmp_path / "src" / "__pycache__").write_text("a file where the folder would be\n")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    run = _run(
+        tmp_path / "src",
+        None,
+        HOME=str(blocker / "home"),
+        XDG_CACHE_HOME=str(blocker / "cache"),
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert all(v[0] == 1 + i for i, v in enumerate(json.loads(run.stdout).values()))
+    notices = [line for line in run.stderr.splitlines() if line.startswith("bombsolve:")]
+    assert len(notices) == 1, run.stderr
+    assert notices[0].startswith("bombsolve: no compiled-code cache folder can be written; ")
+    assert "temporary folder" in notices[0]
 
 
 def test_a_read_only_cache_folder_falls_back_to_a_temporary_one(tmp_path):
