@@ -233,3 +233,28 @@ def test_a_command_with_a_damaged_kernel_cache_says_one_line_and_goes_on(tmp_pat
     assert table(again.stdout) == table(first.stdout)
     healed = run()
     assert healed.returncode == 0 and "bombsolve:" not in healed.stderr, healed.stderr
+
+
+def test_a_failed_save_is_a_notice_and_the_function_runs(tmp_path, monkeypatch):
+    import errno
+    import importlib
+
+    from numba.core import config
+
+    from solvers.common.numba_notices import NumbaNotice
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
+    assert numba_repair.install()
+    (tmp_path / "full_disk_mod.py").write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x * 2\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    mod = importlib.import_module("full_disk_mod")
+
+    def full(self, name, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(type(mod.f._cache._cache_file), "_save_data", full)
+    with pytest.warns(NumbaNotice, match=r"could not save compiled code in .*No space left"):
+        assert mod.f(21) == 42
