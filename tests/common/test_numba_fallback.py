@@ -136,3 +136,15 @@ def test_with_the_internals_nothing_is_said(tmp_path):
     has_pass_builder = hasattr(numba.core.codegen.CPUCodegen, "_pass_builder")
     assert got == dict(got, linked=has_pass_builder, entry=True, repair=True, typing=True)
     assert len(notices) == (0 if has_pass_builder else 1), notices
+
+
+def test_the_declared_numba_range_is_the_one_the_notices_name():
+    import re
+    import tomllib
+
+    from solvers.common.numba_notices import TESTED
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    (spec,) = [d for d in project["dependencies"] if re.match(r"numba\b", d)]
+    low, high = re.fullmatch(r"numba>=0\.(\d+),<0\.(\d+)", spec).groups()
+    assert TESTED == f"0.{low} to 0.{int(high) - 1}"
