@@ -243,7 +243,9 @@ def _build() -> type:
             try:
                 data = self._cache_file.load(key)
                 return None if data is None else self._impl.rebuild(target_context, data)
-            except Exception:  # anything reading or rebuilding it: the entry is damaged
+            except MemoryError:  # not the entry's fault
+                raise
+            except Exception:  # anything else reading or rebuilding it: the entry is damaged
                 self.repair(key)
                 return None
 
