@@ -243,7 +243,8 @@ def test_a_failed_save_is_a_notice_and_the_function_runs(tmp_path, monkeypatch):
 
     from solvers.common.numba_notices import NumbaNotice
 
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    # (not through the environment: a changed NUMBA_* variable makes Numba's next compile
+    # reload its whole configuration, new objects for the later tests)
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
     assert numba_repair.install()
     (tmp_path / "full_disk_mod.py").write_text(
