@@ -106,11 +106,6 @@ def _missing() -> str | None:
     return None
 
 
-def _supported() -> bool:
-    """Whether this Numba has the internals the table relies on (as of 0.68)."""
-    return _missing() is None
-
-
 def installed() -> bool:
     """Whether Numba's call typing goes through the table."""
     return functions.BaseFunction.get_call_type is _get_call_type
