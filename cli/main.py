@@ -66,6 +66,9 @@ class BombsolveGroup(click.Group):
             ) from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from cli.warmup import show_numba_notices
+
+        show_numba_notices()
         try:
             rv = super().main(
                 args=args,

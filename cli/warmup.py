@@ -5,7 +5,9 @@ first run of a fresh install spends seconds to a minute compiling, later runs lo
 cache in about a second. `ensure_compiled` is called by every command just before its
 first kernel call: when the cache is cold it prints one line on stderr first, with an
 estimate (and a spinner on a terminal), then the time it took. `bombsolve warmup [GAME ...]`
-compiles every kernel of the games named (all by default) with a progress bar.
+compiles every kernel of the games named (all by default) with a progress bar. What the
+Numba layer repairs or works around on the way is one `bombsolve: ...` line each
+(`show_numba_notices`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import itertools
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -368,6 +371,26 @@ def _spinner(message: str, stop: threading.Event) -> None:
         sys.stderr.flush()
     sys.stderr.write("\r" + " " * (len(message) + 16) + "\r")
     sys.stderr.flush()
+
+
+def show_numba_notices() -> None:
+    """Show the Numba layer's notices (solvers.common.numba_notices: a damaged cache compiled
+    again, a temporary cache folder, a Numba internal missing) as one `bombsolve: ...` line
+    each on stderr; other warnings as Python shows them."""
+    from solvers.common.numba_notices import NumbaNotice
+
+    shown = warnings.showwarning
+    if getattr(shown, "numba_notices", False):
+        return
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, NumbaNotice):
+            click.echo(f"bombsolve: {message}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    show.numba_notices = True
+    warnings.showwarning = show
 
 
 def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:

@@ -20,7 +20,7 @@ from solvers.common.errors import BadInput
 numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "53701f78472d6801"
+NUMBA_DEPENDS_ON = "12e1dd26cb804985"
 
 #: Cards in a Blitz deck, and how many setup EQUIPS (rulebook B).
 N_CARDS, N_EQUIPPED = 13, 3

@@ -67,7 +67,7 @@ from solvers.common.numba_entry import entry_point
 numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "c11540badbde60f0"
+NUMBA_DEPENDS_ON = "7c13680bbdc70cf1"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2

@@ -52,7 +52,7 @@ numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "d7a87a05eef4b7bd"
+NUMBA_DEPENDS_ON = "66706f66226027b6"
 
 #: The byte between the DECK and the DISCARD PILE in b[0:N].
 PAD = -1

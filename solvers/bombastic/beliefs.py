@@ -63,7 +63,7 @@ numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "2c35b398951e6d0e"
+NUMBA_DEPENDS_ON = "e2159ef1f0a07175"
 
 EVENT_WORDS = ("peek", "show", "not-bomb", "swap", "shuffle", "place", "secret-swap")
 

@@ -57,7 +57,7 @@ numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "ab0d2d31d32c13f5"
+NUMBA_DEPENDS_ON = "4b6d0aa08779fde3"
 
 
 @intrinsic

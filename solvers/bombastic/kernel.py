@@ -35,7 +35,7 @@ numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "a1a3df434ca6b8c4"
+NUMBA_DEPENDS_ON = "9ddc5dbf5bb491ea"
 
 DECK = 11
 DECK_LEN = 22

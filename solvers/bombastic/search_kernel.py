@@ -29,7 +29,7 @@ numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "42349009101fa044"
+NUMBA_DEPENDS_ON = "9f908ce766872c08"
 
 N_ACTIONS = 49
 #: How often (in iterations) a search with `stop_early` checks whether it is decided.

@@ -35,7 +35,7 @@ numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "06ae93a47faafc5e"
+NUMBA_DEPENDS_ON = "8142fd9d43e57c37"
 
 # Result columns of `play_random_games`.
 COLUMNS = (

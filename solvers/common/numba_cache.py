@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterable
 def is_cached(dispatcher, accept: Callable[[tuple], bool] | None = None) -> bool:
     """Return True if `dispatcher` is compiled in this process or has an on-disk cache entry
     for its current source; with `accept`, only for a signature (the tuple of argument
-    types) that `accept` accepts."""
+    types) that `accept` accepts. A damaged entry is a miss, repaired (with its notice)
+    when the cache is a `numba_repair.RepairingCache`, so that it is said before the
+    compile it causes."""
 
     def ok(sig) -> bool:
         return accept is None or accept(tuple(sig))
@@ -24,12 +26,22 @@ def is_cached(dispatcher, accept: Callable[[tuple], bool] | None = None) -> bool
     cache_file = getattr(cache, "_cache_file", None)
     if cache_file is None:  # no on-disk cache: it compiles on every first call
         return False
+    repair = getattr(cache, "repair", None)  # a numba_repair.RepairingCache's
     try:
         index = cache_file._load_index()
     except Exception:  # an unreadable index is a cache miss, as it is to Numba
+        if repair is not None:
+            repair()
         return False
     # the index's keys are (signature, target, ...) tuples
-    return any(ok(key[0]) for key in index)
+    found = False
+    for key, name in index.items():
+        if ok(key[0]):
+            if repair is not None and not cache_file.sound(name):
+                repair(key)
+            else:
+                found = True
+    return found
 
 
 def all_cached(entries: Iterable) -> bool:

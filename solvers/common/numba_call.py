@@ -14,6 +14,11 @@ emits the call at such an address inside an `@intrinsic`; the intrinsic must che
 its argument types are exactly the callee's `argtypes` (`check_types`), since a call
 through an address has no other type check. The callee must not raise (compile it with
 `error_model="numpy"` and no `raise`): the status it returns is not looked at.
+
+It relies on Numba internals present from 0.60 to 0.68 (a dispatcher's `overloads`, a
+code library's `get_pointer_to_function`, `fndesc.mangled_name`, the calling convention's
+`get_function_type` and `call_function`). Unlike the rest of the layer it has no plain-Numba
+form to fall back to: a call through an address is what keeps the callee out of its callers.
 """
 
 from __future__ import annotations

@@ -19,53 +19,78 @@ It relies on two things of Numba's: a jit option `pipeline_class` (the documente
 customise the compiler) and `numba.core.config.OPT` being read when a library's pass
 managers are built (numba.core.codegen, `CPUCodegen._pass_builder`), as in Numba 0.68;
 `tests/common/test_numba_opt.py` checks the level seen and its restoring. Were a later
-Numba to read it elsewhere, the helpers would only compile as slowly as before.
+Numba to read it elsewhere, the helpers would only compile as slowly as before. Where this
+Numba lacks one of them (`CPUCodegen._pass_builder`, before 0.61, for one), `linked_helper`
+is plain `njit` (one notice, solvers.common.numba_notices): the same code runs, its helpers
+optimised in full as well.
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 from numba import njit
-from numba.core import config
-from numba.core.compiler import CompilerBase, DefaultPassBuilder
-from numba.core.compiler_machinery import register_pass
-from numba.core.typed_passes import NativeLowering
 
 #: LLVM optimisation level of a linked helper's own library (see the module docstring).
 LEVEL = 1
 
 
-@register_pass(mutates_CFG=True, analysis_only=False)
-class LinkedLowering(NativeLowering):
-    """Numba's lowering pass with `config.OPT` at `LEVEL` while it runs (it builds and
-    optimises the function's library), restored after."""
-
-    _name = "native_lowering_linked"
-
-    def run_pass(self, state):
-        saved = config.OPT
-        config.OPT = type(saved)(min(LEVEL, int(saved)))
-        try:
-            return super().run_pass(state)
-        finally:
-            config.OPT = saved
-
-
 def nopython_pipeline_with(state, lowering: type) -> list:
     """Numba's nopython pipeline for `state` with the pass `lowering` in place of
     `NativeLowering` (a compiler's `define_pipelines`)."""
+    from numba.core.compiler import DefaultPassBuilder
+    from numba.core.typed_passes import NativeLowering
+
     pm = DefaultPassBuilder.define_nopython_pipeline(state)
     pm.passes = [(lowering if p is NativeLowering else p, desc) for p, desc in pm.passes]
     pm.finalize()
     return [pm]
 
 
-class LinkedCompiler(CompilerBase):
-    """Numba's nopython pipeline with `LinkedLowering` in place of `NativeLowering`."""
+@cache
+def linked_compiler() -> type | None:
+    """`LinkedCompiler`: Numba's nopython pipeline with `LinkedLowering` in place of
+    `NativeLowering`; None (with one notice) where this Numba lacks what it relies on."""
+    try:
+        from numba.core import codegen, config
+        from numba.core.compiler import CompilerBase, DefaultPassBuilder  # noqa: F401
+        from numba.core.compiler_machinery import register_pass
+        from numba.core.typed_passes import NativeLowering
 
-    def define_pipelines(self):
-        return nopython_pipeline_with(self.state, LinkedLowering)
+        codegen.CPUCodegen._pass_builder  # noqa: B018 - reads config.OPT for each library
+    except (ImportError, AttributeError) as exc:
+        from solvers.common.numba_notices import lacking
+
+        lacking("numba_opt", exc, "helpers are compiled and optimised in full (slower)")
+        return None
+
+    @register_pass(mutates_CFG=True, analysis_only=False)
+    class LinkedLowering(NativeLowering):
+        """Numba's lowering pass with `config.OPT` at `LEVEL` while it runs (it builds and
+        optimises the function's library), restored after."""
+
+        _name = "native_lowering_linked"
+
+        def run_pass(self, state):
+            saved = config.OPT
+            config.OPT = type(saved)(min(LEVEL, int(saved)))
+            try:
+                return super().run_pass(state)
+            finally:
+                config.OPT = saved
+
+    class LinkedCompiler(CompilerBase):
+        """Numba's nopython pipeline with `LinkedLowering` in place of `NativeLowering`."""
+
+        def define_pipelines(self):
+            return nopython_pipeline_with(self.state, LinkedLowering)
+
+    return LinkedCompiler
 
 
 def linked_helper(**options):
-    """`njit(**options)` compiling through `LinkedCompiler`."""
-    return njit(pipeline_class=LinkedCompiler, no_cfunc_wrapper=True, **options)
+    """`njit(**options)` compiling through `linked_compiler()` (plain `njit` without it)."""
+    compiler = linked_compiler()
+    if compiler is None:
+        return njit(**options)
+    return njit(pipeline_class=compiler, no_cfunc_wrapper=True, **options)

@@ -25,8 +25,9 @@ What is compiled does not change: the solver's LLVM IR and machine code are byte
 the same with and without the table (`tests/common/test_numba_typing.py` compares them on a
 small kernel in two processes). It relies on Numba internals as of 0.68
 (`BaseFunction.get_call_type`, `_impl_keys`, `targetconfig.ConfigStack`, a flags object's
-`_values`); where they are missing `install` leaves Numba as it is, and
-`BOMBSOLVE_TYPING_MEMO=0` in the environment turns the table off.
+`_values`); where they are missing `install` leaves Numba as it is (one notice, from
+solvers.common.numba_notices), and `BOMBSOLVE_TYPING_MEMO=0` in the environment turns the
+table off.
 """
 
 from __future__ import annotations
@@ -90,17 +91,19 @@ def _uses(func: Any, name: str) -> bool:
     return code is not None and name in code.co_names
 
 
-def _supported() -> bool:
-    """Whether this Numba has the internals the table relies on (as of 0.68)."""
+def _missing() -> str | None:
+    """The first internal the table relies on (as of 0.68) that this Numba lacks, or None."""
     stack = getattr(targetconfig, "ConfigStack", None)
     flags_class = getattr(targetconfig, "TargetConfig", None)
-    return (
-        hasattr(stack, "top_or_none")
-        and flags_class is not None
-        and _uses(flags_class.__init__, "_values")
-        and _uses(functions.BaseFunction.__init__, "_impl_keys")
-        and _uses(_ORIGINAL, "_impl_keys")
-    )
+    if not hasattr(stack, "top_or_none"):
+        return "numba.core.targetconfig.ConfigStack.top_or_none"
+    if flags_class is None or not _uses(flags_class.__init__, "_values"):
+        return "numba.core.targetconfig.TargetConfig._values"
+    if not (
+        _uses(functions.BaseFunction.__init__, "_impl_keys") and _uses(_ORIGINAL, "_impl_keys")
+    ):
+        return "numba.core.types.functions.BaseFunction._impl_keys"
+    return None
 
 
 def installed() -> bool:
@@ -111,10 +114,24 @@ def installed() -> bool:
 def install() -> bool:
     """Route Numba's call typing through the table (once; safe to call again). Returns
     whether it is installed: not where `BOMBSOLVE_TYPING_MEMO=0` or this Numba lacks the
-    internals it relies on."""
+    internals it relies on (then with one notice).
+
+    Every kernel module calls it before defining its kernels, so it also installs the
+    on-disk cache's repair (solvers.common.numba_repair), which must precede the first
+    function cached on disk: Numba is imported by then, and only by then. (Imported here:
+    neither changes compiled code, so neither is among the kernels' dependencies,
+    solvers.common.numba_deps.)"""
+    from solvers.common import numba_repair
+    from solvers.common.numba_notices import lacking
+
+    numba_repair.install()
     if installed():
         return True
-    if os.environ.get("BOMBSOLVE_TYPING_MEMO", "1") == "0" or not _supported():
+    if os.environ.get("BOMBSOLVE_TYPING_MEMO", "1") == "0":
+        return False
+    missing = _missing()
+    if missing is not None:
+        lacking("numba_typing", missing, "every call is typed afresh (compiling is slower)")
         return False
     functions.BaseFunction.get_call_type = _get_call_type
     return True

@@ -4,12 +4,18 @@ caller's at Numba's, and the level is restored after."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from numba import njit
 from numba.core import codegen, config
 
 from solvers.common import numba_opt
 
 
+@pytest.mark.skipif(
+    not hasattr(codegen.CPUCodegen, "_pass_builder"),
+    reason="this Numba has no CPUCodegen._pass_builder: linked helpers are plain njit "
+    "(tests/common/test_numba_fallback.py)",
+)
 def test_helper_optimised_at_its_level_caller_at_numbas(monkeypatch):
     seen: list[int] = []
     build = codegen.CPUCodegen._pass_builder
