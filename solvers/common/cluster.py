@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class LocalDaskCluster:
-    """Start a scheduler and `n_workers` one-thread workers; logs go to `tmp`.
+    """Start a scheduler and `n_workers` one-thread workers (0: a scheduler alone); logs go
+    to `tmp`.
 
     Use as a context manager, or call `close()`. `address` is the scheduler's tcp address;
     `workers` holds the worker processes (a test may kill one and `add_worker` another).
@@ -27,6 +28,7 @@ class LocalDaskCluster:
 
     def __init__(self, tmp: Path, n_workers: int = 2, start_timeout: float = 60.0):
         self.tmp = Path(tmp)
+        self.tmp.mkdir(parents=True, exist_ok=True)
         self.file = self.tmp / "scheduler.json"
         self.env = {
             **os.environ,
@@ -51,7 +53,8 @@ class LocalDaskCluster:
                 time.sleep(0.1)
             self.address = self._address()
             self.workers = [self.add_worker(i) for i in range(n_workers)]
-            self.wait_for_workers(n_workers, start_timeout)
+            if n_workers:
+                self.wait_for_workers(n_workers, start_timeout)
         except BaseException:
             self.close()
             raise
