@@ -1113,27 +1113,41 @@ def _ask_scheduler(scheduler: str, timeout: float) -> None:
         )
 
 
+#: The loggers of Dask's client side, quiet while a study uses it (`_DaskSession`).
+_DASK_LOGGERS = ("distributed", "distributed.client")
+
+
 class _DaskSession:
-    """A connected Dask client, its scheduler's address and the wait for workers."""
+    """A connected Dask client, its scheduler's address and the wait for workers.
+
+    While it is open, Dask's client logs only errors: a lost connection is logged at
+    INFO with a traceback, which the study's own line replaces."""
 
     def __init__(self, client: Any, address: str, worker_wait: float) -> None:
         self.client = client
         self.address = address
         self.worker_wait = worker_wait
+        self._workers = 1  # (`_connect` has waited for one)
+        self._levels = {name: logging.getLogger(name).level for name in _DASK_LOGGERS}
+        for name in _DASK_LOGGERS:
+            log = logging.getLogger(name)
+            log.setLevel(max(log.getEffectiveLevel(), logging.ERROR))
 
     def workers(self) -> int | None:
-        """Running workers of the scheduler; None when it does not answer."""
+        """Running workers of the scheduler; None once the client has lost it."""
         # (asked only of a connected client: one reconnecting would wait on Dask's own
-        # connection timeout; and a failed call leaves Dask's last answer, so look again)
+        # connection timeout; a call that fails keeps the last count, and Dask keeps its last
+        # answer, so the client's state is read again after it)
         if self.gone():
             return None
         try:
             info = self.client.scheduler_info()  # (every worker's state)
+            self._workers = sum(
+                1 for w in info.get("workers", {}).values() if w.get("status") == "running"
+            )
         except Exception:
-            return None
-        if self.gone():
-            return None
-        return sum(1 for w in info.get("workers", {}).values() if w.get("status") == "running")
+            pass
+        return None if self.lost(0.0) else self._workers
 
     def gone(self) -> bool:
         """True once the client has lost its scheduler (Dask then cancels every future)."""
@@ -1152,15 +1166,15 @@ class _DaskSession:
     def close(self) -> None:
         # A client that lost its scheduler logs the reconnection that closing it ends as an
         # error with a traceback; the study's one line has said what happened.
-        log = logging.getLogger("distributed.client")
-        level = log.level
         if self.gone():
-            log.setLevel(logging.CRITICAL)
+            for name in _DASK_LOGGERS:
+                logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             with contextlib.suppress(Exception):
                 self.client.close(timeout=5)
         finally:
-            log.setLevel(level)
+            for name, level in self._levels.items():
+                logging.getLogger(name).setLevel(level)
 
 
 def _spent(deadline: float | None) -> bool:

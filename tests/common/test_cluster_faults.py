@@ -10,6 +10,7 @@ the table of an uninterrupted run. A lost worker that is replaced still finishes
 from __future__ import annotations
 
 import http.server
+import logging
 import os
 import signal
 import socket
@@ -268,6 +269,7 @@ def test_only_worker_replaced_within_the_wait_finishes(tmp_path):
 
 def test_scheduler_lost_mid_study_stops_then_resumes(tmp_path, capfd):
     local = uninterrupted(tmp_path)
+    levels = [logging.getLogger(n).level for n in ("distributed", "distributed.client")]
     out = tmp_path / "dask"
     with LocalDaskCluster(tmp_path / "first", n_workers=1) as cluster:
         watcher = kill_when_chunk_done(out, cluster.scheduler)
@@ -288,6 +290,8 @@ def test_scheduler_lost_mid_study_stops_then_resumes(tmp_path, capfd):
     assert "re-run the same command to resume" in line
     assert took < 60, took
     assert "Traceback" not in capfd.readouterr().err
+    # Dask's logging is quiet while the study runs, and as it was afterwards.
+    assert [logging.getLogger(n).level for n in ("distributed", "distributed.client")] == levels
     kept = load_manifest(out)["chunks_done"]
     assert 1 <= kept < 12
     with LocalDaskCluster(tmp_path / "second", n_workers=1) as fresh:
@@ -316,7 +320,9 @@ def test_scheduler_lost_mid_command_is_one_line(tmp_path):
         try:
             deadline = time.monotonic() + 120
             while not list(out.glob("*/chunks/chunk-*.parquet")):
-                assert command.poll() is None and time.monotonic() < deadline
+                if command.poll() is not None:
+                    pytest.fail(f"ended before it was cut: {command.communicate()}")
+                assert time.monotonic() < deadline, "no chunk finished"
                 time.sleep(0.05)
             os.killpg(cluster.scheduler.pid, signal.SIGKILL)
             _, err = command.communicate(timeout=60)
