@@ -22,11 +22,22 @@ class LocalDaskCluster:
     """Start a scheduler and `n_workers` one-thread workers (0: a scheduler alone); logs go
     to `tmp`.
 
-    Use as a context manager, or call `close()`. `address` is the scheduler's tcp address;
+    ``protocol="tls"`` with ``env`` naming the certificates (Dask's ``DASK_DISTRIBUTED__COMM__
+    TLS__...`` variables) starts an encrypted one; this process's client then needs the same
+    settings in its Dask configuration.
+
+    Use as a context manager, or call `close()`. `address` is the scheduler's address;
     `workers` holds the worker processes (a test may kill one and `add_worker` another).
     """
 
-    def __init__(self, tmp: Path, n_workers: int = 2, start_timeout: float = 60.0):
+    def __init__(
+        self,
+        tmp: Path,
+        n_workers: int = 2,
+        start_timeout: float = 60.0,
+        protocol: str = "tcp",
+        env: dict[str, str] | None = None,
+    ):
         self.tmp = Path(tmp)
         self.tmp.mkdir(parents=True, exist_ok=True)
         self.file = self.tmp / "scheduler.json"
@@ -34,12 +45,14 @@ class LocalDaskCluster:
             **os.environ,
             "PYTHONPATH": str(ROOT),
             "DASK_DISTRIBUTED__WORKER__DAEMON": "False",
+            **(env or {}),
         }
         self.workers: list[subprocess.Popen] = []
         self.scheduler = self._spawn(
             [
                 "-m",
                 "distributed.cli.dask_scheduler",
+                *("--protocol", protocol),
                 *("--host", "127.0.0.1", "--port", "0", "--no-dashboard"),
                 *("--scheduler-file", str(self.file)),
             ],

@@ -1069,9 +1069,13 @@ def _ask_scheduler(scheduler: str, timeout: float) -> None:
     Runs on its own thread and event loop, so that a caller's loop (a notebook's) is left
     alone and the wait stays bounded whatever the address does."""
     from distributed.comm import connect
+    from distributed.security import Security
+
+    # (the TLS settings of Dask's configuration, as its client would use them)
+    tls = Security().get_connection_args("client")
 
     async def ask() -> Any:
-        comm = await connect(scheduler, timeout=timeout)
+        comm = await connect(scheduler, timeout=timeout, **tls)
         try:
             await comm.write({"op": "identity", "reply": True})
             return await comm.read()

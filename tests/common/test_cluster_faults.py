@@ -336,3 +336,30 @@ def test_scheduler_lost_mid_command_is_one_line(tmp_path):
     assert "re-run the same command to resume" in line
     (folder,) = [p.parent for p in out.glob("*/manifest.json")]
     assert 1 <= load_manifest(folder)["chunks_done"] < 40
+
+
+def test_tls_scheduler_of_the_configuration_is_reached(tmp_path):
+    """The bounded first question to the scheduler goes with the TLS settings of Dask's
+    configuration, as Dask's client does: an encrypted cluster still runs the study."""
+    pytest.importorskip("cryptography")  # (what Security.temporary makes certificates with)
+    import dask
+    from distributed.security import Security
+
+    made = Security.temporary()
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert.write_text(made.tls_ca_file)
+    key.write_text(made.tls_client_key)
+    config = {"distributed.comm.require-encryption": True, "distributed.comm.tls.ca-file": cert}
+    for role in ("scheduler", "worker", "client"):
+        config[f"distributed.comm.tls.{role}.cert"] = cert
+        config[f"distributed.comm.tls.{role}.key"] = key
+    env = {
+        "DASK_" + name.upper().replace(".", "__").replace("-", "_"): str(value)
+        for name, value in config.items()
+    }
+    local = uninterrupted(tmp_path)
+    with dask.config.set({k: str(v) for k, v in config.items()}):
+        with LocalDaskCluster(tmp_path / "dask", n_workers=1, protocol="tls", env=env) as c:
+            assert c.address.startswith("tls://")
+            dist = run_study(coin(), tmp_path / "out", scheduler=c.address, progress=False)
+    pd.testing.assert_frame_equal(local, dist)
