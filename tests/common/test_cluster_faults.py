@@ -363,3 +363,18 @@ def test_tls_scheduler_of_the_configuration_is_reached(tmp_path):
             assert c.address.startswith("tls://")
             dist = run_study(coin(), tmp_path / "out", scheduler=c.address, progress=False)
     pd.testing.assert_frame_equal(local, dist)
+
+
+def test_play_commands_take_the_wait_too(silent_listener):
+    """`bombastic play` and `tournament` run on Dask outside the study options: the same
+    --scheduler-timeout bounds them."""
+    for command in (["play", "--x", "random", "--o", "random"], ["tournament"]):
+        t0 = time.monotonic()
+        result = CliRunner().invoke(
+            cli,
+            ["bombastic", *command, "--games", "2", "--scheduler", silent_listener,
+             "--scheduler-timeout", "1"],
+        )  # fmt: skip
+        assert result.exit_code == 2, result.output
+        assert f"'{silent_listener}' did not answer within 1 s" in result.stderr
+        assert time.monotonic() - t0 < 1.0 + SLACK
