@@ -6,7 +6,9 @@ A study is a pure function over a chunk of cases. The runner
   ``SeedSequence(seed, spawn_key=(i,))`` (the same child ``SeedSequence(seed).spawn(n)[i]``
   gives), so results are identical for any number of workers or machines;
 - runs the chunks in this process (``workers=1``), on a local process pool, or on a Dask
-  distributed cluster (``scheduler="tcp://host:port"``);
+  distributed cluster (``scheduler="tcp://host:port"``), waiting a bounded time for its
+  scheduler to answer and for a worker (`scheduler_wait`): a cluster that fails stops the
+  study with one line (`DaskUnavailable`), the finished chunks kept;
 - writes each finished chunk atomically as Parquet (``chunks/chunk-000042.parquet``, with the
   study's identity in the file's metadata) and a ``manifest.json`` naming the command,
   parameters, input files and their hashes, versions, git commit and times;

@@ -153,8 +153,9 @@ def refused_study(tmp_path: Path, address: str) -> str:
     )  # fmt: skip
     assert code == 2, err
     assert not out.exists()
-    # The bound is the wait, not Dask's minutes: the process starts, loads its kernel, waits.
-    assert took < WAIT + SLACK + 10, took
+    # Bounded by the wait, not by Dask's minutes (the process also starts and loads, or on
+    # a first run compiles, its kernel: some 30 s at most on a busy two-core machine).
+    assert took < WAIT + SLACK + 45, took
     return the_one_line(err)
 
 
