@@ -20,6 +20,7 @@ from cli.common import (
     json_record,
     parse_rule_pairs,
     rule_option,
+    scheduler_timeout_option,
     study_options,
 )
 from solvers.common.errors import BadInput
@@ -308,6 +309,7 @@ def _pct(p: float) -> str:
     help=GAMES_WORKERS_HELP,
 )
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
+@scheduler_timeout_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
 def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
@@ -399,6 +401,7 @@ def _announce_kernels(specs) -> None:
     help=GAMES_WORKERS_HELP,
 )
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
+@scheduler_timeout_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
 def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> None:

@@ -94,6 +94,31 @@ def finite_float(
     return FiniteFloat(min, max, min_open=min_open)
 
 
+def scheduler_timeout_option(fn):
+    """Add ``--scheduler-timeout SECONDS`` to a command that takes ``--scheduler``: how long
+    its studies wait for the Dask scheduler to answer and for a worker to join it
+    (`solvers.common.runner.scheduler_wait`)."""
+
+    @click.option(
+        "--scheduler-timeout",
+        "scheduler_timeout",
+        type=finite_float(0, min_open=True),
+        default=None,
+        metavar="SECONDS",
+        help="With --scheduler: wait this long for it to answer (default 10) and for a "
+        "worker to join it, at the start or after every worker left (default 60); then "
+        "stop with one line, keeping the finished chunks.",
+    )
+    @functools.wraps(fn)
+    def wrapper(*args, scheduler_timeout=None, **kwargs):
+        from solvers.common.runner import scheduler_wait
+
+        with scheduler_wait(scheduler_timeout):
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
 #: The help of every ``--workers`` option: one default in every game (the runner's,
 #: `solvers.common.runner.run_study` with ``workers=None``).
 WORKERS_HELP = (
@@ -103,8 +128,8 @@ WORKERS_HELP = (
 
 
 def study_options(default_chunk: int | None = 1000):
-    """Add ``--out``, ``--workers``, ``--scheduler``, ``--chunk-size`` and ``--time-budget`` to
-    a study command.
+    """Add ``--out``, ``--workers``, ``--scheduler`` (with ``--scheduler-timeout``),
+    ``--chunk-size`` and ``--time-budget`` to a study command.
 
     ``default_chunk=None`` leaves ``--chunk-size`` unset so the command can choose.
     ``--time-budget MINUTES`` starts no chunk after that long; the command then stops with
@@ -132,6 +157,7 @@ def study_options(default_chunk: int | None = 1000):
             default=None,
             help="Run the chunks on this Dask distributed scheduler instead.",
         )
+        @scheduler_timeout_option
         @click.option(
             "--chunk-size",
             type=click.IntRange(min=1),

@@ -19,25 +19,40 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class LocalDaskCluster:
-    """Start a scheduler and `n_workers` one-thread workers; logs go to `tmp`.
+    """Start a scheduler and `n_workers` one-thread workers (0: a scheduler alone); logs go
+    to `tmp`.
 
-    Use as a context manager, or call `close()`. `address` is the scheduler's tcp address;
+    ``protocol="tls"`` with ``env`` naming the certificates (Dask's ``DASK_DISTRIBUTED__COMM__
+    TLS__...`` variables) starts an encrypted one; this process's client then needs the same
+    settings in its Dask configuration.
+
+    Use as a context manager, or call `close()`. `address` is the scheduler's address;
     `workers` holds the worker processes (a test may kill one and `add_worker` another).
     """
 
-    def __init__(self, tmp: Path, n_workers: int = 2, start_timeout: float = 60.0):
+    def __init__(
+        self,
+        tmp: Path,
+        n_workers: int = 2,
+        start_timeout: float = 60.0,
+        protocol: str = "tcp",
+        env: dict[str, str] | None = None,
+    ):
         self.tmp = Path(tmp)
+        self.tmp.mkdir(parents=True, exist_ok=True)
         self.file = self.tmp / "scheduler.json"
         self.env = {
             **os.environ,
             "PYTHONPATH": str(ROOT),
             "DASK_DISTRIBUTED__WORKER__DAEMON": "False",
+            **(env or {}),
         }
         self.workers: list[subprocess.Popen] = []
         self.scheduler = self._spawn(
             [
                 "-m",
                 "distributed.cli.dask_scheduler",
+                *("--protocol", protocol),
                 *("--host", "127.0.0.1", "--port", "0", "--no-dashboard"),
                 *("--scheduler-file", str(self.file)),
             ],
@@ -51,7 +66,8 @@ class LocalDaskCluster:
                 time.sleep(0.1)
             self.address = self._address()
             self.workers = [self.add_worker(i) for i in range(n_workers)]
-            self.wait_for_workers(n_workers, start_timeout)
+            if n_workers:
+                self.wait_for_workers(n_workers, start_timeout)
         except BaseException:
             self.close()
             raise

@@ -6,7 +6,9 @@ A study is a pure function over a chunk of cases. The runner
   ``SeedSequence(seed, spawn_key=(i,))`` (the same child ``SeedSequence(seed).spawn(n)[i]``
   gives), so results are identical for any number of workers or machines;
 - runs the chunks in this process (``workers=1``), on a local process pool, or on a Dask
-  distributed cluster (``scheduler="tcp://host:port"``);
+  distributed cluster (``scheduler="tcp://host:port"``), waiting a bounded time for its
+  scheduler to answer and for a worker (`scheduler_wait`): a cluster that fails stops the
+  study with one line (`DaskUnavailable`), the finished chunks kept;
 - writes each finished chunk atomically as Parquet (``chunks/chunk-000042.parquet``, with the
   study's identity in the file's metadata) and a ``manifest.json`` naming the command,
   parameters, input files and their hashes, versions, git commit and times;
@@ -48,6 +50,7 @@ import fcntl
 import hashlib
 import itertools
 import json
+import logging
 import os
 import platform
 import re
@@ -57,7 +60,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -79,7 +82,14 @@ CHUNK_DIR = "chunks"
 #: The advisory lock file of a study folder: one study runs into a folder at a time.
 LOCK = ".bombsolve.lock"
 _META_KEY = b"bombsolve.chunk"
-DASK_CONNECT_TIMEOUT = "10s"
+#: Seconds a Dask scheduler has to answer (connection and handshake) before a study gives up
+#: on it, unless ``--scheduler-timeout`` says otherwise (`scheduler_wait`).
+DASK_CONNECT_TIMEOUT = 10.0
+#: Seconds a study waits for a first worker to join its scheduler, and for one to come back
+#: when every worker has left mid-study, unless ``--scheduler-timeout`` says otherwise.
+DASK_WORKER_TIMEOUT = 60.0
+#: How often (seconds) a Dask study looks at its scheduler and workers while chunks run.
+_DASK_POLL = 1.0
 
 #: A time budget set by a command's ``--time-budget`` for every study it runs (`time_budget`).
 _COMMAND_BUDGET: contextvars.ContextVar[float | None] = contextvars.ContextVar(
@@ -88,6 +98,10 @@ _COMMAND_BUDGET: contextvars.ContextVar[float | None] = contextvars.ContextVar(
 #: Whether a study whose folder is locked by another is waited for (``--wait``).
 _COMMAND_WAIT: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "bombsolve_lock_wait", default=False
+)
+#: The wait for a Dask scheduler and its workers set by ``--scheduler-timeout`` (seconds).
+_COMMAND_SCHEDULER_WAIT: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "bombsolve_scheduler_wait", default=None
 )
 #: Set once a study has started writing its folder: Ctrl-C can then say "re-run to resume".
 _STUDY_STARTED = threading.Event()
@@ -106,6 +120,25 @@ def lock_wait(wait: bool):
         yield
     finally:
         _COMMAND_WAIT.reset(token)
+
+
+@contextlib.contextmanager
+def scheduler_wait(seconds: float | None):
+    """Make every `run_study` inside the block wait at most `seconds` for its Dask scheduler
+    to answer and for a worker to join it (for ``--scheduler-timeout``; None: the defaults,
+    `DASK_CONNECT_TIMEOUT` and `DASK_WORKER_TIMEOUT`)."""
+    token = _COMMAND_SCHEDULER_WAIT.set(seconds)
+    try:
+        yield
+    finally:
+        _COMMAND_SCHEDULER_WAIT.reset(token)
+
+
+class DaskUnavailable(BadInput):
+    """A Dask scheduler that does not answer, has no workers, or was lost mid-study.
+
+    A `BadInput`, so the command line gives its one line and exit code 2: the user fixes the
+    cluster (or the address) and re-runs the same command, which resumes the study."""
 
 
 class StudyPaused(Exception):
@@ -789,6 +822,7 @@ def run_study(
     command: str | None = None,
     time_budget: float | None = None,
     wait: bool | None = None,
+    scheduler_timeout: float | None = None,
 ) -> pd.DataFrame:
     """Run (or resume) `study` into `out_dir` and return all its rows, sorted by case.
 
@@ -797,6 +831,10 @@ def run_study(
     after it is spent; chunks already running finish and are kept, and the rows of the chunks
     done so far are returned (``df.attrs["complete"]`` says whether that is all of them).
     ``wait``: when another study holds the folder's lock, wait for it instead of refusing.
+    ``scheduler_timeout`` (seconds): how long the scheduler has to answer and a worker to
+    join it, at the start and whenever every worker has left (default: `DASK_CONNECT_TIMEOUT`
+    to answer, `DASK_WORKER_TIMEOUT` for a worker); past it, and when the scheduler is lost,
+    the study stops with `DaskUnavailable`, keeping its finished chunks.
 
     Nothing is written until the study can run: the folder is checked, the scheduler
     reached and the first chunk computed before ``manifest.json`` appears; a run refused
@@ -804,6 +842,8 @@ def run_study(
     Raises `BadInput` when `out_dir` holds a different study or cannot be used.
     """
     out = Path(out_dir)
+    if scheduler_timeout is None:
+        scheduler_timeout = _COMMAND_SCHEDULER_WAIT.get()
     from_command = time_budget is None and _COMMAND_BUDGET.get() is not None
     if from_command:
         # The command's deadline, shared by every study it runs.
@@ -818,7 +858,11 @@ def run_study(
         raise BadInput(f"--workers {workers} is not positive; expected 1 or more")
     check_output_folder(out)
     _check_manifest(out, study, ident)
-    client = _connect(scheduler) if scheduler else None
+    if scheduler_timeout is not None and not scheduler_timeout > 0:
+        raise BadInput(
+            f"scheduler timeout {scheduler_timeout} is not positive; expected seconds > 0"
+        )
+    client = _connect(scheduler, scheduler_timeout) if scheduler else None
     made = _make_folder(out)
     try:
         with folder_lock(out, wait=wait):
@@ -975,18 +1019,168 @@ def _run_locked(
     return df
 
 
-def _connect(scheduler: str):
-    """A Dask client of `scheduler`, or BadInput naming the address and what was expected."""
+def _connect(scheduler: str, timeout: float | None = None) -> _DaskSession:
+    """A Dask client of `scheduler` with a worker, or `DaskUnavailable` naming the address
+    and what was expected.
+
+    The scheduler has `timeout` seconds (`DASK_CONNECT_TIMEOUT`) to answer and then as long
+    (`DASK_WORKER_TIMEOUT`) to have a worker: Dask's own client bounds the connection but not
+    the handshake, so an address that accepts and never answers would hold it for minutes."""
+    from dask.utils import parse_timedelta
     from distributed import Client
 
+    answer = timeout if timeout is not None else parse_timedelta(DASK_CONNECT_TIMEOUT)
+    worker_wait = timeout if timeout is not None else DASK_WORKER_TIMEOUT
+    _ask_scheduler(scheduler, answer)
     try:
-        return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+        client = Client(scheduler, timeout=answer, set_as_default=False)
     except (OSError, ValueError, TypeError) as exc:
-        reason = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
-        raise BadInput(
-            f"cannot reach Dask scheduler {scheduler!r} ({reason}); expected tcp://HOST:PORT "
-            "of a running scheduler"
+        raise _unreachable(scheduler, exc) from None
+    session = _DaskSession(client, scheduler, worker_wait)
+    try:
+        client.wait_for_workers(1, timeout=worker_wait)
+    except TimeoutError:
+        session.close()
+        raise DaskUnavailable(
+            f"no worker joined the Dask scheduler {scheduler} within {worker_wait:g} s; "
+            f"start workers with `dask worker {scheduler}` (or wait longer with "
+            "--scheduler-timeout SECONDS)"
         ) from None
+    except (OSError, CancelledError) as exc:
+        # (the scheduler went away while the study waited for its workers)
+        session.close()
+        raise _unreachable(scheduler, exc) from None
+    except BaseException:
+        session.close()
+        raise
+    return session
+
+
+def _unreachable(scheduler: str, exc: BaseException) -> DaskUnavailable:
+    reason = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+    return DaskUnavailable(
+        f"cannot reach Dask scheduler {scheduler!r} ({reason}); expected tcp://HOST:PORT "
+        "of a running scheduler"
+    )
+
+
+def _ask_scheduler(scheduler: str, timeout: float) -> None:
+    """Ask `scheduler` who it is, within `timeout` seconds all told; raise `DaskUnavailable`
+    unless a Dask scheduler answers.
+
+    Runs on its own thread and event loop, so that a caller's loop (a notebook's) is left
+    alone and the wait stays bounded whatever the address does."""
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    # (the TLS settings of Dask's configuration, as its client would use them)
+    tls = Security().get_connection_args("client")
+
+    async def ask() -> Any:
+        comm = await connect(scheduler, timeout=timeout, **tls)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    answer: list[Any] = []
+
+    def run() -> None:
+        import asyncio
+
+        try:
+            # Dask bounds the connection by `timeout` but not the handshake after it: the
+            # margin lets a refused or unresolved address say so in Dask's own words.
+            answer.append(asyncio.run(asyncio.wait_for(ask(), timeout + 1.0)))
+        except BaseException as exc:  # handed to the caller's thread
+            answer.append(exc)
+
+    thread = threading.Thread(target=run, name="bombsolve-dask-probe", daemon=True)
+    thread.start()
+    # (the probe's own wait_for ends it; this margin covers a slow event-loop start)
+    thread.join(timeout + 6.0)
+    got = answer[0] if answer else TimeoutError()
+    if isinstance(got, TimeoutError):
+        raise DaskUnavailable(
+            f"Dask scheduler {scheduler!r} did not answer within {timeout:g} s; expected "
+            "tcp://HOST:PORT of a running scheduler (something there accepts connections "
+            "but does not speak Dask)"
+        )
+    if isinstance(got, BaseException):
+        if isinstance(got, (KeyboardInterrupt, SystemExit)):
+            raise got
+        raise _unreachable(scheduler, got)
+    if not isinstance(got, Mapping) or got.get("type") != "Scheduler":
+        kind = got.get("type") if isinstance(got, Mapping) else None
+        raise DaskUnavailable(
+            f"{scheduler!r} answered as {kind or 'something else'}, not a Dask scheduler; "
+            "expected tcp://HOST:PORT of a running scheduler"
+        )
+
+
+#: The loggers of Dask's client side, quiet while a study uses it (`_DaskSession`).
+_DASK_LOGGERS = ("distributed", "distributed.client")
+
+
+class _DaskSession:
+    """A connected Dask client, its scheduler's address and the wait for workers.
+
+    While it is open, Dask's client logs only errors: a lost connection is logged at
+    INFO with a traceback, which the study's own line replaces."""
+
+    def __init__(self, client: Any, address: str, worker_wait: float) -> None:
+        self.client = client
+        self.address = address
+        self.worker_wait = worker_wait
+        self._workers = 1  # (`_connect` has waited for one)
+        self._levels = {name: logging.getLogger(name).level for name in _DASK_LOGGERS}
+        for name in _DASK_LOGGERS:
+            log = logging.getLogger(name)
+            log.setLevel(max(log.getEffectiveLevel(), logging.ERROR))
+
+    def workers(self) -> int | None:
+        """Running workers of the scheduler; None once the client has lost it."""
+        # (asked only of a connected client: one reconnecting would wait on Dask's own
+        # connection timeout; a call that fails keeps the last count, and Dask keeps its last
+        # answer, so the client's state is read again after it)
+        if self.gone():
+            return None
+        try:
+            info = self.client.scheduler_info()  # (every worker's state)
+            self._workers = sum(
+                1 for w in info.get("workers", {}).values() if w.get("status") == "running"
+            )
+        except Exception:
+            pass
+        return None if self.lost(0.0) else self._workers
+
+    def gone(self) -> bool:
+        """True once the client has lost its scheduler (Dask then cancels every future)."""
+        return self.client.status != "running"
+
+    def lost(self, within: float = 5.0) -> bool:
+        """True when the client loses its scheduler within `within` seconds: asked after a
+        connection broke, which the client notices a moment later."""
+        deadline = time.monotonic() + within
+        while not self.gone():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    def close(self) -> None:
+        # A client that lost its scheduler logs the reconnection that closing it ends as an
+        # error with a traceback; the study's one line has said what happened.
+        if self.gone():
+            for name in _DASK_LOGGERS:
+                logging.getLogger(name).setLevel(logging.CRITICAL)
+        try:
+            with contextlib.suppress(Exception):
+                self.client.close(timeout=5)
+        finally:
+            for name, level in self._levels.items():
+                logging.getLogger(name).setLevel(level)
 
 
 def _spent(deadline: float | None) -> bool:
@@ -1126,19 +1320,29 @@ def _run_pool(
 
 
 def _run_dask(
-    study: Study, todo: Iterable[ChunkSpec], client, finish, deadline: float | None = None
+    study: Study,
+    todo: Iterable[ChunkSpec],
+    dask: _DaskSession,
+    finish,
+    deadline: float | None = None,
 ) -> None:
-    """Run the chunks on a connected Dask `client` (`_connect`); its workers run under
-    Dask's nanny, which ends them with their scheduler."""
-    from distributed import as_completed
+    """Run the chunks on a connected Dask session (`_connect`); its workers run under
+    Dask's nanny, which ends them with their scheduler.
 
+    A chunk whose worker dies runs again on another worker. When the scheduler is lost, or
+    every worker has left and none joins within the session's wait, the study stops with
+    `DaskUnavailable`; the chunks finished are kept for the re-run to resume."""
+    from distributed import wait as dask_wait
+
+    client = dask.client
     ident = study.identity_hash()
     # Enough in flight to keep every worker busy; the rest wait here, so that a time
     # budget can stop them and the scheduler's queue stays short.
-    width = 2 * max(1, len(client.scheduler_info().get("workers", {})))
+    width = 2 * max(1, dask.workers() or 0)
     queue = iter(todo)
-    futures = {}
-    running = as_completed([])
+    futures: dict = {}
+    kept = 0
+    alone_since: float | None = None
 
     def submit() -> bool:
         c = next(queue, None)
@@ -1153,15 +1357,58 @@ def _run_dask(
             pure=False,
         )
         futures[fut] = c
-        running.add(fut)
         return True
 
-    while len(futures) < width and not _spent(deadline) and submit():
-        pass
-    for fut in running:
-        finish(futures.pop(fut), fut.result())
-        if not _spent(deadline):
-            submit()
+    def stop(what: str) -> DaskUnavailable:
+        with contextlib.suppress(Exception):
+            client.cancel(list(futures))
+        return DaskUnavailable(
+            f"{what}; the chunks finished are kept ({kept} in this run): start a scheduler "
+            "and workers, then re-run the same command to resume"
+        )
+
+    lost = f"lost the Dask scheduler {dask.address}"
+    with client.as_current():
+        while len(futures) < width and not _spent(deadline) and submit():
+            pass
+        while futures:
+            try:
+                done = dask_wait(list(futures), timeout=_DASK_POLL, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = None
+            except (OSError, CancelledError):
+                # Dask cancels every future of a client that lost its scheduler.
+                if dask.lost():
+                    raise stop(lost) from None
+                raise
+            for fut in done.done if done else ():
+                try:
+                    df = fut.result()
+                except (OSError, CancelledError):
+                    # (the result's connection may break before the client sees the loss)
+                    if dask.lost():
+                        raise stop(lost) from None
+                    raise
+                finish(futures.pop(fut), df)
+                kept += 1
+                if not _spent(deadline):
+                    submit()
+            if done:
+                alone_since = None
+                continue
+            # Nothing finished for a while: is anyone still there to run the chunks?
+            n = dask.workers()
+            if n is None:
+                raise stop(lost)
+            if n:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since >= dask.worker_wait:
+                raise stop(
+                    f"every worker left the Dask scheduler {dask.address} and none joined "
+                    f"within {dask.worker_wait:g} s"
+                )
 
 
 def load_study(out_dir: str | os.PathLike, partial: bool = False) -> pd.DataFrame:
