@@ -60,7 +60,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import get_context, resource_tracker
 from pathlib import Path
 from typing import Any
 
@@ -985,6 +985,9 @@ def _run_locked(
         _STUDY_STARTED.set()
         made.clear()  # the folder now holds a study: keep it
 
+    with _stop_signals_blocked():
+        # Started here, before the progress bar's lock would start it with SIGHUP fatal.
+        resource_tracker.ensure_running()
     bar = progress_bar(
         len(chunks),
         study.name,
@@ -1139,8 +1142,9 @@ def _worker_init(parent_pid: int) -> None:
     Linux's parent-death signal kills it at once, and a watcher thread checks the parent
     every second where that signal is missing (or the parent died before it was set).
     """
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for signum in _STOP_SIGNALS:
         signal.signal(signum, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # (`_stop_signals_blocked`)
     with contextlib.suppress(Exception):
         import ctypes
 
@@ -1157,6 +1161,34 @@ def _worker_init(parent_pid: int) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="bombsolve-parent-watch", daemon=True).start()
+
+
+#: The signals that stop a study (Ctrl-C, and SIGTERM and SIGHUP as the command line
+#: handles them): a terminal or a job control sends them to the whole process group.
+_STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+@contextlib.contextmanager
+def _stop_signals_blocked():
+    """Hold back `_STOP_SIGNALS` while this process starts helper processes: a signal sent
+    to the whole group then waits until each has set its own handling (pool workers ignore
+    them, `_worker_init`), and reaches this process when the block ends.
+
+    SIGHUP is also ignored meanwhile (held back all the same, as it is blocked): an ignored
+    signal stays ignored across exec, and multiprocessing's resource tracker, which sets
+    SIGINT and SIGTERM to be ignored but not SIGHUP, would otherwise die of a hang-up and
+    leave its successor a traceback."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        hup = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are the main thread's to handle
+        hup = None
+    try:
+        yield
+    finally:
+        if hup is not None:
+            signal.signal(signal.SIGHUP, hup)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -1202,7 +1234,8 @@ def _run_pool(
             pending[pool.submit(run_chunk, study.chunk_fn, study.params, c)] = c
 
     try:
-        top_up()
+        with _stop_signals_blocked():  # the workers start on the first submit
+            top_up()
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:

@@ -19,7 +19,6 @@ from pathlib import Path
 import numpy as np
 
 from solvers.common.errors import BadInput
-from solvers.common.files import read_input
 
 CARDS_PATH = Path(__file__).with_name("cards.toml")
 
@@ -134,9 +133,7 @@ def load_cards(path: str | Path | None = None) -> Cards:
     """Load and validate a card file (default: the published Dragon Bomb lists)."""
     path = Path(path) if path is not None else CARDS_PATH
     try:
-        data = tomllib.loads(
-            read_input(path, "card file", "a card file (TOML)").decode("utf-8", "replace")
-        )
+        data = tomllib.loads(path.read_text())
     except FileNotFoundError as exc:
         raise BadInput(f"card file {str(path)!r} not found") from exc
     except tomllib.TOMLDecodeError as exc:
