@@ -401,7 +401,7 @@ def export(study_dir, csv_path) -> None:
     ours = ["config", "deal", "case"]
     rows = rows[first + ours + [c for c in rows.columns if c not in first + ours]]
     try:
-        with atomic_path(csv_path, "--csv") as tmp:
+        with atomic_path(csv_path, "--csv", follow=True) as tmp:
             rows.to_csv(tmp, index=False, float_format="%.6g")
     except OSError as exc:
         raise BadInput(

@@ -813,3 +813,20 @@ def test_export_csv_never_replaces_what_is_not_a_regular_file(sweep_folder, tmp_
     before = _snapshot(tmp_path)
     _refused_in_one_line(["allisbomb", "export", str(sweep_folder), "--csv", str(path)], "--csv")
     assert _snapshot(tmp_path) == before
+
+
+def test_a_file_written_into_a_folder_never_follows_a_link(tmp_path):
+    """A report's or study's file that is a link (a folder received from someone else) is
+    refused; only a file named on the command line is written through its link."""
+    from solvers.common.files import write_text_atomic
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / "report").mkdir()
+    link = tmp_path / "report" / "table.csv"
+    link.symlink_to(victim)
+    with pytest.raises(BadInput, match="symbolic link"):
+        write_text_atomic(link, "a,b\n")
+    assert victim.read_text() == "precious\n" and link.is_symlink()
+    write_text_atomic(link, "a,b\n", "--csv", follow=True)
+    assert victim.read_text() == "a,b\n" and link.is_symlink()

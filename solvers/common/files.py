@@ -4,9 +4,11 @@ Outputs are atomic: a file appears whole or not at all (`atomic_path`). What an 
 may be, decided once here for every command:
 
 - absent or a regular file: written (a temporary file beside it, renamed onto it);
-- a symbolic link to a regular file: written through, the link kept (the file it points to
-  is replaced); a link to nothing, or a link where links are not followed (a study
-  folder's own files), is refused;
+- a symbolic link to a regular file the user named (``--save FILE``, ``--csv FILE``:
+  ``follow=True``): written through, the link kept (the file it points to is replaced);
+  a link to nothing is refused, and so is any link among the files a command writes into
+  a folder (a study's chunks and manifest, a report's tables), so that a folder received
+  from someone else cannot make a command write outside it;
 - ``-``, or a path that is standard output itself and not a regular file (``/dev/stdout``):
   the file is streamed to standard output;
 - a folder, a FIFO, a device or a socket: refused with one line (`BadInput`, exit code 2),
@@ -112,7 +114,7 @@ def output_target(
         if not follow:
             raise BadInput(
                 f"{option} {p} is a symbolic link; expected a regular file (bombsolve follows "
-                "no link in a study folder: remove it)"
+                "a link only to a file named on the command line: remove it)"
             )
         try:
             st = os.stat(p)
@@ -185,14 +187,14 @@ def _stream_to_stdout(tmp: Path) -> None:
 
 @contextlib.contextmanager
 def atomic_path(
-    path: str | os.PathLike, option: str = "output file", follow: bool = True
+    path: str | os.PathLike, option: str = "output file", follow: bool = False
 ) -> Iterator[Path]:
     """Yield a temporary path beside `path`; rename it onto `path` only on success.
 
     Writers write to the yielded path; on any exception the temporary file is removed
     and `path` is left as it was, so a killed or failed run leaves nothing half-written.
-    What `path` may be (a link, ``-``, ...) is `output_target`'s list; `follow=False` for
-    the files of a study folder. Raises `OutputFailed` when the disk is full.
+    What `path` may be (a link, ``-``, ...) is `output_target`'s list; `follow=True` for a
+    file the user named. Raises `OutputFailed` when the disk is full.
     """
     target = output_target(path, option, follow)
     if target is None:
@@ -224,7 +226,7 @@ def atomic_path(
 
 
 def write_text_atomic(
-    path: str | os.PathLike, text: str, option: str = "output file", follow: bool = True
+    path: str | os.PathLike, text: str, option: str = "output file", follow: bool = False
 ) -> None:
     """Write `text` to `path` atomically (`atomic_path`)."""
     with atomic_path(path, option, follow) as tmp:
