@@ -103,7 +103,7 @@ def output_target(
     p = Path(path)
     try:
         st = os.lstat(p)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # (a new file; the writer says more)
         return p
     except OSError as exc:
         raise BadInput(
