@@ -407,7 +407,7 @@ def allisbomb(
     if study_row is not None:
         result["study_case"] = study_row
     if save:
-        write_text_atomic(save, json.dumps(result, indent=1) + "\n")
+        write_text_atomic(save, json.dumps(result, indent=1) + "\n", "--save", follow=True)
     if as_json:
         click.echo(json.dumps(result, indent=1, default=str))
     else:

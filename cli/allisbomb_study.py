@@ -414,7 +414,7 @@ def export(study_dir, csv_path) -> None:
         for label, r in zip(rows["config"], rows["rank"], strict=True)
     ]
     try:
-        with atomic_path(csv_path) as tmp:
+        with atomic_path(csv_path, "--csv", follow=True) as tmp:
             rows.to_csv(tmp, index=False, float_format="%.6g")
     except OSError as exc:
         raise BadInput(
@@ -476,7 +476,7 @@ def campaign(
     from solvers.allisbomb.config import cards_option
     from solvers.allisbomb.report import campaign_caption, write_campaign_report
     from solvers.allisbomb.study import campaign_study
-    from solvers.common.runner import load_manifest, run_study
+    from solvers.common.runner import check_study_folder, load_manifest, run_study
 
     fields = cards_option(cards_version)
     if fields["cards_file"] is not None:
@@ -498,6 +498,7 @@ def campaign(
         study = replace(study, params={**study.params, "rules": unread})
     from cli.warmup import ensure_compiled
 
+    check_study_folder(study, out)  # a wrong --out refused before the compile
     for part in ("solve", "keep-most"):  # once here, not in every worker
         ensure_compiled("allisbomb", part)
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())

@@ -12,7 +12,8 @@ import click
 #: Exit code of a study command stopped by ``--time-budget`` before the study was done.
 EXIT_PAUSED = 3
 #: Exit codes of a solve run with ``--exit-code``: a win exits 0 as always; these stay clear
-#: of 1 (aborted), 2 (bad input), 3 (paused study) and 130 (interrupted).
+#: of 1 (aborted), 2 (bad input), 3 (paused study), 74 (a write failed for want of room),
+#: 130 (interrupted), 143 and 129 (SIGTERM, SIGHUP).
 EXIT_LOSS = 10
 EXIT_UNDECIDED = 11
 

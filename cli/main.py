@@ -1,39 +1,125 @@
 """The `bombsolve` entry point: one click group per game (DESIGN.md, "Command line").
 
 Errors a user can fix (`BadInput`, click usage errors) become one line on stderr and
-exit code 2, never a traceback. Ctrl-C exits 130 (the shell's code for SIGINT), saying
-whether the same command resumes; a reader that closes the pipe (``| head``) ends the
-command quietly with exit code 0, as the output it wanted has been written.
+exit code 2, never a traceback. Ctrl-C exits 130 (the shell's code for SIGINT), SIGTERM
+143 and SIGHUP 129 (128 + the signal), each with one line saying whether the same command
+resumes, after the same clean-up (worker processes stopped, temporary files removed). A
+reader that closes the pipe (``| head``) ends the command quietly with exit code 0, as the
+output it wanted has been written. A write that fails for want of room (a full disk, a full
+standard output such as ``> /dev/full``) or a closed standard output exits 74 (sysexits'
+EX_IOERR) with one line naming the file; a study stopped so resumes.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
 
 import click
 
 from solvers.common.errors import BadInput
+from solvers.common.files import NO_ROOM, OutputFailed, no_room_reason
 from solvers.common.version import version_text
 
 #: Exit code of a command stopped by Ctrl-C (128 + SIGINT, as the shell reports it).
 EXIT_INTERRUPTED = 130
+#: Exit code of a write that failed for want of room, or of a closed standard output
+#: (sysexits' EX_IOERR).
+EXIT_IOERR = 74
+#: The signals handled as Ctrl-C is, each exiting 128 + its number (143, 129).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the program is, so that every clean-up Ctrl-C runs
+    (a pool's workers stopped, a temporary file removed) runs for it too."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, _frame) -> None:
+    raise Terminated(signum)
+
+
+def _handle_stop_signals() -> None:
+    """Raise `Terminated` on SIGTERM and SIGHUP (a signal handler can be set only in the
+    main thread; elsewhere, as in a test's thread, the defaults stay)."""
+    for signum in STOP_SIGNALS:
+        try:
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                signal.signal(signum, _raise_terminated)
+        except ValueError:
+            return
 
 
 class _Interrupted(Exception):
-    """Ctrl-C, carried past click (which would turn KeyboardInterrupt into exit 1)."""
+    """Ctrl-C (or `Terminated`), carried past click (which would turn KeyboardInterrupt
+    into exit 1)."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _WriteFailed(Exception):
+    """A write failed for want of room (`OutputFailed`, or an `OSError` in `NO_ROOM` from
+    a writer that names no file: standard output), carried past click."""
 
 
 class _PipeClosed(Exception):
     """The reader of stdout went away, carried past click (which would exit 1)."""
 
 
-def _interrupted_message() -> str:
+def _study_started() -> bool:
     runner = sys.modules.get("solvers.common.runner")
-    if runner is not None and runner.study_started():
-        return "interrupted; re-run the same command to resume"
-    return "interrupted"
+    return runner is not None and runner.study_started()
+
+
+def _interrupted_message(signum: int = signal.SIGINT) -> str:
+    what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+    if _study_started():
+        return f"{what}; re-run the same command to resume"
+    return what
+
+
+def _exit_interrupted(signum: int) -> None:
+    # Told once; a second signal during the message would only cut it short.
+    for s in STOP_SIGNALS:
+        try:
+            signal.signal(s, signal.SIG_IGN)
+        except ValueError:
+            break
+    click.echo(f"bombsolve: {_interrupted_message(signum)}", err=True)
+    sys.exit(128 + signum)
+
+
+def _write_failed_message(exc: BaseException) -> str:
+    if isinstance(exc, OutputFailed):
+        text = str(exc)
+    else:
+        name = getattr(exc, "filename", None) or "standard output"
+        text = str(OutputFailed(name, no_room_reason(exc)))
+    return text + (" to resume" if _study_started() else "")
+
+
+def _stdout_closed() -> bool:
+    """Whether standard output is closed (``>&-``): Python then has no sys.stdout, and
+    the first file the command opened would take its descriptor."""
+    if sys.stdout is None:
+        return True
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return False  # a test's capture: not a descriptor, but open
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
 
 
 def _quiet_stdout() -> None:
@@ -46,19 +132,40 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _flush_stdout() -> None:
+    """Flush standard output now, so that a full one (``> /dev/full``) is told in one line
+    and exit code 74 rather than in Python's message at exit; a closed pipe stays quiet."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        _quiet_stdout()
+        if exc.errno == errno.EPIPE:
+            sys.exit(0)
+        if exc.errno in NO_ROOM:
+            click.echo(f"bombsolve: {_write_failed_message(exc)}", err=True)
+            sys.exit(EXIT_IOERR)
+        raise
+    except (AttributeError, ValueError):  # a test's capture, or a stdout already closed
+        pass
+
+
 class BombsolveGroup(click.Group):
     """A click group that turns bad input into one clear line and exit code 2."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
-            raise _Interrupted() from None
+        except KeyboardInterrupt as exc:
+            raise _Interrupted(getattr(exc, "signum", signal.SIGINT)) from None
         except BrokenPipeError:
             raise _PipeClosed() from None
+        except OutputFailed as exc:
+            raise _WriteFailed(_write_failed_message(exc)) from None
         except OSError as exc:
             if exc.errno == errno.EPIPE:
                 raise _PipeClosed() from None
+            if exc.errno in NO_ROOM:
+                raise _WriteFailed(_write_failed_message(exc)) from None
             raise
         except MemoryError:
             raise BadInput(
@@ -68,6 +175,14 @@ class BombsolveGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         from cli.warmup import show_numba_notices
 
+        if _stdout_closed():
+            click.echo(
+                "bombsolve: standard output is closed; expected it open (redirect it to a "
+                "file, or to /dev/null to discard it)",
+                err=True,
+            )
+            sys.exit(EXIT_IOERR)
+        _handle_stop_signals()
         show_numba_notices()
         try:
             rv = super().main(
@@ -79,8 +194,7 @@ class BombsolveGroup(click.Group):
             )
         except click.exceptions.Abort as exc:
             if isinstance(exc.__context__, KeyboardInterrupt):
-                click.echo(f"bombsolve: {_interrupted_message()}", err=True)
-                sys.exit(EXIT_INTERRUPTED)
+                _exit_interrupted(getattr(exc.__context__, "signum", signal.SIGINT))
             click.echo("bombsolve: aborted", err=True)
             sys.exit(1)
         except click.UsageError as exc:
@@ -92,12 +206,17 @@ class BombsolveGroup(click.Group):
         except click.ClickException as exc:
             click.echo(f"bombsolve: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code)
-        except (KeyboardInterrupt, _Interrupted):
-            click.echo(f"bombsolve: {_interrupted_message()}", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+        except (KeyboardInterrupt, _Interrupted) as exc:
+            _exit_interrupted(getattr(exc, "signum", signal.SIGINT))
         except _PipeClosed:
             _quiet_stdout()
             sys.exit(0)
+        except (_WriteFailed, OutputFailed) as exc:
+            _quiet_stdout()
+            text = str(exc) if isinstance(exc, _WriteFailed) else _write_failed_message(exc)
+            click.echo(f"bombsolve: {text}", err=True)
+            sys.exit(EXIT_IOERR)
+        _flush_stdout()
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)

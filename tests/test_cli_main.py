@@ -55,8 +55,11 @@ def test_version_names_the_commit():
 
 def test_exit_code_carries_the_verdict():
     from cli.common import EXIT_LOSS, EXIT_PAUSED, EXIT_UNDECIDED
+    from cli.main import EXIT_INTERRUPTED, EXIT_IOERR, STOP_SIGNALS
 
-    assert len({0, 1, 2, EXIT_PAUSED, EXIT_LOSS, EXIT_UNDECIDED, 130}) == 7
+    stops = {EXIT_INTERRUPTED, *(128 + s for s in STOP_SIGNALS)}
+    codes = {0, 1, 2, EXIT_PAUSED, EXIT_LOSS, EXIT_UNDECIDED, EXIT_IOERR, *stops}
+    assert len(codes) == 10 and stops == {129, 130, 143} and EXIT_IOERR == 74
 
     # (seeds 42 and 0 are a win and a loss of the stand-in set version 1, loaded by name)
     def run(*a: str) -> int:

@@ -3,7 +3,10 @@
 Each case asserts what DESIGN.md promises for any input: exit code 0 (it worked), 2 (bad
 input, one line) or 3 (a study paused at its time budget); no "Traceback"; and nothing
 left behind after a refusal. Inputs: random option values, random JSON positions, random
-saved solutions, random manifests and random damage to a study's chunks.
+saved solutions, random manifests and random damage to a study's chunks; FIFOs, private
+device nodes, links and folders where a command reads or writes a file, or in a study
+folder; a full disk (a 1 MiB tmpfs, where the test runs as root), a full and a closed
+standard output; SIGTERM and SIGHUP during a study; a study read while it runs.
 
 CI runs a few hundred cases in total. For a long run:
 
@@ -14,14 +17,22 @@ CI runs a few hundred cases in total. For a long run:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
 import shutil
+import signal
+import stat
+import subprocess
+import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pandas as pd
+import psutil
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -32,7 +43,15 @@ from hypothesis import strategies as st
 from cli.main import cli
 from solvers.allisbomb.rules import state_from_json
 from solvers.common.errors import BadInput
-from solvers.common.runner import MANIFEST, Study, chunk_path, load_study, run_study
+from solvers.common.runner import (
+    LOCK,
+    MANIFEST,
+    Study,
+    chunk_path,
+    folder_lock,
+    load_study,
+    run_study,
+)
 from solvers.common.toy import coin_chunk
 from tests.test_bad_input import EXACT, SOLO
 
@@ -402,3 +421,412 @@ def test_fuzz_study_options_leave_nothing_after_a_refusal(games, chunk, seed, bu
         code, _ = invoke(args)
         if code == 2:
             assert not out.exists(), args
+
+
+# --- special files, full disks and signals -----------------------------------------------------
+# Private device nodes, FIFOs and links in temporary folders only: a test never touches the
+# machine's /dev (reading that /dev/full exists, or sending stdout to it, writes nothing).
+
+_ROOT = Path(__file__).resolve().parents[1]
+_ENV = {**os.environ, "PYTHONPATH": str(_ROOT)}
+_IS_ROOT = os.geteuid() == 0
+#: Kinds of output path and what each gets (`solvers.common.files.output_target`).
+_KINDS = ["fifo", "null-device", "link-to-file", "link-to-nothing", "link-to-fifo", "folder"]
+
+
+def _make(path: Path, kind: str) -> None:
+    """Make a file of `kind` at `path` (device nodes need root: the test is then skipped)."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind in ("null-device", "zero-device"):
+        if not _IS_ROOT:
+            pytest.skip("making a device node needs root (os.mknod)")
+        minor = 3 if kind == "null-device" else 5
+        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, minor))
+    elif kind == "link-to-file":
+        (path.parent / "target.txt").write_text("the target\n")
+        path.symlink_to("target.txt")
+    elif kind == "link-to-nothing":
+        path.symlink_to("nothing-here")
+    elif kind == "link-to-fifo":
+        os.mkfifo(path.parent / "target.fifo")
+        path.symlink_to("target.fifo")
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "large":
+        with open(path, "wb") as fh:  # sparse: 65 MiB claimed, nothing on disk
+            fh.truncate(65 * 2**20)
+
+
+def _snapshot(folder: Path) -> dict[str, tuple]:
+    """Every entry of `folder`, by name: its kind, device numbers and (for files) bytes."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        st_ = os.lstat(p)
+        body = p.read_bytes() if stat.S_ISREG(st_.st_mode) and st_.st_size < 2**20 else None
+        out[str(p.relative_to(folder))] = (stat.S_IFMT(st_.st_mode), st_.st_rdev, body)
+    return out
+
+
+def _run_ok(args: list[str]) -> str:
+    """Run the CLI in-process, expecting exit code 0; return its output."""
+    result = CliRunner().invoke(cli, args, catch_exceptions=True)
+    assert result.exit_code == 0, (args, result.output)
+    return result.output or "(no output)"
+
+
+def _refused_in_one_line(args: list[str], *words: str) -> str:
+    result = CliRunner().invoke(cli, args, catch_exceptions=True)
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert result.exit_code == 2, (args, result.exit_code, result.output)
+    assert len(lines) == 1 and lines[0].startswith("bombsolve: "), (args, result.stderr)
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
+
+
+@pytest.mark.parametrize("kind", _KINDS)
+def test_save_never_replaces_what_is_not_a_regular_file(tmp_path, kind):
+    path = tmp_path / "out.json"
+    _make(path, kind)
+    before = _snapshot(tmp_path)
+    args = ["allisbomb", "--seed", "0", "--save", str(path)]
+    if kind == "link-to-file":
+        assert _run_ok(args)
+        assert path.is_symlink(), "the link was replaced, not written through"
+        assert json.loads((tmp_path / "target.txt").read_text())["outcome"] == "win"
+        return
+    line = _refused_in_one_line(args, str(path))
+    assert "expected a regular file" in line or kind == "folder"  # (click says "directory")
+    assert _snapshot(tmp_path) == before, "nothing made, removed or replaced"
+
+
+@pytest.mark.parametrize("target", ["-", "/dev/stdout"])
+def test_save_to_standard_output_streams_it(target):
+    proc = subprocess.run(
+        [sys.executable, "-m", "cli.main", "allisbomb", "--seed", "0", "--json", "--save", target],
+        cwd=_ROOT, env=_ENV, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    saved, printed = json.JSONDecoder().raw_decode(proc.stdout)[0], proc.stdout
+    assert saved["outcome"] == "win" and printed.count('"outcome"') == 2
+
+
+def _with_timeout(fn, seconds: float, fifos: list[Path]):
+    """Run `fn` in a thread; if it has not returned in `seconds`, open the `fifos` for
+    writing (which ends a read blocked on them) and fail: a FIFO made it hang."""
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["r"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - raised again in the test's thread
+            box["e"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        for f in fifos:
+            with contextlib.suppress(OSError):
+                os.close(os.open(f, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail(f"blocked over {seconds} s on a FIFO")
+    if "e" in box:
+        raise box["e"]
+    return box["r"]
+
+
+_INPUTS = {
+    "--state": lambda p: ["allisbomb", "--state", p],
+    "replay": lambda p: ["allisbomb", "replay", p],
+    "cards check": lambda p: ["allisbomb", "cards", "check", p],
+    "--cards": lambda p: ["allisbomb", "--seed", "1", "--cards", p],
+}
+
+
+@fuzz(20)
+@given(
+    site=st.sampled_from(sorted(_INPUTS)),
+    kind=st.sampled_from(["fifo", "link-to-fifo", "zero-device", "folder", "large"]),
+)
+def test_fuzz_special_files_as_input_are_refused_at_once(site, kind):
+    if kind == "zero-device" and not _IS_ROOT:
+        event("skipped: a device node needs root")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "input"
+        _make(path, kind)
+        result = _with_timeout(
+            lambda: CliRunner().invoke(cli, _INPUTS[site](str(path))),
+            60,
+            [path, Path(tmp) / "target.fifo"],
+        )
+        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+        assert result.exit_code == 2, (site, kind, result.output)
+        assert len(lines) == 1 and "Traceback" not in result.output, result.output
+        want = {"large": ["larger than 64 MiB"], "folder": ["folder", "directory"]}
+        words = want.get(kind, ["device"] if kind == "zero-device" else ["FIFO"])
+        assert any(w in lines[0] for w in words), lines[0]
+        assert "not found" not in lines[0] and "out of memory" not in lines[0]
+
+
+def test_position_from_standard_input(tmp_path):
+    saved = tmp_path / "s.json"
+    assert _run_ok(["allisbomb", "--seed", "0", "--save", str(saved)])
+    result = CliRunner().invoke(cli, ["allisbomb", "replay", "-"], input=saved.read_bytes())
+    assert result.exit_code == 0 and "win" in result.output, result.output
+
+
+# --- a study folder never leads a study outside it ---------------------------------------------
+
+_FOLDER_TRAPS = ["lock-link", "lock-fifo", "manifest-link", "manifest-fifo", "chunks-link",
+                 "chunk-link", "chunk-fifo"]  # fmt: skip
+
+
+@pytest.mark.parametrize("trap", _FOLDER_TRAPS)
+def test_study_folder_files_are_never_followed(clean_study, tmp_path, trap):
+    src, clean = clean_study
+    out = tmp_path / "s"
+    shutil.copytree(src, out)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    where, how = trap.split("-")
+    path = {"lock": out / LOCK, "manifest": out / MANIFEST, "chunks": out / "chunks",
+            "chunk": chunk_path(out, 1)}[where]  # fmt: skip
+    if path.is_dir():
+        shutil.move(path, tmp_path / "elsewhere")
+    elif path.exists():
+        path.unlink()
+    if how == "link":
+        path.symlink_to(tmp_path / "elsewhere" if where == "chunks" else victim)
+    else:
+        os.mkfifo(path)
+    before = _snapshot(tmp_path)
+    with pytest.raises(BadInput, match="expected") as exc:
+        _with_timeout(lambda: run_study(_study(), out, workers=1, progress=False), 60, [path])
+    assert "\n" not in str(exc.value) and str(path) in str(exc.value)
+    assert victim.read_text() == "precious\n"
+    assert _snapshot(tmp_path) == before
+
+
+def test_lock_link_through_the_command_line(tmp_path):
+    out = tmp_path / "s"
+    out.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (out / LOCK).symlink_to("../victim.txt")
+    args = ["bomber", "study", "--part", "players", "--players", "3", "--games", "2"]
+    _refused_in_one_line([*args, "--workers", "1", "--out", str(out)], "symbolic link")
+    assert victim.read_text() == "precious\n" and (out / LOCK).is_symlink()
+
+
+def test_resume_removes_its_own_stale_temporaries_only(clean_study, tmp_path):
+    src, clean = clean_study
+    out = tmp_path / "s"
+    shutil.copytree(src, out)
+    chunk_path(out, 2).unlink()
+    stale = [
+        out / "chunks" / ".chunk-000002.parquet.k3_9xq2a.tmp",
+        out / ".manifest.json.ab12cd34.tmp",
+    ]
+    kept = [
+        out / "notes.tmp",
+        out / "chunks" / ".chunk-000002.parquet.tmp",
+        out / ".mine.x1y2z3a4.tmp",
+    ]
+    for p in stale + kept:
+        p.write_text("left by a killed run\n")
+    df = run_study(_study(), out, workers=1, progress=False)
+    pd.testing.assert_frame_equal(df, clean)
+    assert not any(p.exists() for p in stale)
+    assert all(p.exists() for p in kept)
+
+
+# --- full disks and full or closed standard output ---------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A folder on a 1 MiB tmpfs of its own (root only, where mounts are allowed)."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    if not _IS_ROOT:
+        pytest.skip("a size-limited folder needs root (mount -t tmpfs)")
+    proc = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True
+    )
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.decode().strip()[:120]}")
+    yield folder
+    subprocess.run(["umount", str(folder)], check=False)
+
+
+def _fill(folder: Path) -> Path:
+    """Fill `folder`'s file system up; return the filler file (remove it to make room)."""
+    filler = folder / "filler"
+    with open(filler, "wb", buffering=0) as fh:
+        with contextlib.suppress(OSError):
+            while True:
+                fh.write(b"\0" * 4096)
+    return filler
+
+
+def _run_cli(args: list[str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=_ROOT, env=_ENV, capture_output=True, text=True, timeout=600, **kw,
+    )  # fmt: skip
+
+
+def _one_io_error_line(proc: subprocess.CompletedProcess, *words: str) -> None:
+    lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("bombsolve: ") and
+             "compil" not in ln]  # fmt: skip
+    assert proc.returncode == 74, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr and len(lines) == 1, proc.stderr
+    for word in words:
+        assert word in lines[-1], lines[-1]
+
+
+def test_full_disk_save_says_so_and_leaves_nothing(small_disk):
+    _fill(small_disk)
+    before = _snapshot(small_disk)
+    proc = _run_cli(["allisbomb", "--seed", "0", "--save", str(small_disk / "s.json")])
+    _one_io_error_line(proc, str(small_disk / "s.json"), "No space left on device")
+    assert _snapshot(small_disk) == before
+
+
+def test_full_disk_study_says_so_and_resumes(small_disk):
+    out = small_disk / "study"
+    filler = _fill(small_disk)
+    os.truncate(filler, max(0, filler.stat().st_size - 64 * 1024))  # room for a few chunks
+    args = ["bomber", "study", "--part", "players", "--players", "3", "--games", "400",
+            "--chunk-size", "10", "--workers", "1", "--out", str(out)]  # fmt: skip
+    first = _run_cli(args)
+    _one_io_error_line(first, "No space left on device", "re-run the same command to resume")
+    kept = {p.name: p.read_bytes() for p in out.rglob("chunk-*.parquet")}
+    assert 0 < len(kept) < 40, len(kept)
+    assert not list(small_disk.rglob("*.tmp"))
+    filler.unlink()
+    proc = _run_cli(args)
+    assert proc.returncode == 0, proc.stderr
+    chunks = {p.name: p.read_bytes() for p in out.rglob("chunk-*.parquet")}
+    assert len(chunks) == 40 and all(chunks[name] == body for name, body in kept.items())
+    assert not list(small_disk.rglob("*.tmp"))
+
+
+def test_full_standard_output_exits_74_in_one_line():
+    if not os.path.exists("/dev/full"):
+        pytest.skip("this system has no /dev/full")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "cli.main", "allisbomb", "--seed", "0", "--json"],
+            cwd=_ROOT, env=_ENV, stdout=full, stderr=subprocess.PIPE, text=True, timeout=300,
+        )  # fmt: skip
+    _one_io_error_line(proc, "standard output", "No space left on device")
+
+
+def test_closed_standard_output_exits_74_in_one_line():
+    proc = subprocess.run(
+        ["bash", "-c", f"{sys.executable} -m cli.main allisbomb --seed 0 >&-"],
+        cwd=_ROOT, env=_ENV, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    _one_io_error_line(proc, "standard output is closed")
+
+
+# --- SIGTERM and SIGHUP as Ctrl-C ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("signum", "group"), [(signal.SIGTERM, False), (signal.SIGHUP, True)])
+def test_stop_signals_exit_like_ctrl_c_and_leave_nothing(tmp_path, signum, group):
+    out = tmp_path / "s"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "bomber", "study", "--games", str(10**9),
+         "--chunk-size", "50", "--workers", "2", "--out", str(out)],
+        cwd=_ROOT, env=_ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 900
+        while proc.poll() is None and not any(out.rglob("chunk-*.parquet")):
+            assert time.monotonic() < deadline, "no chunk in 900 s"
+            time.sleep(0.2)
+        assert proc.poll() is None, proc.communicate()[1]
+        workers = psutil.Process(proc.pid).children(recursive=True)
+        (os.killpg if group else os.kill)(proc.pid, signum)
+        _, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 128 + signum, err
+    assert "Traceback" not in err
+    name = signal.Signals(signum).name
+    assert err.strip().splitlines()[-1] == (
+        f"bombsolve: stopped by {name}; re-run the same command to resume"
+    )
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, [p.cmdline()[:3] for p in alive]
+    assert not list(out.rglob("*.tmp"))
+
+
+# --- a running study, and a campaign into another study's folder -------------------------------
+
+
+def test_report_and_export_of_a_running_study_say_it_runs(sweep_folder, tmp_path):
+    out = tmp_path / "s"
+    shutil.copytree(sweep_folder, out)
+    chunk_path(out, 2).unlink()  # not done yet
+    with folder_lock(out):
+        for args in (["allisbomb", "report", str(out)],
+                     ["allisbomb", "export", str(out), "--csv", str(tmp_path / "x.csv")]):  # fmt: skip
+            _refused_in_one_line(args, "still running", f"process {os.getpid()}")
+    line = _refused_in_one_line(["allisbomb", "report", str(out)], "unfinished")
+    assert "running" not in line
+    assert not (tmp_path / "x.csv").exists()
+
+
+def test_campaign_into_another_study_refused_before_compiling(clean_study, monkeypatch):
+    import cli.warmup
+
+    def no_compile(*args, **kw):
+        raise AssertionError("compiled before checking --out")
+
+    monkeypatch.setattr(cli.warmup, "ensure_compiled", no_compile)
+    src, _ = clean_study
+    args = ["allisbomb", "campaign", "--campaigns", "2", "--workers", "1", "--out", str(src)]
+    _refused_in_one_line(args, "holds a different study")
+
+
+@pytest.fixture(scope="module")
+def sweep_folder(tmp_path_factory):
+    """A finished sweep of 3 deals, one chunk each."""
+    out = tmp_path_factory.mktemp("fuzz-sweep") / "s"
+    args = ["allisbomb", "sweep", "--deals", "3", "--seed", "2", "--workers", "1",
+            "--chunk-size", "1", "--no-report", "--out", str(out)]  # fmt: skip
+    assert _run_ok(args)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["fifo", "null-device", "link-to-fifo", "folder"])
+def test_export_csv_never_replaces_what_is_not_a_regular_file(sweep_folder, tmp_path, kind):
+    path = tmp_path / "x.csv"
+    _make(path, kind)
+    before = _snapshot(tmp_path)
+    _refused_in_one_line(["allisbomb", "export", str(sweep_folder), "--csv", str(path)], "--csv")
+    assert _snapshot(tmp_path) == before
+
+
+def test_a_file_written_into_a_folder_never_follows_a_link(tmp_path):
+    """A report's or study's file that is a link (a folder received from someone else) is
+    refused; only a file named on the command line is written through its link."""
+    from solvers.common.files import write_text_atomic
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / "report").mkdir()
+    link = tmp_path / "report" / "table.csv"
+    link.symlink_to(victim)
+    with pytest.raises(BadInput, match="symbolic link"):
+        write_text_atomic(link, "a,b\n")
+    assert victim.read_text() == "precious\n" and link.is_symlink()
+    write_text_atomic(link, "a,b\n", "--csv", follow=True)
+    assert victim.read_text() == "a,b\n" and link.is_symlink()

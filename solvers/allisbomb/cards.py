@@ -25,6 +25,7 @@ from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.slips import slips
 from solvers.allisbomb.standard import breaches
 from solvers.common.errors import BadInput, nearest
+from solvers.common.files import read_input
 
 DATA_DIR = Path(__file__).parent / "data"
 SET_FILES: dict[str, str] = {
@@ -804,7 +805,7 @@ def parse_card_file(text: str, source: str, expansion: str | None = None) -> lis
 def _load_file(path: Path, mtime: float) -> CardFile:
     del mtime  # part of the cache key only: a changed file is read again
     try:
-        text = path.read_text()
+        text = read_input(path, "card file", "a card file (TOML)").decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"{path}: cannot read card file: {exc}") from None
     return parse_file(text, str(path), None)
@@ -813,7 +814,7 @@ def _load_file(path: Path, mtime: float) -> CardFile:
 def load_card_file(path: Path) -> CardFile:
     """Load and validate one card file (cached while the file is unchanged)."""
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise BadInput(f"card file {str(path)!r} not found")
     return _load_file(path.resolve(), path.stat().st_mtime)
 

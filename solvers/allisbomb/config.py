@@ -59,7 +59,7 @@ def cards_option(text: str | Path | None) -> dict[str, object]:
     if value in CARD_VERSIONS:
         return {"cards_version": value, "cards_file": None}
     path = Path(value)
-    if not path.is_file() and path.suffix.lower() != ".toml" and len(path.parts) == 1:
+    if not path.exists() and path.suffix.lower() != ".toml" and len(path.parts) == 1:
         raise BadInput(
             f"unknown card set {value!r}{nearest(value, CARD_VERSIONS)}; expected one of: "
             f"{', '.join(CARD_VERSIONS)}, or the path of a card file (TOML, see "
@@ -203,7 +203,7 @@ class GameConfig:
             )
         if self.cards_version not in CARD_VERSIONS:
             raise unknown("card set", self.cards_version, CARD_VERSIONS)
-        if self.cards_file is not None and not Path(self.cards_file).is_file():
+        if self.cards_file is not None and not Path(self.cards_file).exists():
             raise BadInput(f"card file {str(self.cards_file)!r} not found")
         return self
 

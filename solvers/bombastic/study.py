@@ -22,6 +22,7 @@ from solvers.bombastic import kernel as K
 from solvers.bombastic.agents import make_agent, play_game
 from solvers.bombastic.rules import CARD_SLUG, Card, Ending, Options
 from solvers.common.errors import BadInput
+from solvers.common.files import read_input
 from solvers.common.runner import ChunkPlan, ChunkSpec, Study, run_study
 from solvers.common.seeds import child_seed
 from solvers.common.stats import wilson
@@ -686,8 +687,10 @@ def draw_reference_charts(out_dir: str | Path) -> list[str]:
     from solvers.bombastic import charts
 
     out = Path(out_dir)
-    manifest = json.loads((out / "manifest.json").read_text())
-    runs = [json.loads(p.read_text()) for p in sorted((out / "runs").rglob("manifest.json"))]
+    manifest = json.loads(read_input(out / "manifest.json", "manifest", follow=False))
+    runs = [
+        json.loads(read_input(p, "manifest")) for p in sorted((out / "runs").rglob("manifest.json"))
+    ]
     caption = reference_caption(manifest, runs)
     table = {
         stem: pd.read_csv(out / f"{stem}.csv")

@@ -36,6 +36,7 @@ from solvers.bomber.agents import agents_label, parse_agents, play_game
 from solvers.bomber.charts import ACHIEVEMENT_SETS, OUTCOME_KEYS
 from solvers.bomber.kernel import COLUMNS, run_random_games
 from solvers.common.errors import BadInput, unknown
+from solvers.common.files import read_input
 from solvers.common.runner import ChunkSpec, Study
 from solvers.common.seeds import run_seeds
 from solvers.common.stats import wilson
@@ -450,7 +451,7 @@ def check_part_folder(out_dir, part: str) -> None:
             continue
         if item.is_dir() and (item / MANIFEST).exists():
             try:
-                study = json.loads((item / MANIFEST).read_text())["identity"]["study"]
+                study = json.loads(read_input(item / MANIFEST, "manifest"))["identity"]["study"]
             except (ValueError, KeyError, TypeError):
                 study = None
             if study == f"bomber.{part}":

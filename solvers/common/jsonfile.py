@@ -12,15 +12,15 @@ from __future__ import annotations
 import json
 import math
 import os
-from pathlib import Path
 from typing import Any
 
 from solvers.common.errors import BadInput
+from solvers.common.files import MAX_INPUT_BYTES, read_input
 
 #: No bombsolve file nests deeper than this (a position: object > list > list > string).
 MAX_DEPTH = 32
 #: No bombsolve position or solution file is larger than this.
-MAX_BYTES = 64 * 2**20
+MAX_BYTES = MAX_INPUT_BYTES
 
 
 class _Unreadable(float):
@@ -76,20 +76,12 @@ def check_json_value(data: Any, what: str) -> None:
             raise BadInput(f"{field} is {value}; expected a finite number")
 
 
-def read_json_file(path: str | os.PathLike, what: str) -> Any:
-    """Read and parse the JSON file `path` (described as `what` in messages)."""
-    path = Path(path)
+def read_json_file(path: str | os.PathLike, what: str, follow: bool = True) -> Any:
+    """Read and parse the JSON file `path` (described as `what` in messages; ``-`` reads
+    standard input), through the one input reader (`solvers.common.files.read_input`:
+    regular files only, at most `MAX_BYTES`; `follow=False` refuses a symbolic link)."""
     label = f"{what} {str(path)!r}"
-    try:
-        if path.is_dir():
-            raise BadInput(f"{label} is a folder; expected a JSON file")
-        if path.stat().st_size > MAX_BYTES:
-            raise BadInput(f"{label} is larger than {MAX_BYTES >> 20} MiB; expected a JSON file")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise BadInput(f"{label} not found; expected a JSON file") from None
-    except OSError as exc:
-        raise BadInput(f"cannot read {label} ({exc.strerror})") from None
+    raw = read_input(path, what, "a JSON file", MAX_BYTES, follow)
     if b"\0" in raw:
         raise BadInput(f"{label} is a binary file; expected JSON text")
     try:

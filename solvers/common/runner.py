@@ -55,6 +55,7 @@ import os
 import platform
 import re
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -62,7 +63,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import get_context, resource_tracker
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ import pyarrow.parquet as pq
 
 from solvers import __version__
 from solvers.common.errors import BadInput
-from solvers.common.files import atomic_path, write_text_atomic
+from solvers.common.files import atomic_path, file_kind, read_input, write_text_atomic
 from solvers.common.host import host_info
 from solvers.common.progress import ProgressLog, progress_bar, wants_progress
 
@@ -412,16 +413,16 @@ def _write_chunk(out_dir: Path, chunk: ChunkSpec, df: pd.DataFrame, ident: str) 
         }
     ).encode()
     table = table.replace_schema_metadata(meta)
-    with atomic_path(chunk_path(out_dir, chunk.index)) as tmp:
+    with atomic_path(chunk_path(out_dir, chunk.index), "chunk file", follow=False) as tmp:
         pq.write_table(table, tmp)
 
 
 def _read_chunk(out_dir: Path, chunk: ChunkSpec, ident: str) -> pd.DataFrame | None:
     """Read a finished chunk, or None when it is missing, corrupt, or not this study's."""
     path = chunk_path(out_dir, chunk.index)
-    if not path.is_file():
-        return None
     try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):  # a link or a FIFO is never read
+            return None
         table = pq.read_table(path)
         meta = json.loads((table.schema.metadata or {})[_META_KEY])
         checksum = meta.pop("sha256", None)
@@ -541,11 +542,11 @@ def validate_manifest(data: Any, path: str | os.PathLike) -> dict[str, Any]:
 
 
 def _read_manifest_file(path: Path) -> Any:
-    """The JSON of a manifest file, or BadInput naming what is wrong with the file."""
-    if path.is_dir():
-        raise BadInput(f"{path} is a folder; expected the study's manifest file")
+    """The JSON of a manifest file, or BadInput naming what is wrong with the file (a
+    folder, a link, a FIFO: `read_input`)."""
+    raw = read_input(path, "manifest", "the study's manifest file", follow=False)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise BadInput(f"{path} is not text; expected a JSON study manifest") from None
     except (ValueError, RecursionError) as exc:
@@ -554,7 +555,21 @@ def _read_manifest_file(path: Path) -> Any:
         raise BadInput(f"cannot read {path} ({exc.strerror})") from None
 
 
-def _check_manifest(out_dir: Path, study: Study, ident: str) -> dict[str, Any] | None:
+def check_study_folder(study: Study, out_dir: str | os.PathLike) -> None:
+    """Refuse, before any work, a folder `study` cannot run into (`check_output_folder`) or
+    that holds another study it does not grow (`_check_manifest`); nothing is written.
+
+    A command that compiles or prepares for long calls it first, so that a wrong --out is
+    refused at once.
+    """
+    out = Path(out_dir)
+    check_output_folder(out)
+    _check_manifest(out, study, study.identity_hash(), dry=True)
+
+
+def _check_manifest(
+    out_dir: Path, study: Study, ident: str, dry: bool = False
+) -> dict[str, Any] | None:
     path = out_dir / MANIFEST
     chunks = out_dir / CHUNK_DIR
     if chunks.exists() and not chunks.is_dir():
@@ -567,7 +582,7 @@ def _check_manifest(out_dir: Path, study: Study, ident: str) -> dict[str, Any] |
         return None
     manifest = validate_manifest(_read_manifest_file(path), path)
     if manifest.get("identity_hash") != ident:
-        return _grow_or_refuse(out_dir, study, manifest, ident)
+        return _grow_or_refuse(out_dir, study, manifest, ident, dry)
     return manifest
 
 
@@ -642,7 +657,7 @@ def describe_difference(
 
 
 def _grow_or_refuse(
-    out_dir: Path, study: Study, manifest: dict[str, Any], ident: str
+    out_dir: Path, study: Study, manifest: dict[str, Any], ident: str, dry: bool = False
 ) -> dict[str, Any]:
     """Grow the study in `out_dir` into `study` when `study.grows` says it extends it
     exactly (its full chunks are kept, relabelled as the larger study's; a partial last
@@ -672,6 +687,8 @@ def _grow_or_refuse(
             f"output folder {out_dir} holds a different study: {detail}{why}; "
             "expected the same arguments to resume (or more cases, to grow it), or a new --out"
         )
+    if dry:  # grown under the folder's lock only
+        return manifest
     old_hash = manifest["identity_hash"]
     kept = redone = 0
     n, size = int(old["n_cases"]), int(old["chunk_size"])
@@ -703,7 +720,12 @@ def _grow_or_refuse(
 
 
 def _write_manifest(out_dir: Path, manifest: dict[str, Any]) -> None:
-    write_text_atomic(out_dir / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    write_text_atomic(
+        out_dir / MANIFEST,
+        json.dumps(manifest, indent=2, sort_keys=True) + "\n",
+        "manifest",
+        follow=False,
+    )
 
 
 def _probe_writable(folder: Path) -> None:
@@ -734,18 +756,28 @@ def check_output_folder(out_dir: str | os.PathLike) -> None:
     if not parent.is_dir():
         raise BadInput(f"--out {out}: {parent} is a file; expected a folder there")
     _probe_writable(parent)
-    for name, want_dir in ((MANIFEST, False), (CHUNK_DIR, True)):
+    # The study's own files are looked at, never followed: a folder received from someone
+    # else must not lead a study to write outside it.
+    for name, want_dir in ((MANIFEST, False), (CHUNK_DIR, True), (LOCK, False)):
         p = out / name
-        if p.exists() and p.is_dir() != want_dir:
-            kind = "folder" if want_dir else "file"
-            raise BadInput(f"{p} is not a {kind}; expected the study's {name} {kind}")
+        try:
+            mode = os.lstat(p).st_mode
+        except FileNotFoundError:
+            continue
+        except NotADirectoryError:
+            break
+        if (stat.S_ISDIR if want_dir else stat.S_ISREG)(mode):
+            continue
+        want = "folder" if want_dir else "regular file"
+        raise BadInput(f"{p} is {file_kind(mode)}; expected the study's {name} {want} (or nothing)")
     chunks = out / CHUNK_DIR
     if chunks.is_dir():
         _probe_writable(chunks)
         for entry in os.scandir(chunks):
-            if _CHUNK_NAME.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False):
+            if _CHUNK_NAME.fullmatch(entry.name) and not entry.is_file(follow_symlinks=False):
+                kind = file_kind(entry.stat(follow_symlinks=False).st_mode)
                 raise BadInput(
-                    f"{entry.path} is a folder; expected a chunk file (remove it to recompute)"
+                    f"{entry.path} is {kind}; expected a chunk file (remove it to recompute)"
                 )
 
 
@@ -762,7 +794,7 @@ def folder_lock(out_dir: Path, wait: bool = False):
     """
     path = out_dir / LOCK
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        fd = _open_lock(path, os.O_RDWR | os.O_CREAT)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except OSError as exc:
@@ -776,7 +808,7 @@ def folder_lock(out_dir: Path, wait: bool = False):
         # The holder before us may have removed the file on release: lock the file that
         # is there now, not an unlinked one.
         try:
-            same = os.path.samestat(os.fstat(fd), os.stat(path))
+            same = os.path.samestat(os.fstat(fd), os.lstat(path))
         except FileNotFoundError:
             same = False
         if same:
@@ -790,6 +822,62 @@ def folder_lock(out_dir: Path, wait: bool = False):
         with contextlib.suppress(OSError):
             os.unlink(path)
         os.close(fd)
+
+
+def _open_lock(path: Path, flags: int) -> int:
+    """Open a folder's lock file without following a link, or refuse it (a lock that is a
+    link to ``../victim.txt`` would be truncated and given our PID)."""
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise BadInput(
+            f"{path} is a symbolic link; expected the study's lock file (bombsolve follows "
+            "no link in a study folder: remove it)"
+        ) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise BadInput(f"{path} is {file_kind(mode)}; expected the study's lock file (remove it)")
+    return fd
+
+
+def lock_holder(out_dir: str | os.PathLike) -> int | None:
+    """The process id of the study running into `out_dir` now (it holds the folder's lock),
+    or None when none is (0 when one is but its id is not readable)."""
+    path = Path(out_dir) / LOCK
+    try:
+        fd = _open_lock(path, os.O_RDONLY)
+    except (OSError, BadInput):
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            text = os.read(fd, 32).decode("ascii", "replace").strip()
+            return int(text) if text.isdigit() else 0
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+#: The temporary files this runner's writers leave when killed (`atomic_path`'s names).
+_STALE_TMP = re.compile(r"\.(?:chunk-\d{6,}\.parquet|manifest\.json)\.[A-Za-z0-9_]{6,}\.tmp")
+
+
+def _remove_stale_temporaries(out: Path) -> None:
+    """Remove the temporary files a killed run of a study left in its folder (called under
+    the folder's lock: no other run is writing them). Only regular files of the runner's own
+    naming are removed."""
+    for folder in (out, out / CHUNK_DIR):
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        for entry in os.scandir(folder):
+            if _STALE_TMP.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
 
 
 def _remove_if_made(made: list[Path]) -> None:
@@ -856,8 +944,7 @@ def run_study(
         raise BadInput(f"time budget {time_budget} is negative; expected seconds >= 0")
     if workers is not None and workers < 1:
         raise BadInput(f"--workers {workers} is not positive; expected 1 or more")
-    check_output_folder(out)
-    _check_manifest(out, study, ident)
+    check_study_folder(study, out)
     if scheduler_timeout is not None and not scheduler_timeout > 0:
         raise BadInput(
             f"scheduler timeout {scheduler_timeout} is not positive; expected seconds > 0"
@@ -868,6 +955,7 @@ def run_study(
         with folder_lock(out, wait=wait):
             # Read again under the lock: a study that held it may have changed the folder.
             old = _check_manifest(out, study, ident)
+            _remove_stale_temporaries(out)
             return _run_locked(
                 study, out, chunks, ident, old, workers, scheduler, client, progress,
                 command, time_budget, from_command, made,
@@ -941,6 +1029,9 @@ def _run_locked(
         _STUDY_STARTED.set()
         made.clear()  # the folder now holds a study: keep it
 
+    with _stop_signals_blocked():
+        # Started here, before the progress bar's lock would start it with SIGHUP fatal.
+        resource_tracker.ensure_running()
     bar = progress_bar(
         len(chunks),
         study.name,
@@ -1237,13 +1328,17 @@ def _drop_queued(pending: dict) -> None:
 
 
 def _worker_init(parent_pid: int) -> None:
-    """Set up a pool worker: it dies with its parent and leaves Ctrl-C to the parent.
+    """Set up a pool worker: it dies with its parent and leaves Ctrl-C, SIGTERM and SIGHUP
+    (sent to the whole process group by a terminal or a job control) to the parent, which
+    stops it (`_stop_pool`) after the same clean-up for each.
 
     A worker whose study was killed (SIGKILL of the main process) must not compute on:
     Linux's parent-death signal kills it at once, and a watcher thread checks the parent
     every second where that signal is missing (or the parent died before it was set).
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # (`_stop_signals_blocked`)
     with contextlib.suppress(Exception):
         import ctypes
 
@@ -1262,14 +1357,43 @@ def _worker_init(parent_pid: int) -> None:
     threading.Thread(target=watch, name="bombsolve-parent-watch", daemon=True).start()
 
 
+#: The signals that stop a study (Ctrl-C, and SIGTERM and SIGHUP as the command line
+#: handles them): a terminal or a job control sends them to the whole process group.
+_STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+@contextlib.contextmanager
+def _stop_signals_blocked():
+    """Hold back `_STOP_SIGNALS` while this process starts helper processes: a signal sent
+    to the whole group then waits until each has set its own handling (pool workers ignore
+    them, `_worker_init`), and reaches this process when the block ends.
+
+    SIGHUP is also ignored meanwhile (held back all the same, as it is blocked): an ignored
+    signal stays ignored across exec, and multiprocessing's resource tracker, which sets
+    SIGINT and SIGTERM to be ignored but not SIGHUP, would otherwise die of a hang-up and
+    leave its successor a traceback."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        hup = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are the main thread's to handle
+        hup = None
+    try:
+        yield
+    finally:
+        if hup is not None:
+            signal.signal(signal.SIGHUP, hup)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: cancel what waits and end the workers' running chunks (their rows
-    would be thrown away), instead of waiting for them as ``shutdown`` does."""
+    would be thrown away), instead of waiting for them as ``shutdown`` does. SIGKILL: the
+    workers ignore SIGTERM (`_worker_init`)."""
     processes = list(getattr(pool, "_processes", {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         with contextlib.suppress(Exception):
-            proc.terminate()
+            proc.kill()
     for proc in processes:
         with contextlib.suppress(Exception):
             proc.join(timeout=5)
@@ -1304,7 +1428,8 @@ def _run_pool(
             pending[pool.submit(run_chunk, study.chunk_fn, study.params, c)] = c
 
     try:
-        top_up()
+        with _stop_signals_blocked():  # the workers start on the first submit
+            top_up()
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
@@ -1429,6 +1554,12 @@ def load_study(out_dir: str | os.PathLike, partial: bool = False) -> pd.DataFram
     done = _done_chunks(out, plan, manifest["identity_hash"])
     if len(done) < len(plan) and not partial:
         first = next(i for i in range(len(plan)) if i not in done)
+        if (pid := lock_holder(out)) is not None:
+            who = f"process {pid}" if pid else "another process"
+            raise BadInput(
+                f"{out} is a study still running ({who}, {len(done)} of {len(plan)} chunks "
+                "done); expected a finished study: wait for it to end"
+            )
         raise BadInput(
             f"{out} is unfinished or damaged (chunk {first} missing or unreadable); "
             "re-run the same command to complete it"

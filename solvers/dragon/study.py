@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from solvers.common.errors import BadInput
+from solvers.common.files import read_input
 from solvers.common.runner import ChunkSpec, Study, run_study
 from solvers.common.seeds import run_seeds
 from solvers.common.stats import wilson
@@ -599,7 +600,9 @@ def study_manifests(folder: str | Path) -> list[dict[str, Any]]:
 
     root = Path(folder)
     paths = sorted(root.rglob(MANIFEST)) or sorted(root.glob("*.json"))
-    return [validate_manifest(json.loads(f.read_text()), f) for f in paths]
+    return [
+        validate_manifest(json.loads(read_input(f, "manifest", follow=False)), f) for f in paths
+    ]
 
 
 def select(manifests: list[dict[str, Any]], study: str, **params: Any) -> list[dict[str, Any]]:

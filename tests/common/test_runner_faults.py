@@ -137,16 +137,42 @@ def test_manifest_folder_chunks_file_and_chunk_folder_are_refused(tmp_path):
 
 
 def test_unwritable_chunks_folder_refused_before_the_manifest_changes(tmp_path):
-    """A chunks folder that cannot be written (here a link into sysfs, which refuses new
-    files even to root) is found before the manifest is rewritten."""
+    """A chunks folder that cannot be written (read-only for a user; for root, a read-only
+    tmpfs mounted on it) is found before the manifest is rewritten."""
     out = tmp_path / "s"
     run_study(coin_study(), out, workers=1, progress=False)
     chunk_path(out, 3).unlink()
-    moved = tmp_path / "kept"
-    (out / "chunks").rename(moved)
+    chunks = out / "chunks"
+    if os.geteuid() == 0:
+        for p in chunks.iterdir():
+            p.unlink()
+        mount = ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(chunks)]
+        if subprocess.run(mount, capture_output=True).returncode != 0:
+            pytest.skip("root cannot mount a read-only tmpfs here, and ignores mode bits")
+    else:
+        chunks.chmod(0o500)
+    before = (out / MANIFEST).read_text()
+    try:
+        with pytest.raises(BadInput, match="cannot write"):
+            run_study(coin_study(), out, workers=1, progress=False)
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["umount", str(chunks)], check=False)
+        else:
+            chunks.chmod(0o700)
+    assert (out / MANIFEST).read_text() == before
+
+
+def test_chunks_folder_that_is_a_link_is_refused(tmp_path):
+    """A chunks folder that is a link (here into sysfs) is never followed: the study would
+    write outside its folder."""
+    out = tmp_path / "s"
+    run_study(coin_study(), out, workers=1, progress=False)
+    chunk_path(out, 3).unlink()
+    (out / "chunks").rename(tmp_path / "kept")
     (out / "chunks").symlink_to("/sys")
     before = (out / MANIFEST).read_text()
-    with pytest.raises(BadInput, match="cannot write"):
+    with pytest.raises(BadInput, match="chunks is a symbolic link"):
         run_study(coin_study(), out, workers=1, progress=False)
     assert (out / MANIFEST).read_text() == before
 
