@@ -36,7 +36,7 @@ class Kernel:
     part: str
     title: str
     #: Cold-compile seconds on the 2-core AMD EPYC machine, empty cache, rounded up
-    #: (results/PERFORMANCE.md, "Every kernel's cold compile on this machine").
+    #: (results/PERFORMANCE.md, "Cold compile of each kernel").
     estimate: float
     entries: Callable[[], list]
     warm: Callable[..., None]
@@ -255,8 +255,9 @@ def _bombastic_ismcts_entries() -> list:
 
 
 #: The estimates below are cold-compile CPU seconds on the 2-core AMD EPYC machine, one
-#: process each into an empty cache, idle, rounded up (results/PERFORMANCE.md, tenth pass:
-#: Numba's call typing answered from a table, solvers.common.numba_typing).
+#: process each into an empty cache, idle, rounded up (results/PERFORMANCE.md, "Cold
+#: compile of each kernel"; Numba's call typing answered from a table,
+#: solvers.common.numba_typing).
 #: The extended vocabulary's steps (card files with extended rows only), compiled after the
 #: solver's part: 6.1-6.4 CPU-s (7.9 alone).
 EXTENDED_ESTIMATE = 10
@@ -276,7 +277,7 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "solve",
         "All Is Bomb solver",
-        18,  # 15.6-16.0 (tenth pass)
+        18,  # 15.6-16.0
         _allisbomb_solve_entries,
         _allisbomb_solve,
     ),
@@ -284,7 +285,7 @@ KERNELS: list[Kernel] = [
         "allisbomb",
         "shortest",
         "All Is Bomb shortest search",
-        5,  # 3.8 after the solver (tenth pass)
+        5,  # 3.8 after the solver
         _allisbomb_shortest_entries,
         _allisbomb_shortest,
     ),
@@ -330,7 +331,7 @@ KERNELS: list[Kernel] = [
         "bombastic",
         "infostates",
         "Bombastic information-state counter",
-        12,  # 9.1-9.3 (tenth pass)
+        12,  # 9.1-9.3
         _bombastic_infostates_entries,
         _bombastic_infostates,
     ),
@@ -338,7 +339,7 @@ KERNELS: list[Kernel] = [
         "bombastic",
         "ismcts",
         "Bombastic ISMCTS playouts",
-        16,  # 13.2-13.3 (tenth pass)
+        16,  # 13.2-13.3
         _bombastic_ismcts_entries,
         _bombastic_ismcts,
     ),
@@ -347,7 +348,7 @@ KERNELS: list[Kernel] = [
         "dragon",
         "montecarlo",
         "Bomb the Dragon Monte Carlo strategy",
-        14,  # 10.8 (tenth pass)
+        14,  # 10.8
         _dragon_montecarlo_entries,
         _dragon_montecarlo,
     ),
@@ -436,8 +437,9 @@ def ensure_sweep() -> float:
     """Compile the sweep's kernel (`kernel.solve_many`) after the solver's, each said on
     stderr first when it is not cached; return the seconds. The solver's part (its helpers
     and `dfs`) then serves a later single solve as well, and the sweep's own part costs
-    the linking of `dfs` into its loop (results/PERFORMANCE.md, tenth pass: 15.2-16.0 then
-    7.3-7.5 CPU-s, against about 23-24 for the sweep's kernel alone)."""
+    the linking of `dfs` into its loop (results/PERFORMANCE.md, "Cold compile of each
+    kernel": 15.2-16.0 then 7.3-7.5 CPU-s, against about 23-24 for the sweep's kernel
+    alone)."""
     return ensure_compiled("allisbomb", "solve") + ensure_compiled("allisbomb", "sweep")
 
 

@@ -234,10 +234,10 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
 
     This tree's side runs with the copy-symmetric table keys off (`program.copy_keys`).
     Where `rev` has the same dead-position proofs, both count the same positions and what
-    is timed is the rest of the kernel (scripts/bench_allisbomb_copy_keys.py times the keys
-    themselves); where the proofs differ, the positions differ too, so each configuration
-    reports the ratio of positions beside the ratio of time, and the verdicts must agree
-    on every deal both decide."""
+    is timed is the rest of the kernel (the keys themselves are not timed here); where
+    the proofs differ, the positions differ too, so each configuration reports the ratio
+    of positions beside the ratio of time, and the verdicts must agree on every deal both
+    decide."""
     import numpy as np
 
     sys.path.insert(0, str(ROOT / "scripts"))

@@ -2,7 +2,7 @@
 
     python scripts/bombastic_benchmark.py [--games 200000] [--json]
 
-Reports (issue section 6): complete random-agent games per second per core (goal
+Reports: complete random-agent games per second per core (goal
 200,000) in the kernel and in the reference engine, on the same seeds, and their
 ratio; belief updates per second (goal 10 million) for the Numba mask kernel against
 the exact (Fraction) and NumPy references; ISMCTS iterations per second with kernel

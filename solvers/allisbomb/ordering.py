@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 INFO_ORDER = 15
 #: Whether the ordering is on by default. Off: measured, the shipped table (IGNITED sides
 #: first) entered 1-2% more positions than the order by id on every sampled configuration
-#: (POWER.md section 7), so the default search stays the order by id; `program.move_order`
-#: switches it on.
+#: (commit a91c379, and `git show 76ed889:results/allisbomb/POWER.md`, "Move ordering"), so
+#: the default search stays the order by id; `program.move_order` switches it on.
 ON_BY_DEFAULT = False
 #: Priorities (lower is tried earlier).
 FIRST, NORMAL, LAST = 0, 1, 2
@@ -54,8 +54,8 @@ def _priority(cs: CardSet, c: int, side: int) -> int:
     """IGNITED sides first: every win condition of the base game is met by playing ignited
     cards (rulebook E: an ignited PROPHET played, the ignited PRINCESS played), and an
     ignited card played is discarded (D.4), which is how a line moves on rather than
-    cycling the DECK. Measured (POWER.md section 7): fewer positions on the expansions'
-    hard deals than trying cards by id, about the same on the base game."""
+    cycling the DECK. Measured (commit a91c379): fewer positions on the expansions' hard
+    deals than trying cards by id, about the same on the base game."""
     return FIRST if side == 1 else NORMAL
 
 

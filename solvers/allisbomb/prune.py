@@ -796,7 +796,7 @@ def _low(m):
 #: and inlined by LLVM (forceinline). Inlined in Numba's IR, each copy was translated,
 #: typed and lowered again in its caller (`_closure_mask` twice, `_reach` with it); the
 #: solver's IR inlining fell from 2.4 to 1.6 s, though its whole cold compile did not move
-#: measurably (results/PERFORMANCE.md, ninth pass). `still_alive` stays inlined in Numba's
+#: measurably (commit eb03441). `still_alive` stays inlined in Numba's
 #: IR: as a linked helper the search ran 4% more instructions.
 _inlined_once = linked_helper(cache=True, _nrt=False, forceinline=True)
 

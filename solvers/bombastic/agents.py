@@ -1,6 +1,6 @@
 """Who makes the decisions: named agents, and a game loop that feeds them views.
 
-Issue section 3. Every agent but `omniscient` sees a `View`: the public state plus that
+Every agent but `omniscient` sees a `View`: the public state plus that
 player's own observations, never the tiles. Agents are registered by short name in
 `AGENTS`; a spec string may carry one parameter, e.g. ``ismcts:400`` (iterations) or
 ``greedy:0.7`` (go-for-it threshold).

@@ -1,6 +1,6 @@
 """What a player knows: the arrangements consistent with what they saw, and beliefs.
 
-Issue section 2. A player's information state is the public history plus their own
+A player's information state is the public history plus their own
 observations (the event lists that `rules.State.observations` keeps). Which of the 630
 arrangements are still possible is a 630-bit *mask*; *beliefs* are probabilities over
 the 630 that start uniform and follow each event.

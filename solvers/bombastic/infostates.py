@@ -1,6 +1,6 @@
 """Count the information states each player can reach in D turns, by exhaustive search.
 
-Issue section 2. A player's information state is everything they have seen: every
+A player's information state is everything they have seen: every
 decision they could see (whose turn, which card, which tiles were peeked at, shown,
 swapped, which line was gone for, when a player stopped peeking) and what their own
 peeks and shows told them. With perfect recall, two different such histories are two

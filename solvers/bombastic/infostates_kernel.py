@@ -1,7 +1,7 @@
 """Count information states with Numba: the same count as `infostates.py`, far faster.
 
-Issue section 2 ("`bombsolve bombastic infostates --depth D` counts the distinct
-information states each player can reach in D turns"). The definition is the one in
+What `bombsolve bombastic infostates --depth D` prints: the distinct information states
+each player can reach in D turns. The definition is the one in
 `solvers/bombastic/infostates.py` (read its docstring): a player's information state is
 their whole history as they saw it (perfect recall), what they cannot see is merged, and
 the number of histories below a node depends only on the node's *knowledge state*, so
@@ -342,7 +342,7 @@ def _write_child(cm, cs, ck, lvl, n, mask, kind, phase, pk, sa, sf, card, slot) 
 # `_write_child`, a third of the cold compile). Inlined in Numba's IR, `_add` only casts
 # them to int64, so `_write_child` is compiled once and LLVM inlines it at each call site;
 # inlining the whole write in Numba's IR (as before) typed and lowered its loop 35 times
-# (results/PERFORMANCE.md, "Cold compiles, seventh pass").
+# (commit f7f4868).
 @njit(cache=True, inline="always")
 def _add(cm, cs, ck, lvl, n, mask, kind, phase, pk, sa, sf, card, slot) -> int:
     """Write child n of level lvl (`_write_child`); return n + 1."""

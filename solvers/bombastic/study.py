@@ -1,6 +1,6 @@
 """Bombastic studies on the shared runner: matches, tournaments, card values, charts.
 
-Issue section 4. Every game is one case: its seed is the case's seed from the runner
+Every game is one case: its seed is the case's seed from the runner
 (`ChunkSpec.case_seeds`), so any game can be replayed alone with
 `bombsolve bombastic replay --seed SEED --x A --o B`. Chunk functions are module-level
 and pure, as the runner requires.

@@ -12,7 +12,7 @@ that one. So which code a search runs depended on what the process had loaded be
   solver's own `dfs` first (the solver's part is compiled or checked before the sweep's,
   cli.warmup.ensure_sweep), and `solve_many` then ran that `dfs`, not its own copy, which
   LLVM had optimised inside it: 14-22% more time on the same 20,000 base deals
-  (results/PERFORMANCE.md, tenth pass).
+  (commit da01b52).
 - A helper compiled through `numba_opt.linked_helper` has its own library optimised at a
   lower level (its copies are optimised at the caller's level): a call to it that the
   caller does not inline could bind to that less optimised code.

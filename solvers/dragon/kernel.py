@@ -1397,8 +1397,7 @@ def _new_state() -> tuple[np.ndarray, ...]:
 # without taking a reference count per game. Inlined, not called: every compiled function
 # links a copy of all it calls, and LLVM optimises and generates the machine code of that
 # copy again, so each compiled level between the entry and `_play_turn` (`_play_many`,
-# `_play_game`) cost another pass over the whole game (results/PERFORMANCE.md, "Cold
-# compiles, seventh pass"). Two entry points of one body, each with its own on-disk cache
+# `_play_game`) cost another pass over the whole game (commit 8c2cc9d). Two entry points of one body, each with its own on-disk cache
 # (`bombsolve warmup` and the compile announcement ask whether an entry point is cached).
 
 

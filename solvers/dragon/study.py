@@ -810,7 +810,7 @@ def build_reference(
     from solvers.common.runner import _git_commit, _versions
 
     manifest = {
-        "what": "Bomb the Dragon reference study (issue 5)",
+        "what": "Bomb the Dragon reference study",
         "seed": seed,
         "sizes": sizes,
         "tables": sorted(f"{n}.csv" for n in tables),
