@@ -38,7 +38,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 
-from numba import njit
+from solvers.common.numba_jit import njit
 
 
 @cache
@@ -115,7 +115,8 @@ def entry_classes() -> tuple[type, type] | None:
 
 
 def entry_point(**options):
-    """`njit(**options)` compiling through `EntryCompiler` (plain `njit` without it)."""
+    """`numba_jit.njit(**options)` compiling through `EntryCompiler` (without it, through
+    Numba's own pipeline)."""
     classes = entry_classes()
     if classes is None:
         return njit(**options)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from numba import njit
+from solvers.common.numba_jit import njit
 
 #: LLVM optimisation level of a linked helper's own library (see the module docstring).
 LEVEL = 1
@@ -89,7 +89,8 @@ def linked_compiler() -> type | None:
 
 
 def linked_helper(**options):
-    """`njit(**options)` compiling through `linked_compiler()` (plain `njit` without it)."""
+    """`numba_jit.njit(**options)` compiling through `linked_compiler()` (without it, through
+    Numba's own pipeline)."""
     compiler = linked_compiler()
     if compiler is None:
         return njit(**options)
