@@ -21,7 +21,7 @@ managers are built (numba.core.codegen, `CPUCodegen._pass_builder`), as in Numba
 `tests/common/test_numba_opt.py` checks the level seen and its restoring. Were a later
 Numba to read it elsewhere, the helpers would only compile as slowly as before. Where this
 Numba lacks one of them (`CPUCodegen._pass_builder`, before 0.61, for one), `linked_helper`
-is plain `njit` (one notice, solvers.common.numba_notices): the same code runs, its helpers
+is `numba_jit.njit` (one notice, solvers.common.numba_notices): the same code runs, its helpers
 optimised in full as well.
 """
 
