@@ -17,7 +17,7 @@ from solvers.common.errors import BadInput
 from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "b814179103e551fd"
+NUMBA_DEPENDS_ON = "19ca68b5d082a09d"
 
 #: Cards in a Blitz deck, and how many setup EQUIPS (rulebook B).
 N_CARDS, N_EQUIPPED = 13, 3

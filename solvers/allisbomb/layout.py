@@ -48,7 +48,7 @@ from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "7d8f8173e8d2f86a"
+NUMBA_DEPENDS_ON = "8ed14413cf9d1e71"
 
 #: The byte between the DECK and the DISCARD PILE in b[0:N].
 PAD = -1

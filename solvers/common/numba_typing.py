@@ -11,7 +11,7 @@ Is Bomb's solver about 13,000 resolutions are made for about 2,300 distinct ques
 and the repeats cost about 3 CPU-s of its roughly 20 CPU-s cold compile
 (results/PERFORMANCE.md, "tenth pass").
 
-`install` wraps `get_call_type` with a table from the question to its answer. A question
+`routed` wraps `get_call_type` with a table from the question to its answer. A question
 is the function type, the typing context, the argument types (literal values included)
 and the compile flags in force (`ConfigStack`), because an `@overload`'s implementation is
 compiled with the caller's flags (its error model, for one) and Numba keys its own
