@@ -174,6 +174,7 @@ class BombsolveGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         from cli.warmup import show_numba_notices
+        from solvers.common.numba_target import configure
 
         if _stdout_closed():
             click.echo(
@@ -184,6 +185,7 @@ class BombsolveGroup(click.Group):
             sys.exit(EXIT_IOERR)
         _handle_stop_signals()
         show_numba_notices()
+        configure()  # this process's kernels and its workers' (numba_target's docstring)
         try:
             rv = super().main(
                 args=args,

@@ -48,6 +48,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solvers.common.numba_target import configure  # noqa: E402
+
+configure()  # the command line's target (numba_target), before any kernel is defined
+
 from solvers.allisbomb import kernel as new_kernel  # noqa: E402
 from solvers.allisbomb.cards import load_cards  # noqa: E402
 from solvers.allisbomb.config import EXPANSIONS, GameConfig  # noqa: E402

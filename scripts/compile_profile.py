@@ -26,6 +26,9 @@ from numba.core import event
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cli.warmup import kernels_of  # noqa: E402
+from solvers.common.numba_target import configure  # noqa: E402
+
+configure()  # the command line's target (numba_target), before any kernel is defined
 
 SECONDS: dict[str, float] = collections.defaultdict(float)
 SIGNATURES: dict[str, set[str]] = collections.defaultdict(set)

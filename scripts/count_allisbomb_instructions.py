@@ -91,9 +91,9 @@ FEATURES_ON = (
 
 def count_target() -> tuple[dict[str, str], list[str]]:
     """(NUMBA_CPU_NAME and NUMBA_CPU_FEATURES for both runs, the features turned off for
-    valgrind): the kernels' target as compiled on this host (the features already chosen,
-    as solvers.common.numba_target sets them on import, else the host's), less every
-    feature that is on here but not under valgrind."""
+    valgrind): the kernels' target as compiled on this host (the features already chosen in
+    NUMBA_CPU_FEATURES, else the host's), less every feature that is on here but not under
+    valgrind (AVX-512 among them, as solvers.common.numba_target leaves it out)."""
     import llvmlite.binding as ll
     from numba.core import config
 

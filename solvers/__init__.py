@@ -1,11 +1,7 @@
 """bombsolve engines: rules, kernels, solvers and studies for four bomb-themed games.
 
-Nothing in this package prints or parses command lines; that is `cli`'s job.
+Nothing in this package prints or parses command lines; that is `cli`'s job. Importing it
+changes nothing process-wide (solvers/common/NUMBA.md).
 """
 
-from solvers.common.numba_target import configure as _configure_numba_target
-
 __version__ = "0.1.0"
-
-# Before any kernel compiles (see solvers/common/numba_target.py: no AVX-512, measured faster).
-_configure_numba_target()

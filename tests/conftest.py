@@ -5,6 +5,10 @@ from __future__ import annotations
 import pytest
 
 from solvers.common.cluster import LocalDaskCluster
+from solvers.common.numba_target import configure
+
+# the kernels the tests compile are the command line's (cli.main configures its process so)
+configure()
 
 
 @pytest.fixture(scope="module")

@@ -12,15 +12,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from solvers.common import numba_typing
 from solvers.common.errors import BadInput
-
-numba_typing.install()
+from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "12e1dd26cb804985"
+NUMBA_DEPENDS_ON = "19ca68b5d082a09d"
 
 #: Cards in a Blitz deck, and how many setup EQUIPS (rulebook B).
 N_CARDS, N_EQUIPPED = 13, 3

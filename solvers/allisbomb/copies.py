@@ -31,14 +31,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solvers.allisbomb.layout import W_MASKS, ZONE, key_words
-from solvers.common import numba_typing
+from solvers.common.numba_jit import njit
 from solvers.common.numba_opt import linked_helper
-
-numba_typing.install()
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet
@@ -46,7 +43,7 @@ if TYPE_CHECKING:
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "ce00730a471054f1"
+NUMBA_DEPENDS_ON = "f528c49e4d6a5689"
 
 #: Zones as in layout.py (kept here to avoid an import of the kernel).
 _DECK, _DISCARD = 0, 3

@@ -40,7 +40,6 @@ generation (an empty table) when the table is fuller than `refill` entries befor
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from solvers.allisbomb.copies import kernel_search_key
 from solvers.allisbomb.kernel import (
@@ -61,13 +60,11 @@ from solvers.allisbomb.kernel import (
 )
 from solvers.allisbomb.layout import H_ENDING, H_OUTCOME, key_words
 from solvers.allisbomb.prune import dead, still_alive
-from solvers.common import numba_typing
 from solvers.common.numba_entry import entry_point
-
-numba_typing.install()
+from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "7c13680bbdc70cf1"
+NUMBA_DEPENDS_ON = "09d454a83683ab33"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
@@ -55,16 +55,14 @@ from solvers.allisbomb.prune import (
     mark_start,
     still_alive,
 )
-from solvers.common import numba_typing
 from solvers.common.numba_call import address_of, check_types, indirect_call
 from solvers.common.numba_entry import entry_point
+from solvers.common.numba_jit import njit
 from solvers.common.numba_opt import linked_helper
-
-numba_typing.install()
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "fedbad0177c793ee"
+NUMBA_DEPENDS_ON = "c037021c41ddcdc4"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)

@@ -44,15 +44,11 @@ took 196 bytes and a separate 5-word packed key).
 
 from __future__ import annotations
 
-from numba import njit
-
-from solvers.common import numba_typing
-
-numba_typing.install()
+from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "66706f66226027b6"
+NUMBA_DEPENDS_ON = "8ed14413cf9d1e71"
 
 #: The byte between the DECK and the DISCARD PILE in b[0:N].
 PAD = -1

@@ -153,21 +153,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solvers.allisbomb.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
-from solvers.common import numba_typing
+from solvers.common.numba_jit import njit
 from solvers.common.numba_opt import linked_helper
-
-numba_typing.install()
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards import CardSet, Step
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "ce00730a471054f1"
+NUMBA_DEPENDS_ON = "f528c49e4d6a5689"
 
 #: The decorator of the predicates the search calls (`dead`, `lower_bound`, ...): they only
 #: read the arrays they are given and allocate nothing, so Numba's reference counting of

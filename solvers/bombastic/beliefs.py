@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from numba import njit
 
 from solvers.bombastic.tiles import (
     ARR,
@@ -56,14 +55,12 @@ from solvers.bombastic.tiles import (
     VALUE_NAMES,
     perm3_map,
 )
-from solvers.common import numba_typing
 from solvers.common.errors import BadInput, unknown
-
-numba_typing.install()
+from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "e2159ef1f0a07175"
+NUMBA_DEPENDS_ON = "ec809521febb06b3"
 
 EVENT_WORDS = ("peek", "show", "not-bomb", "swap", "shuffle", "place", "secret-swap")
 

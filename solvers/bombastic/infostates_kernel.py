@@ -43,21 +43,19 @@ from dataclasses import dataclass
 
 import llvmlite.ir as llir
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
 from solvers.bombastic.beliefs import HAS_BITS, N_WORDS, TRIPLE_MAP, TRIPLES
 from solvers.bombastic.infostates import SYM_ARR, SYMMETRIES
 from solvers.bombastic.rules import ALARM_CARDS, Options, Phase, State
 from solvers.bombastic.tiles import L_SHAPES, LINES, N_ARR, PAIR_INDEX, PAIRS, SWAP_MAP
-from solvers.common import numba_typing
 from solvers.common.errors import BadInput
-
-numba_typing.install()
+from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "4b6d0aa08779fde3"
+NUMBA_DEPENDS_ON = "36043c9ef8493647"
 
 
 @intrinsic

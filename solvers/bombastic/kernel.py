@@ -25,17 +25,14 @@ Random numbers: SplitMix64 on a one-cell uint64 array, exactly as `rules.SplitMi
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from solvers.bombastic.rules import SECOND_SWAP_READINGS, SHUFFLE_READINGS, Ending, Options
 from solvers.bombastic.tiles import L_SHAPES, LINES, PERMS3
-from solvers.common import numba_typing
-
-numba_typing.install()
+from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "9ddc5dbf5bb491ea"
+NUMBA_DEPENDS_ON = "cd25f43fac39d275"
 
 DECK = 11
 DECK_LEN = 22

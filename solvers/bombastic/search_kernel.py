@@ -20,16 +20,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from solvers.bombastic import kernel as K
-from solvers.common import numba_typing
-
-numba_typing.install()
+from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "9f908ce766872c08"
+NUMBA_DEPENDS_ON = "a0f1dc4fe236a58f"
 
 N_ACTIONS = 49
 #: How often (in iterations) a search with `stop_early` checks whether it is decided.

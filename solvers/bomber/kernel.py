@@ -26,16 +26,13 @@ warrior_bombing (1/0), stuck_assess (0 'loses', 1 'assess'), move_optional (1/0)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from solvers.bomber.rules import AGENT_SALT, Rules
-from solvers.common import numba_typing
-
-numba_typing.install()
+from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "8142fd9d43e57c37"
+NUMBA_DEPENDS_ON = "2e8ac47150c9bba2"
 
 # Result columns of `play_random_games`.
 COLUMNS = (

@@ -28,7 +28,7 @@ internal functions stay internal.
 It relies on Numba internals present from 0.60 to 0.68 (`NativeLowering` creating
 `state.library` only when none is set; `CPUCodeLibrary.add_llvm_module` and
 `_optimize_final_module`); `tests/common/test_numba_entry.py` checks the linkages of a
-compiled entry point. Where this Numba lacks one of them, `entry_point` is plain `njit`
+compiled entry point. Where this Numba lacks one of them, `entry_point` is `numba_jit.njit`
 (one notice, solvers.common.numba_notices): the same results, at the speed of whichever
 copies the calls bind to.
 """
@@ -38,7 +38,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 
-from numba import njit
+from solvers.common.numba_jit import njit
 
 
 @cache
@@ -115,7 +115,8 @@ def entry_classes() -> tuple[type, type] | None:
 
 
 def entry_point(**options):
-    """`njit(**options)` compiling through `EntryCompiler` (plain `njit` without it)."""
+    """`numba_jit.njit(**options)` compiling through `EntryCompiler` (without it, through
+    Numba's own pipeline)."""
     classes = entry_classes()
     if classes is None:
         return njit(**options)

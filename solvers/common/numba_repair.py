@@ -6,8 +6,8 @@ Numba's on-disk cache (the jit option `cache`) keeps, per function, an index fil
 (``*.nbc``: the pickled compiled code). Numba trusts their content: a truncated or
 garbled file raised an unpickling error on that run and every later one until the user
 deleted it, and garbled machine code inside an intact pickle crashed the process (LLVM
-aborts while loading it, measured). With `install()`, every function cached on disk from then on uses
-`RepairingCache`:
+aborts while loading it, measured). Every project function cached on disk (defined through
+`solvers.common.numba_jit.njit`, nothing else in the process) uses `RepairingCache`:
 
 - Every file it writes ends with a seal, the SHA-256 of what precedes it (`seal`). Pickle
   ignores bytes after a pickle's end, so plain Numba still reads these files. An entry is
@@ -24,8 +24,8 @@ aborts while loading it, measured). With `install()`, every function cached on d
   process and the processes it starts cache in a temporary folder, removed at exit, with one
   notice. A save that fails (a full disk) is a notice too: the command goes on.
 
-It relies on Numba internals present from 0.60 to 0.68 (`Dispatcher.enable_caching`,
-`FunctionCache` and its `_load_overload`, `_index_key`, `_impl`; `IndexDataCacheFile` and
+It relies on Numba internals present from 0.60 to 0.68 (a dispatcher's `_cache`, as
+`Dispatcher.enable_caching` sets it; `FunctionCache` and its `_load_overload`, `_index_key`, `_impl`; `IndexDataCacheFile` and
 its `_load_index`, `_save_index`, `_load_data`, `_save_data`, `_open_for_write`, `_dump`);
 where one is missing, Numba's cache is left as it is, with one notice.
 """
@@ -39,7 +39,6 @@ import os
 import pickle
 import shutil
 import tempfile
-from typing import Any
 
 from solvers.common.numba_notices import lacking, say
 
@@ -135,7 +134,10 @@ def _build() -> type:
     """The cache class, built on Numba's (raises ImportError or AttributeError where an
     internal it relies on is missing)."""
     from numba.core.caching import FunctionCache, IndexDataCacheFile
+    from numba.core.dispatcher import Dispatcher
 
+    if "_cache" not in Dispatcher.enable_caching.__code__.co_names:
+        raise AttributeError(name="_cache", obj=Dispatcher)
     for cls, names in (
         (FunctionCache, ("_load_overload", "_index_key", "save_overload")),
         (IndexDataCacheFile, ("load", "_load_index", "_save_index", "_load_data")),
@@ -291,29 +293,3 @@ def cache_class() -> type | None:
             )
             _CACHE_CLASS.append(None)
     return _CACHE_CLASS[0]
-
-
-def installed() -> bool:
-    """Whether dispatchers enabling their cache get a `RepairingCache`."""
-    from numba.core.dispatcher import Dispatcher
-
-    return getattr(Dispatcher.enable_caching, "_repairing", False)
-
-
-def install() -> bool:
-    """Give every dispatcher that enables its on-disk cache from now on a `RepairingCache`
-    (once; safe to call again). Returns whether it is installed: not where this Numba lacks
-    the internals it relies on (Numba's own cache then, with one notice)."""
-    from numba.core.dispatcher import Dispatcher
-
-    if installed():
-        return True
-    if cache_class() is None:
-        return False
-
-    def enable_caching(self: Any) -> None:
-        self._cache = cache_class()(self.py_func)
-
-    enable_caching._repairing = True
-    Dispatcher.enable_caching = enable_caching
-    return True

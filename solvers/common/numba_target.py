@@ -5,14 +5,15 @@ kernels' short loops (a 12-word state row copy, a 5-word key, byte loops over 18
 with 512-bit masked instructions, gathers and kmask registers. The same code compiled
 with the host's other features but no AVX-512 was faster in every measurement (All Is Bomb
 kernel, `compare_allisbomb_kernels.py`, median of alternating processes: base +4.3%, ALL
-+6.6%, six expansions +2.8%). Numba has no per-function target, so this is process-wide:
-`configure()` sets NUMBA_CPU_FEATURES to the host's features with every avx512* feature
-off, before Numba reads it (so worker processes inherit it) and in Numba's config if
-Numba is already imported. Numba keys its on-disk cache by the features, so caches built
-either way never mix.
-
-Left alone when the user chose a target (NUMBA_CPU_NAME or NUMBA_CPU_FEATURES set), when
-BOMBSOLVE_AVX512=1, and on hosts without AVX-512 (nothing to change).
++6.6%, six expansions +2.8%; commit 76d4a3a). Numba has one code generator per process, its
+processor features read once, when the first jitted function is defined: no per-function
+target. So `configure()` is called by the process's owner, never on import: the command
+line (`cli.main.BombsolveGroup.main`, before any kernel module is imported), the test
+session (tests/conftest.py) and the measuring scripts. It sets NUMBA_CPU_FEATURES to the
+host's features with every avx512* feature off (so the processes it starts inherit it)
+and in Numba's config. Numba keys its on-disk cache by the features, so caches built
+either way never mix. A program importing `solvers` as a library compiles for Numba's
+own target unless it calls `configure()` first.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Is Bomb's solver about 13,000 resolutions are made for about 2,300 distinct ques
 and the repeats cost about 3 CPU-s of its roughly 20 CPU-s cold compile
 (commit c76b010).
 
-`install` wraps `get_call_type` with a table from the question to its answer. A question
+`routed` wraps `get_call_type` with a table from the question to its answer. A question
 is the function type, the typing context, the argument types (literal values included)
 and the compile flags in force (`ConfigStack`), because an `@overload`'s implementation is
 compiled with the caller's flags (its error model, for one) and Numba keys its own
@@ -21,19 +21,27 @@ lowered); a remembered answer records that key again, so lowering finds what it 
 have found. Failed resolutions (an error, or a literal value demanded) are not
 remembered: they run again as before.
 
+Only the project's own compiles go through it: `compiler(base)` is a compiler class (the
+jit option `pipeline_class`, which `solvers.common.numba_jit.njit` gives every kernel) whose
+compile routes call typing through the table while it runs (`routed`), and puts Numba's own
+back after; the callees and `@overload` implementations it compiles on the way share it.
+Any other jitted function in the process (a library user's) is typed by Numba as it is.
+
 What is compiled does not change: the solver's LLVM IR and machine code are byte for byte
 the same with and without the table (`tests/common/test_numba_typing.py` compares them on a
 small kernel in two processes). It relies on Numba internals as of 0.68
 (`BaseFunction.get_call_type`, `_impl_keys`, `targetconfig.ConfigStack`, a flags object's
-`_values`); where they are missing `install` leaves Numba as it is (one notice, from
-solvers.common.numba_notices), and `BOMBSOLVE_TYPING_MEMO=0` in the environment turns the
-table off.
+`_values`); where they are missing the table is not used (one notice, from
+solvers.common.numba_notices), and `BOMBSOLVE_TYPING_MEMO=0` in the environment turns it
+off.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 from numba.core import targetconfig
@@ -107,37 +115,60 @@ def _missing() -> str | None:
 
 
 def installed() -> bool:
-    """Whether Numba's call typing goes through the table."""
+    """Whether Numba's call typing goes through the table now (only while a compile of
+    `compiler(...)` runs)."""
     return functions.BaseFunction.get_call_type is _get_call_type
 
 
-def install() -> bool:
-    """Route Numba's call typing through the table (once; safe to call again). Returns
-    whether it is installed: not where `BOMBSOLVE_TYPING_MEMO=0` or this Numba lacks the
-    internals it relies on (then with one notice).
-
-    Every kernel module calls it before defining its kernels, so it also installs the
-    on-disk cache's repair (solvers.common.numba_repair), which must precede the first
-    function cached on disk: Numba is imported by then, and only by then. (Imported here:
-    neither changes compiled code, so neither is among the kernels' dependencies,
-    solvers.common.numba_deps.)"""
-    from solvers.common import numba_repair
-    from solvers.common.numba_notices import lacking
-
-    numba_repair.install()
-    if installed():
-        return True
+def enabled() -> bool:
+    """Whether the project's compiles use the table: not where `BOMBSOLVE_TYPING_MEMO=0` or
+    this Numba lacks the internals it relies on (then with one notice)."""
     if os.environ.get("BOMBSOLVE_TYPING_MEMO", "1") == "0":
         return False
+    return _supported()
+
+
+@cache
+def _supported() -> bool:
     missing = _missing()
-    if missing is not None:
-        lacking("numba_typing", missing, "every call is typed afresh (compiling is slower)")
-        return False
+    if missing is None:
+        return True
+    from solvers.common.numba_notices import lacking
+
+    lacking("numba_typing", missing, "every call is typed afresh (compiling is slower)")
+    return False
+
+
+@contextmanager
+def routed() -> Iterator[bool]:
+    """Route Numba's call typing through the table for the duration (where `enabled`), then
+    put back what was there; yields whether it is routed. Nested uses share the outer one.
+    Numba compiles under one process-wide lock, so no other function is typed meanwhile."""
+    if installed() or not enabled():
+        yield installed()
+        return
+    before = functions.BaseFunction.get_call_type
     functions.BaseFunction.get_call_type = _get_call_type
-    return True
+    try:
+        yield True
+    finally:
+        functions.BaseFunction.get_call_type = before
 
 
-def uninstall() -> None:
-    """Numba's own call typing again, the table emptied."""
-    functions.BaseFunction.get_call_type = _ORIGINAL
-    _ANSWERS.clear()
+@cache
+def compiler(base: type) -> type:
+    """The compiler class `base` (a `numba.core.compiler.CompilerBase`) compiling with call
+    typing `routed` through the table: what `numba_jit.njit` passes as `pipeline_class`.
+    Its passes are `base`'s, so the code it compiles is `base`'s."""
+
+    class TableCompiler(base):
+        def compile_extra(self, func):
+            with routed():
+                return super().compile_extra(func)
+
+        def compile_ir(self, func_ir, lifted=(), lifted_from=None):
+            with routed():
+                return super().compile_ir(func_ir, lifted, lifted_from)
+
+    TableCompiler.__name__ = TableCompiler.__qualname__ = f"Table{base.__name__}"
+    return TableCompiler

@@ -30,18 +30,16 @@ Strategy codes: 0 random, 1 greedy, 2 position, 3 montecarlo (`strategies.CODES`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types, uint64
+from numba import types, uint64
 from numba.extending import overload
 
-from solvers.common import numba_typing
+from solvers.common.numba_jit import njit
 from solvers.dragon.cards import Cards, load_cards
 from solvers.dragon.rules import Options
 
-numba_typing.install()
-
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "19482fbbc6ca1cdc"
+NUMBA_DEPENDS_ON = "5008d26ea76fb957"
 
 # cnt indices
 DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(

@@ -16,14 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 _MODULE = textwrap.dedent(
     """
-    import numpy as np
-    from numba import njit
-
-    from solvers.common import numba_typing
     from solvers.common.numba_entry import entry_point
     from solvers.common.numba_opt import linked_helper
-
-    numba_typing.install()  # as every kernel module does before its kernels
 
 
     @linked_helper(cache=True)
@@ -75,12 +69,22 @@ _RUN = textwrap.dedent(
     show_numba_notices()
     import mod
 
+    routed = []
+    spied = numba_typing._get_call_type
+
+    def spy(self, context, args, kws):
+        routed.append(1)
+        return spied(self, context, args, kws)
+
+    numba_typing._get_call_type = spy
+    value = int(mod.entry(np.arange(6)))
+    repairing = numba_repair.cache_class()
     print(json.dumps({
-        "value": int(mod.entry(np.arange(6))),
+        "value": value,
         "linked": numba_opt.linked_compiler() is not None,
         "entry": numba_entry.entry_classes() is not None,
-        "repair": numba_repair.installed(),
-        "typing": numba_typing.installed(),
+        "repair": repairing is not None and isinstance(mod.entry._cache, repairing),
+        "typing": bool(routed),
     }))
     """
 )

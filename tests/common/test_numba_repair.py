@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("trunc_index", "garble_index", "empty_index", "trunc_data", "garble_data")
 NAMES += ("empty_data", "unsealed_data", "plain_index")
 
-_MODULE = "from numba import njit\n" + "".join(
+_MODULE = "from solvers.common.numba_jit import njit\n" + "".join(
     f"\n\n@njit(cache=True)\ndef {name}(x):\n    return x + {i}\n" for i, name in enumerate(NAMES)
 )
 
@@ -28,10 +28,8 @@ _RUN = textwrap.dedent(
     """
     import json, sys
     from cli.warmup import show_numba_notices
-    from solvers.common import numba_typing
 
     show_numba_notices()
-    numba_typing.install()  # as every kernel module does before its kernels
     import mod
 
     out = {}
@@ -246,9 +244,10 @@ def test_a_failed_save_is_a_notice_and_the_function_runs(tmp_path, monkeypatch):
     # (not through the environment: a changed NUMBA_* variable makes Numba's next compile
     # reload its whole configuration, new objects for the later tests)
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
-    assert numba_repair.install()
+    assert numba_repair.cache_class() is not None
     (tmp_path / "full_disk_mod.py").write_text(
-        "from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x * 2\n"
+        "from solvers.common.numba_jit import njit\n\n\n@njit(cache=True)\ndef f(x):\n"
+        "    return x * 2\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     mod = importlib.import_module("full_disk_mod")

@@ -33,15 +33,18 @@ def test_user_choices_win(monkeypatch):
 
 
 def _features_seen_by_numba(env: dict[str, str]) -> str:
-    code = "import solvers, numba.core.config as c; print(c.CPU_FEATURES)"
+    code = (
+        "from solvers.common.numba_target import configure; configure(); "
+        "import numba.core.config as c; print(c.CPU_FEATURES)"
+    )
     return subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout.strip()
 
 
 def test_numba_reads_the_choice_in_a_new_process():
-    """Importing `solvers` sets the features before Numba reads them (so worker processes
-    inherit the choice); on a host without AVX-512 there is nothing to set."""
+    """`configure` (called by the process's owner, tests/common/test_numba_scope.py) sets the
+    features before Numba reads them; on a host without AVX-512 there is nothing to set."""
     import llvmlite.binding as ll
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_CPU", "BOMBSOLVE"))}

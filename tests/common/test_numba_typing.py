@@ -11,35 +11,30 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 from numba.extending import overload
 
 from solvers.common import numba_typing
+from solvers.common.numba_jit import njit as project_njit
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_kernels_install_it():
-    import solvers.allisbomb.kernel  # noqa: F401
-
-    assert numba_typing.installed() == (os.environ.get("BOMBSOLVE_TYPING_MEMO", "1") != "0")
-
-
-def test_install_twice_then_uninstall(monkeypatch):
+def test_routed_only_while_a_project_function_compiles(monkeypatch):
     monkeypatch.delenv("BOMBSOLVE_TYPING_MEMO", raising=False)
-    assert numba_typing.install() and numba_typing.install()
-    numba_typing.uninstall()
-    try:
-        assert not numba_typing.installed()
-        monkeypatch.setenv("BOMBSOLVE_TYPING_MEMO", "0")
-        assert not numba_typing.install() and not numba_typing.installed()
-    finally:
-        monkeypatch.delenv("BOMBSOLVE_TYPING_MEMO")
-        assert numba_typing.install()
+    original = numba_typing.functions.BaseFunction.get_call_type
+    assert not numba_typing.installed()
+    with numba_typing.routed() as on:
+        assert on and numba_typing.installed()
+        with numba_typing.routed() as inner:  # a callee compiled meanwhile shares it
+            assert inner
+        assert numba_typing.installed()
+    assert numba_typing.functions.BaseFunction.get_call_type is original
+    monkeypatch.setenv("BOMBSOLVE_TYPING_MEMO", "0")
+    with numba_typing.routed() as on:
+        assert not on and not numba_typing.installed()
 
 
 def test_a_repeated_question_is_answered_from_the_table(monkeypatch):
-    numba_typing.install()
     asked: list[tuple] = []
     original = numba_typing._ORIGINAL
 
@@ -55,9 +50,9 @@ def test_a_repeated_question_is_answered_from_the_table(monkeypatch):
         answered.append(tuple(args))
         return table_get(self, context, args, kws)
 
-    monkeypatch.setattr(numba_typing.functions.BaseFunction, "get_call_type", spy)
+    monkeypatch.setattr(numba_typing, "_get_call_type", spy)
 
-    @njit
+    @project_njit
     def sums(a):
         t = 0
         t += a[0] * a[1] + a[2]
@@ -87,13 +82,12 @@ def _halve_overload(a, b):
 def test_an_overload_compiled_with_each_callers_error_model():
     # the overload's implementation inherits its caller's error model: the same question
     # (the same argument types) asked under two error models has two answers
-    numba_typing.install()
 
-    @njit(error_model="numpy")
+    @project_njit(error_model="numpy")
     def quiet(a, b):
         return _halve(a, b)
 
-    @njit(error_model="python")
+    @project_njit(error_model="python")
     def loud(a, b):
         return _halve(a, b)
 
@@ -111,11 +105,9 @@ _KERNEL = textwrap.dedent(
     """
     import hashlib, json, re, sys
     import numpy as np
-    from numba import njit
     from numba.extending import overload
     from solvers.common import numba_typing
-
-    numba_typing.install()
+    from solvers.common.numba_jit import njit
 
     def halve(a, b):
         raise NotImplementedError
@@ -145,6 +137,14 @@ _KERNEL = textwrap.dedent(
 
     # step (the python error model) first: its answers are in the table when outer (numpy's)
     # asks the same questions
+    routed = []
+    spied = numba_typing._get_call_type
+
+    def spy(self, context, args, kws):
+        routed.append(1)
+        return spied(self, context, args, kws)
+
+    numba_typing._get_call_type = spy
     print(step(np.arange(10, dtype=np.int64), 4), outer(np.arange(10, dtype=np.int64)))
     text = ""
     for d in (outer, step):
@@ -160,7 +160,7 @@ _KERNEL = textwrap.dedent(
         lambda m: m.group(1) + (m.group(2) or ""),
         text,
     )
-    print(json.dumps([numba_typing.installed(), hashlib.sha256(text.encode()).hexdigest()]))
+    print(json.dumps([bool(routed), hashlib.sha256(text.encode()).hexdigest()]))
     """
 )
 
