@@ -17,7 +17,7 @@ from solvers.common.errors import BadInput
 from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "19ca68b5d082a09d"
+NUMBA_DEPENDS_ON = "9a140e9fd7a9e490"
 
 #: Cards in a Blitz deck, and how many setup EQUIPS (rulebook B).
 N_CARDS, N_EQUIPPED = 13, 3

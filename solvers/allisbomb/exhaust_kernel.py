@@ -64,7 +64,7 @@ from solvers.common.numba_entry import entry_point
 from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "09d454a83683ab33"
+NUMBA_DEPENDS_ON = "638db4cd59a24fbe"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2

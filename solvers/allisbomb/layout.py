@@ -48,7 +48,7 @@ from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "8ed14413cf9d1e71"
+NUMBA_DEPENDS_ON = "95e12e7115bc9ff6"
 
 #: The byte between the DECK and the DISCARD PILE in b[0:N].
 PAD = -1

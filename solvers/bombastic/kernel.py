@@ -32,7 +32,7 @@ from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "cd25f43fac39d275"
+NUMBA_DEPENDS_ON = "c89b80b7910f1fca"
 
 DECK = 11
 DECK_LEN = 22
