@@ -45,15 +45,25 @@ def _raise_terminated(signum: int, _frame) -> None:
     raise Terminated(signum)
 
 
-def _handle_stop_signals() -> None:
+def _handle_stop_signals() -> dict[int, object]:
     """Raise `Terminated` on SIGTERM and SIGHUP (a signal handler can be set only in the
-    main thread; elsewhere, as in a test's thread, the defaults stay)."""
+    main thread; elsewhere, as in a test's thread, the defaults stay); returns the handlers
+    replaced, for `_restore_signals` once the command is over."""
+    replaced: dict[int, object] = {}
     for signum in STOP_SIGNALS:
         try:
             if signal.getsignal(signum) is signal.SIG_DFL:
-                signal.signal(signum, _raise_terminated)
+                replaced[signum] = signal.signal(signum, _raise_terminated)
         except ValueError:
-            return
+            break
+    return replaced
+
+
+def _restore_signals(replaced: dict[int, object]) -> None:
+    """Put back what `_handle_stop_signals` replaced: a program that runs a command
+    in-process (a test, a notebook) keeps its own SIGTERM and SIGHUP afterwards."""
+    for signum, handler in replaced.items():
+        signal.signal(signum, handler)
 
 
 class _Interrupted(Exception):
@@ -173,6 +183,13 @@ class BombsolveGroup(click.Group):
             ) from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        replaced = _handle_stop_signals()
+        try:
+            return self._main(args, prog_name, complete_var, standalone_mode, **extra)
+        finally:
+            _restore_signals(replaced)
+
+    def _main(self, args, prog_name, complete_var, standalone_mode, **extra):
         from cli.warmup import show_numba_notices
         from solvers.common.numba_target import configure
 
@@ -183,7 +200,6 @@ class BombsolveGroup(click.Group):
                 err=True,
             )
             sys.exit(EXIT_IOERR)
-        _handle_stop_signals()
         show_numba_notices()
         configure()  # this process's kernels and its workers' (numba_target's docstring)
         try:

@@ -69,3 +69,14 @@ def test_exit_code_carries_the_verdict():
     assert run("--seed", "0", "--exit-code") == EXIT_LOSS
     assert run("--seed", "8", "--node-limit", "10", "--exit-code") == EXIT_UNDECIDED
     assert run("--seed", "0") == 0  # without the flag a loss is a result, not an error
+
+
+def test_a_command_run_in_process_gives_back_sigterm_and_sighup():
+    """The command's SIGTERM/SIGHUP handlers last only while it runs: a program that calls
+    it in-process (this test runner) is stopped by SIGTERM as before, not by a `Terminated`
+    raised wherever it happens to be."""
+    import signal
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
+    assert CliRunner().invoke(cli, ["--version"]).exit_code == 0
+    assert {s: signal.getsignal(s) for s in before} == before
