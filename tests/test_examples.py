@@ -25,6 +25,8 @@ from click.testing import CliRunner
 
 from cli.main import cli
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Flags whose value is a size: the example runs with this small value instead.

@@ -55,6 +55,8 @@ from solvers.common.runner import (
 from solvers.common.toy import coin_chunk
 from tests.test_bad_input import EXACT, SOLO
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 _DEEP = os.environ.get("BOMBSOLVE_FUZZ") == "deep"
 
 

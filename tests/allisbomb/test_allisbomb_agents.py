@@ -21,6 +21,8 @@ from solvers.allisbomb.rules import Outcome, State, new_game
 from solvers.allisbomb.solver import solve_state
 from tests.allisbomb.helpers import position
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 BASE = GameConfig()
 CONFIGS = [
     BASE,

@@ -25,6 +25,8 @@ from solvers.allisbomb.solver import solve_state, to_kernel_state, verify_soluti
 from tests.allisbomb.helpers import position
 from tests.allisbomb.test_allisbomb_prune import random_positions
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 #: These figures are the stand-in set version 1's (loaded by name: `config.CARD_VERSIONS`).
 V1 = "standin-v1"
 CAMPAIGN = [campaign_config(g, cards_version=V1) for g in range(len(EXPANSIONS))]

@@ -21,6 +21,8 @@ from solvers.allisbomb.config import RULE_OPTIONS
 from solvers.allisbomb.solver import solve_batch
 from solvers.common.runner import load_manifest
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 
 def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])

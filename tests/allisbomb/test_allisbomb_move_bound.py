@@ -19,6 +19,8 @@ from solvers.allisbomb.rules import MAX_MOVES, Ending, new_game
 from solvers.allisbomb.search import reference_search
 from solvers.allisbomb.solver import solve_state
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

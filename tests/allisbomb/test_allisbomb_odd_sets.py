@@ -10,7 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.allisbomb.odd_sets import differential
+
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,6 +19,8 @@ from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.search import reference_search
 from solvers.allisbomb.solver import compiled, solve, solve_batch
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 CONFIGS = [
     GameConfig(),
     GameConfig(players=2),

@@ -19,6 +19,8 @@ from cli.main import cli
 from solvers.allisbomb.report import _node_grid, node_counts
 from tests.common.svg import svg_text
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 CHARTS = (
     "win_rate_by_config",
     "difficulty_cdf",

@@ -24,6 +24,8 @@ from solvers.allisbomb.solver import (
     verify_solution,
 )
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 NOT_BEST = int(Ending.NOT_BEST)
 V1 = GameConfig(cards_version="standin-v1")
 

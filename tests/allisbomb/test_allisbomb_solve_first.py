@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -12,6 +13,8 @@ from solvers.allisbomb.config import GameConfig
 from solvers.allisbomb.deals import deal_from_seed
 from solvers.allisbomb.rules import Outcome, new_game
 from solvers.allisbomb.solver import solve_first, solve_state, verify_solution
+
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 
 def _deals(cfg, seeds):

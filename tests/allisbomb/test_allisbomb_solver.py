@@ -17,6 +17,8 @@ from solvers.allisbomb.rules import Outcome, new_game
 from solvers.allisbomb.search import reference_search, reference_shortest
 from solvers.allisbomb.solver import solve, solve_batch, solve_state, verify_solution
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 
 def _agree(cfg, seeds, limit):
     n = load_cards(cfg).n

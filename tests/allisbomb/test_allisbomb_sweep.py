@@ -21,6 +21,8 @@ from solvers.allisbomb.solver import solve
 from solvers.allisbomb.study import heuristic_deal, matrix_configs, sweep_study
 from solvers.common.runner import load_manifest, load_study, run_study
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 ROOT = Path(__file__).resolve().parents[2]
 BLITZ = [GameConfig(blitz=True)]
 

@@ -9,6 +9,7 @@ unpruned exhaustive search, kernel and reference.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from solvers.allisbomb import program, prune
 from solvers.allisbomb.cards import load_cards
@@ -18,6 +19,8 @@ from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.search import reference_search
 from solvers.allisbomb.solver import solve_state, to_kernel_state
 from tests.allisbomb.odd_sets import differential, random_card_file
+
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 
 def test_kernel_matches_reference_on_1000_deals_of_random_files(tmp_path):

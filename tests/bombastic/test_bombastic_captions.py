@@ -16,6 +16,8 @@ from click.testing import CliRunner
 from cli.main import cli
 from tests.common.svg import svg_text
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 CHARTS = ("first_player", "card_values", "game_length", "ladder")
 
 

@@ -1,12 +1,15 @@
 """The study on a real Dask cluster (scheduler and workers as separate processes)."""
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.bombastic.rules import Options
 from solvers.bombastic.study import match_study
 from solvers.common.runner import load_study, run_study
+
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 TABLES = (
     "pairings",

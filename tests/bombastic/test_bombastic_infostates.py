@@ -1,10 +1,13 @@
 """Information-state counts: the memoised search against plain enumeration."""
 
 import numpy as np
+import pytest
 
 from solvers.bombastic.infostates import _Counter, count_infostates
 from solvers.bombastic.rules import CHANCE, Card, Options, Phase, State
 from solvers.bombastic.tiles import ARR, N_ARR, index_of
+
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 
 def _naive(st: State, worlds: list[int], p: int) -> int:

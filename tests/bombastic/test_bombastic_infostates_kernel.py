@@ -18,6 +18,8 @@ from solvers.bombastic.rules import Card, Options, Phase, State
 from solvers.bombastic.tiles import ARR, N_ARR, index_of
 from solvers.common.rng import SplitMix64
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 FULL = np.ones(N_ARR, dtype=bool)
 
 

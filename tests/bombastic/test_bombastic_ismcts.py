@@ -29,6 +29,8 @@ from solvers.bombastic.rules import (
 from solvers.bombastic.tiles import ARR, BOMB, N_ARR, index_of
 from solvers.common.errors import BadInput
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 OPTION_SETS = [
     Options(),
     Options(promos=True),

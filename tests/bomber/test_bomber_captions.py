@@ -12,10 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from tests.common.svg import svg_text
+
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 ROOT = Path(__file__).resolve().parents[2]
 CHARTS = ("outcomes", "achievements", "bomber_rate")

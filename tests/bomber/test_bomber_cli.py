@@ -9,6 +9,8 @@ from click.testing import CliRunner
 
 from cli.main import cli
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 
 def run(*args):
     return CliRunner().invoke(cli, ["bomber", *args])

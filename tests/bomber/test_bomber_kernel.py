@@ -8,6 +8,8 @@ import pytest
 from solvers.bomber import rules as R
 from solvers.bomber.kernel import AGENT_SALT, COLUMNS, rule_flags, run_random_games, trace_game
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 READINGS = [
     R.Rules(),
     R.Rules(dog="forbid"),

@@ -35,6 +35,8 @@ from solvers.common.runner import (
 )
 from solvers.common.toy import coin_chunk
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 #: The wait every test gives the scheduler and its workers (seconds).
 WAIT = 3.0
 #: What one refusal may take beyond that wait on a busy two-core machine (seconds).

@@ -16,6 +16,8 @@ import pytest
 
 from solvers.common import numba_repair
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("trunc_index", "garble_index", "empty_index", "trunc_data", "garble_data")
 NAMES += ("empty_data", "unsealed_data", "plain_index")

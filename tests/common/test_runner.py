@@ -26,6 +26,8 @@ from solvers.common.runner import (
 )
 from solvers.common.toy import coin_chunk
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -6,11 +6,14 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.common.runner import ChunkSpec
 from solvers.common.seeds import PLAY_CHUNK, child_seed, game_seeds
+
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 
 def test_two_roots_share_no_game_seed():

@@ -20,6 +20,8 @@ from cli.main import cli
 from solvers.dragon import study as st
 from tests.common.svg import svg_text
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 
 def _manifests(folder: Path) -> list[dict]:
     paths = sorted(folder.rglob("manifest.json")) or sorted(folder.glob("*.json"))

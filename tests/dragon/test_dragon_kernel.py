@@ -12,6 +12,8 @@ from solvers.dragon.agents import CODES, make_agents
 from solvers.dragon.readings import BY_NAME
 from solvers.dragon.rules import Options, play_game
 
+pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
+
 READINGS = {
     "default": Options(),
     "close_up+in_order+empty_slot": Options(
