@@ -217,24 +217,24 @@ def test_bad_scheduler_timeout_is_refused(tmp_path, value):
     assert not (tmp_path / "o").exists()
 
 
+def stopped_by_a_kill(out, cluster, victim) -> tuple[str, float]:
+    """Run the coin study on `cluster` while `victim` (a worker or the scheduler) is killed
+    after its first chunk: the one line the study stops with, and the seconds it took."""
+    watcher = kill_when_chunk_done(out, victim)
+    t0 = time.monotonic()
+    with pytest.raises(DaskUnavailable) as caught:
+        run_study(coin(), out, scheduler=cluster.address, scheduler_timeout=WAIT, progress=False)
+    took = time.monotonic() - t0
+    watcher.join()
+    assert victim.poll() is not None, "the process was killed mid-study"
+    return str(caught.value), took
+
+
 def test_only_worker_lost_stops_then_resumes(tmp_path, capfd):
     local = uninterrupted(tmp_path)
     out = tmp_path / "dask"
     with LocalDaskCluster(tmp_path / "cluster", n_workers=1) as cluster:
-        watcher = kill_when_chunk_done(out, cluster.workers[0])
-        t0 = time.monotonic()
-        with pytest.raises(DaskUnavailable) as caught:
-            run_study(
-                coin(),
-                out,
-                scheduler=cluster.address,
-                scheduler_timeout=WAIT,
-                progress=False,
-            )
-        took = time.monotonic() - t0
-        watcher.join()
-        assert cluster.workers[0].poll() is not None, "the worker was killed mid-study"
-        line = str(caught.value)
+        line, took = stopped_by_a_kill(out, cluster, cluster.workers[0])
         assert f"every worker left the Dask scheduler {cluster.address}" in line
         assert "within 3 s" in line and "re-run the same command to resume" in line
         assert took < 60, took
@@ -275,20 +275,7 @@ def test_scheduler_lost_mid_study_stops_then_resumes(tmp_path, capfd):
     levels = [logging.getLogger(n).level for n in ("distributed", "distributed.client")]
     out = tmp_path / "dask"
     with LocalDaskCluster(tmp_path / "first", n_workers=1) as cluster:
-        watcher = kill_when_chunk_done(out, cluster.scheduler)
-        t0 = time.monotonic()
-        with pytest.raises(DaskUnavailable) as caught:
-            run_study(
-                coin(),
-                out,
-                scheduler=cluster.address,
-                scheduler_timeout=WAIT,
-                progress=False,
-            )
-        took = time.monotonic() - t0
-        watcher.join()
-        assert cluster.scheduler.poll() is not None, "the scheduler was killed mid-study"
-    line = str(caught.value)
+        line, took = stopped_by_a_kill(out, cluster, cluster.scheduler)
     assert f"lost the Dask scheduler {cluster.address}" in line
     assert "re-run the same command to resume" in line
     assert took < 60, took
