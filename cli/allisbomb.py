@@ -89,8 +89,8 @@ class GameArgs:
 
     def rule_values(self) -> dict[str, object]:
         """The --rule options as {GameConfig field: value} (raises BadInput on a bad one)."""
-        from cli.common import parse_rule_pairs
         from solvers.allisbomb.config import RULE_OPTIONS
+        from solvers.common.options import parse_rule_pairs
 
         return parse_rule_pairs(self.rule_pairs, {name: bool for name in RULE_OPTIONS})
 

@@ -49,8 +49,8 @@ def rules_played(pairs, games, command: str, shown):
     """
     from dataclasses import replace
 
-    from cli.common import parse_rule_pairs
     from solvers.allisbomb.config import RULE_OPTIONS
+    from solvers.common.options import parse_rule_pairs
 
     values = parse_rule_pairs(pairs, {name: bool for name in RULE_OPTIONS})
     for name, value in values.items():

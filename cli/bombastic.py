@@ -18,12 +18,12 @@ from cli.common import (
     count_range,
     finite_float,
     json_record,
-    parse_rule_pairs,
     rule_option,
     scheduler_timeout_option,
     study_options,
 )
 from solvers.common.errors import BadInput
+from solvers.common.options import parse_rule_pairs
 
 #: Where the tiles and cards come from, in every --json (`cli.common.json_record`).
 CARDS = "the rulebook's tiles and cards"

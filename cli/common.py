@@ -256,43 +256,6 @@ def rules_text(text: str | None, pairs) -> str:
     return ",".join(pieces)
 
 
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
-
-
-def parse_rule_pairs(pairs, kinds: dict[str, type]) -> dict[str, object]:
-    """Parse ``NAME=VALUE`` texts into {name: value} for the options `kinds` names.
-
-    A bool takes true/false (yes/no, on/off, 1/0). An unknown name is refused with the
-    nearest one; so is a malformed pair or value, and a name given twice.
-    """
-    from solvers.common.errors import BadInput, unknown
-
-    out: dict[str, object] = {}
-    for text in pairs:
-        name, eq, value = text.partition("=")
-        name, value = name.strip().replace("-", "_"), value.strip()
-        if not eq or not name:
-            raise BadInput(f"--rule {text!r}: expected NAME=VALUE, e.g. {next(iter(kinds))}=true")
-        if name not in kinds:
-            raise unknown("rule option", name, kinds)
-        if name in out:
-            raise BadInput(f"--rule {name} given twice")
-        if kinds[name] is bool:
-            low = value.lower()
-            if low not in _TRUE | _FALSE:
-                raise BadInput(f"--rule {name}={value!r}: expected true or false")
-            out[name] = low in _TRUE
-        else:
-            try:
-                out[name] = kinds[name](value)
-            except ValueError:
-                words = {"int": "a whole number", "float": "a number"}
-                expected = words.get(kinds[name].__name__, f"a {kinds[name].__name__}")
-                raise BadInput(f"--rule {name}={value!r}: expected {expected}") from None
-    return out
-
-
 def json_record(seed, rules, cards: str) -> dict:
     """The keys every --json output carries (one convention in every game): the seed, the
     rules and options in effect, where the cards come from, and the code version."""
