@@ -21,24 +21,24 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from solvers.allisbomb import deals
 from solvers.allisbomb.cards import CardSet, load_cards
 from solvers.allisbomb.config import RULE_OPTIONS, GameConfig
-from solvers.allisbomb.exhaust import exhaust_study, group_study, sample_study
 from solvers.allisbomb.registry import AGENTS, QUICK_AGENTS, make_agent
 from solvers.allisbomb.rules import Ending, Outcome, State
 from solvers.allisbomb.rules import new_game as setup
-from solvers.allisbomb.sensitivity import sensitivity_study
-from solvers.allisbomb.study import campaign_study, matrix_configs, sweep_study
 from solvers.allisbomb.warmup import KERNELS
 from solvers.common.errors import BadInput
 from solvers.common.game import IllegalAction, Result
 from solvers.common.options import changed_rules, parse_rule_pairs
 from solvers.common.rng import SplitMix64
-from solvers.common.runner import Study
+
+if TYPE_CHECKING:
+    from solvers.common.runner import Study
 
 __all__ = [
     "AGENTS",
@@ -47,7 +47,7 @@ __all__ = [
     "PLAYERS",
     "QUICK_AGENTS",
     "RULE_SAMPLES",
-    "STUDIES",
+    "STUDIES",  # noqa: F822 (made on first use by __getattr__)
     "Options",
     "View",
     "apply",
@@ -296,16 +296,33 @@ def reference_and_kernel(
 def matrix_study(deals: int, seed: int, **sweep: object) -> Study:
     """The sweep of every standard configuration (`bombsolve allisbomb sweep --matrix`:
     `study.matrix_configs`), `sweep` as `study.sweep_study` takes them."""
+    from solvers.allisbomb.study import matrix_configs, sweep_study
+
     return sweep_study(matrix_configs(), deals, seed, **sweep)
 
 
-#: The batch studies (each builds a `runner.Study` for `runner.run_study`).
-STUDIES = {
-    "sweep": sweep_study,
-    "matrix": matrix_study,
-    "campaign": campaign_study,
-    "exhaust": exhaust_study,
-    "exhaust-sample": sample_study,
-    "exhaust-groups": group_study,
-    "sensitivity": sensitivity_study,
-}
+def _studies() -> dict[str, Callable[..., Study]]:
+    from solvers.allisbomb.exhaust import exhaust_study, group_study, sample_study
+    from solvers.allisbomb.sensitivity import sensitivity_study
+    from solvers.allisbomb.study import campaign_study, sweep_study
+
+    return {
+        "sweep": sweep_study,
+        "matrix": matrix_study,
+        "campaign": campaign_study,
+        "exhaust": exhaust_study,
+        "exhaust-sample": sample_study,
+        "exhaust-groups": group_study,
+        "sensitivity": sensitivity_study,
+    }
+
+
+def __getattr__(name: str) -> object:
+    """`STUDIES`, the batch studies ({name: the function building its `runner.Study`}),
+    made on first use: the study modules bring pandas and the kernels' modules, seconds of
+    imports that the engine, the agents and the kernel list do not need."""
+    if name == "STUDIES":
+        studies = _studies()
+        globals()["STUDIES"] = studies
+        return studies
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
