@@ -22,8 +22,10 @@ from dataclasses import dataclass
 
 import click
 
+from solvers.allisbomb.warmup import KERNELS as ALLISBOMB_KERNELS
 from solvers.common.errors import unknown
-from solvers.common.numba_cache import all_cached, argument_index
+from solvers.common.game import Kernel as KernelRecord
+from solvers.common.numba_cache import all_cached
 from solvers.common.progress import progress_bar, wants_progress
 
 
@@ -46,143 +48,17 @@ class Kernel:
     estimate_alone: float | None = None
 
     def estimate_now(self) -> float:
-        """The estimate for this process: `estimate_alone` while `after` is not cached."""
-        if self.after is not None and self.estimate_alone is not None:
-            if not all(all_cached(k.entries()) for k in kernels_of(self.game, self.after)):
-                return self.estimate_alone
-        return self.estimate
+        """The estimate for this process (`estimate_now`)."""
+        return estimate_now(self)
 
 
-def _allisbomb_solve(node_limit: int = 1) -> None:
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.solver import solve, table_bits_for
-
-    # also allocates the transposition table the solve will use
-    solve(
-        GameConfig(blitz=True),
-        list(range(13)),
-        node_limit=1,
-        check=False,
-        table_bits=table_bits_for(node_limit),
-    )
-
-
-def _dfs_form(bounded: bool = False) -> tuple:
-    """`kernel.dfs` in one of its compiled forms, as an entry (dispatcher, accept): for the
-    bounded keep-most search or any other (a read-only `objective`:
-    kernel._bound_at_root)."""
-    from solvers.allisbomb import kernel as K
-
-    objective = argument_index(K.dfs, "objective")
-
-    def accept(sig: tuple) -> bool:
-        return (not sig[objective].mutable) == bounded
-
-    return (K.dfs, accept)
-
-
-def _allisbomb_solve_entries() -> list:
-    from solvers.allisbomb import kernel as K
-
-    return [K.setup, _dfs_form()]
-
-
-def _allisbomb_shortest() -> None:
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import compiled, solve_shortest
-
-    cs = compiled(GameConfig(blitz=True)).cards
-    # a Blitz deal won within 50 positions: the shortest search runs only after a win
-    # (on an undecided deal it returned before `kernel.shortest` was ever compiled)
-    won = new_game(cs, [9, 1, 3, 12, 7, 2, 10, 4, 6, 0, 11, 5, 8])
-    solve_shortest(won, 50, None, check=False)
-
-
-def _allisbomb_shortest_entries() -> list:
-    from solvers.allisbomb import kernel as K
-
-    return [K.shortest]
-
-
-def _allisbomb_keep_most(node_limit: int = 1) -> None:
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import compiled, solve_state, table_bits_for
-
-    cs = compiled(GameConfig(blitz=True)).cards
-    # also allocates the transposition table the search will use
-    solve_state(
-        new_game(cs, list(range(13))),
-        node_limit=1,
-        check=False,
-        keep_most=True,
-        table_bits=table_bits_for(node_limit),
-    )
-
-
-def _allisbomb_keep_most_entries() -> list:
-    return [_dfs_form(bounded=True)]
-
-
-def _allisbomb_extended() -> None:
-    """Compile the extended vocabulary's two entry points, which the solver calls through
-    their addresses in a program with extended rows (kernel.extended_entries)."""
-    from solvers.allisbomb import kernel as K
-    from solvers.common.numba_call import address_of
-
-    address_of(K._ext_step, K.EXT_STEP_ARGS)
-    address_of(K._draw_number, K.EXT_DRAW_ARGS)
-
-
-def _allisbomb_extended_entries() -> list:
-    from solvers.allisbomb import kernel as K
-
-    return [
-        (K._ext_step, lambda sig: tuple(sig) == K.EXT_STEP_ARGS),
-        (K._draw_number, lambda sig: tuple(sig) == K.EXT_DRAW_ARGS),
-    ]
-
-
-def _allisbomb_sweep() -> None:
-    import numpy as np
-
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.solver import solve_batch
-
-    solve_batch(GameConfig(blitz=True), np.arange(13, dtype=np.int64)[None, :], node_limit=1)
-
-
-def _allisbomb_sweep_entries() -> list:
-    from solvers.allisbomb import kernel as K
-
-    return [K.solve_many]
-
-
-def _allisbomb_exhaust() -> None:
-    """Decide one Blitz deal with the whole count's shared-table search
-    (exhaust.decide_shared), its decks built as the exhaust builds them (by rank and by
-    group). Deal 0 of group 0 is lost in 4 positions, well within the search's node limit:
-    no deal goes on to the escalation (the `sweep` part's kernel)."""
-    import numpy as np
-
-    from solvers.allisbomb import exhaust as E
-    from solvers.allisbomb.blitz_ranks import decks_of_ranks, group_decks
-
-    decks_of_ranks(np.zeros(1, np.int64))
-    decks, _ = group_decks(np.zeros(1, np.int64))
-    E.decide_shared(decks[:1], E.SharedTable())
-
-
-def _allisbomb_exhaust_entries() -> list:
-    from solvers.allisbomb import blitz_ranks, exhaust_kernel
-
-    return [
-        exhaust_kernel.solve_shared,
-        exhaust_kernel.new_frames,
-        blitz_ranks._fill_decks,
-        blitz_ranks._fill_group_decks,
-    ]
+def estimate_now(k: Kernel | KernelRecord) -> float:
+    """The compile estimate of `k` for this process: `estimate_alone` while the part it
+    builds on (`after`) is not cached."""
+    if k.after is not None and k.estimate_alone is not None:
+        if not all(all_cached(b.entries()) for b in kernels_of(k.game, k.after)):
+            return k.estimate_alone
+    return k.estimate
 
 
 def _dragon() -> None:
@@ -254,79 +130,8 @@ def _bombastic_ismcts_entries() -> list:
     return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
 
 
-#: The estimates below are cold-compile CPU seconds on the 2-core AMD EPYC machine, one
-#: process each into an empty cache, idle, rounded up (results/PERFORMANCE.md, "Cold
-#: compile of each kernel"; Numba's call typing answered from a table,
-#: solvers.common.numba_typing).
-#: The extended vocabulary's steps (card files with extended rows only), compiled after the
-#: solver's part: 6.1-6.4 CPU-s (7.9 alone).
-EXTENDED_ESTIMATE = 10
-#: The keep-most search, after the solver or alone (a keep-most solve compiles it alone):
-#: 6.9 and 17.4-17.5.
-KEEP_MOST_ESTIMATE, KEEP_MOST_ESTIMATE_ALONE = 8, 20
-#: The exhaust's shared-table search (`exhaust_kernel.solve_shared` and the Blitz deal
-#: builders), after the sweep's kernel (as `exhaust` compiles it) or alone: 8.2 and 19.4-20.1.
-EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 10, 22
-#: The sweep's kernel after the solver's (as `sweep`, `sensitivity` and `exhaust` compile
-#: it, `ensure_sweep`) or alone: 7.3-7.5 and 22.9 (before its copies became internal to
-#: it, solvers.common.numba_entry, which added about 1.3 after the solver).
-SWEEP_ESTIMATE, SWEEP_ESTIMATE_ALONE = 9, 25
-
-KERNELS: list[Kernel] = [
-    Kernel(
-        "allisbomb",
-        "solve",
-        "All Is Bomb solver",
-        18,  # 15.6-16.0
-        _allisbomb_solve_entries,
-        _allisbomb_solve,
-    ),
-    Kernel(
-        "allisbomb",
-        "shortest",
-        "All Is Bomb shortest search",
-        5,  # 3.8 after the solver
-        _allisbomb_shortest_entries,
-        _allisbomb_shortest,
-    ),
-    Kernel(
-        "allisbomb",
-        "keep-most",
-        "All Is Bomb keep-most search",
-        KEEP_MOST_ESTIMATE,
-        _allisbomb_keep_most_entries,
-        _allisbomb_keep_most,
-        after="solve",
-        estimate_alone=KEEP_MOST_ESTIMATE_ALONE,
-    ),
-    Kernel(
-        "allisbomb",
-        "extended",
-        "All Is Bomb extended steps",
-        EXTENDED_ESTIMATE,
-        _allisbomb_extended_entries,
-        _allisbomb_extended,
-    ),
-    Kernel(
-        "allisbomb",
-        "sweep",
-        "All Is Bomb sweep solver",
-        SWEEP_ESTIMATE,
-        _allisbomb_sweep_entries,
-        _allisbomb_sweep,
-        after="solve",
-        estimate_alone=SWEEP_ESTIMATE_ALONE,
-    ),
-    Kernel(
-        "allisbomb",
-        "exhaust",
-        "All Is Bomb exhaust search",
-        EXHAUST_ESTIMATE,
-        _allisbomb_exhaust_entries,
-        _allisbomb_exhaust,
-        after="sweep",
-        estimate_alone=EXHAUST_ESTIMATE_ALONE,
-    ),
+KERNELS: list[Kernel | KernelRecord] = [
+    *ALLISBOMB_KERNELS,
     Kernel(
         "bombastic",
         "infostates",
@@ -358,7 +163,7 @@ KERNELS: list[Kernel] = [
 GAMES = ("allisbomb", "bombastic", "dragon", "bomber")
 
 
-def kernels_of(game: str, part: str | None = None) -> list[Kernel]:
+def kernels_of(game: str, part: str | None = None) -> list[Kernel | KernelRecord]:
     """The kernels of `game` (one `part` of it if given)."""
     return [k for k in KERNELS if k.game == game and (part is None or k.part == part)]
 
@@ -407,7 +212,7 @@ def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
             k.warm(**warm_args)
             continue
         click.echo(
-            f"bombsolve: compiling the {k.title} once, about {k.estimate_now():.0f} s on an idle "
+            f"bombsolve: compiling the {k.title} once, about {estimate_now(k):.0f} s on an idle "
             "core; later runs start in about a second (`bombsolve warmup` compiles every "
             "kernel ahead)",
             err=True,

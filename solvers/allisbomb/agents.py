@@ -67,17 +67,24 @@ def greedy_score(s: State) -> float:
     return score
 
 
+def greedy_choice(s: State, seen: set[tuple]) -> tuple[int, State]:
+    """The greedy player's move in `s`: its index in `State.legal_moves()` order and the
+    position it leads to (`s` unchanged). Positions in `seen` (this game's, by `State.key`)
+    are marked down; ties go to the first move."""
+    best, best_score = (-1, s), -np.inf
+    for k, (_move, child) in enumerate(s.children()):
+        score = greedy_score(child) - (1e6 if child.key() in seen else 0.0)
+        if score > best_score:
+            best, best_score = (k, child), score
+    return best
+
+
 def play_greedy(state: State, turn_cap: int = TURN_CAP) -> bool:
     """Play `state` to its end with the greedy policy; return True for a win."""
     seen = {state.key()}
     s = state
     while not s.is_over() and s.turn < turn_cap:
-        best, best_score = None, -np.inf
-        for _move, child in s.children():
-            score = greedy_score(child) - (1e6 if child.key() in seen else 0.0)
-            if score > best_score:
-                best, best_score = child, score
-        s = best
+        _k, s = greedy_choice(s, seen)
         seen.add(s.key())
     return s.outcome is Outcome.WIN
 
