@@ -106,7 +106,7 @@ def rules(rule_pairs, as_json) -> None:
     from solvers.bomber import rules as R
 
     in_effect = R.parse_rules(rules_text(None, rule_pairs))
-    values, defaults = in_effect.as_dict(), R.Rules().as_dict()
+    values, defaults = in_effect.as_dict(), R.Options().as_dict()
     rows = [
         {
             "name": r.name,

@@ -308,7 +308,7 @@ def agents_label(by_role: dict[Card, str]) -> str:
 def play_game(
     players: int,
     seed: int,
-    rules: R.Rules | None = None,
+    rules: R.Options | None = None,
     agents: dict[Card, str] | None = None,
     extras: tuple[Card, ...] | None = None,
     on_turn=None,

@@ -63,7 +63,7 @@ def extras_label(mask: int) -> str:
 
 
 def conditions(
-    part: str, players: int | None = None, rules: R.Rules | None = None
+    part: str, players: int | None = None, rules: R.Options | None = None
 ) -> list[dict[str, Any]]:
     """Return the conditions of a study part, each a JSON-serialisable dict.
 
@@ -72,8 +72,8 @@ def conditions(
     Raises BadInput for an unknown part, and for `rules` with part readings (it plays
     every reading).
     """
-    default = R.Rules().as_dict()
-    given = (rules or R.Rules()).as_dict()
+    default = R.Options().as_dict()
+    given = (rules or R.Options()).as_dict()
     changed = " ".join(f"{k}={R.value_text(v)}" for k, v in given.items() if default[k] != v)
     suffix = f" {changed}" if changed else ""
     if part == "players":
@@ -118,7 +118,7 @@ def play_games(
     `play_game`. "kernel" or "reference" chooses (the kernel plays random agents only; both
     play the same games for the same seeds).
     """
-    rules = R.Rules(**cond["rules"])
+    rules = R.Options(**cond["rules"])
     players, mask = int(cond["players"]), int(cond["extras"])
     by_role = parse_agents(agents_spec)
     all_random = set(by_role.values()) == {"random"}
@@ -250,7 +250,7 @@ def make_study(
     seed: int,
     chunk_size: int | None = None,
     players: int | None = None,
-    rules: R.Rules | None = None,
+    rules: R.Options | None = None,
 ) -> Study:
     """Build the runner `Study` for a part; `games` is the total over all conditions,
     `rules` the readings of every row (parts players and extras; see `conditions`).
