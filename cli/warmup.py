@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import click
 
+from solvers.bomber import KERNELS as BOMBER_KERNELS
 from solvers.common.errors import unknown
 from solvers.common.numba_cache import all_cached, argument_index
 from solvers.common.progress import progress_bar, wants_progress
@@ -46,11 +47,18 @@ class Kernel:
     estimate_alone: float | None = None
 
     def estimate_now(self) -> float:
-        """The estimate for this process: `estimate_alone` while `after` is not cached."""
-        if self.after is not None and self.estimate_alone is not None:
-            if not all(all_cached(k.entries()) for k in kernels_of(self.game, self.after)):
-                return self.estimate_alone
-        return self.estimate
+        """The estimate for this process (`estimate_now`)."""
+        return estimate_now(self)
+
+
+def estimate_now(kernel) -> float:
+    """The estimate for this process of a kernel record (this module's `Kernel` or a
+    front door's `solvers.common.game.Kernel`): `estimate_alone` while `after` is not
+    cached."""
+    if kernel.after is not None and kernel.estimate_alone is not None:
+        if not all(all_cached(k.entries()) for k in kernels_of(kernel.game, kernel.after)):
+            return kernel.estimate_alone
+    return kernel.estimate
 
 
 def _allisbomb_solve(node_limit: int = 1) -> None:
@@ -215,20 +223,6 @@ def _dragon_montecarlo_entries() -> list:
     return [kernel.play_many_mc]
 
 
-def _bomber() -> None:
-    import numpy as np
-
-    from solvers.bomber import kernel
-
-    kernel.run_random_games(np.arange(1, dtype=np.uint64), 3)
-
-
-def _bomber_entries() -> list:
-    from solvers.bomber import kernel
-
-    return [kernel.play_random_games]
-
-
 def _bombastic_infostates() -> None:
     from solvers.bombastic.infostates_kernel import count_infostates_fast
 
@@ -352,7 +346,7 @@ KERNELS: list[Kernel] = [
         _dragon_montecarlo_entries,
         _dragon_montecarlo,
     ),
-    Kernel("bomber", "play", "Catch the Bomber kernel", 9, _bomber_entries, _bomber),  # 6.6
+    *BOMBER_KERNELS,
 ]
 
 GAMES = ("allisbomb", "bombastic", "dragon", "bomber")
@@ -407,7 +401,7 @@ def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
             k.warm(**warm_args)
             continue
         click.echo(
-            f"bombsolve: compiling the {k.title} once, about {k.estimate_now():.0f} s on an idle "
+            f"bombsolve: compiling the {k.title} once, about {estimate_now(k):.0f} s on an idle "
             "core; later runs start in about a second (`bombsolve warmup` compiles every "
             "kernel ahead)",
             err=True,

@@ -458,6 +458,8 @@ class State:
     history: list[tuple[int, int]] = field(default_factory=list)  # (player, action)
     eliminations: list[int] = field(default_factory=list)
     result: Result | None = None
+    # The extra characters were named at the deal (public), not drawn at random (hidden).
+    extras_named: bool = False
 
     def clone(self) -> State:
         """Return an independent copy (slots and results are immutable, so shared)."""
@@ -565,6 +567,7 @@ def new_game(
         hands=hands,
         sheltered=[0] * players,
         out=[False] * players,
+        extras_named=extras is not None,
     )
 
 
