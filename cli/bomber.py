@@ -51,19 +51,19 @@ def _players_option(fn):
 
 
 def _parse_extras(spec: str | None, players: int):
-    from solvers.bomber import rules as R
+    from solvers.bomber import EXTRA_NAMES, check_setup
 
-    R.check_setup(players, None)
+    check_setup(players, None)
     if spec is None:
         return None
     names = [s.strip() for s in spec.split(",") if s.strip() and s.strip() != "none"]
     extras = []
     for name in names:
-        if name not in R.EXTRA_NAMES:
-            raise unknown("extra character", name, R.EXTRA_NAMES)
-        extras.append(R.EXTRA_NAMES[name])
+        if name not in EXTRA_NAMES:
+            raise unknown("extra character", name, EXTRA_NAMES)
+        extras.append(EXTRA_NAMES[name])
     extras = tuple(sorted(extras))
-    R.check_setup(players, extras)
+    check_setup(players, extras)
     return extras
 
 
@@ -103,10 +103,10 @@ def rules(rule_pairs, as_json) -> None:
       bombsolve bomber rules
       bombsolve bomber rules --rule dog=forbid
     """
-    from solvers.bomber import rules as R
+    from solvers.bomber import FIXED_READINGS, OPEN_READINGS, Options, parse_rules, value_text
 
-    in_effect = R.parse_rules(rules_text(None, rule_pairs))
-    values, defaults = in_effect.as_dict(), R.Rules().as_dict()
+    in_effect = parse_rules(rules_text(None, rule_pairs))
+    values, defaults = in_effect.as_dict(), Options().as_dict()
     rows = [
         {
             "name": r.name,
@@ -118,7 +118,7 @@ def rules(rule_pairs, as_json) -> None:
             "quote": r.quote,
             "readings": dict(r.values),
         }
-        for r in R.OPEN_READINGS
+        for r in OPEN_READINGS
     ]
     cards = []
     for p in range(3, 7):
@@ -137,13 +137,13 @@ def rules(rule_pairs, as_json) -> None:
             }
         )
     if as_json:
-        doc = {"options": rows, "fixed": list(R.FIXED_READINGS), "cards": cards}
+        doc = {"options": rows, "fixed": list(FIXED_READINGS), "cards": cards}
         click.echo(json.dumps(doc, indent=2))
         return
     wrap = _wrapper()
     click.echo("Open points of the rulebook (shared/rules/catch-the-bomber.txt), defaults first:")
-    for r, row in zip(R.OPEN_READINGS, rows, strict=True):
-        value, default = R.value_text(row["value"]), R.value_text(row["default"])
+    for r, row in zip(OPEN_READINGS, rows, strict=True):
+        value, default = value_text(row["value"]), value_text(row["default"])
         changed = "   (changed)" if value != default else ""
         click.echo(f"  {r.name} = {value}{changed}")
         click.echo(wrap(f'{r.section}: "{r.quote}"', "      "))
@@ -152,7 +152,7 @@ def rules(rule_pairs, as_json) -> None:
             tag = " (default)" if choice == default else ""
             click.echo(wrap(f"{mark} {choice}{tag}: {words}", "    ", "      "))
     click.echo("\nFixed readings:")
-    for text in R.FIXED_READINGS:
+    for text in FIXED_READINGS:
         click.echo(wrap(f"- {text}", "  ", "    "))
     click.echo("\nCards by player count (Preparation):")
     for c in cards:
@@ -224,12 +224,19 @@ def play(
       bombsolve bomber play --players 4 --agents random,bomber=heuristic --games 500 --seed 42
       bombsolve bomber play --players 5 --rule dog=forbid --rule move_optional=false --games 500
     """
-    from solvers.bomber import rules as R
-    from solvers.bomber.agents import agents_label, parse_agents
-    from solvers.bomber.study import achievements, play_study, summarise
+    from solvers.bomber import (
+        CARD_NAMES,
+        EXTRAS,
+        achievements,
+        agents_label,
+        parse_agents,
+        parse_rules,
+        play_study,
+        summarise,
+    )
 
     extras_t = _parse_extras(extras, players)
-    rules_obj = R.parse_rules(rules_text(rules_spec, rule_pairs))
+    rules_obj = parse_rules(rules_text(rules_spec, rule_pairs))
     by_role = parse_agents(agents)
     _check_seed(seed)
     if games < 1:
@@ -247,7 +254,7 @@ def play(
         from cli.warmup import ensure_compiled
 
         ensure_compiled("bomber")  # says so first when Numba must compile
-    mask = -1 if extras_t is None else sum(1 << R.EXTRAS.index(c) for c in extras_t)
+    mask = -1 if extras_t is None else sum(1 << EXTRAS.index(c) for c in extras_t)
     cond = {"players": players, "extras": mask, "rules": rules_obj.as_dict()}
     study = play_study(cond, agents, games, seed, "kernel" if use_kernel else "reference")
     t0 = time.perf_counter()
@@ -260,7 +267,7 @@ def play(
         "players": players,
         "agents": agents_label(by_role),
         "rules": rules_obj.as_dict(),
-        "extras": "random" if extras_t is None else [R.CARD_NAMES[c] for c in extras_t],
+        "extras": "random" if extras_t is None else [CARD_NAMES[c] for c in extras_t],
         "games": games,
         "seed": seed,
         "seeding": SEEDING,
@@ -281,7 +288,7 @@ def play(
         report.update(json_record(seed, report["rules"], CARDS))
         click.echo(json.dumps(report, indent=2, default=float))
         return
-    from solvers.bomber.charts import OUTCOME_LABELS
+    from solvers.bomber import OUTCOME_LABELS
 
     click.echo(
         f"Catch the Bomber, {players} players, agents {report['agents']}, "
@@ -331,15 +338,30 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
       bombsolve bomber replay --seed 42 --players 5 --agents heuristic
       bombsolve bomber replay --study results/bomber/players/heuristic --case 17
     """
-    from solvers.bomber import rules as R
-    from solvers.bomber.agents import parse_agents, play_game
+    from solvers.bomber import (
+        CARD_NAMES,
+        CARD_SHORT,
+        EXTRA_NAMES,
+        EXTRAS,
+        LOCATION_NAMES,
+        OUTCOME_NAMES,
+        Card,
+        action_text,
+        decode,
+        line_text,
+        parse_agents,
+        parse_rules,
+        play_game,
+        prepare,
+        winners,
+    )
 
     if study_dir is not None or case is not None:
         if study_dir is None or case is None or seed is not None:
             raise BadInput("--study and --case go together, without --seed")
         if rule_pairs or rules_spec:
             raise BadInput("--study and --case replay the study's rules; expected no --rule")
-        from solvers.bomber.study import case_game
+        from solvers.bomber import case_game
 
         game = case_game(study_dir, case)
         seed, agents = game["seed"], game["agents"]
@@ -350,24 +372,22 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
         extras = (
             None
             if mask < 0
-            else ",".join(
-                name for name, c in R.EXTRA_NAMES.items() if mask >> R.EXTRAS.index(c) & 1
-            )
+            else ",".join(name for name, c in EXTRA_NAMES.items() if mask >> EXTRAS.index(c) & 1)
             or "none"
         )
     if seed is None:
         raise BadInput("missing --seed (or --study and --case); expected the game's seed")
     extras_t = _parse_extras(extras, players)
-    rules_obj = R.parse_rules(rules_text(rules_spec, rule_pairs))
+    rules_obj = parse_rules(rules_text(rules_spec, rule_pairs))
     by_role = parse_agents(agents)
     _check_seed(seed)
     turns = []
 
     def on_turn(state, player, action):
-        move = R.describe(action)
-        a = R.decode(action)
+        move = action_text(action)
+        a = decode(action)
         if a.kind == "move":  # the moved card now ends its new line: name it
-            moved = R.CARD_NAMES[state.lines[a.dst][-1].card]
+            moved = CARD_NAMES[state.lines[a.dst][-1].card]
             move = move.replace(f"card {a.index + 1} ", f"{moved} (card {a.index + 1}) ")
         turns.append(
             {
@@ -375,24 +395,24 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
                 "seat": player + 1,
                 "action": action,
                 "move": move,
-                "lines": [R.line_text(line) for line in state.lines],
+                "lines": [line_text(line) for line in state.lines],
                 "eliminated": [p + 1 for p in state.eliminations],
             }
         )
 
-    deal = R.new_game(players, seed, rules_obj, extras_t)
+    deal = prepare(players, seed, rules_obj, extras_t)
     g = play_game(players, seed, rules_obj, by_role, extras_t, on_turn=on_turn)
     r = g.result
     end = {
-        "outcome": R.OUTCOME_NAMES[r.outcome],
+        "outcome": OUTCOME_NAMES[r.outcome],
         "termination": r.termination,
         "chaos": r.chaos,
         "chaos_locations": r.chaos_locations,
         "escape": r.escape,
         "bombing": r.bombing,
         "survival": r.survival,
-        "killed": [R.CARD_NAMES[c] for c in r.killed],
-        "winners": [p + 1 for p in R.winners(g)],
+        "killed": [CARD_NAMES[c] for c in r.killed],
+        "winners": [p + 1 for p in winners(g)],
     }
     if as_json:
         click.echo(
@@ -401,9 +421,9 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
                     "seed": seed,
                     "players": players,
                     "rules": rules_obj.as_dict(),
-                    "characters": [R.CARD_NAMES[c] for c in deal.characters],
+                    "characters": [CARD_NAMES[c] for c in deal.characters],
                     "hands": [
-                        {R.CARD_NAMES[c]: n for c, n in zip(R.Card, h, strict=True) if n}
+                        {CARD_NAMES[c]: n for c, n in zip(Card, h, strict=True) if n}
                         for h in deal.hands
                     ],
                     "turns": turns,
@@ -418,14 +438,14 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
     click.echo(f"rules: {rules_obj.text()}")
     for p in range(players):
         hand = ", ".join(
-            f"{R.CARD_SHORT[c]}x{n}" for c, n in zip(R.Card, deal.hands[p], strict=True) if n
+            f"{CARD_SHORT[c]}x{n}" for c, n in zip(Card, deal.hands[p], strict=True) if n
         )
-        click.echo(f"  seat {p + 1}: {R.CARD_NAMES[deal.characters[p]]:<18} hand {hand}")
+        click.echo(f"  seat {p + 1}: {CARD_NAMES[deal.characters[p]]:<18} hand {hand}")
     seen_out: set[int] = set()
     for t in turns:
         click.echo(f"\nturn {t['turn']}: seat {t['seat']} {t['move']}")
         for loc, text in enumerate(t["lines"]):
-            click.echo(f"  {R.LOCATION_NAMES[loc]:<7}{text}")
+            click.echo(f"  {LOCATION_NAMES[loc]:<7}{text}")
         for p in t["eliminated"]:
             if p not in seen_out:
                 seen_out.add(p)
@@ -437,8 +457,8 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
         f"Bombing {'unlocked' if r.bombing else 'failed'}; "
         f"Survival {'yes' if r.survival else 'no'}"
     )
-    winners = ", ".join(str(w) for w in end["winners"]) or "none"
-    click.echo(f"  killed: {', '.join(end['killed']) or 'nobody'}; winners: seats {winners}")
+    won = ", ".join(str(w) for w in end["winners"]) or "none"
+    click.echo(f"  killed: {', '.join(end['killed']) or 'nobody'}; winners: seats {won}")
 
 
 @bomber.command()
@@ -478,21 +498,22 @@ def study(
       bombsolve bomber study --part extras --agents heuristic --games 400 --seed 42 --out ex
       bombsolve bomber study --part players --rule dog=forbid --games 400 --seed 42 --out dog
     """
-    from solvers.bomber import rules as R
-    from solvers.bomber.agents import agents_label, parse_agents
-    from solvers.bomber.study import (
+    from solvers.bomber import (
         PARTS,
+        agents_label,
         check_part_folder,
         collect_part,
         conditions,
         make_study,
+        parse_agents,
+        parse_rules,
         write_part,
     )
     from solvers.common.runner import load_manifest, run_study
 
     if part not in PARTS:
         raise unknown("study part", part, PARTS)
-    rules_obj = R.parse_rules(rules_text(None, rule_pairs))
+    rules_obj = parse_rules(rules_text(None, rule_pairs))
     conds = conditions(part, players, rules_obj)  # refuses --rule with part readings
     _check_seed(seed)
     label = agents_label(parse_agents(agents))

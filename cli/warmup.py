@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import click
 
 from solvers.allisbomb.warmup import KERNELS as ALLISBOMB_KERNELS
+from solvers.bomber import KERNELS as BOMBER_KERNELS
 from solvers.common.errors import unknown
 from solvers.common.game import Kernel as KernelRecord
 from solvers.common.numba_cache import all_cached
@@ -91,20 +92,6 @@ def _dragon_montecarlo_entries() -> list:
     return [kernel.play_many_mc]
 
 
-def _bomber() -> None:
-    import numpy as np
-
-    from solvers.bomber import kernel
-
-    kernel.run_random_games(np.arange(1, dtype=np.uint64), 3)
-
-
-def _bomber_entries() -> list:
-    from solvers.bomber import kernel
-
-    return [kernel.play_random_games]
-
-
 def _bombastic_infostates() -> None:
     from solvers.bombastic.infostates_kernel import count_infostates_fast
 
@@ -157,7 +144,7 @@ KERNELS: list[Kernel | KernelRecord] = [
         _dragon_montecarlo_entries,
         _dragon_montecarlo,
     ),
-    Kernel("bomber", "play", "Catch the Bomber kernel", 9, _bomber_entries, _bomber),  # 6.6
+    *BOMBER_KERNELS,
 ]
 
 GAMES = ("allisbomb", "bombastic", "dragon", "bomber")

@@ -26,10 +26,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from solvers.bomber import rules as R  # noqa: E402
-from solvers.bomber.agents import AGENT_SALT  # noqa: E402
-from solvers.bomber.kernel import run_random_games  # noqa: E402
+from solvers.bomber import (  # noqa: E402
+    AGENT_SALT,
+    apply_in_place,
+    legal_actions,
+    prepare,
+    run_random_games,
+)
 from solvers.common.host import cpu_model  # noqa: E402
+from solvers.common.rng import SplitMix64  # noqa: E402
 
 GOAL = 50_000.0
 
@@ -37,11 +42,11 @@ GOAL = 50_000.0
 def reference_games(seeds) -> list[int]:
     outcomes = []
     for s in seeds:
-        g = R.new_game(5, int(s))
-        rng = R.SplitMix64(int(s) ^ AGENT_SALT)
+        g = prepare(5, int(s))
+        rng = SplitMix64(int(s) ^ AGENT_SALT)
         while not g.over:
-            legal = R.legal_actions(g)
-            R.apply(g, legal[rng.below(len(legal))])
+            legal = legal_actions(g)
+            apply_in_place(g, legal[rng.below(len(legal))])
         outcomes.append(int(g.result.outcome))
     return outcomes
 

@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solvers import __version__  # noqa: E402
-from solvers.bomber.study import collect_part, make_study, write_part  # noqa: E402
+from solvers.bomber import collect_part, make_study, write_part  # noqa: E402
 from solvers.common.errors import BadInput  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402

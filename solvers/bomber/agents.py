@@ -238,7 +238,15 @@ def _moved_card(view: View, a: R.Action) -> int:
     return line[a.index][0] if a.index < len(line) else HIDDEN
 
 
-AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}
+#: The agent classes by short name.
+AGENT_CLASSES = {"random": RandomAgent, "heuristic": HeuristicAgent}
+#: Every registered agent in one line (the module docstring says more).
+AGENTS = {
+    "random": "a uniformly random legal action (the kernel's agent, same random stream)",
+    "heuristic": "role-aware rules of thumb from the rulebook's card texts, ties at random",
+}
+#: Specs of every agent, cheap enough for a few games in a test.
+QUICK_AGENTS = ("random", "heuristic")
 ROLES = {
     "bomber": Card.BOMBER,
     "police": Card.POLICE,
@@ -248,11 +256,15 @@ ROLES = {
 }
 
 
-def make_agent(name: str):
-    """Return a new agent by short name; raise BadInput for an unknown name."""
-    if name not in AGENTS:
-        raise unknown("agent", name, AGENTS)
-    return AGENTS[name]()
+def make_agent(spec: str) -> RandomAgent | HeuristicAgent:
+    """Return a new agent by its spec, a short name of `AGENTS`; raise BadInput for an
+    unknown name (with the nearest) and for a ``name:PARAM`` (no agent here takes one)."""
+    name, colon, param = spec.partition(":")
+    if name not in AGENT_CLASSES:
+        raise unknown("agent", name, AGENT_CLASSES)
+    if colon:
+        raise BadInput(f"agent spec {spec!r}: {name} takes no parameter; expected {name}")
+    return AGENT_CLASSES[name]()
 
 
 def parse_agents(spec: str) -> dict[Card, str]:
@@ -308,7 +320,7 @@ def agents_label(by_role: dict[Card, str]) -> str:
 def play_game(
     players: int,
     seed: int,
-    rules: R.Rules | None = None,
+    rules: R.Options | None = None,
     agents: dict[Card, str] | None = None,
     extras: tuple[Card, ...] | None = None,
     on_turn=None,

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.bomber.rules import AGENT_SALT, Rules
+from solvers.bomber.rules import AGENT_SALT, Options
 from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "9d0f92efee8d2b87"
+NUMBA_DEPENDS_ON = "432e8ed28f81bc49"
 
 # Result columns of `play_random_games`.
 COLUMNS = (
@@ -75,7 +75,7 @@ SHELTER_ONLY, TO_BRIDGE, FROM_BRIDGE = 54, 55, 85
 _no_refcount = njit(cache=True, _nrt=False)
 
 
-def rule_flags(rules: Rules) -> tuple[int, int, int, int]:
+def rule_flags(rules: Options) -> tuple[int, int, int, int]:
     """Return (dog_forbid, warrior_bombing, stuck_assess, move_optional) for the kernel."""
     return (
         int(rules.dog == "forbid"),
@@ -469,19 +469,19 @@ def play_random_games(
 
 
 def run_random_games(
-    seeds: np.ndarray, players: int, rules: Rules | None = None, extras_mask: int = -1
+    seeds: np.ndarray, players: int, rules: Options | None = None, extras_mask: int = -1
 ) -> np.ndarray:
     """Play random-agent games in the kernel; return int32 rows in `COLUMNS` order."""
-    flags = rule_flags(rules or Rules())
+    flags = rule_flags(rules or Options())
     seeds = np.asarray(seeds, dtype=np.uint64)
     return play_random_games(seeds, players, extras_mask, *flags)
 
 
 def trace_game(
-    seed: int, players: int, rules: Rules | None = None, extras_mask: int = -1
+    seed: int, players: int, rules: Options | None = None, extras_mask: int = -1
 ) -> tuple[np.ndarray, list[int]]:
     """Play one kernel game; return (result row, list of actions) for differential tests."""
-    flags = rule_flags(rules or Rules())
+    flags = rule_flags(rules or Options())
     row = np.zeros(N_COLS, np.int32)
     actions = np.full(80, -1, np.int16)
     play_one(np.uint64(seed), players, extras_mask, *flags, row, actions, new_work())

@@ -4,7 +4,7 @@ Sections follow the rulebook (`rules/catch-the-bomber.txt`): Preparation (`new_g
 Steps in Detail (`legal_actions`, `apply`: A Playing a card, B Moving a card), the rare
 player with no possible action, and Achievement Assessment / Victory Conditions
 (`assess`). The maker's FAQ points (`data/catch-the-bomber.md`) are built in; every
-point the rulebook leaves open is a field of `Rules` with a documented default.
+point the rulebook leaves open is a field of `Options` with a documented default.
 
 Board layout: locations 0..5 are the six Gathering Points, location 6 is the Bridge.
 Each location holds a *line* of at most 5 cards, leftmost first; a card in a line is a
@@ -202,7 +202,7 @@ class Reading:
         return tuple(v for v, _ in self.values)
 
 
-#: The points the rulebook leaves open, one per field of `Rules`, in field order.
+#: The points the rulebook leaves open, one per field of `Options`, in field order.
 OPEN_READINGS: tuple[Reading, ...] = (
     Reading(
         "dog",
@@ -288,7 +288,7 @@ def value_text(value: object) -> str:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Options:
     """The points the rulebook leaves open, each with its default reading.
 
     Each field is one `OPEN_READINGS` entry, which quotes the sentence it reads and says
@@ -319,7 +319,7 @@ class Rules:
     def text(self) -> str:
         """Return every option as ``name=value`` text, as the command line spells it.
 
-        >>> Rules(dog="forbid").text()
+        >>> Options(dog="forbid").text()
         'dog=forbid, warrior_bombing=true, stuck_bomber=loses, move_optional=true'
         """
         return ", ".join(f"{k}={value_text(v)}" for k, v in self.as_dict().items())
@@ -350,13 +350,13 @@ FIXED_READINGS = (
 )
 
 
-def parse_rules(spec: str | None) -> Rules:
-    """Parse 'key=value,key=value' into `Rules`; raise BadInput naming the bad key or value.
+def parse_rules(spec: str | None) -> Options:
+    """Parse 'key=value,key=value' into `Options`; raise BadInput naming the bad key or value.
 
     >>> parse_rules("dog=forbid,move_optional=no").dog
     'forbid'
     """
-    rules = Rules()
+    rules = Options()
     if not spec:
         return rules
     seen: set[str] = set()
@@ -448,7 +448,7 @@ class State:
     """A game of Catch the Bomber in progress (the whole truth; agents get a `View`)."""
 
     players: int
-    rules: Rules
+    rules: Options
     characters: list[Card]  # the character card dealt to each player ("Setting")
     hands: list[list[int]]  # hands[p][card] = number of that card in p's hand
     lines: list[list[Slot]] = field(default_factory=lambda: [[] for _ in range(N_LOCATIONS)])
@@ -458,6 +458,8 @@ class State:
     history: list[tuple[int, int]] = field(default_factory=list)  # (player, action)
     eliminations: list[int] = field(default_factory=list)
     result: Result | None = None
+    # The extra characters were named at the deal (public), not drawn at random (hidden).
+    extras_named: bool = False
 
     def clone(self) -> State:
         """Return an independent copy (slots and results are immutable, so shared)."""
@@ -526,7 +528,7 @@ def check_setup(players: int, extras: tuple[Card, ...] | None) -> None:
 def new_game(
     players: int,
     seed: int,
-    rules: Rules | None = None,
+    rules: Options | None = None,
     extras: tuple[Card, ...] | None = None,
 ) -> State:
     """Deal a new game ("Preparation"): characters, then the Basic cards evenly.
@@ -541,7 +543,7 @@ def new_game(
     [7, 7, 7, 7, 7]
     """
     check_setup(players, extras)
-    rules = rules or Rules()
+    rules = rules or Options()
     rng = SplitMix64(seed)
     characters = deal_characters(players, extras, rng)
     basics: list[Card] = []
@@ -565,6 +567,7 @@ def new_game(
         hands=hands,
         sheltered=[0] * players,
         out=[False] * players,
+        extras_named=extras is not None,
     )
 
 
@@ -843,7 +846,7 @@ class View:
     hand_sizes: tuple[int, ...]
     sheltered: tuple[int, ...]
     out: tuple[bool, ...]
-    rules: Rules
+    rules: Options
     players: int
 
 

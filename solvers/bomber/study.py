@@ -24,6 +24,7 @@ unlocked (Chaos, Escape, Bombing).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping
 from typing import Any
@@ -63,7 +64,7 @@ def extras_label(mask: int) -> str:
 
 
 def conditions(
-    part: str, players: int | None = None, rules: R.Rules | None = None
+    part: str, players: int | None = None, rules: R.Options | None = None
 ) -> list[dict[str, Any]]:
     """Return the conditions of a study part, each a JSON-serialisable dict.
 
@@ -72,8 +73,8 @@ def conditions(
     Raises BadInput for an unknown part, and for `rules` with part readings (it plays
     every reading).
     """
-    default = R.Rules().as_dict()
-    given = (rules or R.Rules()).as_dict()
+    default = R.Options().as_dict()
+    given = (rules or R.Options()).as_dict()
     changed = " ".join(f"{k}={R.value_text(v)}" for k, v in given.items() if default[k] != v)
     suffix = f" {changed}" if changed else ""
     if part == "players":
@@ -109,6 +110,26 @@ def _extras_tuple(mask: int) -> tuple[R.Card, ...] | None:
     return tuple(c for i, c in enumerate(R.EXTRAS) if mask >> i & 1)
 
 
+def result_row(game: R.State) -> tuple[int, ...]:
+    """The row of a finished reference game in the kernel's `COLUMNS` order (what the
+    kernel returns for the same game)."""
+    r = game.result
+    extras = sum(1 << (c - R.Card.YOUNG_LADY) for c in game.characters if c in R.EXTRAS)
+    return (
+        int(r.outcome),
+        int(r.chaos),
+        int(r.escape),
+        int(r.bombing),
+        int(r.survival),
+        int(r.termination == "bomber_stuck"),
+        r.chaos_locations,
+        len(game.history),
+        len(game.eliminations),
+        extras,
+        game.bomber_player(),
+    )
+
+
 def play_games(
     cond: Mapping[str, Any], agents_spec: str, seeds: np.ndarray, engine: str | None = None
 ) -> pd.DataFrame:
@@ -118,7 +139,7 @@ def play_games(
     `play_game`. "kernel" or "reference" chooses (the kernel plays random agents only; both
     play the same games for the same seeds).
     """
-    rules = R.Rules(**cond["rules"])
+    rules = R.Options(**cond["rules"])
     players, mask = int(cond["players"]), int(cond["extras"])
     by_role = parse_agents(agents_spec)
     all_random = set(by_role.values()) == {"random"}
@@ -129,26 +150,9 @@ def play_games(
     if engine == "kernel" or (engine is None and all_random):
         rows = run_random_games(seeds, players, rules, mask)
         return pd.DataFrame(rows, columns=list(COLUMNS))
-    out = []
-    for s in seeds:
-        g = play_game(players, int(s), rules, by_role, _extras_tuple(mask))
-        r = g.result
-        extras = sum(1 << (c - R.Card.YOUNG_LADY) for c in g.characters if c in R.EXTRAS)
-        out.append(
-            (
-                int(r.outcome),
-                r.chaos,
-                r.escape,
-                r.bombing,
-                r.survival,
-                r.termination == "bomber_stuck",
-                r.chaos_locations,
-                len(g.history),
-                len(g.eliminations),
-                extras,
-                g.bomber_player(),
-            )  # fmt: skip
-        )
+    out = [
+        result_row(play_game(players, int(s), rules, by_role, _extras_tuple(mask))) for s in seeds
+    ]
     return pd.DataFrame(out, columns=list(COLUMNS)).astype("int32")
 
 
@@ -250,7 +254,7 @@ def make_study(
     seed: int,
     chunk_size: int | None = None,
     players: int | None = None,
-    rules: R.Rules | None = None,
+    rules: R.Options | None = None,
 ) -> Study:
     """Build the runner `Study` for a part; `games` is the total over all conditions,
     `rules` the readings of every row (parts players and extras; see `conditions`).
@@ -517,3 +521,12 @@ def write_part(
         cap,
     )
     return summaries
+
+
+#: The batch studies by name (the runner names them ``bomber.<name>``), each a function
+#: that builds its `Study`: the parts (``make_study`` with the part given) and the one cell
+#: of ``bombsolve bomber play`` (`play_study`).
+STUDIES = {
+    **{part: functools.partial(make_study, part) for part in PARTS},
+    "play": play_study,
+}

@@ -11,7 +11,7 @@ from solvers.bomber.rules import (
     N_CARDS,
     N_LOCATIONS,
     Card,
-    Rules,
+    Options,
     Slot,
     State,
 )
@@ -36,7 +36,7 @@ def position(
     lines: dict[int, str] | None = None,
     hands: dict[int, dict[Card, int]] | None = None,
     characters: list[Card] | None = None,
-    rules: Rules | None = None,
+    rules: Options | None = None,
     current: int = 0,
 ) -> State:
     """Build a state from lines {location: text} and hands {player: {card: count}}."""
@@ -51,7 +51,7 @@ def position(
         board[loc] = parse_line(text)
     return State(
         players=n,
-        rules=rules or Rules(),
+        rules=rules or Options(),
         characters=list(characters),
         hands=hand_rows,
         lines=board,

@@ -46,7 +46,7 @@ def test_replay_json_carries_version_commit_cards_and_rules():
     doc = as_json("replay", "--seed", "42", "-p", "4", "--rule", "dog=forbid")
     for key in ("seed", "rules", "cards", "version", "commit"):
         assert key in doc, key
-    assert doc["seed"] == 42 and doc["rules"] == {**R.Rules().as_dict(), "dog": "forbid"}
+    assert doc["seed"] == 42 and doc["rules"] == {**R.Options().as_dict(), "dog": "forbid"}
     assert all(1 <= t["seat"] <= 4 for t in doc["turns"])
 
 
@@ -76,7 +76,7 @@ def test_rules_text_marks_defaults_and_the_value_in_effect():
 
 
 def test_every_open_reading_matches_the_rules():
-    defaults = R.Rules().as_dict()
+    defaults = R.Options().as_dict()
     assert [r.name for r in R.OPEN_READINGS] == list(R.RULE_OPTION_NAMES) == list(defaults)
     for reading in R.OPEN_READINGS:
         assert reading.choices[0] == R.value_text(defaults[reading.name])
@@ -108,7 +108,7 @@ def test_rules_lines_print_true_and_false_as_rule_takes_them():
 def test_study_takes_rule_for_every_row(tmp_path):
     doc = as_json("study", "--part", "players", "--players", "4", "-n", "20", "--seed", "1",
                   "--rule", "dog=forbid", "--workers", "1", "--out", str(tmp_path / "s"))  # fmt: skip
-    assert doc["rules"] == {"4p dog=forbid": {**R.Rules().as_dict(), "dog": "forbid"}}
+    assert doc["rules"] == {"4p dog=forbid": {**R.Options().as_dict(), "dog": "forbid"}}
     assert [row["condition"] for row in doc["rows"]] == ["4p dog=forbid"]
     for key in ("seed", "cards", "version", "commit"):
         assert key in doc, key
@@ -156,7 +156,7 @@ def test_play_plays_game_i_with_seed_i_of_the_run():
     from solvers.common.seeds import game_seeds
 
     doc = as_json("play", "-p", "4", "-n", "1200", "--seed", "3")
-    rows = run_random_games(game_seeds(3, 1200), 4, R.Rules(), -1)
+    rows = run_random_games(game_seeds(3, 1200), 4, R.Options(), -1)
     bomber_wins = int((rows[:, 0] == 0).sum())
     assert doc["outcomes"]["bomber"]["rate"] == bomber_wins / 1200
     for o in doc["outcomes"].values():

@@ -11,16 +11,16 @@ from solvers.bomber.kernel import AGENT_SALT, COLUMNS, rule_flags, run_random_ga
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 READINGS = [
-    R.Rules(),
-    R.Rules(dog="forbid"),
-    R.Rules(warrior_bombing=False),
-    R.Rules(stuck_bomber="assess"),
-    R.Rules(move_optional=False),
-    R.Rules(dog="forbid", warrior_bombing=False, stuck_bomber="assess", move_optional=False),
+    R.Options(),
+    R.Options(dog="forbid"),
+    R.Options(warrior_bombing=False),
+    R.Options(stuck_bomber="assess"),
+    R.Options(move_optional=False),
+    R.Options(dog="forbid", warrior_bombing=False, stuck_bomber="assess", move_optional=False),
 ]
 
 
-def reference_game(seed: int, players: int, rules: R.Rules, extras=None):
+def reference_game(seed: int, players: int, rules: R.Options, extras=None):
     """Play the reference engine with the kernel's random agent (same SplitMix64 stream)."""
     g = R.new_game(players, seed, rules, extras)
     agent = R.SplitMix64(seed ^ AGENT_SALT)
@@ -53,7 +53,7 @@ def reference_row(g: R.State, actions: list[int]) -> list[int]:
 
 @pytest.mark.parametrize("rules", READINGS, ids=lambda r: ",".join(map(str, r.as_dict().values())))
 def test_kernel_matches_reference_game_by_game(rules):
-    n = 2000 if rules == R.Rules() else 500
+    n = 2000 if rules == R.Options() else 500
     outcomes = set()
     for seed in range(n):
         players = 3 + seed % 4
@@ -62,7 +62,7 @@ def test_kernel_matches_reference_game_by_game(rules):
         assert kernel_actions == actions, f"seed {seed}: action sequences differ"
         assert list(row) == reference_row(g, actions), f"seed {seed}: results differ"
         outcomes.add(int(row[0]))
-    if rules == R.Rules():
+    if rules == R.Options():
         assert outcomes == {0, 1, 2, 3}  # every outcome reached in the comparison
 
 
@@ -73,8 +73,8 @@ def test_kernel_named_extras_match_reference():
         mask = sum(1 << i for i in range(3) if (seed >> i) & 1)
         if len(extras) != players - 3:
             continue
-        g, actions = reference_game(seed, players, R.Rules(), extras)
-        row, kernel_actions = trace_game(seed, players, R.Rules(), mask)
+        g, actions = reference_game(seed, players, R.Options(), extras)
+        row, kernel_actions = trace_game(seed, players, R.Options(), mask)
         assert kernel_actions == actions and list(row) == reference_row(g, actions)
 
 
@@ -152,7 +152,7 @@ def test_comparison_covers_eliminations_and_stuck_bombers():
 def test_comparison_covers_a_bomber_who_left_play_and_would_have_won():
     # Under stuck_bomber='assess' a Bomber who left play is assessed but has lost: the
     # kernel must turn his would-be victory into a draw exactly as the reference does.
-    rules = R.Rules(stuck_bomber="assess")
+    rules = R.Options(stuck_bomber="assess")
     seen = 0
     for seed in range(1500):
         players = 3 + seed % 4

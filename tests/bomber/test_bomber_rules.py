@@ -12,8 +12,8 @@ from solvers.bomber.rules import (
     BRIDGE,
     SHELTER_ONLY,
     Card,
+    Options,
     Outcome,
-    Rules,
     apply,
     assess,
     decode,
@@ -160,7 +160,7 @@ def test_suspicious_person_only_as_last_card():
 @pytest.mark.parametrize("reading,allowed", [("caught", True), ("forbid", False)])
 def test_dog_reading_playing_bomber_after_a_dog(reading, allowed):
     st = position(lines={0: "DOG"}, hands={0: {Card.BOMBER: 1, Card.BOMB: 1}},
-                  rules=Rules(dog=reading))  # fmt: skip
+                  rules=Options(dog=reading))  # fmt: skip
     assert (play_action(Card.BOMBER, 0) in legal_actions(st)) is allowed
     assert play_action(Card.BOMBER, 1) in legal_actions(st)
 
@@ -220,11 +220,11 @@ def test_only_face_up_citizen_dog_squad_move():
 
 @pytest.mark.parametrize("optional", [True, False])
 def test_move_optional_reading(optional):
-    st = position(hands={0: {Card.CITIZEN: 1}}, rules=Rules(move_optional=optional))
+    st = position(hands={0: {Card.CITIZEN: 1}}, rules=Options(move_optional=optional))
     acts = legal_actions(st)
     assert (SHELTER_ONLY in acts) is optional
     st2 = position(
-        lines={0: "SQD"}, hands={0: {Card.CITIZEN: 1}}, rules=Rules(move_optional=optional)
+        lines={0: "SQD"}, hands={0: {Card.CITIZEN: 1}}, rules=Options(move_optional=optional)
     )
     assert to_bridge_action(0, 0) in legal_actions(st2)
     assert (SHELTER_ONLY in legal_actions(st2)) is optional
@@ -248,7 +248,7 @@ def test_player_with_no_possible_action_leaves_play():
     st = position(
         lines={**_full_board(), 0: "BMB [BMB]"},
         hands={0: {Card.CITIZEN: 1}, 1: {Card.POLICE_DOG: 1}, 2: {Card.BOMB: 1}},
-        rules=Rules(move_optional=False),
+        rules=Options(move_optional=False),
     )
     assert legal_actions(st) == [play_action(Card.CITIZEN, 0)]  # nothing can be moved
     apply(st, play_action(Card.CITIZEN, 0))
@@ -266,7 +266,7 @@ def test_stuck_bomber_reading(reading):
         lines={**_full_board(), 0: "CIT [CIT]"},
         hands={0: {Card.CITIZEN: 1}, 1: {Card.BOMBER: 1}, 2: {Card.BOMB: 1}},
         characters=[Card.POLICE, Card.BOMBER, Card.POLICE],
-        rules=Rules(stuck_bomber=reading),
+        rules=Options(stuck_bomber=reading),
     )
     apply(st, SHELTER_ONLY)
     assert st.out[1]
@@ -335,11 +335,11 @@ def test_holy_warrior_is_a_bomb_and_a_squad_defuses_him():
 def test_warrior_bombing_reading(counts):
     chars = [Card.BOMBER, Card.POLICE, Card.POLICE, HW]
     r = assessed({0: "[HW] CIT", 1: "BMR POL", 2: "CIT", 3: "CIT", 4: "CIT", 5: "CIT"},
-                 rules=Rules(warrior_bombing=counts), characters=chars)  # fmt: skip
+                 rules=Options(warrior_bombing=counts), characters=chars)  # fmt: skip
     assert r.killed == (HW, Card.CITIZEN)
     assert r.bombing is counts
     # with a Bomb in the line the kills count under both readings
-    r2 = assessed({0: "[HW] BMB", 1: "BMR POL"}, rules=Rules(warrior_bombing=counts),
+    r2 = assessed({0: "[HW] BMB", 1: "BMR POL"}, rules=Options(warrior_bombing=counts),
                   characters=chars)  # fmt: skip
     assert r2.bombing
 
@@ -366,10 +366,10 @@ def test_escape_prevented_when_the_bomber_is_bombed_dead():
 
 @pytest.mark.parametrize("reading", ["caught", "forbid"])
 def test_dog_reading_dog_before_the_bomber(reading):
-    r = assessed({0: "DOG [BMR]", 1: "POL"}, rules=Rules(dog=reading))
+    r = assessed({0: "DOG [BMR]", 1: "POL"}, rules=Options(dog=reading))
     assert r.escape is (reading == "forbid")
     # a Dog after (to the right of) the Bomber smells nothing under both readings
-    r2 = assessed({0: "CIT [BMR] DOG", 1: "POL"}, rules=Rules(dog=reading))
+    r2 = assessed({0: "CIT [BMR] DOG", 1: "POL"}, rules=Options(dog=reading))
     assert r2.escape
 
 
@@ -477,10 +477,10 @@ def test_action_encoding_round_trip():
 
 def test_parse_rules():
     r = R.parse_rules("dog=forbid, warrior-bombing=no,stuck_bomber=assess,move_optional=false")
-    assert r == Rules(
+    assert r == Options(
         dog="forbid", warrior_bombing=False, stuck_bomber="assess", move_optional=False
     )
-    assert R.parse_rules(None) == Rules()
+    assert R.parse_rules(None) == Options()
     bad_specs = [
         ("dog=cat", "unknown dog reading"),
         ("colour=red", "unknown rule option"),

@@ -29,8 +29,8 @@ def test_conditions_of_each_part():
     assert labels == ["4p YL", "4p HW", "4p SP", "5p YL+HW", "5p YL+SP", "5p HW+SP",
                       "6p YL+HW+SP"]  # fmt: skip
     readings = conditions("readings")
-    assert readings[0]["rules"] == R.Rules().as_dict()
-    assert all(R.Rules(**c["rules"]) for c in readings)
+    assert readings[0]["rules"] == R.Options().as_dict()
+    assert all(R.Options(**c["rules"]) for c in readings)
     assert len({tuple(sorted(c["rules"].items())) for c in readings}) == len(readings)
     with pytest.raises(BadInput, match="unknown study part"):
         conditions("seasons")
@@ -51,7 +51,7 @@ def test_chunk_rows_replay_through_the_reference_engine(agents, tmp_path):
         cond = game["condition"]
         assert row["condition"] == cond["label"] and row["extras"] == cond["label"].split()[1]
         extras = tuple(c for i, c in enumerate(R.EXTRAS) if cond["extras"] >> i & 1)
-        g = play_game(cond["players"], game["seed"], R.Rules(), by_role, extras)
+        g = play_game(cond["players"], game["seed"], R.Options(), by_role, extras)
         assert int(g.result.outcome) == row["outcome"]
         assert len(g.history) == row["turns"]
 

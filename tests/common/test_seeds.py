@@ -53,14 +53,12 @@ def test_dragon_play_games_are_the_seed_sequence_games():
 
 
 def test_bomber_play_games_are_the_seed_sequence_games():
-    from solvers.bomber import rules as R
-    from solvers.bomber.kernel import COLUMNS, run_random_games
-    from solvers.bomber.study import summarise
+    from solvers.bomber import COLUMNS, Options, run_random_games, summarise
 
     r = CliRunner().invoke(cli, ["bomber", "play", "-p", "4", "-n", "400", "--seed", "2", "--json"])
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout)
-    df = pd.DataFrame(run_random_games(game_seeds(2, 400), 4, R.parse_rules(None), -1))
+    df = pd.DataFrame(run_random_games(game_seeds(2, 400), 4, Options(), -1))
     df.columns = list(COLUMNS)
     df["condition"] = "4p"
     assert rep["outcomes"]["bomber"]["rate"] == summarise(df).iloc[0]["bomber"]
