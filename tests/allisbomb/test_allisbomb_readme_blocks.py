@@ -200,7 +200,7 @@ def test_committed_targets_table_reassembles_from_its_cache(
     # edited by hand, or a cache that no longer gives it, fails.
     committed = (ROOT / run / "targets.md").read_text()
     words = shlex.split(committed.split("Regenerate: `python ")[1].split("`")[0])
-    assert words[0] == "scripts/allisbomb_standin_targets.py"
+    assert words[0] == "scripts/results/allisbomb_standin_targets.py"
     monkeypatch.chdir(ROOT)
     cache = ["--cache", "results/allisbomb/standin-v2/cache", "--partial"]
     argv = [words[0], *words[1:], *cache, "--out", str(tmp_path), *extra]

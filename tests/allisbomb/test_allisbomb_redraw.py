@@ -111,7 +111,7 @@ def test_the_committed_matrix_report_redraws_from_the_committed_files(tmp_path):
         shutil.copytree(root / "results" / "allisbomb" / name, out / name)
     tables = {p.name: p.read_bytes() for p in (out / "matrix" / "report").glob("*.csv")}
     r = subprocess.run(
-        [sys.executable, str(root / "scripts" / "allisbomb_results.py"), "--redraw",
+        [sys.executable, str(root / "scripts" / "results" / "allisbomb_results.py"), "--redraw",
          "--out", str(out), "--no-readme"],
         capture_output=True, text=True, cwd=tmp_path,
     )  # fmt: skip

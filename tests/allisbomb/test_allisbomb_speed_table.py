@@ -116,7 +116,7 @@ def test_a_table_past_2_24_slots_searches_the_same():
 
 
 def test_first_1000_base_seeds_keep_their_committed_verdicts():
-    """results/allisbomb/seeds-base.csv (made by scripts/allisbomb_seeds.py before the
+    """results/allisbomb/seeds-base.csv (made by scripts/results/allisbomb_seeds.py before the
     exact table): every verdict decided there is unchanged (undecided may become decided)."""
     import csv
     from pathlib import Path

@@ -7,7 +7,7 @@ both must count the same positions. Prints nodes per CPU-second of each and thei
 `--cards FILE` runs another card file instead (e.g. the file as it was before its `next`
 steps, `git show REV:tests/allisbomb/data/vocab_actions.toml`, to see what they cost).
 
-    nice -n 15 python scripts/bench_allisbomb_vocab.py [--deals 20] [--node-limit 3000]
+    nice -n 15 python scripts/bench/bench_allisbomb_vocab.py [--deals 20] [--node-limit 3000]
         [--reps 20] [--seed 15] [--cards FILE] [--json FILE]
 
 `--json FILE` also writes the figures, with the card file's digest, the commit and the
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402

@@ -25,10 +25,10 @@ limit still reports that win, not proven the shortest). `--shortest` records its
 the same deals with the keys off: `nodes_pinned_shortest.json`; the test checks that every
 verdict the first fixture decided is unchanged.
 
-    python scripts/pin_allisbomb_nodes.py [--deals 6] [--out tests/allisbomb/data/nodes_pinned.json]
-    python scripts/pin_allisbomb_nodes.py --copy-keys --out tests/allisbomb/data/nodes_pinned_copy_keys.json
-    python scripts/pin_allisbomb_nodes.py --shortest --out tests/allisbomb/data/nodes_pinned_shortest.json
-    python scripts/pin_allisbomb_nodes.py --copy-keys --move-order --out tests/allisbomb/data/nodes_pinned_move_order.json
+    python scripts/bench/pin_allisbomb_nodes.py [--deals 6] [--out tests/allisbomb/data/nodes_pinned.json]
+    python scripts/bench/pin_allisbomb_nodes.py --copy-keys --out tests/allisbomb/data/nodes_pinned_copy_keys.json
+    python scripts/bench/pin_allisbomb_nodes.py --shortest --out tests/allisbomb/data/nodes_pinned_shortest.json
+    python scripts/bench/pin_allisbomb_nodes.py --copy-keys --move-order --out tests/allisbomb/data/nodes_pinned_move_order.json
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402

@@ -1,8 +1,8 @@
 """First-player rate per deck, and each deck against the base deck on the same deals.
 
-    nice -n 10 python scripts/bombastic_paired_decks.py --agent heuristic --games 10000 \
+    nice -n 10 python scripts/results/bombastic_paired_decks.py --agent heuristic --games 10000 \
         --decks "base deck,without ALARM"
-    python scripts/bombastic_paired_decks.py --summary-only --readme   # every deck done
+    python scripts/results/bombastic_paired_decks.py --summary-only --readme   # every deck done
 
 One match study per deck (`study.match_study`, the shared runner, so re-running
 resumes) under `OUT/<deck>/`, all with the same seed: case g deals the same tiles in
@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
@@ -136,7 +136,7 @@ def readme_block(table: pd.DataFrame, meta: dict) -> str:
         f"`{meta['agent']}` against itself, seed {meta['seed']} for every deck (case g deals "
         f"the same tiles in each); default rules otherwise; a turn-capped game is not an X "
         f"win. Computed by {', '.join(sorted(meta['computed_by']))} "
-        "(`scripts/bombastic_paired_decks.py`).",
+        "(`scripts/results/bombastic_paired_decks.py`).",
     ]
     unfinished = [
         f"{r['deck']} {r['games']:,} of {meta['planned'][r['deck']]:,} planned games"

@@ -2,7 +2,7 @@
 
 Usage:
 
-    python scripts/bomber_bench.py [--games 1000000] [--ref-games 3000] [--json PATH]
+    python scripts/bench/bomber_bench.py [--games 1000000] [--ref-games 3000] [--json PATH]
 
 Plays the same seeds in the Numba kernel and in the plain-Python reference engine (with
 the same random agent stream, so the games are identical) on one core, and reports games
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import numpy as np  # noqa: E402
 

@@ -9,7 +9,7 @@ to within a few instructions in millions. It does not see what costs time withou
 instructions (cache misses, mispredicted branches): `--cache-sim` adds callgrind's simulated
 cache and branch misses, and an estimate of cycles from them (Ir + 10 x L1 misses + 100 x
 last-level misses + 10 x mispredicted branches, the weights kcachegrind uses), at about
-twice the run time. Report it beside a timing (scripts/compare_allisbomb_kernels.py).
+twice the run time. Report it beside a timing (scripts/bench/compare_allisbomb_kernels.py).
 
 The deals, tables, loading and calls are those of compare_allisbomb_kernels.py (plain search,
 `solve_many`, one call per chunk); only the calls are counted (callgrind starts with
@@ -17,7 +17,7 @@ instrumentation off and the script switches it on around each side's calls with 
 requests from a small C helper it compiles with the system's cc). Each side is counted
 `--reps` times in rotating order; the counts of a side must agree within 0.1%.
 
-    python scripts/count_allisbomb_instructions.py [--rev b0f6bf9] [--aa HEAD] [--deals 100]
+    python scripts/bench/count_allisbomb_instructions.py [--rev b0f6bf9] [--aa HEAD] [--deals 100]
         [--config base|all|juice|six] [--cache-sim] [--json FILE]
 
 Needs valgrind (3.19 works) and cc with valgrind's headers (valgrind/callgrind.h). Each side's

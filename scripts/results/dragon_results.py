@@ -2,9 +2,9 @@
 
 One command (about 6 minutes of one core; resumable):
 
-    python scripts/dragon_results.py                      # -> results/dragon/
-    python scripts/dragon_results.py --workers 2          # same files, more processes
-    python scripts/dragon_results.py --redraw             # charts again from the tables
+    python scripts/results/dragon_results.py                      # -> results/dragon/
+    python scripts/results/dragon_results.py --workers 2          # same files, more processes
+    python scripts/results/dragon_results.py --redraw             # charts again from the tables
 
 It runs, on the shared study runner, the seat study (2 to 6 players; random and greedy in
 every seat), the strategy ladder (random, greedy, position at every player count; Monte
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.common.readme import update_block  # noqa: E402
@@ -35,7 +35,7 @@ from solvers.dragon.study import (  # noqa: E402
 
 #: The file that holds the block.
 README = ROOT / "README.md"
-README_ANCHOR = "Strategy ladder (written by `scripts/dragon_results.py`):"
+README_ANCHOR = "Strategy ladder (written by `scripts/results/dragon_results.py`):"
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """Regenerate the committed Bombastic reference study in results/bombastic/.
 
-    nice -n 10 python scripts/bombastic_reference.py --workers 2   # about an hour
-    python scripts/bombastic_reference.py --quick --out /tmp/bs    # a tiny run, elsewhere
-    python scripts/bombastic_reference.py --blocks-only            # README blocks only
-    python scripts/bombastic_reference.py --charts-only            # charts and blocks, from the tables
+    nice -n 10 python scripts/results/bombastic_reference.py --workers 2   # about an hour
+    python scripts/results/bombastic_reference.py --quick --out /tmp/bs    # a tiny run, elsewhere
+    python scripts/results/bombastic_reference.py --blocks-only            # README blocks only
+    python scripts/results/bombastic_reference.py --charts-only            # charts and blocks, from the tables
 
 Re-running resumes: finished chunks under results/bombastic/runs/ are reused. At the
 end the generated blocks are rewritten from the tables: `bombastic-ladder` in README.md,
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402

@@ -1,6 +1,6 @@
 """Bombastic speed: the Numba kernel against the reference engine on the same work.
 
-    python scripts/bombastic_benchmark.py [--games 200000] [--json]
+    python scripts/bench/bombastic_benchmark.py [--games 200000] [--json]
 
 Reports: complete random-agent games per second per core (goal
 200,000) in the kernel and in the reference engine, on the same seeds, and their
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import numpy as np  # noqa: E402
 

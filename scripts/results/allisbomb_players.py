@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Measure the skill-gap players against perfect play on deals no study or tuning used.
 
-    python scripts/allisbomb_players.py [--deals 300] [--seed0 200000] [--configs base,blitz]
-    python scripts/allisbomb_players.py --readme-only   # the README block from players.json
+    python scripts/results/allisbomb_players.py [--deals 300] [--seed0 200000] [--configs base,blitz]
+    python scripts/results/allisbomb_players.py --readme-only   # the README block from players.json
 
 For each configuration, deals ``np.random.default_rng(seed).permutation`` for seeds
 seed0 .. seed0+N-1 (the lookahead weights were tuned on seeds 100000 and up; sweeps use
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.agents import (  # noqa: E402
@@ -52,7 +52,7 @@ from solvers.common.stats import wilson, wilson_undecided  # noqa: E402
 
 #: The file that holds the block (the README shows only the headline results).
 README = ROOT / "results" / "allisbomb" / "README.md"
-ANCHOR = "Written by `python scripts/allisbomb_players.py` (never typed by hand):"
+ANCHOR = "Written by `python scripts/results/allisbomb_players.py` (never typed by hand):"
 DEFAULT_CONFIGS = "base,base+hands,blitz,base/2p,mosquitos,dream_guide,gifts,waking_up"
 
 
@@ -138,7 +138,7 @@ def readme_body(summary: dict) -> str:
     )
     configs = ",".join(r["config"] for r in summary["rows"])
     cmd = (
-        f"python scripts/allisbomb_players.py --deals {last - first + 1} --seed0 {first} "
+        f"python scripts/results/allisbomb_players.py --deals {last - first + 1} --seed0 {first} "
         f"--node-limit {summary['node_limit']} --configs {configs} --cards {version}"
         + (f" --out {summary['out']}" if summary.get("out") else "")
     )

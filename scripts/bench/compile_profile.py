@@ -4,7 +4,7 @@ compiler passes itself (exclusive of the callees compiled meanwhile: `NativeLowe
 LLVM's optimisation and code generation of the function's module, which holds a copy of
 every callee it calls), and every function compiled more than once.
 
-    NUMBA_CACHE_DIR=$(mktemp -d) python scripts/compile_profile.py GAME [PART] [--after P,Q]
+    NUMBA_CACHE_DIR=$(mktemp -d) python scripts/bench/compile_profile.py GAME [PART] [--after P,Q]
 
 `--after P,Q` compiles the game's parts P, Q first, outside the figures: what PART costs
 when they are cached already (as `bombsolve warmup` compiles it after them).
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from numba.core import event
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from cli.warmup import kernels_of  # noqa: E402
 from solvers.common.numba_target import configure  # noqa: E402

@@ -1,11 +1,11 @@
 """Is agent A stronger than agent B? Both seatings on the same deals, as a resumable study.
 
-    nice -n 10 python scripts/bombastic_strength.py \
+    nice -n 10 python scripts/results/bombastic_strength.py \
         --a ismcts-heuristic-guarded:2000 --b ismcts-heuristic-guarded:300 --games 2000
-    python scripts/bombastic_strength.py --workers 2        # two chunks at once, same rows
-    python scripts/bombastic_strength.py --summary-only     # tables from what is done
-    python scripts/bombastic_strength.py --time-moves 4     # seconds per decision of A
-    python scripts/bombastic_strength.py --seed 640000 --out results/bombastic/strength_fresh \
+    python scripts/results/bombastic_strength.py --workers 2        # two chunks at once, same rows
+    python scripts/results/bombastic_strength.py --summary-only     # tables from what is done
+    python scripts/results/bombastic_strength.py --time-moves 4     # seconds per decision of A
+    python scripts/results/bombastic_strength.py --seed 640000 --out results/bombastic/strength_fresh \
         --reproduces results/bombastic/strength       # the same claim on fresh seeds
 
 Two match studies (`study.match_study`, the shared runner: re-running resumes, chunk by
@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
@@ -208,7 +208,7 @@ def readme_block(s: dict, timing: dict | None, original: dict | None = None) -> 
         f"player) won {_pct(s['x_rate'], s['x_lo'], s['x_hi'])} of these games. A won "
         f"{s['deals_a_won_both']:,} deals in both seatings and {s['deals_a_won_neither']:,} in "
         f"neither; {s['turn_capped']} games reached the turn cap. Computed by "
-        f"{', '.join(s['computed_by'])} (`scripts/bombastic_strength.py`).",
+        f"{', '.join(s['computed_by'])} (`scripts/results/bombastic_strength.py`).",
     ]
     if original is not None:
         lines.append(reproduction(s, original))

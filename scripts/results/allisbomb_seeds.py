@@ -1,7 +1,7 @@
 """Solve the deals of `bombsolve allisbomb --seed 0..N-1` and write a table (results builder).
 
-    python scripts/allisbomb_seeds.py [--n 1000] [--node-limit 3000000] [--blitz]
-    python scripts/allisbomb_seeds.py --readme-only    # rewrite the block only
+    python scripts/results/allisbomb_seeds.py [--n 1000] [--node-limit 3000000] [--blitz]
+    python scripts/results/allisbomb_seeds.py --readme-only    # rewrite the block only
 
 Writes results/allisbomb/seeds-<label>.csv (one row per seed: seed, rank, outcome, nodes,
 turns, loss_reason) and a .json summary with the Wilson 95% interval of the win rate
@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards import load_cards  # noqa: E402
@@ -38,7 +38,7 @@ RESULTS = ROOT / "results" / "allisbomb"
 #: The file that holds the block (the README shows only the headline results).
 README = ROOT / "results" / "allisbomb" / "README.md"
 #: The README line after which the block goes if it is missing.
-ANCHOR = "**The first 1,000 seeds** (written by `scripts/allisbomb_seeds.py`, never by hand):"
+ANCHOR = "**The first 1,000 seeds** (written by `scripts/results/allisbomb_seeds.py`, never by hand):"
 ROW_ORDER = ("base", "blitz")
 
 
@@ -47,7 +47,7 @@ def readme_block(summaries: list[dict]) -> str:
     n_set = sorted({s["n"] for s in summaries})
     limits = sorted({s["node_limit"] for s in summaries})
     lines = [
-        f"(`python scripts/allisbomb_seeds.py [--blitz]`, seeds 0..{n_set[-1] - 1}, node limit "
+        f"(`python scripts/results/allisbomb_seeds.py [--blitz]`, seeds 0..{n_set[-1] - 1}, node limit "
         f"{', '.join(f'{x:,}' for x in limits)}, portfolio search, stand-in cards; tables in "
         "`results/allisbomb/seeds-*`):",
         "",

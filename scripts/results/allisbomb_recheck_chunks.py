@@ -2,7 +2,7 @@
 """Decide chunks of an All Is Bomb sweep folder again with this checkout's code and compare
 them with the rows the folder holds.
 
-    python scripts/allisbomb_recheck_chunks.py results/allisbomb/standin-v2-matrix/matrix \
+    python scripts/results/allisbomb_recheck_chunks.py results/allisbomb/standin-v2-matrix/matrix \
         --chunks 40 --seed 7 [--out FILE.json]
 
 A study grown in place (a ceiling raised, a split added) keeps the chunks its earlier runs
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 #: Columns that measure the run, not the game.

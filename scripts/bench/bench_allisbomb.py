@@ -18,7 +18,7 @@ Hard configurations (`--hard-deals`, default 200 each of base+all and base+the_j
 `--six` adds all six expansions): the default portfolio search at a fixed node limit
 (`--hard-limit`), reporting decided deals, positions per CPU-second and CPU seconds.
 
-    python scripts/bench_allisbomb.py [--ref-deals 40] [--batch-deals 2000] [--node-limit 20000]
+    python scripts/bench/bench_allisbomb.py [--ref-deals 40] [--batch-deals 2000] [--node-limit 20000]
         [--rounds 5] [--reps 10]
         [--hard-deals 200] [--hard-limit 200000] [--six] [--no-compile]
 """
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 sys.path.insert(0, str(ROOT))

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Regenerate results/allisbomb/: the matrix sweep, the campaign study, and the README table.
 
-    python scripts/allisbomb_results.py                        # the reference study
-    python scripts/allisbomb_results.py --time-budget 60       # one hour of it, then resume
-    python scripts/allisbomb_results.py --deals 500 --campaigns 40 --out /tmp/ab  # a small one
-    python scripts/allisbomb_results.py --redraw               # charts again, nothing solved
-    python scripts/allisbomb_results.py --readme-only          # the README block alone
-    python scripts/allisbomb_results.py --escalate --first-limit 200000 --out DIR  # no tail left undecided
+    python scripts/results/allisbomb_results.py                        # the reference study
+    python scripts/results/allisbomb_results.py --time-budget 60       # one hour of it, then resume
+    python scripts/results/allisbomb_results.py --deals 500 --campaigns 40 --out /tmp/ab  # a small one
+    python scripts/results/allisbomb_results.py --redraw               # charts again, nothing solved
+    python scripts/results/allisbomb_results.py --readme-only          # the README block alone
+    python scripts/results/allisbomb_results.py --escalate --first-limit 200000 --out DIR  # no tail left undecided
 
 The matrix sweep (`bombsolve allisbomb sweep --matrix`: every standard configuration) goes
 into ``OUT/matrix`` and the campaign study (`bombsolve allisbomb campaign`) into
@@ -41,7 +41,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.config import CARD_VERSIONS, DEFAULT_CARDS  # noqa: E402
@@ -195,7 +195,7 @@ def _main(argv: list[str] | None) -> int:
         args.node_limit = 200_000
 
     regen = (
-        f"python scripts/allisbomb_results.py --deals {args.deals} --campaigns {args.campaigns} "
+        f"python scripts/results/allisbomb_results.py --deals {args.deals} --campaigns {args.campaigns} "
         f"--seed {args.seed} --node-limit {args.node_limit} "
         f"--campaign-node-limit {args.campaign_node_limit} "
         f"--heuristic-deals {args.heuristic_deals} --chunk-size {args.chunk_size} "
@@ -331,7 +331,7 @@ def _not_redrawn(manifest, missing) -> str:
         "was written before every chart's data was kept beside it (`difficulty_cdf.csv`:\n"
         "deals by node count; `solution_length_hist.csv`: won deals by turns), so these two\n"
         "cannot be drawn again from the committed files. The other charts and every table\n"
-        "were redrawn from them (`python scripts/allisbomb_results.py --redraw`).\n\n"
+        "were redrawn from them (`python scripts/results/allisbomb_results.py --redraw`).\n\n"
         f"To have them, re-run the study: `{manifest['command']}` (its runs took "
         f"{spent / 3600:.1f} hours wall on {', '.join(procs)}); its report then keeps their\n"
         "data, and later redraws need no chunks.\n"

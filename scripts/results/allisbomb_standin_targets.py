@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check a stand-in card set against what the rulebook says of its own difficulty.
 
-    python scripts/allisbomb_standin_targets.py [--cards FILE] [--deals 2000] \
+    python scripts/results/allisbomb_standin_targets.py [--cards FILE] [--deals 2000] \
         [--look-deals 300] [--seed 1] [--out DIR]
 
 For every statement of `solvers.allisbomb.targets.TARGETS`: perfect play on --deals deals
@@ -25,7 +25,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.targets import (  # noqa: E402
@@ -193,7 +193,7 @@ def main() -> None:
         "Tango's 95% interval; turns: median of won games with its order-statistic 95% interval; campaigns: "
         f"the lookahead player, {a.campaigns} campaigns (default_rng([seed, 99, i])), met when "
         f"the gold share's upper 95% bound is below {GOLD_RARE:.0%} and not all earn one medal. "
-        f"Regenerate: `python scripts/allisbomb_standin_targets.py{' --cards ' + str(a.cards) if a.cards else ''} "
+        f"Regenerate: `python scripts/results/allisbomb_standin_targets.py{' --cards ' + str(a.cards) if a.cards else ''} "
         f"--deals {a.deals} --look-deals {a.look_deals} --campaigns {a.campaigns} --seed {a.seed}`.",
         "",
         "| # | rulebook says | compared | perfect play | met | lookahead player | met |",

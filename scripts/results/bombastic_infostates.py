@@ -1,7 +1,7 @@
 """Count information states to a given depth with the Numba counter, one opening at a time.
 
-    python scripts/bombastic_infostates.py --depth 2 --player both --budget 900
-    python scripts/bombastic_infostates.py --bench      # Numba against Python, one run
+    python scripts/results/bombastic_infostates.py --depth 2 --player both --budget 900
+    python scripts/results/bombastic_infostates.py --bench      # Numba against Python, one run
 
 For each player and each depth 1..D, the count for each ordered pair of opening face-up
 cards is appended to results/bombastic/infostates_by_opening.csv as soon as it is known,
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from solvers.bombastic.infostates_kernel import (  # noqa: E402
     Memo,
@@ -129,7 +129,7 @@ def main() -> None:
     ap.add_argument("--player", choices=["X", "O", "both"], default="both")
     ap.add_argument("--budget", type=float, default=900.0, help="seconds (soft)")
     ap.add_argument("--max-log2-slots", type=int, default=25, help="memo limit (2**25: 4 GiB)")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     ap.add_argument("--out-dir", default=str(root / "results/bombastic"))
     ap.add_argument("--bench", action="store_true", help="time both engines at depth 1, O")
     args = ap.parse_args()

@@ -4,10 +4,10 @@ The goal is 20,000 games per second per core in the Numba kernel. The
 script times the kernel and the reference engine on the same seeds, checks that they agree
 on those games, and prints games per second and the ratio, in one run on one core.
 
-    python scripts/dragon_bench.py                # defaults: 200,000 kernel, 400 reference games
-    python scripts/dragon_bench.py --json
-    python scripts/dragon_bench.py --out results/dragon/benchmark.json
-    python scripts/dragon_bench.py --against f4a75db   # this kernel / that commit's, one run
+    python scripts/bench/dragon_bench.py                # defaults: 200,000 kernel, 400 reference games
+    python scripts/bench/dragon_bench.py --json
+    python scripts/bench/dragon_bench.py --out results/dragon/benchmark.json
+    python scripts/bench/dragon_bench.py --against f4a75db   # this kernel / that commit's, one run
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from solvers.common.host import cpu_model  # noqa: E402
 from solvers.dragon import kernel  # noqa: E402
@@ -35,7 +35,7 @@ from solvers.dragon.rules import play_game  # noqa: E402
 def load_kernel_at(rev: str):
     """Import solvers/dragon/kernel.py as it was at git revision `rev` (a separate module,
     compiled and cached beside a temporary copy) to time it against the current one."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     text = subprocess.run(
         ["git", "show", f"{rev}:solvers/dragon/kernel.py"],
         cwd=root,

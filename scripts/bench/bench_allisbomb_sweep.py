@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark All Is Bomb sweeps: deals per CPU-second, the old sweep path against the new.
 
-    nice -n 10 python scripts/bench_allisbomb_sweep.py [--reps 3] [--rev REV] [--out FILE]
-    nice -n 10 python scripts/bench_allisbomb_sweep.py --dask [--deals 4000]   (pool vs Dask)
+    nice -n 10 python scripts/bench/bench_allisbomb_sweep.py [--reps 3] [--rev REV] [--out FILE]
+    nice -n 10 python scripts/bench/bench_allisbomb_sweep.py --dask [--deals 4000]   (pool vs Dask)
 
 For base, Blitz, base+all and all six expansions (stand-in cards), on the same seeded deals
 (`deals.shuffles`, default_rng(--seed)), timed alternately in one process (process CPU
@@ -22,7 +22,7 @@ repetition:
 Verdicts must agree wherever both decided. Prints deals per CPU-second of each (its
 fastest repetition), the ratios new/sweep and new/old (medians over repetitions of the
 paired times), and the undecided deals. With --rev, also this tree's kernel against the kernel of git
-revision REV (plain search, `solve_many`, as scripts/compare_allisbomb_kernels.py loads it).
+revision REV (plain search, `solve_many`, as scripts/bench/compare_allisbomb_kernels.py loads it).
 Last, the kernel against the plain-Python reference search (`search.reference_search`) on
 base deals: the same positions, the ratio of CPU time per deal.
 
@@ -40,7 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 #: Deals per configuration and repetition (sized for about a minute on a quiet core).
@@ -240,7 +240,7 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
     decide."""
     import numpy as np
 
-    sys.path.insert(0, str(ROOT / "scripts"))
+    sys.path.insert(0, str(ROOT / "scripts" / "bench"))
     from compare_allisbomb_kernels import load_revision, runner
 
     from solvers.allisbomb import kernel as new_kernel

@@ -1,9 +1,9 @@
 """Regenerate results/dragon/gamepark/: the Game Park preset against the default rules.
 
-    python scripts/dragon_preset_results.py                  # -> results/dragon/gamepark/
-    python scripts/dragon_preset_results.py --seed 2027 --out /tmp/check --readme '' \
+    python scripts/results/dragon_preset_results.py                  # -> results/dragon/gamepark/
+    python scripts/results/dragon_preset_results.py --seed 2027 --out /tmp/check --readme '' \
         --check results/dragon/gamepark      # fresh seeds: how many land in the intervals
-    python scripts/dragon_preset_results.py --redraw  # charts again from the committed files
+    python scripts/results/dragon_preset_results.py --redraw  # charts again from the committed files
 
 Every cell is played under the default options and under `--preset gamepark` with the
 same seed (solvers/dragon/preset_study.py), so the differences are paired game by game.
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.common.readme import update_block  # noqa: E402
@@ -36,7 +36,7 @@ from solvers.dragon.preset_study import (  # noqa: E402
 #: The file that holds the block (the README shows only the headline ladder).
 README = ROOT / "results" / "dragon" / "README.md"
 README_ANCHOR = (
-    "Preset gamepark against the default rules (written by `scripts/dragon_preset_results.py`):"
+    "Preset gamepark against the default rules (written by `scripts/results/dragon_preset_results.py`):"
 )
 
 

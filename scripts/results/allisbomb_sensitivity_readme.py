@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Write results/allisbomb/README.md's sensitivity and stand-in target blocks from results.
 
-    python scripts/allisbomb_sensitivity_readme.py [--study results/allisbomb/sensitivity-v2-base]
+    python scripts/results/allisbomb_sensitivity_readme.py [--study results/allisbomb/sensitivity-v2-base]
         [--also results/allisbomb/sensitivity-v1-base]
         [--targets results/allisbomb/standin-v2/targets.md results/allisbomb/standin-v1/targets.md]
 
 Block `allisbomb-sensitivity`: how to run `bombsolve allisbomb sensitivity` and the largest
 effects of the committed study (its caption names cards, deals, seed, player, interval).
 Block `allisbomb-standin-targets`: the rulebook's difficulty statements measured on each
-stand-in set (the tables `scripts/allisbomb_standin_targets.py` wrote). Version 2's
-matrix and campaign are in block `allisbomb-results-v2` (`scripts/allisbomb_results.py`).
+stand-in set (the tables `scripts/results/allisbomb_standin_targets.py` wrote). Version 2's
+matrix and campaign are in block `allisbomb-results-v2` (`scripts/results/allisbomb_results.py`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.report import to_markdown  # noqa: E402
@@ -107,7 +107,7 @@ def targets_block(tables: Sequence[Path] = TARGET_TABLES) -> str:
     """The README block `allisbomb-standin-targets`: each committed table under its heading."""
     parts = [
         "**Stand-in sets against the rulebook's own words** (`python "
-        "scripts/allisbomb_standin_targets.py`): what the rulebook says of Blitz, the "
+        "scripts/results/allisbomb_standin_targets.py`): what the rulebook says of Blitz, the "
         "expansions and the HANDS, measured on each stand-in card set (STAND-IN texts, not "
         "the printed cards). Version 2 (`--cards standin-v2`, the default; "
         "`solvers/allisbomb/data/STANDIN-V2.md` says how it meets them) was written to agree "

@@ -22,9 +22,9 @@ fixed for the life of a process, not preemption. So, by default:
 - `--processes N` runs N fresh processes of this script, `--first` alternating, and prints
   the median of the per-process ratios with their range; `--json FILE` writes them.
 Instruction counts, which do not depend on placement or load at all, are in
-scripts/count_allisbomb_instructions.py.
+scripts/bench/count_allisbomb_instructions.py.
 
-    python scripts/compare_allisbomb_kernels.py [--rev e37f41d] [--aa HEAD] [--deals 300]
+    python scripts/bench/compare_allisbomb_kernels.py [--rev e37f41d] [--aa HEAD] [--deals 300]
         [--reps 9] [--chunk 20] [--node-limit 20000] [--config base|all|juice|six]
         [--processes 6] [--json FILE]
 """
@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.common.numba_target import configure  # noqa: E402
