@@ -130,7 +130,7 @@ def main() -> None:
     ap.add_argument("--hard-limit", type=int, default=200_000)
     ap.add_argument("--six", action="store_true", help="also all six expansions")
     ap.add_argument("--no-compile", action="store_true", help="skip the fresh-cache compile")
-    ap.add_argument("--out", default=str(ROOT / "results" / "allisbomb" / "bench.json"))
+    ap.add_argument("--out", default=str(ROOT / "results" / "allisbomb" / "benchmarks" / "kernel-vs-reference" / "bench.json"))
     args = ap.parse_args()
 
     compile_s = None if args.no_compile else first_run_seconds(fresh_cache=True)

@@ -336,7 +336,7 @@ def dask_overhead(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--chunk-size", type=int, default=250)
     ap.add_argument(
-        "--out", default=str(ROOT / "results" / "allisbomb" / "sweep_bench.json"), help="JSON"
+        "--out", default=str(ROOT / "results" / "allisbomb" / "benchmarks" / "sweep_bench.json"), help="JSON"
     )
     args = ap.parse_args(argv)
 

@@ -8,7 +8,7 @@ For each configuration, deals ``np.random.default_rng(seed).permutation`` for se
 seed0 .. seed0+N-1 (the lookahead weights were tuned on seeds 100000 and up; sweeps use
 SeedSequence children): perfect play (exhaustive search, `--node-limit`), the lookahead
 player (default budget), greedy and random (generator seeded with the deal's seed).
-Prints and writes results/allisbomb/players.json and players.md: win rates with Wilson
+Prints and writes results/allisbomb/standin-v1/players.json and players.md: win rates with Wilson
 95% intervals (undecided deals counted against perfect play at each end) and CPU seconds
 per game of each player; then the generated block `allisbomb-players`
 of results/allisbomb/README.md.
@@ -154,7 +154,7 @@ def main() -> None:
     ap.add_argument("--seed0", type=int, default=200_000)
     ap.add_argument("--node-limit", type=int, default=1_000_000)
     ap.add_argument("--configs", default=DEFAULT_CONFIGS)
-    ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb")
+    ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb" / "standin-v1")
     ap.add_argument(
         "--cards",
         default=DEFAULT_CARDS,

@@ -2,7 +2,7 @@
 """Decide chunks of an All Is Bomb sweep folder again with this checkout's code and compare
 them with the rows the folder holds.
 
-    python scripts/results/allisbomb_recheck_chunks.py results/allisbomb/standin-v2-matrix/matrix \
+    python scripts/results/allisbomb_recheck_chunks.py results/allisbomb/standin-v2/headline/matrix \
         --chunks 40 --seed 7 [--out FILE.json]
 
 A study grown in place (a ceiling raised, a split added) keeps the chunks its earlier runs

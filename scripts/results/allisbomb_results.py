@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Regenerate results/allisbomb/: the matrix sweep, the campaign study, and the README table.
+"""Regenerate results/allisbomb/standin-v1/ (or --out): the matrix sweep, the campaign study,
+and the README table.
 
     python scripts/results/allisbomb_results.py                        # the reference study
     python scripts/results/allisbomb_results.py --time-budget 60       # one hour of it, then resume
@@ -149,7 +150,7 @@ def _main(argv: list[str] | None) -> int:
         metavar="MINUTES",
         help="campaigns (run first): start no chunk after this long; re-run to resume",
     )
-    ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb")
+    ap.add_argument("--out", type=Path, default=ROOT / "results" / "allisbomb" / "standin-v1")
     ap.add_argument(
         "--cards",
         default=DEFAULT_CARDS,

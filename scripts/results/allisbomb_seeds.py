@@ -3,7 +3,7 @@
     python scripts/results/allisbomb_seeds.py [--n 1000] [--node-limit 3000000] [--blitz]
     python scripts/results/allisbomb_seeds.py --readme-only    # rewrite the block only
 
-Writes results/allisbomb/seeds-<label>.csv (one row per seed: seed, rank, outcome, nodes,
+Writes results/allisbomb/standin-v1/seeds-<label>.csv (one row per seed: seed, rank, outcome, nodes,
 turns, loss_reason) and a .json summary with the Wilson 95% interval of the win rate
 (undecided deals counted against each end) and the card files' SHA-256. Stand-in cards.
 Then rewrites the generated block `allisbomb-seeds` of results/allisbomb/README.md (the "first 1,000 seeds"
@@ -34,7 +34,7 @@ from solvers.common.files import atomic_path, write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson_undecided  # noqa: E402
 
-RESULTS = ROOT / "results" / "allisbomb"
+RESULTS = ROOT / "results" / "allisbomb" / "standin-v1"
 #: The file that holds the block (the README shows only the headline results).
 README = ROOT / "results" / "allisbomb" / "README.md"
 #: The README line after which the block goes if it is missing.
@@ -49,7 +49,7 @@ def readme_block(summaries: list[dict]) -> str:
     lines = [
         f"(`python scripts/results/allisbomb_seeds.py [--blitz]`, seeds 0..{n_set[-1] - 1}, node limit "
         f"{', '.join(f'{x:,}' for x in limits)}, portfolio search, stand-in cards; tables in "
-        "`results/allisbomb/seeds-*`):",
+        "`results/allisbomb/standin-v1/seeds-*`):",
         "",
         "| game | N | win | loss | undecided | win rate (Wilson 95%) | median positions searched "
         "| mean CPU per deal |",
@@ -80,7 +80,7 @@ def _count(x: float | None) -> str:
 
 
 def write_readme(readme: Path = README) -> bool:
-    """Rewrite the README block `allisbomb-seeds` from results/allisbomb/seeds-*.json."""
+    """Rewrite the README block `allisbomb-seeds` from results/allisbomb/standin-v1/seeds-*.json."""
     found = {p.stem.removeprefix("seeds-"): p for p in RESULTS.glob("seeds-*.json")}
     order = [k for k in ROW_ORDER if k in found] + sorted(k for k in found if k not in ROW_ORDER)
     summaries = [json.loads(found[k].read_text()) for k in order]

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Write results/allisbomb/README.md's sensitivity and stand-in target blocks from results.
 
-    python scripts/results/allisbomb_sensitivity_readme.py [--study results/allisbomb/sensitivity-v2-base]
-        [--also results/allisbomb/sensitivity-v1-base]
+    python scripts/results/allisbomb_sensitivity_readme.py [--study results/allisbomb/standin-v2/sensitivity-base]
+        [--also results/allisbomb/standin-v1/sensitivity-base]
         [--targets results/allisbomb/standin-v2/targets.md results/allisbomb/standin-v1/targets.md]
 
 Block `allisbomb-sensitivity`: how to run `bombsolve allisbomb sensitivity` and the largest
@@ -202,9 +202,9 @@ def rerun_verdict(table: Path, first: Path) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--study", type=Path, default=ROOT / "results/allisbomb/sensitivity-v2-base")
+    ap.add_argument("--study", type=Path, default=ROOT / "results/allisbomb/standin-v2/sensitivity-base")
     ap.add_argument(
-        "--also", type=Path, nargs="*", default=[ROOT / "results/allisbomb/sensitivity-v1-base"]
+        "--also", type=Path, nargs="*", default=[ROOT / "results/allisbomb/standin-v1/sensitivity-base"]
     )
     ap.add_argument(
         "--targets",
