@@ -1,4 +1,5 @@
-"""scripts/bomber_*.py: the results tables (RESULTS.md, README block) and bad input."""
+"""scripts/results/bomber_results.py and scripts/bench/bomber_bench.py: the results tables
+(RESULTS.md, README block) and bad input."""
 
 from __future__ import annotations
 
