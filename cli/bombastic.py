@@ -625,7 +625,7 @@ def study(
     Writes tables (CSV, Parquet), charts (PNG, SVG) and manifest.json into --out; each
     part's chunks live under --out/runs/ and a re-run resumes them. The committed
     reference in results/bombastic/ is this command with its defaults and --workers 2
-    (scripts/bombastic_reference.py). --rule plays every part under other rule options
+    (scripts/results/bombastic_reference.py). --rule plays every part under other rule options
     (the card study's decks are then changed from those rules); the manifest records them.
 
     \b

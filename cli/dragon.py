@@ -360,7 +360,7 @@ def study(
     seats     win rate by seat (all seats alike), game lengths, points per card kind
     ladder    one seat of X against a field of Y, seats rotated
     readings  every rule reading against the defaults (first player count)
-    reference the whole committed study (as scripts/dragon_results.py; --games ignored)
+    reference the whole committed study (as scripts/results/dragon_results.py; --games ignored)
     Re-running the same command into the same --out resumes it.
     \b
     Example:

@@ -127,7 +127,7 @@ class Weights:
     """The lookahead player's evaluation weights (points; see `lookahead_score`).
 
     Tuned on deals of seeds 100000.. (never a study's, nor the held-out seeds 200000.. of
-    `scripts/allisbomb_players.py`): starting from hand-set values, two rounds of trying
+    `scripts/results/allisbomb_players.py`): starting from hand-set values, two rounds of trying
     each weight at half and double, keeping a change when the lookahead player (default
     budget) won more of 150 base, 60 Blitz, 40 THE JUICE and 40 WAKING UP deals (84 -> 103
     of 290 wins).

@@ -48,7 +48,7 @@ from solvers.common.errors import BadInput
 #: at x positions costs about 2x by doubling from below (every smaller pass is spent
 #: first), and the hard deals are most of a sweep's positions; measured on the same 60
 #: six-expansion deals, escalating from 200,000 took 1.6x the CPU of one pass at 3,000,000
-#: (scripts/bench_allisbomb_sweep.py). The cheap first pass pays when the pass limit is
+#: (scripts/bench/bench_allisbomb_sweep.py). The cheap first pass pays when the pass limit is
 #: what bounds a run's time or memory, not its total CPU.
 FIRST_LIMIT = 3_000_000
 #: Last pass: a deal still undecided here is reported 'undecided'.

@@ -1299,7 +1299,7 @@ def _turn(
     # D.3 card action
     # int64 from the start: read as the int32 of sstart (and `did` as the literal 0), the
     # first pass of Numba's type inference compiled `_ext_step` and all it calls a second
-    # time for those types, a copy never used (see scripts/compile_profile.py)
+    # time for those types, a copy never used (see scripts/bench/compile_profile.py)
     nxt = np.int64(sstart[card, side])
     end = nxt + np.int64(scount[card, side])
     if hdr >= 8 and hdr >> NEXT_SHIFT == NEXT_NO_ACTION:

@@ -497,7 +497,7 @@ def reference_study(
     (the card study uses 100, the kernel 250,000). The information states of both
     players are counted to `infostate_depth` turns (-1: skip; the count is exact but
     not a runner study, as it has no random cases; `infostates.csv` is written only when
-    it is counted, and the reference script leaves it to `scripts/bombastic_infostates.py`).
+    it is counted, and the reference script leaves it to `scripts/results/bombastic_infostates.py`).
     Every part plays under the rule `options` (default: the default rules; the committed
     reference uses them), recorded in the manifest.
     """
@@ -603,7 +603,7 @@ def reference_study(
 
     manifest = {
         "study": "bombastic.reference",
-        "command": "python scripts/bombastic_reference.py",
+        "command": "python scripts/results/bombastic_reference.py",
         "rulebook": RULEBOOK,
         "git_commit": commit(),
         "ratings_intervals": rates.attrs.get("bootstrap", ""),

@@ -1,4 +1,4 @@
-"""scripts/compare_allisbomb_kernels.py loads an old revision's kernel with the tables its
+"""scripts/bench/compare_allisbomb_kernels.py loads an old revision's kernel with the tables its
 own code builds: the copy-keys table for a revision that has copy keys (b0f6bf9, the main
 branch before the `next` step), none for one from before them (5da6b90). Nothing is
 compiled here (the modules are imported, their plain-Python table builders run); the
@@ -18,7 +18,7 @@ from solvers.allisbomb.solver import compiled
 from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "compare_allisbomb_kernels.py"
+SCRIPT = ROOT / "scripts" / "bench" / "compare_allisbomb_kernels.py"
 
 
 def _have(rev: str) -> bool:

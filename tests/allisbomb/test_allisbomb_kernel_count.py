@@ -1,5 +1,5 @@
-"""The kernel-against-kernel measuring scripts: scripts/compare_allisbomb_kernels.py shares
-one set of tables between kernels of one layout, and scripts/count_allisbomb_instructions.py
+"""The kernel-against-kernel measuring scripts: scripts/bench/compare_allisbomb_kernels.py shares
+one set of tables between kernels of one layout, and scripts/bench/count_allisbomb_instructions.py
 reads callgrind's dump files. Nothing is timed or run under valgrind here, and no kernel is
 compiled (the tables' layout is read from plain-Python helpers)."""
 

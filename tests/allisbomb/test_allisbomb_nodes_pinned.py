@@ -2,7 +2,7 @@
 
 A study resumed across a kernel change must get the same `nodes` for the same deal and
 node limit, so a faster kernel may not visit positions in another order or prune others.
-`data/nodes_pinned.json` was recorded by `scripts/pin_allisbomb_nodes.py` with main's
+`data/nodes_pinned.json` was recorded by `scripts/bench/pin_allisbomb_nodes.py` with main's
 kernel at commit 7f78e46 (before the speed work): seeded deals of the 19 study
 configurations and two option variants, each solved by the plain search, the portfolio
 search (what studies run) and, for a few configurations, the shortest-win search.
@@ -13,7 +13,7 @@ cards by id, so it is re-solved with both switched off (`program.copy_keys`,
 keys on (the default) the verdict searches enter other positions, legitimately (positions
 that differ only by which copy of a card sits where share one entry); those counts are
 pinned apart, in `data/nodes_pinned_copy_keys.json` (the same deals, recorded by
-`scripts/pin_allisbomb_nodes.py --copy-keys` when the keys were added, for the 20
+`scripts/bench/pin_allisbomb_nodes.py --copy-keys` when the keys were added, for the 20
 configurations that have copies; no decided verdict differs from the first file). The
 portfolio search's card order (ordering.py) changes its counts again, legitimately:
 with the keys and the order on the counts are pinned in `data/nodes_pinned_move_order.json`
@@ -23,7 +23,7 @@ two older files are checked with it off.
 The shortest-win search now decides the deal with the portfolio search before it deepens,
 so where a limit stops the deepening it reports the win it has (not proven the shortest)
 rather than 'undecided': its counts are pinned in `data/nodes_pinned_shortest.json`
-(recorded by `scripts/pin_allisbomb_nodes.py --shortest`), and every shortest-win result
+(recorded by `scripts/bench/pin_allisbomb_nodes.py --shortest`), and every shortest-win result
 the first fixture decided must be unchanged.
 """
 

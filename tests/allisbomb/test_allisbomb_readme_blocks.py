@@ -32,8 +32,8 @@ def test_readme_players_block_is_the_default_sets_committed_table():
 @pytest.mark.parametrize(
     "out, block",
     [
-        ("results/allisbomb/standin-v2-matrix", "allisbomb-results-v2"),
-        ("results/allisbomb", "allisbomb-results"),
+        ("results/allisbomb/standin-v2/headline", "allisbomb-results-v2"),
+        ("results/allisbomb/standin-v1", "allisbomb-results"),
     ],
     ids=["v2", "v1"],
 )
@@ -117,8 +117,8 @@ def test_results_block_names_the_wide_intervals_and_the_sweep_that_narrows_them(
 
 def test_readme_sensitivity_block_is_the_committed_study():
     mod = load_script("allisbomb_sensitivity_readme")
-    study = ROOT / "results" / "allisbomb" / "sensitivity-v2-base"
-    body = mod.sensitivity_block(study, also=(ROOT / "results/allisbomb/sensitivity-v1-base",))
+    study = ROOT / "results" / "allisbomb" / "standin-v2" / "sensitivity-base"
+    body = mod.sensitivity_block(study, also=(ROOT / "results/allisbomb/standin-v1/sensitivity-base",))
     assert render_block("allisbomb-sensitivity", body) in mod.README.read_text()
     manifest = json.loads((study / "manifest.json").read_text())
     assert manifest["chunks_done"] == manifest["chunks_total"]
@@ -200,7 +200,7 @@ def test_committed_targets_table_reassembles_from_its_cache(
     # edited by hand, or a cache that no longer gives it, fails.
     committed = (ROOT / run / "targets.md").read_text()
     words = shlex.split(committed.split("Regenerate: `python ")[1].split("`")[0])
-    assert words[0] == "scripts/allisbomb_standin_targets.py"
+    assert words[0] == "scripts/results/allisbomb_standin_targets.py"
     monkeypatch.chdir(ROOT)
     cache = ["--cache", "results/allisbomb/standin-v2/cache", "--partial"]
     argv = [words[0], *words[1:], *cache, "--out", str(tmp_path), *extra]

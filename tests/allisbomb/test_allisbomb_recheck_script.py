@@ -1,4 +1,4 @@
-"""scripts/allisbomb_recheck_chunks.py: a sweep's chunks decided again give the same rows,
+"""scripts/results/allisbomb_recheck_chunks.py: a sweep's chunks decided again give the same rows,
 and a changed row is caught."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _script():
     spec = importlib.util.spec_from_file_location(
-        "allisbomb_recheck_chunks", ROOT / "scripts" / "allisbomb_recheck_chunks.py"
+        "allisbomb_recheck_chunks", ROOT / "scripts" / "results" / "allisbomb_recheck_chunks.py"
     )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

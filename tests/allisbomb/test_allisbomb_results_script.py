@@ -1,4 +1,4 @@
-"""scripts/allisbomb_results.py meets bad input as the command line does (DESIGN.md,
+"""scripts/results/allisbomb_results.py meets bad input as the command line does (DESIGN.md,
 "Command line"): one line naming the value and what was expected, exit code 2, no
 traceback; and a run whose time budget starts no chunk resumes later instead of failing.
 """

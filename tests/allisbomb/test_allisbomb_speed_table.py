@@ -116,14 +116,14 @@ def test_a_table_past_2_24_slots_searches_the_same():
 
 
 def test_first_1000_base_seeds_keep_their_committed_verdicts():
-    """results/allisbomb/seeds-base.csv (made by scripts/allisbomb_seeds.py before the
+    """results/allisbomb/standin-v1/seeds-base.csv (made by scripts/results/allisbomb_seeds.py before the
     exact table): every verdict decided there is unchanged (undecided may become decided)."""
     import csv
     from pathlib import Path
 
     from solvers.allisbomb.deals import deal_from_seed
 
-    path = Path(__file__).resolve().parents[2] / "results" / "allisbomb" / "seeds-base.csv"
+    path = Path(__file__).resolve().parents[2] / "results" / "allisbomb" / "standin-v1" / "seeds-base.csv"
     rows = list(csv.DictReader(path.open()))
     cfg = GameConfig(cards_version="standin-v1")  # the committed table is version 1's
     decks = np.array([deal_from_seed(cfg, int(r["seed"])) for r in rows], np.int64)

@@ -1,4 +1,4 @@
-"""scripts/bombastic_strength.py and bombastic_paired_decks.py: tiny runs, counted by hand."""
+"""scripts/results/bombastic_strength.py and bombastic_paired_decks.py: tiny runs, counted by hand."""
 
 from __future__ import annotations
 

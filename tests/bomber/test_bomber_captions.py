@@ -93,7 +93,7 @@ def test_redraw_rewrites_charts_from_the_committed_chunks_alone(tmp_path):
     for svg in out.glob("*/*.svg"):
         svg.unlink()
     tables = {p.relative_to(out): p.read_bytes() for p in out.glob("*/*.csv")}
-    script = ROOT / "scripts" / "bomber_results.py"
+    script = ROOT / "scripts" / "results" / "bomber_results.py"
     r = subprocess.run(
         [sys.executable, str(script), "--redraw", "--out", str(out), "--readme", ""],
         capture_output=True,

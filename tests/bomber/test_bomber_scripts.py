@@ -1,4 +1,5 @@
-"""scripts/bomber_*.py: the results tables (RESULTS.md, README block) and bad input."""
+"""scripts/results/bomber_results.py and scripts/bench/bomber_bench.py: the results tables
+(RESULTS.md, README block) and bad input."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from solvers.common.readme import render_block
 from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "bomber_results.py"
+SCRIPT = ROOT / "scripts" / "results" / "bomber_results.py"
 
 
 def committed_tables(dst: Path) -> Path:
@@ -81,7 +82,7 @@ def test_agents_words_and_span():
 
 @pytest.mark.parametrize("args", [["--games", "-5"], ["--games", "5", "--ref-games", "10"]])
 def test_bench_bad_counts_exit_2_without_traceback(args, tmp_path):
-    bench = ROOT / "scripts" / "bomber_bench.py"
+    bench = ROOT / "scripts" / "bench" / "bomber_bench.py"
     r = subprocess.run(
         [sys.executable, str(bench), *args, "--json", str(tmp_path / "b.json")],
         capture_output=True,
