@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import click
 
+from cli.progress import progress_bar, wants_progress
 from solvers.common.errors import unknown
 from solvers.common.numba_cache import all_cached, argument_index
-from solvers.common.progress import progress_bar, wants_progress
 
 
 @dataclass(frozen=True)
