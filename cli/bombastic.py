@@ -277,10 +277,10 @@ def _games_folder(out):
     if out is not None:
         yield out, None
         return
-    from solvers.common.progress import wants_progress
+    from cli.progress import bar_progress
 
     with tempfile.TemporaryDirectory(prefix="bombsolve-bombastic-") as tmp:
-        yield Path(tmp) / "games", wants_progress()
+        yield Path(tmp) / "games", bar_progress
 
 
 _WINNER = {0: "X wins,", 1: "O wins,", -1: "no winner,"}

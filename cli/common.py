@@ -189,16 +189,17 @@ def study_options(default_chunk: int | None = 1000):
         @functools.wraps(fn)
         def wrapper(*args, time_budget_minutes=None, wait_for_lock=False, quiet=False, **kwargs):
             # (imported here: the runner brings pandas, which a single solve never needs)
+            from cli.progress import study_progress
+            from solvers.common.progress import report_progress
             from solvers.common.runner import (
                 StudyPaused,
                 check_output_folder,
                 lock_wait,
-                quiet_progress,
                 time_budget,
             )
 
             check_output_folder(kwargs["out"])
-            with lock_wait(wait_for_lock), quiet_progress(quiet):
+            with lock_wait(wait_for_lock), report_progress(study_progress(quiet)):
                 if time_budget_minutes is None:
                     return fn(*args, **kwargs)
                 with time_budget(time_budget_minutes * 60.0):
@@ -271,11 +272,11 @@ def run_play_games(study, workers: int | None, game: str):
     import tempfile
     from pathlib import Path
 
-    from solvers.common.progress import wants_progress
+    from cli.progress import bar_progress
     from solvers.common.runner import run_chunk, run_study
 
     chunks = study.chunks()
     if len(chunks) == 1:
         return run_chunk(study.chunk_fn, study.params, chunks[0])
     with tempfile.TemporaryDirectory(prefix=f"bombsolve-{game}-play-") as tmp:
-        return run_study(study, Path(tmp) / "games", workers=workers, progress=wants_progress())
+        return run_study(study, Path(tmp) / "games", workers=workers, progress=bar_progress)

@@ -163,8 +163,12 @@ class BombsolveGroup(click.Group):
     """A click group that turns bad input into one clear line and exit code 2."""
 
     def invoke(self, ctx):
+        from cli.progress import study_progress
+        from solvers.common.progress import report_progress
+
         try:
-            return super().invoke(ctx)
+            with report_progress(study_progress()):
+                return super().invoke(ctx)
         except KeyboardInterrupt as exc:
             raise _Interrupted(getattr(exc, "signum", signal.SIGINT)) from None
         except BrokenPipeError:

@@ -22,12 +22,12 @@ from dataclasses import dataclass
 
 import click
 
+from cli.progress import progress_bar, wants_progress
 from solvers.allisbomb.warmup import KERNELS as ALLISBOMB_KERNELS
 from solvers.bomber import KERNELS as BOMBER_KERNELS
 from solvers.common.errors import unknown
 from solvers.common.game import Kernel as KernelRecord
 from solvers.common.numba_cache import all_cached
-from solvers.common.progress import progress_bar, wants_progress
 
 
 @dataclass(frozen=True)

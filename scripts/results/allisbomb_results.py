@@ -433,4 +433,7 @@ def _readme(args) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from cli.progress import reporting
+
+    with reporting():
+        sys.exit(main())

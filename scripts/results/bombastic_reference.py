@@ -234,4 +234,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from cli.progress import reporting
+
+    with reporting():
+        main()

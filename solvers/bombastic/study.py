@@ -23,6 +23,7 @@ from solvers.bombastic.agents import make_agent, play_game
 from solvers.bombastic.rules import CARD_SLUG, Card, Ending, Options
 from solvers.common.errors import BadInput
 from solvers.common.files import read_input
+from solvers.common.progress import ProgressFactory
 from solvers.common.runner import ChunkPlan, ChunkSpec, Study, run_study
 from solvers.common.seeds import child_seed
 from solvers.common.stats import wilson
@@ -201,7 +202,7 @@ def tournament(
     workers: int | None = 1,
     scheduler: str | None = None,
     chunk_size: int = 50,
-    progress: bool | None = None,
+    progress: ProgressFactory | bool | None = None,
 ) -> pd.DataFrame:
     """Play every ordered pairing (both seatings, and each agent against itself).
 

@@ -1,88 +1,93 @@
-"""A progress bar on a terminal; in logs and pipes a plain line every few seconds and a
-summary at the end (DESIGN.md, "Command line")."""
+"""How a study tells whoever runs it how far it is (DESIGN.md, "Runs that last"): the
+runner calls a reporter and draws or prints nothing itself (solvers never print).
+
+A reporter is made per run by a `ProgressFactory` from a `StudyStart`; the runner calls its
+``update`` after each finished chunk and its ``close`` once at the end. The command line's
+reporter (``cli/progress.py``) draws a bar on a terminal and prints plain lines in logs.
+A caller passes one to `runner.run_study` (``progress=``), or sets one for every study run
+inside a block with `report_progress`.
+"""
 
 from __future__ import annotations
 
-import os
-import sys
-import time
-from collections.abc import Callable
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Protocol
 
-from tqdm import tqdm
-
-
-def wants_progress() -> bool:
-    """Return True when stderr is a terminal and we are not running under CI."""
-    return sys.stderr.isatty() and not os.environ.get("CI")
+#: The running estimate of a study as a text (its ``progress_fn`` over the rows done so far);
+#: a callable, so that a reporter that shows nothing never computes it.
+Estimate = Callable[[], str]
 
 
-def progress_bar(total: int, desc: str, unit: str = "it", enabled: bool | None = None) -> tqdm:
-    """Return a tqdm bar that is disabled unless a person is watching."""
-    if enabled is None:
-        enabled = wants_progress()
-    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, dynamic_ncols=True)
+@dataclass(frozen=True)
+class StudyStart:
+    """What a study run has to do: its name, its chunks and cases, and how many of each
+    were already done (a resumed study starts part way)."""
+
+    name: str
+    chunks: int
+    chunks_done: int
+    cases: int
+    cases_done: int
 
 
-#: Seconds between two progress lines in a log (no terminal).
-LOG_EVERY = 10.0
+@dataclass(frozen=True)
+class StudyEnd:
+    """How a study run ended: the folder its chunks are in, whether every chunk is done,
+    and its estimate (None when the study has none or no chunk is done)."""
+
+    where: str
+    complete: bool
+    estimate: Estimate | None
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
+class StudyProgress(Protocol):
+    """The reporter of one study run."""
+
+    def update(self, chunks: int, cases: int, estimate: Estimate | None) -> None:
+        """Count `chunks` more chunks (of `cases` cases) done."""
+
+    def close(self, end: StudyEnd | None) -> None:
+        """The run is over: `end` says how, or is None when it failed."""
 
 
-class ProgressLog:
-    """Plain progress lines on stderr for logs and pipes, where no bar is drawn: one every
-    `LOG_EVERY` seconds ("cases done of N, rate, time left, running estimate"), and a
-    one-line summary at the end (`summary`), which is printed even when `quiet`."""
+ProgressFactory = Callable[[StudyStart], StudyProgress]
 
-    def __init__(
-        self, name: str, total: int, done: int = 0, enabled: bool = True, quiet: bool = False
-    ) -> None:
-        self.name, self.total, self.done = name, int(total), int(done)
-        self.enabled = enabled and not quiet
-        self.start = time.monotonic()
-        self.last = self.start
-        self.run = 0
 
-    def update(self, cases: int, estimate: Callable[[], str] | None = None) -> None:
-        """Count `cases` more done; print a line when `LOG_EVERY` seconds have passed."""
-        self.done += cases
-        self.run += cases
-        now = time.monotonic()
-        if not self.enabled or now - self.last < LOG_EVERY:
-            return
-        self.last = now
-        print(self.line(now, estimate), file=sys.stderr, flush=True)
+class Silent:
+    """The reporter that reports nothing (no reporter given)."""
 
-    def line(self, now: float | None = None, estimate: Callable[[], str] | None = None) -> str:
-        """The progress line as it stands."""
-        now = time.monotonic() if now is None else now
-        spent = max(now - self.start, 1e-9)
-        rate = self.run / spent
-        text = (
-            f"{self.name}: {self.done:,} of {self.total:,} cases "
-            f"({self.done / max(self.total, 1):.0%}), {rate:,.0f} cases/s"
+    def update(self, chunks: int, cases: int, estimate: Estimate | None) -> None:
+        """Report nothing."""
+
+    def close(self, end: StudyEnd | None) -> None:
+        """Report nothing."""
+
+
+_COMMAND_PROGRESS: contextvars.ContextVar[ProgressFactory | None] = contextvars.ContextVar(
+    "bombsolve_progress", default=None
+)
+
+
+@contextlib.contextmanager
+def report_progress(factory: ProgressFactory | None) -> Iterator[None]:
+    """Give every study run inside the block (that names no reporter of its own) this
+    reporter factory; None: none."""
+    token = _COMMAND_PROGRESS.set(factory)
+    try:
+        yield
+    finally:
+        _COMMAND_PROGRESS.reset(token)
+
+
+def reporter(progress: ProgressFactory | bool | None, start: StudyStart) -> StudyProgress:
+    """The reporter of a run: `progress` when it is a factory, the block's
+    (`report_progress`) when it is None, and `Silent` when it is False or neither gives one."""
+    if progress is True:
+        raise TypeError(
+            "progress=True: expected a reporter factory (cli/progress.py), None or False"
         )
-        if rate > 0 and self.done < self.total:
-            text += f", about {_duration((self.total - self.done) / rate)} left"
-        if estimate is not None:
-            text += f" | {estimate()}"
-        return text
-
-    def summary(self, where: str, complete: bool, estimate: Callable[[], str] | None = None) -> str:
-        """The closing line: what was done, how fast, where it is, and the estimate."""
-        spent = time.monotonic() - self.start
-        state = "done" if complete else "stopped"
-        text = (
-            f"{self.name} {state}: {self.done:,} of {self.total:,} cases "
-            f"({self.run:,} computed in {_duration(spent)}, "
-            f"{self.run / max(spent, 1e-9):,.0f} cases/s) in {where}"
-        )
-        if estimate is not None and self.done:
-            text += f" | {estimate()}"
-        return text
+    factory = _COMMAND_PROGRESS.get() if progress is None else progress or None
+    return Silent() if factory is None else factory(start)

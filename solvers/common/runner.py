@@ -76,7 +76,7 @@ from solvers import __version__
 from solvers.common.errors import BadInput
 from solvers.common.files import atomic_path, file_kind, read_input, write_text_atomic
 from solvers.common.host import host_info
-from solvers.common.progress import ProgressLog, progress_bar, wants_progress
+from solvers.common.progress import ProgressFactory, StudyEnd, StudyStart, reporter
 
 MANIFEST = "manifest.json"
 CHUNK_DIR = "chunks"
@@ -150,23 +150,6 @@ class StudyPaused(Exception):
             f"stopped at the time budget with {done} of {total} chunks of {out_dir} done; "
             "re-run the same command to resume"
         )
-
-
-#: Whether a command's studies print no progress lines in logs (``--quiet``).
-_COMMAND_QUIET: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "bombsolve_quiet", default=False
-)
-
-
-@contextlib.contextmanager
-def quiet_progress(quiet: bool):
-    """Make every `run_study` inside the block print no progress lines (``--quiet``); the
-    one-line summary at the end of each study is still printed."""
-    token = _COMMAND_QUIET.set(quiet)
-    try:
-        yield
-    finally:
-        _COMMAND_QUIET.reset(token)
 
 
 @contextlib.contextmanager
@@ -906,7 +889,7 @@ def run_study(
     *,
     workers: int | None = None,
     scheduler: str | None = None,
-    progress: bool | None = None,
+    progress: ProgressFactory | bool | None = None,
     command: str | None = None,
     time_budget: float | None = None,
     wait: bool | None = None,
@@ -923,6 +906,9 @@ def run_study(
     join it, at the start and whenever every worker has left (default: `DASK_CONNECT_TIMEOUT`
     to answer, `DASK_WORKER_TIMEOUT` for a worker); past it, and when the scheduler is lost,
     the study stops with `DaskUnavailable`, keeping its finished chunks.
+    ``progress``: the reporter factory told of each finished chunk and of the end
+    (`solvers.common.progress`); None: the one a `report_progress` block gives, if any;
+    False: none.
 
     Nothing is written until the study can run: the folder is checked, the scheduler
     reached and the first chunk computed before ``manifest.json`` appears; a run refused
@@ -975,7 +961,7 @@ def _run_locked(
     workers: int | None,
     scheduler: str | None,
     client,
-    progress: bool | None,
+    progress: ProgressFactory | bool | None,
     command: str | None,
     time_budget: float | None,
     from_command: bool,
@@ -1030,44 +1016,25 @@ def _run_locked(
         made.clear()  # the folder now holds a study: keep it
 
     with _stop_signals_blocked():
-        # Started here, before the progress bar's lock would start it with SIGHUP fatal.
+        # Started here, before a progress bar's lock would start it with SIGHUP fatal.
         resource_tracker.ensure_running()
-    bar = progress_bar(
-        len(chunks),
-        study.name,
-        unit="chunk",
-        enabled=progress if progress is not None else wants_progress(),
-    )
-    bar.update(len(done))
-    t0 = time.perf_counter()
-    cases_run = 0
-    log = ProgressLog(
-        study.name,
-        study.n_cases,
-        sum(len(df) for df in done.values()),
-        enabled=progress is None and bar.disable,
-        quiet=_COMMAND_QUIET.get(),
+    report = reporter(
+        progress,
+        StudyStart(
+            study.name, len(chunks), len(done), study.n_cases, sum(len(df) for df in done.values())
+        ),
     )
 
     def estimate() -> str:
         return study.progress_fn(pd.concat(list(done.values()), ignore_index=True))
 
     def finish(chunk: ChunkSpec, df: pd.DataFrame) -> None:
-        nonlocal cases_run
         if not written[0]:
             write_manifest()
         _write_chunk(out, chunk, df, ident)
         done[chunk.index] = df
         run["chunks_computed"] += 1
-        cases_run += len(chunk)
-        log.update(len(chunk), estimate if study.progress_fn is not None else None)
-        bar.update(1)
-        if not bar.disable:
-            rate = cases_run / max(time.perf_counter() - t0, 1e-9)
-            text = f"{rate:,.0f} cases/s"
-            if study.progress_fn is not None:
-                text += " | " + study.progress_fn(pd.concat(list(done.values()), ignore_index=True))
-            bar.set_postfix_str(text)
+        report.update(1, len(chunk), estimate if study.progress_fn is not None else None)
 
     ok = False
     try:
@@ -1085,24 +1052,26 @@ def _run_locked(
                 _run_pool(study, todo, min(n_workers, n_todo), finish, deadline)
         ok = True
     finally:
-        bar.close()
-        run["finished"] = _now()
-        manifest["chunks_done"] = len(done)
-        if len(done) == len(chunks):
-            manifest["finished"] = run["finished"]
-        if written[0] or ok:
-            write_manifest()
+        ended = False
+        try:
+            run["finished"] = _now()
+            manifest["chunks_done"] = len(done)
+            if len(done) == len(chunks):
+                manifest["finished"] = run["finished"]
+            if written[0] or ok:
+                write_manifest()
+            ended = ok
+        finally:
+            report.close(
+                StudyEnd(
+                    str(out),
+                    len(done) == len(chunks),
+                    estimate if study.progress_fn is not None and done else None,
+                )
+                if ended
+                else None
+            )
 
-    if progress is None:
-        print(
-            log.summary(
-                str(out),
-                len(done) == len(chunks),
-                estimate if study.progress_fn is not None and done else None,
-            ),
-            file=sys.stderr,
-            flush=True,
-        )
     if from_command and len(done) < len(chunks):
         raise StudyPaused(out, len(done), len(chunks))
     df = _concat(done[c] for c in sorted(done))

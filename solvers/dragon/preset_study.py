@@ -26,6 +26,7 @@ import pandas as pd
 
 from solvers.common.paired import METHOD as PAIRED_METHOD
 from solvers.common.paired import tango_paired
+from solvers.common.progress import ProgressFactory
 from solvers.common.runner import run_study
 from solvers.dragon.readings import PRESETS
 from solvers.dragon.rules import Options
@@ -141,7 +142,7 @@ def build_preset_study(
     seed: int = 2026,
     sizes: Mapping[str, int] | None = None,
     workers: int | None = 1,
-    progress: bool | None = None,
+    progress: ProgressFactory | bool | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Run the paired seat and strategy study; write CSV tables, charts and a manifest."""
     from solvers.common.files import write_text_atomic

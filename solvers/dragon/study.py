@@ -27,6 +27,7 @@ import pandas as pd
 
 from solvers.common.errors import BadInput
 from solvers.common.files import read_input
+from solvers.common.progress import ProgressFactory
 from solvers.common.runner import ChunkSpec, Study, run_study
 from solvers.common.seeds import run_seeds
 from solvers.common.stats import wilson
@@ -436,7 +437,7 @@ def run_seats(
     options: str = "",
     workers: int | None = 1,
     scheduler: str | None = None,
-    progress: bool | None = None,
+    progress: ProgressFactory | bool | None = None,
     chunk_size: int = 2000,
 ) -> dict[str, pd.DataFrame]:
     """Run the seat study for each player count and strategy (all seats alike).
@@ -497,7 +498,7 @@ def run_ladder(
     options: str = "",
     workers: int | None = 1,
     scheduler: str | None = None,
-    progress: bool | None = None,
+    progress: ProgressFactory | bool | None = None,
     chunk_size: int = 2000,
     mc_games: int | None = None,
 ) -> pd.DataFrame:
@@ -538,7 +539,7 @@ def run_readings(
     readings: Mapping[str, str] | None = None,
     workers: int | None = 1,
     scheduler: str | None = None,
-    progress: bool | None = None,
+    progress: ProgressFactory | bool | None = None,
     chunk_size: int = 2000,
 ) -> pd.DataFrame:
     """Play the same seeded games under each rule reading; return balance figures per reading."""
@@ -775,7 +776,7 @@ def build_reference(
     sizes: Mapping[str, int] | None = None,
     workers: int | None = 1,
     scheduler: str | None = None,
-    progress: bool | None = None,
+    progress: ProgressFactory | bool | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Run every study and write the tables (CSV), charts (PNG, SVG) and a manifest.
 

@@ -290,21 +290,81 @@ def test_time_budget_is_shared_by_every_study_of_a_command(tmp_path):
 def test_progress_lines_in_logs_quiet_and_the_summary(tmp_path, monkeypatch, capsys):
     from dataclasses import replace
 
-    from solvers.common import progress, runner
-    from solvers.common.runner import quiet_progress
+    import cli.progress as terminal
+    from solvers.common.progress import report_progress
 
-    monkeypatch.setattr(progress, "LOG_EVERY", 0.0)
-    monkeypatch.setattr(runner, "wants_progress", lambda: False)
+    monkeypatch.setattr(terminal, "LOG_EVERY", 0.0)
+    monkeypatch.setattr(terminal, "wants_progress", lambda: False)
     study = replace(coin_study(n=1000), progress_fn=lambda df: f"heads {df['win'].mean():.2f}")
-    run_study(study, tmp_path / "a", workers=1)
+    with report_progress(terminal.study_progress()):
+        run_study(study, tmp_path / "a", workers=1)
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("toy.coin: 250 of 1,000 cases (25%), ") and "cases/s" in err[0]
     assert "left | heads " in err[0]
     assert err[-1].startswith("toy.coin done: 1,000 of 1,000 cases (1,000 computed in ")
     assert len(err) == 5
-    with quiet_progress(True):
-        run_study(study, tmp_path / "b", workers=1)
+    run_study(study, tmp_path / "b", workers=1, progress=terminal.study_progress(quiet=True))
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("toy.coin done:")
-    run_study(study, tmp_path / "c", workers=1, progress=False)
+    with report_progress(terminal.study_progress()):
+        run_study(study, tmp_path / "c", workers=1, progress=False)
     assert capsys.readouterr().err == ""
+    run_study(study, tmp_path / "d", workers=1)  # no reporter given: the runner says nothing
+    assert capsys.readouterr().err == ""
+
+
+def test_the_runner_reports_through_the_callbacks_it_is_given(tmp_path):
+    from dataclasses import replace
+
+    from solvers.common.progress import StudyStart
+
+    calls = []
+
+    class Recorder:
+        def __init__(self, start):
+            calls.append(("start", start))
+
+        def update(self, chunks, cases, estimate):
+            calls.append(("update", chunks, cases, estimate()))
+
+        def close(self, end):
+            calls.append(("close", end.where, end.complete, end.estimate()))
+
+    study = replace(coin_study(n=10, chunk_size=4), progress_fn=lambda df: f"{len(df)} rows")
+    run_study(study, tmp_path, workers=1, progress=Recorder)
+    assert calls == [
+        ("start", StudyStart("toy.coin", 3, 0, 10, 0)),
+        ("update", 1, 4, "4 rows"),
+        ("update", 1, 4, "8 rows"),
+        ("update", 1, 2, "10 rows"),
+        ("close", str(tmp_path), True, "10 rows"),
+    ]
+    calls.clear()
+    run_study(study, tmp_path, workers=1, progress=Recorder)  # resumed: nothing left to do
+    assert calls == [
+        ("start", StudyStart("toy.coin", 3, 3, 10, 10)),
+        ("close", str(tmp_path), True, "10 rows"),
+    ]
+
+
+def test_a_failed_run_closes_its_reporter_without_an_end(tmp_path):
+    from solvers.common.toy import coin_chunk
+
+    ends = []
+
+    class Recorder:
+        def __init__(self, start):
+            pass
+
+        def update(self, chunks, cases, estimate):
+            raise RuntimeError("the reporter's own failure")
+
+        def close(self, end):
+            ends.append(end)
+
+    study = Study("toy.coin", {"p": 0.5}, n_cases=8, seed=1, chunk_fn=coin_chunk, chunk_size=4)
+    with pytest.raises(RuntimeError):
+        run_study(study, tmp_path, workers=1, progress=Recorder)
+    assert ends == [None]
+    with pytest.raises(TypeError, match="progress=True"):
+        run_study(study, tmp_path / "x", workers=1, progress=True)

@@ -1,0 +1,157 @@
+"""Progress on the command line (DESIGN.md, "Command line", "Runs that last"): a bar on a
+terminal; in logs and pipes a plain line every few seconds and a summary at the end.
+
+The studies report through `solvers.common.progress` callbacks; `study_progress` and
+`bar_progress` are the reporter factories a command gives them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from contextlib import AbstractContextManager
+
+from tqdm import tqdm
+
+from solvers.common.progress import (
+    Estimate,
+    ProgressFactory,
+    StudyEnd,
+    StudyStart,
+    report_progress,
+)
+
+
+def wants_progress() -> bool:
+    """Return True when stderr is a terminal and we are not running under CI."""
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def progress_bar(total: int, desc: str, unit: str = "it", enabled: bool | None = None) -> tqdm:
+    """Return a tqdm bar that is disabled unless a person is watching."""
+    if enabled is None:
+        enabled = wants_progress()
+    return tqdm(total=total, desc=desc, unit=unit, disable=not enabled, dynamic_ncols=True)
+
+
+#: Seconds between two progress lines in a log (no terminal).
+LOG_EVERY = 10.0
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+class ProgressLog:
+    """Plain progress lines on stderr for logs and pipes, where no bar is drawn: one every
+    `LOG_EVERY` seconds ("cases done of N, rate, time left, running estimate"), and a
+    one-line summary at the end (`summary`), which is printed even when `quiet`."""
+
+    def __init__(
+        self, name: str, total: int, done: int = 0, enabled: bool = True, quiet: bool = False
+    ) -> None:
+        self.name, self.total, self.done = name, int(total), int(done)
+        self.enabled = enabled and not quiet
+        self.start = time.monotonic()
+        self.last = self.start
+        self.run = 0
+
+    def update(self, cases: int, estimate: Estimate | None = None) -> None:
+        """Count `cases` more done; print a line when `LOG_EVERY` seconds have passed."""
+        self.done += cases
+        self.run += cases
+        now = time.monotonic()
+        if not self.enabled or now - self.last < LOG_EVERY:
+            return
+        self.last = now
+        print(self.line(now, estimate), file=sys.stderr, flush=True)
+
+    def line(self, now: float | None = None, estimate: Estimate | None = None) -> str:
+        """The progress line as it stands."""
+        now = time.monotonic() if now is None else now
+        spent = max(now - self.start, 1e-9)
+        rate = self.run / spent
+        text = (
+            f"{self.name}: {self.done:,} of {self.total:,} cases "
+            f"({self.done / max(self.total, 1):.0%}), {rate:,.0f} cases/s"
+        )
+        if rate > 0 and self.done < self.total:
+            text += f", about {_duration((self.total - self.done) / rate)} left"
+        if estimate is not None:
+            text += f" | {estimate()}"
+        return text
+
+    def summary(self, where: str, complete: bool, estimate: Estimate | None = None) -> str:
+        """The closing line: what was done, how fast, where it is, and the estimate."""
+        spent = time.monotonic() - self.start
+        state = "done" if complete else "stopped"
+        text = (
+            f"{self.name} {state}: {self.done:,} of {self.total:,} cases "
+            f"({self.run:,} computed in {_duration(spent)}, "
+            f"{self.run / max(spent, 1e-9):,.0f} cases/s) in {where}"
+        )
+        if estimate is not None and self.done:
+            text += f" | {estimate()}"
+        return text
+
+
+class TerminalProgress:
+    """The reporter of one study run (a `solvers.common.progress.StudyProgress`): a bar of
+    chunks with the rate and the running estimate, plain lines (`ProgressLog`), and the
+    summary line at the end, each when asked for."""
+
+    def __init__(self, start: StudyStart, *, bar: bool, lines: bool, summary: bool) -> None:
+        self.bar = progress_bar(start.chunks, start.name, unit="chunk", enabled=bar)
+        self.bar.update(start.chunks_done)
+        self.log = ProgressLog(start.name, start.cases, start.cases_done, enabled=lines)
+        self.summary = summary
+        self.t0 = time.perf_counter()
+        self.cases_run = 0
+
+    def update(self, chunks: int, cases: int, estimate: Estimate | None) -> None:
+        """Advance the line counter and the bar; show the rate and estimate on the bar."""
+        self.cases_run += cases
+        self.log.update(cases, estimate)
+        self.bar.update(chunks)
+        if not self.bar.disable:
+            rate = self.cases_run / max(time.perf_counter() - self.t0, 1e-9)
+            text = f"{rate:,.0f} cases/s"
+            if estimate is not None:
+                text += " | " + estimate()
+            self.bar.set_postfix_str(text)
+
+    def close(self, end: StudyEnd | None) -> None:
+        """Close the bar; print the summary of a run that ended (not of one that failed)."""
+        self.bar.close()
+        if end is not None and self.summary:
+            print(
+                self.log.summary(end.where, end.complete, end.estimate), file=sys.stderr, flush=True
+            )
+
+
+def study_progress(quiet: bool = False) -> ProgressFactory:
+    """The reporter factory of a command's studies: a bar on a terminal; elsewhere a line
+    every `LOG_EVERY` seconds (none when `quiet`, for ``--quiet``); and the summary line."""
+
+    def make(start: StudyStart) -> TerminalProgress:
+        bar = wants_progress()
+        return TerminalProgress(start, bar=bar, lines=not bar and not quiet, summary=True)
+
+    return make
+
+
+def bar_progress(start: StudyStart) -> TerminalProgress:
+    """A reporter that draws the bar on a terminal and prints nothing else: for studies run
+    in a temporary folder, whose summary would name a folder that is gone."""
+    return TerminalProgress(start, bar=wants_progress(), lines=False, summary=False)
+
+
+def reporting(quiet: bool = False) -> AbstractContextManager[None]:
+    """Report the progress of every study run inside the block as a command does
+    (`study_progress`): for the scripts that run studies."""
+    return report_progress(study_progress(quiet))
