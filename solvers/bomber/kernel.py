@@ -32,7 +32,7 @@ from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "9d0f92efee8d2b87"
+NUMBA_DEPENDS_ON = "d46a23204a15a4ee"
 
 # Result columns of `play_random_games`.
 COLUMNS = (
