@@ -12,6 +12,7 @@ Numba layer repairs or works around on the way is one `bombsolve: ...` line each
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import sys
 import threading
@@ -25,6 +26,7 @@ import click
 from solvers.common.errors import unknown
 from solvers.common.numba_cache import all_cached, argument_index
 from solvers.common.progress import progress_bar, wants_progress
+from solvers.dragon import KERNELS as DRAGON_KERNELS
 
 
 @dataclass(frozen=True)
@@ -185,36 +187,6 @@ def _allisbomb_exhaust_entries() -> list:
     ]
 
 
-def _dragon() -> None:
-    import numpy as np
-
-    from solvers.dragon import kernel
-    from solvers.dragon.agents import CODES
-
-    kernel.run_games(2, np.arange(1, dtype=np.uint64), [CODES["random"]] * 2)
-
-
-def _dragon_entries() -> list:
-    from solvers.dragon import kernel
-
-    return [kernel.play_many]
-
-
-def _dragon_montecarlo() -> None:
-    import numpy as np
-
-    from solvers.dragon import kernel
-    from solvers.dragon.agents import CODES
-
-    kernel.run_games(2, np.arange(1, dtype=np.uint64), [CODES["montecarlo"], CODES["random"]])
-
-
-def _dragon_montecarlo_entries() -> list:
-    from solvers.dragon import kernel
-
-    return [kernel.play_many_mc]
-
-
 def _bomber() -> None:
     import numpy as np
 
@@ -252,6 +224,11 @@ def _bombastic_ismcts_entries() -> list:
     from solvers.bombastic import kernel
 
     return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
+
+
+def _as_cli(k) -> Kernel:
+    """A game's `solvers.common.game.Kernel` as this module's (with `estimate_now`)."""
+    return Kernel(**{f.name: getattr(k, f.name) for f in dataclasses.fields(k)})
 
 
 #: The estimates below are cold-compile CPU seconds on the 2-core AMD EPYC machine, one
@@ -343,15 +320,7 @@ KERNELS: list[Kernel] = [
         _bombastic_ismcts_entries,
         _bombastic_ismcts,
     ),
-    Kernel("dragon", "play", "Bomb the Dragon kernel", 14, _dragon_entries, _dragon),  # 10.8-11.3
-    Kernel(
-        "dragon",
-        "montecarlo",
-        "Bomb the Dragon Monte Carlo strategy",
-        14,  # 10.8
-        _dragon_montecarlo_entries,
-        _dragon_montecarlo,
-    ),
+    *(_as_cli(k) for k in DRAGON_KERNELS),
     Kernel("bomber", "play", "Catch the Bomber kernel", 9, _bomber_entries, _bomber),  # 6.6
 ]
 
