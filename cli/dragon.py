@@ -59,7 +59,7 @@ def _ensure_kernel(names: list[str]) -> None:
 
 
 def _strategies(text: str, players: int) -> list[str]:
-    from solvers.dragon.agents import resolve_name
+    from solvers.dragon import resolve_name
 
     names = [resolve_name(s) for s in text.split(",") if s.strip()]
     if not names:
@@ -123,6 +123,14 @@ def _rules_text(options, preset: str | None) -> str:
     return f"preset {preset} ({desc})" if preset else desc
 
 
+def _options(text: str, preset: str | None):
+    """The rule options of a command: `options_from_rules` of its joined ``--rules`` and
+    ``--rule`` texts, after the preset's."""
+    from solvers.dragon import options_from_rules
+
+    return options_from_rules([p for p in text.split(",") if p.strip()], preset)
+
+
 def _rules_values(options) -> dict:
     """Return every rule option's value, defaults included (the ``rules`` of a --json)."""
     import dataclasses
@@ -180,9 +188,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, wo
       bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 2000 --seed 42
       bombsolve dragon play --players 3 --strategies greedy --rule placement=close_up --games 500
     """
-    from solvers.dragon.agents import KERNEL_STRATEGIES
-    from solvers.dragon.rules import Options
-    from solvers.dragon.study import play_study
+    from solvers.dragon import KERNEL_STRATEGIES, play_study
 
     players = _players(players)
     names = _strategies(strategies, players)
@@ -193,7 +199,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, wo
             "(use `bombsolve dragon study` for longer runs)"
         )
     seed = _seed(seed, games)
-    options = Options.parse(rules_text(rules, rule_pairs), preset)
+    options = _options(rules_text(rules, rule_pairs), preset)
     if engine == "auto":
         engine = "kernel" if all(n in KERNEL_STRATEGIES for n in names) else "reference"
     if engine == "kernel":
@@ -278,12 +284,11 @@ def replay(seed, players, strategies, rules, rule_pairs, preset, as_json):
     Example:
       bombsolve dragon replay --seed 42 --players 3 --strategies greedy,position,random
     """
-    from solvers.dragon.agents import make_agents
-    from solvers.dragon.rules import Options, play_game
+    from solvers.dragon import make_agents, play_game
 
     players = _players(players)
     names = _strategies(strategies, players)
-    options = Options.parse(rules_text(rules, rule_pairs), preset)
+    options = _options(rules_text(rules, rule_pairs), preset)
     game = play_game(players, make_agents(names), _seed(seed), options, record=True)
     if as_json:
         click.echo(
@@ -369,8 +374,16 @@ def study(
     from pathlib import Path
 
     from solvers.common.files import write_text_atomic
-    from solvers.dragon import study as st
-    from solvers.dragon.rules import Options
+    from solvers.dragon import (
+        build_reference,
+        draw_ladder_chart,
+        draw_readings_chart,
+        draw_seat_charts,
+        manifests_of,
+        run_ladder,
+        run_readings,
+        run_seats,
+    )
 
     counts = []
     for piece in players.split(","):
@@ -383,7 +396,7 @@ def study(
     games = _positive(games, "--games")
     seed = _seed(seed, games)
     rules = rules_text(rules, rule_pairs)
-    options = Options.parse(rules, preset)
+    options = _options(rules, preset)
     if preset:
         # the study records the effective options, whatever preset spelled them
         rules = options.describe() if options.changed() else ""
@@ -393,28 +406,28 @@ def study(
     # of each strategy named, readings of the first, reference of all four)
     _ensure_kernel({"readings": names[:1], "reference": ["greedy", "montecarlo"]}.get(kind, names))
     if kind == "seats":
-        t = st.run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
+        t = run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
         for name, table in t.items():
             write_text_atomic(outp / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
-        st.draw_seat_charts(t, st.manifests_of(t["seats"]), outp, counts[0], names[0])
+        draw_seat_charts(t, manifests_of(t["seats"]), outp, counts[0], names[0])
         tables, shown = t, t["seats"]
     elif kind == "ladder":
-        t = st.run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)
+        t = run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)
         write_text_atomic(outp / "ladder.csv", t.to_csv(index=False, float_format="%.6g"))
-        st.draw_ladder_chart(t, st.manifests_of(t), outp)
+        draw_ladder_chart(t, manifests_of(t), outp)
         tables, shown = {"ladder": t}, t
     elif kind == "readings":
         if rules or preset:
             raise BadInput(
                 "--rule / --rules / --preset does not apply to the readings study (it runs every reading)"
             )
-        t = st.run_readings(outp / "runs", counts[0], names[0], games, seed, **kw)
+        t = run_readings(outp / "runs", counts[0], names[0], games, seed, **kw)
         write_text_atomic(outp / "readings.csv", t.to_csv(index=False, float_format="%.6g"))
-        st.draw_readings_chart(t, st.manifests_of(t), outp)
+        draw_readings_chart(t, manifests_of(t), outp)
         tables = {"readings": t}
         shown = t[["reading", "turns_mean", "rounds_mean", "best_rate", "worst_rate", "chi2"]]
     else:
-        tables = st.build_reference(
+        tables = build_reference(
             outp, outp / "runs", seed=seed, workers=workers, scheduler=scheduler
         )
         shown = tables["seats"]
@@ -450,11 +463,10 @@ def rules(as_json, rules, rule_pairs, preset):
       bombsolve dragon rules --preset gamepark
       bombsolve dragon rules --rule placement=close_up
     """
-    from solvers.dragon.readings import PRESETS, READINGS
-    from solvers.dragon.rules import Options
+    from solvers.dragon import PRESETS, READINGS, Options
 
     rules = rules_text(rules, rule_pairs)
-    opts = Options.parse(rules, preset)
+    opts = _options(rules, preset)
     defaults = Options()
 
     text = _value_text
@@ -548,7 +560,7 @@ def cards(as_json):
     Example:
       bombsolve dragon cards
     """
-    from solvers.dragon.cards import load_cards
+    from solvers.dragon import load_cards
 
     c = load_cards()
     if as_json:

@@ -28,6 +28,7 @@ from solvers.bomber import KERNELS as BOMBER_KERNELS
 from solvers.common.errors import unknown
 from solvers.common.game import Kernel as KernelRecord
 from solvers.common.numba_cache import all_cached
+from solvers.dragon import KERNELS as DRAGON_KERNELS
 
 
 @dataclass(frozen=True)
@@ -60,36 +61,6 @@ def estimate_now(k: Kernel | KernelRecord) -> float:
         if not all(all_cached(b.entries()) for b in kernels_of(k.game, k.after)):
             return k.estimate_alone
     return k.estimate
-
-
-def _dragon() -> None:
-    import numpy as np
-
-    from solvers.dragon import kernel
-    from solvers.dragon.agents import CODES
-
-    kernel.run_games(2, np.arange(1, dtype=np.uint64), [CODES["random"]] * 2)
-
-
-def _dragon_entries() -> list:
-    from solvers.dragon import kernel
-
-    return [kernel.play_many]
-
-
-def _dragon_montecarlo() -> None:
-    import numpy as np
-
-    from solvers.dragon import kernel
-    from solvers.dragon.agents import CODES
-
-    kernel.run_games(2, np.arange(1, dtype=np.uint64), [CODES["montecarlo"], CODES["random"]])
-
-
-def _dragon_montecarlo_entries() -> list:
-    from solvers.dragon import kernel
-
-    return [kernel.play_many_mc]
 
 
 def _bombastic_infostates() -> None:
@@ -135,15 +106,7 @@ KERNELS: list[Kernel | KernelRecord] = [
         _bombastic_ismcts_entries,
         _bombastic_ismcts,
     ),
-    Kernel("dragon", "play", "Bomb the Dragon kernel", 14, _dragon_entries, _dragon),  # 10.8-11.3
-    Kernel(
-        "dragon",
-        "montecarlo",
-        "Bomb the Dragon Monte Carlo strategy",
-        14,  # 10.8
-        _dragon_montecarlo_entries,
-        _dragon_montecarlo,
-    ),
+    *DRAGON_KERNELS,
     *BOMBER_KERNELS,
 ]
 

@@ -27,9 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from solvers.common.host import cpu_model  # noqa: E402
-from solvers.dragon import kernel  # noqa: E402
-from solvers.dragon.agents import make_agents  # noqa: E402
-from solvers.dragon.rules import play_game  # noqa: E402
+from solvers.dragon import make_agents, play_game, run_games  # noqa: E402
 
 
 def load_kernel_at(rev: str):
@@ -63,14 +61,15 @@ def compare(rev: str, n: int, games: int, repeats: int, seed: int) -> dict:
     before = load_kernel_at(rev)
     strat = [0] * n
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
-    for k in (kernel, before):
-        k.run_games(n, seeds[:2], strat)  # compile, or load the cache
+    runs = {"now": run_games, "before": before.run_games}
+    for run in runs.values():
+        run(n, seeds[:2], strat)  # compile, or load the cache
     best = {"now": float("inf"), "before": float("inf")}
     outs = {}
     for _ in range(repeats):
-        for name, k in (("now", kernel), ("before", before)):
+        for name, run in runs.items():
             c0 = time.process_time()
-            outs[name] = k.run_games(n, seeds, strat)
+            outs[name] = run(n, seeds, strat)
             best[name] = min(best[name], time.process_time() - c0)
     same = all((outs["now"][key] == outs["before"][key]).all() for key in outs["before"])
     return {
@@ -127,7 +126,7 @@ def main() -> None:
     strat = [0] * n
 
     t0 = time.perf_counter()
-    kernel.run_games(n, np.arange(2, dtype=np.uint64), strat)  # compile, or load the cache
+    run_games(n, np.arange(2, dtype=np.uint64), strat)  # compile, or load the cache
     compile_s = time.perf_counter() - t0
 
     seeds = np.arange(args.seed, args.seed + args.kernel_games, dtype=np.uint64)
@@ -136,7 +135,7 @@ def main() -> None:
     best, best_cpu = float("inf"), float("inf")
     for _ in range(args.repeats):
         t0, c0 = time.perf_counter(), time.process_time()
-        out = kernel.run_games(n, seeds, strat)
+        out = run_games(n, seeds, strat)
         best = min(best, time.perf_counter() - t0)
         best_cpu = min(best_cpu, time.process_time() - c0)
     kernel_rate = args.kernel_games / best

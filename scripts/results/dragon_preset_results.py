@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.common.readme import update_block  # noqa: E402
-from solvers.dragon.preset_study import (  # noqa: E402
-    SIZES,
+from solvers.dragon import (  # noqa: E402
+    PRESET_SIZES,
     build_preset_study,
     comparison_markdown,
     draw_preset_charts,
@@ -69,7 +69,7 @@ def main() -> None:
         draw_preset_charts(args.out, args.preset)
         print(f"redrew the charts of {args.out}")
         return
-    sizes = {k: max(2, int(v * args.scale)) for k, v in SIZES.items()}
+    sizes = {k: max(2, int(v * args.scale)) for k, v in PRESET_SIZES.items()}
     t0 = time.perf_counter()
     tables = build_preset_study(
         args.out, Path(args.work) / str(args.seed), args.preset, args.seed, sizes, args.workers

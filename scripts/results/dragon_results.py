@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.common.readme import update_block  # noqa: E402
-from solvers.dragon.study import (  # noqa: E402
+from solvers.dragon import (  # noqa: E402
     REFERENCE_SIZES,
     build_reference,
     draw_reference_charts,

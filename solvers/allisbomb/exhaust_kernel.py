@@ -64,7 +64,7 @@ from solvers.common.numba_entry import entry_point
 from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "638db4cd59a24fbe"
+NUMBA_DEPENDS_ON = "1896fc1f2c90bdf8"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2

@@ -55,7 +55,7 @@ from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "2d73822aee2702bf"
+NUMBA_DEPENDS_ON = "3a070e993cffd598"
 
 
 @intrinsic

@@ -32,7 +32,7 @@ from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "c89b80b7910f1fca"
+NUMBA_DEPENDS_ON = "f11f6caf0327a333"
 
 DECK = 11
 DECK_LEN = 22

@@ -32,7 +32,7 @@ from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "432e8ed28f81bc49"
+NUMBA_DEPENDS_ON = "fc1a37f3557025d9"
 
 # Result columns of `play_random_games`.
 COLUMNS = (

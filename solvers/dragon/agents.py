@@ -26,8 +26,16 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from solvers.common.errors import unknown
-from solvers.dragon.rules import GameState, Rng, Slot, View
+from solvers.common.errors import BadInput, unknown
+from solvers.common.rng import SplitMix64
+from solvers.dragon.rules import (
+    ROCKET,
+    GameState,
+    Slot,
+    View,
+    pick_action,
+    rocket_action,
+)
 
 #: Strategy codes shared with the kernel.
 CODES = {"random": 0, "greedy": 1, "position": 2, "montecarlo": 3}
@@ -85,28 +93,51 @@ def smart_rocket(view: View, card: int, slots: list[int]) -> int:
     return best
 
 
+class Strategy:
+    """A strategy's one signature, `act(view, legal, rng)`: its `choose` (step 1) or its
+    `rocket` (a Rocket's slot in step 2), whichever decision the view says is pending,
+    as the action int (rules.py, "Actions")."""
+
+    name: str
+
+    def act(self, view: View, legal: list[int], rng: SplitMix64) -> int:
+        """Return the action of this strategy's choice (one of `legal`)."""
+        n_fire = len(view.cards.firecrackers)
+        if view.decision == ROCKET:
+            return rocket_action(self.rocket(view, view.rocket, list(view.slots), rng), n_fire)
+        return pick_action(self.choose(view, rng), n_fire)
+
+    def choose(self, view: View, rng: SplitMix64) -> list[int]:
+        """Return the firecracker ids to play (view.picks of them, from view.hand)."""
+        raise NotImplementedError
+
+    def rocket(self, view: View, card: int, slots: list[int], rng: SplitMix64) -> int:
+        """Return one of `slots`: the slot index the Rocket `card` goes under."""
+        raise NotImplementedError
+
+
 @dataclass
-class RandomStrategy:
+class RandomStrategy(Strategy):
     """Uniformly random cards and Rocket slots (the benchmark and baseline strategy)."""
 
     name: str = "random"
 
-    def choose(self, view: View, rng: Rng) -> list[int]:
+    def choose(self, view: View, rng: SplitMix64) -> list[int]:
         """Return view.picks distinct random cards of the hand."""
         n = len(view.hand)
         if view.picks == 0:
             return []
-        i = rng.below(n)
+        i = rng.below_exact(n)
         if view.picks == 1:
             return [view.hand[i]]
-        j = rng.below(n - 1)
+        j = rng.below_exact(n - 1)
         if j >= i:
             j += 1
         return [view.hand[i], view.hand[j]]
 
-    def rocket(self, view: View, card: int, slots: list[int], rng: Rng) -> int:
+    def rocket(self, view: View, card: int, slots: list[int], rng: SplitMix64) -> int:
         """Return a uniformly random allowed slot."""
-        return slots[rng.below(len(slots))]
+        return slots[rng.below_exact(len(slots))]
 
 
 def _binomial(m: int, p: float) -> list[float]:
@@ -181,12 +212,12 @@ def expected_points(view: View, card: int, shift: int, unseen: list[int]) -> flo
 
 
 @dataclass
-class GreedyStrategy:
+class GreedyStrategy(Strategy):
     """The card(s) with the best immediate expected points (see `expected_points`)."""
 
     name: str = "greedy"
 
-    def choose(self, view: View, rng: Rng) -> list[int]:
+    def choose(self, view: View, rng: SplitMix64) -> list[int]:
         """Return the best card, or the best pair with two players; ties go to lower cards."""
         unseen = view.unseen()
         hand = sorted(view.hand, key=lambda c: _order(view, c))
@@ -210,7 +241,7 @@ class GreedyStrategy:
                     best_pair, best_v = [a, b], v
         return best_pair
 
-    def rocket(self, view: View, card: int, slots: list[int], rng: Rng) -> int:
+    def rocket(self, view: View, card: int, slots: list[int], rng: SplitMix64) -> int:
         """Return `smart_rocket`'s slot."""
         return smart_rocket(view, card, slots)
 
@@ -227,12 +258,12 @@ def _sure_value(view: View, card: int, slot: int) -> int:
 
 
 @dataclass
-class PositionStrategy:
+class PositionStrategy(Strategy):
     """Play low to act first (leftmost body) or high to be placed last (rightmost body)."""
 
     name: str = "position"
 
-    def choose(self, view: View, rng: Rng) -> list[int]:
+    def choose(self, view: View, rng: SplitMix64) -> list[int]:
         """Return the lowest or the highest card (both with two players)."""
         hand = sorted(view.hand, key=lambda c: _order(view, c))
         if view.picks == 0:
@@ -259,28 +290,13 @@ class PositionStrategy:
             return [high]
         return [low]
 
-    def rocket(self, view: View, card: int, slots: list[int], rng: Rng) -> int:
+    def rocket(self, view: View, card: int, slots: list[int], rng: SplitMix64) -> int:
         """Return `smart_rocket`'s slot."""
         return smart_rocket(view, card, slots)
 
 
-class _Fixed:
-    """A stand-in agent that plays given cards (used inside Monte Carlo samples)."""
-
-    name = "fixed"
-
-    def __init__(self, cards: list[int]) -> None:
-        self.cards = cards
-
-    def choose(self, view: View, rng: Rng) -> list[int]:
-        return self.cards
-
-    def rocket(self, view: View, card: int, slots: list[int], rng: Rng) -> int:
-        return smart_rocket(view, card, slots)
-
-
 @dataclass
-class MonteCarloStrategy:
+class MonteCarloStrategy(Strategy):
     """Sample the others' hands and random choices; play the turn out; best mean margin.
 
     `samples` determinisations per decision, shared by all candidate moves (common
@@ -290,7 +306,7 @@ class MonteCarloStrategy:
     name: str = "montecarlo"
     samples: int = 24
 
-    def choose(self, view: View, rng: Rng) -> list[int]:
+    def choose(self, view: View, rng: SplitMix64) -> list[int]:
         """Return the candidate with the best mean (own - best other) points this turn."""
         hand = sorted(view.hand, key=lambda c: _order(view, c))
         if view.picks == 0:
@@ -320,16 +336,15 @@ class MonteCarloStrategy:
                 k = min(view.picks, len(h)) if p != me else 0
                 picks = []
                 for _ in range(k):
-                    picks.append(h[rng.below(len(h))])
+                    picks.append(h[rng.below_exact(len(h))])
                     h = [c for c in h if c != picks[-1]]
                 others.append(picks)
             seed = rng.next()
             for ci, cand in enumerate(candidates):
                 state = _world(view, hands, pool, seed)
                 before = list(state.round_points)
-                agents = [_Fixed(cand if p == me else others[p]) for p in range(view.n_players)]
                 choices = [cand if p == me else others[p] for p in range(view.n_players)]
-                state.place(choices, agents, [Rng(0)] * view.n_players)
+                state.place(choices, _smart_rocket_of(state))
                 gains = [state.round_points[p] - before[p] for p in range(view.n_players)]
                 rival = max(gains[p] for p in range(view.n_players) if p != me)
                 totals[ci] += gains[me] - rival
@@ -339,9 +354,18 @@ class MonteCarloStrategy:
                 best = ci
         return candidates[best]
 
-    def rocket(self, view: View, card: int, slots: list[int], rng: Rng) -> int:
+    def rocket(self, view: View, card: int, slots: list[int], rng: SplitMix64) -> int:
         """Return `smart_rocket`'s slot."""
         return smart_rocket(view, card, slots)
+
+
+def _smart_rocket_of(state: GameState):
+    """Every Rocket of a sampled world goes where `smart_rocket` sends it."""
+
+    def rocket(player: int, card: int, slots: list[int]) -> int:
+        return smart_rocket(state.view(player), card, slots)
+
+    return rocket
 
 
 def _world(view: View, hands: list[list[int]], deck: list[int], seed: int) -> GameState:
@@ -350,7 +374,7 @@ def _world(view: View, hands: list[list[int]], deck: list[int], seed: int) -> Ga
     state.n = view.n_players
     state.options = view.options
     state.cards = view.cards
-    state.rng = Rng(seed)
+    state.rng = SplitMix64(seed)
     state.picks = view.picks
     state.hands = copy.deepcopy(hands)
     state.deck = list(deck)
@@ -369,6 +393,9 @@ def _world(view: View, hands: list[list[int]], deck: list[int], seed: int) -> Ga
     state.round = state.turn = 0
     state.log = []
     state.record = False
+    state.decision, state.seat = "", -1
+    state.choices, state.queue, state.queue_at, state.placed = [], [], 0, 0
+    state.rocket, state.rocket_choices = -1, []
     return state
 
 
@@ -393,3 +420,31 @@ def resolve_name(name: str) -> str:
 def make_agents(names: list[str]) -> list:
     """Return one fresh strategy object per name."""
     return [STRATEGIES[resolve_name(n)]() for n in names]
+
+
+#: The registered agents, one line each (the names `--strategies` takes).
+AGENTS = {
+    "random": "uniformly random cards and Rocket slots",
+    "greedy": "the card(s) with the best immediate expected points",
+    "position": "the lowest card to land first or the highest to land last",
+    "montecarlo": "samples the others' hands and plays the turn out (montecarlo:N samples, 24)",
+}
+#: Every agent, cheap enough for a few games in a test.
+QUICK_AGENTS = ("random", "greedy", "position", "montecarlo:4")
+
+
+def make_agent(spec: str) -> Strategy:
+    """Return the agent `spec` names: a name or alias, or ``montecarlo:N`` (N samples)."""
+    name, colon, param = spec.partition(":")
+    key = resolve_name(name)
+    if not colon:
+        return STRATEGIES[key]()
+    if key != "montecarlo":
+        raise BadInput(f"agent {spec!r}: {key} takes no parameter; expected {key}")
+    try:
+        samples = int(param)
+    except ValueError:
+        samples = 0
+    if samples < 1:
+        raise BadInput(f"agent {spec!r}: expected montecarlo:N with N a positive whole number")
+    return MonteCarloStrategy(samples=samples)

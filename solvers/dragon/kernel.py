@@ -2,7 +2,8 @@
 
 The kernel is never the only copy of a rule: `tests/dragon/test_dragon_kernel.py` plays
 thousands of seeded games in both engines and demands identical scores and captures.
-It draws chance and agent randomness from the same splitmix64 streams as `rules.Rng`
+It draws chance and agent randomness from the same splitmix64 streams as the reference
+(`solvers.common.rng.SplitMix64`, its exact draws `below_exact` and `shuffle`)
 and implements the strategies random, greedy, position and montecarlo move for move.
 
 Array layout (all int64 unless said; n players, S = row slots, at most 6):
@@ -39,7 +40,7 @@ from solvers.dragon.rules import Options
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "3bbca2014b07961e"
+NUMBA_DEPENDS_ON = "83b717c8668d2b7d"
 
 # cnt indices
 DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(
@@ -141,7 +142,7 @@ def tables(cards: Cards | None = None) -> tuple[np.ndarray, np.ndarray]:
 
 @njit(cache=True, inline="always")
 def _mix(x):
-    """splitmix64's output for the advanced state x (rules.splitmix64)."""
+    """splitmix64's output for the advanced state x (solvers.common.rng.splitmix64)."""
     z = (x ^ (x >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
     return z ^ (z >> uint64(31))
@@ -156,7 +157,7 @@ def _next(rng, i):
 
 @njit(cache=True, inline="always")
 def _below(rng, i, n):
-    """Uniform in [0, n) by Lemire's multiply-and-reject, exactly as rules.Rng.below."""
+    """Uniform in [0, n) by Lemire's multiply-and-reject, exactly as SplitMix64.below_exact."""
     un = uint64(n)
     low_mask = uint64(0xFFFFFFFF)
     m = (_next(rng, i) >> uint64(32)) * un
@@ -171,7 +172,7 @@ def _below(rng, i, n):
 
 @_no_refcount
 def _shuffle_s(rng, stream, arr, n):
-    """Shuffle arr[:n] with the given stream (rules.Rng.shuffle)."""
+    """Shuffle arr[:n] with the given stream (SplitMix64.shuffle)."""
     for i in range(n - 1, 0, -1):
         j = _below(rng, stream, i + 1)
         t = arr[i]
@@ -190,7 +191,7 @@ def _shuffle(rng, arr, n):
 
 @_inlined
 def _derive(seed, stream):
-    """splitmix-derived stream seed, identical to rules.derive_seed: two splitmix64 steps,
+    """splitmix-derived stream seed, identical to solvers.common.rng.derive_seed: two splitmix64 steps,
     the second from the first's output, on scalars (no scratch array to allocate)."""
     x = uint64(seed) ^ (uint64(stream) * uint64(0xD1B54A32D192ED03))
     a = _mix(x + uint64(0x9E3779B97F4A7C15))

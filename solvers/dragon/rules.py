@@ -1,19 +1,27 @@
 """Bomb the Dragon: the plain-Python reference engine (rulebook shared/rules/bomb-the-dragon.txt).
 
-The engine reads like the rulebook, section by section: `setup_round` ("Setup"),
-`play_turn` with its four steps `choose` (1. Choose Firecracker Cards), `place`
-(2. Place Firecracker Cards), `complete_dragon` (3. Complete the Dragon) and
-`draw_cards` (4. Draw Cards), then `end_round` ("End of Round") and `winners`
-("End of Game"). The two-player rules change the row length, the hand limit and the
-number of cards each player plays per turn.
+The engine reads like the rulebook, section by section: `setup_round` ("Setup"), a turn
+with its four steps, 1. Choose Firecracker Cards (`begin_turn`, `ask_next_choice`,
+`reveal`), 2. Place Firecracker Cards (`place_on`, `put`), 3. Complete the Dragon
+(`complete_dragon`) and 4. Draw Cards (`draw_cards`), then `end_round` ("End of Round")
+and `winners` ("End of Game"). The two-player rules change the row length, the hand limit
+and the number of cards each player plays per turn.
+
+The game goes one decision at a time: a state knows the decision pending (`decision`,
+`seat`): each seat's face-down choice of step 1, asked in seat order (a view shows no
+other seat's choice before the reveal), then each Rocket's slot as step 2 reaches it.
+`legal_actions` lists it as ints (see "Actions" below), `advance` takes one and runs the
+rules on to the next decision. `play_game` plays whole games on this stepping.
 
 Every point the rulebook leaves open (shared/data/dragon-bomb.md, "Points the rulebook
 leaves open") is one field of `Options`, with a default and a comment quoting the
 sentence it reads. The Numba kernel (`kernel.py`) implements the same rules and is
 tested against this file game by game.
 
-Chance goes through `Rng`, a splitmix64 stream that the kernel reproduces bit for bit,
-so one seed gives the same game in both engines:
+Chance goes through `SplitMix64` (solvers.common.rng, its exact bounded draws
+`below_exact` and `shuffle`): stream 0 of the game's seed deals, stream p + 1 is seat p's
+agent; the kernel reproduces them bit for bit, so one seed gives the same game in both
+engines:
 
 >>> from solvers.dragon.agents import make_agents
 >>> game = play_game(4, make_agents(["random"] * 4), seed=7)
@@ -29,63 +37,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from solvers.common.errors import BadInput, unknown
+from solvers.common.game import IllegalAction
+from solvers.common.options import changed_rules
+from solvers.common.rng import SplitMix64, derive_seed
 from solvers.dragon.cards import Cards, load_cards
 from solvers.dragon.readings import BY_NAME, PRESETS
-
-MASK = (1 << 64) - 1
-
-
-def splitmix64(x: int) -> tuple[int, int]:
-    """Advance a splitmix64 state; return (new_state, output). Same as kernel._next (the
-    state step) and kernel._mix (the output), which kernel._derive also uses."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return x, z ^ (z >> 31)
-
-
-def derive_seed(seed: int, stream: int) -> int:
-    """Return the seed of one independent stream: 0 is chance, p + 1 is seat p's agent."""
-    _, a = splitmix64((seed & MASK) ^ ((stream * 0xD1B54A32D192ED03) & MASK))
-    _, b = splitmix64(a)
-    return b
-
-
-class Rng:
-    """A splitmix64 random stream with exactly uniform bounded draws (rejection sampling)."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK
-
-    def next(self) -> int:
-        """Return the next 64-bit output."""
-        self.state, out = splitmix64(self.state)
-        return out
-
-    def below(self, n: int) -> int:
-        """Return a uniform integer in [0, n) for 1 <= n < 2**32.
-
-        Lemire's multiply-and-reject on the top 32 bits of each output: exact uniformity,
-        and almost never a division (the kernel does the same).
-        """
-        if not 0 < n < (1 << 32):
-            raise ValueError("below(n) needs 1 <= n < 2**32")
-        m = (self.next() >> 32) * n
-        low = m & 0xFFFFFFFF
-        if low < n:
-            threshold = ((1 << 32) - n) % n
-            while low < threshold:
-                m = (self.next() >> 32) * n
-                low = m & 0xFFFFFFFF
-        return m >> 32
-
-    def shuffle(self, items: list) -> None:
-        """Shuffle in place (Fisher-Yates from the end, as the kernel does)."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
 
 # --- Rule options ---------------------------------------------------------------------
 
@@ -271,6 +227,45 @@ class Options:
         return ",".join(f"{k}={v}" for k, v in diff.items()) or "default rules"
 
 
+def options_from_rules(texts: Sequence[str], preset: str | None = None) -> Options:
+    """Options from ``--rule NAME=VALUE`` texts, as `bombsolve dragon` reads them: the
+    preset's settings first (`readings.PRESETS`), then each text; BadInput names a bad
+    text, an option given twice, an unknown name (and the nearest)."""
+    seen: set[str] = set()
+    for text in texts:
+        if "," in text:
+            raise BadInput(f"--rule {text!r}: expected NAME=VALUE (one option per --rule)")
+        name = text.partition("=")[0].strip().replace("-", "_")
+        if name in seen:
+            raise BadInput(f"rule option {name} given twice; expected it once")
+        seen.add(name)
+    return Options.parse(",".join(t.strip() for t in texts), preset)
+
+
+def rules_of(options: Options) -> list[str]:
+    """The ``--rule`` texts that rebuild `options`: its fields that differ from the default."""
+    return changed_rules(options)
+
+
+def _rule_samples() -> dict[str, tuple[object, ...]]:
+    """Every choice of each choice and flag; the default and the lowest of each number."""
+    samples: dict[str, tuple[object, ...]] = {}
+    default = Options()
+    for name in Options.names():
+        value = getattr(default, name)
+        if name in Options._CHOICES:
+            samples[name] = tuple(Options._CHOICES[name])
+        elif isinstance(value, bool):
+            samples[name] = (False, True)
+        else:
+            samples[name] = (value, Options._RANGES[name][0])
+    return samples
+
+
+#: Values a test may set each option to (solvers.common.game, RULE_SAMPLES).
+RULE_SAMPLES = _rule_samples()
+
+
 # --- State ----------------------------------------------------------------------------
 
 
@@ -283,9 +278,16 @@ class Slot:
     power: int = 0
 
 
+#: The two kinds of decision: the face-down choice of step 1 ("Choose Firecracker Cards")
+#: and the slot of a Rocket in step 2 ("place it last under any Dragon Body card").
+PICK = "pick"
+ROCKET = "rocket"
+
+
 @dataclass(frozen=True)
 class View:
-    """What one player sees: own hand, the table, the discard pile, scores, pile sizes."""
+    """What one player sees: own hand, the table, the discard pile, scores, pile sizes, and
+    the decision pending (whose it is: `decision` names it only for the seat to move)."""
 
     player: int
     n_players: int
@@ -301,6 +303,17 @@ class View:
     dragon_size: int
     options: Options
     cards: Cards
+    #: PICK or ROCKET when this player is to decide, "" otherwise.
+    decision: str = ""
+    #: The Rocket to place and the slots it may go under (a ROCKET decision).
+    rocket: int = -1
+    slots: tuple[int, ...] = ()
+    #: This player's face-down choice of the turn, once made (step 1).
+    chosen: tuple[int, ...] = ()
+    #: The revealed cards not placed yet, as (card, player) in placement order (step 2).
+    revealed: tuple[tuple[int, int], ...] = ()
+    round: int = 0
+    turn: int = 0
 
     def unseen(self) -> list[int]:
         """Return the firecrackers this player cannot see (others' hands and the deck)."""
@@ -310,17 +323,53 @@ class View:
         return [c for c in range(len(self.cards.firecrackers)) if c not in seen]
 
 
+# --- Actions --------------------------------------------------------------------------
+#
+# Every decision is one int, in three ranges that never overlap (F firecrackers, 45):
+#   [0, F)                  choose one card: its id (one card a turn, or the last card
+#                           of a two-player hand)
+#   [F, F + F(F-1)/2)       choose two cards a < b (2-Player Rules): F + b(b-1)/2 + a,
+#                           the combination's colex index
+#   [F + F(F-1)/2, ... + 6) a Rocket's slot s: F + F(F-1)/2 + s
+
+
+def pick_action(cards: Sequence[int], n_fire: int) -> int:
+    """Return the action of choosing `cards` (one or two firecracker ids)."""
+    if len(cards) == 1:
+        return cards[0]
+    a, b = sorted(cards)
+    return n_fire + b * (b - 1) // 2 + a
+
+
+def rocket_base(n_fire: int) -> int:
+    """Return the first Rocket-slot action."""
+    return n_fire + n_fire * (n_fire - 1) // 2
+
+
+def rocket_action(slot: int, n_fire: int) -> int:
+    """Return the action of placing the pending Rocket under `slot`."""
+    return rocket_base(n_fire) + slot
+
+
+def pick_cards(action: int, n_fire: int) -> list[int]:
+    """Return the cards a pick action chooses (two cards in ascending ids)."""
+    if action < n_fire:
+        return [action]
+    i = action - n_fire
+    b = 1
+    while (b + 1) * b // 2 <= i:
+        b += 1
+    return [i - b * (b - 1) // 2, b]
+
+
 class Agent(Protocol):
-    """Who chooses: the cards to play, and where a Rocket goes."""
+    """Who chooses for a seat: `act(view, legal, rng)` returns one of `legal`; the view
+    says which decision is pending (`View.decision`)."""
 
     name: str
 
-    def choose(self, view: View, rng: Rng) -> list[int]:
-        """Return the firecracker ids to play (view.picks of them, from view.hand)."""
-        ...
-
-    def rocket(self, view: View, card: int, slots: list[int], rng: Rng) -> int:
-        """Return one of `slots`: the slot index the Rocket `card` goes under."""
+    def act(self, view: View, legal: list[int], rng: SplitMix64) -> int:
+        """Return one of `legal`."""
         ...
 
 
@@ -341,7 +390,7 @@ class GameState:
         self.options = options or Options()
         self.cards = cards or load_cards()
         self.seed = seed
-        self.rng = Rng(derive_seed(seed, 0))
+        self.rng = SplitMix64(derive_seed(seed, 0))
         two = n_players == 2
         # "2-Player Rules": 4 bodies, hand limit 4, two cards per turn.
         self.n_slots = 4 if two else n_players
@@ -371,7 +420,17 @@ class GameState:
         self.reshuffles = 0  # times the discard pile became the new deck
         self.log: list[str] = []
         self.record = record  # keep the turn-by-turn text log (replay); off for speed
+        # The decision pending: PICK or ROCKET of seat `seat`, "" once the game is over.
+        self.decision = ""
+        self.seat = -1
+        self.choices: list[list[int]] = []  # step 1: the face-down choices made so far
+        self.queue: list[tuple[int, int]] = []  # step 2: (card, player) in placement order
+        self.queue_at = 0  # the next entry of `queue` to place
+        self.placed = 0  # non-Rocket cards placed this turn: the next slot from the left
+        self.rocket = -1  # the Rocket waiting for its slot, and the slots it may take
+        self.rocket_choices: list[int] = []
         self.setup_round()
+        self.begin_turn()
 
     # -- helpers --
     def fc(self, card: int):
@@ -437,6 +496,15 @@ class GameState:
             dragon_size=len(self.dragon),
             options=self.options,
             cards=self.cards,
+            decision=self.decision if player == self.seat else "",
+            rocket=self.rocket if player == self.seat and self.decision == ROCKET else -1,
+            slots=tuple(self.rocket_choices)
+            if player == self.seat and self.decision == ROCKET
+            else (),
+            chosen=tuple(self.choices[player]) if player < len(self.choices) else (),
+            revealed=tuple(self.queue[self.queue_at :]) if self.decision == ROCKET else (),
+            round=self.round,
+            turn=self.turn,
         )
 
     def row_text(self) -> str:
@@ -502,30 +570,54 @@ class GameState:
         }
         self.row.sort(key=lambda s: keys[id(s)])
 
-    # -- a turn --
-    def choose(self, agents: Sequence[Agent], agent_rngs: Sequence[Rng]) -> list[list[int]]:
-        """Step 1: every player picks card(s) face down; all are revealed together."""
-        choices = []
-        for p in range(self.n):
-            view = self.view(p)
-            picked = list(agents[p].choose(view, agent_rngs[p]))
-            if len(picked) != view.picks or len(set(picked)) != len(picked):
-                raise ValueError(f"agent {agents[p].name} chose {picked}, needs {view.picks}")
-            for c in picked:
-                if c not in self.hands[p]:
-                    raise ValueError(f"agent {agents[p].name} chose card {c} not in its hand")
-            choices.append(picked)
+    # -- a turn, one decision at a time --
+    def begin_turn(self) -> None:
+        """Start a turn: step 1 asks each player, in seat order, for their face-down choice."""
+        self.turn += 1
+        self.turns_total += 1
+        if self.record:
+            self.log.append(f" turn {self.round}.{self.turn}: {self.row_text()}")
+            self.log.append(
+                "  hands: "
+                + "; ".join(
+                    f"p{p + 1} " + " ".join(str(self.fc(c)) for c in h)
+                    for p, h in enumerate(self.hands)
+                )
+            )
+        self.choices = []
+        self.queue, self.queue_at, self.placed = [], 0, 0
+        self.ask_next_choice()
+
+    def ask_next_choice(self) -> None:
+        """Step 1: ask the next seat for its choice; once all have chosen, reveal them.
+
+        The choices are simultaneous (face down): each seat is asked in seat order, and a
+        view never shows another seat's choice before the reveal. A seat with an empty
+        hand plays nothing."""
+        while len(self.choices) < self.n:
+            p = len(self.choices)
+            if min(self.picks, len(self.hands[p])) > 0:
+                self.decision, self.seat = PICK, p
+                return
+            self.choices.append([])
+        self.reveal()
+
+    def reveal(self) -> None:
+        """Step 1: "reveal them simultaneously"; then step 2 places them."""
+        for picked in self.choices:
             for c in picked:
                 self.plays[c] += 1
         if self.record:
             self.log.append(
                 "  played: "
                 + ", ".join(
-                    f"p{p + 1} {' '.join(str(self.fc(c)) for c in choices[p])}"
+                    f"p{p + 1} {' '.join(str(self.fc(c)) for c in self.choices[p])}"
                     for p in range(self.n)
                 )
             )
-        return choices
+        self.queue, self.queue_at, self.placed = self.placement_order(self.choices), 0, 0
+        if self.place_on():
+            self.end_turn()
 
     def placement_order(self, choices: list[list[int]]) -> list[tuple[int, int]]:
         """Return (card, player) in placement order: lowest power first, fewer lanterns on
@@ -544,16 +636,18 @@ class GameState:
             return list(range(len(self.row)))
         return [i for i, s in enumerate(self.row) if s.body >= 0]
 
-    def place(
-        self, choices: list[list[int]], agents: Sequence[Agent], agent_rngs: Sequence[Rng]
-    ) -> None:
+    def place_on(self, rocket: Callable[[int, int, list[int]], int] | None = None) -> bool:
         """Step 2: place the revealed cards from the left, summing power as each is placed.
 
         A card that brings its slot to the body's vitality or more takes the body for its
         player; the cards under it go to the discard pile (rulebook step 2, specials).
+        A Rocket's slot is the player's decision: `rocket(player, card, slots)` gives it,
+        or without `rocket` the placement stops there (False) until `advance` gets it.
+        Returns True once every card is placed.
         """
-        k = 0  # how many non-Rocket cards have been placed: the next slot from the left
-        for card, player in self.placement_order(choices):
+        while self.queue_at < len(self.queue):
+            card, player = self.queue[self.queue_at]
+            self.queue_at += 1
             self.hands[player].remove(card)
             fc = self.fc(card)
             if fc.special == "rocket":
@@ -564,12 +658,16 @@ class GameState:
                     if self.record:
                         self.log.append(f"  p{player + 1} {fc}: no body left, discarded")
                     continue
-                target = agents[player].rocket(self.view(player), card, slots, agent_rngs[player])
+                if rocket is None:
+                    self.decision, self.seat = ROCKET, player
+                    self.rocket, self.rocket_choices = card, slots
+                    return False
+                target = rocket(player, card, slots)
                 if target not in slots:
-                    raise ValueError(f"agent {agents[player].name} sent a rocket to {target}")
+                    raise IllegalAction(f"a Rocket sent to slot {target}; expected one of {slots}")
             else:
-                target = self.slot_for(k)
-                k += 1
+                target = self.slot_for(self.placed)
+                self.placed += 1
                 if target < 0:
                     self.discard.append(card)
                     self.keep_deck()
@@ -577,6 +675,14 @@ class GameState:
                         self.log.append(f"  p{player + 1} {fc}: no body left, discarded")
                     continue
             self.put(card, player, target)
+        return True
+
+    def place(self, choices: list[list[int]], rocket: Callable[[int, int, list[int]], int]) -> None:
+        """Step 2 at once, for revealed `choices` (one list per seat), each Rocket's slot
+        from `rocket(player, card, slots)`: positions built card by card, and the turns a
+        strategy imagines."""
+        self.queue, self.queue_at, self.placed = self.placement_order(choices), 0, 0
+        self.place_on(rocket)
 
     def slot_for(self, k: int) -> int:
         """Return the slot of the k-th non-Rocket card (see `Options.placement`), or -1."""
@@ -698,32 +804,90 @@ class GameState:
         else:
             self.setup_round()
 
-    def play_turn(self, agents: Sequence[Agent], agent_rngs: Sequence[Rng]) -> None:
-        """Play one turn: choose, place, complete the dragon, draw (or end the round)."""
-        self.turn += 1
-        self.turns_total += 1
-        if self.record:
-            self.log.append(f" turn {self.round}.{self.turn}: {self.row_text()}")
-        if self.record:
-            self.log.append(
-                "  hands: "
-                + "; ".join(
-                    f"p{p + 1} " + " ".join(str(self.fc(c)) for c in h)
-                    for p, h in enumerate(self.hands)
-                )
-            )
-        choices = self.choose(agents, agent_rngs)
-        self.place(choices, agents, agent_rngs)
+    def end_turn(self) -> None:
+        """Steps 3 and 4 (or the end of the round), then the next turn unless the game ended."""
+        self.decision, self.seat = "", -1
+        self.rocket, self.rocket_choices = -1, []
         if not self.complete_dragon():
             self.end_round()
-            return
-        if self.turn >= self.options.max_turns:
+        elif self.turn >= self.options.max_turns:
             self.stalled_rounds += 1
             if self.record:
                 self.log.append("  safeguard: the round reached max_turns")
             self.end_round()
+        else:
+            self.draw_cards()
+        if not self.over:
+            self.begin_turn()
+
+    def legal_actions(self) -> list[int]:
+        """Return the actions of the decision pending, in increasing order (see "Actions")."""
+        n_fire = len(self.cards.firecrackers)
+        if self.decision == PICK:
+            hand = sorted(self.hands[self.seat])
+            if min(self.picks, len(hand)) == 1:
+                return hand
+            return sorted(
+                pick_action([a, b], n_fire) for i, a in enumerate(hand) for b in hand[i + 1 :]
+            )
+        if self.decision == ROCKET:
+            return [rocket_action(s, n_fire) for s in self.rocket_choices]
+        return []
+
+    def advance(self, action: int) -> None:
+        """Take `action` for the seat to move, then run the rules on to the next decision
+        (or the end of the game). Raises IllegalAction for an action not legal here."""
+        if action not in self.legal_actions():
+            raise IllegalAction(
+                f"action {action!r} is not legal here; expected one of {self.legal_actions()}"
+            )
+        self.take(action)
+
+    def take(self, action: int) -> None:
+        """`advance` for an action known to be legal."""
+        n_fire = len(self.cards.firecrackers)
+        if self.decision == PICK:
+            picked = sorted(pick_cards(action, n_fire), key=lambda c: self.fc(c).order)
+            self.choices.append(picked)
+            self.ask_next_choice()
             return
-        self.draw_cards()
+        card, player = self.rocket, self.seat
+        self.rocket, self.rocket_choices = -1, []
+        self.put(card, player, action - rocket_base(n_fire))
+        if self.place_on():
+            self.end_turn()
+
+    def play_turn(self, agents: Sequence[Agent], agent_rngs: Sequence[SplitMix64]) -> None:
+        """Play the decisions of this turn with these agents (one per seat, each with its
+        own generator), up to the next turn or the end of the game."""
+        turn = self.turns_total
+        while not self.over and self.turns_total == turn:
+            p = self.seat
+            legal = self.legal_actions()
+            action = agents[p].act(self.view(p), legal, agent_rngs[p])
+            if action not in legal:
+                raise IllegalAction(
+                    f"agent {agents[p].name} chose {action!r}; expected one of {legal}"
+                )
+            self.take(action)
+
+    def copy(self) -> GameState:
+        """Return an independent copy (the cards and options, immutable, are shared)."""
+        other = GameState.__new__(GameState)
+        for name, value in self.__dict__.items():
+            if isinstance(value, list):
+                value = [
+                    Slot(x.body, list(x.cards), x.power)
+                    if isinstance(x, Slot)
+                    else list(x)
+                    if isinstance(x, list)
+                    else x
+                    for x in value
+                ]
+            elif isinstance(value, SplitMix64):
+                value = SplitMix64(value.state)
+            other.__dict__[name] = value
+        return other
 
     def winners(self) -> list[int]:
         """Return the winning seats: highest total, then fewest bodies; ties share."""
@@ -760,12 +924,15 @@ def play_game(
 ) -> GameState:
     """Play one whole game with these agents (one per seat) and return the final state.
 
-    With `record`, `state.log` holds the game turn by turn (as `bombsolve dragon replay`).
+    Decision by decision (`play_turn`): seat p's agent acts with stream p + 1 of `seed`.
+    `on_turn(state)` is called after each turn, the next turn's first decision pending.
+    With `record`, `state.log` holds the game turn by turn (as `bombsolve dragon replay`;
+    each seat's face-down choice is listed in placement order).
     """
     if len(agents) != n_players:
         raise BadInput(f"need {n_players} strategies (one per player), got {len(agents)}")
     state = GameState(n_players, seed, options, cards, record=record)
-    rngs = [Rng(derive_seed(seed, p + 1)) for p in range(n_players)]
+    rngs = [SplitMix64(derive_seed(seed, p + 1)) for p in range(n_players)]
     while not state.over:
         state.play_turn(agents, rngs)
         if on_turn is not None:

@@ -39,16 +39,14 @@ def test_sub_study_roots_differ_across_runs():
 
 
 def test_dragon_play_games_are_the_seed_sequence_games():
-    from solvers.dragon import kernel
-    from solvers.dragon.agents import CODES
-    from solvers.dragon.rules import Options
+    from solvers.dragon import CODES, Options, run_games
 
     r = CliRunner().invoke(
         cli, ["dragon", "play", "-p", "3", "-s", "random", "-n", "300", "--seed", "4", "--json"]
     )
     assert r.exit_code == 0, r.output
     got = [s["wins"] for s in json.loads(r.stdout)["seats"]]
-    out = kernel.run_games(3, game_seeds(4, 300), [CODES["random"]] * 3, Options.parse(""))
+    out = run_games(3, game_seeds(4, 300), [CODES["random"]] * 3, Options.parse(""))
     assert got == out["winners"].sum(axis=0).tolist()
 
 

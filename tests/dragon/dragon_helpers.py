@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from solvers.common.rng import SplitMix64
 from solvers.dragon.cards import load_cards
-from solvers.dragon.rules import GameState, Options, Rng, Slot, View
+from solvers.dragon.rules import GameState, Options, Slot, View
 
 CARDS = load_cards()
 
@@ -76,11 +77,11 @@ class Scripted:
         self.rockets = list(rockets or [])
         self.seen: list[View] = []
 
-    def choose(self, view: View, rng: Rng) -> list[int]:
+    def choose(self, view: View, rng: SplitMix64 | None) -> list[int]:
         self.seen.append(view)
         return self.plays.pop(0)
 
-    def rocket(self, view: View, card: int, slots: list[int], rng: Rng) -> int:
+    def rocket(self, view: View, card: int, slots: list[int], rng: SplitMix64 | None) -> int:
         self.seen.append(view)
         self.slots_offered = slots
         return self.rockets.pop(0)
@@ -90,7 +91,7 @@ def place(state: GameState, choices: list[list[int]], rockets: dict[int, list[in
     """Place these choices (one list per seat) with scripted Rocket targets."""
     rockets = rockets or {}
     agents = [Scripted(rockets=rockets.get(p, [])) for p in range(state.n)]
-    state.place(choices, agents, [Rng(0)] * state.n)
+    state.place(choices, lambda p, card, slots: agents[p].rocket(state.view(p), card, slots, None))
     return agents
 
 

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from solvers.common.errors import BadInput
+from solvers.common.rng import SplitMix64
 from solvers.dragon.agents import (
     GreedyStrategy,
     MonteCarloStrategy,
@@ -17,7 +18,7 @@ from solvers.dragon.agents import (
     resolve_name,
     smart_rocket,
 )
-from solvers.dragon.rules import Rng, View, play_game
+from solvers.dragon.rules import View, play_game
 from tests.dragon.dragon_helpers import fc, position
 
 
@@ -39,14 +40,14 @@ def test_greedy_takes_a_sure_body_and_avoids_the_bad_luck_four():
     )
     v = s.view(0)
     assert expected_points(v, fc(5), 0, v.unseen()) < 0
-    assert GreedyStrategy().choose(v, Rng(0)) == [fc(10)]
+    assert GreedyStrategy().choose(v, SplitMix64(0)) == [fc(10)]
 
 
 def test_position_plays_high_to_land_last_or_low_to_land_first():
     s = position(3, [(11, []), (12, []), (17, [fc(9)])], hands=[[fc(5), fc(6), fc(8)], [], []])
-    assert PositionStrategy().choose(s.view(0), Rng(0)) == [fc(8)]  # 9 + 8 >= 17 if last
+    assert PositionStrategy().choose(s.view(0), SplitMix64(0)) == [fc(8)]  # 9 + 8 >= 17 if last
     s = position(3, [(5, []), (12, []), (25, [])], hands=[[fc(5), fc(6), fc(8)], [], []])
-    assert PositionStrategy().choose(s.view(0), Rng(0)) == [fc(5)]  # 5 >= 5 if first
+    assert PositionStrategy().choose(s.view(0), SplitMix64(0)) == [fc(5)]  # 5 >= 5 if first
 
 
 def test_smart_rocket_takes_the_best_body_or_helps_least():
@@ -62,7 +63,7 @@ def test_random_choices_are_uniform_and_distinct_for_two_players():
         2, [(11, []), (12, []), (15, []), (16, [])], hands=[[fc(5), fc(6), fc(7), fc(8)], []]
     )
     v = s.view(0)
-    rng = Rng(3)
+    rng = SplitMix64(3)
     counts = {}
     for _ in range(4000):
         a, b = RandomStrategy().choose(v, rng)

@@ -8,9 +8,10 @@ import itertools
 import pytest
 
 from solvers.common.errors import BadInput
+from solvers.common.rng import SplitMix64
 from solvers.dragon.agents import make_agents
 from solvers.dragon.cards import load_cards, parse_cards
-from solvers.dragon.rules import GameState, Options, Rng, play_game
+from solvers.dragon.rules import GameState, Options, play_game
 from tests.dragon.dragon_helpers import CARDS, bodies, fc, place, position, row_summary
 
 # --- Components (data note shared/data/dragon-bomb.md) ---------------------------------
@@ -47,14 +48,14 @@ def test_bad_card_data_names_the_key():
 
 
 def test_rng_bounded_draws_are_uniform():
-    rng = Rng(123)
-    counts = collections.Counter(rng.below(6) for _ in range(60_000))
+    rng = SplitMix64(123)
+    counts = collections.Counter(rng.below_exact(6) for _ in range(60_000))
     chi2 = sum((counts[k] - 10_000) ** 2 / 10_000 for k in range(6))
     assert chi2 < 20.5  # chi-square, 5 degrees of freedom, p = 0.001
 
 
 def test_shuffle_is_uniform_over_permutations():
-    rng = Rng(99)
+    rng = SplitMix64(99)
     counts = collections.Counter()
     for _ in range(24_000):
         items = [0, 1, 2, 3]
@@ -567,7 +568,7 @@ def test_tiebreak_counts_reading(reading):
 
 def test_two_players_play_two_cards_per_turn():
     agents = make_agents(["random", "random"])
-    rngs = [Rng(1), Rng(2)]
+    rngs = [SplitMix64(1), SplitMix64(2)]
     s = GameState(2, seed=3)
     before = sum(len(x.cards) for x in s.row) + len(s.discard)
     s.play_turn(agents, rngs)
