@@ -42,7 +42,7 @@ def warn_nonstandard(config, idle: bool = True):
         return config
     from dataclasses import replace
 
-    from solvers.allisbomb.cards import load_cards
+    from solvers.allisbomb.cards.cards import load_cards
 
     cs = load_cards(config)
     for line in (*cs.nonstandard, *(cs.warnings if idle else ())):
@@ -55,7 +55,7 @@ def warn_nonstandard(config, idle: bool = True):
 def banner(stand_in: bool, provenance: dict | None, version: str | None = None) -> str:
     """The first line of every report: whose card texts these are, per set, and which
     stand-in set version the stand-in ones come from."""
-    from solvers.allisbomb.cards import provenance_words
+    from solvers.allisbomb.cards.cards import provenance_words
 
     per_set = provenance_words(provenance or {})
     if stand_in:
@@ -89,7 +89,7 @@ class GameArgs:
 
     def rule_values(self) -> dict[str, object]:
         """The --rule options as {GameConfig field: value} (raises BadInput on a bad one)."""
-        from solvers.allisbomb.config import RULE_OPTIONS
+        from solvers.allisbomb.cards.config import RULE_OPTIONS
         from solvers.common.options import parse_rule_pairs
 
         return parse_rule_pairs(self.rule_pairs, {name: bool for name in RULE_OPTIONS})
@@ -102,7 +102,7 @@ class GameArgs:
         """The options given, as the keys of a position's ``config`` that say the same
         (results/allisbomb/README.md, "Positions"): what to write instead of them with
         --state. Raises BadInput on a bad value, as `config` does."""
-        from solvers.allisbomb.config import cards_option, parse_expansions
+        from solvers.allisbomb.cards.config import cards_option, parse_expansions
 
         keys: dict[str, object] = {}
         names = parse_expansions(self.expansions)
@@ -127,7 +127,7 @@ class GameArgs:
 
     def config(self):
         """The validated `GameConfig` (raises BadInput naming a bad value)."""
-        from solvers.allisbomb.config import GameConfig, cards_option, parse_expansions
+        from solvers.allisbomb.cards.config import GameConfig, cards_option, parse_expansions
 
         names = parse_expansions(self.expansions)
         config = GameConfig(
@@ -422,7 +422,7 @@ def allisbomb(
 
 def _study_case(study_dir: str, case: int):
     """(rank, game options, node limit, summary) of a sweep's case, for ``--study --case``."""
-    from solvers.allisbomb.config import DEFAULT_CARDS, RULE_OPTIONS
+    from solvers.allisbomb.cards.config import DEFAULT_CARDS, RULE_OPTIONS
     from solvers.allisbomb.study import sweep_case
 
     c = sweep_case(study_dir, case)
@@ -1086,7 +1086,7 @@ def rules_cmd(game, as_json) -> None:
     """
     from dataclasses import asdict
 
-    from solvers.allisbomb.config import RULE_OPTIONS
+    from solvers.allisbomb.cards.config import RULE_OPTIONS
 
     config = game.config()
     rows = [

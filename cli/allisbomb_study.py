@@ -49,7 +49,7 @@ def rules_played(pairs, games, command: str, shown):
     """
     from dataclasses import replace
 
-    from solvers.allisbomb.config import RULE_OPTIONS
+    from solvers.allisbomb.cards.config import RULE_OPTIONS
     from solvers.common.options import parse_rule_pairs
 
     values = parse_rule_pairs(pairs, {name: bool for name in RULE_OPTIONS})
@@ -164,7 +164,7 @@ def sweep(
     """
     from dataclasses import replace
 
-    from solvers.allisbomb.config import cards_option
+    from solvers.allisbomb.cards.config import cards_option
     from solvers.allisbomb.study import (
         SWEEP_NODE_LIMIT,
         matrix_configs,
@@ -473,7 +473,7 @@ def campaign(
     """
     from dataclasses import replace
 
-    from solvers.allisbomb.config import cards_option
+    from solvers.allisbomb.cards.config import cards_option
     from solvers.allisbomb.report import campaign_caption, write_campaign_report
     from solvers.allisbomb.study import campaign_study
     from solvers.common.runner import check_study_folder, load_manifest, run_study
@@ -485,7 +485,7 @@ def campaign(
             "a set version (standin-v1, standin-v2), not a card file"
         )
     from solvers.allisbomb.campaign import campaign_config
-    from solvers.allisbomb.config import EXPANSIONS
+    from solvers.allisbomb.cards.config import EXPANSIONS
 
     games = [
         campaign_config(g, (), players, fields["cards_version"]) for g in range(len(EXPANSIONS))

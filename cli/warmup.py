@@ -54,7 +54,7 @@ class Kernel:
 
 
 def _allisbomb_solve(node_limit: int = 1) -> None:
-    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.cards.config import GameConfig
     from solvers.allisbomb.solver import solve, table_bits_for
 
     # also allocates the transposition table the solve will use
@@ -88,7 +88,7 @@ def _allisbomb_solve_entries() -> list:
 
 
 def _allisbomb_shortest() -> None:
-    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.cards.config import GameConfig
     from solvers.allisbomb.rules import new_game
     from solvers.allisbomb.solver import compiled, solve_shortest
 
@@ -106,7 +106,7 @@ def _allisbomb_shortest_entries() -> list:
 
 
 def _allisbomb_keep_most(node_limit: int = 1) -> None:
-    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.cards.config import GameConfig
     from solvers.allisbomb.rules import new_game
     from solvers.allisbomb.solver import compiled, solve_state, table_bits_for
 
@@ -147,7 +147,7 @@ def _allisbomb_extended_entries() -> list:
 def _allisbomb_sweep() -> None:
     import numpy as np
 
-    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.cards.config import GameConfig
     from solvers.allisbomb.solver import solve_batch
 
     solve_batch(GameConfig(blitz=True), np.arange(13, dtype=np.int64)[None, :], node_limit=1)

@@ -36,8 +36,8 @@ from solvers.allisbomb.agents import (  # noqa: E402
     play_lookahead,
     play_random,
 )
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import (  # noqa: E402
+from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
+from solvers.allisbomb.cards.config import (  # noqa: E402
     CARD_VERSIONS,
     DEFAULT_CARDS,
     GameConfig,

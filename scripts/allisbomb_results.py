@@ -44,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.config import CARD_VERSIONS, DEFAULT_CARDS  # noqa: E402
+from solvers.allisbomb.cards.config import CARD_VERSIONS, DEFAULT_CARDS  # noqa: E402
 from solvers.allisbomb.escalate import CEILING, FIRST_LIMIT, Escalation  # noqa: E402
 from solvers.allisbomb.report import (  # noqa: E402
     campaign_caption,

@@ -26,8 +26,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
+from solvers.allisbomb.cards.config import GameConfig  # noqa: E402
 from solvers.allisbomb.deals import deal_from_seed, rank  # noqa: E402
 from solvers.allisbomb.solver import solve_batch  # noqa: E402
 from solvers.common.files import atomic_path, write_text_atomic  # noqa: E402

@@ -42,8 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import EXPANSIONS, GameConfig  # noqa: E402
+from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig  # noqa: E402
 from solvers.allisbomb.deals import shuffles  # noqa: E402
 from solvers.allisbomb.rules import new_game  # noqa: E402
 from solvers.allisbomb.search import reference_search  # noqa: E402
@@ -52,7 +52,7 @@ from solvers.common.host import cpu_model  # noqa: E402
 
 COMPILE_SNIPPET = (
     "import time; t=time.perf_counter();"
-    "from solvers.allisbomb.config import GameConfig;"
+    "from solvers.allisbomb.cards.config import GameConfig;"
     "from solvers.allisbomb.solver import solve;"
     "solve(GameConfig(blitz=True), list(range(13)), node_limit=10, check=False);"
     "print(time.perf_counter()-t)"

@@ -48,7 +48,7 @@ DEALS = {"base": 400, "blitz": 2000, "base+all": 200, "six": 60}
 
 
 def _configs():
-    from solvers.allisbomb.config import EXPANSIONS, GameConfig
+    from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 
     return {
         "base": GameConfig(),
@@ -77,7 +77,7 @@ def main() -> int:
 
     import numpy as np
 
-    from solvers.allisbomb.config import DEFAULT_CARDS
+    from solvers.allisbomb.cards.config import DEFAULT_CARDS
     from solvers.allisbomb.deals import rank, shuffles
     from solvers.allisbomb.escalate import Escalation, solve_escalating
     from solvers.allisbomb.exhaust import ESCALATION as BLITZ_ESCALATION
@@ -244,7 +244,7 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
     from compare_allisbomb_kernels import load_revision, runner
 
     from solvers.allisbomb import kernel as new_kernel
-    from solvers.allisbomb.cards import load_cards
+    from solvers.allisbomb.cards.cards import load_cards
     from solvers.allisbomb.deals import shuffles
     from solvers.allisbomb.kernel import CODE_UNDECIDED
     from solvers.allisbomb.program import copy_keys, win_info
@@ -296,7 +296,7 @@ def _kernel_vs_reference(deals: int, seed: int) -> dict:
     """CPU time per base deal, the reference search against the kernel's plain search."""
     import numpy as np
 
-    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.cards.config import GameConfig
     from solvers.allisbomb.deals import shuffles
     from solvers.allisbomb.rules import new_game
     from solvers.allisbomb.search import reference_search
@@ -340,7 +340,7 @@ def dask_overhead(argv: list[str]) -> int:
     )
     args = ap.parse_args(argv)
 
-    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.cards.config import GameConfig
     from solvers.allisbomb.solver import solve_batch
     from solvers.allisbomb.study import sweep_study
     from solvers.common.cluster import LocalDaskCluster

@@ -30,8 +30,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
+from solvers.allisbomb.cards.config import GameConfig  # noqa: E402
 from solvers.allisbomb.rules import new_game  # noqa: E402
 from solvers.allisbomb.search import reference_search  # noqa: E402
 from solvers.allisbomb.solver import solve  # noqa: E402

@@ -53,8 +53,8 @@ from solvers.common.numba_target import configure  # noqa: E402
 configure()  # the command line's target (numba_target), before any kernel is defined
 
 from solvers.allisbomb import kernel as new_kernel  # noqa: E402
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import EXPANSIONS, GameConfig  # noqa: E402
+from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig  # noqa: E402
 from solvers.allisbomb.deals import shuffles  # noqa: E402
 from solvers.allisbomb.program import uses_extended, win_info  # noqa: E402
 from solvers.allisbomb.search import MAX_DEPTH  # noqa: E402

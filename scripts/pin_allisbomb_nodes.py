@@ -44,8 +44,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import GameConfig  # noqa: E402
+from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
+from solvers.allisbomb.cards.config import GameConfig  # noqa: E402
 from solvers.allisbomb.program import copy_keys, copy_keys_enabled, move_order  # noqa: E402
 from solvers.allisbomb.solver import solve, solve_batch  # noqa: E402
 from solvers.allisbomb.study import config_to_params, matrix_configs  # noqa: E402

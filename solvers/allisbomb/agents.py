@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.allisbomb.cards import CardSet
+from solvers.allisbomb.cards.cards import CardSet
 from solvers.allisbomb.rules import DECK, DISCARD, EQUIP0, EQUIP1, OUT, Outcome, State
 
 #: Turns after which a heuristic game counts as lost (a deal is decided far sooner by

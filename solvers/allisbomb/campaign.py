@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solvers.allisbomb.config import DEFAULT_CARDS, EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, GameConfig
 from solvers.allisbomb.rules import DISCARD, State
 
 #: Points thresholds of the medals (rulebook H, "Score").

@@ -22,8 +22,8 @@ from solvers.allisbomb.agents import (
     lookahead_game,
 )
 from solvers.allisbomb.campaign import campaign_config, removals_after_game, score
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS
 from solvers.allisbomb.rules import Outcome, new_game
 
 

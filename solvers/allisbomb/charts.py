@@ -42,7 +42,7 @@ def short_label(label: str) -> str:
     """
     head, sep, tail = label.partition("/")
     parts = head.split("+")
-    from solvers.allisbomb.config import EXPANSIONS as six
+    from solvers.allisbomb.cards.config import EXPANSIONS as six
 
     if all(e in parts for e in six):
         at = parts.index(six[0])

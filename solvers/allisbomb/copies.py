@@ -38,7 +38,7 @@ from solvers.common.numba_jit import njit
 from solvers.common.numba_opt import linked_helper
 
 if TYPE_CHECKING:
-    from solvers.allisbomb.cards import CardSet
+    from solvers.allisbomb.cards.cards import CardSet
     from solvers.allisbomb.rules import State
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
@@ -60,7 +60,7 @@ def copy_groups(cs: CardSet, info: np.ndarray, steps: np.ndarray) -> list[list[i
     `steps` the compiled step rows."""
     # imported here, not at module level: no jitted code uses it, so the Numba cache of
     # the kernel need not depend on cards.py (solvers.common.numba_deps)
-    from solvers.allisbomb.cards import win_cards
+    from solvers.allisbomb.cards.cards import win_cards
 
     named = {int(info[i]) for i in _WIN_IDS if info[i] >= 0}
     for col in _REF_COLUMNS:
@@ -130,7 +130,7 @@ def search_key(state: State, groups: list[list[int]]) -> tuple:
     if not groups:
         return state.key()
     n = state.cards.n
-    from solvers.allisbomb.cards import win_cards
+    from solvers.allisbomb.cards.cards import win_cards
 
     tracked = set(win_cards(state.cards)["tracked"])
 

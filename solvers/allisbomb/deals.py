@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from solvers.allisbomb.cards import CardSet, load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import CardSet, load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.common.errors import BadInput, nearest
 
 

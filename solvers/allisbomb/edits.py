@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb.cards import Card, CardSet, Cond, Side, Step, _set_kinds, load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import Card, CardSet, Cond, Side, Step, _set_kinds, load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.common.errors import BadInput
 
 #: The loader's NUMBER range (cards.py `_parse_side`): edits stay inside it.

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.kernel import CODE_UNDECIDED
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import (

@@ -52,9 +52,9 @@ from solvers.allisbomb.blitz_ranks import (
     n_groups,
     parse_ranks,
 )
-from solvers.allisbomb.cards import load_cards, provenance_words
+from solvers.allisbomb.cards.cards import load_cards, provenance_words
 from solvers.allisbomb.commands import rerun_command
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.deals import rank as perm_rank
 from solvers.allisbomb.escalate import Escalation, solve_escalating
 from solvers.allisbomb.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, MAXC

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solvers.allisbomb.config import DEFAULT_CARDS, UNVERSIONED_CARDS
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS
 from solvers.common.errors import BadInput, nearest
 from solvers.common.jsonfile import check_json_value
 

@@ -16,8 +16,8 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from solvers.allisbomb.cards import DESTS, KEYWORDS, OPS, PICKS, ZONES, CardSet, Step, load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import DESTS, KEYWORDS, OPS, PICKS, ZONES, CardSet, Step, load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.copies import copies_on, extend_copies
 from solvers.allisbomb.layout import NEXT_ADD_ZERO, NEXT_IGNITED, NEXT_NO_ACTION
 from solvers.allisbomb.ordering import INFO_ORDER, extend_order

@@ -160,7 +160,7 @@ from solvers.common.numba_jit import njit
 from solvers.common.numba_opt import linked_helper
 
 if TYPE_CHECKING:
-    from solvers.allisbomb.cards import CardSet, Step
+    from solvers.allisbomb.cards.cards import CardSet, Step
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
@@ -1444,7 +1444,7 @@ def extend_marks(cs: CardSet, info: np.ndarray) -> np.ndarray:
     out[: len(info)] = info
     # imported here, not at module level: no jitted code uses it, so the Numba caches need
     # not depend on cards.py (solvers.common.numba_deps follows module-level imports)
-    from solvers.allisbomb.cards import win_cards
+    from solvers.allisbomb.cards.cards import win_cards
 
     m = _mask(win_cards(cs)["tracked"])
     out[skip_start(cs.n) + SKIP_WIDTH :] = [m & 0x7FFFFFFF, m >> 31]

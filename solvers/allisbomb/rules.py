@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solvers.allisbomb.cards import (
+from solvers.allisbomb.cards.cards import (
     NEXT_ADD,
     NEXT_EFFECTS,
     Card,
@@ -37,7 +37,7 @@ from solvers.allisbomb.cards import (
     load_cards,
     win_cards,
 )
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.positions import (
     FORMAT,
     check_agrees,

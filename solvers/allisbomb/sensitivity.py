@@ -38,9 +38,9 @@ from solvers.allisbomb.agents import (
     play_greedy,
     play_lookahead,
 )
-from solvers.allisbomb.cards import load_cards
+from solvers.allisbomb.cards.cards import load_cards
 from solvers.allisbomb.commands import rerun_command
-from solvers.allisbomb.config import DEFAULT_CARDS, UNVERSIONED_CARDS, GameConfig
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS, GameConfig
 from solvers.allisbomb.deals import rank
 from solvers.allisbomb.edits import (
     Edit,

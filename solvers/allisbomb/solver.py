@@ -22,8 +22,8 @@ import numpy as np
 
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb import layout
-from solvers.allisbomb.cards import CardSet, load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import CardSet, load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.program import Program, compiled_program
 from solvers.allisbomb.rules import Ending, Outcome, State, new_game
 from solvers.allisbomb.search import MAX_DEPTH

@@ -42,8 +42,8 @@ from solvers.allisbomb.agents import (
     play_lookahead,
     play_random,
 )
-from solvers.allisbomb.cards import load_cards, provenance_words
-from solvers.allisbomb.config import (
+from solvers.allisbomb.cards.cards import load_cards, provenance_words
+from solvers.allisbomb.cards.config import (
     ALIASES,
     CARD_VERSIONS,
     DEFAULT_CARDS,

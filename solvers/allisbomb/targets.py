@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from solvers.allisbomb.agents import lookahead_game
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.edits import pair_deck
 from solvers.allisbomb.rules import Outcome, new_game
 from solvers.allisbomb.solver import solve_batch

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from solvers.allisbomb.cards import MAX_CARDS, Card, CardSet, Side, Step
+from solvers.allisbomb.cards.cards import MAX_CARDS, Card, CardSet, Side, Step
 from solvers.allisbomb.rules import (
     DECK,
     DISCARD,
@@ -24,7 +24,7 @@ from solvers.allisbomb.rules import (
     next_card_words,
     next_words,
 )
-from solvers.allisbomb.slips import slips
+from solvers.allisbomb.cards.slips import slips
 from solvers.common.errors import BadInput
 
 _ZONE_WORDS = {

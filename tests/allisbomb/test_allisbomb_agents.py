@@ -14,8 +14,8 @@ from solvers.allisbomb.agents import (
     play_lookahead,
     play_random,
 )
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.deals import deal_from_seed
 from solvers.allisbomb.rules import Outcome, State, new_game
 from solvers.allisbomb.solver import solve_state

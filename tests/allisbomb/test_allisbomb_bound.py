@@ -15,8 +15,8 @@ import pytest
 
 from solvers.allisbomb import prune
 from solvers.allisbomb.campaign import campaign_config, play_campaign
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.kernel import E_NOT_BEST
 from solvers.allisbomb.program import compile_program
 from solvers.allisbomb.rules import State, new_game

@@ -10,7 +10,7 @@ import numpy as np
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb import solver
 from solvers.allisbomb.campaign import campaign_config
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import compiled, solve_state
 

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.allisbomb.campaign import score
-from solvers.allisbomb.config import EXPANSIONS
+from solvers.allisbomb.cards.config import EXPANSIONS
 from solvers.common.runner import load_study
 
 

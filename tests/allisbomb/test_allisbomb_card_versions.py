@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards import DATA_DIR, SET_FILES, load_cards, load_file, shipped_set
-from solvers.allisbomb.config import (
+from solvers.allisbomb.cards.cards import DATA_DIR, SET_FILES, load_cards, load_file, shipped_set
+from solvers.allisbomb.cards.config import (
     CARD_VERSIONS,
     DEFAULT_CARDS,
     EXPANSIONS,

@@ -122,7 +122,7 @@ def test_shortest_and_keep_most_flags():
 
 
 def test_user_card_file_is_used_by_solve_state_and_replay(tmp_path):
-    from solvers.allisbomb.cards import DATA_DIR
+    from solvers.allisbomb.cards.cards import DATA_DIR
 
     text = (DATA_DIR / "base.toml").read_text().replace('"stand-in"', '"printed"')
     text = text.replace('number = 3\nkeyword = "ROYAL"', 'number = 2\nkeyword = "ROYAL"')

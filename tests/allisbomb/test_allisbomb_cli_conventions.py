@@ -17,7 +17,7 @@ import cli.warmup as warmup
 import solvers.common.runner as runner
 from cli.main import cli
 from solvers.allisbomb import exhaust as E
-from solvers.allisbomb.config import RULE_OPTIONS
+from solvers.allisbomb.cards.config import RULE_OPTIONS
 from solvers.allisbomb.solver import solve_batch
 from solvers.common.runner import load_manifest
 

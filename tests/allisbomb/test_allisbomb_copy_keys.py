@@ -15,8 +15,8 @@ import re
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards import BLITZ_PAIRS, load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.copies import copy_groups, groups_of, kernel_search_key, search_key
 from solvers.allisbomb.layout import key_words
 from solvers.allisbomb.program import (

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb import kernel as K
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.program import OP_XSELECT, compiled_program, uses_extended
 from solvers.allisbomb.solver import compiled
 from solvers.common.numba_cache import all_cached, is_cached

@@ -35,8 +35,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.program import (
     copy_keys,
     copy_keys_enabled,

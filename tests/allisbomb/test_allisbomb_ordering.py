@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.deals import shuffles
 from solvers.allisbomb.ordering import card_priorities, priority_table
 from solvers.allisbomb.program import compiled_program, move_order, move_order_enabled

@@ -9,7 +9,7 @@ import json
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.deals import deal_from_seed
 from solvers.allisbomb.explain import DEAD_WORDS, ENDING_WORDS, explain_loss
 from solvers.allisbomb.prune import RULES

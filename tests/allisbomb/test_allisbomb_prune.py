@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb import program, prune
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.program import compile_program
 from solvers.allisbomb.rules import Ending, State, new_game
 from solvers.allisbomb.search import reference_search

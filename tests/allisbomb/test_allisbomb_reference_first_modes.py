@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.deals import deal_from_seed
 from solvers.allisbomb.rules import Ending, Outcome, new_game
 from solvers.allisbomb.search import reference_deepening, reference_search
@@ -167,7 +167,7 @@ def test_keep_most_reference_first_equals_the_kernel_alone(cfg, seeds):
 _COLD = """
 import json, sys
 import numba
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.deals import deal_from_seed
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import solve_first

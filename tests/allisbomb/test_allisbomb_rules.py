@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.rules import (
     DECK,
     DISCARD,

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards import BLITZ_PAIRS, load_cards
-from solvers.allisbomb.config import DEFAULT_CARDS, EXPANSIONS, GameConfig, cards_option
+from solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, GameConfig, cards_option
 from solvers.allisbomb.edits import (
     Edit,
     all_edits,

@@ -6,7 +6,7 @@ node limit, the commits that computed it) are read here from the runner manifest
 
 from __future__ import annotations
 
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.sensitivity import sensitivity_study, write_report
 from solvers.common.runner import load_manifest, run_study
 from tests.common.svg import svg_text

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb import prune
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.program import compile_program
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.solver import to_kernel_state

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.deals import deal_from_seed
 from solvers.allisbomb.rules import Outcome, new_game
 from solvers.allisbomb.solver import solve_first, solve_state, verify_solution

@@ -10,8 +10,8 @@ from solvers.allisbomb.campaign import (
     removals_after_game,
     score,
 )
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.deals import shuffles
 from solvers.allisbomb.rules import Outcome, new_game
 from solvers.allisbomb.search import reference_search, reference_shortest

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.rules import Outcome, new_game
 from solvers.allisbomb.search import reference_shortest
 from solvers.allisbomb.solver import compiled, solve, verify_solution

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb import kernel as K
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.deals import shuffles
 from solvers.allisbomb.solver import solve_batch
 from solvers.common.errors import BadInput

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.deals import shuffles
 from solvers.allisbomb.escalate import Escalation, solve_escalating
 from solvers.allisbomb.kernel import CODE_UNDECIDED

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from solvers.allisbomb.cards import DATA_DIR, load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import DATA_DIR, load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.targets import TARGETS, Measure, judge, median_interval
 
 V2 = DATA_DIR / "standin-v2.toml"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.rules import new_game, state_from_json
 from solvers.common.errors import BadInput
 

@@ -16,8 +16,8 @@ import pytest
 
 from solvers.allisbomb import kernel as K
 from solvers.allisbomb import layout
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.rules import _info, new_game
 from solvers.allisbomb.solver import compiled, to_kernel_state
 

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.allisbomb.deals import rank
 from solvers.allisbomb.solver import solve
 from solvers.allisbomb.study import heuristic_deal, matrix_configs, sweep_study

@@ -14,7 +14,7 @@ import numpy as np
 
 from solvers.allisbomb import study
 from solvers.allisbomb.campaign import CampaignResult
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
 from solvers.common.runner import ChunkSpec
 
 

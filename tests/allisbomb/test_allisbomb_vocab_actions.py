@@ -10,8 +10,8 @@ import numpy as np
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.rules import new_game
 from solvers.allisbomb.search import reference_search
 from solvers.allisbomb.solver import solve

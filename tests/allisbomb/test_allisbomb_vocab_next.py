@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from solvers.allisbomb import prune
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.allisbomb.rules import Ending, State, state_from_json
 from solvers.allisbomb.transcribe import step_words
 from solvers.common.errors import BadInput

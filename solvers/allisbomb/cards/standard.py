@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from solvers.common.errors import nearest
 
 if TYPE_CHECKING:
-    from solvers.allisbomb.cards import Card
-    from solvers.allisbomb.config import GameConfig
+    from solvers.allisbomb.cards.cards import Card
+    from solvers.allisbomb.cards.config import GameConfig
 
 #: Rulebook G "Blitz", E.1, data note: the base game's 18 cards by NAME.
 BASE_COPIES: dict[str, int] = {

@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.slips import slips
-from solvers.allisbomb.standard import breaches
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.slips import slips
+from solvers.allisbomb.cards.standard import breaches
 from solvers.common.errors import BadInput, nearest
 from solvers.common.files import read_input
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).parent.parent / "data"
 SET_FILES: dict[str, str] = {
     "base": "base.toml",
     "hands": "hands.toml",
