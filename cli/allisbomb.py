@@ -423,7 +423,7 @@ def allisbomb(
 def _study_case(study_dir: str, case: int):
     """(rank, game options, node limit, summary) of a sweep's case, for ``--study --case``."""
     from solvers.allisbomb.cards.config import DEFAULT_CARDS, RULE_OPTIONS
-    from solvers.allisbomb.study import sweep_case
+    from solvers.allisbomb.studies.study import sweep_case
 
     c = sweep_case(study_dir, case)
     config = c["config"]
@@ -492,12 +492,12 @@ def solve_command(
 ) -> dict:
     """Solve one deal or position and return the JSON-ready result (replay-checked); with
     `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
-    from solvers.allisbomb import deals
-    from solvers.allisbomb.commands import rerun_command
-    from solvers.allisbomb.positions import cards_version_note
-    from solvers.allisbomb.rules import new_game, state_from_json
-    from solvers.allisbomb.search import stars_lost
-    from solvers.allisbomb.solver import compiled  # (imports the kernel module;
+    from solvers.allisbomb.rules import deals
+    from solvers.allisbomb.rules.commands import rerun_command
+    from solvers.allisbomb.rules.positions import cards_version_note
+    from solvers.allisbomb.rules.rules import new_game, state_from_json
+    from solvers.allisbomb.search.search import stars_lost
+    from solvers.allisbomb.search.solver import compiled  # (imports the kernel module;
     # nothing compiles until a kernel function is first called)
 
     note = None
@@ -548,7 +548,7 @@ def solve_command(
             sized = {"node_limit": node_limit} if part in ("solve", "keep-most") else {}
             warm["seconds"] += ensure_compiled("allisbomb", part, **sized)
 
-    from solvers.allisbomb.solver import solve_first
+    from solvers.allisbomb.search.solver import solve_first
 
     # the reference search first in every mode; the kernel (and its compile) only when
     # the reference's budget runs out
@@ -565,7 +565,7 @@ def solve_command(
     split = None
     if split_depth is not None and res.outcome == "undecided":
         res, split = _split(state, res, split_depth, split_limit, load_kernel)
-    from solvers.allisbomb.explain import ending_words
+    from solvers.allisbomb.search.explain import ending_words
 
     turns, s = transcript(state, res.solution)
     out = {
@@ -611,7 +611,7 @@ def solve_command(
         if shortest:
             out["shortest_proven"] = not not_proven
     elif res.outcome == "loss":
-        from solvers.allisbomb.explain import explain_loss
+        from solvers.allisbomb.search.explain import explain_loss
 
         why = explain_loss(state)
         ranked = sorted(why.ends, key=lambda w: -why.ends[w]) or ending_words(res.loss_reason)
@@ -655,8 +655,8 @@ def kernel_parts(extended: bool, search: str | None) -> list[str]:
 def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[object, dict]:
     """Split a deal the search left undecided (`split.solve_split`): the combined result
     (positions of both) and the split's record for the output."""
-    from solvers.allisbomb.solver import SolveResult
-    from solvers.allisbomb.split import SPLIT_LIMIT, solve_split
+    from solvers.allisbomb.search.solver import SolveResult
+    from solvers.allisbomb.search.split import SPLIT_LIMIT, solve_split
 
     limit = limit or SPLIT_LIMIT
     if res.engine == "reference":
@@ -683,15 +683,15 @@ def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[obje
 def is_proof(words: str) -> bool:
     """True if `words` (an end of `explain.explain_loss`) say where the pruning proved no
     win reachable (`explain.dead_words`) rather than a way the rulebook's game is lost."""
-    from solvers.allisbomb.explain import ENDING_WORDS
-    from solvers.allisbomb.rules import Ending
+    from solvers.allisbomb.rules.rules import Ending
+    from solvers.allisbomb.search.explain import ENDING_WORDS
 
     return words.startswith(ENDING_WORDS[Ending.NO_WIN_REACHABLE])
 
 
 def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
     """What stopped an undecided search, in words."""
-    from solvers.allisbomb.rules import MAX_MOVES, Ending
+    from solvers.allisbomb.rules.rules import MAX_MOVES, Ending
 
     if res.loss_reason & Ending.TOO_MANY_MOVES:
         return (
@@ -714,7 +714,7 @@ def transcript(state, solution) -> tuple[list[dict], object]:
     """Play `solution` from `state` through the reference engine; return one record per
     turn (what the turn did, then the DECK, EQUIPPED CARDS, DISCARD PILE top first and
     the cards out of play) and the final position. `replay` prints the same records."""
-    from solvers.allisbomb.rules import OUT
+    from solvers.allisbomb.rules.rules import OUT
 
     config = state.config
     turns = []
@@ -930,8 +930,8 @@ def replay_cmd(file) -> None:
 def _replay_bare_line(data: dict, file: str) -> str:
     """The transcript of a file holding only a `position` and a `solution` (a line written
     by hand, not a solve result): the banner, the game, each turn and the result."""
-    from solvers.allisbomb.positions import cards_version_note, check_solution
-    from solvers.allisbomb.rules import Outcome, state_from_json
+    from solvers.allisbomb.rules.positions import cards_version_note, check_solution
+    from solvers.allisbomb.rules.rules import Outcome, state_from_json
 
     if "position" not in data or "solution" not in data:
         raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
@@ -957,8 +957,8 @@ def where_it_stops(turns: list[dict], end) -> str:
     """Where a line that does not win stops (its `transcript` records and final state): the
     turn that loses the game and how (rulebook E, "Losing the Game"), or the game still
     going on after its last turn."""
-    from solvers.allisbomb.explain import ending_words
-    from solvers.allisbomb.rules import Outcome
+    from solvers.allisbomb.rules.rules import Outcome
+    from solvers.allisbomb.search.explain import ending_words
 
     if end.outcome is Outcome.LOSS and turns:
         t = turns[-1]
@@ -1003,8 +1003,8 @@ def replayed(data, file: str) -> dict:
     message starting with `file`, if the file is not a solve result, a line cannot be
     played, a win's line does not win, or a loss's longest line wins.
     """
-    from solvers.allisbomb.positions import check_solution
-    from solvers.allisbomb.rules import Outcome, state_from_json
+    from solvers.allisbomb.rules.positions import check_solution
+    from solvers.allisbomb.rules.rules import Outcome, state_from_json
 
     if not isinstance(data, dict) or "position" not in data or "solution" not in data:
         raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
@@ -1055,8 +1055,8 @@ def replayed(data, file: str) -> dict:
 def _rerun_of(data: dict, state, file: str) -> str | None:
     """The re-run command of a saved solve, made anew from its position's configuration and
     its rank (None for a solve from --state); BadInput if the rank is not its deck's deal."""
-    from solvers.allisbomb.commands import rerun_command
-    from solvers.allisbomb.deals import unrank
+    from solvers.allisbomb.rules.commands import rerun_command
+    from solvers.allisbomb.rules.deals import unrank
 
     if data["rank"] is None:
         return None

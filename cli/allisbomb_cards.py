@@ -37,7 +37,7 @@ def cards(ctx, game, as_json) -> None:
             )
         return
     from solvers.allisbomb.cards.cards import load_cards
-    from solvers.allisbomb.rules import card_table
+    from solvers.allisbomb.rules.rules import card_table
 
     config = game.config()
     cs = load_cards(config)
@@ -130,7 +130,7 @@ def check_cmd(file, expansions, players, allow_nonstandard, as_json) -> None:
       bombsolve allisbomb cards check mycards.toml
     """
     from solvers.allisbomb.cards.cards import load_cards, provenance_text
-    from solvers.allisbomb.transcribe import check_report
+    from solvers.allisbomb.rules.transcribe import check_report
 
     config = _file_game(file, expansions, players, allow_nonstandard)
     cs = load_cards(config)
@@ -199,8 +199,8 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
       bombsolve allisbomb cards try mycards.toml --card RASCAL --side ignited
     """
     from solvers.allisbomb.cards.cards import load_cards
-    from solvers.allisbomb.rules import state_from_json
-    from solvers.allisbomb.transcribe import default_position, find_card, try_card
+    from solvers.allisbomb.rules.rules import state_from_json
+    from solvers.allisbomb.rules.transcribe import default_position, find_card, try_card
 
     config = _file_game(file, expansions, players, allow_nonstandard)
     cs = load_cards(config)

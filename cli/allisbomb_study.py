@@ -165,7 +165,7 @@ def sweep(
     from dataclasses import replace
 
     from solvers.allisbomb.cards.config import cards_option
-    from solvers.allisbomb.study import (
+    from solvers.allisbomb.studies.study import (
         SWEEP_NODE_LIMIT,
         matrix_configs,
         parse_configs,
@@ -195,8 +195,8 @@ def sweep(
         configs = [game.config()]
     policy = None
     if escalate:
-        from solvers.allisbomb.escalate import CEILING, FIRST_LIMIT, Escalation
-        from solvers.allisbomb.split import SPLIT_LIMIT
+        from solvers.allisbomb.search.escalate import CEILING, FIRST_LIMIT, Escalation
+        from solvers.allisbomb.search.split import SPLIT_LIMIT
 
         check_split_limit(split_depth, split_limit)
         policy = Escalation(
@@ -277,8 +277,8 @@ def _chunks_gone(folder: Path) -> bool:
 
 def _redraw(folder: Path, report_dir: Path | None = None) -> None:
     """Report a sweep from its earlier report's tables (its chunks are gone)."""
-    from solvers.allisbomb.report import headline_table, redraw_report
-    from solvers.allisbomb.study import caption
+    from solvers.allisbomb.studies.report import headline_table, redraw_report
+    from solvers.allisbomb.studies.study import caption
 
     manifest = _sweep_manifest(folder)
     text = caption(manifest)
@@ -317,8 +317,8 @@ def _sweep_manifest(folder: Path):
 
 
 def _report(out: Path, rows, report_dir: Path | None = None) -> None:
-    from solvers.allisbomb.report import headline_table, summarize, write_report
-    from solvers.allisbomb.study import caption
+    from solvers.allisbomb.studies.report import headline_table, summarize, write_report
+    from solvers.allisbomb.studies.study import caption
 
     manifest = _sweep_manifest(out)
     labels = manifest["identity"]["params"]["labels"]
@@ -335,8 +335,8 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
     """One report over several sweeps: their rows together, every caption kept."""
     import pandas as pd
 
-    from solvers.allisbomb.report import headline_table, summarize, write_report
-    from solvers.allisbomb.study import caption
+    from solvers.allisbomb.studies.report import headline_table, summarize, write_report
+    from solvers.allisbomb.studies.study import caption
 
     frames, labels, captions, where, manifests = [], [], [], {}, {}
     for folder in folders:
@@ -365,7 +365,7 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
 
 
 def _index_page(target: Path, text: str, manifests, skip=()) -> None:
-    from solvers.allisbomb.report import write_index_page
+    from solvers.allisbomb.studies.report import write_index_page
 
     write_index_page(target, text, manifests, skip)
 
@@ -392,8 +392,8 @@ def export(study_dir, csv_path) -> None:
     Example:
       bombsolve allisbomb export runs/base --csv base.csv
     """
-    from solvers.allisbomb.commands import rerun_command
-    from solvers.allisbomb.study import config_from_params
+    from solvers.allisbomb.rules.commands import rerun_command
+    from solvers.allisbomb.studies.study import config_from_params
     from solvers.common.files import atomic_path
     from solvers.common.runner import load_study
 
@@ -474,8 +474,8 @@ def campaign(
     from dataclasses import replace
 
     from solvers.allisbomb.cards.config import cards_option
-    from solvers.allisbomb.report import campaign_caption, write_campaign_report
-    from solvers.allisbomb.study import campaign_study
+    from solvers.allisbomb.studies.report import campaign_caption, write_campaign_report
+    from solvers.allisbomb.studies.study import campaign_study
     from solvers.common.runner import check_study_folder, load_manifest, run_study
 
     fields = cards_option(cards_version)
@@ -484,8 +484,8 @@ def campaign(
             f"--cards {cards_version}: Campaign Mode plays a shipped stand-in set; expected "
             "a set version (standin-v1, standin-v2), not a card file"
         )
-    from solvers.allisbomb.campaign import campaign_config
     from solvers.allisbomb.cards.config import EXPANSIONS
+    from solvers.allisbomb.studies.campaign import campaign_config
 
     games = [
         campaign_config(g, (), players, fields["cards_version"]) for g in range(len(EXPANSIONS))

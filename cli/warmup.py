@@ -55,7 +55,7 @@ class Kernel:
 
 def _allisbomb_solve(node_limit: int = 1) -> None:
     from solvers.allisbomb.cards.config import GameConfig
-    from solvers.allisbomb.solver import solve, table_bits_for
+    from solvers.allisbomb.search.solver import solve, table_bits_for
 
     # also allocates the transposition table the solve will use
     solve(
@@ -71,7 +71,7 @@ def _dfs_form(bounded: bool = False) -> tuple:
     """`kernel.dfs` in one of its compiled forms, as an entry (dispatcher, accept): for the
     bounded keep-most search or any other (a read-only `objective`:
     kernel._bound_at_root)."""
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     objective = argument_index(K.dfs, "objective")
 
@@ -82,15 +82,15 @@ def _dfs_form(bounded: bool = False) -> tuple:
 
 
 def _allisbomb_solve_entries() -> list:
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     return [K.setup, _dfs_form()]
 
 
 def _allisbomb_shortest() -> None:
     from solvers.allisbomb.cards.config import GameConfig
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import compiled, solve_shortest
+    from solvers.allisbomb.rules.rules import new_game
+    from solvers.allisbomb.search.solver import compiled, solve_shortest
 
     cs = compiled(GameConfig(blitz=True)).cards
     # a Blitz deal won within 50 positions: the shortest search runs only after a win
@@ -100,15 +100,15 @@ def _allisbomb_shortest() -> None:
 
 
 def _allisbomb_shortest_entries() -> list:
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     return [K.shortest]
 
 
 def _allisbomb_keep_most(node_limit: int = 1) -> None:
     from solvers.allisbomb.cards.config import GameConfig
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import compiled, solve_state, table_bits_for
+    from solvers.allisbomb.rules.rules import new_game
+    from solvers.allisbomb.search.solver import compiled, solve_state, table_bits_for
 
     cs = compiled(GameConfig(blitz=True)).cards
     # also allocates the transposition table the search will use
@@ -128,7 +128,7 @@ def _allisbomb_keep_most_entries() -> list:
 def _allisbomb_extended() -> None:
     """Compile the extended vocabulary's two entry points, which the solver calls through
     their addresses in a program with extended rows (kernel.extended_entries)."""
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
     from solvers.common.numba_call import address_of
 
     address_of(K._ext_step, K.EXT_STEP_ARGS)
@@ -136,7 +136,7 @@ def _allisbomb_extended() -> None:
 
 
 def _allisbomb_extended_entries() -> list:
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     return [
         (K._ext_step, lambda sig: tuple(sig) == K.EXT_STEP_ARGS),
@@ -148,13 +148,13 @@ def _allisbomb_sweep() -> None:
     import numpy as np
 
     from solvers.allisbomb.cards.config import GameConfig
-    from solvers.allisbomb.solver import solve_batch
+    from solvers.allisbomb.search.solver import solve_batch
 
     solve_batch(GameConfig(blitz=True), np.arange(13, dtype=np.int64)[None, :], node_limit=1)
 
 
 def _allisbomb_sweep_entries() -> list:
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     return [K.solve_many]
 
@@ -166,8 +166,8 @@ def _allisbomb_exhaust() -> None:
     no deal goes on to the escalation (the `sweep` part's kernel)."""
     import numpy as np
 
-    from solvers.allisbomb import exhaust as E
-    from solvers.allisbomb.blitz_ranks import decks_of_ranks, group_decks
+    from solvers.allisbomb.rules.blitz_ranks import decks_of_ranks, group_decks
+    from solvers.allisbomb.search import exhaust as E
 
     decks_of_ranks(np.zeros(1, np.int64))
     decks, _ = group_decks(np.zeros(1, np.int64))
@@ -175,7 +175,8 @@ def _allisbomb_exhaust() -> None:
 
 
 def _allisbomb_exhaust_entries() -> list:
-    from solvers.allisbomb import blitz_ranks, exhaust_kernel
+    from solvers.allisbomb.kernel import exhaust_kernel
+    from solvers.allisbomb.rules import blitz_ranks
 
     return [
         exhaust_kernel.solve_shared,
@@ -448,7 +449,7 @@ def ensure_extended(configs) -> float:
     has a card file with extended rows, saying so on stderr first when they are not
     cached; return the seconds (0 when none has them). Called once before a sweep's
     workers start; the sweep's own kernel serves every card file."""
-    from solvers.allisbomb.solver import compiled
+    from solvers.allisbomb.search.solver import compiled
 
     if not any(compiled(c).prog.extended for c in configs):
         return 0.0

@@ -29,13 +29,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.agents import (  # noqa: E402
-    DEFAULT_BUDGET,
-    DEFAULT_WEIGHTS,
-    play_greedy,
-    play_lookahead,
-    play_random,
-)
 from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
 from solvers.allisbomb.cards.config import (  # noqa: E402
     CARD_VERSIONS,
@@ -43,9 +36,16 @@ from solvers.allisbomb.cards.config import (  # noqa: E402
     GameConfig,
     parse_expansions,
 )
-from solvers.allisbomb.deals import deal_from_seed  # noqa: E402
-from solvers.allisbomb.rules import new_game  # noqa: E402
-from solvers.allisbomb.solver import solve_batch  # noqa: E402
+from solvers.allisbomb.rules.deals import deal_from_seed  # noqa: E402
+from solvers.allisbomb.rules.rules import new_game  # noqa: E402
+from solvers.allisbomb.search.agents import (  # noqa: E402
+    DEFAULT_BUDGET,
+    DEFAULT_WEIGHTS,
+    play_greedy,
+    play_lookahead,
+    play_random,
+)
+from solvers.allisbomb.search.solver import solve_batch  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson, wilson_undecided  # noqa: E402

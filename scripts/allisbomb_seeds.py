@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
 from solvers.allisbomb.cards.config import GameConfig  # noqa: E402
-from solvers.allisbomb.deals import deal_from_seed, rank  # noqa: E402
-from solvers.allisbomb.solver import solve_batch  # noqa: E402
+from solvers.allisbomb.rules.deals import deal_from_seed, rank  # noqa: E402
+from solvers.allisbomb.search.solver import solve_batch  # noqa: E402
 from solvers.common.files import atomic_path, write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson_undecided  # noqa: E402

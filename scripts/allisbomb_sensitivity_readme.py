@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.report import to_markdown  # noqa: E402
-from solvers.allisbomb.sensitivity import caption, effects  # noqa: E402
+from solvers.allisbomb.studies.report import to_markdown  # noqa: E402
+from solvers.allisbomb.studies.sensitivity import caption, effects  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import load_manifest, load_study  # noqa: E402
 

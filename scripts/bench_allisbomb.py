@@ -44,16 +44,16 @@ sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
 from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig  # noqa: E402
-from solvers.allisbomb.deals import shuffles  # noqa: E402
-from solvers.allisbomb.rules import new_game  # noqa: E402
-from solvers.allisbomb.search import reference_search  # noqa: E402
+from solvers.allisbomb.rules.deals import shuffles  # noqa: E402
+from solvers.allisbomb.rules.rules import new_game  # noqa: E402
+from solvers.allisbomb.search.search import reference_search  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.host import cpu_model  # noqa: E402
 
 COMPILE_SNIPPET = (
     "import time; t=time.perf_counter();"
     "from solvers.allisbomb.cards.config import GameConfig;"
-    "from solvers.allisbomb.solver import solve;"
+    "from solvers.allisbomb.search.solver import solve;"
     "solve(GameConfig(blitz=True), list(range(13)), node_limit=10, check=False);"
     "print(time.perf_counter()-t)"
 )
@@ -85,7 +85,7 @@ SIX = GameConfig(expansions=EXPANSIONS)
 
 def warm_up() -> None:
     """Load (or compile) every kernel entry point the timings use, on tiny cases."""
-    from solvers.allisbomb.solver import solve, solve_batch
+    from solvers.allisbomb.search.solver import solve, solve_batch
 
     cfg = GameConfig()
     deck = np.arange(18)
@@ -96,7 +96,7 @@ def warm_up() -> None:
 
 def hard_configs(configs: dict, deals: int, limit: int, seed: int) -> dict:
     """The default (portfolio) batch search on `deals` deals of each config at `limit`."""
-    from solvers.allisbomb.solver import solve_batch
+    from solvers.allisbomb.search.solver import solve_batch
 
     out = {}
     for name, cfg in configs.items():
@@ -136,7 +136,7 @@ def main() -> None:
     compile_s = None if args.no_compile else first_run_seconds(fresh_cache=True)
     cached_s = first_run_seconds(fresh_cache=False)
 
-    from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve, solve_batch
+    from solvers.allisbomb.search.solver import DEFAULT_NODE_LIMIT, solve, solve_batch
 
     warm_up()
     cfg = GameConfig()

@@ -78,14 +78,14 @@ def main() -> int:
     import numpy as np
 
     from solvers.allisbomb.cards.config import DEFAULT_CARDS
-    from solvers.allisbomb.deals import rank, shuffles
-    from solvers.allisbomb.escalate import Escalation, solve_escalating
-    from solvers.allisbomb.exhaust import ESCALATION as BLITZ_ESCALATION
-    from solvers.allisbomb.exhaust import FIRST_BUDGET
-    from solvers.allisbomb.kernel import CODE_UNDECIDED
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import PORTFOLIO_FIRST, compiled, solve_batch
-    from solvers.allisbomb.study import SWEEP_NODE_LIMIT
+    from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+    from solvers.allisbomb.rules.deals import rank, shuffles
+    from solvers.allisbomb.rules.rules import new_game
+    from solvers.allisbomb.search.escalate import Escalation, solve_escalating
+    from solvers.allisbomb.search.exhaust import ESCALATION as BLITZ_ESCALATION
+    from solvers.allisbomb.search.exhaust import FIRST_BUDGET
+    from solvers.allisbomb.search.solver import PORTFOLIO_FIRST, compiled, solve_batch
+    from solvers.allisbomb.studies.study import SWEEP_NODE_LIMIT
 
     load = round(os.getloadavg()[0], 2)
     summary = {"cards": DEFAULT_CARDS, "seed": args.seed, "reps": args.reps, "load_at_start": load}
@@ -184,8 +184,8 @@ def _blitz_exhaust(groups: int, reps: int, seed: int) -> dict:
     Same verdicts required; times alternate within each repetition."""
     import numpy as np
 
-    from solvers.allisbomb import blitz_ranks as R
-    from solvers.allisbomb import exhaust as E
+    from solvers.allisbomb.rules import blitz_ranks as R
+    from solvers.allisbomb.search import exhaust as E
 
     rng = np.random.default_rng(seed)
     g = np.sort(rng.choice(R.n_groups(), size=groups, replace=False))
@@ -243,12 +243,12 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
     sys.path.insert(0, str(ROOT / "scripts"))
     from compare_allisbomb_kernels import load_revision, runner
 
-    from solvers.allisbomb import kernel as new_kernel
     from solvers.allisbomb.cards.cards import load_cards
-    from solvers.allisbomb.deals import shuffles
-    from solvers.allisbomb.kernel import CODE_UNDECIDED
-    from solvers.allisbomb.program import copy_keys, win_info
-    from solvers.allisbomb.solver import compiled
+    from solvers.allisbomb.kernel import kernel as new_kernel
+    from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+    from solvers.allisbomb.kernel.program import copy_keys, win_info
+    from solvers.allisbomb.rules.deals import shuffles
+    from solvers.allisbomb.search.solver import compiled
 
     out = {}
     mods = load_revision(rev)  # the revision's modules by name
@@ -297,10 +297,10 @@ def _kernel_vs_reference(deals: int, seed: int) -> dict:
     import numpy as np
 
     from solvers.allisbomb.cards.config import GameConfig
-    from solvers.allisbomb.deals import shuffles
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.search import reference_search
-    from solvers.allisbomb.solver import compiled, solve
+    from solvers.allisbomb.rules.deals import shuffles
+    from solvers.allisbomb.rules.rules import new_game
+    from solvers.allisbomb.search.search import reference_search
+    from solvers.allisbomb.search.solver import compiled, solve
 
     cfg = GameConfig()
     cs = compiled(cfg).cards
@@ -341,8 +341,8 @@ def dask_overhead(argv: list[str]) -> int:
     args = ap.parse_args(argv)
 
     from solvers.allisbomb.cards.config import GameConfig
-    from solvers.allisbomb.solver import solve_batch
-    from solvers.allisbomb.study import sweep_study
+    from solvers.allisbomb.search.solver import solve_batch
+    from solvers.allisbomb.studies.study import sweep_study
     from solvers.common.cluster import LocalDaskCluster
     from solvers.common.files import write_text_atomic
     from solvers.common.runner import run_study

@@ -32,9 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
 from solvers.allisbomb.cards.config import GameConfig  # noqa: E402
-from solvers.allisbomb.rules import new_game  # noqa: E402
-from solvers.allisbomb.search import reference_search  # noqa: E402
-from solvers.allisbomb.solver import solve  # noqa: E402
+from solvers.allisbomb.rules.rules import new_game  # noqa: E402
+from solvers.allisbomb.search.search import reference_search  # noqa: E402
+from solvers.allisbomb.search.solver import solve  # noqa: E402
 
 FILE = ROOT / "tests" / "allisbomb" / "data" / "vocab_actions.toml"
 

@@ -52,13 +52,13 @@ from solvers.common.numba_target import configure  # noqa: E402
 
 configure()  # the command line's target (numba_target), before any kernel is defined
 
-from solvers.allisbomb import kernel as new_kernel  # noqa: E402
 from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
 from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig  # noqa: E402
-from solvers.allisbomb.deals import shuffles  # noqa: E402
-from solvers.allisbomb.program import uses_extended, win_info  # noqa: E402
-from solvers.allisbomb.search import MAX_DEPTH  # noqa: E402
-from solvers.allisbomb.solver import compiled, table_bits_for, zeros_aligned  # noqa: E402
+from solvers.allisbomb.kernel import kernel as new_kernel  # noqa: E402
+from solvers.allisbomb.kernel.program import uses_extended, win_info  # noqa: E402
+from solvers.allisbomb.rules.deals import shuffles  # noqa: E402
+from solvers.allisbomb.search.search import MAX_DEPTH  # noqa: E402
+from solvers.allisbomb.search.solver import compiled, table_bits_for, zeros_aligned  # noqa: E402
 
 CONFIGS = {
     "base": GameConfig(),
@@ -94,17 +94,21 @@ def load_revision(rev: str, suffix: str = "rev") -> dict:
     sha = resolve(rev)
 
     def show(name: str) -> str | None:
-        got = subprocess.run(
-            ["git", "show", f"{sha}:solvers/allisbomb/{name}.py"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
-        return got.stdout if got.returncode == 0 else None
+        # a revision before the rooms has its modules flat in solvers/allisbomb/
+        for folder in ("solvers/allisbomb/kernel", "solvers/allisbomb"):
+            got = subprocess.run(
+                ["git", "show", f"{sha}:{folder}/{name}.py"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            )
+            if got.returncode == 0:
+                return got.stdout
+        return None
 
     sources = {name: show(name) for name in (*REV_MODULES, "program")}
     if sources["kernel"] is None:
-        raise SystemExit(f"revision {rev} has no solvers/allisbomb/kernel.py")
+        raise SystemExit(f"revision {rev} has no All Is Bomb kernel module")
     have = [m for m in REV_MODULES if sources[m] is not None]
     # a commit's own name, or for a name like HEAD that moves, one of the sources' digest
     # (so a cache stays valid while the kernel's sources do not change)
@@ -115,9 +119,8 @@ def load_revision(rev: str, suffix: str = "rev") -> dict:
     for name in have:
         src = sources[name]
         for other in have:
-            src = src.replace(
-                f"from solvers.allisbomb.{other} import ", f"from {other}_{suffix} import "
-            )
+            for home in ("solvers.allisbomb.kernel", "solvers.allisbomb"):
+                src = src.replace(f"from {home}.{other} import ", f"from {other}_{suffix} import ")
         path = tmp / f"{name}_{suffix}.py"
         if not path.exists() or path.read_text() != src:
             path.write_text(src)

@@ -288,7 +288,7 @@ def test_names_in_counting_numbers_of_and_next_to_are_used(tmp_path):
 
 def test_words_for_self_counts_and_reverse(tmp_path):
     from solvers.allisbomb.cards.cards import Cond, Step
-    from solvers.allisbomb.transcribe import step_words
+    from solvers.allisbomb.rules.transcribe import step_words
 
     words = step_words(
         Step("ignite", zone="deck", pick="top", amount=Cond(card="self", zone="discard"))
@@ -438,9 +438,9 @@ def test_conditions_called_constant_are_constant_in_play(tmp_path, monkeypatch):
     card files (odd_sets.random_card_file; the reference engine's `_holds` recorded)."""
     import numpy as np
 
-    from solvers.allisbomb import rules
     from solvers.allisbomb.cards.cards import MAX_CARDS
     from solvers.allisbomb.cards.slips import slips
+    from solvers.allisbomb.rules import rules
     from tests.allisbomb.odd_sets import random_card_file
 
     seen: dict[tuple[int, int], set[bool]] = {}

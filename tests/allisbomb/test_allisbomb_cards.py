@@ -15,7 +15,7 @@ from solvers.allisbomb.cards.cards import (
     parse_card_file,
 )
 from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig, parse_expansions
-from solvers.allisbomb.program import compile_program
+from solvers.allisbomb.kernel.program import compile_program
 from solvers.common.errors import BadInput
 
 ALL = GameConfig(expansions=EXPANSIONS, hands=True)

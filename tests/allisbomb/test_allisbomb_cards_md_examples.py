@@ -8,7 +8,7 @@ import tomllib
 
 import pytest
 
-from solvers.allisbomb.cards.cards import cards as C
+from solvers.allisbomb.cards import cards as C
 from solvers.allisbomb.cards.cards import DATA_DIR, load_cards
 from tests.allisbomb.vocab_helpers import game
 

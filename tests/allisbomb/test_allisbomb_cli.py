@@ -112,9 +112,9 @@ def test_shortest_and_keep_most_flags():
     keep = json.loads(run(*v1, "--keep-most", "--json").stdout)
     assert short["outcome"] == plain["outcome"] == keep["outcome"] == "win"
     assert len(short["solution"]) <= len(plain["solution"])
-    from solvers.allisbomb.rules import state_from_json
-    from solvers.allisbomb.search import stars_lost
-    from solvers.allisbomb.solver import verify_solution
+    from solvers.allisbomb.rules.rules import state_from_json
+    from solvers.allisbomb.search.search import stars_lost
+    from solvers.allisbomb.search.solver import verify_solution
 
     won = verify_solution(state_from_json(plain["position"]), plain["solution"])
     assert keep["stars_lost"] <= stars_lost(won)

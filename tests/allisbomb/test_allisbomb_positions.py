@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb import deals
 from solvers.allisbomb.cards.cards import load_cards
 from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, GameConfig
-from solvers.allisbomb.rules import new_game, state_from_json
-from solvers.allisbomb.search import reference_search
+from solvers.allisbomb.rules import deals
+from solvers.allisbomb.rules.rules import new_game, state_from_json
+from solvers.allisbomb.search.search import reference_search
 from solvers.common.errors import BadInput
 from solvers.common.jsonfile import parse_json
 

@@ -306,7 +306,7 @@ def edited_config(config: GameConfig, edit: Edit, directory: Path | None = None)
     text = card_file_text(
         edited_cards(cs, edit),
         f"{config.label()} with one edit: {describe(edit, cs)}\n"
-        "Written by bombsolve's sensitivity study (solvers/allisbomb/edits.py).",
+        "Written by bombsolve's sensitivity study (solvers/allisbomb/studies/edits.py).",
     )
     path = write_card_file(text, directory)
     return replace(config, cards_file=path, allow_nonstandard=True).validate()

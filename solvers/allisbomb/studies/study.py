@@ -16,7 +16,7 @@ One row per deal (`SWEEP_COLUMNS`): configuration, rank, outcome (``win``/``loss
 cards, the starting position of key cards (``pos:LABEL``, 0 = top), and for
 ``heuristic_deals`` deals of each configuration, spread evenly over the deals
 (`heuristic_deal`), whether the lookahead, the greedy and the random player won
-(`solvers.allisbomb.agents`; the lookahead player's budget and weights are study
+(`solvers.allisbomb.search.agents`; the lookahead player's budget and weights are study
 parameters). ``seconds`` is the one column that is not reproducible: the solve of one
 deal, without the kernel's load (each process solves its first deal of a configuration
 once untimed).
@@ -33,15 +33,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.agents import (
-    DEFAULT_BUDGET,
-    DEFAULT_WEIGHTS,
-    Budget,
-    Weights,
-    play_greedy,
-    play_lookahead,
-    play_random,
-)
 from solvers.allisbomb.cards.cards import load_cards, provenance_words
 from solvers.allisbomb.cards.config import (
     ALIASES,
@@ -52,10 +43,19 @@ from solvers.allisbomb.cards.config import (
     GameConfig,
     cards_option,
 )
-from solvers.allisbomb.deals import rank
-from solvers.allisbomb.escalate import Escalation, solve_escalating
-from solvers.allisbomb.rules import Ending, new_game
-from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve_batch
+from solvers.allisbomb.rules.deals import rank
+from solvers.allisbomb.rules.rules import Ending, new_game
+from solvers.allisbomb.search.agents import (
+    DEFAULT_BUDGET,
+    DEFAULT_WEIGHTS,
+    Budget,
+    Weights,
+    play_greedy,
+    play_lookahead,
+    play_random,
+)
+from solvers.allisbomb.search.escalate import Escalation, solve_escalating
+from solvers.allisbomb.search.solver import DEFAULT_NODE_LIMIT, solve_batch
 from solvers.common.errors import BadInput
 from solvers.common.runner import ChunkSpec, Study, computed_by
 from solvers.common.stats import wilson_undecided
@@ -604,7 +604,7 @@ def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     keep the most cards (branch and bound finished; False for a lost or undecided game),
     ``stars_lost:<g>`` the star cards in its final DISCARD PILE (missing unless won).
     """
-    from solvers.allisbomb.campaign import play_campaign
+    from solvers.allisbomb.studies.campaign import play_campaign
 
     players, node_limit = int(params["players"]), int(params["node_limit"])
     cards_version = params.get("cards_version", UNVERSIONED_CARDS)
@@ -660,7 +660,7 @@ def campaign_study(
 ) -> Study:
     """Build the campaign study: `campaigns` independent six-game campaigns with the shipped
     stand-in set `cards_version`."""
-    from solvers.allisbomb.campaign import campaign_config
+    from solvers.allisbomb.studies.campaign import campaign_config
 
     if campaigns < 1:
         raise BadInput(f"--campaigns {campaigns} is not positive; expected 1 or more")
@@ -670,7 +670,7 @@ def campaign_study(
             if f not in files:
                 files.append(f)
     return Study(
-        name="allisbomb.campaign",
+        name="allisbomb.studies.campaign",
         params={
             "players": int(players),
             "node_limit": int(node_limit),

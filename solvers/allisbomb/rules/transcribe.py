@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 
 from solvers.allisbomb.cards.cards import MAX_CARDS, Card, CardSet, Side, Step
-from solvers.allisbomb.rules import (
+from solvers.allisbomb.cards.slips import slips
+from solvers.allisbomb.rules.rules import (
     DECK,
     DISCARD,
     EQUIP0,
@@ -24,7 +25,6 @@ from solvers.allisbomb.rules import (
     next_card_words,
     next_words,
 )
-from solvers.allisbomb.cards.slips import slips
 from solvers.common.errors import BadInput
 
 _ZONE_WORDS = {

@@ -28,9 +28,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from solvers.allisbomb.kernel import TT_ENTRY_BITS
-from solvers.allisbomb.rules import State, TooManyMoves
-from solvers.allisbomb.solver import SolveResult, bits_to_store, solve_state, verify_solution
+from solvers.allisbomb.kernel.kernel import TT_ENTRY_BITS
+from solvers.allisbomb.rules.rules import State, TooManyMoves
+from solvers.allisbomb.search.solver import SolveResult, bits_to_store, solve_state, verify_solution
 from solvers.common.errors import BadInput
 
 #: Positions each child's search may enter, by default.

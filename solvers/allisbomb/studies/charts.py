@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.agents import PLAYERS as HEURISTICS
+from solvers.allisbomb.search.agents import PLAYERS as HEURISTICS
 from solvers.common.plots import (
     PALETTE,
     SEQUENTIAL,
@@ -282,7 +282,7 @@ def skill_gap_chart(summary: pd.DataFrame, out: Path, caption: str) -> None:
 def campaign_charts(rows: pd.DataFrame, games: pd.DataFrame, out: Path, caption: str) -> None:
     """Draw the campaign's charts: the scores by medal, and each game's win rate (`games`:
     the table of `report.campaign_summary`)."""
-    from solvers.allisbomb.campaign import MEDALS
+    from solvers.allisbomb.studies.campaign import MEDALS
 
     n_campaigns = len(rows)
     fig, ax = new_figure()

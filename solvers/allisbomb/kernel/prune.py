@@ -155,7 +155,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from solvers.allisbomb.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
+from solvers.allisbomb.kernel.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
 from solvers.common.numba_jit import njit
 from solvers.common.numba_opt import linked_helper
 
@@ -164,7 +164,7 @@ if TYPE_CHECKING:
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "135d318da9911d3e"
+NUMBA_DEPENDS_ON = "6e2ffc211951a2b6"
 
 #: The decorator of the predicates the search calls (`dead`, `lower_bound`, ...): they only
 #: read the arrays they are given and allocate nothing, so Numba's reference counting of

@@ -30,16 +30,16 @@ import numpy as np
 
 from solvers.allisbomb.cards.cards import load_cards
 from solvers.allisbomb.cards.config import GameConfig
-from solvers.allisbomb.kernel import CODE_UNDECIDED
-from solvers.allisbomb.rules import new_game
-from solvers.allisbomb.solver import (
+from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+from solvers.allisbomb.rules.rules import new_game
+from solvers.allisbomb.search.solver import (
     MAX_TABLE_BITS,
     OUTCOME_NAMES,
     PORTFOLIO_FIRST,
     bits_to_store,
     solve_batch,
 )
-from solvers.allisbomb.split import SPLIT_LIMIT, solve_split
+from solvers.allisbomb.search.split import SPLIT_LIMIT, solve_split
 from solvers.common.errors import BadInput
 
 #: First pass of a sweep's escalation (positions per deal, both move orders together): the

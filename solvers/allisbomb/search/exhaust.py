@@ -38,8 +38,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb import exhaust_kernel as EK
-from solvers.allisbomb.blitz_ranks import (
+from solvers.allisbomb.cards.cards import load_cards, provenance_words
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel import exhaust_kernel as EK
+from solvers.allisbomb.kernel.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, MAXC
+from solvers.allisbomb.kernel.layout import key_words, state_words
+from solvers.allisbomb.rules.blitz_ranks import (
     GROUP_TOP,
     N_CARDS,
     N_DEALS,
@@ -52,15 +56,11 @@ from solvers.allisbomb.blitz_ranks import (
     n_groups,
     parse_ranks,
 )
-from solvers.allisbomb.cards.cards import load_cards, provenance_words
-from solvers.allisbomb.commands import rerun_command
-from solvers.allisbomb.cards.config import GameConfig
-from solvers.allisbomb.deals import rank as perm_rank
-from solvers.allisbomb.escalate import Escalation, solve_escalating
-from solvers.allisbomb.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, MAXC
-from solvers.allisbomb.layout import key_words, state_words
-from solvers.allisbomb.search import MAX_DEPTH
-from solvers.allisbomb.solver import compiled
+from solvers.allisbomb.rules.commands import rerun_command
+from solvers.allisbomb.rules.deals import rank as perm_rank
+from solvers.allisbomb.search.escalate import Escalation, solve_escalating
+from solvers.allisbomb.search.search import MAX_DEPTH
+from solvers.allisbomb.search.solver import compiled
 from solvers.common.errors import BadInput
 from solvers.common.runner import ChunkSpec, Study
 from solvers.common.stats import wilson_undecided
@@ -295,7 +295,7 @@ def group_study(
     if (first, stop) != (0, every):
         params.update({"first_group": int(first), "stop_group": int(stop)})
     return Study(
-        name="allisbomb.exhaust-groups",
+        name="allisbomb.search.exhaust-groups",
         params=params,
         n_cases=cases,
         seed=0,
@@ -364,7 +364,7 @@ def exhaust_study(
     block, cases, per_chunk = _blocks(stop - first, chunk_size)
     params = {**_params(policy), "first_rank": int(first), "stop_rank": int(stop), "block": block}
     return Study(
-        name="allisbomb.exhaust",
+        name="allisbomb.search.exhaust",
         params=params,
         n_cases=cases,
         seed=0,  # nothing is random: every deal of the range
@@ -383,7 +383,7 @@ def sample_study(
         raise BadInput(f"--sample {deals} is not positive; expected 1 or more")
     block, cases, per_chunk = _blocks(deals, chunk_size)
     return Study(
-        name="allisbomb.exhaust-sample",
+        name="allisbomb.search.exhaust-sample",
         params={**_params(policy), "sample": int(deals), "block": block},
         n_cases=cases,
         seed=int(seed),

@@ -33,17 +33,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from solvers.allisbomb.layout import W_MASKS, ZONE, key_words
+from solvers.allisbomb.kernel.layout import W_MASKS, ZONE, key_words
 from solvers.common.numba_jit import njit
 from solvers.common.numba_opt import linked_helper
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards.cards import CardSet
-    from solvers.allisbomb.rules import State
+    from solvers.allisbomb.rules.rules import State
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "135d318da9911d3e"
+NUMBA_DEPENDS_ON = "6e2ffc211951a2b6"
 
 #: Zones as in layout.py (kept here to avoid an import of the kernel).
 _DECK, _DISCARD = 0, 3

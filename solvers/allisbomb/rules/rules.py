@@ -38,7 +38,7 @@ from solvers.allisbomb.cards.cards import (
     win_cards,
 )
 from solvers.allisbomb.cards.config import GameConfig
-from solvers.allisbomb.positions import (
+from solvers.allisbomb.rules.positions import (
     FORMAT,
     check_agrees,
     check_position,

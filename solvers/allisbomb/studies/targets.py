@@ -29,12 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb.agents import lookahead_game
 from solvers.allisbomb.cards.cards import load_cards
 from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
-from solvers.allisbomb.edits import pair_deck
-from solvers.allisbomb.rules import Outcome, new_game
-from solvers.allisbomb.solver import solve_batch
+from solvers.allisbomb.rules.rules import Outcome, new_game
+from solvers.allisbomb.search.agents import lookahead_game
+from solvers.allisbomb.search.solver import solve_batch
+from solvers.allisbomb.studies.edits import pair_deck
 from solvers.common.paired import PairedDifference, paired_difference
 from solvers.common.stats import binomial_half_quantile, wilson_undecided
 
@@ -265,7 +265,7 @@ def campaign_results(
 ) -> list[tuple[int, str]]:
     """(points, medal) of the lookahead player's campaigns `indices` (campaign i uses
     ``default_rng([seed, 99, i])``): a study can be split into parts and merged."""
-    from solvers.allisbomb.campaign_players import play_campaign_lookahead
+    from solvers.allisbomb.studies.campaign_players import play_campaign_lookahead
 
     out = []
     for i in indices:

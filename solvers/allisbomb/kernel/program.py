@@ -16,12 +16,21 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import DESTS, KEYWORDS, OPS, PICKS, ZONES, CardSet, Step, load_cards
+from solvers.allisbomb.cards.cards import (
+    DESTS,
+    KEYWORDS,
+    OPS,
+    PICKS,
+    ZONES,
+    CardSet,
+    Step,
+    load_cards,
+)
 from solvers.allisbomb.cards.config import GameConfig
-from solvers.allisbomb.copies import copies_on, extend_copies
-from solvers.allisbomb.layout import NEXT_ADD_ZERO, NEXT_IGNITED, NEXT_NO_ACTION
-from solvers.allisbomb.ordering import INFO_ORDER, extend_order
-from solvers.allisbomb.prune import INFO_ON, extend_info
+from solvers.allisbomb.kernel.copies import copies_on, extend_copies
+from solvers.allisbomb.kernel.layout import NEXT_ADD_ZERO, NEXT_IGNITED, NEXT_NO_ACTION
+from solvers.allisbomb.kernel.ordering import INFO_ORDER, extend_order
+from solvers.allisbomb.kernel.prune import INFO_ON, extend_info
 
 OP_CODE = {op: i for i, op in enumerate(OPS)}
 ZONE_CODE = {z: i for i, z in enumerate(ZONES)}

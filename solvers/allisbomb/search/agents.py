@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.allisbomb.cards.cards import CardSet
-from solvers.allisbomb.rules import DECK, DISCARD, EQUIP0, EQUIP1, OUT, Outcome, State
+from solvers.allisbomb.rules.rules import DECK, DISCARD, EQUIP0, EQUIP1, OUT, Outcome, State
 
 #: Turns after which a heuristic game counts as lost (a deal is decided far sooner by
 #: perfect play: see the solution lengths in the sweep).

@@ -12,7 +12,7 @@ own seed (`ChunkSpec.case_seeds`), the same deal a sweep with that seed plays (`
 allisbomb --seed S`` opens it). An edit that removes or adds cards carries the deal over
 with `edits.pair_deck`, drawing any insertion from ``default_rng([seed_k, j])`` for edit
 ``j`` (1-based). Players: ``perfect`` (the solver; undecided at the node limit), or the
-deterministic ``lookahead`` and ``greedy`` players of `solvers.allisbomb.agents`.
+deterministic ``lookahead`` and ``greedy`` players of `solvers.allisbomb.search.agents`.
 
 Rows (`ROW_COLUMNS`): one per deal and card set (``edit`` = ``base`` or an edit's key):
 outcome code (1 win, 0 loss, 2 undecided), positions searched, and the deal's permutation
@@ -30,7 +30,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.agents import (
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS, GameConfig
+from solvers.allisbomb.rules.commands import rerun_command
+from solvers.allisbomb.rules.deals import rank
+from solvers.allisbomb.rules.rules import new_game
+from solvers.allisbomb.search.agents import (
     DEFAULT_BUDGET,
     DEFAULT_WEIGHTS,
     Budget,
@@ -38,11 +43,8 @@ from solvers.allisbomb.agents import (
     play_greedy,
     play_lookahead,
 )
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.commands import rerun_command
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS, GameConfig
-from solvers.allisbomb.deals import rank
-from solvers.allisbomb.edits import (
+from solvers.allisbomb.search.solver import DEFAULT_NODE_LIMIT, solve_batch
+from solvers.allisbomb.studies.edits import (
     Edit,
     all_edits,
     card_file_text,
@@ -53,9 +55,7 @@ from solvers.allisbomb.edits import (
     source_kinds,
     touches_rulebook,
 )
-from solvers.allisbomb.rules import new_game
-from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve_batch
-from solvers.allisbomb.study import config_from_params, config_to_params
+from solvers.allisbomb.studies.study import config_from_params, config_to_params
 from solvers.common.errors import BadInput, unknown
 from solvers.common.paired import METHOD, paired_difference
 from solvers.common.runner import ChunkSpec, Study, computed_by
@@ -220,7 +220,7 @@ def sensitivity_study(
     if player == "lookahead":
         params["lookahead"] = {"budget": asdict(budget), "weights": asdict(weights)}
     return Study(
-        name="allisbomb.sensitivity",
+        name="allisbomb.studies.sensitivity",
         params=params,
         n_cases=int(deals),
         seed=int(seed),
@@ -525,7 +525,7 @@ def write_report(
 ) -> dict[str, Path]:
     """Write the effects table (CSV, Parquet, Markdown), the flips, the edited card files and
     the tornado chart into `out_dir`; return the paths by name."""
-    from solvers.allisbomb.report import to_markdown
+    from solvers.allisbomb.studies.report import to_markdown
     from solvers.common.files import atomic_path, write_text_atomic
 
     out = Path(out_dir)
@@ -562,7 +562,7 @@ def write_report(
     write_text_atomic(out / "flips.csv", fl.to_csv(index=False))
     config = config_from_params(params["config"])
     cs = load_cards(config)
-    whole = "Written by bombsolve's sensitivity study (solvers/allisbomb/sensitivity.py)."
+    whole = "Written by bombsolve's sensitivity study (solvers/allisbomb/studies/sensitivity.py)."
     if needs_whole_file(config):
         write_text_atomic(
             out / "cards" / BASE_CARDS_FILE,
@@ -589,7 +589,7 @@ def write_report(
             card_file_text(
                 edited_cards(cs, edit),
                 f"{config.label()} with one edit: {entry['what']}\n"
-                "Written by bombsolve's sensitivity study (solvers/allisbomb/edits.py).",
+                "Written by bombsolve's sensitivity study (solvers/allisbomb/studies/edits.py).",
             ),
         )
     written.update(effects=out / "effects.csv", flips=out / "flips.csv", table=out / "effects.md")

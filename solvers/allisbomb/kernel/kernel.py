@@ -27,8 +27,8 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
 
-from solvers.allisbomb.copies import kernel_search_key
-from solvers.allisbomb.layout import (
+from solvers.allisbomb.kernel.copies import kernel_search_key
+from solvers.allisbomb.kernel.layout import (
     H_DECK,
     H_ENDING,
     H_OUTCOME,
@@ -47,8 +47,8 @@ from solvers.allisbomb.layout import (
     key_words,
     state_words,
 )
-from solvers.allisbomb.ordering import INFO_ORDER
-from solvers.allisbomb.prune import (
+from solvers.allisbomb.kernel.ordering import INFO_ORDER
+from solvers.allisbomb.kernel.prune import (
     bound_reaches,
     dead,
     lower_bound,
@@ -62,7 +62,7 @@ from solvers.common.numba_opt import linked_helper
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "750b42ad59ffb4cd"
+NUMBA_DEPENDS_ON = "96e822a1d8ffae6b"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
