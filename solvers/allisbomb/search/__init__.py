@@ -7,6 +7,7 @@
 - `exhaust`   every Blitz deal, group by group.
 - `agents`    heuristic players (a per-player view, never the whole deal).
 - `explain`   why a game is lost, in the rulebook's words.
+- `replay`    a line played through the reference engine, turn by turn (a win's proof).
 
 Imports: the cards, rules and kernel rooms and solvers.common.
 """

@@ -138,3 +138,9 @@ def explain_loss(root: State, budget: int = 20_000) -> LossExplanation:
         stack.append((child, iter(child.children())))
         line.append(move)
     return out
+
+
+def is_proof(words: str) -> bool:
+    """True if `words` (an end of `explain_loss`) say where the pruning proved no
+    win reachable (`dead_words`) rather than a way the rulebook's game is lost."""
+    return words.startswith(ENDING_WORDS[Ending.NO_WIN_REACHABLE])
