@@ -72,7 +72,7 @@ def exhaust(
       bombsolve allisbomb exhaust --blitz --groups 0:45 --out runs/blitz-groups
       bombsolve allisbomb exhaust --blitz --sample 1000000 --seed 1 --out runs/blitz-sample
     """
-    from solvers.allisbomb.search import exhaust as E
+    from solvers.allisbomb import exhaust as E
     from solvers.common.files import write_text_atomic
     from solvers.common.runner import run_study
 

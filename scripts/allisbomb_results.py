@@ -44,23 +44,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards.config import CARD_VERSIONS, DEFAULT_CARDS  # noqa: E402
-from solvers.allisbomb.search.escalate import CEILING, FIRST_LIMIT, Escalation  # noqa: E402
-from solvers.allisbomb.search.split import SPLIT_LIMIT  # noqa: E402
-from solvers.allisbomb.studies.report import (  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    CARD_VERSIONS,
+    CEILING,
+    DEFAULT_CARDS,
+    FIRST_LIMIT,
+    SPLIT_LIMIT,
+    Escalation,
     campaign_caption,
+    campaign_study,
+    caption,
     headline_table,
+    matrix_configs,
     redraw_report,
     summarize,
+    sweep_study,
     write_campaign_report,
     write_index_page,
     write_report,
-)
-from solvers.allisbomb.studies.study import (  # noqa: E402
-    campaign_study,
-    caption,
-    matrix_configs,
-    sweep_study,
 )
 from solvers.common.errors import BadInput  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402

@@ -30,11 +30,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
-from solvers.allisbomb.cards.config import GameConfig  # noqa: E402
-from solvers.allisbomb.rules.rules import new_game  # noqa: E402
-from solvers.allisbomb.search.search import reference_search  # noqa: E402
-from solvers.allisbomb.search.solver import solve  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    GameConfig,
+    load_cards,
+    new_game,
+    reference_search,
+    solve,
+)
 
 FILE = ROOT / "tests" / "allisbomb" / "data" / "vocab_actions.toml"
 

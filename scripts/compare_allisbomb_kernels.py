@@ -52,13 +52,19 @@ from solvers.common.numba_target import configure  # noqa: E402
 
 configure()  # the command line's target (numba_target), before any kernel is defined
 
-from solvers.allisbomb.cards.cards import load_cards  # noqa: E402
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig  # noqa: E402
-from solvers.allisbomb.kernel import kernel as new_kernel  # noqa: E402
-from solvers.allisbomb.kernel.program import uses_extended, win_info  # noqa: E402
-from solvers.allisbomb.rules.deals import shuffles  # noqa: E402
-from solvers.allisbomb.search.search import MAX_DEPTH  # noqa: E402
-from solvers.allisbomb.search.solver import compiled, table_bits_for, zeros_aligned  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    EXPANSIONS,
+    MAX_DEPTH,
+    GameConfig,
+    compiled,
+    load_cards,
+    table_bits_for,
+    uses_extended,
+    win_info,
+    zeros_aligned,
+)
+from solvers.allisbomb import deals as D  # noqa: E402
+from solvers.allisbomb import kernel_module as new_kernel  # noqa: E402
 
 CONFIGS = {
     "base": GameConfig(),
@@ -280,13 +286,13 @@ def build(args, cfg) -> tuple[np.ndarray, dict, Memory]:
     inputs["new"] = (new_kernel, new_info, prog.steps)
     rng = np.random.default_rng(args.seed)
     if args.min_nodes:
-        pool = shuffles(cs.n, 50 * args.deals, rng)
+        pool = D.shuffles(cs.n, 50 * args.deals, rng)
         probe = runner(new_kernel, new_info, cfg, pool, args.node_limit)
         decks = pool[probe(pool)[1][1] >= args.min_nodes][: args.deals]
         if not len(decks):
             raise SystemExit(f"no deal of >= {args.min_nodes:,} positions in {len(pool):,}")
     else:
-        decks = shuffles(cs.n, args.deals, rng)
+        decks = D.shuffles(cs.n, args.deals, rng)
     order = ["new", *revs] if args.first == "new" else [*revs, "new"]
     runs = {}
     for side in order:

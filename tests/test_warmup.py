@@ -70,7 +70,7 @@ def test_each_all_is_bomb_warmup_part_compiles_all_its_entry_points():
 def test_the_keep_most_part_is_the_bounded_form_of_the_solver():
     """The plain solve's kernel does not hold the keep-most bound (kernel._bound_at_root):
     the keep-most search is a compiled form of its own, which its part names."""
-    from solvers.allisbomb.kernel import kernel as K
+    from solvers.allisbomb import kernel_module as K
 
     at = list(inspect.signature(K.dfs.py_func).parameters).index("objective")
     seen = []
@@ -110,6 +110,6 @@ def test_the_exhaust_part_follows_the_sweep_it_builds_on():
         assert k.after == below and parts.index(below) < parts.index(part)
         assert k.estimate < k.estimate_alone
     (k,) = warmup.kernels_of("allisbomb", "exhaust")
-    from solvers.allisbomb.kernel import exhaust_kernel
+    from solvers.allisbomb import exhaust_kernel
 
     assert exhaust_kernel.solve_shared in k.entries()

@@ -49,8 +49,14 @@ def test_each_room_says_what_it_holds_and_what_it_may_import():
 def test_the_card_model_imports_no_engine():
     graph = import_graph("allisbomb")
     engine = {
-        "kernel.prune", "kernel.program", "rules.rules", "search.search", "kernel.kernel",
-        "search.solver", "studies.study", "studies.campaign",
+        "kernel.prune",
+        "kernel.program",
+        "rules.rules",
+        "search.search",
+        "kernel.kernel",
+        "search.solver",
+        "studies.study",
+        "studies.campaign",
     }
     assert not graph["cards.cards"] & engine
     assert not graph["cards.standard"] & (engine | {"cards.cards"})
