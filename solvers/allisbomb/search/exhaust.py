@@ -295,7 +295,7 @@ def group_study(
     if (first, stop) != (0, every):
         params.update({"first_group": int(first), "stop_group": int(stop)})
     return Study(
-        name="allisbomb.search.exhaust-groups",
+        name="allisbomb.exhaust-groups",
         params=params,
         n_cases=cases,
         seed=0,
@@ -364,7 +364,7 @@ def exhaust_study(
     block, cases, per_chunk = _blocks(stop - first, chunk_size)
     params = {**_params(policy), "first_rank": int(first), "stop_rank": int(stop), "block": block}
     return Study(
-        name="allisbomb.search.exhaust",
+        name="allisbomb.exhaust",
         params=params,
         n_cases=cases,
         seed=0,  # nothing is random: every deal of the range
@@ -383,7 +383,7 @@ def sample_study(
         raise BadInput(f"--sample {deals} is not positive; expected 1 or more")
     block, cases, per_chunk = _blocks(deals, chunk_size)
     return Study(
-        name="allisbomb.search.exhaust-sample",
+        name="allisbomb.exhaust-sample",
         params={**_params(policy), "sample": int(deals), "block": block},
         n_cases=cases,
         seed=int(seed),

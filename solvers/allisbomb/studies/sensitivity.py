@@ -220,7 +220,7 @@ def sensitivity_study(
     if player == "lookahead":
         params["lookahead"] = {"budget": asdict(budget), "weights": asdict(weights)}
     return Study(
-        name="allisbomb.studies.sensitivity",
+        name="allisbomb.sensitivity",
         params=params,
         n_cases=int(deals),
         seed=int(seed),

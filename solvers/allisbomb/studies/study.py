@@ -670,7 +670,7 @@ def campaign_study(
             if f not in files:
                 files.append(f)
     return Study(
-        name="allisbomb.studies.campaign",
+        name="allisbomb.campaign",
         params={
             "players": int(players),
             "node_limit": int(node_limit),
