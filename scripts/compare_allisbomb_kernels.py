@@ -77,6 +77,14 @@ CONFIGS = {
 #: others are rewritten to the renamed copies, so the revision's kernel runs with its own
 #: state layout, pruning and copy-key code.
 REV_MODULES = ("layout", "copies", "prune", "kernel")
+#: Where each module of this tree lives now ("cards" -> "cards.cards"), for a revision from
+#: before the rooms, whose modules import one another as solvers.allisbomb.NAME.
+ROOM_OF = {
+    p.stem: f"{p.parent.name}.{p.stem}"
+    for p in (ROOT / "solvers" / "allisbomb").glob("*/*.py")
+    if p.stem != "__init__"
+}
+FLAT_IMPORT = re.compile(rf"from solvers\.allisbomb\.({'|'.join(ROOM_OF)}) import ")
 
 
 def resolve(rev: str) -> str:
@@ -99,6 +107,8 @@ def load_revision(rev: str, suffix: str = "rev") -> dict:
     under "step_width". Two revisions loaded with different suffixes live side by side."""
     sha = resolve(rev)
 
+    flat: set[str] = set()
+
     def show(name: str) -> str | None:
         # a revision before the rooms has its modules flat in solvers/allisbomb/
         for folder in ("solvers/allisbomb/kernel", "solvers/allisbomb"):
@@ -109,6 +119,8 @@ def load_revision(rev: str, suffix: str = "rev") -> dict:
                 text=True,
             )
             if got.returncode == 0:
+                if folder == "solvers/allisbomb":
+                    flat.add(name)
                 return got.stdout
         return None
 
@@ -127,6 +139,10 @@ def load_revision(rev: str, suffix: str = "rev") -> dict:
         for other in have:
             for home in ("solvers.allisbomb.kernel", "solvers.allisbomb"):
                 src = src.replace(f"from {home}.{other} import ", f"from {other}_{suffix} import ")
+        if name in flat:
+            # what a flat revision takes from this tree (the card model, the move order)
+            # is now in a room
+            src = FLAT_IMPORT.sub(lambda m: f"from solvers.allisbomb.{ROOM_OF[m[1]]} import ", src)
         path = tmp / f"{name}_{suffix}.py"
         if not path.exists() or path.read_text() != src:
             path.write_text(src)

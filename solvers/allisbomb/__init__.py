@@ -130,15 +130,15 @@ __all__ = sorted(_WHERE)
 
 
 def __getattr__(name: str) -> Any:
-    """Import the room module that holds `name` on first use (PEP 562), and keep it."""
+    """The value of `name` in the room module that holds it, imported on first use (PEP
+    562). Not kept here: the door shows the room's current value, so a test that patches a
+    room module patches what the command line finds through the door."""
     try:
         module, attribute = _WHERE[name]
     except KeyError:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
     found = importlib.import_module(f"{__name__}.{module}")
-    value = found if attribute is None else getattr(found, attribute)
-    globals()[name] = value
-    return value
+    return found if attribute is None else getattr(found, attribute)
 
 
 def __dir__() -> list[str]:

@@ -75,3 +75,10 @@ def test_the_command_line_and_scripts_use_the_door_only():
                     if a.name.startswith("solvers.allisbomb.")
                 ]
     assert not wrong, "past the front door: " + "; ".join(wrong)
+
+
+def test_the_door_shows_what_the_room_holds_now(monkeypatch):
+    from solvers.allisbomb.studies import study
+
+    monkeypatch.setattr(study, "sweep_chunk", "patched")
+    assert door.sweep_chunk == "patched"
