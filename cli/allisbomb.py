@@ -42,7 +42,7 @@ def warn_nonstandard(config, idle: bool = True):
         return config
     from dataclasses import replace
 
-    from solvers.allisbomb.cards import load_cards
+    from solvers.allisbomb import load_cards
 
     cs = load_cards(config)
     for line in (*cs.nonstandard, *(cs.warnings if idle else ())):
@@ -55,7 +55,7 @@ def warn_nonstandard(config, idle: bool = True):
 def banner(stand_in: bool, provenance: dict | None, version: str | None = None) -> str:
     """The first line of every report: whose card texts these are, per set, and which
     stand-in set version the stand-in ones come from."""
-    from solvers.allisbomb.cards import provenance_words
+    from solvers.allisbomb import provenance_words
 
     per_set = provenance_words(provenance or {})
     if stand_in:
@@ -89,7 +89,7 @@ class GameArgs:
 
     def rule_values(self) -> dict[str, object]:
         """The --rule options as {GameConfig field: value} (raises BadInput on a bad one)."""
-        from solvers.allisbomb.config import RULE_OPTIONS
+        from solvers.allisbomb import RULE_OPTIONS
         from solvers.common.options import parse_rule_pairs
 
         return parse_rule_pairs(self.rule_pairs, {name: bool for name in RULE_OPTIONS})
@@ -102,7 +102,7 @@ class GameArgs:
         """The options given, as the keys of a position's ``config`` that say the same
         (results/allisbomb/README.md, "Positions"): what to write instead of them with
         --state. Raises BadInput on a bad value, as `config` does."""
-        from solvers.allisbomb.config import cards_option, parse_expansions
+        from solvers.allisbomb import cards_option, parse_expansions
 
         keys: dict[str, object] = {}
         names = parse_expansions(self.expansions)
@@ -127,7 +127,7 @@ class GameArgs:
 
     def config(self):
         """The validated `GameConfig` (raises BadInput naming a bad value)."""
-        from solvers.allisbomb.config import GameConfig, cards_option, parse_expansions
+        from solvers.allisbomb import GameConfig, cards_option, parse_expansions
 
         names = parse_expansions(self.expansions)
         config = GameConfig(
@@ -422,8 +422,7 @@ def allisbomb(
 
 def _study_case(study_dir: str, case: int):
     """(rank, game options, node limit, summary) of a sweep's case, for ``--study --case``."""
-    from solvers.allisbomb.config import DEFAULT_CARDS, RULE_OPTIONS
-    from solvers.allisbomb.study import sweep_case
+    from solvers.allisbomb import DEFAULT_CARDS, RULE_OPTIONS, sweep_case
 
     c = sweep_case(study_dir, case)
     config = c["config"]
@@ -492,13 +491,19 @@ def solve_command(
 ) -> dict:
     """Solve one deal or position and return the JSON-ready result (replay-checked); with
     `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
-    from solvers.allisbomb import deals
-    from solvers.allisbomb.commands import rerun_command
-    from solvers.allisbomb.positions import cards_version_note
-    from solvers.allisbomb.rules import new_game, state_from_json
-    from solvers.allisbomb.search import stars_lost
-    from solvers.allisbomb.solver import compiled  # (imports the kernel module;
-    # nothing compiles until a kernel function is first called)
+    # (`compiled` imports the kernel module; nothing compiles until a kernel function is
+    # first called)
+    from solvers.allisbomb import (
+        cards_version_note,
+        compiled,
+        deals,
+        is_proof,
+        prepare,
+        rerun_command,
+        stars_lost,
+        state_from_json,
+        transcript,
+    )
 
     note = None
     if state_file is not None:
@@ -532,7 +537,7 @@ def solve_command(
             deal = deals.unrank(r, cs.n)
         else:
             deal = deals.parse_deck(deck, cs)
-        state = new_game(cs, deal)
+        state = prepare(cs, deal)
     if shortest and keep_most:
         raise BadInput("--shortest and --keep-most ask for different wins; choose one")
     warm = {"seconds": 0.0}
@@ -548,7 +553,7 @@ def solve_command(
             sized = {"node_limit": node_limit} if part in ("solve", "keep-most") else {}
             warm["seconds"] += ensure_compiled("allisbomb", part, **sized)
 
-    from solvers.allisbomb.solver import solve_first
+    from solvers.allisbomb import solve_first
 
     # the reference search first in every mode; the kernel (and its compile) only when
     # the reference's budget runs out
@@ -565,7 +570,7 @@ def solve_command(
     split = None
     if split_depth is not None and res.outcome == "undecided":
         res, split = _split(state, res, split_depth, split_limit, load_kernel)
-    from solvers.allisbomb.explain import ending_words
+    from solvers.allisbomb import ending_words
 
     turns, s = transcript(state, res.solution)
     out = {
@@ -611,7 +616,7 @@ def solve_command(
         if shortest:
             out["shortest_proven"] = not not_proven
     elif res.outcome == "loss":
-        from solvers.allisbomb.explain import explain_loss
+        from solvers.allisbomb import explain_loss
 
         why = explain_loss(state)
         ranked = sorted(why.ends, key=lambda w: -why.ends[w]) or ending_words(res.loss_reason)
@@ -655,8 +660,7 @@ def kernel_parts(extended: bool, search: str | None) -> list[str]:
 def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[object, dict]:
     """Split a deal the search left undecided (`split.solve_split`): the combined result
     (positions of both) and the split's record for the output."""
-    from solvers.allisbomb.solver import SolveResult
-    from solvers.allisbomb.split import SPLIT_LIMIT, solve_split
+    from solvers.allisbomb import SPLIT_LIMIT, SolveResult, solve_split
 
     limit = limit or SPLIT_LIMIT
     if res.engine == "reference":
@@ -680,18 +684,9 @@ def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[obje
     return out, record
 
 
-def is_proof(words: str) -> bool:
-    """True if `words` (an end of `explain.explain_loss`) say where the pruning proved no
-    win reachable (`explain.dead_words`) rather than a way the rulebook's game is lost."""
-    from solvers.allisbomb.explain import ENDING_WORDS
-    from solvers.allisbomb.rules import Ending
-
-    return words.startswith(ENDING_WORDS[Ending.NO_WIN_REACHABLE])
-
-
 def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
     """What stopped an undecided search, in words."""
-    from solvers.allisbomb.rules import MAX_MOVES, Ending
+    from solvers.allisbomb import MAX_MOVES, Ending
 
     if res.loss_reason & Ending.TOO_MANY_MOVES:
         return (
@@ -710,61 +705,6 @@ def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
     return "a line deeper than the search follows (1,000 turns) or a turn of more than 64 choices"
 
 
-def transcript(state, solution) -> tuple[list[dict], object]:
-    """Play `solution` from `state` through the reference engine; return one record per
-    turn (what the turn did, then the DECK, EQUIPPED CARDS, DISCARD PILE top first and
-    the cards out of play) and the final position. `replay` prints the same records."""
-    from solvers.allisbomb.rules import OUT
-
-    config = state.config
-    turns = []
-    s = state.copy()
-    for i, move in enumerate(solution):
-        if s.is_over():
-            raise BadInput(f"the game is over before turn {i + 1}")
-        lines = s.describe_move(move)
-        card = s.card_of(move)
-        player = s.active + 1
-        s.apply(move)
-        turns.append(
-            {
-                "turn": len(turns) + 1,
-                "card": s.cards.labels[card],
-                "player": player,
-                "choices": list(move),
-                "steps": lines,
-                "deck_after": [s.label(c) for c in s.deck],
-                "equipped_after": [
-                    [s.label(c) for c in s.equipped(p)] for p in range(config.players)
-                ],
-                "discard_after": [s.label(c) for c in reversed(s.discard)],
-                "out_of_play_after": [s.label(c) for c, z in enumerate(s.zone) if z == OUT],
-            }
-        )
-    return turns, s
-
-
-def render_turns(turns: list[dict]) -> list[str]:
-    """The transcript lines of `transcript` records (the solve and `replay` print these)."""
-    lines = []
-    for t in turns:
-        two = len(t["equipped_after"]) > 1
-        who = f" (player {t['player']})" if two else ""
-        lines.append(f"turn {t['turn']}{who}: " + t["steps"][0])
-        for step in t["steps"][1:]:
-            lines.append("    " + step.strip())
-        lines.append("    DECK (top first): " + (", ".join(t["deck_after"]) or "(empty)"))
-        for p, eq in enumerate(t["equipped_after"]):
-            who = f"player {p + 1} " if two else ""
-            lines.append(f"    {who}EQUIPPED CARDS: " + (", ".join(eq) or "(none)"))
-        lines.append(
-            "    DISCARD PILE (top first): " + (", ".join(t["discard_after"]) or "(empty)")
-        )
-        if t["out_of_play_after"]:
-            lines.append("    out of play: " + ", ".join(t["out_of_play_after"]))
-    return lines
-
-
 def _lines(k: int) -> str:
     return f"{k:,} line" + ("" if k == 1 else "s")
 
@@ -772,6 +712,8 @@ def _lines(k: int) -> str:
 def render_text(r: dict) -> str:
     """The human-readable solve report of a result of `solve_command` (`replay` prints a
     saved one through this too, so both print the same text)."""
+    from solvers.allisbomb import is_proof, render_turns
+
     lines = []
     version = r["config"].get("cards_version", "standin-v1")
     if r.get("cards_version_note"):
@@ -908,6 +850,8 @@ def replay_cmd(file) -> None:
     is no solve result, or a saved win or a line of your own whose line does not win (one
     line says the turn that loses the game, or that it goes on after the last turn).
     """
+    from solvers.allisbomb import replayed
+
     data = read_json_file(file, "solution file")
     if isinstance(data, dict) and "outcome" not in data:
         click.echo(_replay_bare_line(data, file))
@@ -930,146 +874,17 @@ def replay_cmd(file) -> None:
 def _replay_bare_line(data: dict, file: str) -> str:
     """The transcript of a file holding only a `position` and a `solution` (a line written
     by hand, not a solve result): the banner, the game, each turn and the result."""
-    from solvers.allisbomb.positions import cards_version_note, check_solution
-    from solvers.allisbomb.rules import Outcome, state_from_json
+    from solvers.allisbomb import render_turns, replay_line
 
-    if "position" not in data or "solution" not in data:
-        raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
-    moves = check_solution(data["solution"], file)
-    state = state_from_json(data["position"])
-    cs = state.cards
-    try:
-        turns, end = transcript(state, moves)
-    except BadInput as exc:
-        raise BadInput(f"{file}: {exc}") from None
-    if end.outcome is not Outcome.WIN:
-        raise BadInput(f"{file}: the saved solution does not win: {where_it_stops(turns, end)}")
-    note = cards_version_note(data["position"])
+    line = replay_line(data, file)
+    cs = line.state.cards
+    note = line.cards_version_note
     version = cs.config.cards_version + ("" if note is None else f" ({note})")
     lines = [banner(cs.is_stand_in(), cs.provenance_by_set(), version)]
-    lines.append(f"game: {state.config.label()}")
-    lines += render_turns(turns)
-    lines.append(f"result: {end.outcome.value.upper()}")
+    lines.append(f"game: {line.state.config.label()}")
+    lines += render_turns(line.turns)
+    lines.append(f"result: {line.end.outcome.value.upper()}")
     return "\n".join(lines)
-
-
-def where_it_stops(turns: list[dict], end) -> str:
-    """Where a line that does not win stops (its `transcript` records and final state): the
-    turn that loses the game and how (rulebook E, "Losing the Game"), or the game still
-    going on after its last turn."""
-    from solvers.allisbomb.explain import ending_words
-    from solvers.allisbomb.rules import Outcome
-
-    if end.outcome is Outcome.LOSS and turns:
-        t = turns[-1]
-        who = f" by player {t['player']}" if len(t["equipped_after"]) > 1 else ""
-        how = ", ".join(ending_words(int(end.ending))) or "lost"
-        return f"turn {t['turn']} ({t['card']} played{who}) loses the game: {how}"
-    if not turns:
-        return "it has no turns, and the game has not been won"
-    return f"the game goes on after its last turn, {len(turns)}, with no win"
-
-
-#: The fields of a solve result that `render_text` reads whatever the verdict.
-_REPORT_FIELDS = (
-    "outcome",
-    "engine",
-    "nodes",
-    "seconds",
-    "compile_seconds",
-    "config",
-    "stand_in",
-    "seed",
-    "rank",
-    "deck",
-    "deck_string",
-    "position",
-    "solution",
-)
-#: ... and those it reads for one verdict (a win's `turns` are made anew, not read).
-_VERDICT_FIELDS = {
-    "win": (),
-    "loss": ("losing_ends", "longest_line"),
-    "undecided": ("stopped_by",),
-}
-
-
-def replayed(data, file: str) -> dict:
-    """Check a saved solve result and return it with its transcripts made anew.
-
-    The winning line (and a loss's longest line) is played from the saved position through
-    the reference engine and the records of `transcript` replace the saved ones, so what
-    `replay` prints is what the engine does, not what the file says. Raises BadInput, its
-    message starting with `file`, if the file is not a solve result, a line cannot be
-    played, a win's line does not win, or a loss's longest line wins.
-    """
-    from solvers.allisbomb.positions import check_solution
-    from solvers.allisbomb.rules import Outcome, state_from_json
-
-    if not isinstance(data, dict) or "position" not in data or "solution" not in data:
-        raise BadInput(f"{file}: not a solution file (needs 'position' and 'solution')")
-    outcome = data.get("outcome")
-    if outcome not in _VERDICT_FIELDS:
-        raise BadInput(
-            f"{file}: outcome is {outcome!r}; expected 'win', 'loss' or 'undecided' "
-            "(a solve result as --save writes it)"
-        )
-    missing = [k for k in (*_REPORT_FIELDS, *_VERDICT_FIELDS[outcome]) if k not in data]
-    if missing:
-        raise BadInput(f"{file}: not a solve result as --save writes it (no {', '.join(missing)})")
-    for key in ("nodes", "seconds", "compile_seconds"):
-        value = data[key]
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise BadInput(f"{file}: {key} is {value!r}; expected a number")
-    moves = check_solution(data["solution"], file)
-    state = state_from_json(data["position"])
-    try:
-        turns, end = transcript(state, moves)
-    except BadInput as exc:
-        raise BadInput(f"{file}: {exc}") from None
-    out = dict(data)
-    out["rerun"] = _rerun_of(data, state, file)
-    if outcome == "win":
-        if end.outcome is not Outcome.WIN:
-            raise BadInput(f"{file}: the saved solution does not win: {where_it_stops(turns, end)}")
-        out["turns"] = turns
-    elif moves:
-        raise BadInput(
-            f"{file}: a {outcome} has no winning line, yet the solution has {len(moves)} turns"
-        )
-    if outcome == "loss":
-        ll = data["longest_line"]
-        if not isinstance(ll, dict) or "solution" not in ll:
-            raise BadInput(f"{file}: longest_line needs its 'solution'")
-        line = check_solution(ll["solution"], f"{file}: longest_line")
-        try:
-            steps, end = transcript(state, line)
-        except BadInput as exc:
-            raise BadInput(f"{file}: longest_line: {exc}") from None
-        if end.outcome is Outcome.WIN:
-            raise BadInput(f"{file}: the longest line of a loss wins")
-        out["longest_line"] = {**ll, "turns": len(line), "steps": steps}
-    return out
-
-
-def _rerun_of(data: dict, state, file: str) -> str | None:
-    """The re-run command of a saved solve, made anew from its position's configuration and
-    its rank (None for a solve from --state); BadInput if the rank is not its deck's deal."""
-    from solvers.allisbomb.commands import rerun_command
-    from solvers.allisbomb.deals import unrank
-
-    if data["rank"] is None:
-        return None
-    try:
-        deal = unrank(int(data["rank"]), state.cards.n)
-    except (TypeError, ValueError, BadInput):
-        deal = None
-    if deal is None or [state.cards.labels[c] for c in deal] != data["deck"]:
-        raise BadInput(
-            f"{file}: rank {data['rank']!r} is not the deal of its deck; expected the rank "
-            "the solve printed"
-        )
-    return rerun_command(state.config, data["rank"])
 
 
 @allisbomb.command(name="rules")
@@ -1086,7 +901,7 @@ def rules_cmd(game, as_json) -> None:
     """
     from dataclasses import asdict
 
-    from solvers.allisbomb.config import RULE_OPTIONS
+    from solvers.allisbomb import RULE_OPTIONS
 
     config = game.config()
     rows = [

@@ -36,8 +36,7 @@ def cards(ctx, game, as_json) -> None:
                 f"not before: bombsolve allisbomb cards {ctx.invoked_subcommand} FILE ..."
             )
         return
-    from solvers.allisbomb.cards import load_cards
-    from solvers.allisbomb.rules import card_table
+    from solvers.allisbomb import card_table, load_cards
 
     config = game.config()
     cs = load_cards(config)
@@ -77,8 +76,7 @@ def provenance_banner(cs) -> str:
 
 def _file_game(file: str, expansions: str | None, players: int, allow: bool):
     """The game a card file is checked in: the sets it defines, plus any --expansions."""
-    from solvers.allisbomb.cards import load_card_file
-    from solvers.allisbomb.config import GameConfig, parse_expansions
+    from solvers.allisbomb import GameConfig, load_card_file, parse_expansions
 
     cf = load_card_file(Path(file))
     sets = {c.expansion for c in cf.cards} | set(parse_expansions(expansions))
@@ -129,8 +127,7 @@ def check_cmd(file, expansions, players, allow_nonstandard, as_json) -> None:
     Example:
       bombsolve allisbomb cards check mycards.toml
     """
-    from solvers.allisbomb.cards import load_cards, provenance_text
-    from solvers.allisbomb.transcribe import check_report
+    from solvers.allisbomb import check_report, load_cards, provenance_text
 
     config = _file_game(file, expansions, players, allow_nonstandard)
     cs = load_cards(config)
@@ -198,9 +195,7 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
     Example:
       bombsolve allisbomb cards try mycards.toml --card RASCAL --side ignited
     """
-    from solvers.allisbomb.cards import load_cards
-    from solvers.allisbomb.rules import state_from_json
-    from solvers.allisbomb.transcribe import default_position, find_card, try_card
+    from solvers.allisbomb import default_position, find_card, load_cards, state_from_json, try_card
 
     config = _file_game(file, expansions, players, allow_nonstandard)
     cs = load_cards(config)

@@ -1,6 +1,6 @@
 """`bombsolve allisbomb sensitivity`: which card edit moves the win rate, on paired deals.
 
-Attached to the `allisbomb` group by `cli.main`; the study is `solvers.allisbomb.sensitivity`.
+Attached to the `allisbomb` group by `cli.main`; the study is `solvers.allisbomb.studies.sensitivity`.
 """
 
 from __future__ import annotations
@@ -89,15 +89,15 @@ def sensitivity(
       bombsolve allisbomb sensitivity --deals 300 --player lookahead --blitz --out runs/sb
       bombsolve allisbomb sensitivity --deals 2000 --variant mine.toml --out runs/mine
     """
-    from solvers.allisbomb.sensitivity import sensitivity_study
-    from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT
+    from solvers.allisbomb import DEFAULT_NODE_LIMIT
+    from solvers.allisbomb import sensitivity as sens
     from solvers.common.errors import BadInput
     from solvers.common.runner import run_study
 
     if variant and only:
         raise BadInput("--edit chooses among the single edits; drop it with --variant")
     config = game.config()
-    study = sensitivity_study(
+    study = sens.sensitivity_study(
         config,
         deals,
         seed,
@@ -109,7 +109,7 @@ def sensitivity(
     )
     if player == "perfect":  # (the lookahead and greedy players run the reference engine)
         from cli.warmup import ensure_extended, ensure_sweep
-        from solvers.allisbomb.edits import Edit, edited_config
+        from solvers.allisbomb import Edit, edited_config
 
         configs = [config]
         if variant:
@@ -125,11 +125,11 @@ def sensitivity(
 
 def report(out: Path, rows, top: int = 20) -> None:
     """Write DIR/report and print the largest effects."""
-    from solvers.allisbomb.sensitivity import caption, effects, headline, write_report
+    from solvers.allisbomb import sensitivity as sens
     from solvers.common.runner import load_manifest
 
     manifest = load_manifest(out)
-    written = write_report(rows, manifest, out / "report", top)
-    click.echo(headline(effects(rows, manifest["identity"]["params"])))
-    click.echo(caption(manifest))
+    written = sens.write_report(rows, manifest, out / "report", top)
+    click.echo(sens.headline(sens.effects(rows, manifest["identity"]["params"])))
+    click.echo(sens.caption(manifest))
     click.echo(f"tables and charts: {written['tornado'].parent}")

@@ -49,7 +49,7 @@ def rules_played(pairs, games, command: str, shown):
     """
     from dataclasses import replace
 
-    from solvers.allisbomb.config import RULE_OPTIONS
+    from solvers.allisbomb import RULE_OPTIONS
     from solvers.common.options import parse_rule_pairs
 
     values = parse_rule_pairs(pairs, {name: bool for name in RULE_OPTIONS})
@@ -164,9 +164,9 @@ def sweep(
     """
     from dataclasses import replace
 
-    from solvers.allisbomb.config import cards_option
-    from solvers.allisbomb.study import (
+    from solvers.allisbomb import (
         SWEEP_NODE_LIMIT,
+        cards_option,
         matrix_configs,
         parse_configs,
         sweep_study,
@@ -195,8 +195,7 @@ def sweep(
         configs = [game.config()]
     policy = None
     if escalate:
-        from solvers.allisbomb.escalate import CEILING, FIRST_LIMIT, Escalation
-        from solvers.allisbomb.split import SPLIT_LIMIT
+        from solvers.allisbomb import CEILING, FIRST_LIMIT, SPLIT_LIMIT, Escalation
 
         check_split_limit(split_depth, split_limit)
         policy = Escalation(
@@ -277,8 +276,7 @@ def _chunks_gone(folder: Path) -> bool:
 
 def _redraw(folder: Path, report_dir: Path | None = None) -> None:
     """Report a sweep from its earlier report's tables (its chunks are gone)."""
-    from solvers.allisbomb.report import headline_table, redraw_report
-    from solvers.allisbomb.study import caption
+    from solvers.allisbomb import caption, headline_table, redraw_report
 
     manifest = _sweep_manifest(folder)
     text = caption(manifest)
@@ -317,8 +315,7 @@ def _sweep_manifest(folder: Path):
 
 
 def _report(out: Path, rows, report_dir: Path | None = None) -> None:
-    from solvers.allisbomb.report import headline_table, summarize, write_report
-    from solvers.allisbomb.study import caption
+    from solvers.allisbomb import caption, headline_table, summarize, write_report
 
     manifest = _sweep_manifest(out)
     labels = manifest["identity"]["params"]["labels"]
@@ -335,8 +332,7 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
     """One report over several sweeps: their rows together, every caption kept."""
     import pandas as pd
 
-    from solvers.allisbomb.report import headline_table, summarize, write_report
-    from solvers.allisbomb.study import caption
+    from solvers.allisbomb import caption, headline_table, summarize, write_report
 
     frames, labels, captions, where, manifests = [], [], [], {}, {}
     for folder in folders:
@@ -365,7 +361,7 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
 
 
 def _index_page(target: Path, text: str, manifests, skip=()) -> None:
-    from solvers.allisbomb.report import write_index_page
+    from solvers.allisbomb import write_index_page
 
     write_index_page(target, text, manifests, skip)
 
@@ -392,8 +388,7 @@ def export(study_dir, csv_path) -> None:
     Example:
       bombsolve allisbomb export runs/base --csv base.csv
     """
-    from solvers.allisbomb.commands import rerun_command
-    from solvers.allisbomb.study import config_from_params
+    from solvers.allisbomb import config_from_params, rerun_command
     from solvers.common.files import atomic_path
     from solvers.common.runner import load_study
 
@@ -473,9 +468,12 @@ def campaign(
     """
     from dataclasses import replace
 
-    from solvers.allisbomb.config import cards_option
-    from solvers.allisbomb.report import campaign_caption, write_campaign_report
-    from solvers.allisbomb.study import campaign_study
+    from solvers.allisbomb import (
+        campaign_caption,
+        campaign_study,
+        cards_option,
+        write_campaign_report,
+    )
     from solvers.common.runner import check_study_folder, load_manifest, run_study
 
     fields = cards_option(cards_version)
@@ -484,8 +482,7 @@ def campaign(
             f"--cards {cards_version}: Campaign Mode plays a shipped stand-in set; expected "
             "a set version (standin-v1, standin-v2), not a card file"
         )
-    from solvers.allisbomb.campaign import campaign_config
-    from solvers.allisbomb.config import EXPANSIONS
+    from solvers.allisbomb import EXPANSIONS, campaign_config
 
     games = [
         campaign_config(g, (), players, fields["cards_version"]) for g in range(len(EXPANSIONS))

@@ -203,7 +203,7 @@ def ensure_extended(configs) -> float:
     has a card file with extended rows, saying so on stderr first when they are not
     cached; return the seconds (0 when none has them). Called once before a sweep's
     workers start; the sweep's own kernel serves every card file."""
-    from solvers.allisbomb.solver import compiled
+    from solvers.allisbomb.search.solver import compiled
 
     if not any(compiled(c).prog.extended for c in configs):
         return 0.0

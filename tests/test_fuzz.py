@@ -41,7 +41,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from cli.main import cli
-from solvers.allisbomb.rules import state_from_json
+from solvers.allisbomb import state_from_json
 from solvers.common.errors import BadInput
 from solvers.common.runner import (
     LOCK,

@@ -70,7 +70,7 @@ def test_each_all_is_bomb_warmup_part_compiles_all_its_entry_points():
 def test_the_keep_most_part_is_the_bounded_form_of_the_solver():
     """The plain solve's kernel does not hold the keep-most bound (kernel._bound_at_root):
     the keep-most search is a compiled form of its own, which its part names."""
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb import kernel_module as K
 
     at = list(inspect.signature(K.dfs.py_func).parameters).index("objective")
     seen = []

@@ -42,18 +42,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import EXPANSIONS, GameConfig  # noqa: E402
-from solvers.allisbomb.deals import shuffles  # noqa: E402
-from solvers.allisbomb.rules import new_game  # noqa: E402
-from solvers.allisbomb.search import reference_search  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    EXPANSIONS,
+    GameConfig,
+    load_cards,
+    prepare,
+    reference_search,
+)
+from solvers.allisbomb import deals as D  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.host import cpu_model  # noqa: E402
 
 COMPILE_SNIPPET = (
     "import time; t=time.perf_counter();"
-    "from solvers.allisbomb.config import GameConfig;"
-    "from solvers.allisbomb.solver import solve;"
+    "from solvers.allisbomb import GameConfig, solve;"
     "solve(GameConfig(blitz=True), list(range(13)), node_limit=10, check=False);"
     "print(time.perf_counter()-t)"
 )
@@ -85,7 +87,7 @@ SIX = GameConfig(expansions=EXPANSIONS)
 
 def warm_up() -> None:
     """Load (or compile) every kernel entry point the timings use, on tiny cases."""
-    from solvers.allisbomb.solver import solve, solve_batch
+    from solvers.allisbomb import solve, solve_batch
 
     cfg = GameConfig()
     deck = np.arange(18)
@@ -96,12 +98,12 @@ def warm_up() -> None:
 
 def hard_configs(configs: dict, deals: int, limit: int, seed: int) -> dict:
     """The default (portfolio) batch search on `deals` deals of each config at `limit`."""
-    from solvers.allisbomb.solver import solve_batch
+    from solvers.allisbomb import solve_batch
 
     out = {}
     for name, cfg in configs.items():
         n = load_cards(cfg).n
-        decks = shuffles(n, deals, np.random.default_rng(seed))
+        decks = D.shuffles(n, deals, np.random.default_rng(seed))
         t = time.process_time()
         r = solve_batch(cfg, decks, node_limit=limit)
         cpu = time.process_time() - t
@@ -136,12 +138,12 @@ def main() -> None:
     compile_s = None if args.no_compile else first_run_seconds(fresh_cache=True)
     cached_s = first_run_seconds(fresh_cache=False)
 
-    from solvers.allisbomb.solver import DEFAULT_NODE_LIMIT, solve, solve_batch
+    from solvers.allisbomb import DEFAULT_NODE_LIMIT, solve, solve_batch
 
     warm_up()
     cfg = GameConfig()
     rng = np.random.default_rng(args.seed)
-    decks = shuffles(18, max(args.ref_deals, args.batch_deals), rng)
+    decks = D.shuffles(18, max(args.ref_deals, args.batch_deals), rng)
 
     # 1. the same deals, kernel vs reference, interleaved deal by deal: on a shared machine
     # the speed of a core drifts (2x from minute to minute here), and timing the two
@@ -155,7 +157,7 @@ def main() -> None:
         k_nodes = r_nodes = 0
         for i, d in enumerate(same):
             t = time.process_time()
-            b = reference_search(new_game(cfg, d), node_limit=args.node_limit)
+            b = reference_search(prepare(cfg, d), node_limit=args.node_limit)
             r_time += time.process_time() - t
             # The first kernel call after the reference search finds the caches full of
             # the reference's objects; the two kernel paths take turns at going first, so

@@ -48,7 +48,7 @@ DEALS = {"base": 400, "blitz": 2000, "base+all": 200, "six": 60}
 
 
 def _configs():
-    from solvers.allisbomb.config import EXPANSIONS, GameConfig
+    from solvers.allisbomb import EXPANSIONS, GameConfig
 
     return {
         "base": GameConfig(),
@@ -77,15 +77,19 @@ def main() -> int:
 
     import numpy as np
 
-    from solvers.allisbomb.config import DEFAULT_CARDS
-    from solvers.allisbomb.deals import rank, shuffles
-    from solvers.allisbomb.escalate import Escalation, solve_escalating
-    from solvers.allisbomb.exhaust import ESCALATION as BLITZ_ESCALATION
-    from solvers.allisbomb.exhaust import FIRST_BUDGET
-    from solvers.allisbomb.kernel import CODE_UNDECIDED
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import PORTFOLIO_FIRST, compiled, solve_batch
-    from solvers.allisbomb.study import SWEEP_NODE_LIMIT
+    from solvers.allisbomb import (
+        CODE_UNDECIDED,
+        DEFAULT_CARDS,
+        PORTFOLIO_FIRST,
+        SWEEP_NODE_LIMIT,
+        Escalation,
+        compiled,
+        exhaust,
+        prepare,
+        solve_batch,
+        solve_escalating,
+    )
+    from solvers.allisbomb import deals as D
 
     load = round(os.getloadavg()[0], 2)
     summary = {"cards": DEFAULT_CARDS, "seed": args.seed, "reps": args.reps, "load_at_start": load}
@@ -93,9 +97,11 @@ def main() -> int:
     rows = {}
     for name, cfg in _configs().items():
         n = compiled(cfg).cards.n
-        decks = shuffles(n, max(1, int(DEALS[name] * args.scale)), np.random.default_rng(args.seed))
-        policy = BLITZ_ESCALATION if cfg.blitz else Escalation()
-        budget = FIRST_BUDGET if cfg.blitz else PORTFOLIO_FIRST
+        decks = D.shuffles(
+            n, max(1, int(DEALS[name] * args.scale)), np.random.default_rng(args.seed)
+        )
+        policy = exhaust.ESCALATION if cfg.blitz else Escalation()
+        budget = exhaust.FIRST_BUDGET if cfg.blitz else PORTFOLIO_FIRST
         cs = compiled(cfg).cards
 
         def old(decks=decks, cfg=cfg):
@@ -109,8 +115,8 @@ def main() -> int:
             # its setup position (for the EQUIPPED labels) and the labels
             out = old(decks, cfg)
             for d in decks:
-                rank(d)
-                ",".join(cs.labels[c] for c in new_game(cs, d.tolist()).equipped(0))
+                D.rank(d)
+                ",".join(cs.labels[c] for c in prepare(cs, d.tolist()).equipped(0))
             return out
 
         def new(decks=decks, cfg=cfg, policy=policy, budget=budget):
@@ -243,19 +249,16 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
     sys.path.insert(0, str(ROOT / "scripts" / "bench"))
     from compare_allisbomb_kernels import load_revision, runner
 
-    from solvers.allisbomb import kernel as new_kernel
-    from solvers.allisbomb.cards import load_cards
-    from solvers.allisbomb.deals import shuffles
-    from solvers.allisbomb.kernel import CODE_UNDECIDED
-    from solvers.allisbomb.program import copy_keys, win_info
-    from solvers.allisbomb.solver import compiled
+    from solvers.allisbomb import CODE_UNDECIDED, compiled, copy_keys, load_cards, win_info
+    from solvers.allisbomb import deals as D
+    from solvers.allisbomb import kernel_module as new_kernel
 
     out = {}
     mods = load_revision(rev)  # the revision's modules by name
     KR, PR = mods["kernel"], mods["prune"]
     for name, cfg in _configs().items():
         cs = load_cards(cfg)
-        decks = shuffles(cs.n, 100, np.random.default_rng(seed))
+        decks = D.shuffles(cs.n, 100, np.random.default_rng(seed))
         old = runner(KR, PR.extend_info(cs, win_info(cs)), cfg, decks, 20_000)
         new = runner(new_kernel, compiled(cfg).prog.info, cfg, decks, 20_000)
         with copy_keys(cfg, False):
@@ -296,21 +299,18 @@ def _kernel_vs_reference(deals: int, seed: int) -> dict:
     """CPU time per base deal, the reference search against the kernel's plain search."""
     import numpy as np
 
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.deals import shuffles
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.search import reference_search
-    from solvers.allisbomb.solver import compiled, solve
+    from solvers.allisbomb import GameConfig, compiled, prepare, reference_search, solve
+    from solvers.allisbomb import deals as D
 
     cfg = GameConfig()
     cs = compiled(cfg).cards
-    decks = shuffles(cs.n, deals, np.random.default_rng(seed + 1))
+    decks = D.shuffles(cs.n, deals, np.random.default_rng(seed + 1))
     solve(cfg, decks[0].tolist(), portfolio=False, check=False)
     t_ref = t_ker = 0.0
     nodes = 0
     for d in decks:
         t0 = time.process_time()
-        ref = reference_search(new_game(cs, d.tolist()), node_limit=200_000)
+        ref = reference_search(prepare(cs, d.tolist()), node_limit=200_000)
         t1 = time.process_time()
         ker = solve(cfg, d.tolist(), node_limit=200_000, portfolio=False, check=False)
         t2 = time.process_time()
@@ -340,9 +340,7 @@ def dask_overhead(argv: list[str]) -> int:
     )
     args = ap.parse_args(argv)
 
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.solver import solve_batch
-    from solvers.allisbomb.study import sweep_study
+    from solvers.allisbomb import GameConfig, solve_batch, sweep_study
     from solvers.common.cluster import LocalDaskCluster
     from solvers.common.files import write_text_atomic
     from solvers.common.runner import run_study

@@ -30,11 +30,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import GameConfig  # noqa: E402
-from solvers.allisbomb.rules import new_game  # noqa: E402
-from solvers.allisbomb.search import reference_search  # noqa: E402
-from solvers.allisbomb.solver import solve  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    GameConfig,
+    load_cards,
+    prepare,
+    reference_search,
+    solve,
+)
 
 FILE = ROOT / "tests" / "allisbomb" / "data" / "vocab_actions.toml"
 
@@ -59,7 +61,7 @@ def main() -> None:
     verdicts: dict[str, int] = {}
     for deck in decks:
         t = time.process_time()
-        b = reference_search(new_game(cfg, deck), node_limit=args.node_limit)
+        b = reference_search(prepare(cfg, deck), node_limit=args.node_limit)
         ref_t += time.process_time() - t
         t = time.process_time()
         for _ in range(args.reps):

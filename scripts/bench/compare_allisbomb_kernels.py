@@ -52,13 +52,19 @@ from solvers.common.numba_target import configure  # noqa: E402
 
 configure()  # the command line's target (numba_target), before any kernel is defined
 
-from solvers.allisbomb import kernel as new_kernel  # noqa: E402
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import EXPANSIONS, GameConfig  # noqa: E402
-from solvers.allisbomb.deals import shuffles  # noqa: E402
-from solvers.allisbomb.program import uses_extended, win_info  # noqa: E402
-from solvers.allisbomb.search import MAX_DEPTH  # noqa: E402
-from solvers.allisbomb.solver import compiled, table_bits_for, zeros_aligned  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    EXPANSIONS,
+    MAX_DEPTH,
+    GameConfig,
+    compiled,
+    load_cards,
+    table_bits_for,
+    uses_extended,
+    win_info,
+    zeros_aligned,
+)
+from solvers.allisbomb import deals as D  # noqa: E402
+from solvers.allisbomb import kernel_module as new_kernel  # noqa: E402
 
 CONFIGS = {
     "base": GameConfig(),
@@ -71,6 +77,14 @@ CONFIGS = {
 #: others are rewritten to the renamed copies, so the revision's kernel runs with its own
 #: state layout, pruning and copy-key code.
 REV_MODULES = ("layout", "copies", "prune", "kernel")
+#: Where each module of this tree lives now ("cards" -> "cards.cards"), for a revision from
+#: before the rooms, whose modules import one another as solvers.allisbomb.NAME.
+ROOM_OF = {
+    p.stem: f"{p.parent.name}.{p.stem}"
+    for p in (ROOT / "solvers" / "allisbomb").glob("*/*.py")
+    if p.stem != "__init__"
+}
+FLAT_IMPORT = re.compile(rf"from solvers\.allisbomb\.({'|'.join(ROOM_OF)}) import ")
 
 
 def resolve(rev: str) -> str:
@@ -93,18 +107,26 @@ def load_revision(rev: str, suffix: str = "rev") -> dict:
     under "step_width". Two revisions loaded with different suffixes live side by side."""
     sha = resolve(rev)
 
+    flat: set[str] = set()
+
     def show(name: str) -> str | None:
-        got = subprocess.run(
-            ["git", "show", f"{sha}:solvers/allisbomb/{name}.py"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
-        return got.stdout if got.returncode == 0 else None
+        # a revision before the rooms has its modules flat in solvers/allisbomb/
+        for folder in ("solvers/allisbomb/kernel", "solvers/allisbomb"):
+            got = subprocess.run(
+                ["git", "show", f"{sha}:{folder}/{name}.py"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            )
+            if got.returncode == 0:
+                if folder == "solvers/allisbomb":
+                    flat.add(name)
+                return got.stdout
+        return None
 
     sources = {name: show(name) for name in (*REV_MODULES, "program")}
     if sources["kernel"] is None:
-        raise SystemExit(f"revision {rev} has no solvers/allisbomb/kernel.py")
+        raise SystemExit(f"revision {rev} has no All Is Bomb kernel module")
     have = [m for m in REV_MODULES if sources[m] is not None]
     # a commit's own name, or for a name like HEAD that moves, one of the sources' digest
     # (so a cache stays valid while the kernel's sources do not change)
@@ -115,9 +137,12 @@ def load_revision(rev: str, suffix: str = "rev") -> dict:
     for name in have:
         src = sources[name]
         for other in have:
-            src = src.replace(
-                f"from solvers.allisbomb.{other} import ", f"from {other}_{suffix} import "
-            )
+            for home in ("solvers.allisbomb.kernel", "solvers.allisbomb"):
+                src = src.replace(f"from {home}.{other} import ", f"from {other}_{suffix} import ")
+        if name in flat:
+            # what a flat revision takes from this tree (the card model, the move order)
+            # is now in a room
+            src = FLAT_IMPORT.sub(lambda m: f"from solvers.allisbomb.{ROOM_OF[m[1]]} import ", src)
         path = tmp / f"{name}_{suffix}.py"
         if not path.exists() or path.read_text() != src:
             path.write_text(src)
@@ -277,13 +302,13 @@ def build(args, cfg) -> tuple[np.ndarray, dict, Memory]:
     inputs["new"] = (new_kernel, new_info, prog.steps)
     rng = np.random.default_rng(args.seed)
     if args.min_nodes:
-        pool = shuffles(cs.n, 50 * args.deals, rng)
+        pool = D.shuffles(cs.n, 50 * args.deals, rng)
         probe = runner(new_kernel, new_info, cfg, pool, args.node_limit)
         decks = pool[probe(pool)[1][1] >= args.min_nodes][: args.deals]
         if not len(decks):
             raise SystemExit(f"no deal of >= {args.min_nodes:,} positions in {len(pool):,}")
     else:
-        decks = shuffles(cs.n, args.deals, rng)
+        decks = D.shuffles(cs.n, args.deals, rng)
     order = ["new", *revs] if args.first == "new" else [*revs, "new"]
     runs = {}
     for side in order:

@@ -44,11 +44,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import GameConfig  # noqa: E402
-from solvers.allisbomb.program import copy_keys, copy_keys_enabled, move_order  # noqa: E402
-from solvers.allisbomb.solver import solve, solve_batch  # noqa: E402
-from solvers.allisbomb.study import config_to_params, matrix_configs  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    GameConfig,
+    config_to_params,
+    copy_keys,
+    copy_keys_enabled,
+    load_cards,
+    matrix_configs,
+    move_order,
+    solve,
+    solve_batch,
+)
 from solvers.common.files import write_text_atomic  # noqa: E402
 
 #: Node limits: small enough for a test, large enough that some deals hit them.

@@ -29,23 +29,21 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.agents import (  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    CARD_VERSIONS,
     DEFAULT_BUDGET,
+    DEFAULT_CARDS,
     DEFAULT_WEIGHTS,
+    GameConfig,
+    load_cards,
+    prepare,
+    parse_expansions,
     play_greedy,
     play_lookahead,
     play_random,
+    solve_batch,
 )
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import (  # noqa: E402
-    CARD_VERSIONS,
-    DEFAULT_CARDS,
-    GameConfig,
-    parse_expansions,
-)
-from solvers.allisbomb.deals import deal_from_seed  # noqa: E402
-from solvers.allisbomb.rules import new_game  # noqa: E402
-from solvers.allisbomb.solver import solve_batch  # noqa: E402
+from solvers.allisbomb import deals as D  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson, wilson_undecided  # noqa: E402
@@ -72,12 +70,12 @@ def parse_config(label: str, cards_version: str = DEFAULT_CARDS) -> GameConfig:
 def measure(config: GameConfig, seeds: range, node_limit: int) -> dict:
     """Win counts and CPU seconds per game of perfect play and each heuristic player."""
     cs = load_cards(config)
-    decks = np.array([deal_from_seed(config, s) for s in seeds], np.int64)
+    decks = np.array([D.deal_from_seed(config, s) for s in seeds], np.int64)
     solve_batch(config, decks[:1], node_limit=10)  # load the kernel first
     t = time.process_time()
     codes = solve_batch(config, decks, node_limit=node_limit)["code"]
     cpu = {"perfect": time.process_time() - t}
-    starts = [new_game(cs, d.tolist()) for d in decks]
+    starts = [prepare(cs, d.tolist()) for d in decks]
     wins = {}
     for name, play in (
         ("lookahead", lambda s, _seed: play_lookahead(s)),

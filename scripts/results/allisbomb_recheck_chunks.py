@@ -42,7 +42,7 @@ def main() -> int:
     import numpy as np
     import pandas as pd
 
-    from solvers.allisbomb.study import sweep_chunk
+    from solvers.allisbomb import sweep_chunk
     from solvers.common.runner import ChunkPlan, load_manifest, load_study
 
     manifest = load_manifest(args.study)

@@ -27,7 +27,7 @@ tables and the charts are, and every chart of the report is drawn from the table
 it (the difficulty CDF from per-deal counts on a grid of node counts, the solution
 lengths from counts per turn), so ``--redraw`` redraws them from the committed files.
 
-``--escalate`` decides each deal in passes (`solvers.allisbomb.escalate`): first at
+``--escalate`` decides each deal in passes (`solvers.allisbomb.search.escalate`): first at
 ``--first-limit`` positions, then the deals left undecided again at doubled limits up to
 ``--node-limit`` (default then 51,200,000). The verdicts are those of one pass at the
 ceiling; only the undecided tail is searched further, so the whole matrix costs little more
@@ -45,23 +45,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.config import CARD_VERSIONS, DEFAULT_CARDS  # noqa: E402
-from solvers.allisbomb.escalate import CEILING, FIRST_LIMIT, Escalation  # noqa: E402
-from solvers.allisbomb.report import (  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    CARD_VERSIONS,
+    CEILING,
+    DEFAULT_CARDS,
+    FIRST_LIMIT,
+    SPLIT_LIMIT,
+    Escalation,
     campaign_caption,
+    campaign_study,
+    caption,
     headline_table,
+    matrix_configs,
     redraw_report,
     summarize,
+    sweep_study,
     write_campaign_report,
     write_index_page,
     write_report,
-)
-from solvers.allisbomb.split import SPLIT_LIMIT  # noqa: E402
-from solvers.allisbomb.study import (  # noqa: E402
-    campaign_study,
-    caption,
-    matrix_configs,
-    sweep_study,
 )
 from solvers.common.errors import BadInput  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402

@@ -26,10 +26,12 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.cards import load_cards  # noqa: E402
-from solvers.allisbomb.config import GameConfig  # noqa: E402
-from solvers.allisbomb.deals import deal_from_seed, rank  # noqa: E402
-from solvers.allisbomb.solver import solve_batch  # noqa: E402
+from solvers.allisbomb import (  # noqa: E402
+    GameConfig,
+    load_cards,
+    solve_batch,
+)
+from solvers.allisbomb import deals as D  # noqa: E402
 from solvers.common.files import atomic_path, write_text_atomic  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson_undecided  # noqa: E402
@@ -103,7 +105,7 @@ def main() -> None:
         return
     cfg = GameConfig(blitz=args.blitz)
     cs = load_cards(cfg)
-    decks = np.array([deal_from_seed(cfg, s) for s in range(args.n)], np.int64)
+    decks = np.array([D.deal_from_seed(cfg, s) for s in range(args.n)], np.int64)
     solve_batch(cfg, decks[:1], node_limit=10)  # load the kernel first
     t = time.perf_counter()
     cpu = time.process_time()
@@ -114,7 +116,7 @@ def main() -> None:
     df = pd.DataFrame(
         {
             "seed": np.arange(args.n),
-            "rank": [str(rank(d)) for d in decks],
+            "rank": [str(D.rank(d)) for d in decks],
             "outcome": [names[int(c)] for c in out["code"]],
             "nodes": out["nodes"],
             "turns": out["turns"],

@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.report import to_markdown  # noqa: E402
-from solvers.allisbomb.sensitivity import caption, effects  # noqa: E402
+from solvers.allisbomb import sensitivity as sens  # noqa: E402
+from solvers.allisbomb import to_markdown  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import load_manifest, load_study  # noqa: E402
 
@@ -39,7 +39,7 @@ def _rel(path: Path) -> Path:
 
 def sensitivity_block(study: Path, top: int = 8, also: tuple[Path, ...] = ()) -> str:
     manifest = load_manifest(study)
-    eff = effects(load_study(study), manifest["identity"]["params"])
+    eff = sens.effects(load_study(study), manifest["identity"]["params"])
     eff = eff.assign(size=eff["diff"].abs()).sort_values(["size", "edit"], ascending=[False, True])
     shown = eff.head(top)[
         ["what", "base_rate", "edited_rate", "diff", "lo", "hi", "to_win", "to_loss"]
@@ -63,7 +63,7 @@ def sensitivity_block(study: Path, top: int = 8, also: tuple[Path, ...] = ()) ->
             "",
             to_markdown(shown, ["base_rate", "edited_rate", "diff", "lo", "hi"]).rstrip(),
             "",
-            caption(manifest) + ".",
+            sens.caption(manifest) + ".",
             "",
             f"Regenerate: `{manifest.get('command', 'bombsolve allisbomb sensitivity')}`.",
             "",

@@ -4,7 +4,7 @@
     python scripts/results/allisbomb_standin_targets.py [--cards FILE] [--deals 2000] \
         [--look-deals 300] [--seed 1] [--out DIR]
 
-For every statement of `solvers.allisbomb.targets.TARGETS`: perfect play on --deals deals
+For every statement of `solvers.allisbomb.studies.targets.TARGETS`: perfect play on --deals deals
 and the lookahead player (default budget) on --look-deals deals of each configuration it
 compares, the two games of a statement on paired deals (`targets.decks`); met when the 95%
 intervals do not overlap. The paired difference (Tango's interval) is shown beside it.
@@ -28,17 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb.targets import (  # noqa: E402
-    GOLD_RARE,
-    TARGETS,
-    Measure,
-    campaign_measure,
-    campaign_results,
-    judge,
-    measure,
-    measure_campaign,
-    paired,
-)
+from solvers.allisbomb import targets as T  # noqa: E402
 from solvers.common.files import write_text_atomic  # noqa: E402
 
 
@@ -49,7 +39,7 @@ def _fmt(m, kind: str) -> str:
     return f"{m.rate:.1%} [{lo:.1%}, {hi:.1%}]"
 
 
-def smaller_sample(cache: Path, player: str, name: str, deals: int, seed: int) -> Measure | None:
+def smaller_sample(cache: Path, player: str, name: str, deals: int, seed: int) -> T.Measure | None:
     """The largest cached measure of the same game, player and seed on fewer than `deals`
     deals (a sample grown later): `measure` plays only the deals after it."""
     best = None
@@ -57,7 +47,7 @@ def smaller_sample(cache: Path, player: str, name: str, deals: int, seed: int) -
         size = path.stem.removeprefix(f"{player}-{name}-").removesuffix(f"-{seed}")
         if size.isdigit() and int(size) < deals and (best is None or int(size) > best[0]):
             best = (int(size), path)
-    return None if best is None else Measure(**json.loads(best[1].read_text()))
+    return None if best is None else T.Measure(**json.loads(best[1].read_text()))
 
 
 def rerun_check(games: dict, other: dict, other_name: object) -> str:
@@ -120,7 +110,7 @@ def main() -> None:
         this, that = (json.loads(Path(f).read_text())["games"] for f in a.compare)
         print(rerun_check(this, that, a.compare[1]))
         return
-    chosen = [int(x) for x in a.only.split(",") if x] or list(range(1, len(TARGETS) + 1))
+    chosen = [int(x) for x in a.only.split(",") if x] or list(range(1, len(T.TARGETS) + 1))
     cache: dict = {}
     t0 = time.perf_counter()
 
@@ -132,12 +122,12 @@ def main() -> None:
             stem = f"{player}-{name}-{deals}-{a.seed}.json"
             hit = a.cache / stem if a.cache else None
             if hit is not None and hit.is_file():
-                cache[key] = Measure(**json.loads(hit.read_text()))
+                cache[key] = T.Measure(**json.loads(hit.read_text()))
             elif a.partial:
                 return None
             else:
                 prefix = smaller_sample(a.cache, player, name, deals, a.seed) if a.cache else None
-                cache[key] = measure(
+                cache[key] = T.measure(
                     name, a.cards, player, deals, a.seed, a.node_limit, prefix=prefix
                 )
                 if hit is not None:
@@ -157,14 +147,14 @@ def main() -> None:
         return
     if a.campaign_part:
         k, parts = (int(x) for x in a.campaign_part.split("/"))
-        res = campaign_results(a.cards, a.seed, range(k, a.campaigns, parts))
+        res = T.campaign_results(a.cards, a.seed, range(k, a.campaigns, parts))
         stem = f"campaigns-{a.campaigns}-{a.seed}-{k}of{parts}.json"
         write_text_atomic(a.cache / stem, json.dumps(res) + "\n")
         return
     rows = []
     missing = 0
     for i in chosen:
-        t = TARGETS[i - 1]
+        t = T.TARGETS[i - 1]
         row = {"n": i, "statement": t.statement, "quote": t.quote}
         for player in ("perfect", "lookahead"):
             if player == "lookahead" and a.look_deals == 0:
@@ -176,10 +166,10 @@ def main() -> None:
             row[player] = {
                 "harder": _fmt(h, t.measure),
                 "easier": _fmt(e, t.measure),
-                "met": judge(t, h, e),
+                "met": T.judge(t, h, e),
             }
             if t.measure == "win":
-                d = paired(h, e)
+                d = T.paired(h, e)
                 row[player]["paired"] = f"{d.diff:+.1%} [{d.lo:+.1%}, {d.hi:+.1%}]"
         rows.append(row)
     cards = str(a.cards) if a.cards else "the shipped stand-in set (version 1)"
@@ -192,7 +182,7 @@ def main() -> None:
         "end); paired: the easier game's win rate minus the harder's on the same deals, "
         "Tango's 95% interval; turns: median of won games with its order-statistic 95% interval; campaigns: "
         f"the lookahead player, {a.campaigns} campaigns (default_rng([seed, 99, i])), met when "
-        f"the gold share's upper 95% bound is below {GOLD_RARE:.0%} and not all earn one medal. "
+        f"the gold share's upper 95% bound is below {T.GOLD_RARE:.0%} and not all earn one medal. "
         f"Regenerate: `python scripts/results/allisbomb_standin_targets.py{' --cards ' + str(a.cards) if a.cards else ''} "
         f"--deals {a.deals} --look-deals {a.look_deals} --campaigns {a.campaigns} --seed {a.seed}`.",
         "",
@@ -200,7 +190,7 @@ def main() -> None:
         "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        t = TARGETS[r["n"] - 1]
+        t = T.TARGETS[r["n"] - 1]
         cells = []
         for player in ("perfect", "lookahead"):
             if player in r:
@@ -220,13 +210,13 @@ def main() -> None:
         )
         merged = [tuple(r) for p in parts for r in json.loads(p.read_text())]
         if parts and len(merged) == a.campaigns:
-            c = campaign_measure(merged)
+            c = T.campaign_measure(merged)
         elif a.partial:
             c = None  # the campaign parts in --cache are not complete
         else:
-            c = measure_campaign(a.cards, a.campaigns, a.seed)
+            c = T.measure_campaign(a.cards, a.campaigns, a.seed)
         head = (
-            f'| {len(TARGETS) + 1} | Campaign medals mean something ("5 points or up: Bronze ... '
+            f'| {len(T.TARGETS) + 1} | Campaign medals mean something ("5 points or up: Bronze ... '
             f'15 points or up: Golden"): gold rare, not the rule | {a.campaigns} campaigns | '
             "not measured | - | "
         )
@@ -240,7 +230,7 @@ def main() -> None:
                 head + f"{medals}; gold {c.medals['gold'] / c.n:.0%} [{lo:.0%}, {hi:.0%}], "
                 f"median {c.points_median:.0f} points | {'yes' if c.met() else '**no**'} |"
             )
-            rows.append({"n": len(TARGETS) + 1, "campaign": {**c.medals, "met": c.met()}})
+            rows.append({"n": len(T.TARGETS) + 1, "campaign": {**c.medals, "met": c.met()}})
     games = {
         f"{player}/{name}": {
             "n": m.n,

@@ -9,8 +9,8 @@ from solvers.common.numba_cache import argument_index
 
 
 def _solve(node_limit: int = 1) -> None:
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.solver import solve, table_bits_for
+    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.search.solver import solve, table_bits_for
 
     # also allocates the transposition table the solve will use
     solve(
@@ -43,9 +43,9 @@ def _solve_entries() -> list:
 
 
 def _shortest() -> None:
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import compiled, solve_shortest
+    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.rules.rules import new_game
+    from solvers.allisbomb.search.solver import compiled, solve_shortest
 
     cs = compiled(GameConfig(blitz=True)).cards
     # a Blitz deal won within 50 positions: the shortest search runs only after a win
@@ -61,9 +61,9 @@ def _shortest_entries() -> list:
 
 
 def _keep_most(node_limit: int = 1) -> None:
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.solver import compiled, solve_state, table_bits_for
+    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.rules.rules import new_game
+    from solvers.allisbomb.search.solver import compiled, solve_state, table_bits_for
 
     cs = compiled(GameConfig(blitz=True)).cards
     # also allocates the transposition table the search will use
@@ -102,8 +102,8 @@ def _extended_entries() -> list:
 def _sweep() -> None:
     import numpy as np
 
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.solver import solve_batch
+    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.search.solver import solve_batch
 
     solve_batch(GameConfig(blitz=True), np.arange(13, dtype=np.int64)[None, :], node_limit=1)
 
@@ -122,7 +122,7 @@ def _exhaust() -> None:
     import numpy as np
 
     from solvers.allisbomb import exhaust as E
-    from solvers.allisbomb.blitz_ranks import decks_of_ranks, group_decks
+    from solvers.allisbomb.rules.blitz_ranks import decks_of_ranks, group_decks
 
     decks_of_ranks(np.zeros(1, np.int64))
     decks, _ = group_decks(np.zeros(1, np.int64))

@@ -4,7 +4,7 @@ A jitted caller that calls another jitted function directly compiles a copy of i
 own code (Numba links the callee's library into the caller's). Called through an address
 instead, the callee is compiled once, on its own, only when some caller needs it, and the
 caller's compiled code is the same whether the callee exists or not: All Is Bomb's solver
-reaches the extended vocabulary's steps this way (`allisbomb.kernel.extended_entries`), so
+reaches the extended vocabulary's steps this way (`allisbomb.kernel.kernel.extended_entries`), so
 a card file with extended rows compiles those steps alone, not a second solver around them.
 
 `address_of(dispatcher, argtypes)` compiles the callee for exactly `argtypes` and returns

@@ -4,7 +4,7 @@ Numba's cache (`@njit(cache=True)`) is invalidated only when the file that defin
 jitted function changes. A compiled function also holds what it took from other files
 when it was compiled: the jitted functions it calls (compiled into it) and module-level
 constants (frozen into its code). Change one of those files and the cache would go on
-running the old copy, silently: after an edit to `allisbomb/prune.py`, `kernel.dfs` kept
+running the old copy, silently: after an edit to `allisbomb/kernel/prune.py`, `kernel.dfs` kept
 the `dead` it was compiled with.
 
 So every module that compiles with `cache=True` carries the line

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.rules import State, state_from_json
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.rules.rules import State, state_from_json
 
 
 def position(

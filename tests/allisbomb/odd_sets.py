@@ -300,11 +300,11 @@ def differential(
     """Solve seeded deals of random small files (`random_card_file`, with `next` steps
     unless `lasting` is False) with both engines; return disagreements (and count the
     reference's verdicts in `outcomes`, if given)."""
-    from solvers.allisbomb.cards import load_cards
-    from solvers.allisbomb.config import GameConfig
-    from solvers.allisbomb.rules import new_game
-    from solvers.allisbomb.search import reference_search
-    from solvers.allisbomb.solver import solve, solve_batch
+    from solvers.allisbomb.cards.cards import load_cards
+    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.rules.rules import new_game
+    from solvers.allisbomb.search.search import reference_search
+    from solvers.allisbomb.search.solver import solve, solve_batch
 
     bad = []
     for i in range(files):

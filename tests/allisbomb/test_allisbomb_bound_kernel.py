@@ -7,12 +7,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from solvers.allisbomb import kernel as K
-from solvers.allisbomb import solver
-from solvers.allisbomb.campaign import campaign_config
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.rules import new_game
-from solvers.allisbomb.solver import compiled, solve_state
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel import kernel as K
+from solvers.allisbomb.rules.rules import new_game
+from solvers.allisbomb.search import solver
+from solvers.allisbomb.search.solver import compiled, solve_state
+from solvers.allisbomb.studies.campaign import campaign_config
 
 
 def test_dfs_reaches_the_bound_only_through_the_stubs():

@@ -6,8 +6,8 @@ import pandas as pd
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.campaign import score
-from solvers.allisbomb.config import EXPANSIONS
+from solvers.allisbomb.cards.config import EXPANSIONS
+from solvers.allisbomb.studies.campaign import score
 from solvers.common.runner import load_study
 
 

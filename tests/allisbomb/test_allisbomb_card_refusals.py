@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards import DATA_DIR, load_cards
-from solvers.allisbomb.config import GameConfig
+from solvers.allisbomb.cards.cards import DATA_DIR, load_cards
+from solvers.allisbomb.cards.config import GameConfig
 from solvers.common.errors import BadInput
 
 BASE = (DATA_DIR / "base.toml").read_text()

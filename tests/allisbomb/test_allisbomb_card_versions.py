@@ -9,16 +9,16 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards import DATA_DIR, SET_FILES, load_cards, load_file, shipped_set
-from solvers.allisbomb.config import (
+from solvers.allisbomb.cards.cards import DATA_DIR, SET_FILES, load_cards, load_file, shipped_set
+from solvers.allisbomb.cards.config import (
     CARD_VERSIONS,
     DEFAULT_CARDS,
     EXPANSIONS,
     GameConfig,
     cards_option,
 )
-from solvers.allisbomb.rules import config_from_dict
-from solvers.allisbomb.study import config_from_label, config_from_params, config_to_params
+from solvers.allisbomb.rules.rules import config_from_dict
+from solvers.allisbomb.studies.study import config_from_label, config_from_params, config_to_params
 from solvers.common.errors import BadInput
 
 V1 = GameConfig(cards_version="standin-v1")
@@ -131,8 +131,8 @@ def test_solve_json_records_the_version():
 
 
 def test_campaign_study_records_the_version_and_refuses_a_file(tmp_path):
-    from solvers.allisbomb.report import campaign_caption
-    from solvers.allisbomb.study import campaign_study
+    from solvers.allisbomb.studies.report import campaign_caption
+    from solvers.allisbomb.studies.study import campaign_study
 
     for name in CARD_VERSIONS:
         s = campaign_study(2, 1, cards_version=name)
@@ -162,7 +162,7 @@ def test_campaign_study_records_the_version_and_refuses_a_file(tmp_path):
 
 
 def test_sweep_caption_names_the_version():
-    from solvers.allisbomb.study import cards_words
+    from solvers.allisbomb.studies.study import cards_words
 
     for name in CARD_VERSIONS:
         params = {"configs": [config_to_params(GameConfig(cards_version=name))]}

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.allisbomb.cards import (
+from solvers.allisbomb.cards.cards import (
     DATA_DIR,
     SET_FILES,
     load_cards,
     parse_card_file,
 )
-from solvers.allisbomb.config import EXPANSIONS, GameConfig, parse_expansions
-from solvers.allisbomb.program import compile_program
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig, parse_expansions
+from solvers.allisbomb.kernel.program import compile_program
 from solvers.common.errors import BadInput
 
 ALL = GameConfig(expansions=EXPANSIONS, hands=True)

@@ -112,9 +112,9 @@ def test_shortest_and_keep_most_flags():
     keep = json.loads(run(*v1, "--keep-most", "--json").stdout)
     assert short["outcome"] == plain["outcome"] == keep["outcome"] == "win"
     assert len(short["solution"]) <= len(plain["solution"])
-    from solvers.allisbomb.rules import state_from_json
-    from solvers.allisbomb.search import stars_lost
-    from solvers.allisbomb.solver import verify_solution
+    from solvers.allisbomb.rules.rules import state_from_json
+    from solvers.allisbomb.search.search import stars_lost
+    from solvers.allisbomb.search.solver import verify_solution
 
     won = verify_solution(state_from_json(plain["position"]), plain["solution"])
     assert keep["stars_lost"] <= stars_lost(won)
@@ -122,7 +122,7 @@ def test_shortest_and_keep_most_flags():
 
 
 def test_user_card_file_is_used_by_solve_state_and_replay(tmp_path):
-    from solvers.allisbomb.cards import DATA_DIR
+    from solvers.allisbomb.cards.cards import DATA_DIR
 
     text = (DATA_DIR / "base.toml").read_text().replace('"stand-in"', '"printed"')
     text = text.replace('number = 3\nkeyword = "ROYAL"', 'number = 2\nkeyword = "ROYAL"')

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 import cli.warmup as warmup
 import solvers.common.runner as runner
 from cli.main import cli
-from solvers.allisbomb import exhaust as E
-from solvers.allisbomb.config import RULE_OPTIONS
-from solvers.allisbomb.solver import solve_batch
+from solvers.allisbomb.cards.config import RULE_OPTIONS
+from solvers.allisbomb.search import exhaust as E
+from solvers.allisbomb.search.solver import solve_batch
 from solvers.common.runner import load_manifest
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.solver import compiled
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.search.solver import compiled
 from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]

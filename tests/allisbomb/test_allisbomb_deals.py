@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.deals import (
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.rules.deals import (
     deal_from_seed,
     deck_size,
     deck_string,

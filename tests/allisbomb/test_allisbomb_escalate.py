@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.deals import shuffles
-from solvers.allisbomb.escalate import (
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+from solvers.allisbomb.rules.deals import shuffles
+from solvers.allisbomb.search.escalate import (
     Escalation,
     escalation_line,
     solve_escalating,
     table_bits_for,
 )
-from solvers.allisbomb.kernel import CODE_UNDECIDED
-from solvers.allisbomb.solver import MAX_TABLE_BITS, solve_batch
+from solvers.allisbomb.search.solver import MAX_TABLE_BITS, solve_batch
 from solvers.common.errors import BadInput
 from tests.allisbomb.helpers import escalated_sweep_args
 
@@ -97,7 +97,7 @@ def test_sweep_escalate_rows_say_which_pass_decided(tmp_path):
     from click.testing import CliRunner
 
     from cli.main import cli
-    from solvers.allisbomb.study import caption
+    from solvers.allisbomb.studies.study import caption
     from solvers.common.runner import load_manifest, load_study
 
     out = tmp_path / "esc"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.allisbomb.charts import short_label
-from solvers.allisbomb.config import EXPANSIONS, GameConfig, parse_expansions
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig, parse_expansions
+from solvers.allisbomb.studies.charts import short_label
 from solvers.common.errors import BadInput
 
 

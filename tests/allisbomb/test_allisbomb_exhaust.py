@@ -18,10 +18,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb import blitz_ranks as R
-from solvers.allisbomb import exhaust as E
-from solvers.allisbomb import kernel as K
-from solvers.allisbomb.solver import compiled, solve_batch
+from solvers.allisbomb.kernel import kernel as K
+from solvers.allisbomb.rules import blitz_ranks as R
+from solvers.allisbomb.search import exhaust as E
+from solvers.allisbomb.search.solver import compiled, solve_batch
 from solvers.common.errors import BadInput
 from solvers.common.runner import load_manifest, load_study, run_study
 

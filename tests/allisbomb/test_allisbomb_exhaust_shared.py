@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from solvers.allisbomb import blitz_ranks as R
-from solvers.allisbomb import exhaust as E
-from solvers.allisbomb import exhaust_kernel as EK
-from solvers.allisbomb.kernel import CODE_UNDECIDED
-from solvers.allisbomb.solver import solve_batch
+from solvers.allisbomb.kernel import exhaust_kernel as EK
+from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+from solvers.allisbomb.rules import blitz_ranks as R
+from solvers.allisbomb.search import exhaust as E
+from solvers.allisbomb.search.solver import solve_batch
 from solvers.common.runner import run_study
 
 

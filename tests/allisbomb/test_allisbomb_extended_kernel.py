@@ -10,10 +10,10 @@ import numba
 import numpy as np
 import pytest
 
-from solvers.allisbomb import kernel as K
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
-from solvers.allisbomb.program import OP_XSELECT, compiled_program, uses_extended
-from solvers.allisbomb.solver import compiled
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.kernel import kernel as K
+from solvers.allisbomb.kernel.program import OP_XSELECT, compiled_program, uses_extended
+from solvers.allisbomb.search.solver import compiled
 from solvers.common.numba_cache import all_cached, is_cached
 from solvers.common.numba_call import check_types
 

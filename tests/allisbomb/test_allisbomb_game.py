@@ -11,20 +11,21 @@ import pytest
 
 from cli import warmup
 from cli.allisbomb import GameArgs
-from solvers.allisbomb import agents, game
-from solvers.allisbomb.agents import (
+from solvers.allisbomb import game
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import RULE_OPTIONS, GameConfig
+from solvers.allisbomb.rules.deals import deal_from_seed
+from solvers.allisbomb.rules.rules import Outcome, new_game
+from solvers.allisbomb.search import agents
+from solvers.allisbomb.search.agents import (
     TURN_CAP,
     Budget,
     greedy_choice,
     lookahead_game,
     play_greedy,
 )
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import RULE_OPTIONS, GameConfig
-from solvers.allisbomb.deals import deal_from_seed
-from solvers.allisbomb.rules import Outcome, new_game
-from solvers.allisbomb.search import reference_search
-from solvers.allisbomb.study import matrix_configs
+from solvers.allisbomb.search.search import reference_search
+from solvers.allisbomb.studies.study import matrix_configs
 from solvers.common.errors import BadInput
 from solvers.common.game import IllegalAction, Result
 from solvers.common.rng import SplitMix64

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.allisbomb import kernel as K
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.solver import solve, solve_batch
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel import kernel as K
+from solvers.allisbomb.search.solver import solve, solve_batch
 from solvers.common.numba_cache import argument_index
 
 

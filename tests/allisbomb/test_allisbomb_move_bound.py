@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from solvers.allisbomb import kernel
-from solvers.allisbomb.cards import DATA_DIR
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.rules import MAX_MOVES, Ending, new_game
-from solvers.allisbomb.search import reference_search
-from solvers.allisbomb.solver import solve_state
+from solvers.allisbomb.cards.cards import DATA_DIR
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel import kernel
+from solvers.allisbomb.rules.rules import MAX_MOVES, Ending, new_game
+from solvers.allisbomb.search.search import reference_search
+from solvers.allisbomb.search.solver import solve_state
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
-from solvers.allisbomb.deals import shuffles
-from solvers.allisbomb.ordering import card_priorities, priority_table
-from solvers.allisbomb.program import compiled_program, move_order, move_order_enabled
-from solvers.allisbomb.rules import new_game
-from solvers.allisbomb.search import reference_search
-from solvers.allisbomb.solver import compiled, solve, solve_batch
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.kernel.ordering import card_priorities, priority_table
+from solvers.allisbomb.kernel.program import compiled_program, move_order, move_order_enabled
+from solvers.allisbomb.rules.deals import shuffles
+from solvers.allisbomb.rules.rules import new_game
+from solvers.allisbomb.search.search import reference_search
+from solvers.allisbomb.search.solver import compiled, solve, solve_batch
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 

@@ -9,11 +9,11 @@ import json
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.deals import deal_from_seed
-from solvers.allisbomb.explain import DEAD_WORDS, ENDING_WORDS, explain_loss
-from solvers.allisbomb.prune import RULES
-from solvers.allisbomb.rules import Ending, new_game
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel.prune import RULES
+from solvers.allisbomb.rules.deals import deal_from_seed
+from solvers.allisbomb.rules.rules import Ending, new_game
+from solvers.allisbomb.search.explain import DEAD_WORDS, ENDING_WORDS, explain_loss
 
 
 def run(*args):

@@ -44,7 +44,7 @@ def test_recheck_finds_the_same_rows(sweep, monkeypatch, capsys):
 
 
 def test_recheck_catches_a_changed_row(sweep, monkeypatch, capsys):
-    import solvers.allisbomb.study as study
+    import solvers.allisbomb.studies.study as study
 
     real = study.sweep_chunk
 

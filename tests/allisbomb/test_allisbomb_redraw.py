@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.report import _node_grid, node_counts
+from solvers.allisbomb.studies.report import _node_grid, node_counts
 from tests.common.svg import svg_text
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"

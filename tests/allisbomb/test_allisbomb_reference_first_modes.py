@@ -13,11 +13,11 @@ import sys
 import numpy as np
 import pytest
 
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.deals import deal_from_seed
-from solvers.allisbomb.rules import Ending, Outcome, new_game
-from solvers.allisbomb.search import reference_deepening, reference_search
-from solvers.allisbomb.solver import (
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.rules.deals import deal_from_seed
+from solvers.allisbomb.rules.rules import Ending, Outcome, new_game
+from solvers.allisbomb.search.search import reference_deepening, reference_search
+from solvers.allisbomb.search.solver import (
     solve_first,
     solve_shortest,
     solve_state,
@@ -167,10 +167,10 @@ def test_keep_most_reference_first_equals_the_kernel_alone(cfg, seeds):
 _COLD = """
 import json, sys
 import numba
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.deals import deal_from_seed
-from solvers.allisbomb.rules import new_game
-from solvers.allisbomb.solver import solve_first
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.rules.deals import deal_from_seed
+from solvers.allisbomb.rules.rules import new_game
+from solvers.allisbomb.search.solver import solve_first
 cfg = GameConfig(cards_version="standin-v1")
 out = []
 for mode in ("shortest", "keep_most"):
@@ -198,5 +198,5 @@ def test_a_cold_process_compiles_no_kernel_when_the_reference_answers(tmp_path):
     assert d["results"] == [["win", "reference"], ["win", "reference"]], d
     # (prune.fast_start: a one-line index helper that building the card program calls from
     # Python, as the plain single-deal solve does; it compiles in a fraction of a second)
-    assert [f for f in d["compiled"] if f != "solvers.allisbomb.prune.fast_start"] == []
+    assert [f for f in d["compiled"] if f != "solvers.allisbomb.kernel.prune.fast_start"] == []
     assert not [p.name for p in tmp_path.rglob("kernel.*")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.report import (
+from solvers.allisbomb.studies.report import (
     hardest_deals,
     headline_table,
     loss_reasons,
@@ -77,7 +77,7 @@ def test_loss_reasons_share():
 
 
 def test_losing_ends_show_the_pruning_as_what_it_is():
-    from solvers.allisbomb.report import losing_ends_text
+    from solvers.allisbomb.studies.report import losing_ends_text
 
     assert losing_ends_text("NO_CARD_TO_PLAY+NO_WIN_REACHABLE") == (
         "no card to play in the Play A Card phase; other lines proved to reach no win"

@@ -72,7 +72,7 @@ def test_report_page_renders_in_headless_chromium_and_stays_offline(report_page)
 
 
 def test_every_sweep_chart_carries_its_studies_caption_and_its_data(report_page):
-    from solvers.allisbomb.study import caption
+    from solvers.allisbomb.studies.study import caption
     from solvers.common.runner import load_manifest
 
     captions = [caption(load_manifest(report_page.parent / name)) for name in ("a", "b")]

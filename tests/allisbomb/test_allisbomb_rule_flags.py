@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.config import RULE_OPTIONS, GameConfig
+from solvers.allisbomb.cards.config import RULE_OPTIONS, GameConfig
 
 
 def run(*args):

@@ -12,9 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards import BLITZ_PAIRS, load_cards
-from solvers.allisbomb.config import DEFAULT_CARDS, EXPANSIONS, GameConfig, cards_option
-from solvers.allisbomb.edits import (
+from solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, GameConfig, cards_option
+from solvers.allisbomb.kernel.program import compile_program
+from solvers.allisbomb.studies.edits import (
     Edit,
     all_edits,
     card_file_text,
@@ -24,8 +25,7 @@ from solvers.allisbomb.edits import (
     source_kinds,
     write_card_file,
 )
-from solvers.allisbomb.program import compile_program
-from solvers.allisbomb.sensitivity import (
+from solvers.allisbomb.studies.sensitivity import (
     BASE_CARDS_FILE,
     effects,
     flips,

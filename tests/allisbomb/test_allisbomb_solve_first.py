@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.deals import deal_from_seed
-from solvers.allisbomb.rules import Outcome, new_game
-from solvers.allisbomb.solver import solve_first, solve_state, verify_solution
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.rules.deals import deal_from_seed
+from solvers.allisbomb.rules.rules import Outcome, new_game
+from solvers.allisbomb.search.solver import solve_first, solve_state, verify_solution
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb import kernel as K
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.deals import shuffles
-from solvers.allisbomb.solver import solve_batch
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel import kernel as K
+from solvers.allisbomb.rules.deals import shuffles
+from solvers.allisbomb.search.solver import solve_batch
 from solvers.common.errors import BadInput
 
 # That equal key words mean equal keys (and back): test_allisbomb_state_layout.py.
@@ -121,7 +121,7 @@ def test_first_1000_base_seeds_keep_their_committed_verdicts():
     import csv
     from pathlib import Path
 
-    from solvers.allisbomb.deals import deal_from_seed
+    from solvers.allisbomb.rules.deals import deal_from_seed
 
     path = Path(__file__).resolve().parents[2] / "results" / "allisbomb" / "standin-v1" / "seeds-base.csv"
     rows = list(csv.DictReader(path.open()))

@@ -8,13 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.deals import shuffles
-from solvers.allisbomb.escalate import Escalation, solve_escalating
-from solvers.allisbomb.kernel import CODE_UNDECIDED
-from solvers.allisbomb.rules import new_game
-from solvers.allisbomb.solver import compiled, solve_batch, solve_state, verify_solution
-from solvers.allisbomb.split import solve_split, table_bits_for
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+from solvers.allisbomb.rules.deals import shuffles
+from solvers.allisbomb.rules.rules import new_game
+from solvers.allisbomb.search.escalate import Escalation, solve_escalating
+from solvers.allisbomb.search.solver import compiled, solve_batch, solve_state, verify_solution
+from solvers.allisbomb.search.split import solve_split, table_bits_for
 from solvers.common.errors import BadInput
 from tests.allisbomb.helpers import escalated_sweep_args
 
@@ -232,7 +232,7 @@ def test_solve_split_options_refused(extra, words):
 
 
 def test_sweep_caption_names_the_split():
-    from solvers.allisbomb.study import caption
+    from solvers.allisbomb.studies.study import caption
 
     manifest = {
         "identity": {
@@ -268,7 +268,7 @@ def test_undecided_solve_points_to_the_split():
 
 
 def test_sweep_warm_up_runs_only_the_first_pass(monkeypatch):
-    import solvers.allisbomb.study as study
+    import solvers.allisbomb.studies.study as study
 
     def never(*args, **kwargs):
         raise AssertionError("the warm-up decided the whole escalation")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.rules import new_game, state_from_json
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.rules.rules import new_game, state_from_json
 from solvers.common.errors import BadInput
 
 CS = load_cards(GameConfig())

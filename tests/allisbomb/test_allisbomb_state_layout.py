@@ -14,12 +14,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from solvers.allisbomb import kernel as K
-from solvers.allisbomb import layout
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
-from solvers.allisbomb.rules import _info, new_game
-from solvers.allisbomb.solver import compiled, to_kernel_state
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.kernel import kernel as K
+from solvers.allisbomb.kernel import layout
+from solvers.allisbomb.rules.rules import _info, new_game
+from solvers.allisbomb.search.solver import compiled, to_kernel_state
 
 GIFTS = GameConfig(expansions=("gifts",))
 CONFIGS = [

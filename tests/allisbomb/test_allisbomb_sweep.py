@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
-from solvers.allisbomb.deals import rank
-from solvers.allisbomb.solver import solve
-from solvers.allisbomb.study import heuristic_deal, matrix_configs, sweep_study
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.rules.deals import rank
+from solvers.allisbomb.search.solver import solve
+from solvers.allisbomb.studies.study import heuristic_deal, matrix_configs, sweep_study
 from solvers.common.runner import load_manifest, load_study, run_study
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
@@ -75,7 +75,7 @@ def test_rows_replay_alone_from_seed_and_rank(tmp_path):
 def test_lookahead_budget_and_weights_are_part_of_the_study_identity():
     from dataclasses import replace
 
-    from solvers.allisbomb.agents import DEFAULT_WEIGHTS, Budget
+    from solvers.allisbomb.search.agents import DEFAULT_WEIGHTS, Budget
 
     default = sweep_study(BLITZ, deals=5, seed=1, heuristic_deals=5)
     look = default.params["players"]["lookahead"]
@@ -337,7 +337,7 @@ def test_a_higher_ceiling_decides_again_only_the_chunks_left_undecided(tmp_path)
 
 
 def test_configs_parse_report_labels(tmp_path):
-    from solvers.allisbomb.study import parse_configs
+    from solvers.allisbomb.studies.study import parse_configs
 
     text = "base,base+mosquitos,base+all+hands,blitz,base/2p,base+hands/2p/give-optional"
     assert [c.label() for c in parse_configs(text)] == text.split(",")

@@ -12,9 +12,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from solvers.allisbomb import study
-from solvers.allisbomb.campaign import CampaignResult
-from solvers.allisbomb.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.studies import study
+from solvers.allisbomb.studies.campaign import CampaignResult
 from solvers.common.runner import ChunkSpec
 
 
@@ -69,7 +69,7 @@ def test_campaign_seconds_exclude_the_first_load(monkeypatch):
             stars_lost=[0] * six,
         )
 
-    import solvers.allisbomb.campaign as campaign
+    import solvers.allisbomb.studies.campaign as campaign
 
     monkeypatch.setattr(campaign, "play_campaign", play_campaign)
     monkeypatch.setattr(study, "time", SimpleNamespace(perf_counter=solver.clock))

@@ -10,11 +10,11 @@ import numpy as np
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.rules import new_game
-from solvers.allisbomb.search import reference_search
-from solvers.allisbomb.solver import solve
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.rules.rules import new_game
+from solvers.allisbomb.search.search import reference_search
+from solvers.allisbomb.search.solver import solve
 
 FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
 CFG = GameConfig(cards_file=FILE, allow_nonstandard=True)

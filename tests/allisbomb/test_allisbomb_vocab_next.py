@@ -11,11 +11,11 @@ from dataclasses import replace
 
 import pytest
 
-from solvers.allisbomb import prune
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.rules import Ending, State, state_from_json
-from solvers.allisbomb.transcribe import step_words
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel import prune
+from solvers.allisbomb.rules.rules import Ending, State, state_from_json
+from solvers.allisbomb.rules.transcribe import step_words
 from solvers.common.errors import BadInput
 from tests.allisbomb.vocab_helpers import CARDS, game, kernel_matches, play, zones
 

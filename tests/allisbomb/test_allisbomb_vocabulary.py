@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.transcribe import step_words
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.rules.transcribe import step_words
 from solvers.common.errors import BadInput
 from tests.allisbomb.vocab_helpers import game, play, zones
 

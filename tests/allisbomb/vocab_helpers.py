@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb import kernel as K
-from solvers.allisbomb.cards import load_cards
-from solvers.allisbomb.config import GameConfig
-from solvers.allisbomb.layout import key_words
-from solvers.allisbomb.rules import State
-from solvers.allisbomb.solver import compiled, to_kernel_state
+from solvers.allisbomb.cards.cards import load_cards
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel import kernel as K
+from solvers.allisbomb.kernel.layout import key_words
+from solvers.allisbomb.rules.rules import State
+from solvers.allisbomb.search.solver import compiled, to_kernel_state
 from tests.allisbomb.helpers import position
 
 CARDS = """[set]

@@ -21,36 +21,57 @@ def _nodes(tree: ast.AST) -> Iterator[ast.AST]:
         yield from _nodes(node)
 
 
+def _imported(source: str, package: str) -> set[str]:
+    """Every dotted name under `solvers.<package>` that `source` imports, the package's own
+    prefix left off: `from solvers.<package>.a.b import c` gives a.b and a.b.c (c may be a
+    module or a name in a.b), `from solvers.<package> import x` gives x, and
+    `import solvers.<package>.a.b` gives a.b."""
+    full = f"solvers.{package}"
+    names: set[str] = set()
+    for node in _nodes(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == full:
+                names |= {a.name for a in node.names}
+            elif node.module.startswith(full + "."):
+                rest = node.module[len(full) + 1 :]
+                names |= {rest} | {f"{rest}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            names |= {a.name[len(full) + 1 :] for a in node.names if a.name.startswith(full + ".")}
+    return names
+
+
 def module_imports(source: str, package: str) -> set[str]:
-    """Name the modules of `solvers.<package>` that `source` imports (by their short names).
+    """Name the modules of `solvers.<package>` that `source` imports (by their short names;
+    in a package of sub-packages, the sub-package).
 
     `from solvers.<package> import x` counts x (a module or a name re-exported by the
     package's `__init__`; the caller keeps only modules), `from solvers.<package>.x import y`
     and `import solvers.<package>.x` count x.
     """
-    full = f"solvers.{package}"
-    deps: set[str] = set()
-    for node in _nodes(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == full:
-                deps |= {a.name for a in node.names}
-            elif node.module.startswith(full + "."):
-                deps.add(node.module.split(".")[2])
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.startswith(full + "."):
-                    deps.add(alias.name.split(".")[2])
-    return deps
+    return {name.split(".")[0] for name in _imported(source, package)}
+
+
+def _module_name(path: Path, root: Path) -> str:
+    """The dotted name of `path` under `root` (a sub-package by its folder's name)."""
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if len(parts) > 1 and parts[-1] == "__init__" else parts)
 
 
 def import_graph(package: str) -> dict[str, set[str]]:
-    """Map each module of `solvers/<package>/` to the package's modules it imports."""
+    """Map each module of `solvers/<package>/` to the package's modules it imports.
+
+    A module in a sub-package (a room) goes by its dotted name under the package
+    (`rules.positions`), the sub-package's `__init__` by the room's name (`rules`)."""
     root = SOLVERS / package
-    files = sorted(root.glob("*.py"))
+    files = sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
     if not files:
         raise FileNotFoundError(f"no modules in {root}")
-    names = {p.stem for p in files}
-    return {p.stem: (module_imports(p.read_text(), package) & names) - {p.stem} for p in files}
+    names = {_module_name(p, root) for p in files}
+    graph = {}
+    for p in files:
+        me = _module_name(p, root)
+        graph[me] = (_imported(p.read_text(), package) & names) - {me}
+    return graph
 
 
 def find_circle(graph: Mapping[str, set[str]]) -> list[str] | None:

@@ -45,8 +45,8 @@ _RUN = _FAKE_AVX512 + textwrap.dedent(
     import solvers
     from solvers.common import numba_jit, numba_repair, numba_typing
     for name in (
-        "allisbomb.kernel", "allisbomb.exhaust_kernel", "allisbomb.blitz_ranks",
-        "allisbomb.layout", "bombastic.kernel", "bombastic.search_kernel",
+        "allisbomb.kernel.kernel", "allisbomb.kernel.exhaust_kernel", "allisbomb.rules.blitz_ranks",
+        "allisbomb.kernel.layout", "bombastic.kernel", "bombastic.search_kernel",
         "bombastic.infostates_kernel", "bombastic.beliefs", "bomber.kernel", "dragon.kernel",
     ):
         importlib.import_module("solvers." + name)

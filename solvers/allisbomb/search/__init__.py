@@ -1,0 +1,14 @@
+"""All Is Bomb, room 4 of 5, search: who chooses the moves, and the replay of a winning line.
+
+- `search`    the plain-Python reference search (exhaustive DFS over the rules room).
+- `solver`    `solve` / `solve_batch` / `solve_state`: the kernel's entry points.
+- `split`     a deal too large for one table, solved by its first moves.
+- `escalate`  deciding a deal in passes of growing node limits.
+- `exhaust`   every Blitz deal, group by group.
+- `agents`    heuristic players (a per-player view, never the whole deal).
+- `registry`  the agents behind one name each and one signature, `act(view, legal, rng)`.
+- `explain`   why a game is lost, in the rulebook's words.
+- `replay`    a line played through the reference engine, turn by turn (a win's proof).
+
+Imports: the cards, rules and kernel rooms and solvers.common.
+"""

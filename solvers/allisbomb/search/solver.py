@@ -1,0 +1,878 @@
+"""Solve All Is Bomb deals under perfect play: `solve` (one deal) and `solve_batch` (many).
+
+Verdicts (DESIGN.md, "Truth of results"): 'win' with a move list that replays through the
+reference engine, 'loss' (every line of play loses), or 'undecided' (node limit, or a
+line deeper than `search.MAX_DEPTH` turns). The card program of a config is compiled once
+and cached; the transposition table is allocated once per process and reused with
+generation stamps, so many calls in one process are cheap.
+
+Loss reason (`loss_reason`, bits of `rules.Ending`, OR-ed over every losing end the search
+met): 1 drew too many (rulebook E: "would draw more cards than there are in the DECK"),
+2 no card to play, 4 the game ended without every win condition, 8 a line returned to a
+position already on it (a cycle). For a 'loss' it says which ways every line failed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+
+import numpy as np
+
+from solvers.allisbomb.cards.cards import CardSet, load_cards
+from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.kernel import kernel as K
+from solvers.allisbomb.kernel import layout
+from solvers.allisbomb.kernel.program import Program, compiled_program
+from solvers.allisbomb.rules.rules import Ending, Outcome, State, new_game
+from solvers.allisbomb.search.search import MAX_DEPTH
+from solvers.common.errors import BadInput
+
+OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
+DEFAULT_NODE_LIMIT = 3_000_000
+#: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock, and
+#: every PAUSE_BUILT moves it builds (a card file can make one position's moves many).
+PAUSE_STEP = 100_000
+PAUSE_BUILT = 200_000
+#: Largest transposition table: 2**22 index slots of 8 bytes, 3/4 as many entries (3 M
+#: positions; 8 bytes per entry for its hash plus 8 per key word, layout.key_words: 5
+#: words, 151 MB, for the base game), mapped by the operating system only as far as
+#: searches fill it.
+MAX_TABLE_BITS = 22
+
+
+@lru_cache(maxsize=64)
+def table_bits_for(node_limit: int) -> int:
+    """The table size (log2 entries) for a node limit: twice the limit, 2**16..2**22.
+
+    A small table stays in the CPU cache (much faster); the search stops inserting at 75%
+    full, after which it stays exact but may revisit positions (and so hit the limit).
+    """
+    need = max(1, 2 * int(node_limit))
+    return int(min(MAX_TABLE_BITS, max(16, need.bit_length())))
+
+
+def bits_to_store(positions: int) -> int:
+    """log2 of the fewest index slots (a power of two) whose table stores `positions`
+    entries: entries are stored up to 3/4 of the slots, so 4/3 as many slots."""
+    need = (4 * max(1, int(positions)) + 2) // 3
+    return (need - 1).bit_length()
+
+
+@dataclass
+class SolveResult:
+    """The verdict on one deal."""
+
+    outcome: str  # "win" | "loss" | "undecided"
+    nodes: int
+    seconds: float
+    solution: list[tuple[int, ...]] = field(default_factory=list)
+    loss_reason: int = 0
+    #: Which search answered: "kernel" (Numba) or "reference" (plain Python, `solve_first`).
+    engine: str = "kernel"
+
+    def reasons(self) -> list[str]:
+        """The loss reason bits as names, e.g. ['DREW_TOO_MANY', 'CYCLE']."""
+        return [e.name for e in Ending if e and self.loss_reason & e]
+
+
+@dataclass
+class _Compiled:
+    cards: CardSet
+    prog: Program
+    gift_ids: np.ndarray
+    tracked: np.ndarray
+    n_gifts: int
+    n_tracked: int
+    #: 1 for each star card (Campaign Mode, rulebook H): what the keep-most search minimises
+    #: over the DISCARD PILE. Made once per config; the kernel only reads it.
+    objective: np.ndarray
+
+    @property
+    def rule_args(self) -> tuple:
+        """The card program and rule tables, in the order every kernel entry point takes
+        them (after the position and `n`), and last the addresses of the extended
+        vocabulary's steps in this process (kernel.extended_entries; zeros for a program
+        without extended rows). Made at each call: the addresses are this process's."""
+        p = self.prog
+        return (
+            p.number,
+            p.keyword,
+            p.step_start,
+            p.step_count,
+            p.steps,
+            p.info,
+            self.gift_ids,
+            self.n_gifts,
+            K.extended_entries(p.extended),
+        )
+
+
+@lru_cache(maxsize=64)
+def compiled(config: GameConfig) -> _Compiled:
+    """The card set and opcode arrays of a config (cached)."""
+    cs = load_cards(config)
+    prog = compiled_program(config)
+    gifts = np.array([i for i, c in enumerate(cs.cards) if "GIFT" in c.classes] or [0], np.int64)
+    n_g = sum("GIFT" in c.classes for c in cs.cards)
+    from solvers.allisbomb.rules.rules import _info
+
+    tracked_ids = _info(cs)["tracked"]
+    tracked = np.array(tracked_ids or [0], np.int64)
+    objective = np.array([int(k.campaign == "star") for k in cs.cards], np.int64)
+    return _Compiled(cs, prog, gifts[: max(n_g, 1)], tracked, n_g, len(tracked_ids), objective)
+
+
+class _Table:
+    """The process-wide transposition table (open addressing, generation-stamped, exact:
+    each entry holds the position's key words, see kernel._tt_find): an index of 8-byte
+    slots and the entries it points to, in the order a search stores them.
+
+    The buffers are allocated once for the largest size and handed out as views: the
+    operating system maps a page only when a search first writes to it, and a search
+    starts on the first kernel.TT_START slots and enlarges them only as it fills, and
+    stores its entries from the first row on, so a small search touches a few hundred
+    kilobytes. Index slots of another size or card count are older generations, i.e.
+    empty to every later search (an index slot points only to entries of its own search).
+    """
+
+    def __init__(self) -> None:
+        self.index_buf = np.zeros(0, np.uint64)
+        self.entry_buf = np.zeros(0, np.uint64)
+        self.depth_buf = np.zeros(0, np.int16)
+        self.gen = 0
+        self.frames: dict[int, tuple] = {}
+        self.views: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self.sweep_stacks: dict[int, tuple] = {}
+
+    def get(self, bits: int, words: int) -> tuple[np.ndarray, np.ndarray]:
+        """The index [2**bits] and the entries [3/4 of 2**bits, words] of the table."""
+        # the views are kept until a buffer is replaced: a sweep asks for the same ones
+        # once per deal, and making them cost a few microseconds of a ~0.2 ms deal
+        views = self.views.get((bits, words))
+        if views is not None:
+            return views
+        if bits > K.TT_ENTRY_BITS:  # an index slot holds an entry number of that many bits
+            raise BadInput(f"table_bits is at most {K.TT_ENTRY_BITS} (got {bits})")
+        size = 1 << max(bits, MAX_TABLE_BITS)
+        if self.index_buf.shape[0] < size:
+            self.index_buf = np.zeros(size, np.uint64)
+            self.views.clear()
+        rows = _entry_rows(size)
+        if self.entry_buf.shape[0] < rows * words:
+            self.entry_buf = np.zeros(rows * words, np.uint64)
+            self.views.clear()
+        cap = 1 << bits
+        rows = _entry_rows(cap)
+        views = self.index_buf[:cap], self.entry_buf[: rows * words].reshape(rows, words)
+        self.views[(bits, words)] = views
+        return views
+
+    def depths(self, bits: int) -> np.ndarray:
+        """Per-entry depths for kernel.shortest (valid for the entries of its current
+        generation)."""
+        size = 1 << max(bits, MAX_TABLE_BITS)
+        if self.depth_buf.shape[0] < size:
+            self.depth_buf = np.zeros(size, np.int16)
+        return self.depth_buf[: 1 << bits]
+
+    def frame_buffers(self, n: int) -> tuple:
+        """The DFS stack arrays for n cards (allocated once per process and size)."""
+        if n not in self.frames:
+            L = K.state_len(n)
+            d = MAX_DEPTH + 1
+            self.frames[n] = (
+                zeros_aligned((d, L), np.uint64),  # states (layout.py)
+                np.zeros((d, K.MAXC), np.int32),  # fch
+                np.zeros((d, K.MAXC), np.int32),  # fk
+                np.zeros(d, np.int32),  # fplen
+                np.zeros(d, np.int32),  # fstarted
+                np.zeros(d, np.int64),  # fidx
+                np.zeros((d, K.MAXC), np.int32),  # sol
+                np.zeros(d, np.int32),  # sol_len
+                np.zeros(2 * n + 8, np.int64),  # buf
+                np.zeros(2 * n + 8, np.int64),  # tmp
+                np.zeros(4, np.int64),  # cs
+            )
+        return self.frames[n]
+
+    def sweep_frames(self, n: int) -> tuple:
+        """The stacks of kernel.solve_many for n cards (allocated once per process)."""
+        if n not in self.sweep_stacks:
+            self.sweep_stacks[n] = K._frames(MAX_DEPTH, K.state_len(n))
+        return self.sweep_stacks[n]
+
+
+def zeros_aligned(shape: tuple[int, ...], dtype, align: int = 64) -> np.ndarray:
+    """np.zeros(shape, dtype) starting on an `align`-byte boundary (default: a cache line).
+
+    numpy aligns to 16 bytes, so the search's state rows, copied and read with 32-byte
+    moves, straddled cache lines; Numba allocates `solve_batch`'s stacks aligned, and
+    `solve` ran a few percent behind it on the same deals and positions."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = np.zeros(nbytes + align, np.uint8)
+    start = -raw.ctypes.data % align
+    return raw[start : start + nbytes].view(dtype).reshape(shape)
+
+
+def _entry_rows(slots: int) -> int:
+    """Entry rows for an index of `slots` slots: a search stops storing at 3/4 full
+    (kernel.dfs), and stores the root even in a table of one slot."""
+    return max(1, (3 * slots) // 4)
+
+
+_TABLE = _Table()
+#: The second order's table and stacks (portfolio search; see kernel.portfolio).
+_TABLE_B = _Table()
+
+
+def _next_gen() -> int:
+    """A generation stamp newer than every entry of both tables (one counter for both,
+    never reset when a table is reallocated, so no stale entry can look current)."""
+    gen = max(_TABLE.gen, _TABLE_B.gen) + 1
+    if gen >= 2**32 - 1:
+        _TABLE.index_buf[:] = 0
+        _TABLE_B.index_buf[:] = 0
+        gen = 1
+    _TABLE.gen = _TABLE_B.gen = gen
+    return gen
+
+
+#: Positions each order searches before the first switch (then doubling).
+PORTFOLIO_FIRST = 1000
+
+
+def _deck_array(cards: CardSet, deck) -> np.ndarray:
+    arr = np.asarray(deck, dtype=np.int64)
+    if arr.ndim != 1 or sorted(arr.tolist()) != list(range(cards.n)):
+        raise BadInput(f"a deck must hold each of the {cards.n} card ids 0..{cards.n - 1} once")
+    return arr
+
+
+def solve_batch(
+    config: GameConfig,
+    decks: np.ndarray,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    table_bits: int | None = None,
+    portfolio: bool = True,
+    first_budget: int = PORTFOLIO_FIRST,
+) -> dict[str, np.ndarray]:
+    """Solve every row of `decks` (int array [m, n], card ids top first) in one Numba call.
+
+    portfolio=True (default) runs two move orders side by side (kernel.portfolio): the
+    same verdicts, usually far fewer positions, and `nodes` is then the sum of both
+    searches (each may use node_limit // 2). portfolio=False gives the single plain
+    search whose node counts match the reference search exactly. first_budget: positions
+    each order searches before the first switch (the same verdicts; other node counts).
+
+    Returns arrays of length m: 'code' (1 win, 0 loss, 2 undecided), 'nodes', 'turns'
+    (solution length in turns, 0 unless won), 'reason' (loss reason bits, see module doc).
+    Rows are not checked to be permutations (callers make them with `deals`).
+    """
+    c = compiled(config)
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+    if decks.ndim != 2 or decks.shape[1] != c.cards.n:
+        raise BadInput(f"decks must be an array [m, {c.cards.n}] for {config.label()}")
+    m = decks.shape[0]
+    z = np.zeros((4, m), np.int64)  # (one allocation; indexing is cheaper than zip here)
+    out = {"code": z[0], "nodes": z[1], "turns": z[2], "reason": z[3]}
+    # each portfolio order may enter half the limit, so each table needs half the room
+    bits = table_bits or table_bits_for(node_limit // 2 if portfolio else node_limit)
+    words = _entry_words(c.cards.n)
+    index, entries = _TABLE.get(bits, words)
+    index_b, entries_b = _TABLE_B.get(bits, words)
+    p = c.prog
+    _TABLE.gen = _TABLE_B.gen = K.solve_many(
+        decks,
+        p.n,
+        config.players,
+        *c.rule_args,
+        index,
+        entries,
+        max(_TABLE.gen, _TABLE_B.gen),
+        node_limit,
+        MAX_DEPTH,
+        out["code"],
+        out["nodes"],
+        out["turns"],
+        out["reason"],
+        index_b,
+        entries_b,
+        int(portfolio),
+        int(first_budget),
+        _TABLE.sweep_frames(p.n),
+        _TABLE_B.sweep_frames(p.n),
+    )
+    return out
+
+
+def solve_state(
+    state: State,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    table_bits: int | None = None,
+    check: bool = True,
+    keep_most: bool = False,
+    time_limit: float | None = None,
+    portfolio: bool = False,
+    bound: bool = True,
+) -> SolveResult:
+    """Solve from a reference-engine position (e.g. a mid-game `--state`).
+
+    portfolio=True runs two move orders side by side (see `solve_batch`); it is ignored
+    with keep_most or a time limit.
+
+    time_limit (seconds): answer 'undecided' once it is exceeded (checked every 100,000
+    positions and every PAUSE_BUILT moves built, so it can be overrun by a fraction of a
+    second whatever the card file). A position with more than kernel.MAX_MOVES moves is
+    answered 'undecided' with reason TOO_MANY_MOVES.
+
+    keep_most=True (Campaign Mode, rulebook H): among all wins, return one that ends with
+    the fewest star cards in the DISCARD PILE (the cards the campaign then loses). This
+    searches every reachable position, so it costs as much as proving a loss; if the node
+    limit stops it after a win, that win is returned with loss_reason bit 16 (NOT_BEST).
+    bound=True (default) searches by branch and bound on `prune.lower_bound` (kernel.dfs
+    best_mode 2): the same best, far fewer positions, and a win is proven best as soon as
+    it reaches the root's bound; bound=False is the plain exhaustive keep-most search.
+    """
+    t0 = time.perf_counter()
+    return _solve_root(
+        state.config,
+        to_kernel_state(state),
+        lambda: state,
+        t0,
+        node_limit,
+        table_bits,
+        check,
+        keep_most,
+        time_limit,
+        portfolio,
+        bound,
+    )
+
+
+def _solve_root(
+    config: GameConfig,
+    root: np.ndarray,
+    make_state,
+    t0: float,
+    node_limit: int,
+    table_bits: int | None,
+    check: bool,
+    keep_most: bool,
+    time_limit: float | None,
+    portfolio: bool,
+    bound: bool,
+    order: int = 0,
+) -> SolveResult:
+    """`solve_state` from the kernel's row of the position; `make_state()` gives the
+    reference position, needed only to replay a win (check=True)."""
+    c = compiled(config)
+    n = c.cards.n
+    words = _entry_words(n)
+    use_pf = portfolio and not keep_most and time_limit is None
+    bits = table_bits or table_bits_for(node_limit // 2 if use_pf else node_limit)
+    index, entries = _TABLE.get(bits, words)
+    gen = _next_gen()
+    states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
+    objective = c.objective
+    if use_pf:
+        index_b, entries_b = _TABLE_B.get(bits, words)
+        fb = _TABLE_B.frame_buffers(n)
+        ctl_a = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+        ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+        A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
+        B = (index_b, entries_b, *fb[:8], ctl_b)
+        code, nodes, reasons, turns, which = run_portfolio(
+            root, n, c, np.uint32(gen), node_limit, buf, tmp, cs, objective, A, B, PORTFOLIO_FIRST
+        )
+        sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
+        return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
+    ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT if time_limit is not None else 0
+    step = PAUSE_STEP if time_limit is not None else node_limit + 1
+    pause_at = step
+    while True:
+        code, nodes, reasons, turns = _dfs_call(
+            root,
+            n,
+            c,
+            index,
+            entries,
+            gen,
+            node_limit,
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
+            fidx,
+            sol,
+            sol_len,
+            buf,
+            tmp,
+            cs,
+            objective,
+            (2 if bound else 1) if keep_most else 0,
+            ctl,
+            pause_at,
+            order,
+        )
+        if code != K.CODE_PAUSED:
+            break
+        if time.perf_counter() - t0 > time_limit:
+            if ctl[5] >= 0:  # keep_most: a win was found, not proven the best
+                code, turns, reasons = K.CODE_WIN, int(ctl[6]), int(reasons) | K.E_NOT_BEST
+            else:
+                code = K.CODE_UNDECIDED
+            break
+        pause_at += step
+    return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
+
+
+def run_portfolio(
+    root, n, c, gen, node_limit, buf, tmp, cs, objective, A, B, first_budget
+) -> tuple:
+    """kernel.portfolio's schedule run from Python: the two move orders (2 and 3) take
+    turns in `kernel.dfs`, each paused after a doubling budget of positions, until one
+    finishes; the same calls in the same order, so the same (code, nodes, reasons, turns,
+    which order answered) as the compiled loop (tests/allisbomb/test_allisbomb_solver.py
+    checks it against the sweep's).
+
+    A single deal makes a few of these calls (two per doubling), so running the loop here
+    costs microseconds, and a first solve compiles `dfs` alone: compiling
+    `kernel.portfolio` as well (the sweep's `solve_many` does) optimises and emits all of
+    `dfs`'s code a second time, inside it (Numba links a callee's code into its caller's
+    module and optimises the whole again): a sixth of the solver's cold compile."""
+    half = max(1, node_limit // 2)
+    A[10][0] = 0
+    B[10][0] = 0
+    budget = first_budget
+    nodes = [0, 0]
+    reasons = [0, 0]
+    alive = [True, True]
+    while True:
+        for which, T, order in ((0, A, 2), (1, B, 3)):
+            if not alive[which]:
+                continue
+            code, nodes[which], reasons[which], turns = K.dfs(
+                root,
+                n,
+                *c.rule_args,
+                T[0],
+                T[1],
+                gen,
+                half,
+                *T[2:10],
+                buf,
+                tmp,
+                cs,
+                objective,
+                0,
+                T[10],
+                budget,
+                order,
+            )
+            if code == K.CODE_UNDECIDED:  # its share of the limit is spent; the other goes on
+                alive[which] = False
+            elif code != K.CODE_PAUSED:
+                return code, nodes[0] + nodes[1], reasons[which], turns, which
+        if not alive[0] and not alive[1]:
+            return K.CODE_UNDECIDED, nodes[0] + nodes[1], reasons[0] | reasons[1], 0, 0
+        budget *= 2
+
+
+def _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check) -> SolveResult:
+    solution: list[tuple[int, ...]] = []
+    if code == K.CODE_WIN:
+        # one tolist() per array (element by element cost ~100 us per won deal, more than
+        # the search of a typical base deal), and only of the columns used: a turn makes a
+        # few choices, and converting all MAXC of each row cost ~15 us
+        lens = sol_len[:turns].tolist()
+        rows = sol[:turns, : max(lens, default=0)].tolist()
+        solution = [tuple(r[:k]) for r, k in zip(rows, lens, strict=True)]
+    res = SolveResult(
+        OUTCOME_NAMES[int(code)], int(nodes), time.perf_counter() - t0, solution, int(reasons)
+    )
+    if check and res.outcome == "win":
+        verify_solution(make_state(), res.solution)
+    return res
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    if not a.flags.writeable:
+        return a
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+def _dfs_call(
+    root,
+    n,
+    c,
+    index,
+    entries,
+    gen,
+    node_limit,
+    states,
+    fch,
+    fk,
+    fplen,
+    fstarted,
+    fidx,
+    sol,
+    sol_len,
+    buf,
+    tmp,
+    cs,
+    objective,
+    best_mode,
+    ctl,
+    pause_at,
+    order=0,
+):
+    if best_mode == 2:
+        # the bounded keep-most search: kernel.dfs compiles the bound only for a read-only
+        # objective (kernel._bound_at_root), so the plain solve never compiles it
+        objective = _read_only(objective)
+    return K.dfs(
+        root,
+        n,
+        *c.rule_args,
+        index,
+        entries,
+        np.uint32(gen),
+        node_limit,
+        states,
+        fch,
+        fk,
+        fplen,
+        fstarted,
+        fidx,
+        sol,
+        sol_len,
+        buf,
+        tmp,
+        cs,
+        objective,
+        int(best_mode),
+        ctl,
+        pause_at,
+        int(order),  # 0: the plain search; 2: ordering.py's card order
+    )
+
+
+def solve(
+    config: GameConfig,
+    deck,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    shortest: bool = False,
+    table_bits: int | None = None,
+    check: bool = True,
+    keep_most: bool = False,
+    time_limit: float | None = None,
+    portfolio: bool = True,
+    bound: bool = True,
+    order: int = 0,
+) -> SolveResult:
+    """Decide one deal (card ids, top first) under perfect play.
+
+    portfolio=True (default) runs two move orders side by side (see `solve_batch`);
+    portfolio=False is the plain search that matches the reference search node for node,
+    in move order `order` (0 by card id; 2 ordering.py's card order, as
+    `search.reference_search(order=2)`).
+    shortest=True finds a win with the fewest turns (see solve_shortest). keep_most=True
+    finds the win losing the fewest star cards (see solve_state; `bound` as there).
+    With check=True a win's move list is replayed through the reference engine and a
+    mismatch raises RuntimeError (it would be a bug, never a user error).
+
+    >>> solve(GameConfig(blitz=True), list(range(13))).outcome in ("win", "loss")
+    True
+    """
+    t0 = time.perf_counter()
+    c = compiled(config)
+    arr = _deck_array(c.cards, deck)
+    if shortest:
+        return solve_shortest(new_game(c.cards, list(arr)), node_limit, table_bits, check)
+    # the kernel's own setup writes the row (the layout tests check it against
+    # to_kernel_state(new_game(...))); the reference position is made only to replay a win
+    root = np.zeros(_row_words(c.cards.n)[1], np.uint64)
+    K.setup(arr, c.cards.n, config.players, root)
+    return _solve_root(
+        config,
+        root,
+        lambda: new_game(c.cards, list(arr)),
+        t0,
+        node_limit,
+        table_bits,
+        check,
+        keep_most,
+        time_limit,
+        portfolio,
+        bound,
+        order,
+    )
+
+
+def solve_shortest(
+    state: State,
+    node_limit: int,
+    table_bits: int | None,
+    check: bool,
+    time_limit: float | None = None,
+) -> SolveResult:
+    """A win with the fewest turns: the portfolio search decides the deal, and if it is
+    won, iterative deepening in the kernel (kernel.shortest) finds the fewest turns, at
+    most the length of the win already found. Exact; `nodes` counts both searches.
+
+    A loss or 'undecided' of the first search is the answer. If the node limit or
+    `time_limit` (seconds) stops the deepening, the answer is the win already found, with
+    loss_reason bit NOT_BEST (a win, not proven the shortest), as keep-most reports a win
+    not proven the best. With a time limit the deepening runs in rounds of a growing node
+    budget (100,000 positions, doubling) and looks at the clock between rounds.
+    """
+    t0 = time.perf_counter()
+    first = solve_state(
+        state, node_limit, table_bits, check=False, portfolio=True, time_limit=time_limit
+    )
+    if first.outcome != "win":
+        return SolveResult(
+            first.outcome, first.nodes, time.perf_counter() - t0, [], first.loss_reason
+        )
+    c = compiled(state.config)
+    n = c.cards.n
+    bits = table_bits or table_bits_for(node_limit)
+    index, entries = _TABLE.get(bits, _entry_words(n))
+    tdepth = _TABLE.depths(bits)
+    states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
+    root = to_kernel_state(state)
+    left = max(1, node_limit - first.nodes)
+    budget = left if time_limit is None else min(left, 100_000)
+    spent = 0
+    while True:
+        code, nodes, reasons, turns, last_gen = K.shortest(
+            root,
+            n,
+            *c.rule_args,
+            index,
+            entries,
+            tdepth,
+            _next_gen(),
+            budget,
+            len(first.solution),
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
+            sol,
+            sol_len,
+            buf,
+            tmp,
+            cs,
+        )
+        _TABLE.gen = _TABLE_B.gen = int(last_gen)
+        spent += int(nodes)
+        if code == K.CODE_WIN or budget >= left:
+            break
+        if time.perf_counter() - t0 > time_limit:
+            break
+        budget = min(left, 2 * budget)
+    if code != K.CODE_WIN:  # the win already found, not proven the shortest
+        res = SolveResult(
+            "win",
+            first.nodes + spent,
+            time.perf_counter() - t0,
+            list(first.solution),
+            int(Ending.NOT_BEST),
+        )
+        if check:
+            verify_solution(state, res.solution)
+        return res
+    return _result(
+        lambda: state, code, first.nodes + spent, reasons, turns, sol, sol_len, t0, check
+    )
+
+
+#: Positions the plain-Python reference search may enter in `solve_first` before the
+#: single-deal solve hands over to the kernel: about a second of Python (15-20 thousand
+#: positions per second), enough for most base-game deals (median ~700 positions). With
+#: shortest=True the decision and the deepening share it.
+REFERENCE_FIRST = 20_000
+
+
+def solve_first(
+    state: State,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    time_limit: float | None = None,
+    check: bool = True,
+    budget: int = REFERENCE_FIRST,
+    before_kernel=None,
+    shortest: bool = False,
+    keep_most: bool = False,
+) -> SolveResult:
+    """Decide one position, answering without the Numba kernel when that is quick.
+
+    The plain-Python reference search (`search.reference_search`, the same search as the
+    kernel's plain order: same move order, same pruning, same node count, so the same
+    verdict and winning line) runs first with at most `budget` positions (and half of
+    `time_limit`). If it answers within them, that is the result (engine "reference"): on
+    a fresh install this costs no compile. Otherwise `before_kernel()` is called (the
+    command line announces the compile there) and the kernel decides the position under
+    the full `node_limit` and what remains of `time_limit` (engine "kernel"; its nodes are
+    its own), as `solve_state` (portfolio), `solve_shortest` or keep-most `solve_state`.
+
+    shortest=True: a won position goes on to `search.reference_deepening` (the kernel's
+    iterative deepening, position for position) within what is left of the budget; the
+    result is the win with the fewest turns, proven (the same length and the same line as
+    `solve_shortest`: its deepening is the same search, and the line it finds does not
+    depend on the first win's length). keep_most=True (Campaign Mode, rulebook H): the
+    reference search with the bound (`reference_search(keep_most=True)`, the kernel's
+    best_mode 2 node for node: the same best win, line and count). A search the budget
+    stops is never reported: not a win not proven shortest or best, nor an 'undecided';
+    the kernel searches again from the start, so the answer is the kernel-only answer.
+    When the budget is the user's `node_limit` (node_limit <= budget) or `time_limit` has
+    run out, the reference answers as the kernel would at its limit: 'undecided', or the
+    win it found with loss_reason bit NOT_BEST.
+    """
+    from solvers.allisbomb.search.search import reference_deepening, reference_search
+
+    if shortest and keep_most:
+        raise BadInput("--shortest and --keep-most ask for different wins; choose one")
+    t0 = time.perf_counter()
+    first = min(budget, node_limit)
+    # with a --time-limit the reference takes at most half of it: a position whose moves
+    # are slow to list in Python (a card file near the move cap) goes on to the kernel
+    # rather than use up the user's time. Without one the hand-over depends on positions
+    # only, so the answer (engine and winning line) does not depend on the machine's speed.
+    ref_time = None if time_limit is None else time_limit / 2
+    ref = reference_search(state, node_limit=first, time_limit=ref_time, keep_most=keep_most)
+    nodes, spent, limit, won = ref.nodes, ref.nodes, first, None
+    not_best = int(Ending.NOT_BEST)
+    if shortest and ref.outcome == "win":
+        # the deepening within the rest of the budget (at least one position, as the kernel)
+        won, limit = ref, max(1, first - ref.nodes)
+        left = None if ref_time is None else max(0.0, ref_time - (time.perf_counter() - t0))
+        ref = reference_deepening(state, len(won.solution), node_limit=limit, time_limit=left)
+        spent = ref.nodes
+        nodes += ref.nodes
+    elapsed = time.perf_counter() - t0
+    stopped = ref.outcome == "undecided" or bool(keep_most and ref.loss_reason & not_best)
+    clock = (
+        ref_time is not None
+        and stopped
+        and elapsed >= ref_time
+        and not ref.loss_reason & int(Ending.TOO_MANY_MOVES)
+    )
+    out_of_time = time_limit is not None and elapsed > time_limit
+    if not stopped or (not clock and (spent < limit or first >= node_limit)) or out_of_time:
+        # a verdict, or a stop for a reason the kernel shares (a line deeper than
+        # MAX_DEPTH, a position past the move cap), or the limits themselves
+        res = SolveResult(
+            ref.outcome,
+            nodes,
+            time.perf_counter() - t0,
+            list(ref.solution),
+            ref.loss_reason,
+            engine="reference",
+        )
+        if won is not None and ref.outcome != "win":
+            # the win found, not proven the shortest: as solve_shortest reports it
+            res.outcome, res.solution, res.loss_reason = "win", list(won.solution), not_best
+        if check and res.outcome == "win":
+            verify_solution(state, res.solution)
+        return res
+    if before_kernel is not None:
+        before_kernel()
+    left = None if time_limit is None else max(1e-3, time_limit - (time.perf_counter() - t0))
+    if shortest:
+        res = solve_shortest(state, node_limit, None, check, time_limit=left)
+    else:
+        res = solve_state(
+            state,
+            node_limit=node_limit,
+            check=check,
+            keep_most=keep_most,
+            time_limit=left,
+            portfolio=True,
+        )
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def verify_solution(state: State, solution: list[tuple[int, ...]]) -> State:
+    """Replay a move list through the reference engine; raise RuntimeError unless it wins."""
+    s = state.copy()
+    for t, move in enumerate(solution):
+        if s.is_over():
+            raise RuntimeError(f"solution replay: game over before turn {t + 1}")
+        s.apply(move)
+    if s.outcome is not Outcome.WIN:
+        raise RuntimeError(f"solution replay does not win (ends {s.outcome.value})")
+    return s
+
+
+def to_kernel_state(state: State) -> np.ndarray:
+    """Encode a reference position as the kernel's state row (uint64; layout in layout.py).
+
+    Built as Python bytes and ints and converted once: element by element through NumPy
+    it cost ~70 us, a quarter of a typical base deal's search.
+    """
+    from solvers.allisbomb.rules.rules import _info
+
+    n = state.cards.n
+    KW, words = _row_words(n)
+    HB = 8 * KW
+    row = bytearray(8 * words)
+    seq = [layout.PAD & 0xFF] * n
+    seq[: len(state.deck)] = state.deck
+    if state.discard:
+        seq[n - len(state.discard) :] = state.discard[::-1]  # the bottom card at b[n - 1]
+    row[:n] = bytes(seq)
+    tracked = _info(state.cards)["tracked"]
+    masks = [0] * 6
+    card_bytes = bytearray(n)
+    for c, z in enumerate(state.zone):
+        card_bytes[c] = z | (layout.SIDE if state.ignited[c] else 0)
+        masks[z] |= 1 << c
+    for c in tracked:
+        if state.played[c]:
+            card_bytes[c] |= layout.PLAYED
+    row[n : 2 * n] = card_bytes
+    row[2 * n] = state.desired & 0xFF
+    row[2 * n + 1] = min(state.gift_plays, 3) << 1 | state.active | _next_code(state) << 3
+    row[HB + layout.H_DECK] = len(state.deck)
+    row[HB + layout.H_PILE] = len(state.discard)
+    row[HB + layout.H_OUTCOME] = _OUTCOME_CODE[state.outcome]
+    row[HB + layout.H_ENDING] = int(state.ending)
+    s = np.frombuffer(row, np.uint64).copy()
+    s[KW] |= np.uint64(state.turn) << np.uint64(layout.TURN_SHIFT)
+    s[KW + layout.W_MASKS : KW + layout.W_MASKS + 6] = masks
+    return s
+
+
+def _next_code(state: State) -> int:
+    """The code of the effect waiting for the next card played (layout.py, b[2N+1])."""
+    if state.next_card is None:
+        return 0
+    effect, k = state.next_card
+    return layout.NEXT_ADD_ZERO + k if effect == "add" else _NEXT_CODE[effect]
+
+
+_NEXT_CODE = {"ignited": layout.NEXT_IGNITED, "no_action": layout.NEXT_NO_ACTION}
+_OUTCOME_CODE = {Outcome.ONGOING: K.R_ONGOING, Outcome.WIN: K.R_WIN, Outcome.LOSS: K.R_LOSS}
+
+
+# (cached in Python: each is a jitted function, and a call from Python costs a dispatch, a
+# few tenths of a microsecond of the ~10 us that `solve` adds to a search)
+@cache
+def _row_words(n: int) -> tuple[int, int]:
+    """Key words and whole-row words of the state row for n cards."""
+    return int(layout.key_words(n)), int(K.state_len(n))
+
+
+@cache
+def _entry_words(n: int) -> int:
+    """Words of a table entry for n cards (kernel.tt_entry_words)."""
+    return int(K.tt_entry_words(n))

@@ -1,0 +1,138 @@
+"""Deciding a deal whose positions outgrow one transposition table: the turn's children
+one by one, each with a search and a table of its own.
+
+The verdict search (`kernel.dfs`) is exhaustive, but it tries a position's moves in one
+order and finishes each before the next: when the first moves lead into a loss of more
+positions than its table holds, it revisits what it could not store and the node limit
+stops it before it ever tries the later moves, where a win may lie a few hundred
+thousand positions away. Splitting asks the same question another way. The game is
+played by one team with every card in view (rulebook F: the two players "win or lose
+together"), so a position is won exactly when one of its children is: the positions after
+each move of its turn (rulebook D, every choice of the turn, Clean-Up's gift included).
+So the children are decided one by one, each by a search from that child with the whole
+node limit and a table of its own, all of them before any is split further; a child that
+search leaves undecided is split in turn, up to `depth` turns below the root.
+
+Sound both ways. A child's verdict is the kernel's exact verdict from that position. A
+win is a line: the moves down to the child, then the child's winning line, replayed in the
+reference engine before it is reported. A loss needs every child a loss: a child that is
+already on the line being split (the game can come back to a position) is passed over,
+because a winning line through it would win from its first visit too, which the split
+of that visit decides; any child left undecided leaves its parent undecided, and so the
+root, whatever else was proved.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from solvers.allisbomb.kernel.kernel import TT_ENTRY_BITS
+from solvers.allisbomb.rules.rules import State, TooManyMoves
+from solvers.allisbomb.search.solver import SolveResult, bits_to_store, solve_state, verify_solution
+from solvers.common.errors import BadInput
+
+#: Positions each child's search may enter, by default.
+SPLIT_LIMIT = 25_000_000
+#: Turns below the root a split may reach, by default.
+SPLIT_DEPTH = 4
+
+
+@dataclass
+class SplitResult:
+    """The verdict of a split search, and what it cost."""
+
+    outcome: str  # "win" | "loss" | "undecided"
+    nodes: int  # positions entered, over every child's search
+    seconds: float
+    solution: list[tuple[int, ...]] = field(default_factory=list)  # the winning line
+    loss_reason: int = 0  # OR of the losing children's reasons
+    searches: int = 0  # children searched by the kernel
+    depth: int = 0  # deepest level split
+
+
+def table_bits_for(node_limit: int) -> int:
+    """A table that stores every position a child's search may enter (entries are stored
+    up to 3/4 of the slots), at most the kernel's largest (`kernel.TT_ENTRY_BITS`)."""
+    return int(min(TT_ENTRY_BITS, max(16, bits_to_store(node_limit))))
+
+
+def solve_split(
+    state: State,
+    depth: int = SPLIT_DEPTH,
+    node_limit: int = SPLIT_LIMIT,
+    table_bits: int | None = None,
+    report: Callable[[str], None] | None = None,
+) -> SplitResult:
+    """Decide `state` by splitting it into its children (module docstring), to `depth`
+    turns below it, each child searched with `node_limit` positions. `report`, if given,
+    hears one line per child searched."""
+    if depth < 1:
+        raise BadInput(f"split depth {depth} is not positive; expected 1 or more")
+    if node_limit < 1:
+        raise BadInput(f"split node limit {node_limit} is not positive; expected 1 or more")
+    bits = table_bits or table_bits_for(node_limit)
+    t0 = time.perf_counter()
+    out = SplitResult("undecided", 0, 0.0)
+    known: dict[tuple, SolveResult] = {}
+    on_line: set[tuple] = set()
+
+    def search(child: State, key: tuple, name: str) -> SolveResult:
+        if key not in known:
+            res = solve_state(child, node_limit=node_limit, table_bits=bits, check=False)
+            out.nodes += res.nodes
+            out.searches += 1
+            known[key] = res
+            if report is not None:
+                report(f"{name}: {res.outcome}, {res.nodes:,} positions")
+        return known[key]
+
+    def split(s: State, level: int, name: str) -> tuple[str, list[tuple[int, ...]], int]:
+        """(outcome, winning line from s, loss reasons) of a position searched undecided."""
+        if level > depth:
+            return "undecided", [], 0
+        out.depth = max(out.depth, level)
+        here = s.key()
+        on_line.add(here)
+        try:
+            kids = []
+            try:
+                for i, (move, child) in enumerate(s.iter_children(), 1):
+                    if child.is_over():
+                        if child.result() == "win":
+                            return "win", [move], 0
+                        kids.append((i, move, child, "loss", int(child.ending)))
+                        continue
+                    key = child.key()
+                    if key in on_line:
+                        continue
+                    res = search(child, key, f"{name}.{i}")
+                    if res.outcome == "win":
+                        return "win", [move, *res.solution], 0
+                    kids.append((i, move, child, res.outcome, res.loss_reason))
+            except TooManyMoves:  # the kernel answers such a position undecided too
+                return "undecided", [], 0
+            reasons = 0
+            open_ = False
+            for i, move, child, outcome, why in kids:
+                if outcome == "undecided":
+                    outcome, line, why = split(child, level + 1, f"{name}.{i}")
+                    if outcome == "win":
+                        return "win", [move, *line], 0
+                open_ |= outcome == "undecided"
+                reasons |= why
+            return ("undecided" if open_ else "loss"), [], reasons
+        finally:
+            on_line.discard(here)
+
+    if state.is_over():
+        out.outcome = state.result()
+    else:
+        outcome, line, reasons = split(state, 1, "root")
+        if outcome == "win":
+            verify_solution(state, line)  # raises unless the line wins
+            out.solution = line
+        out.outcome, out.loss_reason = outcome, reasons
+    out.seconds = time.perf_counter() - t0
+    return out
