@@ -273,7 +273,7 @@ class Study:
             "n_cases": int(self.n_cases),
             "seed": int(self.seed),
             "chunk_size": int(self.chunk_size),
-            "chunk_fn": f"{self.chunk_fn.__module__}.{self.chunk_fn.__qualname__}",
+            "chunk_fn": chunk_name(self.chunk_fn),
             "input_files": {str(Path(p).name): sha256_file(p) for p in self.input_files},
         }
 
@@ -281,6 +281,17 @@ class Study:
         """A short stable hash of `identity`."""
         text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def chunk_name(chunk_fn: Callable) -> str:
+    """The chunk function's name in a study's identity: its `study_name` attribute when it
+    has one (a function that moved keeps the name its studies recorded, so they still
+    resume), else its module and qualified name, without the installed package's prefix."""
+    name = getattr(chunk_fn, "study_name", None)
+    if name is None:
+        module = chunk_fn.__module__.removeprefix("bombsolve.")
+        name = f"{module}.{chunk_fn.__qualname__}"
+    return name
 
 
 def sha256_file(path: str | os.PathLike) -> str:

@@ -216,6 +216,10 @@ def exhaust_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     return _frame(rows)
 
 
+# The name every study of it records (runner.chunk_name), from before the rooms.
+exhaust_chunk.study_name = "solvers.allisbomb.exhaust.exhaust_chunk"  # type: ignore[attr-defined]
+
+
 def sample_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     """Decide uniform random deals: case k is a block of ranks drawn with replacement by a
     generator on the case's own seed (so the deals do not depend on the chunking); rows as
@@ -232,6 +236,10 @@ def sample_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         res = decide(ranks, policy)
         rows.append(_row(case, ranks, res, time.process_time() - t0))
     return _frame(rows)
+
+
+# The name every study of it records (runner.chunk_name), from before the rooms.
+sample_chunk.study_name = "solvers.allisbomb.exhaust.sample_chunk"  # type: ignore[attr-defined]
 
 
 GROUP_COLUMNS = ("case", "first_group", "stop_group", *EXHAUST_COLUMNS[3:])
@@ -258,6 +266,10 @@ def group_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         del row["first_rank"], row["stop_rank"]
         rows.append({"first_group": int(groups[0]), "stop_group": int(groups[-1]) + 1, **row})
     return pd.DataFrame(rows, columns=list(GROUP_COLUMNS))
+
+
+# The name every study of it records (runner.chunk_name), from before the rooms.
+group_chunk.study_name = "solvers.allisbomb.exhaust.group_chunk"  # type: ignore[attr-defined]
 
 
 def group_study(

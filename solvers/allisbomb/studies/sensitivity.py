@@ -147,6 +147,10 @@ def sensitivity_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFra
     return df
 
 
+# The name every study of it records (runner.chunk_name), from before the rooms.
+sensitivity_chunk.study_name = "solvers.allisbomb.sensitivity.sensitivity_chunk"  # type: ignore[attr-defined]
+
+
 def sensitivity_estimate(df: pd.DataFrame) -> str:
     """The running estimate on the progress bar: the base game's win rate so far."""
     b = df[df["edit"] == BASE]

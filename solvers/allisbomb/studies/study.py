@@ -424,6 +424,10 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     return df
 
 
+# The name every study of it records (runner.chunk_name), from before the rooms.
+sweep_chunk.study_name = "solvers.allisbomb.study.sweep_chunk"  # type: ignore[attr-defined]
+
+
 _WARM: set[tuple[str, int, str]] = set()
 
 
@@ -648,6 +652,10 @@ def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     lost_cols = [f"stars_lost:{g}" for g in EXPANSIONS]
     df[lost_cols] = df[lost_cols].astype("Int64")  # a lost game has none: a missing value
     return df
+
+
+# The name every study of it records (runner.chunk_name), from before the rooms.
+campaign_chunk.study_name = "solvers.allisbomb.study.campaign_chunk"  # type: ignore[attr-defined]
 
 
 def campaign_study(
