@@ -88,7 +88,7 @@ class GameArgs:
         )
 
     def rule_values(self) -> dict[str, object]:
-        """The --rule options as {GameConfig field: value} (raises BadInput on a bad one)."""
+        """The --rule options as {Options field: value} (raises BadInput on a bad one)."""
         from solvers.allisbomb import RULE_OPTIONS
         from solvers.common.options import parse_rule_pairs
 
@@ -126,11 +126,11 @@ class GameArgs:
         return keys
 
     def config(self):
-        """The validated `GameConfig` (raises BadInput naming a bad value)."""
-        from solvers.allisbomb import GameConfig, cards_option, parse_expansions
+        """The validated `Options` (raises BadInput naming a bad value)."""
+        from solvers.allisbomb import Options, cards_option, parse_expansions
 
         names = parse_expansions(self.expansions)
-        config = GameConfig(
+        config = Options(
             expansions=tuple(e for e in names if e != "hands"),
             hands=self.hands or "hands" in names,
             blitz=self.blitz,

@@ -76,11 +76,11 @@ def provenance_banner(cs) -> str:
 
 def _file_game(file: str, expansions: str | None, players: int, allow: bool):
     """The game a card file is checked in: the sets it defines, plus any --expansions."""
-    from solvers.allisbomb import GameConfig, load_card_file, parse_expansions
+    from solvers.allisbomb import Options, load_card_file, parse_expansions
 
     cf = load_card_file(Path(file))
     sets = {c.expansion for c in cf.cards} | set(parse_expansions(expansions))
-    config = GameConfig(
+    config = Options(
         expansions=tuple(s for s in sets if s not in ("base", "hands")),
         hands="hands" in sets,
         players=players,

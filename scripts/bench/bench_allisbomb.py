@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb import (  # noqa: E402
     EXPANSIONS,
-    GameConfig,
+    Options,
     load_cards,
     prepare,
     reference_search,
@@ -55,8 +55,8 @@ from solvers.common.host import cpu_model  # noqa: E402
 
 COMPILE_SNIPPET = (
     "import time; t=time.perf_counter();"
-    "from solvers.allisbomb import GameConfig, solve;"
-    "solve(GameConfig(blitz=True), list(range(13)), node_limit=10, check=False);"
+    "from solvers.allisbomb import Options, solve;"
+    "solve(Options(blitz=True), list(range(13)), node_limit=10, check=False);"
     "print(time.perf_counter()-t)"
 )
 
@@ -79,17 +79,17 @@ def first_run_seconds(fresh_cache: bool) -> float:
 
 
 HARD_CONFIGS = {
-    "base+all": GameConfig(expansions=("all",)),
-    "base+the_juice+hands": GameConfig(expansions=("the_juice",), hands=True),
+    "base+all": Options(expansions=("all",)),
+    "base+the_juice+hands": Options(expansions=("the_juice",), hands=True),
 }
-SIX = GameConfig(expansions=EXPANSIONS)
+SIX = Options(expansions=EXPANSIONS)
 
 
 def warm_up() -> None:
     """Load (or compile) every kernel entry point the timings use, on tiny cases."""
     from solvers.allisbomb import solve, solve_batch
 
-    cfg = GameConfig()
+    cfg = Options()
     deck = np.arange(18)
     for pf in (False, True):
         solve(cfg, deck, node_limit=10, check=False, portfolio=pf)
@@ -141,7 +141,7 @@ def main() -> None:
     from solvers.allisbomb import DEFAULT_NODE_LIMIT, solve, solve_batch
 
     warm_up()
-    cfg = GameConfig()
+    cfg = Options()
     rng = np.random.default_rng(args.seed)
     decks = D.shuffles(18, max(args.ref_deals, args.batch_deals), rng)
 

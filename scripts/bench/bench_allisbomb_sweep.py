@@ -48,13 +48,13 @@ DEALS = {"base": 400, "blitz": 2000, "base+all": 200, "six": 60}
 
 
 def _configs():
-    from solvers.allisbomb import EXPANSIONS, GameConfig
+    from solvers.allisbomb import EXPANSIONS, Options
 
     return {
-        "base": GameConfig(),
-        "blitz": GameConfig(blitz=True),
-        "base+all": GameConfig(expansions=("all",)),
-        "six": GameConfig(expansions=EXPANSIONS),
+        "base": Options(),
+        "blitz": Options(blitz=True),
+        "base+all": Options(expansions=("all",)),
+        "six": Options(expansions=EXPANSIONS),
     }
 
 
@@ -299,10 +299,10 @@ def _kernel_vs_reference(deals: int, seed: int) -> dict:
     """CPU time per base deal, the reference search against the kernel's plain search."""
     import numpy as np
 
-    from solvers.allisbomb import GameConfig, compiled, prepare, reference_search, solve
+    from solvers.allisbomb import Options, compiled, prepare, reference_search, solve
     from solvers.allisbomb import deals as D
 
-    cfg = GameConfig()
+    cfg = Options()
     cs = compiled(cfg).cards
     decks = D.shuffles(cs.n, deals, np.random.default_rng(seed + 1))
     solve(cfg, decks[0].tolist(), portfolio=False, check=False)
@@ -340,7 +340,7 @@ def dask_overhead(argv: list[str]) -> int:
     )
     args = ap.parse_args(argv)
 
-    from solvers.allisbomb import GameConfig, solve_batch, sweep_study
+    from solvers.allisbomb import Options, solve_batch, sweep_study
     from solvers.common.cluster import LocalDaskCluster
     from solvers.common.files import write_text_atomic
     from solvers.common.runner import run_study
@@ -348,10 +348,10 @@ def dask_overhead(argv: list[str]) -> int:
     cores = len(os.sched_getaffinity(0))
     load = round(os.getloadavg()[0], 2)
     study = sweep_study(
-        [GameConfig()], args.deals, args.seed, heuristic_deals=0, chunk_size=args.chunk_size
+        [Options()], args.deals, args.seed, heuristic_deals=0, chunk_size=args.chunk_size
     )
     t0 = time.perf_counter()
-    solve_batch(GameConfig(), [list(range(18))], node_limit=10)
+    solve_batch(Options(), [list(range(18))], node_limit=10)
     print(f"first-run compile/load: {time.perf_counter() - t0:.2f} s")
     results = {}
     with tempfile.TemporaryDirectory() as tmp:

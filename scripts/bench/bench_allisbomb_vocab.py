@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb import (  # noqa: E402
-    GameConfig,
+    Options,
     load_cards,
     prepare,
     reference_search,
@@ -51,7 +51,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = ap.parse_args()
     load_start = os.getloadavg()
-    cfg = GameConfig(cards_file=args.cards, allow_nonstandard=True)
+    cfg = Options(cards_file=args.cards, allow_nonstandard=True)
     cs = load_cards(cfg)
     rng = np.random.default_rng(args.seed)
     decks = [rng.permutation(cs.n) for _ in range(args.deals)]

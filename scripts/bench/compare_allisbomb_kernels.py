@@ -55,7 +55,7 @@ configure()  # the command line's target (numba_target), before any kernel is de
 from solvers.allisbomb import (  # noqa: E402
     EXPANSIONS,
     MAX_DEPTH,
-    GameConfig,
+    Options,
     compiled,
     load_cards,
     table_bits_for,
@@ -67,10 +67,10 @@ from solvers.allisbomb import deals as D  # noqa: E402
 from solvers.allisbomb import kernel_module as new_kernel  # noqa: E402
 
 CONFIGS = {
-    "base": GameConfig(),
-    "all": GameConfig(expansions=("all",)),
-    "juice": GameConfig(expansions=("the_juice",), hands=True),
-    "six": GameConfig(expansions=EXPANSIONS),
+    "base": Options(),
+    "all": Options(expansions=("all",)),
+    "juice": Options(expansions=("the_juice",), hands=True),
+    "six": Options(expansions=EXPANSIONS),
 }
 #: The revision's modules loaded side by side with this tree's, in import order (a revision
 #: without one of them, e.g. before copy keys, simply lacks it). Each one's imports of the

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb import (  # noqa: E402
-    GameConfig,
+    Options,
     config_to_params,
     copy_keys,
     copy_keys_enabled,
@@ -66,23 +66,23 @@ SHORTEST_CONFIGS = ("base", "blitz", "base+the_juice", "base+gifts")
 SEED = 77
 
 
-def pinned_configs() -> list[GameConfig]:
+def pinned_configs() -> list[Options]:
     """The study's 19 configurations plus two option variants (GIFT plays, optional gift)."""
     extra = [
-        GameConfig(expansions=("gifts",), gifts_distinct=False, players=2, give_optional=True),
-        GameConfig(expansions=("waking_up", "all"), players=2, all_any_player=False),
+        Options(expansions=("gifts",), gifts_distinct=False, players=2, give_optional=True),
+        Options(expansions=("waking_up", "all"), players=2, all_any_player=False),
     ]
     return [*matrix_configs(), *extra]
 
 
-def pinned_decks(config: GameConfig, deals: int, index: int) -> np.ndarray:
+def pinned_decks(config: Options, deals: int, index: int) -> np.ndarray:
     """The seeded deals of the config with position `index` in `pinned_configs`."""
     n = load_cards(config).n
     rng = np.random.default_rng([SEED, index])
     return np.stack([rng.permutation(n) for _ in range(deals)])
 
 
-def record(config: GameConfig, decks: np.ndarray, with_shortest: bool = True) -> list[dict]:
+def record(config: Options, decks: np.ndarray, with_shortest: bool = True) -> list[dict]:
     """Solve each deck three ways; everything a faster kernel must reproduce."""
     pf = solve_batch(config, decks, node_limit=PORTFOLIO_LIMIT)
     rows = []

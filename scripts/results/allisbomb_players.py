@@ -34,7 +34,7 @@ from solvers.allisbomb import (  # noqa: E402
     DEFAULT_BUDGET,
     DEFAULT_CARDS,
     DEFAULT_WEIGHTS,
-    GameConfig,
+    Options,
     load_cards,
     prepare,
     parse_expansions,
@@ -54,20 +54,20 @@ ANCHOR = "Written by `python scripts/results/allisbomb_players.py` (never typed 
 DEFAULT_CONFIGS = "base,base+hands,blitz,base/2p,mosquitos,dream_guide,gifts,waking_up"
 
 
-def parse_config(label: str, cards_version: str = DEFAULT_CARDS) -> GameConfig:
+def parse_config(label: str, cards_version: str = DEFAULT_CARDS) -> Options:
     """'base', 'blitz', 'base/2p', 'base+hands', or expansion names joined by '+'."""
     players = 2 if label.endswith("/2p") else 1
     label = label.removesuffix("/2p")
     if label == "blitz":
-        return GameConfig(blitz=True, players=players, cards_version=cards_version).validate()
+        return Options(blitz=True, players=players, cards_version=cards_version).validate()
     names = parse_expansions(label.removeprefix("base").replace("+", ","))
     exp = tuple(e for e in names if e != "hands")
-    return GameConfig(
+    return Options(
         expansions=exp, hands="hands" in names, players=players, cards_version=cards_version
     ).validate()
 
 
-def measure(config: GameConfig, seeds: range, node_limit: int) -> dict:
+def measure(config: Options, seeds: range, node_limit: int) -> dict:
     """Win counts and CPU seconds per game of perfect play and each heuristic player."""
     cs = load_cards(config)
     decks = np.array([D.deal_from_seed(config, s) for s in seeds], np.int64)

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from solvers.allisbomb import (  # noqa: E402
-    GameConfig,
+    Options,
     load_cards,
     solve_batch,
 )
@@ -103,7 +103,7 @@ def main() -> None:
     if args.readme_only:
         write_readme()
         return
-    cfg = GameConfig(blitz=args.blitz)
+    cfg = Options(blitz=args.blitz)
     cs = load_cards(cfg)
     decks = np.array([D.deal_from_seed(cfg, s) for s in range(args.n)], np.int64)
     solve_batch(cfg, decks[:1], node_limit=10)  # load the kernel first

@@ -6,7 +6,7 @@ of `__all__`. The names are looked up on first use (PEP 562), so importing this 
 loads no room and compiles nothing.
 
 Rooms, in import order (a room imports only the rooms before it, and solvers.common):
-- `cards`    the card model: GameConfig, card files (TOML) -> CardSet, their refusals.
+- `cards`    the card model: Options, card files (TOML) -> CardSet, their refusals.
 - `rules`    the plain-Python reference engine, positions, deals, re-run commands.
 - `kernel`   the same rules compiled with Numba: state layout, pruning, the DFS kernels.
 - `search`   the reference search, the solver and its escalation and split, the Blitz
@@ -42,7 +42,7 @@ _names(
     "DEFAULT_CARDS",
     "EXPANSIONS",
     "RULE_OPTIONS",
-    "GameConfig",
+    "Options",
     "cards_option",
     "parse_expansions",
 )

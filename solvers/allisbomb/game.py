@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from solvers.allisbomb import deals
 from solvers.allisbomb.cards.cards import CardSet, load_cards
-from solvers.allisbomb.cards.config import RULE_OPTIONS, GameConfig
+from solvers.allisbomb.cards.config import RULE_OPTIONS, Options
+from solvers.allisbomb.rules import deals
 from solvers.allisbomb.rules.rules import Ending, Outcome, State
 from solvers.allisbomb.rules.rules import new_game as setup
 from solvers.allisbomb.search.registry import AGENTS, QUICK_AGENTS, make_agent
@@ -68,7 +68,6 @@ __all__ = [
 NAME = "allisbomb"
 #: Solo and the co-operative two-player game (rulebook B, F).
 PLAYERS: tuple[int, ...] = (1, 2)
-Options = GameConfig
 
 #: Every choice of each `--rule` option (all four are flags; `waking_up_rules` defaults to
 #: None, "exactly when WAKING UP is in play", which no text sets).
@@ -88,7 +87,7 @@ _OWN_FLAGS = {
 }
 
 
-def options_from_rules(texts: Iterable[str]) -> GameConfig:
+def options_from_rules(texts: Iterable[str]) -> Options:
     """The options `--rule NAME=VALUE` texts give, as `bombsolve allisbomb --rule` reads
     them (`config.RULE_OPTIONS`, each true or false). Raises BadInput naming an unknown
     option (with the nearest) or a bad value.
@@ -96,18 +95,18 @@ def options_from_rules(texts: Iterable[str]) -> GameConfig:
     >>> options_from_rules(["give_optional=true"]).give_optional
     True
     """
-    return GameConfig(**parse_rule_pairs(texts, {name: bool for name in RULE_OPTIONS}))
+    return Options(**parse_rule_pairs(texts, {name: bool for name in RULE_OPTIONS}))
 
 
-def rules_of(options: GameConfig) -> list[str]:
+def rules_of(options: Options) -> list[str]:
     """The `--rule` texts that rebuild `options`: its rule options that differ from their
     defaults. Raises BadInput when another field differs (expansions, Blitz, the card
     set...): `--rule` cannot say it, its own command-line option does.
 
-    >>> rules_of(GameConfig(gifts_distinct=False))
+    >>> rules_of(Options(gifts_distinct=False))
     ['gifts_distinct=false']
     """
-    default = GameConfig()
+    default = Options()
     other = [
         f.name
         for f in dataclasses.fields(options)
@@ -120,7 +119,7 @@ def rules_of(options: GameConfig) -> list[str]:
     return changed_rules(options, RULE_OPTIONS)
 
 
-def new_game(seed: int, players: int | None = None, options: GameConfig | None = None) -> State:
+def new_game(seed: int, players: int | None = None, options: Options | None = None) -> State:
     """The deal `bombsolve allisbomb --seed SEED` solves with these options
     (`deals.deal_from_seed`: `np.random.default_rng(SEED)`), set up (rulebook B, F).
 
@@ -131,8 +130,8 @@ def new_game(seed: int, players: int | None = None, options: GameConfig | None =
     return setup(load_cards(config), deals.deal_from_seed(config, seed))
 
 
-def _config(players: int | None, options: GameConfig | None) -> GameConfig:
-    config = options if options is not None else GameConfig()
+def _config(players: int | None, options: Options | None) -> Options:
+    config = options if options is not None else Options()
     if players is not None and players != config.players:
         config = dataclasses.replace(config, players=players)
     return config.validate()
@@ -203,7 +202,7 @@ class View:
     """
 
     player: int
-    options: GameConfig
+    options: Options
     deck: tuple[int, ...]
     discard: tuple[int, ...]
     zone: tuple[int, ...]
@@ -274,7 +273,7 @@ DIFFERENTIAL_NODE_LIMIT = 400
 
 
 def reference_and_kernel(
-    seed: int, players: int | None = None, options: GameConfig | None = None
+    seed: int, players: int | None = None, options: Options | None = None
 ) -> tuple[tuple, tuple]:
     """The deal of `new_game(seed, players, options)` decided by the plain-Python reference
     search and by the Numba kernel in the same move order, under `DIFFERENTIAL_NODE_LIMIT`:

@@ -9,12 +9,12 @@ from solvers.common.numba_cache import argument_index
 
 
 def _solve(node_limit: int = 1) -> None:
-    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.cards.config import Options
     from solvers.allisbomb.search.solver import solve, table_bits_for
 
     # also allocates the transposition table the solve will use
     solve(
-        GameConfig(blitz=True),
+        Options(blitz=True),
         list(range(13)),
         node_limit=1,
         check=False,
@@ -26,7 +26,7 @@ def _dfs_form(bounded: bool = False) -> tuple:
     """`kernel.dfs` in one of its compiled forms, as an entry (dispatcher, accept): for the
     bounded keep-most search or any other (a read-only `objective`:
     kernel._bound_at_root)."""
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     objective = argument_index(K.dfs, "objective")
 
@@ -37,17 +37,17 @@ def _dfs_form(bounded: bool = False) -> tuple:
 
 
 def _solve_entries() -> list:
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     return [K.setup, _dfs_form()]
 
 
 def _shortest() -> None:
-    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.cards.config import Options
     from solvers.allisbomb.rules.rules import new_game
     from solvers.allisbomb.search.solver import compiled, solve_shortest
 
-    cs = compiled(GameConfig(blitz=True)).cards
+    cs = compiled(Options(blitz=True)).cards
     # a Blitz deal won within 50 positions: the shortest search runs only after a win
     # (on an undecided deal it returned before `kernel.shortest` was ever compiled)
     won = new_game(cs, [9, 1, 3, 12, 7, 2, 10, 4, 6, 0, 11, 5, 8])
@@ -55,17 +55,17 @@ def _shortest() -> None:
 
 
 def _shortest_entries() -> list:
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     return [K.shortest]
 
 
 def _keep_most(node_limit: int = 1) -> None:
-    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.cards.config import Options
     from solvers.allisbomb.rules.rules import new_game
     from solvers.allisbomb.search.solver import compiled, solve_state, table_bits_for
 
-    cs = compiled(GameConfig(blitz=True)).cards
+    cs = compiled(Options(blitz=True)).cards
     # also allocates the transposition table the search will use
     solve_state(
         new_game(cs, list(range(13))),
@@ -83,7 +83,7 @@ def _keep_most_entries() -> list:
 def _extended() -> None:
     """Compile the extended vocabulary's two entry points, which the solver calls through
     their addresses in a program with extended rows (kernel.extended_entries)."""
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
     from solvers.common.numba_call import address_of
 
     address_of(K._ext_step, K.EXT_STEP_ARGS)
@@ -91,7 +91,7 @@ def _extended() -> None:
 
 
 def _extended_entries() -> list:
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     return [
         (K._ext_step, lambda sig: tuple(sig) == K.EXT_STEP_ARGS),
@@ -102,14 +102,14 @@ def _extended_entries() -> list:
 def _sweep() -> None:
     import numpy as np
 
-    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.cards.config import Options
     from solvers.allisbomb.search.solver import solve_batch
 
-    solve_batch(GameConfig(blitz=True), np.arange(13, dtype=np.int64)[None, :], node_limit=1)
+    solve_batch(Options(blitz=True), np.arange(13, dtype=np.int64)[None, :], node_limit=1)
 
 
 def _sweep_entries() -> list:
-    from solvers.allisbomb import kernel as K
+    from solvers.allisbomb.kernel import kernel as K
 
     return [K.solve_many]
 
@@ -121,8 +121,8 @@ def _exhaust() -> None:
     no deal goes on to the escalation (the `sweep` part's kernel)."""
     import numpy as np
 
-    from solvers.allisbomb import exhaust as E
     from solvers.allisbomb.rules.blitz_ranks import decks_of_ranks, group_decks
+    from solvers.allisbomb.search import exhaust as E
 
     decks_of_ranks(np.zeros(1, np.int64))
     decks, _ = group_decks(np.zeros(1, np.int64))
@@ -130,7 +130,8 @@ def _exhaust() -> None:
 
 
 def _exhaust_entries() -> list:
-    from solvers.allisbomb import blitz_ranks, exhaust_kernel
+    from solvers.allisbomb.kernel import exhaust_kernel
+    from solvers.allisbomb.rules import blitz_ranks
 
     return [
         exhaust_kernel.solve_shared,

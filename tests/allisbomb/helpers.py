@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.rules import State, state_from_json
 
 
 def position(
-    config: GameConfig,
+    config: Options,
     deck=(),
     equipped=((),),
     discard=(),

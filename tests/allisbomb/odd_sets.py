@@ -301,7 +301,7 @@ def differential(
     unless `lasting` is False) with both engines; return disagreements (and count the
     reference's verdicts in `outcomes`, if given)."""
     from solvers.allisbomb.cards.cards import load_cards
-    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.cards.config import Options
     from solvers.allisbomb.rules.rules import new_game
     from solvers.allisbomb.search.search import reference_search
     from solvers.allisbomb.search.solver import solve, solve_batch
@@ -312,7 +312,7 @@ def differential(
         players = 2 if i % 3 == 2 else 1
         n_cards = int(rng.integers(5 if players == 2 else 3, 8))
         path = random_card_file(rng, folder / f"odd{i}.toml", n_cards, lasting)
-        cfg = GameConfig(cards_file=path, allow_nonstandard=True, players=players)
+        cfg = Options(cards_file=path, allow_nonstandard=True, players=players)
         n = load_cards(cfg).n
         decks = np.stack([rng.permutation(n) for _ in range(deals)])
         batch = solve_batch(cfg, decks, node_limit=limit)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.deals import deal_from_seed
 from solvers.allisbomb.rules.rules import Outcome, State, new_game
 from solvers.allisbomb.search.agents import (
@@ -23,20 +23,20 @@ from tests.allisbomb.helpers import position
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
-BASE = GameConfig()
+BASE = Options()
 CONFIGS = [
     BASE,
-    GameConfig(blitz=True),
-    GameConfig(expansions=("mosquitos",)),
-    GameConfig(expansions=("the_juice",), hands=True),
-    GameConfig(expansions=("waking_up",)),
-    GameConfig(players=2),
+    Options(blitz=True),
+    Options(expansions=("mosquitos",)),
+    Options(expansions=("the_juice",), hands=True),
+    Options(expansions=("waking_up",)),
+    Options(players=2),
 ]
 #: Seeds of test deals: far from the sweeps' SeedSequence children and the tuning seeds.
 SEEDS = range(700_000, 700_012)
 
 
-def deal(config: GameConfig, seed: int) -> State:
+def deal(config: Options, seed: int) -> State:
     return new_game(load_cards(config), deal_from_seed(config, seed))
 
 
@@ -142,7 +142,7 @@ def test_score_reads_the_win_conditions():
     out_of_play = pos(equipped=[["RASCAL"]])
     assert out_of_play < discarded < in_deck < ready
     # THE JUICE must be the DESIRED DISH: any other prophecy loses the game for good
-    juice = GameConfig(expansions=("the_juice",))
+    juice = Options(expansions=("the_juice",))
     wrong = position(juice, deck=["EGGS", "THE JUICE"], equipped=[["JUICER"]], desired="EGGS")
     right = position(juice, deck=["EGGS", "THE JUICE"], equipped=[["JUICER"]], desired="THE JUICE")
     assert lookahead_score(wrong) < lookahead_score(right)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.kernel import prune
 from solvers.allisbomb.kernel.kernel import E_NOT_BEST
 from solvers.allisbomb.kernel.program import compile_program
@@ -30,10 +30,10 @@ pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow
 #: These figures are the stand-in set version 1's (loaded by name: `config.CARD_VERSIONS`).
 V1 = "standin-v1"
 CAMPAIGN = [campaign_config(g, cards_version=V1) for g in range(len(EXPANSIONS))]
-BASE = GameConfig(cards_version=V1)
-HANDS = GameConfig(hands=True, cards_version=V1)
-MOSQ = GameConfig(expansions=("mosquitos",), cards_version=V1)
-WAKING = GameConfig(expansions=("waking_up",), cards_version=V1)
+BASE = Options(cards_version=V1)
+HANDS = Options(hands=True, cards_version=V1)
+MOSQ = Options(expansions=("mosquitos",), cards_version=V1)
+WAKING = Options(expansions=("waking_up",), cards_version=V1)
 
 
 def kernel_bound(s: State) -> int:

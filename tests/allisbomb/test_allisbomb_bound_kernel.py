@@ -7,7 +7,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel import kernel as K
 from solvers.allisbomb.rules.rules import new_game
 from solvers.allisbomb.search import solver
@@ -30,7 +30,7 @@ def test_a_writable_objective_compiles_no_bound():
     def cuts(child, n, info, objective, best):
         return K._bound_cuts(child, n, info, objective, best)
 
-    c = compiled(GameConfig(blitz=True))
+    c = compiled(Options(blitz=True))
     n = c.cards.n
     root = np.zeros(K.state_len(n), np.uint64)
     K.setup(np.arange(n, dtype=np.int64), n, 1, root)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.allisbomb.cards.cards import DATA_DIR, load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.common.errors import BadInput
 
 BASE = (DATA_DIR / "base.toml").read_text()
@@ -384,7 +384,7 @@ def test_every_breach_gets_its_own_line(tmp_path):
     mine = tmp_path / "mine.toml"
     mine.write_text(text)
     with pytest.raises(BadInput) as exc:
-        load_cards(GameConfig(cards_file=mine))
+        load_cards(Options(cards_file=mine))
     lines = str(exc.value).splitlines()
     assert len(lines) == 2 and "JOKER" in lines[0] and "NUMBER 3" in lines[1]
 
@@ -398,7 +398,7 @@ def test_per_card_expansion_without_set_name(tmp_path):
     mos = mos.replace('provenance = "stand-in"', 'provenance = "printed"')
     mine = tmp_path / "mine.toml"
     mine.write_text(mos)
-    cs = load_cards(GameConfig(expansions=("mosquitos",), cards_file=mine))
+    cs = load_cards(Options(expansions=("mosquitos",), cards_file=mine))
     assert {c.provenance for c in cs.cards if c.expansion == "mosquitos"} == {"printed"}
     assert cs.n == 20
 

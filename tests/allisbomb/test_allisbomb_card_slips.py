@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 
 PATCH = """[set]
 name = "base"
@@ -180,7 +180,7 @@ def test_sound_steps_are_not_flagged(name, steps, tmp_path):
     r = run("cards", "check", file)
     assert r.exit_code == 0, r.output
     assert r.output.rstrip().endswith("no flags"), r.output
-    cs = load_cards(GameConfig(cards_file=Path(file)))
+    cs = load_cards(Options(cards_file=Path(file)))
     assert cs.warnings == () and cs.nonstandard == ()
 
 
@@ -211,9 +211,9 @@ def test_shipped_sets_have_no_slip_in_any_configuration():
         for k in range(len(EXPANSIONS) + 1):
             for sets in combinations(EXPANSIONS, k):
                 for hands in (False, True):
-                    cs = load_cards(GameConfig(expansions=sets, hands=hands, cards_version=version))
+                    cs = load_cards(Options(expansions=sets, hands=hands, cards_version=version))
                     assert cs.warnings == () and cs.nonstandard == (), (sets, cs.warnings)
-        cs = load_cards(GameConfig(blitz=True, cards_version=version))
+        cs = load_cards(Options(blitz=True, cards_version=version))
         assert cs.warnings == () and cs.nonstandard == ()
 
 
@@ -456,7 +456,7 @@ def test_conditions_called_constant_are_constant_in_play(tmp_path, monkeypatch):
     for i in range(40):
         rng = np.random.default_rng(i)
         path = random_card_file(rng, tmp_path / f"odd{i}.toml", int(rng.integers(5, 8)), True)
-        config = GameConfig(cards_file=path, allow_nonstandard=True, players=1 + i % 2)
+        config = Options(cards_file=path, allow_nonstandard=True, players=1 + i % 2)
         cs = load_cards(config)
         said = []
         for slip in slips(cs.cards, "odd", MAX_CARDS):

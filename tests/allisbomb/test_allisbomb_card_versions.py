@@ -14,15 +14,15 @@ from solvers.allisbomb.cards.config import (
     CARD_VERSIONS,
     DEFAULT_CARDS,
     EXPANSIONS,
-    GameConfig,
+    Options,
     cards_option,
 )
 from solvers.allisbomb.rules.rules import config_from_dict
 from solvers.allisbomb.studies.study import config_from_label, config_from_params, config_to_params
 from solvers.common.errors import BadInput
 
-V1 = GameConfig(cards_version="standin-v1")
-V2 = GameConfig(cards_version="standin-v2")
+V1 = Options(cards_version="standin-v1")
+V2 = Options(cards_version="standin-v2")
 
 
 def _side(cs, label, side):
@@ -39,7 +39,7 @@ def test_both_versions_load_by_name_and_differ():
 
 
 def test_version_1_is_exactly_the_shipped_set_files():
-    every = GameConfig(expansions=EXPANSIONS, hands=True, cards_version="standin-v1")
+    every = Options(expansions=EXPANSIONS, hands=True, cards_version="standin-v1")
     cs = load_cards(every)
     for set_name in every.sets():
         mine = [c for c in dict.fromkeys(cs.cards) if c.expansion == set_name]
@@ -66,7 +66,7 @@ def test_cards_option_reads_a_file_and_defaults(tmp_path):
     f.write_text("")
     assert cards_option(str(f)) == {"cards_version": DEFAULT_CARDS, "cards_file": f}
     assert cards_option(None) == {"cards_version": DEFAULT_CARDS, "cards_file": None}
-    # a missing .toml file is left to GameConfig.validate ("not found")
+    # a missing .toml file is left to Options.validate ("not found")
     assert cards_option("nofile.toml")["cards_file"].name == "nofile.toml"
 
 
@@ -79,29 +79,29 @@ def test_a_misspelt_version_is_refused_with_the_nearest(typo, nearest):
     ):
         cards_option(typo)
     with pytest.raises(BadInput, match="unknown card set"):
-        GameConfig(cards_version=typo).validate()
+        Options(cards_version=typo).validate()
 
 
 def test_dict_names_the_version():
     other = next(v for v in CARD_VERSIONS if v != DEFAULT_CARDS)
-    cfg = GameConfig(expansions=("mosquitos",), cards_version=other)
+    cfg = Options(expansions=("mosquitos",), cards_version=other)
     # the label names sets and rules only (studies made before versions keep theirs)
-    assert cfg.label() == GameConfig(expansions=("mosquitos",)).label() == "base+mosquitos"
+    assert cfg.label() == Options(expansions=("mosquitos",)).label() == "base+mosquitos"
     assert cfg.to_dict()["cards_version"] == other
-    assert GameConfig().to_dict()["cards_version"] == DEFAULT_CARDS
+    assert Options().to_dict()["cards_version"] == DEFAULT_CARDS
     assert config_from_label(f"base+mosquitos/cards={other}") == cfg
     with pytest.raises(BadInput, match="cards=standin-v7"):
         config_from_label("base/cards=standin-v7")
-    assert config_from_label("base", other) == GameConfig(cards_version=other)
+    assert config_from_label("base", other) == Options(cards_version=other)
     assert config_from_params(config_to_params(cfg)) == cfg
     assert config_from_dict(cfg.to_dict()) == cfg
 
 
 def test_a_configuration_written_before_versions_is_version_1():
-    old = config_to_params(GameConfig())
+    old = config_to_params(Options())
     del old["cards_version"]
     assert config_from_params(old).cards_version == "standin-v1"
-    d = GameConfig().to_dict()
+    d = Options().to_dict()
     del d["cards_version"]
     assert config_from_dict(d).cards_version == "standin-v1"
 
@@ -165,6 +165,6 @@ def test_sweep_caption_names_the_version():
     from solvers.allisbomb.studies.study import cards_words
 
     for name in CARD_VERSIONS:
-        params = {"configs": [config_to_params(GameConfig(cards_version=name))]}
+        params = {"configs": [config_to_params(Options(cards_version=name))]}
         assert cards_words(params).endswith(f"stand-in set {name}")
     assert cards_words({"configs": [{"hands": False}]}).endswith("stand-in set standin-v1")

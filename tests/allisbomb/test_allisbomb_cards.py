@@ -14,11 +14,11 @@ from solvers.allisbomb.cards.cards import (
     load_cards,
     parse_card_file,
 )
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig, parse_expansions
+from solvers.allisbomb.cards.config import EXPANSIONS, Options, parse_expansions
 from solvers.allisbomb.kernel.program import compile_program
 from solvers.common.errors import BadInput
 
-ALL = GameConfig(expansions=EXPANSIONS, hands=True)
+ALL = Options(expansions=EXPANSIONS, hands=True)
 
 
 def test_card_counts_per_set():
@@ -38,7 +38,7 @@ def test_card_counts_per_set():
         "waking_up": 6,
         "all": 1,
     }
-    assert load_cards(GameConfig()).n == 18
+    assert load_cards(Options()).n == 18
 
 
 def test_stand_in_respects_the_data_note():
@@ -90,7 +90,7 @@ def test_stand_in_respects_the_data_note():
 def test_every_set_loads_and_compiles():
     for exp in EXPANSIONS:
         for hands in (False, True):
-            cs = load_cards(GameConfig(expansions=(exp,), hands=hands))
+            cs = load_cards(Options(expansions=(exp,), hands=hands))
             compile_program(cs)
     assert load_cards(ALL).n == 41 - 2
 
@@ -99,12 +99,12 @@ def test_unknown_and_contradictory_options():
     with pytest.raises(BadInput, match="mosquitos"):
         parse_expansions("mosquitoes")
     with pytest.raises(BadInput, match="Blitz"):
-        GameConfig(blitz=True, expansions=("all",)).validate()
+        Options(blitz=True, expansions=("all",)).validate()
     with pytest.raises(BadInput):
-        GameConfig(players=3).validate()
+        Options(players=3).validate()
     assert parse_expansions("hands, Dream-Guide,juice") == ("hands", "dream_guide", "the_juice")
-    assert GameConfig(expansions=("mosquitos",), hands=True).label() == "base+mosquitos+hands"
-    assert GameConfig(blitz=True).label() == "blitz"
+    assert Options(expansions=("mosquitos",), hands=True).label() == "base+mosquitos+hands"
+    assert Options(blitz=True).label() == "blitz"
 
 
 def _base_text():
@@ -126,7 +126,7 @@ def test_malformed_file_names_file_card_and_field(old, new, needle, tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text(text)
     with pytest.raises(BadInput) as exc:
-        load_cards(GameConfig(cards_file=path))
+        load_cards(Options(cards_file=path))
     msg = str(exc.value)
     assert "mine.toml" in msg and "card " in msg and needle in msg
 
@@ -135,7 +135,7 @@ def test_user_file_replaces_only_its_sets(tmp_path):
     text = _base_text().replace('provenance = "stand-in"', 'provenance = "printed"')
     path = tmp_path / "printed.toml"
     path.write_text(text)
-    cs = load_cards(GameConfig(expansions=("mosquitos",), cards_file=path))
+    cs = load_cards(Options(expansions=("mosquitos",), cards_file=path))
     provs = {c.expansion: c.provenance for c in cs.cards}
     assert provs == {"base": "printed", "mosquitos": "stand-in"}
 

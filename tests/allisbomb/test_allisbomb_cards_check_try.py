@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.allisbomb.cards.cards import DATA_DIR, SET_FILES, load_cards, provenance_text
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.transcribe import step_words
 
 BASE = (DATA_DIR / "base.toml").read_text()
@@ -157,7 +157,7 @@ def test_try_from_a_state_naming_copies(tmp_path):
         "discard": ["EGGS"],
         "out": [
             x
-            for x in load_cards(GameConfig()).labels
+            for x in load_cards(Options()).labels
             if x not in ("PRINCESS", "KING", "MENDER", "CROISSANT", "GUARDIAN", "EGGS")
         ],
         "ignited": ["GUARDIAN#2"],
@@ -206,9 +206,9 @@ steps = [{op = "ignite", zone = "deck", pick = "top"}]
 """
     mine = tmp_path / "king.toml"
     mine.write_text(patch)
-    cfg = GameConfig(cards_file=mine, expansions=("mosquitos",))
+    cfg = Options(cards_file=mine, expansions=("mosquitos",))
     cs = load_cards(cfg)
-    std = load_cards(GameConfig(expansions=("mosquitos",)))
+    std = load_cards(Options(expansions=("mosquitos",)))
     assert cs.labels == std.labels  # the KING keeps his place: same card ids
     king = cs.labels.index("KING")
     assert cs.cards[king].provenance == "printed" and cs.cards[king].passive.number == 1
@@ -237,7 +237,7 @@ number = 1
     mine.write_text(text)
     r = run("cards", "--cards", str(mine))
     assert r.exit_code == 2 and "JESTER is not a base card" in r.output
-    cs = load_cards(GameConfig(cards_file=mine, allow_nonstandard=True))
+    cs = load_cards(Options(cards_file=mine, allow_nonstandard=True))
     assert cs.n == 19 and cs.cards[-1].name == "JESTER" and cs.cards[-1].provenance == "custom"
 
 
@@ -246,7 +246,7 @@ def test_printed_sweep_is_not_labelled_stand_in(tmp_path):
 
     mine = tmp_path / "printed.toml"
     mine.write_text(BASE.replace('"stand-in"', '"printed"'))
-    study = sweep_study([GameConfig(cards_file=mine)], deals=2, seed=1)
+    study = sweep_study([Options(cards_file=mine)], deals=2, seed=1)
     manifest = {
         "identity": {"params": study.params, "n_cases": 2, "seed": 1, "chunk_size": 2000},
         "versions": {"bombsolve": "x"},
@@ -257,7 +257,7 @@ def test_printed_sweep_is_not_labelled_stand_in(tmp_path):
     from solvers.allisbomb.studies.charts import cards_tag
 
     assert cards_tag(text) == "PRINTED cards"
-    std = sweep_study([GameConfig()], deals=2, seed=1)
+    std = sweep_study([Options()], deals=2, seed=1)
     assert "provenance" not in std.params  # stand-in studies keep their identity
 
 

@@ -79,8 +79,8 @@ def test_the_patched_prophet_example_replaces_one(tmp_path):
     )
     path = tmp_path / "prophet.toml"
     path.write_text('[set]\nname = "base"\nmode = "patch"\n\n' + block)
-    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.cards.config import Options
 
-    cs = load_cards(GameConfig(cards_file=path))
+    cs = load_cards(Options(cards_file=path))
     assert cs.n == 18 and cs.warnings == () and cs.labels.count("PROPHET OF EGGS") == 1
     assert cs.cards[cs.labels.index("PROPHET OF EGGS")].source == str(path.resolve())

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.search.solver import compiled
 from tests.common.scripts import load_script
 
@@ -33,7 +33,7 @@ def test_an_old_revision_gets_the_tables_its_kernel_reads(rev, copies):
     script = load_script("compare_allisbomb_kernels")
     mods = script.load_revision(rev)
     assert ("copies" in mods) == copies
-    cfg = GameConfig()
+    cfg = Options()
     prog = compiled(cfg).prog
     width = mods["step_width"]
     steps = np.ascontiguousarray(prog.steps[:, :width])

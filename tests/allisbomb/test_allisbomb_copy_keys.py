@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.kernel.copies import copy_groups, groups_of, kernel_search_key, search_key
 from solvers.allisbomb.kernel.layout import key_words
 from solvers.allisbomb.kernel.program import (
@@ -45,7 +45,7 @@ def _renamed(s: State, sigma: list[int]) -> State:
     return r
 
 
-def _positions(cfg: GameConfig, lines: int, seed: int) -> list[State]:
+def _positions(cfg: Options, lines: int, seed: int) -> list[State]:
     rng = np.random.default_rng(seed)
     n = load_cards(cfg).n
     out = []
@@ -70,18 +70,18 @@ def _swap(s: State, pairs: list[list[int]], rng) -> list[int]:
 
 
 def test_the_base_games_pairs_are_the_groups_and_blitz_has_none():
-    for cfg in (GameConfig(), GameConfig(expansions=EXPANSIONS, hands=True)):
+    for cfg in (Options(), Options(expansions=EXPANSIONS, hands=True)):
         cs = load_cards(cfg)
         groups = groups_of(compiled_program(cfg).info)
         assert sorted(cs.labels[g[0]] for g in groups) == sorted(BLITZ_PAIRS)
         assert all(len(g) == 2 and cs.labels[g[0]] == cs.labels[g[1]] for g in groups)
         assert copy_keys_enabled(cfg)
-    assert groups_of(compiled_program(GameConfig(blitz=True)).info) == []
-    assert not copy_keys_enabled(GameConfig(blitz=True))
+    assert groups_of(compiled_program(Options(blitz=True)).info) == []
+    assert not copy_keys_enabled(Options(blitz=True))
 
 
 def test_a_group_a_rule_names_by_id_is_not_used():
-    cs = load_cards(GameConfig())
+    cs = load_cards(Options())
     jokers = [i for i, lab in enumerate(cs.labels) if lab == "JOKER"]
     info = win_info(cs)
     steps = compile_program(cs).steps
@@ -94,7 +94,7 @@ def test_a_group_a_rule_names_by_id_is_not_used():
 
 
 def test_the_switch_turns_the_keys_off_and_back_on():
-    cfg = GameConfig()
+    cfg = Options()
     with copy_keys(cfg, False):
         assert not copy_keys_enabled(cfg)
         assert groups_of(compiled_program(cfg).info) == []
@@ -104,7 +104,7 @@ def test_the_switch_turns_the_keys_off_and_back_on():
 @pytest.mark.parametrize(
     "cfg",
     [
-        GameConfig(**v)
+        Options(**v)
         for v in (
             {},
             {"players": 2},
@@ -143,7 +143,7 @@ def test_renamings_share_the_reference_key_and_the_kernel_makes_the_same_classes
 
 
 def test_the_key_names_a_renaming_of_the_position():
-    cfg = GameConfig()
+    cfg = Options()
     groups = groups_of(compiled_program(cfg).info)
     n = load_cards(cfg).n
     changed = 0
@@ -167,7 +167,7 @@ def test_the_key_names_a_renaming_of_the_position():
 
 @pytest.mark.parametrize(
     "cfg",
-    [GameConfig(), GameConfig(expansions=("all",)), GameConfig(players=2, hands=True)],
+    [Options(), Options(expansions=("all",)), Options(players=2, hands=True)],
     ids=lambda c: c.label(),
 )
 def test_verdicts_do_not_change_when_the_keys_are_off(cfg):
@@ -198,7 +198,7 @@ def test_three_copies_of_a_card_kernel_and_reference_agree(tmp_path):
         text,
     )
     path.write_text(text)
-    cfg = GameConfig(cards_file=path, allow_nonstandard=True)
+    cfg = Options(cards_file=path, allow_nonstandard=True)
     cs = load_cards(cfg)
     groups = groups_of(compiled_program(cfg).info)
     assert sum(len(g) == 3 for g in groups) >= 2, (cs.labels, groups)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.deals import (
     deal_from_seed,
     deck_size,
@@ -24,7 +24,7 @@ from solvers.allisbomb.rules.deals import (
 )
 from solvers.common.errors import BadInput
 
-BASE = load_cards(GameConfig())
+BASE = load_cards(Options())
 
 
 @pytest.mark.parametrize("n", range(1, 7))
@@ -60,14 +60,14 @@ def test_shuffle_is_uniform_chi_square():
 
 
 def test_deck_sizes_and_seed_deal():
-    assert deck_size(GameConfig()) == 18
-    assert deck_size(GameConfig(blitz=True)) == 13
-    d = deal_from_seed(GameConfig(), 42)
-    assert sorted(d) == list(range(18)) and d == deal_from_seed(GameConfig(), 42)
+    assert deck_size(Options()) == 18
+    assert deck_size(Options(blitz=True)) == 13
+    d = deal_from_seed(Options(), 42)
+    assert sorted(d) == list(range(18)) and d == deal_from_seed(Options(), 42)
 
 
 def test_deck_string_round_trip_and_case():
-    d = deal_from_seed(GameConfig(), 7)
+    d = deal_from_seed(Options(), 7)
     text = deck_string(d, BASE)
     back = parse_deck(text.lower().replace(",", " , "), BASE)
     assert [BASE.labels[c] for c in back] == [BASE.labels[c] for c in d]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
 from solvers.allisbomb.rules.deals import shuffles
 from solvers.allisbomb.search.escalate import (
@@ -18,10 +18,10 @@ from solvers.allisbomb.search.solver import MAX_TABLE_BITS, solve_batch
 from solvers.common.errors import BadInput
 from tests.allisbomb.helpers import escalated_sweep_args
 
-BASE = GameConfig()
+BASE = Options()
 
 
-def _deals(config: GameConfig, count: int, seed: int) -> np.ndarray:
+def _deals(config: Options, count: int, seed: int) -> np.ndarray:
     n = 13 if config.blitz else 18
     return shuffles(n, count, np.random.default_rng(seed))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig, parse_expansions
+from solvers.allisbomb.cards.config import EXPANSIONS, Options, parse_expansions
 from solvers.allisbomb.studies.charts import short_label
 from solvers.common.errors import BadInput
 
@@ -19,7 +19,7 @@ def test_all_is_the_all_expansion_and_every_is_the_six():
 
 
 def test_chart_labels_say_ALL_or_6_expansions():
-    six = GameConfig(expansions=EXPANSIONS).label()
+    six = Options(expansions=EXPANSIONS).label()
     assert short_label(six) == "base+6 expansions"
-    assert short_label(GameConfig(expansions=("all",)).label()) == "base+ALL"
-    assert short_label(GameConfig(expansions=("all",), players=2).label()) == "base+ALL/2p"
+    assert short_label(Options(expansions=("all",)).label()) == "base+ALL"
+    assert short_label(Options(expansions=("all",), players=2).label()) == "base+ALL/2p"

@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.kernel import kernel as K
 from solvers.allisbomb.kernel.program import OP_XSELECT, compiled_program, uses_extended
 from solvers.allisbomb.search.solver import compiled
@@ -21,22 +21,22 @@ FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
 
 
 def test_a_program_with_extended_rows_gets_the_steps_addresses():
-    steps = compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).steps
+    steps = compiled_program(Options(cards_file=FILE, allow_nonstandard=True)).steps
     assert (steps[:, 0] >= OP_XSELECT).any() and uses_extended(steps)
-    assert compiled_program(GameConfig(cards_file=FILE, allow_nonstandard=True)).extended
+    assert compiled_program(Options(cards_file=FILE, allow_nonstandard=True)).extended
     ext = K.extended_entries(True)
     assert ext.dtype == np.int64 and ext.shape == (2,) and (ext != 0).all()
     # the same type as a plain program's `steps`: one compiled form of the solver for both
-    plain = compiled_program(GameConfig(blitz=True)).steps
+    plain = compiled_program(Options(blitz=True)).steps
     assert numba.typeof(steps) == numba.typeof(plain)
 
 
 def test_every_shipped_set_gets_no_address():
     for config in (
-        GameConfig(blitz=True),
-        GameConfig(),
-        GameConfig(expansions=EXPANSIONS),
-        GameConfig(expansions=EXPANSIONS, hands=True),
+        Options(blitz=True),
+        Options(),
+        Options(expansions=EXPANSIONS),
+        Options(expansions=EXPANSIONS, hands=True),
     ):
         steps = compiled_program(config).steps
         assert not uses_extended(steps) and not compiled_program(config).extended
@@ -45,7 +45,7 @@ def test_every_shipped_set_gets_no_address():
 
 
 def test_the_rule_arguments_carry_the_addresses():
-    config = GameConfig(cards_file=FILE, allow_nonstandard=True)
+    config = Options(cards_file=FILE, allow_nonstandard=True)
     assert (compiled(config).rule_args[-1] == K.extended_entries(True)).all()
 
 
@@ -107,9 +107,9 @@ def test_the_extended_warm_up_compiles_the_two_steps():
 def test_a_sweep_with_extended_rows_compiles_the_steps_first(monkeypatch, capsys):
     import cli.warmup as warmup
 
-    plain = GameConfig(blitz=True)
+    plain = Options(blitz=True)
     assert warmup.ensure_extended([plain]) == 0.0
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)  # as on a fresh install
-    warmup.ensure_extended([plain, GameConfig(cards_file=FILE, allow_nonstandard=True)])
+    warmup.ensure_extended([plain, Options(cards_file=FILE, allow_nonstandard=True)])
     assert "compiling the All Is Bomb extended steps once" in capsys.readouterr().err

@@ -13,7 +13,7 @@ from cli import warmup
 from cli.allisbomb import GameArgs
 from solvers.allisbomb import game
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import RULE_OPTIONS, GameConfig
+from solvers.allisbomb.cards.config import RULE_OPTIONS, Options
 from solvers.allisbomb.rules.deals import deal_from_seed
 from solvers.allisbomb.rules.rules import Outcome, new_game
 from solvers.allisbomb.search import agents
@@ -60,14 +60,14 @@ def test_the_encoding_example_of_the_module_doc():
 
 
 def test_new_game_is_the_deal_the_command_line_solves():
-    for players, options in ((None, None), (2, None), (None, GameConfig(blitz=True))):
-        config = options or GameConfig()
+    for players, options in ((None, None), (2, None), (None, Options(blitz=True))):
+        config = options or Options()
         if players:
             config = dataclasses.replace(config, players=players)
         want = new_game(load_cards(config), deal_from_seed(config, 42))
         assert game.new_game(42, players, options).key() == want.key()
     # players from the options when not given
-    assert game.new_game(5, options=GameConfig(players=2)).config.players == 2
+    assert game.new_game(5, options=Options(players=2)).config.players == 2
     with pytest.raises(BadInput, match="players must be 1 or 2"):
         game.new_game(0, players=3)
 
@@ -133,14 +133,14 @@ def test_rule_texts_agree_with_the_command_line():
             assert options == GameArgs(rule_pairs=(text,)).config()
             assert game.options_from_rules(game.rules_of(options)) == options
     assert set(game.RULE_SAMPLES) == set(RULE_OPTIONS)
-    assert game.rules_of(GameConfig(give_optional=True, all_any_player=False)) == [
+    assert game.rules_of(Options(give_optional=True, all_any_player=False)) == [
         "give_optional=true",
         "all_any_player=false",
     ]
     with pytest.raises(BadInput, match="did you mean give_optional"):
         game.options_from_rules(["give_optinal=true"])
     with pytest.raises(BadInput, match="expansions is not a --rule option.*--expansions"):
-        game.rules_of(GameConfig(expansions=("mosquitos",)))
+        game.rules_of(Options(expansions=("mosquitos",)))
 
 
 def test_greedy_agent_plays_the_games_of_play_greedy(monkeypatch):

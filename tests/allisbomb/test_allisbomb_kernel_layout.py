@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel import kernel as K
 from solvers.allisbomb.search.solver import solve, solve_batch
 from solvers.common.numba_cache import argument_index
 
 
 def test_every_search_entry_point_uses_one_compiled_dfs():
-    cfg = GameConfig(blitz=True)
+    cfg = Options(blitz=True)
     deck = list(range(13))
     solve(cfg, deck, node_limit=50, check=False, portfolio=False)
     solve(cfg, deck, node_limit=50, check=False, portfolio=True)

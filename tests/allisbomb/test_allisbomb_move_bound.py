@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from solvers.allisbomb.cards.cards import DATA_DIR
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel import kernel
 from solvers.allisbomb.rules.rules import MAX_MOVES, Ending, new_game
 from solvers.allisbomb.search.search import reference_search
@@ -36,8 +36,8 @@ def _every_side(step: str, tmp_path: Path) -> Path:
     return path
 
 
-def _config(step: str, tmp_path: Path) -> GameConfig:
-    return GameConfig(cards_file=_every_side(step, tmp_path), allow_nonstandard=True)
+def _config(step: str, tmp_path: Path) -> Options:
+    return Options(cards_file=_every_side(step, tmp_path), allow_nonstandard=True)
 
 
 EIGHT = '{op = "move", zone = "deck", pick = "any", to = "equipped", count = 8, may = true}'

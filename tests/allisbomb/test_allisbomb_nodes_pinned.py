@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.kernel.program import (
     copy_keys,
     copy_keys_enabled,
@@ -164,7 +164,7 @@ def _pile_sig(s):
 
 @pytest.mark.parametrize(
     "cfg",
-    [GameConfig(), GameConfig(expansions=EXPANSIONS, hands=True), GameConfig(players=2)],
+    [Options(), Options(expansions=EXPANSIONS, hands=True), Options(players=2)],
     ids=lambda c: c.label(),
 )
 def test_a_child_with_the_parents_pile_is_not_dead(cfg):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.kernel.ordering import card_priorities, priority_table
 from solvers.allisbomb.kernel.program import compiled_program, move_order, move_order_enabled
 from solvers.allisbomb.rules.deals import shuffles
@@ -22,17 +22,17 @@ from solvers.allisbomb.search.solver import compiled, solve, solve_batch
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 CONFIGS = [
-    GameConfig(),
-    GameConfig(players=2),
-    GameConfig(expansions=("gifts", "dream_guide")),
-    GameConfig(expansions=EXPANSIONS, hands=True),
+    Options(),
+    Options(players=2),
+    Options(expansions=("gifts", "dream_guide")),
+    Options(expansions=EXPANSIONS, hands=True),
 ]
 
 
 class _Table:
     """Within the block, the ordering of `cfg` is on with priority table `t` (restored after)."""
 
-    def __init__(self, cfg: GameConfig, t: np.ndarray) -> None:
+    def __init__(self, cfg: Options, t: np.ndarray) -> None:
         self.cfg, self.new = cfg, t
 
     def __enter__(self) -> None:
@@ -81,7 +81,7 @@ def test_kernel_and_reference_order_alike(cfg, table):
 
 def test_order_changes_positions_not_verdicts_in_the_plain_search():
     """Order 2 against order 0 (by id), kernel and reference, on the same deals."""
-    cfg = GameConfig()
+    cfg = Options()
     cards = compiled(cfg).cards
     decks = shuffles(cards.n, 150, np.random.default_rng(4))
     with _Table(cfg, card_priorities(cards)):
@@ -106,12 +106,12 @@ def _compare(cfg, cards, decks):
 @pytest.mark.parametrize(
     "cfg,k",
     [
-        (GameConfig(), 300),
-        (GameConfig(blitz=True), 300),
-        (GameConfig(expansions=("all",)), 100),
-        (GameConfig(expansions=EXPANSIONS), 60),
+        (Options(), 300),
+        (Options(blitz=True), 300),
+        (Options(expansions=("all",)), 100),
+        (Options(expansions=EXPANSIONS), 60),
     ],
-    ids=lambda x: x.label() if isinstance(x, GameConfig) else str(x),
+    ids=lambda x: x.label() if isinstance(x, Options) else str(x),
 )
 def test_portfolio_verdicts_with_and_without_the_order(cfg, k):
     decks = shuffles(compiled(cfg).cards.n, k, np.random.default_rng(8))
@@ -127,7 +127,7 @@ def test_portfolio_verdicts_with_and_without_the_order(cfg, k):
 
 def test_ordered_portfolio_wins_replay():
     """A win found by the ordered orders (2 and 3) is written in option indices by id."""
-    cfg = GameConfig(expansions=("gifts", "mosquitos"), players=2)
+    cfg = Options(expansions=("gifts", "mosquitos"), players=2)
     decks = shuffles(compiled(cfg).cards.n, 30, np.random.default_rng(9))
     wins = 0
     with move_order(cfg, True):

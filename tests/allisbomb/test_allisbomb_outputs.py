@@ -9,7 +9,7 @@ import json
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel.prune import RULES
 from solvers.allisbomb.rules.deals import deal_from_seed
 from solvers.allisbomb.rules.rules import Ending, new_game
@@ -57,7 +57,7 @@ def test_every_dead_rule_has_words():
 
 
 def test_explain_counts_the_ends_of_a_lost_deal():
-    cfg = GameConfig(cards_version="standin-v1")
+    cfg = Options(cards_version="standin-v1")
     why = explain_loss(new_game(cfg, deal_from_seed(cfg, 0)))
     assert why.complete and sum(why.ends.values()) >= len(why.ends) >= 2
     assert 0 < why.positions <= 403  # the reference search enters 403 positions

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, Options
 from solvers.allisbomb.rules import deals
 from solvers.allisbomb.rules.rules import new_game, state_from_json
 from solvers.allisbomb.search.search import reference_search
@@ -36,7 +36,7 @@ def refused(*args: str) -> str:
     return lines[0]
 
 
-def mid_game(config: GameConfig, seed: int, turns: int):
+def mid_game(config: Options, seed: int, turns: int):
     """The deal of `seed` after `turns` turns of the line the reference search wins with,
     and that line."""
     cs = load_cards(config)
@@ -63,14 +63,14 @@ def labels(s) -> dict:
 #: (configuration, a seed the reference search wins quickly): one and two players, every
 #: expansion, HANDS and Blitz
 GAMES = [
-    (GameConfig(), 1),
-    (GameConfig(players=2), 1),
-    (GameConfig(blitz=True), 2),
-    (GameConfig(hands=True), 1),
-    (GameConfig(cards_version="standin-v1"), 1),
-    (GameConfig(expansions=EXPANSIONS, hands=True, players=2), 1),
+    (Options(), 1),
+    (Options(players=2), 1),
+    (Options(blitz=True), 2),
+    (Options(hands=True), 1),
+    (Options(cards_version="standin-v1"), 1),
+    (Options(expansions=EXPANSIONS, hands=True, players=2), 1),
 ] + [
-    (GameConfig(expansions=(e,), players=p), seed)
+    (Options(expansions=(e,), players=p), seed)
     for e, seeds in {
         "mosquitos": (2, 1),
         "dream_guide": (1, 0),
@@ -111,7 +111,7 @@ def test_a_read_back_position_has_the_same_verdict(config, seed):
     assert a.outcome == "win"
 
 
-@pytest.mark.parametrize("config,seed,turns", [(GameConfig(), 0, 5), (GameConfig(players=2), 1, 5)])
+@pytest.mark.parametrize("config,seed,turns", [(Options(), 0, 5), (Options(players=2), 1, 5)])
 def test_cli_round_trip_print_save_read(tmp_path, config, seed, turns):
     """--json prints the position it solved; that position, saved and given to --state,
     is solved again the same (one player, and two with player 2 to move)."""
@@ -159,7 +159,7 @@ def test_a_transcript_copied_into_a_position_is_that_position(tmp_path):
     }
     assert len(pos["discard"]) == 7
     read = state_from_json(pos)
-    played, _ = mid_game(GameConfig(), 0, 5)
+    played, _ = mid_game(Options(), 0, 5)
     assert labels(read) == labels(played)
     f = tmp_path / "pasted.json"
     f.write_text(json.dumps(pos))
@@ -281,7 +281,7 @@ def test_format_1_reads_a_hand_written_pile_bottom_first():
 
 # --- names wherever ids are read; the transcript's notation ----------------------------------
 
-GIFTS = GameConfig(expansions=("gifts",))
+GIFTS = Options(expansions=("gifts",))
 
 
 def test_played_takes_names_and_ids_alike():
@@ -411,7 +411,7 @@ def test_the_readme_example_is_the_position_after_turn_3():
     section = readme.read_text().split("\n## Positions\n")[1]
     example = json.loads(section.split("```json\n")[1].split("```")[0])
     assert example["format"] == 2 and example["config"]["cards_version"] == DEFAULT_CARDS
-    played, _ = mid_game(GameConfig(), 0, 3)
+    played, _ = mid_game(Options(), 0, 3)
     read = state_from_json(example)
     assert labels(read) == labels(played)
     assert read.key() == state_from_json(AFTER_TURN_3).key()

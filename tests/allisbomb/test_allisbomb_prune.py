@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.kernel import program, prune
 from solvers.allisbomb.kernel.program import compile_program
 from solvers.allisbomb.rules.rules import Ending, State, new_game
@@ -25,14 +25,14 @@ from tests.allisbomb.helpers import position
 
 #: The positions below are built on the stand-in set version 1's cards, loaded by name.
 V1 = "standin-v1"
-BASE = GameConfig(cards_version=V1)
-WAKING = GameConfig(expansions=("waking_up",), cards_version=V1)
-ALL = GameConfig(expansions=("all",), cards_version=V1)
-ALL_HANDS = GameConfig(expansions=("all",), hands=True, cards_version=V1)
-JUICE = GameConfig(expansions=("the_juice",), cards_version=V1)
-DREAM = GameConfig(expansions=("dream_guide",), cards_version=V1)
-GIFTS = GameConfig(expansions=("gifts",), cards_version=V1)
-MOSQ = GameConfig(expansions=("mosquitos",), cards_version=V1)
+BASE = Options(cards_version=V1)
+WAKING = Options(expansions=("waking_up",), cards_version=V1)
+ALL = Options(expansions=("all",), cards_version=V1)
+ALL_HANDS = Options(expansions=("all",), hands=True, cards_version=V1)
+JUICE = Options(expansions=("the_juice",), cards_version=V1)
+DREAM = Options(expansions=("dream_guide",), cards_version=V1)
+GIFTS = Options(expansions=("gifts",), cards_version=V1)
+MOSQ = Options(expansions=("mosquitos",), cards_version=V1)
 
 
 def kernel_dead(s: State) -> bool:
@@ -256,7 +256,7 @@ def test_burial_under_cards_nothing_can_clear():
     assert check(position(ALL_HANDS, discard=["GUARDIAN", "EGGS"], **lay)) is None  # on top
     assert check(position(ALL_HANDS, discard=["EGGS", "GUARDIAN"], **lay)) == "DISH"
     # a COURT card above it can be taken off by PERFUME (never spent): not buried
-    gh = GameConfig(expansions=("gifts",), hands=True, cards_version=V1)
+    gh = Options(expansions=("gifts",), hands=True, cards_version=V1)
     lay = dict(
         deck=["MENDER", "RASCAL", "LEFT HAND", "PERFUME", "MUSIC BOX", "JEWEL"],
         equipped=[["PRINCESS"]],
@@ -269,7 +269,7 @@ def test_burial_under_cards_nothing_can_clear():
 
 
 #: Stand-in version 2's HANDS: its LEFT HAND takes any card of the DISCARD PILE, at any depth.
-V2_HANDS = GameConfig(hands=True, cards_version="standin-v2")
+V2_HANDS = Options(hands=True, cards_version="standin-v2")
 
 
 def test_one_shot_retriever_takes_back_one_card():
@@ -297,7 +297,7 @@ def test_one_shot_retriever_takes_back_one_card():
 def test_one_shot_group_of_the_stand_in_set_version_2():
     """The LEFT HAND is the one seed; ALL and the PILLOW take the top card of the pile, so
     they can take the LEFT HAND back and join its group (each takes one card as well)."""
-    cfg = GameConfig(expansions=EXPANSIONS, hands=True, cards_version="standin-v2")
+    cfg = Options(expansions=EXPANSIONS, hands=True, cards_version="standin-v2")
     cs = load_cards(cfg)
     assert {cs.labels[c] for c in prune.one_shot_seeds(cs)} == {"LEFT HAND"}
     s = new_game(cs, list(range(cs.n)))
@@ -309,9 +309,9 @@ def test_one_shot_group_of_the_stand_in_set_version_2():
     assert not prune.one_shot_seeds(load_cards(ALL_HANDS))
 
 
-V2_BASE = GameConfig(cards_version="standin-v2")
-V2_WAKING = GameConfig(expansions=("waking_up",), cards_version="standin-v2")
-V2_DREAM = GameConfig(expansions=("dream_guide",), cards_version="standin-v2")
+V2_BASE = Options(cards_version="standin-v2")
+V2_WAKING = Options(expansions=("waking_up",), cards_version="standin-v2")
+V2_DREAM = Options(expansions=("dream_guide",), cards_version="standin-v2")
 
 
 def test_an_ignited_king_takes_the_princess_back_no_more():
@@ -359,7 +359,7 @@ def test_an_ignited_equipped_throne_needs_a_card_to_put_it_back():
     lay["deck"][-1] = "LEFT HAND"
     assert check(position(hands, equipped=held, ignited=["THRONE"], **lay)) is None
     # and the DREAM GUIDE can turn it back to its passive side: no card set of it is refined
-    every = load_cards(GameConfig(expansions=EXPANSIONS, cards_version="standin-v2"))
+    every = load_cards(Options(expansions=EXPANSIONS, cards_version="standin-v2"))
     assert prune.throne_returners(every) == frozenset(range(every.n))
 
 
@@ -374,7 +374,7 @@ def test_a_throne_that_puts_itself_back_into_the_deck_is_its_own_returner(tmp_pa
     mine = 'steps = [{op = "move", zone = "play", pick = "self", to = "deck_bottom"}]'
     path = tmp_path / "waking_up.toml"
     path.write_text(text.replace(old, mine))
-    custom = GameConfig(expansions=("waking_up",), cards_file=path)
+    custom = Options(expansions=("waking_up",), cards_file=path)
     cs = load_cards(custom)
     assert cs.ids_named("THRONE")[0] in prune.throne_returners(cs)
     lay = dict(
@@ -395,14 +395,14 @@ def test_the_passive_only_removers_of_the_stand_in_sets():
     where no DREAM GUIDE or PORTRAIT can turn him back; version 1's ignited MENDER turns the
     top card of the DECK back, so there no card is."""
 
-    def passive_only(cfg: GameConfig) -> set[str]:
+    def passive_only(cfg: Options) -> set[str]:
         cs = load_cards(cfg)
         return {cs.labels[c] for c, p in enumerate(prune.analyse(cs).passive_only) if p}
 
     assert passive_only(V2_BASE) == passive_only(V2_WAKING) == {"KING"}
     assert passive_only(replace(V2_WAKING, hands=True, players=2)) == {"KING"}
     assert passive_only(V2_DREAM) == set()
-    assert passive_only(GameConfig(expansions=("gifts",), cards_version="standin-v2")) == set()
+    assert passive_only(Options(expansions=("gifts",), cards_version="standin-v2")) == set()
     assert passive_only(BASE) == passive_only(WAKING) == set()
 
 
@@ -430,7 +430,7 @@ number = 1
 """
     path = tmp_path / "mine.toml"
     path.write_text(text)
-    custom = GameConfig(expansions=("mosquitos",), cards_file=path)
+    custom = Options(expansions=("mosquitos",), cards_file=path)
     lay = dict(
         deck=["MENDER", "RASCAL", "KING", "SKOOT"],
         equipped=[["PRINCESS"]],
@@ -450,7 +450,7 @@ number = 1
 
 
 def test_analysis_of_the_stand_in_set():
-    cs = load_cards(GameConfig(expansions=EXPANSIONS, hands=True, cards_version=V1))
+    cs = load_cards(Options(expansions=EXPANSIONS, hands=True, cards_version=V1))
     a = prune.analyse(cs)
     retrievers = {cs.labels[c] for c in range(cs.n) if a.retrieves(c)}
     assert retrievers == {"KING", "ALL", "QUEEN", "PILLOW", "PERFUME", "LEFT HAND"}
@@ -472,14 +472,14 @@ def test_analysis_of_the_stand_in_set():
 #: Stand-in version 2's HANDS configurations, where the one-shot refinement works.
 V2_HANDS_CONFIGS = [
     V2_HANDS,
-    GameConfig(expansions=("all",), hands=True, cards_version="standin-v2"),
-    GameConfig(expansions=("dream_guide", "all"), hands=True, cards_version="standin-v2"),
-    GameConfig(players=2, hands=True, cards_version="standin-v2"),
+    Options(expansions=("all",), hands=True, cards_version="standin-v2"),
+    Options(expansions=("dream_guide", "all"), hands=True, cards_version="standin-v2"),
+    Options(players=2, hands=True, cards_version="standin-v2"),
 ]
 
 SOUND_CONFIGS = [
     BASE,
-    GameConfig(blitz=True),
+    Options(blitz=True),
     MOSQ,
     DREAM,
     GIFTS,
@@ -488,11 +488,11 @@ SOUND_CONFIGS = [
     WAKING,
     ALL,
     ALL_HANDS,
-    GameConfig(players=2),
-    GameConfig(expansions=("the_juice", "all"), hands=True),
+    Options(players=2),
+    Options(expansions=("the_juice", "all"), hands=True),
     *V2_HANDS_CONFIGS,
     # the last game of a campaign: earlier sets carried without their conditions, cards lost
-    GameConfig(
+    Options(
         expansions=("all",),
         hands=True,
         waking_up_rules=True,
@@ -502,7 +502,7 @@ SOUND_CONFIGS = [
 ]
 
 
-def random_positions(config: GameConfig, deals: int, seed: int) -> list[State]:
+def random_positions(config: Options, deals: int, seed: int) -> list[State]:
     """Positions met on random legal playouts of seeded deals (every turn of each)."""
     cs = load_cards(config)
     rng = np.random.default_rng(seed)
@@ -529,7 +529,7 @@ def test_dead_positions_have_no_win(config):
     assert len(positions) > 50
 
 
-SIX_HANDS = GameConfig(expansions=EXPANSIONS, hands=True)
+SIX_HANDS = Options(expansions=EXPANSIONS, hands=True)
 
 
 @pytest.mark.parametrize("config", [*SOUND_CONFIGS, SIX_HANDS], ids=lambda c: c.label())
@@ -609,7 +609,7 @@ def test_soundness_finds_dead_positions_and_decides_them():
 
 def test_dead_blitz_positions_against_the_reference_search():
     """On the 13-card Blitz deck the plain-Python reference search confirms dead positions."""
-    config = GameConfig(blitz=True)
+    config = Options(blitz=True)
     dead = [s for s in random_positions(config, 10, 7) if check(s) is not None]
     assert len(dead) >= 5
     for s in dead[:25]:
@@ -620,7 +620,7 @@ def test_dead_blitz_positions_against_the_reference_search():
 # --- (b) verdicts with and without pruning ----------------------------------------------------
 
 
-def assert_same_verdicts(config: GameConfig, decks: np.ndarray, node_limit: int) -> int:
+def assert_same_verdicts(config: Options, decks: np.ndarray, node_limit: int) -> int:
     """Wherever the unpruned search decides, the pruned one gives the same verdict; returns
     how many deals that was."""
     with program.pruning(config, False):

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.deals import deal_from_seed
 from solvers.allisbomb.rules.rules import Ending, Outcome, new_game
 from solvers.allisbomb.search.search import reference_deepening, reference_search
@@ -27,7 +27,7 @@ from solvers.allisbomb.search.solver import (
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 NOT_BEST = int(Ending.NOT_BEST)
-V1 = GameConfig(cards_version="standin-v1")
+V1 = Options(cards_version="standin-v1")
 
 
 def _state(cfg, seed):
@@ -47,11 +47,11 @@ def _proven(res) -> bool:
 @pytest.mark.parametrize(
     ("cfg", "seeds", "min_ref"),
     [
-        (GameConfig(), range(24), 16),
-        (GameConfig(blitz=True), range(24), 16),
-        (GameConfig(expansions=("mosquitos",)), range(10), 5),
+        (Options(), range(24), 16),
+        (Options(blitz=True), range(24), 16),
+        (Options(expansions=("mosquitos",)), range(10), 5),
     ],
-    ids=lambda v: v.label() if isinstance(v, GameConfig) else None,
+    ids=lambda v: v.label() if isinstance(v, Options) else None,
 )
 def test_shortest_reference_first_equals_the_kernel_alone(cfg, seeds, min_ref):
     """Verdict, length and proven flag as `solve_shortest` alone; a proven shortest win
@@ -79,7 +79,7 @@ def test_deepening_is_the_kernels_position_for_position():
     """`reference_deepening` against `kernel.shortest` (the second search of
     `solve_shortest`): same positions, loss reasons and line."""
     checked = 0
-    for cfg, seeds in ((V1, range(10)), (GameConfig(players=2), range(6))):
+    for cfg, seeds in ((V1, range(10)), (Options(players=2), range(6))):
         for seed in seeds:
             state = _state(cfg, seed)
             won = reference_search(state, node_limit=20_000)
@@ -142,8 +142,8 @@ def test_the_time_limit_stops_the_reference_too():
 
 @pytest.mark.parametrize(
     ("cfg", "seeds"),
-    [(GameConfig(blitz=True), range(16)), (GameConfig(expansions=("mosquitos",)), range(8))],
-    ids=lambda v: v.label() if isinstance(v, GameConfig) else None,
+    [(Options(blitz=True), range(16)), (Options(expansions=("mosquitos",)), range(8))],
+    ids=lambda v: v.label() if isinstance(v, Options) else None,
 )
 def test_keep_most_reference_first_equals_the_kernel_alone(cfg, seeds):
     """Campaign Mode (rulebook H): the bounded keep-most search in the reference is the
@@ -167,11 +167,11 @@ def test_keep_most_reference_first_equals_the_kernel_alone(cfg, seeds):
 _COLD = """
 import json, sys
 import numba
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.deals import deal_from_seed
 from solvers.allisbomb.rules.rules import new_game
 from solvers.allisbomb.search.solver import solve_first
-cfg = GameConfig(cards_version="standin-v1")
+cfg = Options(cards_version="standin-v1")
 out = []
 for mode in ("shortest", "keep_most"):
     r = solve_first(new_game(cfg, deal_from_seed(cfg, 42)), **{mode: True})

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.commands import game_flags, rerun_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,7 +117,7 @@ def test_a_position_has_no_rank_and_no_rerun(tmp_path):
 
 
 def test_flags_of_every_option_the_command_takes():
-    config = GameConfig(
+    config = Options(
         expansions=("gifts", "waking_up"),
         hands=True,
         players=2,
@@ -131,16 +131,16 @@ def test_flags_of_every_option_the_command_takes():
         "--rule", "give_optional=true", "--rule", "waking_up_rules=false",
         "--cards", "standin-v1",
     ]  # fmt: skip
-    assert game_flags(GameConfig(), cards="") == []
+    assert game_flags(Options(), cards="") == []
 
 
 def test_no_command_for_a_game_no_command_line_plays(tmp_path):
     mine = tmp_path / "mine.toml"
-    campaign = GameConfig(extra_sets=("mosquitos",))
+    campaign = Options(extra_sets=("mosquitos",))
     assert game_flags(campaign) is None and rerun_command(campaign, 3) is None
-    assert game_flags(GameConfig(removed=("KING",))) is None
+    assert game_flags(Options(removed=("KING",))) is None
     # --cards takes a set version or a file, not both
-    both = GameConfig(cards_file=mine, cards_version="standin-v1")
+    both = Options(cards_file=mine, cards_version="standin-v1")
     assert game_flags(both) is None
     assert game_flags(both, cards="cards/whole.toml")[-2:] == ["--cards", "cards/whole.toml"]
 
@@ -151,14 +151,14 @@ def test_the_exhaust_rank_reruns_as_the_deal_it_numbers():
     from solvers.allisbomb.rules.blitz_ranks import N_DEALS, deal_of_rank
     from solvers.allisbomb.search.exhaust import rerun_of_rank
 
-    blitz = GameConfig(blitz=True)
+    blitz = Options(blitz=True)
     labels = load_cards(blitz).labels
     for r in (0, 123_456_789, N_DEALS - 1):
         command = rerun_of_rank(blitz, r)
         assert "--blitz" in shlex.split(command)
         out = run_printed(command, *QUICK)
         assert out["deck"] == [labels[c] for c in deal_of_rank(r)]
-    rules = GameConfig(blitz=True, give_optional=True)
+    rules = Options(blitz=True, give_optional=True)
     assert "give_optional=true" in shlex.split(rerun_of_rank(rules, 5))
     summary = {
         "deals": 2, "provenance": "base: STAND-IN", "cards": "standin-v2", "us_per_deal": 1,

@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards.config import RULE_OPTIONS, GameConfig
+from solvers.allisbomb.cards.config import RULE_OPTIONS, Options
 
 
 def run(*args):
@@ -15,7 +15,7 @@ def run(*args):
 
 
 def test_every_rule_option_is_a_config_field_with_its_default_marked():
-    fields = GameConfig.__dataclass_fields__
+    fields = Options.__dataclass_fields__
     for name, o in RULE_OPTIONS.items():
         assert name in fields
         assert "(default" in o.if_true + o.if_false

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.rules.rules import (
     DECK,
     DISCARD,
@@ -24,14 +24,14 @@ from tests.allisbomb.helpers import labels, position
 
 #: The rule tests build positions on the stand-in set version 1's cards, loaded by name.
 V1 = "standin-v1"
-BASE = GameConfig(cards_version=V1)
+BASE = Options(cards_version=V1)
 
 
 def test_setup_equips_three_and_two_player_three_plus_two():
     """B. Setup / F. Setup: 3 equipped; in the two-player game 3 and 2."""
     s = new_game(BASE, list(range(18)))
     assert s.equipped(0) == [0, 1, 2] and s.deck == list(range(3, 18))
-    s2 = new_game(GameConfig(players=2), list(range(18)))
+    s2 = new_game(Options(players=2), list(range(18)))
     assert s2.equipped(0) == [0, 1, 2] and s2.equipped(1) == [3, 4]
     assert s2.deck == list(range(5, 18))
     assert not any(s.ignited), "all cards start passive side up"
@@ -195,7 +195,7 @@ def test_no_win_if_the_dish_is_passive_or_prophecy_missing():
 
 def test_mosquitos_condition_both_in_discard():
     """G. Mosquitos: both MOSQUITO cards must be in the DISCARD PILE."""
-    cfg = GameConfig(expansions=("mosquitos",))
+    cfg = Options(expansions=("mosquitos",))
     s = _win_position(cfg, discard=["SKOOT"])
     s.apply(s.legal_moves()[0])
     assert s.outcome is Outcome.LOSS and s.ending is Ending.CONDITIONS_UNMET
@@ -205,7 +205,7 @@ def test_mosquitos_condition_both_in_discard():
 
 
 def test_dream_guide_condition_played_once():
-    cfg = GameConfig(expansions=("dream_guide",))
+    cfg = Options(expansions=("dream_guide",))
     s = _win_position(cfg)
     s.apply(s.legal_moves()[0])
     assert s.outcome is Outcome.LOSS
@@ -218,7 +218,7 @@ def test_dream_guide_condition_played_once():
 @pytest.mark.parametrize("distinct", [True, False])
 def test_gifts_condition_three_gifts_played(distinct):
     """G. Gifts: at least 3 GIFT cards played; open point: distinct cards (default) or plays."""
-    cfg = GameConfig(expansions=("gifts",), gifts_distinct=distinct)
+    cfg = Options(expansions=("gifts",), gifts_distinct=distinct)
     cs = load_cards(cfg)
     gifts = [cs.labels.index(x) for x in ("MUSIC BOX", "PERFUME", "JEWEL")]
     s = _win_position(cfg, played=gifts[:2])
@@ -232,7 +232,7 @@ def test_gifts_condition_three_gifts_played(distinct):
 
 
 def test_juice_condition_desired_dish_must_be_the_juice():
-    cfg = GameConfig(expansions=("the_juice",))
+    cfg = Options(expansions=("the_juice",))
     s = _win_position(cfg)
     s.apply(s.legal_moves()[0])
     assert s.outcome is Outcome.LOSS
@@ -248,7 +248,7 @@ def test_juice_condition_desired_dish_must_be_the_juice():
 
 
 def test_all_condition_all_equipped_at_the_end():
-    cfg = GameConfig(expansions=("all",))
+    cfg = Options(expansions=("all",))
     s = _win_position(cfg)
     s.apply(
         (s.playable().index(s.cards.labels.index("PRINCESS")),) if len(s.playable()) > 1 else ()
@@ -261,7 +261,7 @@ def test_all_condition_all_equipped_at_the_end():
 
 def test_waking_up_replaces_princess_and_king_and_its_win_conditions():
     """G. Waking Up: its PRINCESS and KING replace the base ones; new conditions."""
-    cfg = GameConfig(expansions=("waking_up",))
+    cfg = Options(expansions=("waking_up",))
     cs = load_cards(cfg)
     assert cs.n == 18 + 6 - 2
     assert [c.expansion for c in cs.cards if c.name in ("PRINCESS", "KING")] == ["waking_up"] * 2
@@ -288,7 +288,7 @@ def test_waking_up_replaces_princess_and_king_and_its_win_conditions():
 
 
 def test_blitz_has_13_cards_one_of_each_pair():
-    cs = load_cards(GameConfig(blitz=True))
+    cs = load_cards(Options(blitz=True))
     assert cs.n == 13
     for name in ("JOKER", "MENDER", "RASCAL", "LIBRARIAN", "GUARDIAN"):
         assert cs.names.count(name) == 1
@@ -296,7 +296,7 @@ def test_blitz_has_13_cards_one_of_each_pair():
 
 def test_two_player_give_and_own_cards_only():
     """F: play only your own card; give an equipped card at clean-up; turns alternate."""
-    cfg = GameConfig(players=2, cards_version=V1)
+    cfg = Options(players=2, cards_version=V1)
     s = position(
         cfg,
         deck=["EGGS", "KING", "PANCAKES", "MENDER"],
@@ -317,7 +317,7 @@ def test_two_player_give_and_own_cards_only():
 
 def test_two_player_by_name_reaches_partner_cards():
     """F. Card Action: the ignited CROISSANT can take PANCAKES from the other player."""
-    cfg = GameConfig(players=2)
+    cfg = Options(players=2)
     s = position(
         cfg,
         deck=["EGGS", "KING", "MENDER"],
@@ -331,7 +331,7 @@ def test_two_player_by_name_reaches_partner_cards():
 
 
 def test_give_optional_option():
-    cfg = GameConfig(players=2, give_optional=True)
+    cfg = Options(players=2, give_optional=True)
     s = position(
         cfg, deck=["EGGS", "KING", "MENDER"], equipped=[["CROISSANT", "LIBRARIAN"], ["PANCAKES"]]
     )
@@ -350,7 +350,7 @@ def test_legal_moves_apply_and_illegal_move():
 def test_random_playouts_conserve_cards():
     """Every card is always in exactly one place; the deck and pile lists match zones."""
     rng = np.random.default_rng(0)
-    for cfg in [BASE, GameConfig(players=2), GameConfig(expansions=EXPANSIONS, hands=True)]:
+    for cfg in [BASE, Options(players=2), Options(expansions=EXPANSIONS, hands=True)]:
         n = load_cards(cfg).n
         for _ in range(15):
             s = new_game(cfg, rng.permutation(n).tolist())
@@ -365,7 +365,7 @@ def test_random_playouts_conserve_cards():
 
 
 def test_json_position_round_trip():
-    s = new_game(GameConfig(players=2), np.random.default_rng(3).permutation(18).tolist())
+    s = new_game(Options(players=2), np.random.default_rng(3).permutation(18).tolist())
     s.apply(s.legal_moves()[0])
     from solvers.allisbomb.rules.rules import state_from_json
 

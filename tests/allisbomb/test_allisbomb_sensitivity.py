@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, GameConfig, cards_option
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, Options, cards_option
 from solvers.allisbomb.kernel.program import compile_program
 from solvers.allisbomb.studies.edits import (
     Edit,
@@ -50,7 +50,7 @@ def _edit_dir(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(
     "config",
-    [GameConfig(), GameConfig(blitz=True), GameConfig(expansions=EXPANSIONS, hands=True)],
+    [Options(), Options(blitz=True), Options(expansions=EXPANSIONS, hands=True)],
     ids=["base", "blitz", "all"],
 )
 def test_card_file_text_reads_back_to_the_same_program(config):
@@ -65,7 +65,7 @@ def test_card_file_text_reads_back_to_the_same_program(config):
 
 
 def test_edits_cover_copies_numbers_and_steps_within_the_format():
-    cs = load_cards(GameConfig())
+    cs = load_cards(Options())
     edits = all_edits(cs)
     copies = {e.label for e in edits if e.kind == "copies"}
     assert copies == set(BLITZ_PAIRS)  # the base game's only duplicated cards
@@ -76,11 +76,11 @@ def test_edits_cover_copies_numbers_and_steps_within_the_format():
     assert sum(e.kind == "step" for e in edits) == steps
     assert len({e.key for e in edits}) == len(edits)
     # Blitz keeps one copy of each pair: no copy can go.
-    assert not [e for e in all_edits(load_cards(GameConfig(blitz=True))) if e.kind == "copies"]
+    assert not [e for e in all_edits(load_cards(Options(blitz=True))) if e.kind == "copies"]
 
 
 def test_an_edit_changes_exactly_what_it_says():
-    config = GameConfig()
+    config = Options()
     cs = load_cards(config)
     up = load_cards(edited_config(config, Edit("number", "GUARDIAN", "passive", delta=1)))
     g = [c for c in up.cards if c.label == "GUARDIAN"][0]
@@ -93,7 +93,7 @@ def test_an_edit_changes_exactly_what_it_says():
 
 
 def test_pair_deck_keeps_every_card_in_place_and_inserts_uniformly():
-    config = GameConfig()
+    config = Options()
     base = load_cards(config)
     fewer = load_cards(edited_config(config, Edit("copies", "JOKER", delta=-1)))
     deck = np.random.default_rng(3).permutation(base.n)
@@ -124,7 +124,7 @@ def _study(tmp_path, config, only=(), variant=None, player="perfect", deals=30):
 
 
 def test_known_effects_on_a_hand_made_card_file(tmp_path):
-    config = GameConfig(cards_file=KNOWN)
+    config = Options(cards_file=KNOWN)
     out, rows, manifest = _study(tmp_path, config, only=(INERT, NO_WIN))
     eff = effects(rows, manifest["identity"]["params"]).set_index("edit")
     n = 30
@@ -147,7 +147,7 @@ def test_known_effects_on_a_hand_made_card_file(tmp_path):
 
 def test_variant_file_with_an_inert_change_agrees_deal_by_deal(tmp_path):
     # The hand-made file differs from the stand-in base set version 1 only by the inert step.
-    v1 = GameConfig(cards_version="standin-v1")
+    v1 = Options(cards_version="standin-v1")
     out, rows, manifest = _study(tmp_path, v1, variant=KNOWN)
     eff = effects(rows, manifest["identity"]["params"])
     assert len(eff) == 1 and eff.at[0, "kind"] == "file"
@@ -157,7 +157,7 @@ def test_variant_file_with_an_inert_change_agrees_deal_by_deal(tmp_path):
 
 
 def test_greedy_player_sees_the_same_known_effect(tmp_path):
-    config = GameConfig(cards_file=KNOWN)
+    config = Options(cards_file=KNOWN)
     out, rows, manifest = _study(tmp_path, config, only=(INERT, NO_WIN), player="greedy", deals=40)
     eff = effects(rows, manifest["identity"]["params"]).set_index("edit")
     assert eff.at[NO_WIN, "edited_rate"] == 0
@@ -166,7 +166,7 @@ def test_greedy_player_sees_the_same_known_effect(tmp_path):
 
 def test_copy_edit_pairs_deals_and_the_report_opens_every_flip(tmp_path):
     only = ("JOKER/copies-1", "GUARDIAN/passive/number+1")
-    out, rows, manifest = _study(tmp_path, GameConfig(), only=only, deals=40)
+    out, rows, manifest = _study(tmp_path, Options(), only=only, deals=40)
     written = write_report(rows, manifest, out / "report", top=5)
     for name in (
         "effects.csv",
@@ -197,7 +197,7 @@ def test_copy_edit_pairs_deals_and_the_report_opens_every_flip(tmp_path):
 
 def test_resume_gives_the_same_rows(tmp_path):
     only = ("KING/passive/number+1",)
-    study = sensitivity_study(GameConfig(blitz=True), 24, seed=2, only=only, chunk_size=8)
+    study = sensitivity_study(Options(blitz=True), 24, seed=2, only=only, chunk_size=8)
     out = tmp_path / "s"
     whole = run_study(study, out, workers=1, progress=False)
     (out / "chunks" / "chunk-000001.parquet").unlink()
@@ -238,11 +238,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert res.exit_code == 2 and "nope.toml" in res.output
     assert not (tmp_path / "b").exists()
     with pytest.raises(BadInput):
-        sensitivity_study(GameConfig(), 5, 0, player="random")
+        sensitivity_study(Options(), 5, 0, player="random")
 
 
 def test_lookahead_player_is_paired_and_deterministic(tmp_path):
-    config = GameConfig(cards_file=KNOWN)
+    config = Options(cards_file=KNOWN)
     out, rows, manifest = _study(tmp_path, config, only=(INERT,), player="lookahead", deals=6)
     eff = effects(rows, manifest["identity"]["params"]).set_index("edit")
     # The lookahead player is deterministic and the dropped step never acts: same games.
@@ -253,7 +253,7 @@ def test_lookahead_player_is_paired_and_deterministic(tmp_path):
 def test_undecided_deals_widen_the_interval_instead_of_counting_as_losses(tmp_path):
     # A node limit this small leaves some deals undecided under both card sets.
     study = sensitivity_study(
-        GameConfig(), 40, seed=4, node_limit=300, only=("LIBRARIAN/passive/drop-step-1",)
+        Options(), 40, seed=4, node_limit=300, only=("LIBRARIAN/passive/drop-step-1",)
     )
     rows = run_study(study, tmp_path / "u", workers=1, progress=False)
     eff = effects(rows, study.params).iloc[0]
@@ -277,7 +277,7 @@ def test_variant_on_another_set_version_opens_with_the_cards_it_was_played_with(
     # A variant file that defines the base set only, played on version 1 with the HANDS:
     # the HANDS come from version 1. `--cards` names a version or a file, not both, so the
     # report's commands must name a file that holds every set.
-    v1 = GameConfig(cards_version="standin-v1")
+    v1 = Options(cards_version="standin-v1")
     base_only = load_cards(v1)
     step = next(e for e in all_edits(base_only) if e.kind == "step" and e.label == "MENDER")
     variant = tmp_path / "mine.toml"
@@ -308,12 +308,12 @@ def test_variant_on_another_set_version_opens_with_the_cards_it_was_played_with(
             value = str(report / value)  # the commands run in DIR/report
         else:
             assert value == "standin-v1"
-        opened = replace(GameConfig(hands=True), **cards_option(value))
+        opened = replace(Options(hands=True), **cards_option(value))
         assert _same_program(_program(opened), _program(want)), column
 
 
 def test_variant_on_the_default_set_opens_with_the_file_itself(tmp_path):
-    out, rows, manifest = _study(tmp_path, GameConfig(), variant=KNOWN, deals=2)
+    out, rows, manifest = _study(tmp_path, Options(), variant=KNOWN, deals=2)
     key = manifest["identity"]["params"]["edits"][0]["key"]
     rows = rows[rows["case"] == rows["case"].min()].copy()
     rows["outcome"] = np.where(rows["edit"] == key, 0, 1)

@@ -6,7 +6,7 @@ node limit, the commits that computed it) are read here from the runner manifest
 
 from __future__ import annotations
 
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.studies.sensitivity import sensitivity_study, write_report
 from solvers.common.runner import load_manifest, run_study
 from tests.common.svg import svg_text
@@ -14,7 +14,7 @@ from tests.common.svg import svg_text
 
 def test_tornado_caption_names_what_its_manifest_records(tmp_path):
     only = ("JOKER/copies-1", "GUARDIAN/passive/number+1")
-    study = sensitivity_study(GameConfig(), 24, seed=13, player="perfect", only=only)
+    study = sensitivity_study(Options(), 24, seed=13, player="perfect", only=only)
     rows = run_study(study, tmp_path / "s", workers=1, progress=False)
     manifest = load_manifest(tmp_path / "s")
     write_report(rows, manifest, tmp_path / "s" / "report", top=5)

@@ -15,30 +15,30 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.kernel import prune
 from solvers.allisbomb.kernel.program import compile_program
 from solvers.allisbomb.rules.rules import new_game
 from solvers.allisbomb.search.solver import to_kernel_state
 from tests.allisbomb.helpers import position
 
-GIFTS = GameConfig(expansions=("gifts",))
+GIFTS = Options(expansions=("gifts",))
 CONFIGS = [
-    GameConfig(),
-    GameConfig(blitz=True),
-    GameConfig(players=2),
-    GameConfig(expansions=("mosquitos",)),
-    GameConfig(expansions=("dream_guide",)),
+    Options(),
+    Options(blitz=True),
+    Options(players=2),
+    Options(expansions=("mosquitos",)),
+    Options(expansions=("dream_guide",)),
     GIFTS,
     replace(GIFTS, gifts_distinct=False),
-    GameConfig(expansions=("the_juice",)),
-    GameConfig(expansions=("waking_up",)),
-    GameConfig(expansions=("all",), hands=True),
-    GameConfig(expansions=EXPANSIONS, hands=True),
+    Options(expansions=("the_juice",)),
+    Options(expansions=("waking_up",)),
+    Options(expansions=("all",), hands=True),
+    Options(expansions=EXPANSIONS, hands=True),
 ]
 
 
-def walk(config: GameConfig, deals: int, seed: int):
+def walk(config: Options, deals: int, seed: int):
     """(parent, child) pairs: every unfinished child of every position of random lines of
     seeded deals whose parent is not dead (the only parents the search asks about)."""
     cs = load_cards(config)
@@ -72,7 +72,7 @@ def test_a_child_that_still_alive_accepts_is_not_dead(config):
 
 
 def test_the_inert_cards_of_the_stand_in_sets():
-    cs = load_cards(GameConfig())
+    cs = load_cards(Options())
     before, after = prune.inert_cards(cs)
     plain = {"JOKER", "MENDER", "RASCAL", "LIBRARIAN", "GUARDIAN"}
     assert {cs.labels[c] for c in before} == plain
@@ -80,16 +80,16 @@ def test_the_inert_cards_of_the_stand_in_sets():
     prophets = {"PROPHET OF " + d for d in dishes}
     assert {cs.labels[c] for c in after} == plain | dishes | prophets
     # a depth-limited retrieval (ALL takes the top card back) makes burial matter: none
-    assert prune.inert_cards(load_cards(GameConfig(expansions=("all",)))) == (set(), set())
+    assert prune.inert_cards(load_cards(Options(expansions=("all",)))) == (set(), set())
     # a win condition's card is never inert
-    dg = load_cards(GameConfig(expansions=("dream_guide",)))
+    dg = load_cards(Options(expansions=("dream_guide",)))
     assert dg.ids_named("DREAM GUIDE")[0] not in prune.inert_cards(dg)[1]
 
 
 def test_the_deck_rule_stops_the_skip():
     """Discarding inert cards shrinks R by one each: the DECK rule may then fire, so the skip
     needs the cards outside the pile to pay for the PRINCESS's draw (guard (c))."""
-    cfg = GameConfig()  # the PRINCESS's ignited NUMBER is 3: R needs 4 cards
+    cfg = Options()  # the PRINCESS's ignited NUMBER is 3: R needs 4 cards
     pile = ["RASCAL", "LIBRARIAN", "GUARDIAN"]
     kw = {"equipped": [["PRINCESS"]], "desired": "CROISSANT"}
     parent = position(cfg, deck=["JOKER", "MENDER", "CROISSANT"], discard=pile, **kw)
@@ -109,7 +109,7 @@ def test_the_deck_rule_stops_the_skip():
 def test_a_king_turned_ignited_is_not_skipped():
     """(d): a child in which the KING (stand-in v2, a retriever on his passive side only)
     turned ignited may be dead though its pile is the parent's: the check is not skipped."""
-    cfg = GameConfig(expansions=("waking_up",))
+    cfg = Options(expansions=("waking_up",))
     cs = load_cards(cfg)
     info = compile_program(cs).info
     parent = position(
@@ -132,7 +132,7 @@ def test_a_king_turned_ignited_is_not_skipped():
 def test_a_throne_that_turns_ignited_and_equipped_is_not_skipped():
     """(e): under WAKING UP, a child whose ignited THRONE was just EQUIPPED may be dead
     (nothing puts it back into the DECK) though the parent, with the same pile, is not."""
-    cfg = GameConfig(expansions=("waking_up",))
+    cfg = Options(expansions=("waking_up",))
     cs = load_cards(cfg)
     info = compile_program(cs).info
     parent = position(

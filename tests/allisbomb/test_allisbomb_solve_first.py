@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.deals import deal_from_seed
 from solvers.allisbomb.rules.rules import Outcome, new_game
 from solvers.allisbomb.search.solver import solve_first, solve_state, verify_solution
@@ -25,8 +25,8 @@ def test_reference_first_gives_the_kernels_verdict_and_line():
     """Differential test of the path the command line takes: on 60 base deals and 10 of
     each other config, `solve_first` under its budget answers with the plain kernel
     search's verdict, loss reason, node count and winning line."""
-    cases = _deals(GameConfig(cards_version="standin-v1"), range(60))
-    for cfg in (GameConfig(players=2), GameConfig(expansions=("mosquitos", "all"))):
+    cases = _deals(Options(cards_version="standin-v1"), range(60))
+    for cfg in (Options(players=2), Options(expansions=("mosquitos", "all"))):
         cases += _deals(cfg, range(10))
     answered = 0
     for seed, state in cases:
@@ -45,7 +45,7 @@ def test_reference_first_gives_the_kernels_verdict_and_line():
 def test_fallback_to_the_kernel_when_the_budget_runs_out():
     """With a budget too small to decide, the kernel decides, after `before_kernel`."""
     called = []
-    for _seed, state in _deals(GameConfig(cards_version="standin-v1"), range(20)):
+    for _seed, state in _deals(Options(cards_version="standin-v1"), range(20)):
         full = solve_state(state, node_limit=100_000, portfolio=True)
         res = solve_first(state, 100_000, budget=5, before_kernel=lambda: called.append(1))
         assert res.outcome == full.outcome
@@ -60,8 +60,8 @@ def test_fallback_to_the_kernel_when_the_budget_runs_out():
 
 def test_node_limit_below_the_budget_answers_undecided_without_the_kernel():
     state = new_game(
-        GameConfig(cards_version="standin-v1"),
-        deal_from_seed(GameConfig(cards_version="standin-v1"), 8),
+        Options(cards_version="standin-v1"),
+        deal_from_seed(Options(cards_version="standin-v1"), 8),
     )  # ~10k positions
     res = solve_first(state, node_limit=50, before_kernel=lambda: 1 / 0)
     assert (res.outcome, res.engine, res.nodes) == ("undecided", "reference", 50)
@@ -80,8 +80,8 @@ def test_cli_seed_42_answers_by_the_reference_search():
 def test_reference_time_limit_stops_the_search():
     """The time limit holds in the reference search too: no kernel after it."""
     state = new_game(
-        GameConfig(cards_version="standin-v1"),
-        deal_from_seed(GameConfig(cards_version="standin-v1"), 8),
+        Options(cards_version="standin-v1"),
+        deal_from_seed(Options(cards_version="standin-v1"), 8),
     )  # ~10k positions
     res = solve_first(state, node_limit=10**7, time_limit=1e-9, before_kernel=lambda: 1 / 0)
     assert (res.outcome, res.engine) == ("undecided", "reference") and res.nodes < 5000

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.rules.deals import shuffles
 from solvers.allisbomb.rules.rules import Outcome, new_game
 from solvers.allisbomb.search.search import reference_search, reference_shortest
@@ -41,7 +41,7 @@ def _agree(cfg, seeds, limit):
 def test_kernel_matches_reference_on_200_base_deals():
     """Differential test (issue part 6): same verdict, node count, loss reason and line on
     200 random base deals; the sample holds decided wins and losses."""
-    outcomes = _agree(GameConfig(), range(200), limit=1200)
+    outcomes = _agree(Options(), range(200), limit=1200)
     assert outcomes.count("win") >= 20
     assert outcomes.count("loss") >= 3
 
@@ -49,12 +49,12 @@ def test_kernel_matches_reference_on_200_base_deals():
 @pytest.mark.parametrize(
     "cfg",
     [
-        GameConfig(players=2),
-        GameConfig(blitz=True),
-        GameConfig(hands=True),
-        *[GameConfig(expansions=(e,)) for e in EXPANSIONS],
-        GameConfig(expansions=EXPANSIONS, hands=True, players=2),
-        GameConfig(expansions=("gifts",), gifts_distinct=False, players=2, give_optional=True),
+        Options(players=2),
+        Options(blitz=True),
+        Options(hands=True),
+        *[Options(expansions=(e,)) for e in EXPANSIONS],
+        Options(expansions=EXPANSIONS, hands=True, players=2),
+        Options(expansions=("gifts",), gifts_distinct=False, players=2, give_optional=True),
     ],
     ids=lambda c: c.label(),
 )
@@ -63,7 +63,7 @@ def test_kernel_matches_reference_other_configs(cfg):
 
 
 def test_batch_matches_single_solves():
-    cfg = GameConfig()
+    cfg = Options()
     decks = shuffles(18, 40, np.random.default_rng(9))
     out = solve_batch(cfg, decks, node_limit=20_000, portfolio=False)
     for i in range(len(decks)):
@@ -74,7 +74,7 @@ def test_batch_matches_single_solves():
 
 
 def test_solve_is_repeatable_and_small_table_still_exact():
-    cfg = GameConfig()
+    cfg = Options()
     deck = np.random.default_rng(42).permutation(18)
     a = solve(cfg, deck)
     b = solve(cfg, deck)
@@ -84,7 +84,7 @@ def test_solve_is_repeatable_and_small_table_still_exact():
 
 
 def test_shortest_is_no_longer_than_dfs():
-    cfg = GameConfig(blitz=True)
+    cfg = Options(blitz=True)
     for seed in range(3):
         deck = np.random.default_rng(seed).permutation(13)
         a = solve(cfg, deck)
@@ -96,7 +96,7 @@ def test_shortest_is_no_longer_than_dfs():
 
 
 def test_solve_state_mid_game():
-    cfg = GameConfig()
+    cfg = Options()
     s = new_game(cfg, np.random.default_rng(42).permutation(18).tolist())
     r = solve_state(s)
     if r.outcome == "win":
@@ -128,7 +128,7 @@ def test_keep_most_matches_reference_and_never_loses_more_stars():
     """Campaign option: among wins, the one with the fewest star cards discarded."""
     from solvers.allisbomb.search.search import stars_lost
 
-    cfg = GameConfig(blitz=True)
+    cfg = Options(blitz=True)
     for seed in (0, 3, 4):
         deck = np.random.default_rng(seed).permutation(13)
         a = solve(cfg, deck, node_limit=15_000, keep_most=True, portfolio=False)
@@ -158,7 +158,7 @@ def test_paused_and_resumed_search_is_identical(monkeypatch):
     """A time limit makes the kernel pause and resume; the answer must not change."""
     import solvers.allisbomb.search.solver as S
 
-    cfg = GameConfig()
+    cfg = Options()
     monkeypatch.setattr(S, "PAUSE_STEP", 37)
     for seed in range(6):
         deck = np.random.default_rng(seed).permutation(18)
@@ -170,7 +170,7 @@ def test_paused_and_resumed_search_is_identical(monkeypatch):
             b.solution,
             b.loss_reason,
         )
-    hard = GameConfig(expansions=("all",))
+    hard = Options(expansions=("all",))
     deck = np.random.default_rng(0).permutation(19)
     r = solve(hard, deck, node_limit=10_000_000, time_limit=1e-6)
     assert r.outcome == "undecided" and r.nodes < 10_000_000
@@ -178,7 +178,7 @@ def test_paused_and_resumed_search_is_identical(monkeypatch):
 
 @pytest.mark.parametrize(
     "cfg",
-    [GameConfig(), GameConfig(players=2), GameConfig(expansions=("gifts",))],
+    [Options(), Options(players=2), Options(expansions=("gifts",))],
     ids=lambda c: c.label(),
 )
 def test_portfolio_same_verdicts_and_batch_matches_single(cfg):

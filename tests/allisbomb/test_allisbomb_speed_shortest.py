@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.rules import Outcome, new_game
 from solvers.allisbomb.search.search import reference_shortest
 from solvers.allisbomb.search.solver import compiled, solve, verify_solution
@@ -14,11 +14,11 @@ from solvers.allisbomb.search.solver import compiled, solve, verify_solution
 @pytest.mark.parametrize(
     ("cfg", "seeds", "ref_limit", "min_wins"),
     [
-        (GameConfig(blitz=True), range(16), 15_000, 12),
-        (GameConfig(), range(16), 15_000, 4),
-        (GameConfig(expansions=("mosquitos",)), range(6), 8_000, 1),
+        (Options(blitz=True), range(16), 15_000, 12),
+        (Options(), range(16), 15_000, 4),
+        (Options(expansions=("mosquitos",)), range(6), 8_000, 1),
     ],
-    ids=lambda v: v.label() if isinstance(v, GameConfig) else None,
+    ids=lambda v: v.label() if isinstance(v, Options) else None,
 )
 def test_shortest_matches_breadth_first_reference(cfg, seeds, ref_limit, min_wins):
     """Same verdict and the same number of turns wherever the reference decides; every
@@ -39,7 +39,7 @@ def test_shortest_matches_breadth_first_reference(cfg, seeds, ref_limit, min_win
 
 
 def test_shortest_is_never_longer_than_the_first_win_and_a_limit_keeps_the_win():
-    cfg = GameConfig(cards_version="standin-v1")  # seed 10 below is version 1's
+    cfg = Options(cards_version="standin-v1")  # seed 10 below is version 1's
     for seed in range(8):
         deck = np.random.default_rng(seed).permutation(18)
         first = solve(cfg, deck)
@@ -62,7 +62,7 @@ def test_shortest_is_never_longer_than_the_first_win_and_a_limit_keeps_the_win()
 def test_shortest_honours_the_time_limit_and_keeps_the_win():
     from solvers.allisbomb.search.solver import solve_shortest
 
-    cfg = GameConfig(cards_version="standin-v1")  # seed 10 is version 1's win
+    cfg = Options(cards_version="standin-v1")  # seed 10 is version 1's win
     state = new_game(cfg, np.random.default_rng(10).permutation(18).tolist())
     res = solve_shortest(state, 10**8, None, check=True, time_limit=1e-6)
     assert res.outcome == "win" and "NOT_BEST" in res.reasons()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel import kernel as K
 from solvers.allisbomb.rules.deals import shuffles
 from solvers.allisbomb.search.solver import solve_batch
@@ -85,7 +85,7 @@ def test_a_table_too_large_for_its_entry_numbers_is_refused():
     assert K.TT_ENTRY_BITS + K.TT_STAMP_BITS == 32  # the generation keeps the high half
     with pytest.raises(BadInput, match="table_bits"):
         solve_batch(
-            GameConfig(),
+            Options(),
             shuffles(18, 1, np.random.default_rng(1)),
             table_bits=K.TT_ENTRY_BITS + 1,
         )
@@ -94,7 +94,7 @@ def test_a_table_too_large_for_its_entry_numbers_is_refused():
 def test_table_size_does_not_change_verdicts():
     """A table that starts small and grows, a small full table (stops inserting) and the
     default give the same verdicts (exactness does not hang on the table)."""
-    cfg = GameConfig()
+    cfg = Options()
     decks = shuffles(18, 60, np.random.default_rng(5))
     a = solve_batch(cfg, decks, node_limit=200_000, portfolio=False)
     b = solve_batch(cfg, decks, node_limit=200_000, portfolio=False, table_bits=13)
@@ -107,7 +107,7 @@ def test_a_table_past_2_24_slots_searches_the_same():
     """Entry numbers above 24 bits leave fewer hash bits in an index slot (TT_STAMP_BITS):
     a search allowed 2**25 slots gives every verdict and position count of the default one
     (its table grows from a few slots as it fills, as every search's does)."""
-    cfg = GameConfig(players=2)
+    cfg = Options(players=2)
     decks = shuffles(18, 20, np.random.default_rng(6))
     a = solve_batch(cfg, decks, node_limit=200_000, portfolio=False)
     b = solve_batch(cfg, decks, node_limit=200_000, portfolio=False, table_bits=25)
@@ -125,7 +125,7 @@ def test_first_1000_base_seeds_keep_their_committed_verdicts():
 
     path = Path(__file__).resolve().parents[2] / "results" / "allisbomb" / "standin-v1" / "seeds-base.csv"
     rows = list(csv.DictReader(path.open()))
-    cfg = GameConfig(cards_version="standin-v1")  # the committed table is version 1's
+    cfg = Options(cards_version="standin-v1")  # the committed table is version 1's
     decks = np.array([deal_from_seed(cfg, int(r["seed"])) for r in rows], np.int64)
     out = solve_batch(cfg, decks, node_limit=3_000_000)
     names = {1: "win", 0: "loss", 2: "undecided"}

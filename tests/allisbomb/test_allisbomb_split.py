@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
 from solvers.allisbomb.rules.deals import shuffles
 from solvers.allisbomb.rules.rules import new_game
@@ -18,12 +18,12 @@ from solvers.allisbomb.search.split import solve_split, table_bits_for
 from solvers.common.errors import BadInput
 from tests.allisbomb.helpers import escalated_sweep_args
 
-BASE = GameConfig()
-DUO = GameConfig(players=2)
+BASE = Options()
+DUO = Options(players=2)
 NAMES = np.array(["loss", "win", "undecided"])
 
 
-def _states(config: GameConfig, count: int, seed: int):
+def _states(config: Options, count: int, seed: int):
     cs = compiled(config).cards
     decks = shuffles(cs.n, count, np.random.default_rng(seed))
     return [new_game(cs, d.tolist()) for d in decks]
@@ -33,7 +33,7 @@ def _states(config: GameConfig, count: int, seed: int):
     "config,seed,limit,seen",
     [
         (BASE, 11, 300, {"win"}),
-        (GameConfig(blitz=True), 13, 30, {"win", "loss"}),
+        (Options(blitz=True), 13, 30, {"win", "loss"}),
         (DUO, 12, 300, {"win"}),
     ],
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from solvers.allisbomb.cards.cards import DATA_DIR, load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.studies.targets import TARGETS, Measure, judge, median_interval
 
 V2 = DATA_DIR / "standin-v2.toml"
@@ -19,8 +19,8 @@ def _kinds(cs):
 
 
 def test_v2_keeps_names_copies_classes_and_is_labelled_stand_in():
-    v1 = _kinds(load_cards(GameConfig(**EVERY)))
-    v2 = _kinds(load_cards(GameConfig(**EVERY, cards_file=V2)))
+    v1 = _kinds(load_cards(Options(**EVERY)))
+    v2 = _kinds(load_cards(Options(**EVERY, cards_file=V2)))
     assert [(c.label, c.copies, c.classes, c.expansion) for c in v2] == [
         (c.label, c.copies, c.classes, c.expansion) for c in v1
     ]
@@ -29,8 +29,8 @@ def test_v2_keeps_names_copies_classes_and_is_labelled_stand_in():
 
 
 def test_v2_keeps_the_actions_and_numbers_the_rulebook_fixes():
-    cs = load_cards(GameConfig(**EVERY, cards_file=V2))
-    v1 = {c.label: c for c in _kinds(load_cards(GameConfig(**EVERY)))}
+    cs = load_cards(Options(**EVERY, cards_file=V2))
+    v1 = {c.label: c for c in _kinds(load_cards(Options(**EVERY)))}
     by = {c.label: c for c in _kinds(cs)}
     p = by["PRINCESS"]
     assert p.passive.keyword == p.ignited.keyword == "ROYAL"  # rulebook D.1: the only ROYAL
@@ -55,7 +55,7 @@ def test_v2_keeps_the_actions_and_numbers_the_rulebook_fixes():
 
 
 def test_v2_plays_with_waking_up_from_version_1():
-    cs = load_cards(GameConfig(expansions=("waking_up",), cards_file=V2))
+    cs = load_cards(Options(expansions=("waking_up",), cards_file=V2))
     assert "THRONE" in cs.labels and cs.labels.count("PRINCESS") == 1
 
 
@@ -96,7 +96,7 @@ def test_lookahead_campaign_scores_by_the_rulebook():
     assert len(r.wins) == len(EXPANSIONS)
     assert (r.points, r.medal) == score(r.kept_cards, list(r.wins))
     # v2 marks LIBRARIAN and QUEEN with the circle: never kept into the last game.
-    assert r.kept_cards < load_cards(GameConfig(expansions=EXPANSIONS, hands=True)).n
+    assert r.kept_cards < load_cards(Options(expansions=EXPANSIONS, hands=True)).n
 
 
 def test_campaign_target_needs_rare_gold_and_more_than_one_medal():

@@ -15,27 +15,27 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.kernel import kernel as K
 from solvers.allisbomb.kernel import layout
 from solvers.allisbomb.rules.rules import _info, new_game
 from solvers.allisbomb.search.solver import compiled, to_kernel_state
 
-GIFTS = GameConfig(expansions=("gifts",))
+GIFTS = Options(expansions=("gifts",))
 CONFIGS = [
-    GameConfig(),
-    GameConfig(players=2),
-    GameConfig(expansions=("waking_up",)),
+    Options(),
+    Options(players=2),
+    Options(expansions=("waking_up",)),
     GIFTS,
     replace(GIFTS, gifts_distinct=False, players=2),
     # (version 1's MOSQUITOS: its random lines are long enough for the 200 turns checked)
-    GameConfig(expansions=("mosquitos",), cards_version="standin-v1"),
-    GameConfig(expansions=("dream_guide", "the_juice"), players=2, hands=True),
-    GameConfig(expansions=EXPANSIONS, hands=True),
+    Options(expansions=("mosquitos",), cards_version="standin-v1"),
+    Options(expansions=("dream_guide", "the_juice"), players=2, hands=True),
+    Options(expansions=EXPANSIONS, hands=True),
 ]
 
 
-def walk(config: GameConfig, deals: int, seed: int):
+def walk(config: Options, deals: int, seed: int):
     """(position, move, child) for every child of every position of random lines."""
     cs = load_cards(config)
     rng = np.random.default_rng(seed)
@@ -58,7 +58,7 @@ def masks_match_zones(row: np.ndarray, n: int) -> bool:
     return True
 
 
-def kernel_child(row: np.ndarray, move, config: GameConfig) -> np.ndarray:
+def kernel_child(row: np.ndarray, move, config: Options) -> np.ndarray:
     """The row after `move`, played by the kernel's turn (choices in the reference's order)."""
     c = compiled(config)
     n = c.prog.n
@@ -124,7 +124,7 @@ def test_the_key_is_at_most_one_word_longer_than_the_packed_key_it_replaced():
     def packed(n: int, n_tracked: int) -> int:  # the former kernel.key_words
         return (2 + 2 * n + n_tracked + 9) // 10 + 1
 
-    for config in (GameConfig(), GameConfig(expansions=EXPANSIONS)):
+    for config in (Options(), Options(expansions=EXPANSIONS)):
         c = compiled(config)
         n = c.cards.n
         assert layout.key_words(n) <= packed(n, c.n_tracked) + 1

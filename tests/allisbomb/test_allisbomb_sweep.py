@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.rules.deals import rank
 from solvers.allisbomb.search.solver import solve
 from solvers.allisbomb.studies.study import heuristic_deal, matrix_configs, sweep_study
@@ -24,7 +24,7 @@ from solvers.common.runner import load_manifest, load_study, run_study
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 ROOT = Path(__file__).resolve().parents[2]
-BLITZ = [GameConfig(blitz=True)]
+BLITZ = [Options(blitz=True)]
 
 
 def stable(df: pd.DataFrame) -> pd.DataFrame:
@@ -43,13 +43,13 @@ def test_matrix_has_every_standard_configuration():
 
 
 def test_rows_replay_alone_from_seed_and_rank(tmp_path):
-    study = sweep_study(BLITZ + [GameConfig()], deals=12, seed=3, heuristic_deals=4, chunk_size=5)
+    study = sweep_study(BLITZ + [Options()], deals=12, seed=3, heuristic_deals=4, chunk_size=5)
     df = run_study(study, tmp_path, workers=1, progress=False)
     assert len(df) == 24 and list(df["case"]) == list(range(24))
     assert set(df["config"]) == {"blitz", "base"}
     assert set(df["outcome"]) <= {"win", "loss", "undecided"}
     for _, row in df.iloc[[0, 7, 13, 23]].iterrows():
-        config = GameConfig(blitz=row["config"] == "blitz")
+        config = Options(blitz=row["config"] == "blitz")
         n = 13 if config.blitz else 18
         deck = np.random.default_rng(int(row["seed"])).permutation(n)
         assert str(rank(deck)) == row["rank"]

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.studies import study
 from solvers.allisbomb.studies.campaign import CampaignResult
 from solvers.common.runner import ChunkSpec
@@ -45,7 +45,7 @@ def test_sweep_seconds_exclude_the_first_load(monkeypatch):
     monkeypatch.setattr(study, "solve_batch", solve_batch)
     monkeypatch.setattr(study, "time", SimpleNamespace(perf_counter=solver.clock))
     monkeypatch.setattr(study, "_WARM", set())
-    st = study.sweep_study([GameConfig()], deals=6, seed=3, chunk_size=3)
+    st = study.sweep_study([Options()], deals=6, seed=3, chunk_size=3)
     first = study.sweep_chunk(st.params, ChunkSpec(index=0, start=0, stop=3, seed=3))
     second = study.sweep_chunk(st.params, ChunkSpec(index=1, start=3, stop=6, seed=3))
     assert list(first["seconds"]) + list(second["seconds"]) == [1.0] * 6

@@ -11,13 +11,13 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.rules import new_game
 from solvers.allisbomb.search.search import reference_search
 from solvers.allisbomb.search.solver import solve
 
 FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
-CFG = GameConfig(cards_file=FILE, allow_nonstandard=True)
+CFG = Options(cards_file=FILE, allow_nonstandard=True)
 LETTERS = "abcdefghijklmnoqrst"
 
 

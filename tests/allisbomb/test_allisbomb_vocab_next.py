@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel import prune
 from solvers.allisbomb.rules.rules import Ending, State, state_from_json
 from solvers.allisbomb.rules.transcribe import step_words
@@ -73,7 +73,7 @@ def test_plays_ignited_draws_the_ignited_number_and_is_discarded(tmp_path):
     )
     path = tmp_path / "mender2.toml"
     path.write_text(text.replace("{steps}", IGNITED))
-    cfg = GameConfig(cards_file=path, allow_nonstandard=True)
+    cfg = Options(cards_file=path, allow_nonstandard=True)
     s = after_tester(cfg, deck=["KING", "JOKER", "EGGS"], equipped=["MENDER"])
     (kid,) = next_turn(s)
     z = zones(kid[1])
@@ -106,7 +106,7 @@ def test_no_action_skips_the_action_and_its_draw_steps(tmp_path):
     )
     path = tmp_path / "menderdraw.toml"
     path.write_text(text.replace("{steps}", NO_ACTION))
-    cfg = GameConfig(cards_file=path, allow_nonstandard=True)
+    cfg = Options(cards_file=path, allow_nonstandard=True)
     s = after_tester(cfg, deck=["KING", "JOKER", "EGGS"], equipped=["MENDER"])
     (kid,) = next_turn(s)
     assert zones(kid[1])["equipped"] == ["KING"]  # its NUMBER 1, not 1 + 1
@@ -119,7 +119,7 @@ def test_draws_more_or_fewer_after_the_cards_own_draw_steps_never_below_zero(tmp
     )
     path = tmp_path / "mender3.toml"
     path.write_text(text.replace("{steps}", '{op = "next", add = -1}'))
-    cfg = GameConfig(cards_file=path, allow_nonstandard=True)
+    cfg = Options(cards_file=path, allow_nonstandard=True)
     s = after_tester(cfg, deck=["KING", "JOKER", "EGGS", "PROPHET"], equipped=["MENDER"])
     (kid,) = next_turn(s)  # its draw step makes it 3, the effect 2: JOKER EQUIPPED
     assert zones(kid[1])["equipped"] == ["JOKER"]

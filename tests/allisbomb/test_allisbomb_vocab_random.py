@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel import program, prune
 from solvers.allisbomb.kernel.program import compile_program
 from solvers.allisbomb.rules.rules import new_game
@@ -55,7 +55,7 @@ def test_pruning_is_sound_on_random_files(tmp_path):
         players = 2 if i % 4 == 3 else 1
         n_cards = int(rng.integers(5 if players == 2 else 4, 8))
         path = random_card_file(rng, tmp_path / f"sound{i}.toml", n_cards, lasting=True)
-        cfg = GameConfig(cards_file=path, allow_nonstandard=True, players=players)
+        cfg = Options(cards_file=path, allow_nonstandard=True, players=players)
         cs = load_cards(cfg)
         info = compile_program(cs).info
         for s in _random_positions(cs, rng, 4):

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel import kernel as K
 from solvers.allisbomb.kernel.layout import key_words
 from solvers.allisbomb.rules.rules import State
@@ -85,11 +85,11 @@ number = 0
 """
 
 
-def game(folder: Path, steps: str, players: int = 1) -> GameConfig:
+def game(folder: Path, steps: str, players: int = 1) -> Options:
     """The test game with TESTER's passive steps `steps` (TOML inline tables, comma-separated)."""
     path = folder / f"vocab{abs(hash(steps)) % 10**8}.toml"
     path.write_text(CARDS.replace("{steps}", steps))
-    return GameConfig(cards_file=path, allow_nonstandard=True, players=players)
+    return Options(cards_file=path, allow_nonstandard=True, players=players)
 
 
 def _option_counts(moves: list[tuple[int, ...]]) -> dict[tuple[int, ...], int]:
@@ -127,7 +127,7 @@ def kernel_matches(state: State, kids: list[tuple[tuple[int, ...], State]]) -> N
 
 
 def play(
-    config: GameConfig,
+    config: Options,
     deck=(),
     equipped=(),
     discard=(),

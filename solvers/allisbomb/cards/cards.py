@@ -6,7 +6,7 @@ name, copies, classes, a campaign symbol, a provenance and two sides (`passive`,
 as a list of steps in the effect vocabulary documented in `data/CARDS.md`.
 
 The loaded `CardSet` numbers every physical card 0..N-1 (card ids): the sets in the
-order of `GameConfig.sets()`, cards in file order, copies consecutive. `compile_program`
+order of `Options.sets()`, cards in file order, copies consecutive. `compile_program`
 turns it into the NumPy opcode arrays that `kernel` interprets.
 """
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.cards.slips import slips
 from solvers.allisbomb.cards.standard import breaches
 from solvers.common.errors import BadInput, nearest
@@ -213,7 +213,7 @@ class Card:
 class CardSet:
     """The physical cards of one game: `cards[i]` is the kind of card id i."""
 
-    config: GameConfig
+    config: Options
     cards: tuple[Card, ...]
     files: tuple[Path, ...]
     provenance: tuple[str, ...] = field(default=())
@@ -840,7 +840,7 @@ def shipped_set(version: str, set_name: str) -> tuple[Path, tuple[Card, ...]]:
     return path, load_file(path)
 
 
-def _set_kinds(config: GameConfig) -> tuple[list[Card], list[Path], list[str]]:
+def _set_kinds(config: Options) -> tuple[list[Card], list[Path], list[str]]:
     """The card kinds of every set in play, the files they come from, and the patch notes.
 
     A set the `--cards` file defines comes from it (mode "replace"), or from the shipped file
@@ -936,7 +936,7 @@ def _check_names(kinds: list[Card]) -> None:
 
 
 @lru_cache(maxsize=64)
-def load_cards(config: GameConfig) -> CardSet:
+def load_cards(config: Options) -> CardSet:
     """Return the physical cards of `config`'s game, ids 0..N-1 (rulebook B, G, H).
 
     Sets come from the shipped (stand-in) files, except those a `--cards` file defines
@@ -1012,7 +1012,7 @@ def _check_one_copy(cards: list[Card]) -> None:
                         )
 
 
-def _check_single_win_cards(cards: list[Card], config: GameConfig) -> None:
+def _check_single_win_cards(cards: list[Card], config: Options) -> None:
     """Refuse more than one copy of a card a win condition names (rulebook E, G), even with
     `allow_nonstandard`: "the ignited PRINCESS", "the DESIRED DISH", "the THRONE", "the DREAM
     GUIDE", "THE JUICE", "ALL" are each one card, and the engines read each by one id, so a
@@ -1043,7 +1043,7 @@ def _check_single_win_cards(cards: list[Card], config: GameConfig) -> None:
             )
 
 
-def _check_deck(cards: list[Card], config: GameConfig) -> None:
+def _check_deck(cards: list[Card], config: Options) -> None:
     """Refuse a deck too short for the setup (rulebook B, F) or for a card's NUMBER (D.2)."""
     n = len(cards)
     setup = 3 if config.players == 1 else 5

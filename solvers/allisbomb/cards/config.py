@@ -45,7 +45,7 @@ UNVERSIONED_CARDS = "standin-v1"
 
 
 def cards_option(text: str | Path | None) -> dict[str, object]:
-    """`--cards` as `GameConfig` fields: a stand-in set version by name, or a card file.
+    """`--cards` as `Options` fields: a stand-in set version by name, or a card file.
 
     >>> cards_option("standin-v1")
     {'cards_version': 'standin-v1', 'cards_file': None}
@@ -72,7 +72,7 @@ def parse_expansions(text: str | None) -> tuple[str, ...]:
     """Parse 'hands,mosquitos,...' into expansion names (in campaign order); 'hands' is not one.
 
     Raises BadInput naming an unknown expansion. The HANDS helper pack is a separate flag
-    (`GameConfig.hands`), but 'hands' in this list is accepted and returned as 'hands'.
+    (`Options.hands`), but 'hands' in this list is accepted and returned as 'hands'.
     'all' is the ALL expansion (the rulebook's name for the sixth); `EVERY` ('every')
     stands for all six expansions together.
 
@@ -107,7 +107,7 @@ class RuleOption:
     if_false: str
 
 
-#: The rule options (`GameConfig` fields) a user may set (`--rule NAME=VALUE`).
+#: The rule options (`Options` fields) a user may set (`--rule NAME=VALUE`).
 RULE_OPTIONS: dict[str, RuleOption] = {
     o.name: o
     for o in (
@@ -142,10 +142,10 @@ RULE_OPTIONS: dict[str, RuleOption] = {
 
 
 @dataclass(frozen=True)
-class GameConfig:
+class Options:
     """The card sets and rule options of one game.
 
-    >>> GameConfig(expansions=("mosquitos",), hands=True).label()
+    >>> Options(expansions=("mosquitos",), hands=True).label()
     'base+mosquitos+hands'
     """
 
@@ -187,7 +187,7 @@ class GameConfig:
     #: purpose: each breach is then a warning line instead of an error.
     allow_nonstandard: bool = False
 
-    def validate(self) -> GameConfig:
+    def validate(self) -> Options:
         """Return self if the options make sense together; raise BadInput otherwise."""
         for name in (*self.expansions, *self.extra_sets):
             if name not in EXPANSIONS:

@@ -3,7 +3,7 @@
 The printed card texts are unknown (data note), but the rulebook fixes some facts about the
 cards (rulebook B, C, D.1, D.2, E, G; FAQ). `breaches` lists, one line each, every fact a
 game's cards break: a transcription that breaks one is almost surely mistyped. A designer
-who builds another deck on purpose passes `--allow-nonstandard` (`GameConfig.allow_nonstandard`)
+who builds another deck on purpose passes `--allow-nonstandard` (`Options.allow_nonstandard`)
 and gets the same lines as warnings.
 """
 
@@ -16,7 +16,7 @@ from solvers.common.errors import nearest
 
 if TYPE_CHECKING:
     from solvers.allisbomb.cards.cards import Card
-    from solvers.allisbomb.cards.config import GameConfig
+    from solvers.allisbomb.cards.config import Options
 
 #: Rulebook G "Blitz", E.1, data note: the base game's 18 cards by NAME.
 BASE_COPIES: dict[str, int] = {
@@ -72,7 +72,7 @@ def _where(cards: list[Card], set_name: str) -> str:
     return f"{', '.join(files) or set_name}: set {set_name}"
 
 
-def breaches(kinds: list[Card], config: GameConfig) -> list[str]:
+def breaches(kinds: list[Card], config: Options) -> list[str]:
     """One line per fact of the rulebook that the game's card kinds break (empty: standard).
 
     `kinds` are the card kinds of every set in play, before WAKING UP's replacement, Blitz

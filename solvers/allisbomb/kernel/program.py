@@ -26,7 +26,7 @@ from solvers.allisbomb.cards.cards import (
     Step,
     load_cards,
 )
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel.copies import copies_on, extend_copies
 from solvers.allisbomb.kernel.layout import NEXT_ADD_ZERO, NEXT_IGNITED, NEXT_NO_ACTION
 from solvers.allisbomb.kernel.ordering import INFO_ORDER, extend_order
@@ -333,19 +333,19 @@ def win_info(cs: CardSet) -> np.ndarray:
 
 
 @cache
-def compiled_program(config: GameConfig) -> Program:
+def compiled_program(config: Options) -> Program:
     """The compiled program of `config`'s game, one per configuration for the life of the
     process (kept, not evicted: `pruning` switches the copy the solver holds)."""
     return compile_program(load_cards(config))
 
 
-def pruning_enabled(config: GameConfig) -> bool:
+def pruning_enabled(config: Options) -> bool:
     """True if the searches (kernel and reference) prune dead positions of `config`'s game."""
     return bool(compiled_program(config).info[INFO_ON])
 
 
 @contextmanager
-def pruning(config: GameConfig, on: bool) -> Iterator[None]:
+def pruning(config: Options, on: bool) -> Iterator[None]:
     """Within the block, the searches prune dead positions of `config`'s game iff `on`.
 
     The switch is `info[INFO_ON]` of the cached compiled program (the kernel reads it there;
@@ -360,14 +360,14 @@ def pruning(config: GameConfig, on: bool) -> Iterator[None]:
         info[INFO_ON] = old
 
 
-def copy_keys_enabled(config: GameConfig) -> bool:
+def copy_keys_enabled(config: Options) -> bool:
     """True if the verdict searches (kernel and reference) key their tables copy-symmetrically
     in `config`'s game (copies.py): on by default whenever the game has copies."""
     return copies_on(compiled_program(config).info)
 
 
 @contextmanager
-def copy_keys(config: GameConfig, on: bool) -> Iterator[None]:
+def copy_keys(config: Options, on: bool) -> Iterator[None]:
     """Within the block, the verdict searches of `config`'s game use copy-symmetric table
     keys iff `on` and the game has copies (the last entry of the cached program's `info`;
     `search.reference_search` asks `copy_keys_enabled`). On by default."""
@@ -381,7 +381,7 @@ def copy_keys(config: GameConfig, on: bool) -> Iterator[None]:
         info[-1] = old
 
 
-def move_order_enabled(config: GameConfig) -> bool:
+def move_order_enabled(config: Options) -> bool:
     """True if the portfolio search and `search.reference_search(order=2)` of `config`'s game
     try the EQUIPPED CARDS in the priority order of ordering.py (off by default,
     `ordering.ON_BY_DEFAULT`)."""
@@ -389,7 +389,7 @@ def move_order_enabled(config: GameConfig) -> bool:
 
 
 @contextmanager
-def move_order(config: GameConfig, on: bool) -> Iterator[None]:
+def move_order(config: Options, on: bool) -> Iterator[None]:
     """Within the block, the ordered searches of `config`'s game use the priority table iff
     `on` (off: they try cards by id, as before the table existed). The switch is
     info[INFO_ORDER] of the cached compiled program, as `copy_keys`'s."""

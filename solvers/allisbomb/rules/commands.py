@@ -5,8 +5,8 @@ is another deal, or none, under other card sets, another variant or another play
 so every command printed to re-run a deal carries the whole configuration, as the options
 of `bombsolve allisbomb` spell it.
 
->>> from solvers.allisbomb.cards.config import GameConfig
->>> rerun_command(GameConfig(blitz=True), 862906085)
+>>> from solvers.allisbomb.cards.config import Options
+>>> rerun_command(Options(blitz=True), 862906085)
 'bombsolve allisbomb --rank 862906085 --blitz --cards standin-v2'
 """
 
@@ -15,10 +15,10 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from solvers.allisbomb.cards.config import RULE_OPTIONS, GameConfig
+from solvers.allisbomb.cards.config import RULE_OPTIONS, Options
 
 
-def game_flags(config: GameConfig, cards: str | None = None) -> list[str] | None:
+def game_flags(config: Options, cards: str | None = None) -> list[str] | None:
     """The options of `bombsolve allisbomb` that select `config`'s game, one word a string
     (unquoted): --expansions, --hands, --blitz, --players, --allow-nonstandard, each --rule
     that differs from its default, then --cards.
@@ -30,12 +30,12 @@ def game_flags(config: GameConfig, cards: str | None = None) -> list[str] | None
     set carried, rulebook H), or a card file on a set version other than the default
     (--cards takes one or the other).
 
-    >>> game_flags(GameConfig(expansions=("gifts",), players=2, give_optional=True), cards="")
+    >>> game_flags(Options(expansions=("gifts",), players=2, give_optional=True), cards="")
     ['--expansions', 'gifts', '--players', '2', '--rule', 'give_optional=true']
     """
     if config.removed or config.extra_sets:
         return None
-    default = GameConfig()
+    default = Options()
     if cards is None:
         if config.cards_file is not None and config.cards_version != default.cards_version:
             return None
@@ -61,7 +61,7 @@ def game_flags(config: GameConfig, cards: str | None = None) -> list[str] | None
 
 
 def rerun_command(
-    config: GameConfig,
+    config: Options,
     rank: int | str,
     cards: str | None = None,
     extra: Sequence[str] = (),

@@ -14,11 +14,11 @@ import math
 import numpy as np
 
 from solvers.allisbomb.cards.cards import CardSet, load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.common.errors import BadInput, nearest
 
 
-def deck_size(config: GameConfig) -> int:
+def deck_size(config: Options) -> int:
     """The number of cards in the game's deck (18 base, 13 Blitz, ...)."""
     return load_cards(config).n
 
@@ -70,7 +70,7 @@ def shuffles(n: int, count: int, rng: np.random.Generator) -> np.ndarray:
     return rng.permuted(np.tile(np.arange(n, dtype=np.int64), (count, 1)), axis=1)
 
 
-def deal_from_seed(config: GameConfig, seed: int) -> list[int]:
+def deal_from_seed(config: Options, seed: int) -> list[int]:
     """The deal `bombsolve allisbomb --seed N` plays: `np.random.default_rng(N)`."""
     return shuffle(deck_size(config), np.random.default_rng(seed)).tolist()
 

@@ -51,7 +51,7 @@ POSITION_FIELDS = (
     "turn",
     "next_card",
 )
-#: Every field of a position's ``config`` (`GameConfig.to_dict`).
+#: Every field of a position's ``config`` (`Options.to_dict`).
 CONFIG_FIELDS = {
     "expansions": "list_str",
     "hands": "bool",
@@ -307,7 +307,7 @@ def pile_format(data: dict, where: str = "position") -> int:
 def default_cards_version(config: dict) -> str:
     """The stand-in set a position's ``config`` without ``cards_version`` is read with: the
     version every configuration had before set versions existed (`UNVERSIONED_CARDS`) if
-    bombsolve wrote it (it has the ``label`` `GameConfig.to_dict` writes, and to_dict has
+    bombsolve wrote it (it has the ``label`` `Options.to_dict` writes, and to_dict has
     named the version ever since), else the current default (`DEFAULT_CARDS`)."""
     return UNVERSIONED_CARDS if "label" in config else DEFAULT_CARDS
 

@@ -37,7 +37,7 @@ from solvers.allisbomb.cards.cards import (
     load_cards,
     win_cards,
 )
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.rules.positions import (
     FORMAT,
     check_agrees,
@@ -145,7 +145,7 @@ class State:
     # --- basics -------------------------------------------------------------------------
 
     @property
-    def config(self) -> GameConfig:
+    def config(self) -> Options:
         return self.cards.config
 
     def copy(self) -> State:
@@ -1040,7 +1040,7 @@ _info = win_cards
 # --- rulebook B: setup -----------------------------------------------------------------------
 
 
-def new_game(config: GameConfig | CardSet, deck: list[int] | tuple[int, ...]) -> State:
+def new_game(config: Options | CardSet, deck: list[int] | tuple[int, ...]) -> State:
     """Set up a game from a deck order (card ids, top first) (rulebook B, F "Setup").
 
     Player 1 EQUIPS the top 3 cards; in the two-player game player 2 then EQUIPS 2.
@@ -1060,14 +1060,14 @@ def new_game(config: GameConfig | CardSet, deck: list[int] | tuple[int, ...]) ->
     return s
 
 
-def config_from_dict(c: object) -> GameConfig:
-    """Rebuild a GameConfig from `GameConfig.to_dict()` data; BadInput if malformed. Without
+def config_from_dict(c: object) -> Options:
+    """Rebuild a Options from `Options.to_dict()` data; BadInput if malformed. Without
     ``cards_version`` the stand-in set is `positions.default_cards_version`'s: the current
     default, or version 1 for a configuration bombsolve wrote before versions existed."""
     if not isinstance(c, dict):
         raise BadInput("position: 'config' must be an object")
     try:
-        cfg = GameConfig(
+        cfg = Options(
             expansions=tuple(c.get("expansions", ())),
             hands=bool(c.get("hands", False)),
             blitz=bool(c.get("blitz", False)),

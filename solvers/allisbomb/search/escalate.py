@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
 from solvers.allisbomb.rules.rules import new_game
 from solvers.allisbomb.search.solver import (
@@ -114,7 +114,7 @@ def table_bits_for(node_limit: int) -> int | None:
 
 
 def solve_escalating(
-    config: GameConfig,
+    config: Options,
     decks: np.ndarray,
     policy: Escalation = Escalation(),
     first_budget: int = PORTFOLIO_FIRST,
@@ -165,7 +165,7 @@ def solve_escalating(
 
 
 def escalation_line(
-    config: GameConfig, deck: np.ndarray, policy: Escalation, /, **fields: object
+    config: Options, deck: np.ndarray, policy: Escalation, /, **fields: object
 ) -> dict[str, object]:
     """Decide one deal (`deck`, int array [1, n]) under `policy` and return its record:
     `fields` first (which deal, which variant; `config` may be one of them), then the

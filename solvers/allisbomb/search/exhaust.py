@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from solvers.allisbomb.cards.cards import load_cards, provenance_words
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel import exhaust_kernel as EK
 from solvers.allisbomb.kernel.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, MAXC
 from solvers.allisbomb.kernel.layout import key_words, state_words
@@ -65,7 +65,7 @@ from solvers.common.errors import BadInput
 from solvers.common.runner import ChunkSpec, Study
 from solvers.common.stats import wilson_undecided
 
-BLITZ = GameConfig(blitz=True)
+BLITZ = Options(blitz=True)
 #: Deals decided per kernel call, and per runner case (a block: its decks are 13 int64
 #: each, 6.8 MB).
 BLOCK = 1 << 16
@@ -188,7 +188,7 @@ def _row(case: int, ranks: np.ndarray, res: dict[str, np.ndarray], cpu: float) -
     }
 
 
-def rerun_of_rank(config: GameConfig, r: int) -> str | None:
+def rerun_of_rank(config: Options, r: int) -> str | None:
     """The command that solves the Blitz deal of rank `r` of this count alone: its shuffle
     (`deal_of_rank`) by the rank `bombsolve allisbomb --rank` takes, which numbers every
     order of the 13 cards (`deals.rank`), not the deals of this count; `config` is the

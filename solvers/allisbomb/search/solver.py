@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 import numpy as np
 
 from solvers.allisbomb.cards.cards import CardSet, load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.allisbomb.kernel import kernel as K
 from solvers.allisbomb.kernel import layout
 from solvers.allisbomb.kernel.program import Program, compiled_program
@@ -110,7 +110,7 @@ class _Compiled:
 
 
 @lru_cache(maxsize=64)
-def compiled(config: GameConfig) -> _Compiled:
+def compiled(config: Options) -> _Compiled:
     """The card set and opcode arrays of a config (cached)."""
     cs = load_cards(config)
     prog = compiled_program(config)
@@ -251,7 +251,7 @@ def _deck_array(cards: CardSet, deck) -> np.ndarray:
 
 
 def solve_batch(
-    config: GameConfig,
+    config: Options,
     decks: np.ndarray,
     node_limit: int = DEFAULT_NODE_LIMIT,
     table_bits: int | None = None,
@@ -352,7 +352,7 @@ def solve_state(
 
 
 def _solve_root(
-    config: GameConfig,
+    config: Options,
     root: np.ndarray,
     make_state,
     t0: float,
@@ -564,7 +564,7 @@ def _dfs_call(
 
 
 def solve(
-    config: GameConfig,
+    config: Options,
     deck,
     node_limit: int = DEFAULT_NODE_LIMIT,
     shortest: bool = False,
@@ -587,7 +587,7 @@ def solve(
     With check=True a win's move list is replayed through the reference engine and a
     mismatch raises RuntimeError (it would be a bug, never a user error).
 
-    >>> solve(GameConfig(blitz=True), list(range(13))).outcome in ("win", "loss")
+    >>> solve(Options(blitz=True), list(range(13))).outcome in ("win", "loss")
     True
     """
     t0 = time.perf_counter()

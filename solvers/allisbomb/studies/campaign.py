@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, Options
 from solvers.allisbomb.rules.rules import DISCARD, State
 
 #: Points thresholds of the medals (rulebook H, "Score").
@@ -25,8 +25,8 @@ def campaign_config(
     removed: tuple[str, ...] = (),
     players: int = 1,
     cards_version: str = DEFAULT_CARDS,
-) -> GameConfig:
-    """The GameConfig of campaign game `game` (0 = MOSQUITOS ... 5 = ALL).
+) -> Options:
+    """The Options of campaign game `game` (0 = MOSQUITOS ... 5 = ALL).
 
     `removed` lists the labels removed so far (one entry per removed copy); `cards_version`
     names the stand-in set version (`config.CARD_VERSIONS`).
@@ -34,7 +34,7 @@ def campaign_config(
     if not 0 <= game < len(EXPANSIONS):
         raise ValueError(f"campaign game must be 0..{len(EXPANSIONS) - 1}, not {game}")
     current = EXPANSIONS[game]
-    return GameConfig(
+    return Options(
         expansions=(current,),
         hands=True,
         players=players,

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from solvers.allisbomb.cards.cards import Card, CardSet, Cond, Side, Step, _set_kinds, load_cards
-from solvers.allisbomb.cards.config import GameConfig
+from solvers.allisbomb.cards.config import Options
 from solvers.common.errors import BadInput
 
 #: The loader's NUMBER range (cards.py `_parse_side`): edits stay inside it.
@@ -70,7 +70,7 @@ def _kinds(cs: CardSet) -> list[Card]:
     return list(dict.fromkeys(cs.cards))
 
 
-def source_kinds(config: GameConfig) -> list[Card]:
+def source_kinds(config: Options) -> list[Card]:
     """Every card kind of `config`'s sets as the files give them, in load order, including the
     base cards WAKING UP replaces (the loader removes them again when the file is read back)."""
     return list(_set_kinds(config)[0])
@@ -292,12 +292,12 @@ def write_card_file(text: str, directory: Path | None = None) -> Path:
     return path
 
 
-def edited_config(config: GameConfig, edit: Edit, directory: Path | None = None) -> GameConfig:
+def edited_config(config: Options, edit: Edit, directory: Path | None = None) -> Options:
     """The game of `config` with `edit` applied: its cards as a card file (`--cards`).
 
     A single edit may break what the rulebook fixes (one JOKER fewer, a PRINCESS who cannot
     win): that is the designer's question, so the edited game is played as nonstandard
-    (`GameConfig.allow_nonstandard`, the loader warns instead of refusing). A `--variant`
+    (`Options.allow_nonstandard`, the loader warns instead of refusing). A `--variant`
     file keeps the base game's setting.
     """
     if edit.kind == "file":

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS, GameConfig
+from solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS, Options
 from solvers.allisbomb.rules.commands import rerun_command
 from solvers.allisbomb.rules.deals import rank
 from solvers.allisbomb.rules.rules import new_game
@@ -70,7 +70,7 @@ CHUNK_SIZE = {"perfect": 250, "greedy": 50, "lookahead": 5}
 
 
 def _play(
-    player: str, config: GameConfig, decks: np.ndarray, params: Mapping[str, Any]
+    player: str, config: Options, decks: np.ndarray, params: Mapping[str, Any]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return (outcome codes, positions searched) of `player` on each deal of `config`."""
     if player == "perfect":
@@ -160,7 +160,7 @@ def sensitivity_estimate(df: pd.DataFrame) -> str:
 
 
 def sensitivity_study(
-    config: GameConfig,
+    config: Options,
     deals: int,
     seed: int,
     player: str = "perfect",
@@ -295,22 +295,22 @@ def variant_file_name(edit: Edit) -> str:
     return f"variant-{Path(edit.path).stem}.toml"
 
 
-def needs_whole_file(config: GameConfig) -> bool:
+def needs_whole_file(config: Options) -> bool:
     """True if no single ``--cards`` value opens `config`'s cards.
 
-    A card file defines some sets and the game's set version (`GameConfig.cards_version`)
+    A card file defines some sets and the game's set version (`Options.cards_version`)
     gives the others; ``--cards`` takes a version or a file, so a file played on a version
     other than the default one can only be opened from a file holding every set.
     """
     return config.cards_file is not None and config.cards_version != DEFAULT_CARDS
 
 
-def whole_card_file(config: GameConfig, title: str) -> str:
+def whole_card_file(config: Options, title: str) -> str:
     """`config`'s cards as one card file defining every set in play (opens with ``--cards``)."""
     return card_file_text(source_kinds(config), title)
 
 
-def _cards_value(config: GameConfig, cards_dir: str, whole_name: str) -> str:
+def _cards_value(config: Options, cards_dir: str, whole_name: str) -> str:
     """The ``--cards`` value that opens `config`'s cards ('' for the default set)."""
     if config.cards_file is None:
         return "" if config.cards_version == DEFAULT_CARDS else config.cards_version
@@ -319,7 +319,7 @@ def _cards_value(config: GameConfig, cards_dir: str, whole_name: str) -> str:
     return str(config.cards_file)
 
 
-def _open(config: GameConfig, rank_text: str, cards: str) -> str:
+def _open(config: Options, rank_text: str, cards: str) -> str:
     """The command that opens one deal: `bombsolve allisbomb --rank R [flags] [--cards F]`."""
     command = rerun_command(config, rank_text, cards=cards)
     if command is None:  # a sensitivity study plays no campaign game

@@ -40,7 +40,7 @@ from solvers.allisbomb.cards.config import (
     DEFAULT_CARDS,
     EXPANSIONS,
     UNVERSIONED_CARDS,
-    GameConfig,
+    Options,
     cards_option,
 )
 from solvers.allisbomb.rules.deals import rank
@@ -97,16 +97,16 @@ PARAM_WORDS = {
 }
 
 
-def matrix_configs() -> list[GameConfig]:
+def matrix_configs() -> list[Options]:
     """Every standard configuration, each without and with HANDS.
 
     Base; base + each expansion alone; all expansions; Blitz; two players. Blitz has no
     HANDS variant: it "uses only the cards from the base set" (rulebook G, "Blitz").
     """
-    bases = [GameConfig()]
-    bases += [GameConfig(expansions=(e,)) for e in EXPANSIONS]
-    bases += [GameConfig(expansions=EXPANSIONS), GameConfig(blitz=True), GameConfig(players=2)]
-    out: list[GameConfig] = []
+    bases = [Options()]
+    bases += [Options(expansions=(e,)) for e in EXPANSIONS]
+    bases += [Options(expansions=EXPANSIONS), Options(blitz=True), Options(players=2)]
+    out: list[Options] = []
     for c in bases:
         out.append(c)
         if not c.blitz:
@@ -114,25 +114,25 @@ def matrix_configs() -> list[GameConfig]:
     return out
 
 
-def config_to_params(c: GameConfig) -> dict[str, Any]:
+def config_to_params(c: Options) -> dict[str, Any]:
     """A configuration as JSON-ready study parameters (card file by path)."""
     d = c.to_dict()
     d.pop("label", None)
     return d
 
 
-def config_from_params(d: Mapping[str, Any]) -> GameConfig:
+def config_from_params(d: Mapping[str, Any]) -> Options:
     """Inverse of `config_to_params`."""
     d = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
     d.setdefault("cards_version", UNVERSIONED_CARDS)  # made before set versions existed
     if d.get("cards_file"):
         d["cards_file"] = Path(d["cards_file"])
-    return GameConfig(**d).validate()
+    return Options(**d).validate()
 
 
-def config_from_label(text: str, cards_file: str | Path | None = None) -> GameConfig:
+def config_from_label(text: str, cards_file: str | Path | None = None) -> Options:
     """The configuration a report label names, e.g. 'base+mosquitos+hands', 'blitz',
-    'base/2p', 'base+all+hands/give-optional' (the inverse of `GameConfig.label`), and
+    'base/2p', 'base+all+hands/give-optional' (the inverse of `Options.label`), and
     'base/cards=standin-v1' for a set version (which labels leave out). `cards_file`: the
     `--cards` value, a set version or a card file.
 
@@ -176,10 +176,10 @@ def config_from_label(text: str, cards_file: str | Path | None = None) -> GameCo
             raise unknown(f"option in configuration {label!r}:", key, tuple(flags))
         name, value = flags[key]
         fields[name] = value
-    return GameConfig(**fields).validate()
+    return Options(**fields).validate()
 
 
-def parse_configs(text: str, cards_file: str | Path | None = None) -> list[GameConfig]:
+def parse_configs(text: str, cards_file: str | Path | None = None) -> list[Options]:
     """Configurations from a comma-separated list of labels (``--configs``)."""
     configs = [config_from_label(t, cards_file) for t in text.split(",") if t.strip()]
     if not configs:
@@ -432,7 +432,7 @@ _WARM: set[tuple[str, int, str]] = set()
 
 
 def _warm(
-    config: GameConfig, deck: np.ndarray, node_limit: int, policy: Escalation | None = None
+    config: Options, deck: np.ndarray, node_limit: int, policy: Escalation | None = None
 ) -> None:
     """Solve one deal untimed the first time this process meets a configuration and node
     limit, so that no row's ``seconds`` holds the kernel's load or the table's allocation.
@@ -455,7 +455,7 @@ def sweep_estimate(df: pd.DataFrame) -> str:
 
 
 def sweep_study(
-    configs: Sequence[GameConfig],
+    configs: Sequence[Options],
     deals: int,
     seed: int,
     node_limit: int = SWEEP_NODE_LIMIT,

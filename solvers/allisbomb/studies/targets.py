@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, GameConfig
+from solvers.allisbomb.cards.config import EXPANSIONS, Options
 from solvers.allisbomb.rules.rules import Outcome, new_game
 from solvers.allisbomb.search.agents import lookahead_game
 from solvers.allisbomb.search.solver import solve_batch
@@ -39,12 +39,12 @@ from solvers.common.paired import PairedDifference, paired_difference
 from solvers.common.stats import binomial_half_quantile, wilson_undecided
 
 #: The configurations the statements compare (by short name).
-CONFIGS: dict[str, GameConfig] = {
-    "base": GameConfig(),
-    "blitz": GameConfig(blitz=True),
-    **{e: GameConfig(expansions=(e,)) for e in EXPANSIONS},
-    "base+hands": GameConfig(hands=True),
-    **{f"{e}+hands": GameConfig(expansions=(e,), hands=True) for e in EXPANSIONS},
+CONFIGS: dict[str, Options] = {
+    "base": Options(),
+    "blitz": Options(blitz=True),
+    **{e: Options(expansions=(e,)) for e in EXPANSIONS},
+    "base+hands": Options(hands=True),
+    **{f"{e}+hands": Options(expansions=(e,), hands=True) for e in EXPANSIONS},
 }
 
 
