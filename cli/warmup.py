@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import click
 
 from cli.progress import progress_bar, wants_progress
-from solvers.allisbomb.warmup import KERNELS as ALLISBOMB_KERNELS
+from solvers.allisbomb import KERNELS as ALLISBOMB_KERNELS
 from solvers.bomber import KERNELS as BOMBER_KERNELS
 from solvers.common.errors import unknown
 from solvers.common.game import Kernel as KernelRecord
@@ -203,7 +203,7 @@ def ensure_extended(configs) -> float:
     has a card file with extended rows, saying so on stderr first when they are not
     cached; return the seconds (0 when none has them). Called once before a sweep's
     workers start; the sweep's own kernel serves every card file."""
-    from solvers.allisbomb.search.solver import compiled
+    from solvers.allisbomb import compiled
 
     if not any(compiled(c).prog.extended for c in configs):
         return 0.0
