@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import click
 
+from solvers.bombastic import KERNELS as BOMBASTIC_KERNELS
 from solvers.common.errors import unknown
 from solvers.common.numba_cache import all_cached, argument_index
 from solvers.common.progress import progress_bar, wants_progress
@@ -46,11 +47,17 @@ class Kernel:
     estimate_alone: float | None = None
 
     def estimate_now(self) -> float:
-        """The estimate for this process: `estimate_alone` while `after` is not cached."""
-        if self.after is not None and self.estimate_alone is not None:
-            if not all(all_cached(k.entries()) for k in kernels_of(self.game, self.after)):
-                return self.estimate_alone
-        return self.estimate
+        """The estimate for this process (`estimate_now`)."""
+        return estimate_now(self)
+
+
+def estimate_now(kernel) -> float:
+    """The estimate of a kernel record for this process: `estimate_alone` while the part
+    it is built `after` is not cached."""
+    if kernel.after is not None and kernel.estimate_alone is not None:
+        if not all(all_cached(k.entries()) for k in kernels_of(kernel.game, kernel.after)):
+            return kernel.estimate_alone
+    return kernel.estimate
 
 
 def _allisbomb_solve(node_limit: int = 1) -> None:
@@ -229,31 +236,6 @@ def _bomber_entries() -> list:
     return [kernel.play_random_games]
 
 
-def _bombastic_infostates() -> None:
-    from solvers.bombastic.infostates_kernel import count_infostates_fast
-
-    count_infostates_fast(1, 0)
-
-
-def _bombastic_infostates_entries() -> list:
-    from solvers.bombastic import infostates_kernel
-
-    return [infostates_kernel._count_root]
-
-
-def _bombastic_ismcts() -> None:
-    from solvers.bombastic.agents import make_agent, play_game
-
-    for spec in ("ismcts:4", "ismcts-guarded:4", "ismcts-heuristic:4"):
-        play_game(make_agent(spec), make_agent("random"), 1)
-
-
-def _bombastic_ismcts_entries() -> list:
-    from solvers.bombastic import kernel
-
-    return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
-
-
 #: The estimates below are cold-compile CPU seconds on the 2-core AMD EPYC machine, one
 #: process each into an empty cache, idle, rounded up (results/PERFORMANCE.md, "Cold
 #: compile of each kernel"; Numba's call typing answered from a table,
@@ -327,22 +309,7 @@ KERNELS: list[Kernel] = [
         after="sweep",
         estimate_alone=EXHAUST_ESTIMATE_ALONE,
     ),
-    Kernel(
-        "bombastic",
-        "infostates",
-        "Bombastic information-state counter",
-        12,  # 9.1-9.3
-        _bombastic_infostates_entries,
-        _bombastic_infostates,
-    ),
-    Kernel(
-        "bombastic",
-        "ismcts",
-        "Bombastic ISMCTS playouts",
-        16,  # 13.2-13.3
-        _bombastic_ismcts_entries,
-        _bombastic_ismcts,
-    ),
+    *BOMBASTIC_KERNELS,
     Kernel("dragon", "play", "Bomb the Dragon kernel", 14, _dragon_entries, _dragon),  # 10.8-11.3
     Kernel(
         "dragon",
@@ -407,7 +374,7 @@ def ensure_compiled(game: str, part: str | None = None, **warm_args) -> float:
             k.warm(**warm_args)
             continue
         click.echo(
-            f"bombsolve: compiling the {k.title} once, about {k.estimate_now():.0f} s on an idle "
+            f"bombsolve: compiling the {k.title} once, about {estimate_now(k):.0f} s on an idle "
             "core; later runs start in about a second (`bombsolve warmup` compiles every "
             "kernel ahead)",
             err=True,
