@@ -646,7 +646,7 @@ class GuardedISMCTSAgent(ISMCTSAgent):
     def choose(self, view: View, rng: np.random.Generator) -> int:
         keep = safe_gambles(view, self.cache.get(view.observations))
         if len(keep) < len(view.legal):
-            view = replace(view, legal=keep)
+            view = replace(view, legal=tuple(keep))
         return super().choose(view, rng)
 
 
