@@ -51,14 +51,6 @@ def rules_record(options) -> dict:
     return record
 
 
-def options_from_rules(rule_pairs):
-    """Options from ``--rule NAME=VALUE`` texts alone (commands without the older flags)."""
-    from solvers.bombastic.readings import BY_NAME
-    from solvers.bombastic.rules import Options
-
-    return Options(**parse_rule_pairs(rule_pairs, {r.name: r.kind for r in BY_NAME.values()}))
-
-
 def _symbol(text: str) -> int:
     text = text.upper()
     if text not in ("X", "O"):
@@ -102,8 +94,14 @@ def odds(as_: str, events: str, rule_pairs, as_json: bool) -> None:
     Example:
       bombsolve bombastic odds --as X --events "peek 4=X; show 0=O; swap 0 8"
     """
-    from solvers.bombastic.beliefs import event_text, exact_belief, parse_events
-    from solvers.bombastic.tiles import LINE_NAMES, LINES
+    from solvers.bombastic import (
+        LINE_NAMES,
+        LINES,
+        event_text,
+        exact_belief,
+        options_from_rules,
+        parse_events,
+    )
 
     mine = _symbol(as_)
     options = options_from_rules(rule_pairs)
@@ -207,8 +205,9 @@ def rule_options(fn):
 
 def make_options(kw: dict):
     """Pop the rule options from a command's keyword arguments and build Options."""
-    from solvers.bombastic.readings import BY_NAME
-    from solvers.bombastic.rules import Options, card_by_slug
+    from solvers.bombastic import READINGS, Options, card_by_slug
+
+    by_name = {r.name: r for r in READINGS}
 
     removed = tuple(int(card_by_slug(s.strip())) for s in kw.pop("without").split(",") if s.strip())
     fields = {
@@ -221,11 +220,11 @@ def make_options(kw: dict):
     }
     defaults = Options()
     for name, value in parse_rule_pairs(
-        kw.pop("rule_pairs"), {r.name: r.kind for r in BY_NAME.values()}
+        kw.pop("rule_pairs"), {r.name: r.kind for r in READINGS}
     ).items():
         if fields[name] != getattr(defaults, name) and fields[name] != value:
             raise BadInput(
-                f"--rule {name}={value} contradicts {BY_NAME[name].flag}; expected one of them"
+                f"--rule {name}={value} contradicts {by_name[name].flag}; expected one of them"
             )
         fields[name] = value
     return Options(**fields, removed=removed)
@@ -233,7 +232,7 @@ def make_options(kw: dict):
 
 def options_flags(options) -> str:
     """The command-line flags that give these rule options (empty for the defaults)."""
-    from solvers.bombastic.rules import CARD_SLUG, Card, Options
+    from solvers.bombastic import CARD_SLUG, Card, Options
 
     d = Options()
     flags = []
@@ -328,7 +327,7 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     Example:
       bombsolve bombastic play --x greedy --o heuristic --games 200 --seed 42
     """
-    from solvers.bombastic.study import match_study, summarize
+    from solvers.bombastic import match_study, summarize
     from solvers.common.runner import run_study
 
     _check_out(out)
@@ -414,8 +413,8 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
     Example:
       bombsolve bombastic tournament --agents random,heuristic,greedy --games 40 --seed 42
     """
-    from solvers.bombastic.study import pairing_table, ratings
-    from solvers.bombastic.study import tournament as run_tournament
+    from solvers.bombastic import pairing_table, ratings
+    from solvers.bombastic import tournament as run_tournament
 
     _check_out(out)
     options = make_options(kw)
@@ -475,9 +474,7 @@ def replay(seed, game, x, o, as_json, **kw) -> None:
       bombsolve bombastic replay --seed 42 --x greedy --o heuristic
       bombsolve bombastic replay --seed 42 --game 3 --x greedy --o heuristic
     """
-    from solvers.bombastic.agents import make_agent
-    from solvers.bombastic.replay import replay_lines, replay_record
-    from solvers.bombastic.study import match_game_seed
+    from solvers.bombastic import make_agent, match_game_seed, replay_lines, replay_record
 
     options = make_options(kw)
     make_agent(x), make_agent(o)  # one clear line on a bad name
@@ -534,8 +531,7 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
     import math
     import time
 
-    from solvers.bombastic.infostates import count_infostates
-    from solvers.bombastic.infostates_kernel import Memo, MemoFull, count_infostates_fast
+    from solvers.bombastic import Memo, MemoFull, count_infostates, count_infostates_fast
 
     options = make_options(kw)
     players = {"X": [0], "O": [1], "both": [0, 1]}[player]
@@ -632,8 +628,7 @@ def study(
     Example:
       bombsolve bombastic study --out /tmp/bombastic --games 20 --card-games 100 --seed 42
     """
-    from solvers.bombastic.agents import make_agent
-    from solvers.bombastic.study import REFERENCE_GAMES, reference_study
+    from solvers.bombastic import REFERENCE_GAMES, make_agent, options_from_rules, reference_study
 
     options = options_from_rules(rule_pairs)
     names = [a.strip() for a in agents.split(",") if a.strip()]
@@ -685,8 +680,7 @@ def rules_cmd(as_json, **kw) -> None:
       bombsolve bombastic rules --rule shuffle=opponent
     """
 
-    from solvers.bombastic.readings import READINGS
-    from solvers.bombastic.rules import Options
+    from solvers.bombastic import READINGS, Options
 
     options = make_options(kw)
     defaults = Options()
@@ -722,7 +716,7 @@ def rules_cmd(as_json, **kw) -> None:
             default = " (default)" if value == text(row["default"]) else ""
             click.echo(f"    {mark} {value}{default}: {words}")
     if options.removed:
-        from solvers.bombastic.rules import CARD_SLUG, Card
+        from solvers.bombastic import CARD_SLUG, Card
 
         taken = ", ".join(CARD_SLUG[Card(c)] for c in options.removed)
         click.echo(f"\nCards taken out of the deck (--without): {taken}")

@@ -17,44 +17,25 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import click
 
 from cli.progress import progress_bar, wants_progress
 from solvers.allisbomb import KERNELS as ALLISBOMB_KERNELS
+from solvers.bombastic import KERNELS as BOMBASTIC_KERNELS
 from solvers.bomber import KERNELS as BOMBER_KERNELS
 from solvers.common.errors import unknown
-from solvers.common.game import Kernel as KernelRecord
+from solvers.common.game import Kernel
 from solvers.common.numba_cache import all_cached
 from solvers.dragon import KERNELS as DRAGON_KERNELS
 
 
-@dataclass(frozen=True)
-class Kernel:
-    """One kernel of a game: what it is, its compile estimate, its entry points and a
-    call that compiles them (a tiny run)."""
-
-    game: str
-    part: str
-    title: str
-    #: Cold-compile seconds on the 2-core AMD EPYC machine, empty cache, rounded up
-    #: (results/PERFORMANCE.md, "Cold compile of each kernel").
-    estimate: float
-    entries: Callable[[], list]
-    warm: Callable[..., None]
-    #: The part of the same game whose kernel this one builds on (its callees compiled
-    #: already), and the estimate when that part is not cached yet.
-    after: str | None = None
-    estimate_alone: float | None = None
-
-    def estimate_now(self) -> float:
+def estimate_now(self) -> float:
         """The estimate for this process (`estimate_now`)."""
         return estimate_now(self)
 
 
-def estimate_now(k: Kernel | KernelRecord) -> float:
+def estimate_now(k: Kernel) -> float:
     """The compile estimate of `k` for this process: `estimate_alone` while the part it
     builds on (`after`) is not cached."""
     if k.after is not None and k.estimate_alone is not None:
@@ -63,49 +44,9 @@ def estimate_now(k: Kernel | KernelRecord) -> float:
     return k.estimate
 
 
-def _bombastic_infostates() -> None:
-    from solvers.bombastic.infostates_kernel import count_infostates_fast
-
-    count_infostates_fast(1, 0)
-
-
-def _bombastic_infostates_entries() -> list:
-    from solvers.bombastic import infostates_kernel
-
-    return [infostates_kernel._count_root]
-
-
-def _bombastic_ismcts() -> None:
-    from solvers.bombastic.agents import make_agent, play_game
-
-    for spec in ("ismcts:4", "ismcts-guarded:4", "ismcts-heuristic:4"):
-        play_game(make_agent(spec), make_agent("random"), 1)
-
-
-def _bombastic_ismcts_entries() -> list:
-    from solvers.bombastic import kernel
-
-    return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
-
-
-KERNELS: list[Kernel | KernelRecord] = [
+KERNELS: list[Kernel] = [
     *ALLISBOMB_KERNELS,
-    Kernel(
-        "bombastic",
-        "infostates",
-        "Bombastic information-state counter",
-        12,  # 9.1-9.3
-        _bombastic_infostates_entries,
-        _bombastic_infostates,
-    ),
-    Kernel(
-        "bombastic",
-        "ismcts",
-        "Bombastic ISMCTS playouts",
-        16,  # 13.2-13.3
-        _bombastic_ismcts_entries,
-        _bombastic_ismcts,
-    ),
+    *BOMBASTIC_KERNELS,
     *DRAGON_KERNELS,
     *BOMBER_KERNELS,
 ]
@@ -113,7 +54,7 @@ KERNELS: list[Kernel | KernelRecord] = [
 GAMES = ("allisbomb", "bombastic", "dragon", "bomber")
 
 
-def kernels_of(game: str, part: str | None = None) -> list[Kernel | KernelRecord]:
+def kernels_of(game: str, part: str | None = None) -> list[Kernel]:
     """The kernels of `game` (one `part` of it if given)."""
     return [k for k in KERNELS if k.game == game and (part is None or k.part == part)]
 

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from cli import warmup
 from cli.main import cli
+from solvers.common.game import Kernel
 from solvers.common.numba_cache import all_cached, is_cached, loaded
 
 
@@ -35,7 +36,7 @@ def test_a_cold_kernel_is_announced_on_stderr_before_it_compiles(monkeypatch, ca
         seen.append(capsys.readouterr().err)  # what was printed before compiling began
         cold(1)
 
-    k = warmup.Kernel("bomber", "play", "test kernel", 7, lambda: [cold], warm)
+    k = Kernel("bomber", "play", "test kernel", 7, lambda: [cold], warm)
     monkeypatch.setattr(warmup, "KERNELS", [k])
     assert not is_cached(cold)
     warmup.ensure_compiled("bomber")
@@ -90,14 +91,14 @@ def test_a_kernel_built_on_another_estimates_more_while_that_one_is_cold(monkeyp
     def below(x):
         return x + 1
 
-    base = warmup.Kernel("bomber", "play", "base kernel", 7, lambda: [below], lambda: below(1))
-    top = warmup.Kernel(
+    base = Kernel("bomber", "play", "base kernel", 7, lambda: [below], lambda: below(1))
+    top = Kernel(
         "bomber", "top", "top kernel", 2, lambda: [], lambda: None, after="play", estimate_alone=9
     )
     monkeypatch.setattr(warmup, "KERNELS", [base, top])
-    assert top.estimate_now() == 9 and base.estimate_now() == 7
+    assert warmup.estimate_now(top) == 9 and warmup.estimate_now(base) == 7
     below(1)
-    assert top.estimate_now() == 2
+    assert warmup.estimate_now(top) == 2
 
 
 def test_the_exhaust_part_follows_the_sweep_it_builds_on():

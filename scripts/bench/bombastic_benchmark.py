@@ -23,26 +23,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import numpy as np  # noqa: E402
 
-from solvers.bombastic import kernel as K  # noqa: E402
-from solvers.bombastic.agents import (  # noqa: E402
-    HeuristicAgent,
-    HeuristicISMCTSAgent,
-    ISMCTSAgent,
-    make_agent,
-    play_game,
-    view_of,
-)
-from solvers.bombastic.beliefs import (  # noqa: E402
+from solvers.bombastic import (  # noqa: E402
     HAS_BITS,
+    SWAP_MAP,
     TRIPLE_MAP,
     ExactBelief,
     FastBelief,
+    HeuristicAgent,
+    HeuristicISMCTSAgent,
+    ISMCTSAgent,
+    Options,
+    SplitMix64,
+    State,
     framed_loop,
+    kernel_new_state,
+    kernel_options_args,
+    kernel_playout_casual,
+    kernel_random_games,
+    make_agent,
     mask_map_loop,
     mask_update_loop,
+    play_game,
+    random_game,
+    view_of,
 )
-from solvers.bombastic.rules import Options, SplitMix64, State, random_game  # noqa: E402
-from solvers.bombastic.tiles import SWAP_MAP  # noqa: E402
 from solvers.common.host import host_info  # noqa: E402
 
 
@@ -60,14 +64,14 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     res: dict = {"host": host_info()}
-    cards, cap, second, _ = K.options_args(Options())
+    cards, cap, second, _ = kernel_options_args(Options())
 
-    compile_s, _ = timed(K.random_games, 0, 10, cards, cap, second)
+    compile_s, _ = timed(kernel_random_games, 0, 10, cards, cap, second)
     res["kernel_compile_or_cache_load_s"] = compile_s
     # Same games in both engines: seeds 0..ref_games-1.
     t_ref, _ = timed(lambda: [random_game(s) for s in range(args.ref_games)])
-    t_ker_same, out = timed(K.random_games, 0, args.ref_games, cards, cap, second)
-    t_ker, out_big = timed(K.random_games, 0, args.games, cards, cap, second)
+    t_ker_same, out = timed(kernel_random_games, 0, args.ref_games, cards, cap, second)
+    t_ker, out_big = timed(kernel_random_games, 0, args.games, cards, cap, second)
     res["random_games"] = {
         "reference_games_per_s": args.ref_games / t_ref,
         "kernel_games_per_s_same_games": args.ref_games / t_ker_same,
@@ -195,9 +199,12 @@ def _ismcts_speed(n_views: int) -> dict:
 
     def run(agent_cls):
         agent = agent_cls(its)
-        agent.act(views[0], np.random.default_rng(0))  # warm up (and compile)
+        agent.act(views[0], views[0].legal, np.random.default_rng(0))  # warm up (and compile)
         t, _ = timed(
-            lambda: [agent_cls(its).act(v, np.random.default_rng(i)) for i, v in enumerate(views)]
+            lambda: [
+                agent_cls(its).act(v, v.legal, np.random.default_rng(i))
+                for i, v in enumerate(views)
+            ]
         )
         return its * len(views) / t
 
@@ -212,12 +219,12 @@ def _ismcts_speed(n_views: int) -> dict:
 
     n_play = 20_000
     know = np.zeros((2, 9), dtype=np.int8)
-    states = [K.new_state(s) for s in range(n_play)]
-    K.playout_casual(K.new_state(0), know.copy(), 0)
+    states = [kernel_new_state(s) for s in range(n_play)]
+    kernel_playout_casual(kernel_new_state(0), know.copy(), 0)
 
     def casual():
         for s, st in enumerate(states):
-            K.playout_casual(st, know.copy(), s)
+            kernel_playout_casual(st, know.copy(), s)
 
     t_cas, _ = timed(casual)
     n_ref = 300

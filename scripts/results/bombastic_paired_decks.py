@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from solvers.bombastic.study import card_variants, match_study  # noqa: E402
+from solvers.bombastic import card_variants, match_study  # noqa: E402
 from solvers.common.errors import unknown  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from solvers.bombastic.study import reference_study  # noqa: E402
+from solvers.bombastic import reference_study  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.stats import wilson, wilson_undecided  # noqa: E402
 
@@ -195,7 +195,7 @@ def main() -> None:
     t0 = time.time()
     out = Path(args.out)
     if args.charts_only:
-        from solvers.bombastic.study import draw_reference_charts
+        from solvers.bombastic import draw_reference_charts
 
         print("charts: " + ", ".join(draw_reference_charts(out)))
     if args.blocks_only or args.charts_only:

@@ -31,9 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from solvers.bombastic.agents import make_agent, play_game  # noqa: E402
-from solvers.bombastic.rules import Options  # noqa: E402
-from solvers.bombastic.study import match_study  # noqa: E402
+from solvers.bombastic import Options, make_agent, match_study, play_game  # noqa: E402
 from solvers.common.readme import update_block  # noqa: E402
 from solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402
 from solvers.common.stats import wilson  # noqa: E402
@@ -131,10 +129,10 @@ def time_moves(a: str, b: str, games: int, seed: int) -> dict:
     after one decision to warm up (Numba loads its compiled code on the first call)."""
     import numpy as np
 
-    from solvers.bombastic.agents import view_of
-    from solvers.bombastic.rules import State
+    from solvers.bombastic import State, view_of
 
-    make_agent(a).act(view_of(State.new(seed - 1), 0), np.random.default_rng(0))
+    first = view_of(State.new(seed - 1), 0)
+    make_agent(a).act(first, first.legal, np.random.default_rng(0))
     times: list[float] = []
 
     class Timed:
@@ -142,10 +140,10 @@ def time_moves(a: str, b: str, games: int, seed: int) -> dict:
             self.agent = agent
             self.omniscient = False
 
-        def act(self, view, rng):
+        def act(self, view, legal, rng):
             t = time.perf_counter()
-            out = self.agent.act(view, rng)
-            if len(view.legal) > 1:
+            out = self.agent.act(view, legal, rng)
+            if len(legal) > 1:
                 times.append(time.perf_counter() - t)
             return out
 

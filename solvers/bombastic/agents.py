@@ -1,9 +1,11 @@
 """Who makes the decisions: named agents, and a game loop that feeds them views.
 
-Every agent but `omniscient` sees a `View`: the public state plus that
-player's own observations, never the tiles. Agents are registered by short name in
-`AGENTS`; a spec string may carry one parameter, e.g. ``ismcts:400`` (iterations) or
-``greedy:0.7`` (go-for-it threshold).
+Every agent chooses with ``act(view, legal, rng)`` (solvers/common/game.py). Every agent
+but `omniscient` sees a `View`: the public state plus that player's own observations,
+never the tiles; the omniscient agent's view is the whole `State`. Agents are registered
+by short name in `REGISTRY`, split into `AGENTS` (they play from a `View`) and
+`OMNISCIENT_AGENTS`; a spec string may carry one parameter, e.g. ``ismcts:400``
+(iterations) or ``greedy:0.7`` (go-for-it threshold).
 
 * ``random``      uniformly random legal decisions.
 * ``heuristic``   a casual player: goes for a line it knows is all its own (after turn
@@ -43,6 +45,7 @@ player's own observations, never the tiles. Agents are registered by short name 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -87,22 +90,23 @@ for _k, _shape in enumerate(L_SHAPES):
         L_ALL[_s, _k] = (ARR[:, list(_shape)] == _s).all(axis=1)
 
 
-@dataclass
+@dataclass(frozen=True)
 class View:
-    """What one player may see: public state and their own observations."""
+    """What one player may see: public state and their own observations (a frozen value:
+    two views are equal when the player saw the same)."""
 
     player: int
     symbol: int
     phase: Phase
     card: int
-    picked: list[int]
-    face_up: list[int]
-    observations: list
+    picked: tuple[int, ...]
+    face_up: tuple[int, ...]
+    observations: tuple[tuple, ...]
     turn_number: int
     options: Options
-    legal: list[int]
+    legal: tuple[int, ...]
     deck_size: int
-    cycled: list[int]
+    cycled: tuple[int, ...]
     swap_a: int
     swap_first: tuple[int, int] | None
 
@@ -114,47 +118,73 @@ def view_of(state: State, player: int) -> View:
         symbol=state.symbol(player),
         phase=state.phase,
         card=state.card,
-        picked=list(state.picked),
-        face_up=list(state.face_up),
-        observations=state.observations[player],
+        picked=tuple(state.picked),
+        face_up=tuple(state.face_up),
+        observations=tuple(state.observations[player]),
         turn_number=state.turn_number,
         options=state.options,
-        legal=state.legal_actions(),
+        legal=tuple(state.legal_actions()),
         deck_size=len(state.deck),
-        cycled=list(state.cycled),
+        cycled=tuple(state.cycled),
         swap_a=state.swap_a,
         swap_first=state.swap_first,
     )
 
 
 class _BeliefCache:
-    """Keeps one player's FastBelief up to date as their observation list grows."""
+    """Keeps one player's FastBelief up to date as their observations grow: the events
+    it has folded in are kept, and a list that does not start with them starts over (a
+    belief depends on the events alone, so the result is the same either way)."""
 
     def __init__(self) -> None:
-        self.key: int | None = None
-        self.seen = 0
+        self.events: tuple = ()
         self.belief = FastBelief.uniform()
 
-    def get(self, observations: list) -> FastBelief:
-        if self.key != id(observations) or self.seen > len(observations):
-            self.key, self.seen, self.belief = id(observations), 0, FastBelief.uniform()
-        for ev in observations[self.seen :]:
+    def get(self, observations: Sequence) -> FastBelief:
+        seen = len(self.events)
+        if len(observations) < seen or tuple(observations[:seen]) != self.events:
+            self.events, self.belief, seen = (), FastBelief.uniform(), 0
+        for ev in observations[seen:]:
             self.belief.update(ev)
-        self.seen = len(observations)
+        self.events = tuple(observations)
         return self.belief
 
 
+def as_generator(rng: np.random.Generator | SplitMix64) -> np.random.Generator:
+    """The NumPy generator an agent draws from: `rng` itself, or one seeded from the next
+    output of a `SplitMix64` (the front door's generator, solvers/common/game.py)."""
+    if isinstance(rng, SplitMix64):
+        return np.random.default_rng(rng.next())
+    return rng
+
+
 class Agent:
-    """Base class: `act(view, rng)` returns a legal action."""
+    """Base class: `act(view, legal, rng)` returns one of `legal`.
+
+    `rng` is a NumPy generator (what `play_game` gives each seat, so that every game
+    played keeps its decisions) or a `SplitMix64`, which then seeds a NumPy generator
+    (`as_generator`). Subclasses implement `choose(view, rng)` over `view.legal`.
+    """
 
     name = "agent"
+    #: An omniscient agent's view is the whole `State` (`OMNISCIENT_AGENTS`).
     omniscient = False
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
-        raise NotImplementedError
+    def act(
+        self,
+        view: View | State,
+        legal: Sequence[int],
+        rng: np.random.Generator | SplitMix64,
+    ) -> int:
+        """Return one of `legal`, the actions to choose among (all of `view.legal`, or
+        some of them)."""
+        if isinstance(view, View) and self.omniscient:
+            raise TypeError(f"{self.name} sees every tile: its view is the whole State")
+        if isinstance(view, View) and tuple(legal) != view.legal:
+            view = replace(view, legal=tuple(legal))
+        return self.choose(view, as_generator(rng))
 
-    def act_full(self, state: State, rng: np.random.Generator) -> int:
-        """Omniscient agents get the whole state instead of a view."""
+    def choose(self, view: View, rng: np.random.Generator) -> int:
         raise NotImplementedError
 
     def spec(self) -> str:
@@ -166,7 +196,7 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
+    def choose(self, view: View, rng: np.random.Generator) -> int:
         return view.legal[int(rng.integers(len(view.legal)))]
 
 
@@ -228,7 +258,7 @@ class HeuristicAgent(Agent):
     def __init__(self) -> None:
         self.cache = _BeliefCache()
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
+    def choose(self, view: View, rng: np.random.Generator) -> int:
         b = self.cache.get(view.observations)
         me = view.symbol
         known = b.tile_odds()
@@ -347,7 +377,7 @@ class BeliefGreedyAgent(Agent):
     def spec(self) -> str:
         return f"greedy:{self.threshold:g}"
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
+    def choose(self, view: View, rng: np.random.Generator) -> int:
         b = self.cache.get(view.observations)
         return self._decide(view, b, rng, top=True)
 
@@ -441,7 +471,7 @@ class BeliefGreedyAgent(Agent):
                     continue
                 v = view_of(state, state.to_move)
                 if state.to_move != p:
-                    state.apply(RandomAgent().act(v, rng))
+                    state.apply(RandomAgent().choose(v, rng))
                     continue
                 state.apply(self._decide(v, inner.get(state.observations[p]), rng, top=False))
             if state.is_over():
@@ -521,7 +551,7 @@ class ISMCTSAgent(Agent):
     def spec(self) -> str:
         return f"ismcts:{self.iterations}"
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
+    def choose(self, view: View, rng: np.random.Generator) -> int:
         if len(view.legal) == 1:
             return view.legal[0]
         b = self.cache.get(view.observations)
@@ -613,11 +643,11 @@ class GuardedISMCTSAgent(ISMCTSAgent):
     def spec(self) -> str:
         return f"ismcts-guarded:{self.iterations}"
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
+    def choose(self, view: View, rng: np.random.Generator) -> int:
         keep = safe_gambles(view, self.cache.get(view.observations))
         if len(keep) < len(view.legal):
-            view = replace(view, legal=keep)
-        return super().act(view, rng)
+            view = replace(view, legal=tuple(keep))
+        return super().choose(view, rng)
 
 
 def opponent_knows(view: View) -> np.ndarray:
@@ -752,7 +782,7 @@ class HeuristicISMCTSAgent(Agent):
     def spec(self) -> str:
         return f"{self.name}{'-guarded' if self.guard else ''}:{self.iterations}"
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
+    def choose(self, view: View, rng: np.random.Generator) -> int:
         b = self.cache.get(view.observations)
         legal = guarded_choices(view, b) if self.guard else list(view.legal)
         if len(legal) == 1:
@@ -907,7 +937,8 @@ class OmniscientAgent(Agent):
     name = "omniscient"
     omniscient = True
 
-    def act_full(self, state: State, rng: np.random.Generator) -> int:
+    def choose(self, state: State, rng: np.random.Generator | None) -> int:
+        """Choose on the whole state (its view): it sees every tile."""
         me = state.symbol(state.to_move)
         if state.phase == Phase.OPP_SHOW:  # I am asked to show: never the bomb if I can
             for i, s in enumerate(SHOW_SETS):
@@ -941,7 +972,7 @@ class OmniscientAgent(Agent):
             return total / 6, -1
         if state.to_move != p:  # the opponent shows: they avoid the bomb if they can
             c = state.clone()
-            c.apply(OmniscientAgent().act_full(c, None))
+            c.apply(OmniscientAgent().choose(c, None))
             return self._search(c, p, me, depth + 1)[0], -1
         legal = self._candidates(state)
         best = (-1e9, legal[0])
@@ -985,16 +1016,50 @@ class OmniscientAgent(Agent):
         return legal
 
 
-AGENTS = {
-    "random": RandomAgent,
-    "heuristic": HeuristicAgent,
-    "greedy": BeliefGreedyAgent,
-    "ismcts": ISMCTSAgent,
-    "ismcts-guarded": GuardedISMCTSAgent,
-    "ismcts-heuristic": HeuristicISMCTSAgent,
-    "ismcts-heuristic-guarded": HeuristicISMCTSAgent,
-    "omniscient": OmniscientAgent,
+#: Every agent by name: its class and one line on how it plays (the module docstring
+#: says more). One table; `AGENTS` and `OMNISCIENT_AGENTS` below are its two parts.
+REGISTRY: dict[str, tuple[type[Agent], str]] = {
+    "random": (RandomAgent, "uniformly random legal decisions"),
+    "heuristic": (HeuristicAgent, "a casual player's rules of thumb, on exact beliefs"),
+    "greedy": (
+        BeliefGreedyAgent,
+        "belief-greedy: goes for it above a threshold (greedy:THRESHOLD, default 0.6), "
+        "else the card with the best sampled outcome",
+    ),
+    "ismcts": (ISMCTSAgent, "information-set MCTS with random playouts (ismcts:ITERATIONS)"),
+    "ismcts-guarded": (
+        GuardedISMCTSAgent,
+        "ismcts that never goes for a line as likely to hold the bomb as to be all its own",
+    ),
+    "ismcts-heuristic": (
+        HeuristicISMCTSAgent,
+        "ISMCTS over its own decisions with casual players in the playouts "
+        "(ismcts-heuristic:ITERATIONS)",
+    ),
+    "ismcts-heuristic-guarded": (
+        HeuristicISMCTSAgent,
+        "ismcts-heuristic with the gambles that lose on average left out",
+    ),
+    "omniscient": (
+        OmniscientAgent,
+        "SEES EVERY TILE (an upper bound, not a fair player): searches the true grid",
+    ),
 }
+#: The agents that play from their seat's `View`: {name: description}.
+AGENTS = {n: d for n, (cls, d) in REGISTRY.items() if not cls.omniscient}
+#: The agents whose view is the whole `State` (they see every tile): {name: description}.
+#: `make_agent` builds them and `play_game` gives them the state.
+OMNISCIENT_AGENTS = {n: d for n, (cls, d) in REGISTRY.items() if cls.omniscient}
+#: Specs of every agent in `AGENTS`, with tiny iteration counts (a few games in a test).
+QUICK_AGENTS = (
+    "random",
+    "heuristic",
+    "greedy",
+    "ismcts:4",
+    "ismcts-guarded:4",
+    "ismcts-heuristic:4",
+    "ismcts-heuristic-guarded:4",
+)
 
 
 #: The most ISMCTS iterations an agent takes per decision: each decision draws its
@@ -1016,17 +1081,18 @@ def make_agent(spec: str) -> Agent:
     'ismcts:50'
     """
     name, _, param = spec.strip().partition(":")
-    if name not in AGENTS:
-        raise unknown("agent", name, AGENTS)
+    if name not in REGISTRY:
+        raise unknown("agent", name, REGISTRY)
+    cls = REGISTRY[name][0]
     if name == "ismcts-heuristic-guarded" and not param:
         return HeuristicISMCTSAgent(guard=True)
     if not param:
-        return AGENTS[name]()
+        return cls()
     try:
         if name in ("ismcts-heuristic", "ismcts-heuristic-guarded"):
             return HeuristicISMCTSAgent(int(param), guard=name.endswith("guarded"))
         if name in ("ismcts", "ismcts-guarded"):
-            return AGENTS[name](iterations=int(param))
+            return cls(iterations=int(param))
         if name == "greedy":
             return BeliefGreedyAgent(threshold=float(param))
     except ValueError as exc:
@@ -1055,7 +1121,8 @@ def play_game(
     """Play one game: seat 0 (X, moves first) and seat 1 (O); chance from the seed.
 
     The deal and chance moves come from SplitMix64(seed) (as in `rules.random_game`);
-    each agent gets its own NumPy generator derived from the same seed.
+    each agent gets its own NumPy generator derived from the same seed, and its view
+    (the whole state for an omniscient agent).
     """
     options = options or Options()
     rng = SplitMix64(seed)
@@ -1071,9 +1138,10 @@ def play_game(
             continue
         agent = agents[who]
         if agent.omniscient:
-            a = agent.act_full(state, gens[who])
+            a = agent.act(state, state.legal_actions(), gens[who])
         else:
-            a = agent.act(view_of(state, who), gens[who])
+            view = view_of(state, who)
+            a = agent.act(view, view.legal, gens[who])
         if state.phase == Phase.TURN and a >= ACTION_CARD:
             used[who].append(state.face_up[a - ACTION_CARD])
         state.apply(a)

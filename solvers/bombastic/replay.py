@@ -68,7 +68,7 @@ _STOPS = {
 }
 
 
-def _describe(state: State, action: int) -> str:
+def describe(state: State, action: int) -> str:
     """Say what a decision does, in the card's words where it has them."""
     who = "chance" if state.to_move == CHANCE else "XO"[state.to_move]
     ph = state.phase
@@ -112,7 +112,7 @@ def replay_record(x: str, o: str, seed: int, options: Options) -> dict[str, Any]
             }
             turns.append(current)
         n0 = [len(state.observations[p]) for p in (0, 1)]
-        line = _describe(state, action)
+        line = describe(state, action)
         state.apply(action)
         seen = {
             "XO"[p]: [list(map(_jsonable, ev)) for ev in state.observations[p][n0[p] :]]

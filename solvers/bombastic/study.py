@@ -720,3 +720,8 @@ def draw_reference_charts(out_dir: str | Path) -> list[str]:
         rates.attrs["bootstrap"] = manifest["ratings_intervals"]
     charts.ladder_chart(rates, out, caption)
     return ["first_player", "card_values", "game_length", "ladder"]
+
+
+#: The batch studies by name (solvers/common/game.py): one match between two agents, a
+#: tournament of every pairing, and the whole reference study of results/bombastic/.
+STUDIES = {"match": match_study, "tournament": tournament, "reference": reference_study}

@@ -112,7 +112,8 @@ def test_one_survived_peek_many_closed_form():
 
 
 def test_eight_survived_peeks_find_the_bomb():
-    """The issue's example: X peeks at 8 tiles safely and stops; O knows the bomb."""
+    """X peeks at 8 tiles safely with "Peek at as many as you want" and stops; O knows the
+    bomb (the one tile left)."""
     b = exact_belief(parse_events("; ".join(f"not-bomb {t}" for t in range(8))))
     assert b.support() == 70  # 8!/(4!4!): the X and O stay unknown
     assert b.tile_odds()[8] == (Fraction(0), Fraction(0), Fraction(1))

@@ -188,7 +188,9 @@ def test_ismcts_heuristic_does_not_read_hidden_tiles():
             other = state.clone()
             other.tiles = ARR[arr].tolist()
             agent = HeuristicISMCTSAgent(30)
-            decisions.add(agent.act(view_of(other, p), np.random.default_rng(seed)))
+            decisions.add(
+                agent.act(view_of(other, p), other.legal_actions(), np.random.default_rng(seed))
+            )
         assert len(decisions) == 1
         checked += 1
     assert checked >= 15
@@ -230,7 +232,9 @@ def test_ismcts_heuristic_finds_a_sure_line():
     obs = state.observations[0]
     obs += [("peek", 0, 0), ("peek", 1, 0), ("peek", 2, 0)]
     assert index_of(state.tiles) >= 0
-    a = HeuristicISMCTSAgent(60).act(view_of(state, 0), np.random.default_rng(0))
+    a = HeuristicISMCTSAgent(60).act(
+        view_of(state, 0), state.legal_actions(), np.random.default_rng(0)
+    )
     assert a == ACTION_LINE + 0
 
 

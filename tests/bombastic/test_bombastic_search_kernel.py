@@ -41,8 +41,8 @@ def test_kernel_search_builds_the_reference_tree(options, guard):
             HeuristicISMCTSAgent(60, guard=guard, walk=w, stop_early=False)
             for w in ("kernel", "python")
         )
-        a = got.act(view, np.random.default_rng(i))
-        b = want.act(view, np.random.default_rng(i))
+        a = got.act(view, view.legal, np.random.default_rng(i))
+        b = want.act(view, view.legal, np.random.default_rng(i))
         assert a == b
         if hasattr(want, "last_visits"):
             np.testing.assert_array_equal(got.last_visits, want.last_visits)
@@ -60,9 +60,9 @@ def test_stopping_early_keeps_the_decision_and_the_reference_tree(options):
         full = HeuristicISMCTSAgent(400, guard=True, stop_early=False)
         short = HeuristicISMCTSAgent(400, guard=True, stop_early=True)
         ref = HeuristicISMCTSAgent(400, guard=True, walk="python", stop_early=True)
-        a = full.act(view, np.random.default_rng(i))
-        b = short.act(view, np.random.default_rng(i))
-        c = ref.act(view, np.random.default_rng(i))
+        a = full.act(view, view.legal, np.random.default_rng(i))
+        b = short.act(view, view.legal, np.random.default_rng(i))
+        c = ref.act(view, view.legal, np.random.default_rng(i))
         assert a == b == c
         if not hasattr(full, "last_visits"):
             continue  # the guard left one decision: no search
