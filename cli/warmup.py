@@ -30,11 +30,6 @@ from solvers.common.numba_cache import all_cached
 from solvers.dragon import KERNELS as DRAGON_KERNELS
 
 
-def estimate_now(self) -> float:
-        """The estimate for this process (`estimate_now`)."""
-        return estimate_now(self)
-
-
 def estimate_now(k: Kernel) -> float:
     """The compile estimate of `k` for this process: `estimate_alone` while the part it
     builds on (`after`) is not cached."""
