@@ -26,7 +26,7 @@ from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "5004e6b55a184ef4"
+NUMBA_DEPENDS_ON = "9836c4020b7a0c3d"
 
 N_ACTIONS = 49
 #: How often (in iterations) a search with `stop_early` checks whether it is decided.

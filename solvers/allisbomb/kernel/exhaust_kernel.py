@@ -64,7 +64,7 @@ from solvers.common.numba_entry import entry_point
 from solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "0ec99139a1c67a9b"
+NUMBA_DEPENDS_ON = "f7f038aba057ef49"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2
