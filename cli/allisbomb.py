@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import click
 
-from cli.common import SEED, count_range, finite_float, rule_option
-from solvers.common.errors import BadInput
-from solvers.common.files import check_output_file, write_text_atomic
-from solvers.common.jsonfile import read_json_file
+from bombsolve.cli.common import SEED, count_range, finite_float, rule_option
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.files import check_output_file, write_text_atomic
+from bombsolve.solvers.common.jsonfile import read_json_file
 
 STAND_IN_NOTE = (
     "cards: STAND-IN texts written by the bombsolve project (the printed card texts are not "
@@ -42,7 +42,7 @@ def warn_nonstandard(config, idle: bool = True):
         return config
     from dataclasses import replace
 
-    from solvers.allisbomb import load_cards
+    from bombsolve.solvers.allisbomb import load_cards
 
     cs = load_cards(config)
     for line in (*cs.nonstandard, *(cs.warnings if idle else ())):
@@ -55,7 +55,7 @@ def warn_nonstandard(config, idle: bool = True):
 def banner(stand_in: bool, provenance: dict | None, version: str | None = None) -> str:
     """The first line of every report: whose card texts these are, per set, and which
     stand-in set version the stand-in ones come from."""
-    from solvers.allisbomb import provenance_words
+    from bombsolve.solvers.allisbomb import provenance_words
 
     per_set = provenance_words(provenance or {})
     if stand_in:
@@ -89,8 +89,8 @@ class GameArgs:
 
     def rule_values(self) -> dict[str, object]:
         """The --rule options as {Options field: value} (raises BadInput on a bad one)."""
-        from solvers.allisbomb import RULE_OPTIONS
-        from solvers.common.options import parse_rule_pairs
+        from bombsolve.solvers.allisbomb import RULE_OPTIONS
+        from bombsolve.solvers.common.options import parse_rule_pairs
 
         return parse_rule_pairs(self.rule_pairs, {name: bool for name in RULE_OPTIONS})
 
@@ -102,7 +102,7 @@ class GameArgs:
         """The options given, as the keys of a position's ``config`` that say the same
         (results/allisbomb/README.md, "Positions"): what to write instead of them with
         --state. Raises BadInput on a bad value, as `config` does."""
-        from solvers.allisbomb import cards_option, parse_expansions
+        from bombsolve.solvers.allisbomb import cards_option, parse_expansions
 
         keys: dict[str, object] = {}
         names = parse_expansions(self.expansions)
@@ -127,7 +127,7 @@ class GameArgs:
 
     def config(self):
         """The validated `Options` (raises BadInput naming a bad value)."""
-        from solvers.allisbomb import Options, cards_option, parse_expansions
+        from bombsolve.solvers.allisbomb import Options, cards_option, parse_expansions
 
         names = parse_expansions(self.expansions)
         config = Options(
@@ -415,14 +415,14 @@ def allisbomb(
         if study_row is not None:
             click.echo(_study_row_text(study_row))
     if verdict_code and result["outcome"] != "win":
-        from cli.common import EXIT_LOSS, EXIT_UNDECIDED
+        from bombsolve.cli.common import EXIT_LOSS, EXIT_UNDECIDED
 
         ctx.exit(EXIT_LOSS if result["outcome"] == "loss" else EXIT_UNDECIDED)
 
 
 def _study_case(study_dir: str, case: int):
     """(rank, game options, node limit, summary) of a sweep's case, for ``--study --case``."""
-    from solvers.allisbomb import DEFAULT_CARDS, RULE_OPTIONS, sweep_case
+    from bombsolve.solvers.allisbomb import DEFAULT_CARDS, RULE_OPTIONS, sweep_case
 
     c = sweep_case(study_dir, case)
     config = c["config"]
@@ -493,7 +493,7 @@ def solve_command(
     `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
     # (`compiled` imports the kernel module; nothing compiles until a kernel function is
     # first called)
-    from solvers.allisbomb import (
+    from bombsolve.solvers.allisbomb import (
         cards_version_note,
         compiled,
         deals,
@@ -544,7 +544,7 @@ def solve_command(
 
     def load_kernel(search: str | None = None) -> None:
         # announced on stderr when Numba must compile (the first run of a fresh install)
-        from cli.warmup import ensure_compiled
+        from bombsolve.cli.warmup import ensure_compiled
 
         extended = compiled(config).prog.extended
         warm["seconds"] = 0.0
@@ -553,7 +553,7 @@ def solve_command(
             sized = {"node_limit": node_limit} if part in ("solve", "keep-most") else {}
             warm["seconds"] += ensure_compiled("allisbomb", part, **sized)
 
-    from solvers.allisbomb import solve_first
+    from bombsolve.solvers.allisbomb import solve_first
 
     # the reference search first in every mode; the kernel (and its compile) only when
     # the reference's budget runs out
@@ -570,7 +570,7 @@ def solve_command(
     split = None
     if split_depth is not None and res.outcome == "undecided":
         res, split = _split(state, res, split_depth, split_limit, load_kernel)
-    from solvers.allisbomb import ending_words
+    from bombsolve.solvers.allisbomb import ending_words
 
     turns, s = transcript(state, res.solution)
     out = {
@@ -602,7 +602,7 @@ def solve_command(
     if note is not None:
         # the position names no stand-in set: the banner says which it was read with
         out["cards_version_note"] = note
-    from cli.common import json_record
+    from bombsolve.cli.common import json_record
 
     rules = {k: getattr(config, k) for k in ("gifts_distinct", "give_optional", "all_any_player")}
     rules["waking_up_rules"] = config.waking_up
@@ -616,7 +616,7 @@ def solve_command(
         if shortest:
             out["shortest_proven"] = not not_proven
     elif res.outcome == "loss":
-        from solvers.allisbomb import explain_loss
+        from bombsolve.solvers.allisbomb import explain_loss
 
         why = explain_loss(state)
         ranked = sorted(why.ends, key=lambda w: -why.ends[w]) or ending_words(res.loss_reason)
@@ -644,7 +644,7 @@ def solve_command(
 
 
 def kernel_parts(extended: bool, search: str | None) -> list[str]:
-    """The warm-up parts (cli.warmup) a solve's kernel needs, in order: the solver, then
+    """The warm-up parts (bombsolve.cli.warmup) a solve's kernel needs, in order: the solver, then
     the shortest search, which deepens after the solver's verdict; the keep-most search
     runs a form of its own instead (the bound, kernel._bound_at_root). A program with
     extended rows runs the same forms and, through their addresses, the extended steps
@@ -660,7 +660,7 @@ def kernel_parts(extended: bool, search: str | None) -> list[str]:
 def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[object, dict]:
     """Split a deal the search left undecided (`split.solve_split`): the combined result
     (positions of both) and the split's record for the output."""
-    from solvers.allisbomb import SPLIT_LIMIT, SolveResult, solve_split
+    from bombsolve.solvers.allisbomb import SPLIT_LIMIT, SolveResult, solve_split
 
     limit = limit or SPLIT_LIMIT
     if res.engine == "reference":
@@ -686,7 +686,7 @@ def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[obje
 
 def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
     """What stopped an undecided search, in words."""
-    from solvers.allisbomb import MAX_MOVES, Ending
+    from bombsolve.solvers.allisbomb import MAX_MOVES, Ending
 
     if res.loss_reason & Ending.TOO_MANY_MOVES:
         return (
@@ -712,7 +712,7 @@ def _lines(k: int) -> str:
 def render_text(r: dict) -> str:
     """The human-readable solve report of a result of `solve_command` (`replay` prints a
     saved one through this too, so both print the same text)."""
-    from solvers.allisbomb import is_proof, render_turns
+    from bombsolve.solvers.allisbomb import is_proof, render_turns
 
     lines = []
     version = r["config"].get("cards_version", "standin-v1")
@@ -850,7 +850,7 @@ def replay_cmd(file) -> None:
     is no solve result, or a saved win or a line of your own whose line does not win (one
     line says the turn that loses the game, or that it goes on after the last turn).
     """
-    from solvers.allisbomb import replayed
+    from bombsolve.solvers.allisbomb import replayed
 
     data = read_json_file(file, "solution file")
     if isinstance(data, dict) and "outcome" not in data:
@@ -874,7 +874,7 @@ def replay_cmd(file) -> None:
 def _replay_bare_line(data: dict, file: str) -> str:
     """The transcript of a file holding only a `position` and a `solution` (a line written
     by hand, not a solve result): the banner, the game, each turn and the result."""
-    from solvers.allisbomb import render_turns, replay_line
+    from bombsolve.solvers.allisbomb import render_turns, replay_line
 
     line = replay_line(data, file)
     cs = line.state.cards
@@ -901,7 +901,7 @@ def rules_cmd(game, as_json) -> None:
     """
     from dataclasses import asdict
 
-    from solvers.allisbomb import RULE_OPTIONS
+    from bombsolve.solvers.allisbomb import RULE_OPTIONS
 
     config = game.config()
     rows = [

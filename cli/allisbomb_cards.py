@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from cli.allisbomb import banner, game_options, warn_nonstandard
-from solvers.common.errors import BadInput
+from bombsolve.cli.allisbomb import banner, game_options, warn_nonstandard
+from bombsolve.solvers.common.errors import BadInput
 
 
 @click.group(name="cards", invoke_without_command=True)
@@ -36,7 +36,7 @@ def cards(ctx, game, as_json) -> None:
                 f"not before: bombsolve allisbomb cards {ctx.invoked_subcommand} FILE ..."
             )
         return
-    from solvers.allisbomb import card_table, load_cards
+    from bombsolve.solvers.allisbomb import card_table, load_cards
 
     config = game.config()
     cs = load_cards(config)
@@ -76,7 +76,7 @@ def provenance_banner(cs) -> str:
 
 def _file_game(file: str, expansions: str | None, players: int, allow: bool):
     """The game a card file is checked in: the sets it defines, plus any --expansions."""
-    from solvers.allisbomb import Options, load_card_file, parse_expansions
+    from bombsolve.solvers.allisbomb import Options, load_card_file, parse_expansions
 
     cf = load_card_file(Path(file))
     sets = {c.expansion for c in cf.cards} | set(parse_expansions(expansions))
@@ -127,7 +127,7 @@ def check_cmd(file, expansions, players, allow_nonstandard, as_json) -> None:
     Example:
       bombsolve allisbomb cards check mycards.toml
     """
-    from solvers.allisbomb import check_report, load_cards, provenance_text
+    from bombsolve.solvers.allisbomb import check_report, load_cards, provenance_text
 
     config = _file_game(file, expansions, players, allow_nonstandard)
     cs = load_cards(config)
@@ -195,7 +195,13 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
     Example:
       bombsolve allisbomb cards try mycards.toml --card RASCAL --side ignited
     """
-    from solvers.allisbomb import default_position, find_card, load_cards, state_from_json, try_card
+    from bombsolve.solvers.allisbomb import (
+        default_position,
+        find_card,
+        load_cards,
+        state_from_json,
+        try_card,
+    )
 
     config = _file_game(file, expansions, players, allow_nonstandard)
     cs = load_cards(config)
@@ -203,7 +209,7 @@ def try_cmd(file, expansions, players, allow_nonstandard, as_json, card_name, si
         click.echo(f"warning: {line}", err=True)
     card = find_card(cs, card_name)
     if state_file is not None:
-        from solvers.common.jsonfile import read_json_file
+        from bombsolve.solvers.common.jsonfile import read_json_file
 
         data = read_json_file(state_file, "position file")
         if isinstance(data, dict) and "position" in data:

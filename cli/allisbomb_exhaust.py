@@ -1,6 +1,6 @@
 """`bombsolve allisbomb exhaust --blitz`: decide every Blitz deal once (or a uniform sample).
 
-Attached to the `allisbomb` group by `cli.main`.
+Attached to the `allisbomb` group by `bombsolve.cli.main`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from cli.common import SEED, command_line, count_range, rule_option, study_options
-from solvers.common.errors import BadInput
+from bombsolve.cli.common import SEED, command_line, count_range, rule_option, study_options
+from bombsolve.solvers.common.errors import BadInput
 
 
 @click.command(name="exhaust")
@@ -72,13 +72,13 @@ def exhaust(
       bombsolve allisbomb exhaust --blitz --groups 0:45 --out runs/blitz-groups
       bombsolve allisbomb exhaust --blitz --sample 1000000 --seed 1 --out runs/blitz-sample
     """
-    from solvers.allisbomb import exhaust as E
-    from solvers.common.files import write_text_atomic
-    from solvers.common.runner import run_study
+    from bombsolve.solvers.allisbomb import exhaust as E
+    from bombsolve.solvers.common.files import write_text_atomic
+    from bombsolve.solvers.common.runner import run_study
 
     if not blitz:
         raise BadInput("exhaust decides Blitz deals only; add --blitz")
-    from cli.allisbomb_study import rules_played
+    from bombsolve.cli.allisbomb_study import rules_played
 
     config, rules, _ = rules_played(rule_pairs, [E.BLITZ], "exhaust", E.BLITZ)
     chunk = chunk_size or E.DEFAULT_CHUNK
@@ -101,7 +101,7 @@ def exhaust(
         total = stop - first
     if config.label() != E.BLITZ.label():  # another reading: a study of its own
         study = replace(study, params={**study.params, "config": config.label()})
-    from cli.warmup import ensure_compiled, ensure_sweep
+    from bombsolve.cli.warmup import ensure_compiled, ensure_sweep
 
     # once here, not in every worker: the kernel of `decide` and of the escalation, then
     # the shared-table search of the whole count and of --groups
@@ -124,12 +124,12 @@ def exhaust(
 
 
 def _json_keys(s: dict, seed: int | None, rules: dict) -> dict:
-    """The keys every --json carries (`cli.common.json_record`): `n` deals decided, the win
+    """The keys every --json carries (`bombsolve.cli.common.json_record`): `n` deals decided, the win
     `rate` with its interval `lo`..`hi`, the seed (None for a count: nothing is drawn), the
     rules, the cards (the stand-in set version; `provenance` names each set's texts) and
     the code version. A sample's interval is Wilson's at 95%; a count's is exact, from the
     deals won to the deals won or undecided (lo == hi == rate when none is undecided)."""
-    from cli.common import json_record
+    from bombsolve.cli.common import json_record
 
     n = s["deals"]
     out = {"n": n, "rate": s.get("rate"), "lo": s.get("lo"), "hi": s.get("hi")}

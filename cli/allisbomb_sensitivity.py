@@ -1,6 +1,6 @@
 """`bombsolve allisbomb sensitivity`: which card edit moves the win rate, on paired deals.
 
-Attached to the `allisbomb` group by `cli.main`; the study is `solvers.allisbomb.studies.sensitivity`.
+Attached to the `allisbomb` group by `bombsolve.cli.main`; the study is `bombsolve.solvers.allisbomb.studies.sensitivity`.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from cli.allisbomb import game_options
-from cli.common import SEED, command_line, count_range, study_options
+from bombsolve.cli.allisbomb import game_options
+from bombsolve.cli.common import SEED, command_line, count_range, study_options
 
 
 @click.command(name="sensitivity")
@@ -89,10 +89,10 @@ def sensitivity(
       bombsolve allisbomb sensitivity --deals 300 --player lookahead --blitz --out runs/sb
       bombsolve allisbomb sensitivity --deals 2000 --variant mine.toml --out runs/mine
     """
-    from solvers.allisbomb import DEFAULT_NODE_LIMIT
-    from solvers.allisbomb import sensitivity as sens
-    from solvers.common.errors import BadInput
-    from solvers.common.runner import run_study
+    from bombsolve.solvers.allisbomb import DEFAULT_NODE_LIMIT
+    from bombsolve.solvers.allisbomb import sensitivity as sens
+    from bombsolve.solvers.common.errors import BadInput
+    from bombsolve.solvers.common.runner import run_study
 
     if variant and only:
         raise BadInput("--edit chooses among the single edits; drop it with --variant")
@@ -108,8 +108,8 @@ def sensitivity(
         only=only,
     )
     if player == "perfect":  # (the lookahead and greedy players run the reference engine)
-        from cli.warmup import ensure_extended, ensure_sweep
-        from solvers.allisbomb import Edit, edited_config
+        from bombsolve.cli.warmup import ensure_extended, ensure_sweep
+        from bombsolve.solvers.allisbomb import Edit, edited_config
 
         configs = [config]
         if variant:
@@ -125,8 +125,8 @@ def sensitivity(
 
 def report(out: Path, rows, top: int = 20) -> None:
     """Write DIR/report and print the largest effects."""
-    from solvers.allisbomb import sensitivity as sens
-    from solvers.common.runner import load_manifest
+    from bombsolve.solvers.allisbomb import sensitivity as sens
+    from bombsolve.solvers.common.runner import load_manifest
 
     manifest = load_manifest(out)
     written = sens.write_report(rows, manifest, out / "report", top)

@@ -1,6 +1,6 @@
 """`bombsolve allisbomb sweep | report`: win-rate sweeps and their report.
 
-Attached to the `allisbomb` group by `cli.main`.
+Attached to the `allisbomb` group by `bombsolve.cli.main`.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import click
 
-from cli.allisbomb import check_split_limit, game_options, split_limit_option
-from cli.common import SEED, command_line, count_range, rule_option, study_options
-from solvers.common.errors import BadInput
+from bombsolve.cli.allisbomb import check_split_limit, game_options, split_limit_option
+from bombsolve.cli.common import SEED, command_line, count_range, rule_option, study_options
+from bombsolve.solvers.common.errors import BadInput
 
 
 def _meets(config, name: str) -> bool:
@@ -49,8 +49,8 @@ def rules_played(pairs, games, command: str, shown):
     """
     from dataclasses import replace
 
-    from solvers.allisbomb import RULE_OPTIONS
-    from solvers.common.options import parse_rule_pairs
+    from bombsolve.solvers.allisbomb import RULE_OPTIONS
+    from bombsolve.solvers.common.options import parse_rule_pairs
 
     values = parse_rule_pairs(pairs, {name: bool for name in RULE_OPTIONS})
     for name, value in values.items():
@@ -164,14 +164,14 @@ def sweep(
     """
     from dataclasses import replace
 
-    from solvers.allisbomb import (
+    from bombsolve.solvers.allisbomb import (
         SWEEP_NODE_LIMIT,
         cards_option,
         matrix_configs,
         parse_configs,
         sweep_study,
     )
-    from solvers.common.runner import run_study
+    from bombsolve.solvers.common.runner import run_study
 
     if matrix and configs:
         raise BadInput("give --matrix or --configs, not both")
@@ -195,7 +195,7 @@ def sweep(
         configs = [game.config()]
     policy = None
     if escalate:
-        from solvers.allisbomb import CEILING, FIRST_LIMIT, SPLIT_LIMIT, Escalation
+        from bombsolve.solvers.allisbomb import CEILING, FIRST_LIMIT, SPLIT_LIMIT, Escalation
 
         check_split_limit(split_depth, split_limit)
         policy = Escalation(
@@ -217,7 +217,7 @@ def sweep(
         chunk_size,
         escalation=policy,
     )
-    from cli.warmup import ensure_extended, ensure_sweep
+    from bombsolve.cli.warmup import ensure_extended, ensure_sweep
 
     ensure_sweep()  # once here, not in every worker
     ensure_extended(configs)
@@ -247,7 +247,7 @@ def report(study_dirs, out_dir) -> None:
       bombsolve allisbomb report runs/matrix
       bombsolve allisbomb report runs/base runs/hard --out runs/both
     """
-    from solvers.common.runner import load_study
+    from bombsolve.solvers.common.runner import load_study
 
     if len(study_dirs) > 1 and out_dir is None:
         raise BadInput(f"{len(study_dirs)} study folders need --out FOLDER for the combined report")
@@ -264,7 +264,7 @@ def report(study_dirs, out_dir) -> None:
 def _chunks_gone(folder: Path) -> bool:
     """A finished sweep whose chunk files are not there (a committed study keeps its
     manifest and report, not its chunks) but whose report tables are."""
-    from solvers.common.runner import CHUNK_DIR, load_manifest
+    from bombsolve.solvers.common.runner import CHUNK_DIR, load_manifest
 
     if not (folder / "report" / "summary.csv").exists():
         return False
@@ -276,7 +276,7 @@ def _chunks_gone(folder: Path) -> bool:
 
 def _redraw(folder: Path, report_dir: Path | None = None) -> None:
     """Report a sweep from its earlier report's tables (its chunks are gone)."""
-    from solvers.allisbomb import caption, headline_table, redraw_report
+    from bombsolve.solvers.allisbomb import caption, headline_table, redraw_report
 
     manifest = _sweep_manifest(folder)
     text = caption(manifest)
@@ -304,7 +304,7 @@ def _read_table(path: Path):
 
 
 def _sweep_manifest(folder: Path):
-    from solvers.common.runner import load_manifest
+    from bombsolve.solvers.common.runner import load_manifest
 
     manifest = load_manifest(folder)
     if manifest["identity"]["study"] != "allisbomb.sweep":
@@ -315,7 +315,7 @@ def _sweep_manifest(folder: Path):
 
 
 def _report(out: Path, rows, report_dir: Path | None = None) -> None:
-    from solvers.allisbomb import caption, headline_table, summarize, write_report
+    from bombsolve.solvers.allisbomb import caption, headline_table, summarize, write_report
 
     manifest = _sweep_manifest(out)
     labels = manifest["identity"]["params"]["labels"]
@@ -332,7 +332,7 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
     """One report over several sweeps: their rows together, every caption kept."""
     import pandas as pd
 
-    from solvers.allisbomb import caption, headline_table, summarize, write_report
+    from bombsolve.solvers.allisbomb import caption, headline_table, summarize, write_report
 
     frames, labels, captions, where, manifests = [], [], [], {}, {}
     for folder in folders:
@@ -361,7 +361,7 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
 
 
 def _index_page(target: Path, text: str, manifests, skip=()) -> None:
-    from solvers.allisbomb import write_index_page
+    from bombsolve.solvers.allisbomb import write_index_page
 
     write_index_page(target, text, manifests, skip)
 
@@ -388,9 +388,9 @@ def export(study_dir, csv_path) -> None:
     Example:
       bombsolve allisbomb export runs/base --csv base.csv
     """
-    from solvers.allisbomb import config_from_params, rerun_command
-    from solvers.common.files import atomic_path
-    from solvers.common.runner import load_study
+    from bombsolve.solvers.allisbomb import config_from_params, rerun_command
+    from bombsolve.solvers.common.files import atomic_path
+    from bombsolve.solvers.common.runner import load_study
 
     params = _sweep_manifest(Path(study_dir))["identity"]["params"]
     configs = {}
@@ -468,13 +468,13 @@ def campaign(
     """
     from dataclasses import replace
 
-    from solvers.allisbomb import (
+    from bombsolve.solvers.allisbomb import (
         campaign_caption,
         campaign_study,
         cards_option,
         write_campaign_report,
     )
-    from solvers.common.runner import check_study_folder, load_manifest, run_study
+    from bombsolve.solvers.common.runner import check_study_folder, load_manifest, run_study
 
     fields = cards_option(cards_version)
     if fields["cards_file"] is not None:
@@ -482,7 +482,7 @@ def campaign(
             f"--cards {cards_version}: Campaign Mode plays a shipped stand-in set; expected "
             "a set version (standin-v1, standin-v2), not a card file"
         )
-    from solvers.allisbomb import EXPANSIONS, campaign_config
+    from bombsolve.solvers.allisbomb import EXPANSIONS, campaign_config
 
     games = [
         campaign_config(g, (), players, fields["cards_version"]) for g in range(len(EXPANSIONS))
@@ -493,7 +493,7 @@ def campaign(
     )
     if unread:  # values no game reads (`rules_played`): a study of its own
         study = replace(study, params={**study.params, "rules": unread})
-    from cli.warmup import ensure_compiled
+    from bombsolve.cli.warmup import ensure_compiled
 
     check_study_folder(study, out)  # a wrong --out refused before the compile
     for part in ("solve", "keep-most"):  # once here, not in every worker

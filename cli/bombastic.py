@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import (
+from bombsolve.cli.common import (
     MAX_WORKERS,
     SCHEDULER,
     SEED,
@@ -22,10 +22,10 @@ from cli.common import (
     scheduler_timeout_option,
     study_options,
 )
-from solvers.common.errors import BadInput
-from solvers.common.options import parse_rule_pairs
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.options import parse_rule_pairs
 
-#: Where the tiles and cards come from, in every --json (`cli.common.json_record`).
+#: Where the tiles and cards come from, in every --json (`bombsolve.cli.common.json_record`).
 CARDS = "the rulebook's tiles and cards"
 
 
@@ -94,7 +94,7 @@ def odds(as_: str, events: str, rule_pairs, as_json: bool) -> None:
     Example:
       bombsolve bombastic odds --as X --events "peek 4=X; show 0=O; swap 0 8"
     """
-    from solvers.bombastic import (
+    from bombsolve.solvers.bombastic import (
         LINE_NAMES,
         LINES,
         event_text,
@@ -205,7 +205,7 @@ def rule_options(fn):
 
 def make_options(kw: dict):
     """Pop the rule options from a command's keyword arguments and build Options."""
-    from solvers.bombastic import READINGS, Options, card_by_slug
+    from bombsolve.solvers.bombastic import READINGS, Options, card_by_slug
 
     by_name = {r.name: r for r in READINGS}
 
@@ -232,7 +232,7 @@ def make_options(kw: dict):
 
 def options_flags(options) -> str:
     """The command-line flags that give these rule options (empty for the defaults)."""
-    from solvers.bombastic import CARD_SLUG, Card, Options
+    from bombsolve.solvers.bombastic import CARD_SLUG, Card, Options
 
     d = Options()
     flags = []
@@ -262,7 +262,7 @@ GAMES_WORKERS_HELP = (
 
 def _check_out(out) -> None:
     """Refuse an --out that cannot be written, before any game is played."""
-    from solvers.common.runner import check_output_folder
+    from bombsolve.solvers.common.runner import check_output_folder
 
     if out is not None:
         check_output_folder(out)
@@ -276,7 +276,7 @@ def _games_folder(out):
     if out is not None:
         yield out, None
         return
-    from cli.progress import bar_progress
+    from bombsolve.cli.progress import bar_progress
 
     with tempfile.TemporaryDirectory(prefix="bombsolve-bombastic-") as tmp:
         yield Path(tmp) / "games", bar_progress
@@ -327,8 +327,8 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     Example:
       bombsolve bombastic play --x greedy --o heuristic --games 200 --seed 42
     """
-    from solvers.bombastic import match_study, summarize
-    from solvers.common.runner import run_study
+    from bombsolve.solvers.bombastic import match_study, summarize
+    from bombsolve.solvers.common.runner import run_study
 
     _check_out(out)
     options = make_options(kw)
@@ -372,7 +372,7 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
 def _announce_kernels(specs) -> None:
     """Compile (saying so first) the ISMCTS playout kernels if an agent uses them."""
     if any(a.strip().startswith("ismcts") for a in specs):
-        from cli.warmup import ensure_compiled
+        from bombsolve.cli.warmup import ensure_compiled
 
         ensure_compiled("bombastic", "ismcts")
 
@@ -413,8 +413,8 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
     Example:
       bombsolve bombastic tournament --agents random,heuristic,greedy --games 40 --seed 42
     """
-    from solvers.bombastic import pairing_table, ratings
-    from solvers.bombastic import tournament as run_tournament
+    from bombsolve.solvers.bombastic import pairing_table, ratings
+    from bombsolve.solvers.bombastic import tournament as run_tournament
 
     _check_out(out)
     options = make_options(kw)
@@ -474,7 +474,7 @@ def replay(seed, game, x, o, as_json, **kw) -> None:
       bombsolve bombastic replay --seed 42 --x greedy --o heuristic
       bombsolve bombastic replay --seed 42 --game 3 --x greedy --o heuristic
     """
-    from solvers.bombastic import make_agent, match_game_seed, replay_lines, replay_record
+    from bombsolve.solvers.bombastic import make_agent, match_game_seed, replay_lines, replay_record
 
     options = make_options(kw)
     make_agent(x), make_agent(o)  # one clear line on a bad name
@@ -531,7 +531,7 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
     import math
     import time
 
-    from solvers.bombastic import Memo, MemoFull, count_infostates, count_infostates_fast
+    from bombsolve.solvers.bombastic import Memo, MemoFull, count_infostates, count_infostates_fast
 
     options = make_options(kw)
     players = {"X": [0], "O": [1], "both": [0, 1]}[player]
@@ -539,7 +539,7 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
         raise BadInput(f"--max-memo-gib {max_memo_gib} must be more than 0")
     max_log2 = max(10, int(math.log2(max_memo_gib * 2**30 / Memo.BYTES_PER_SLOT)))
     if engine != "python":
-        from cli.warmup import ensure_compiled
+        from bombsolve.cli.warmup import ensure_compiled
 
         ensure_compiled("bombastic", "infostates")  # says so first when Numba must compile
     out = {}
@@ -628,13 +628,18 @@ def study(
     Example:
       bombsolve bombastic study --out /tmp/bombastic --games 20 --card-games 100 --seed 42
     """
-    from solvers.bombastic import REFERENCE_GAMES, make_agent, options_from_rules, reference_study
+    from bombsolve.solvers.bombastic import (
+        REFERENCE_GAMES,
+        make_agent,
+        options_from_rules,
+        reference_study,
+    )
 
     options = options_from_rules(rule_pairs)
     names = [a.strip() for a in agents.split(",") if a.strip()]
     for a in names + [card_agent]:
         make_agent(a)
-    from cli.warmup import ensure_compiled
+    from bombsolve.cli.warmup import ensure_compiled
 
     ensure_compiled("bombastic")  # says so first when Numba must compile
     per_seating = games if games is not None else {a: REFERENCE_GAMES.get(a, 60) for a in names}
@@ -680,7 +685,7 @@ def rules_cmd(as_json, **kw) -> None:
       bombsolve bombastic rules --rule shuffle=opponent
     """
 
-    from solvers.bombastic import READINGS, Options
+    from bombsolve.solvers.bombastic import READINGS, Options
 
     options = make_options(kw)
     defaults = Options()
@@ -716,7 +721,7 @@ def rules_cmd(as_json, **kw) -> None:
             default = " (default)" if value == text(row["default"]) else ""
             click.echo(f"    {mark} {value}{default}: {words}")
     if options.removed:
-        from solvers.bombastic import CARD_SLUG, Card
+        from bombsolve.solvers.bombastic import CARD_SLUG, Card
 
         taken = ", ".join(CARD_SLUG[Card(c)] for c in options.removed)
         click.echo(f"\nCards taken out of the deck (--without): {taken}")

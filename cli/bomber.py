@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cli.common import (
+from bombsolve.cli.common import (
     MAX_WORKERS,
     SEED,
     WORKERS_HELP,
@@ -20,8 +20,8 @@ from cli.common import (
     run_play_games,
     study_options,
 )
-from solvers.common.errors import BadInput, unknown
-from solvers.common.seeds import SEEDING, game_seeds
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.seeds import SEEDING, game_seeds
 
 AGENT_HELP = (
     "Agents by role: one name for every role (random, heuristic) and/or role=name "
@@ -51,7 +51,7 @@ def _players_option(fn):
 
 
 def _parse_extras(spec: str | None, players: int):
-    from solvers.bomber import EXTRA_NAMES, check_setup
+    from bombsolve.solvers.bomber import EXTRA_NAMES, check_setup
 
     check_setup(players, None)
     if spec is None:
@@ -103,7 +103,13 @@ def rules(rule_pairs, as_json) -> None:
       bombsolve bomber rules
       bombsolve bomber rules --rule dog=forbid
     """
-    from solvers.bomber import FIXED_READINGS, OPEN_READINGS, Options, parse_rules, value_text
+    from bombsolve.solvers.bomber import (
+        FIXED_READINGS,
+        OPEN_READINGS,
+        Options,
+        parse_rules,
+        value_text,
+    )
 
     in_effect = parse_rules(rules_text(None, rule_pairs))
     values, defaults = in_effect.as_dict(), Options().as_dict()
@@ -224,7 +230,7 @@ def play(
       bombsolve bomber play --players 4 --agents random,bomber=heuristic --games 500 --seed 42
       bombsolve bomber play --players 5 --rule dog=forbid --rule move_optional=false --games 500
     """
-    from solvers.bomber import (
+    from bombsolve.solvers.bomber import (
         CARD_NAMES,
         EXTRAS,
         achievements,
@@ -251,7 +257,7 @@ def play(
             "(use `bombsolve bomber study` for longer runs)"
         )
     if use_kernel:
-        from cli.warmup import ensure_compiled
+        from bombsolve.cli.warmup import ensure_compiled
 
         ensure_compiled("bomber")  # says so first when Numba must compile
     mask = -1 if extras_t is None else sum(1 << EXTRAS.index(c) for c in extras_t)
@@ -288,7 +294,7 @@ def play(
         report.update(json_record(seed, report["rules"], CARDS))
         click.echo(json.dumps(report, indent=2, default=float))
         return
-    from solvers.bomber import OUTCOME_LABELS
+    from bombsolve.solvers.bomber import OUTCOME_LABELS
 
     click.echo(
         f"Catch the Bomber, {players} players, agents {report['agents']}, "
@@ -338,7 +344,7 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
       bombsolve bomber replay --seed 42 --players 5 --agents heuristic
       bombsolve bomber replay --study results/bomber/players/heuristic --case 17
     """
-    from solvers.bomber import (
+    from bombsolve.solvers.bomber import (
         CARD_NAMES,
         CARD_SHORT,
         EXTRA_NAMES,
@@ -361,7 +367,7 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
             raise BadInput("--study and --case go together, without --seed")
         if rule_pairs or rules_spec:
             raise BadInput("--study and --case replay the study's rules; expected no --rule")
-        from solvers.bomber import case_game
+        from bombsolve.solvers.bomber import case_game
 
         game = case_game(study_dir, case)
         seed, agents = game["seed"], game["agents"]
@@ -498,7 +504,7 @@ def study(
       bombsolve bomber study --part extras --agents heuristic --games 400 --seed 42 --out ex
       bombsolve bomber study --part players --rule dog=forbid --games 400 --seed 42 --out dog
     """
-    from solvers.bomber import (
+    from bombsolve.solvers.bomber import (
         PARTS,
         agents_label,
         check_part_folder,
@@ -509,7 +515,7 @@ def study(
         parse_rules,
         write_part,
     )
-    from solvers.common.runner import load_manifest, run_study
+    from bombsolve.solvers.common.runner import load_manifest, run_study
 
     if part not in PARTS:
         raise unknown("study part", part, PARTS)
@@ -521,7 +527,7 @@ def study(
         raise BadInput(f"game count {games} is not positive; expected 1 or more")
     # --games is per cell; the study (and its identity) counts the games over all rows
     st = make_study(part, agents, games * len(conds), seed, chunk_size, players, rules_obj)
-    from cli.warmup import ensure_compiled
+    from bombsolve.cli.warmup import ensure_compiled
 
     ensure_compiled("bomber")  # once here, not in every worker; says so first when cold
     check_part_folder(out, part)  # before anything is written

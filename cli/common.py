@@ -98,7 +98,7 @@ def finite_float(
 def scheduler_timeout_option(fn):
     """Add ``--scheduler-timeout SECONDS`` to a command that takes ``--scheduler``: how long
     its studies wait for the Dask scheduler to answer and for a worker to join it
-    (`solvers.common.runner.scheduler_wait`)."""
+    (`bombsolve.solvers.common.runner.scheduler_wait`)."""
 
     @click.option(
         "--scheduler-timeout",
@@ -112,7 +112,7 @@ def scheduler_timeout_option(fn):
     )
     @functools.wraps(fn)
     def wrapper(*args, scheduler_timeout=None, **kwargs):
-        from solvers.common.runner import scheduler_wait
+        from bombsolve.solvers.common.runner import scheduler_wait
 
         with scheduler_wait(scheduler_timeout):
             return fn(*args, **kwargs)
@@ -121,7 +121,7 @@ def scheduler_timeout_option(fn):
 
 
 #: The help of every ``--workers`` option: one default in every game (the runner's,
-#: `solvers.common.runner.run_study` with ``workers=None``).
+#: `bombsolve.solvers.common.runner.run_study` with ``workers=None``).
 WORKERS_HELP = (
     "Local worker processes (default: this process while the rest of the run would take "
     "under 10 s at its rate so far, then every core)."
@@ -189,9 +189,9 @@ def study_options(default_chunk: int | None = 1000):
         @functools.wraps(fn)
         def wrapper(*args, time_budget_minutes=None, wait_for_lock=False, quiet=False, **kwargs):
             # (imported here: the runner brings pandas, which a single solve never needs)
-            from cli.progress import study_progress
-            from solvers.common.progress import report_progress
-            from solvers.common.runner import (
+            from bombsolve.cli.progress import study_progress
+            from bombsolve.solvers.common.progress import report_progress
+            from bombsolve.solvers.common.runner import (
                 StudyPaused,
                 check_output_folder,
                 lock_wait,
@@ -240,7 +240,7 @@ def rules_text(text: str | None, pairs) -> str:
 
     Raises BadInput on a pair without ``=`` or with a comma, and on an option given twice.
     """
-    from solvers.common.errors import BadInput
+    from bombsolve.solvers.common.errors import BadInput
 
     pieces = [p.strip() for p in (text or "").split(",") if p.strip()]
     for pair in pairs:
@@ -260,7 +260,7 @@ def rules_text(text: str | None, pairs) -> str:
 def json_record(seed, rules, cards: str) -> dict:
     """The keys every --json output carries (one convention in every game): the seed, the
     rules and options in effect, where the cards come from, and the code version."""
-    from solvers.common.version import version_record
+    from bombsolve.solvers.common.version import version_record
 
     return {"seed": seed, "rules": rules, "cards": cards, **version_record()}
 
@@ -272,8 +272,8 @@ def run_play_games(study, workers: int | None, game: str):
     import tempfile
     from pathlib import Path
 
-    from cli.progress import bar_progress
-    from solvers.common.runner import run_chunk, run_study
+    from bombsolve.cli.progress import bar_progress
+    from bombsolve.solvers.common.runner import run_chunk, run_study
 
     chunks = study.chunks()
     if len(chunks) == 1:

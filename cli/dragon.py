@@ -7,7 +7,7 @@ import time
 
 import click
 
-from cli.common import (
+from bombsolve.cli.common import (
     MAX_WORKERS,
     SEED,
     SEED_MAX,
@@ -20,9 +20,9 @@ from cli.common import (
     run_play_games,
     study_options,
 )
-from solvers.common.errors import BadInput
-from solvers.common.seeds import SEEDING, game_seeds
-from solvers.common.stats import wilson
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.seeds import SEEDING, game_seeds
+from bombsolve.solvers.common.stats import wilson
 
 
 @click.group(name="dragon")
@@ -50,7 +50,7 @@ def _ensure_kernel(names: list[str]) -> None:
     """Compile (or load) the kernel entries that games among the strategies `names` play
     with, saying so first when cold: games with a montecarlo seat run an entry of their own
     (the one that compiles the Monte Carlo strategy), the others never compile it."""
-    from cli.warmup import ensure_compiled
+    from bombsolve.cli.warmup import ensure_compiled
 
     if any(n != "montecarlo" for n in names):
         ensure_compiled("dragon", "play")
@@ -59,7 +59,7 @@ def _ensure_kernel(names: list[str]) -> None:
 
 
 def _strategies(text: str, players: int) -> list[str]:
-    from solvers.dragon import resolve_name
+    from bombsolve.solvers.dragon import resolve_name
 
     names = [resolve_name(s) for s in text.split(",") if s.strip()]
     if not names:
@@ -81,7 +81,7 @@ def _positive(value: int, what: str) -> int:
 
 
 def _seed(value: int, games: int = 1) -> int:
-    # Every game's seed is drawn from SeedSequence(value) (solvers.common.seeds), so any
+    # Every game's seed is drawn from SeedSequence(value) (bombsolve.solvers.common.seeds), so any
     # root in range serves any number of games; `games` is kept for the callers.
     del games
     if not 0 <= value <= SEED_MAX:
@@ -126,7 +126,7 @@ def _rules_text(options, preset: str | None) -> str:
 def _options(text: str, preset: str | None):
     """The rule options of a command: `options_from_rules` of its joined ``--rules`` and
     ``--rule`` texts, after the preset's."""
-    from solvers.dragon import options_from_rules
+    from bombsolve.solvers.dragon import options_from_rules
 
     return options_from_rules([p for p in text.split(",") if p.strip()], preset)
 
@@ -188,7 +188,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, wo
       bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 2000 --seed 42
       bombsolve dragon play --players 3 --strategies greedy --rule placement=close_up --games 500
     """
-    from solvers.dragon import KERNEL_STRATEGIES, play_study
+    from bombsolve.solvers.dragon import KERNEL_STRATEGIES, play_study
 
     players = _players(players)
     names = _strategies(strategies, players)
@@ -284,7 +284,7 @@ def replay(seed, players, strategies, rules, rule_pairs, preset, as_json):
     Example:
       bombsolve dragon replay --seed 42 --players 3 --strategies greedy,position,random
     """
-    from solvers.dragon import make_agents, play_game
+    from bombsolve.solvers.dragon import make_agents, play_game
 
     players = _players(players)
     names = _strategies(strategies, players)
@@ -373,8 +373,8 @@ def study(
     """
     from pathlib import Path
 
-    from solvers.common.files import write_text_atomic
-    from solvers.dragon import (
+    from bombsolve.solvers.common.files import write_text_atomic
+    from bombsolve.solvers.dragon import (
         build_reference,
         draw_ladder_chart,
         draw_readings_chart,
@@ -463,7 +463,7 @@ def rules(as_json, rules, rule_pairs, preset):
       bombsolve dragon rules --preset gamepark
       bombsolve dragon rules --rule placement=close_up
     """
-    from solvers.dragon import PRESETS, READINGS, Options
+    from bombsolve.solvers.dragon import PRESETS, READINGS, Options
 
     rules = rules_text(rules, rule_pairs)
     opts = _options(rules, preset)
@@ -560,7 +560,7 @@ def cards(as_json):
     Example:
       bombsolve dragon cards
     """
-    from solvers.dragon import load_cards
+    from bombsolve.solvers.dragon import load_cards
 
     c = load_cards()
     if as_json:

@@ -19,9 +19,9 @@ import sys
 
 import click
 
-from solvers.common.errors import BadInput
-from solvers.common.files import NO_ROOM, OutputFailed, no_room_reason
-from solvers.common.version import version_text
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.files import NO_ROOM, OutputFailed, no_room_reason
+from bombsolve.solvers.common.version import version_text
 
 #: Exit code of a command stopped by Ctrl-C (128 + SIGINT, as the shell reports it).
 EXIT_INTERRUPTED = 130
@@ -85,7 +85,7 @@ class _PipeClosed(Exception):
 
 
 def _study_started() -> bool:
-    runner = sys.modules.get("solvers.common.runner")
+    runner = sys.modules.get("bombsolve.solvers.common.runner")
     return runner is not None and runner.study_started()
 
 
@@ -163,8 +163,8 @@ class BombsolveGroup(click.Group):
     """A click group that turns bad input into one clear line and exit code 2."""
 
     def invoke(self, ctx):
-        from cli.progress import study_progress
-        from solvers.common.progress import report_progress
+        from bombsolve.cli.progress import study_progress
+        from bombsolve.solvers.common.progress import report_progress
 
         try:
             with report_progress(study_progress()):
@@ -194,8 +194,8 @@ class BombsolveGroup(click.Group):
             _restore_signals(replaced)
 
     def _main(self, args, prog_name, complete_var, standalone_mode, **extra):
-        from cli.warmup import show_numba_notices
-        from solvers.common.numba_target import configure
+        from bombsolve.cli.warmup import show_numba_notices
+        from bombsolve.solvers.common.numba_target import configure
 
         if _stdout_closed():
             click.echo(
@@ -270,23 +270,23 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from cli.allisbomb import allisbomb
-    from cli.bombastic import bombastic
-    from cli.bomber import bomber
-    from cli.dragon import dragon
-    from cli.warmup import warmup
+    from bombsolve.cli.allisbomb import allisbomb
+    from bombsolve.cli.bombastic import bombastic
+    from bombsolve.cli.bomber import bomber
+    from bombsolve.cli.dragon import dragon
+    from bombsolve.cli.warmup import warmup
 
     for group in (allisbomb, bombastic, dragon, bomber, warmup):
         cli.add_command(group)
-    from cli.allisbomb_cards import cards
-    from cli.allisbomb_study import campaign, export, report, sweep
+    from bombsolve.cli.allisbomb_cards import cards
+    from bombsolve.cli.allisbomb_study import campaign, export, report, sweep
 
     for command in (cards, sweep, report, export, campaign):
         allisbomb.add_command(command)
-    from cli.allisbomb_sensitivity import sensitivity
+    from bombsolve.cli.allisbomb_sensitivity import sensitivity
 
     allisbomb.add_command(sensitivity)
-    from cli.allisbomb_exhaust import exhaust
+    from bombsolve.cli.allisbomb_exhaust import exhaust
 
     allisbomb.add_command(exhaust)
 

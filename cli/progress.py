@@ -1,7 +1,7 @@
 """Progress on the command line (DESIGN.md, "Command line", "Runs that last"): a bar on a
 terminal; in logs and pipes a plain line every few seconds and a summary at the end.
 
-The studies report through `solvers.common.progress` callbacks; `study_progress` and
+The studies report through `bombsolve.solvers.common.progress` callbacks; `study_progress` and
 `bar_progress` are the reporter factories a command gives them.
 """
 
@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 
 from tqdm import tqdm
 
-from solvers.common.progress import (
+from bombsolve.solvers.common.progress import (
     Estimate,
     ProgressFactory,
     StudyEnd,
@@ -101,7 +101,7 @@ class ProgressLog:
 
 
 class TerminalProgress:
-    """The reporter of one study run (a `solvers.common.progress.StudyProgress`): a bar of
+    """The reporter of one study run (a `bombsolve.solvers.common.progress.StudyProgress`): a bar of
     chunks with the rate and the running estimate, plain lines (`ProgressLog`), and the
     summary line at the end, each when asked for."""
 

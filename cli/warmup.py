@@ -20,14 +20,14 @@ import warnings
 
 import click
 
-from cli.progress import progress_bar, wants_progress
-from solvers.allisbomb import KERNELS as ALLISBOMB_KERNELS
-from solvers.bombastic import KERNELS as BOMBASTIC_KERNELS
-from solvers.bomber import KERNELS as BOMBER_KERNELS
-from solvers.common.errors import unknown
-from solvers.common.game import Kernel
-from solvers.common.numba_cache import all_cached
-from solvers.dragon import KERNELS as DRAGON_KERNELS
+from bombsolve.cli.progress import progress_bar, wants_progress
+from bombsolve.solvers.allisbomb import KERNELS as ALLISBOMB_KERNELS
+from bombsolve.solvers.bombastic import KERNELS as BOMBASTIC_KERNELS
+from bombsolve.solvers.bomber import KERNELS as BOMBER_KERNELS
+from bombsolve.solvers.common.errors import unknown
+from bombsolve.solvers.common.game import Kernel
+from bombsolve.solvers.common.numba_cache import all_cached
+from bombsolve.solvers.dragon import KERNELS as DRAGON_KERNELS
 
 
 def estimate_now(k: Kernel) -> float:
@@ -66,10 +66,10 @@ def _spinner(message: str, stop: threading.Event) -> None:
 
 
 def show_numba_notices() -> None:
-    """Show the Numba layer's notices (solvers.common.numba_notices: a damaged cache compiled
+    """Show the Numba layer's notices (bombsolve.solvers.common.numba_notices: a damaged cache compiled
     again, a temporary cache folder, a Numba internal missing) as one `bombsolve: ...` line
     each on stderr; other warnings as Python shows them."""
-    from solvers.common.numba_notices import NumbaNotice
+    from bombsolve.solvers.common.numba_notices import NumbaNotice
 
     shown = warnings.showwarning
     if getattr(shown, "numba_notices", False):
@@ -139,7 +139,7 @@ def ensure_extended(configs) -> float:
     has a card file with extended rows, saying so on stderr first when they are not
     cached; return the seconds (0 when none has them). Called once before a sweep's
     workers start; the sweep's own kernel serves every card file."""
-    from solvers.allisbomb import compiled
+    from bombsolve.solvers.allisbomb import compiled
 
     if not any(compiled(c).prog.extended for c in configs):
         return 0.0

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 
 SOLO = {
     "config": {"blitz": True, "players": 1},
@@ -276,7 +276,7 @@ def test_bad_sweep_option_leaves_nothing(tmp_path, extra, words):
 
 
 def test_unreachable_scheduler_leaves_nothing(tmp_path, monkeypatch):
-    monkeypatch.setattr("solvers.common.runner.DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("bombsolve.solvers.common.runner.DASK_CONNECT_TIMEOUT", "1s")
     out = tmp_path / "study"
     assert_refused(
         ["bomber", "study", "--games", "20", "--out", str(out), "--scheduler", "tcp://127.0.0.1:9"],

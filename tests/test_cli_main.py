@@ -3,8 +3,8 @@
 import click
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.common.errors import BadInput, unknown
+from bombsolve.cli.main import cli
+from bombsolve.solvers.common.errors import BadInput, unknown
 
 
 def test_help_lists_every_game():
@@ -43,8 +43,8 @@ def test_bad_input_is_a_value_error():
 
 
 def test_version_names_the_commit():
-    from solvers import __version__
-    from solvers.common.version import commit
+    from bombsolve.solvers import __version__
+    from bombsolve.solvers.common.version import commit
 
     r = CliRunner().invoke(cli, ["--version"])
     assert r.exit_code == 0
@@ -54,8 +54,8 @@ def test_version_names_the_commit():
 
 
 def test_exit_code_carries_the_verdict():
-    from cli.common import EXIT_LOSS, EXIT_PAUSED, EXIT_UNDECIDED
-    from cli.main import EXIT_INTERRUPTED, EXIT_IOERR, STOP_SIGNALS
+    from bombsolve.cli.common import EXIT_LOSS, EXIT_PAUSED, EXIT_UNDECIDED
+    from bombsolve.cli.main import EXIT_INTERRUPTED, EXIT_IOERR, STOP_SIGNALS
 
     stops = {EXIT_INTERRUPTED, *(128 + s for s in STOP_SIGNALS)}
     codes = {0, 1, 2, EXIT_PAUSED, EXIT_LOSS, EXIT_UNDECIDED, EXIT_IOERR, *stops}

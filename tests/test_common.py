@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from solvers.common.files import atomic_path, write_text_atomic
-from solvers.common.stats import wilson, wilson_undecided
+from bombsolve.solvers.common.files import atomic_path, write_text_atomic
+from bombsolve.solvers.common.stats import wilson, wilson_undecided
 
 
 def test_wilson_known_value():

@@ -9,9 +9,9 @@ import pickle
 
 import pytest
 
-from solvers.common.errors import BadInput
-from solvers.common.game import FRONT_DOOR, IllegalAction, Kernel, Result
-from solvers.common.rng import SplitMix64
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.game import FRONT_DOOR, IllegalAction, Kernel, Result
+from bombsolve.solvers.common.rng import SplitMix64
 
 GAMES = ("allisbomb", "bombastic", "dragon", "bomber")
 #: A safeguard for the playouts below: no game of these four lasts this many actions.
@@ -24,7 +24,7 @@ OPEN_INFORMATION = {"allisbomb"}
 
 @pytest.fixture(params=GAMES)
 def game(request):
-    return importlib.import_module(f"solvers.{request.param}")
+    return importlib.import_module(f"bombsolve.solvers.{request.param}")
 
 
 def random_playout(game, seed: int, players: int, options=None):

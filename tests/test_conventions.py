@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 
 GAMES = ("allisbomb", "bombastic", "dragon", "bomber")
 

@@ -23,7 +23,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 

@@ -40,10 +40,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cli.main import cli
-from solvers.allisbomb import state_from_json
-from solvers.common.errors import BadInput
-from solvers.common.runner import (
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb import state_from_json
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.runner import (
     LOCK,
     MANIFEST,
     Study,
@@ -52,7 +52,7 @@ from solvers.common.runner import (
     load_study,
     run_study,
 )
-from solvers.common.toy import coin_chunk
+from bombsolve.solvers.common.toy import coin_chunk
 from tests.test_bad_input import EXACT, SOLO
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
@@ -432,7 +432,7 @@ def test_fuzz_study_options_leave_nothing_after_a_refusal(games, chunk, seed, bu
 _ROOT = Path(__file__).resolve().parents[1]
 _ENV = {**os.environ, "PYTHONPATH": str(_ROOT)}
 _IS_ROOT = os.geteuid() == 0
-#: Kinds of output path and what each gets (`solvers.common.files.output_target`).
+#: Kinds of output path and what each gets (`bombsolve.solvers.common.files.output_target`).
 _KINDS = ["fifo", "null-device", "link-to-file", "link-to-nothing", "link-to-fifo", "folder"]
 
 
@@ -506,7 +506,7 @@ def test_save_never_replaces_what_is_not_a_regular_file(tmp_path, kind):
 @pytest.mark.parametrize("target", ["-", "/dev/stdout"])
 def test_save_to_standard_output_streams_it(target):
     proc = subprocess.run(
-        [sys.executable, "-m", "cli.main", "allisbomb", "--seed", "0", "--json", "--save", target],
+        [sys.executable, "-m", "bombsolve.cli.main", "allisbomb", "--seed", "0", "--json", "--save", target],
         cwd=_ROOT, env=_ENV, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -675,7 +675,7 @@ def _fill(folder: Path) -> Path:
 
 def _run_cli(args: list[str], **kw) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "cli.main", *args],
+        [sys.executable, "-m", "bombsolve.cli.main", *args],
         cwd=_ROOT, env=_ENV, capture_output=True, text=True, timeout=600, **kw,
     )  # fmt: skip
 
@@ -721,7 +721,7 @@ def test_full_standard_output_exits_74_in_one_line():
         pytest.skip("this system has no /dev/full")
     with open("/dev/full", "w") as full:
         proc = subprocess.run(
-            [sys.executable, "-m", "cli.main", "allisbomb", "--seed", "0", "--json"],
+            [sys.executable, "-m", "bombsolve.cli.main", "allisbomb", "--seed", "0", "--json"],
             cwd=_ROOT, env=_ENV, stdout=full, stderr=subprocess.PIPE, text=True, timeout=300,
         )  # fmt: skip
     _one_io_error_line(proc, "standard output", "No space left on device")
@@ -729,7 +729,7 @@ def test_full_standard_output_exits_74_in_one_line():
 
 def test_closed_standard_output_exits_74_in_one_line():
     proc = subprocess.run(
-        ["bash", "-c", f"{sys.executable} -m cli.main allisbomb --seed 0 >&-"],
+        ["bash", "-c", f"{sys.executable} -m bombsolve.cli.main allisbomb --seed 0 >&-"],
         cwd=_ROOT, env=_ENV, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     _one_io_error_line(proc, "standard output is closed")
@@ -742,7 +742,7 @@ def test_closed_standard_output_exits_74_in_one_line():
 def test_stop_signals_exit_like_ctrl_c_and_leave_nothing(tmp_path, signum, group):
     out = tmp_path / "s"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "bomber", "study", "--games", str(10**9),
+        [sys.executable, "-m", "bombsolve.cli.main", "bomber", "study", "--games", str(10**9),
          "--chunk-size", "50", "--workers", "2", "--out", str(out)],
         cwd=_ROOT, env=_ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
@@ -787,12 +787,12 @@ def test_report_and_export_of_a_running_study_say_it_runs(sweep_folder, tmp_path
 
 
 def test_campaign_into_another_study_refused_before_compiling(clean_study, monkeypatch):
-    import cli.warmup
+    import bombsolve.cli.warmup
 
     def no_compile(*args, **kw):
         raise AssertionError("compiled before checking --out")
 
-    monkeypatch.setattr(cli.warmup, "ensure_compiled", no_compile)
+    monkeypatch.setattr(bombsolve.cli.warmup, "ensure_compiled", no_compile)
     src, _ = clean_study
     args = ["allisbomb", "campaign", "--campaigns", "2", "--workers", "1", "--out", str(src)]
     _refused_in_one_line(args, "holds a different study")
@@ -820,7 +820,7 @@ def test_export_csv_never_replaces_what_is_not_a_regular_file(sweep_folder, tmp_
 def test_a_file_written_into_a_folder_never_follows_a_link(tmp_path):
     """A report's or study's file that is a link (a folder received from someone else) is
     refused; only a file named on the command line is written through its link."""
-    from solvers.common.files import write_text_atomic
+    from bombsolve.solvers.common.files import write_text_atomic
 
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")

@@ -1,4 +1,4 @@
-"""`bombsolve warmup` and the compile announcement (`cli.warmup.ensure_compiled`)."""
+"""`bombsolve warmup` and the compile announcement (`bombsolve.cli.warmup.ensure_compiled`)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import inspect
 import numba
 from click.testing import CliRunner
 
-from cli import warmup
-from cli.main import cli
-from solvers.common.game import Kernel
-from solvers.common.numba_cache import all_cached, is_cached, loaded
+from bombsolve.cli import warmup
+from bombsolve.cli.main import cli
+from bombsolve.solvers.common.game import Kernel
+from bombsolve.solvers.common.numba_cache import all_cached, is_cached, loaded
 
 
 def test_every_kernel_names_real_cached_entry_points():
@@ -71,7 +71,7 @@ def test_each_all_is_bomb_warmup_part_compiles_all_its_entry_points():
 def test_the_keep_most_part_is_the_bounded_form_of_the_solver():
     """The plain solve's kernel does not hold the keep-most bound (kernel._bound_at_root):
     the keep-most search is a compiled form of its own, which its part names."""
-    from solvers.allisbomb import kernel_module as K
+    from bombsolve.solvers.allisbomb import kernel_module as K
 
     at = list(inspect.signature(K.dfs.py_func).parameters).index("objective")
     seen = []
@@ -111,6 +111,6 @@ def test_the_exhaust_part_follows_the_sweep_it_builds_on():
         assert k.after == below and parts.index(below) < parts.index(part)
         assert k.estimate < k.estimate_alone
     (k,) = warmup.kernels_of("allisbomb", "exhaust")
-    from solvers.allisbomb import exhaust_kernel
+    from bombsolve.solvers.allisbomb import exhaust_kernel
 
     assert exhaust_kernel.solve_shared in k.entries()

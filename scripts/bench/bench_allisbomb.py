@@ -42,20 +42,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb import (  # noqa: E402
+from bombsolve.solvers.allisbomb import (  # noqa: E402
     EXPANSIONS,
     Options,
     load_cards,
     prepare,
     reference_search,
 )
-from solvers.allisbomb import deals as D  # noqa: E402
-from solvers.common.files import write_text_atomic  # noqa: E402
-from solvers.common.host import cpu_model  # noqa: E402
+from bombsolve.solvers.allisbomb import deals as D  # noqa: E402
+from bombsolve.solvers.common.files import write_text_atomic  # noqa: E402
+from bombsolve.solvers.common.host import cpu_model  # noqa: E402
 
 COMPILE_SNIPPET = (
     "import time; t=time.perf_counter();"
-    "from solvers.allisbomb import Options, solve;"
+    "from bombsolve.solvers.allisbomb import Options, solve;"
     "solve(Options(blitz=True), list(range(13)), node_limit=10, check=False);"
     "print(time.perf_counter()-t)"
 )
@@ -87,7 +87,7 @@ SIX = Options(expansions=EXPANSIONS)
 
 def warm_up() -> None:
     """Load (or compile) every kernel entry point the timings use, on tiny cases."""
-    from solvers.allisbomb import solve, solve_batch
+    from bombsolve.solvers.allisbomb import solve, solve_batch
 
     cfg = Options()
     deck = np.arange(18)
@@ -98,7 +98,7 @@ def warm_up() -> None:
 
 def hard_configs(configs: dict, deals: int, limit: int, seed: int) -> dict:
     """The default (portfolio) batch search on `deals` deals of each config at `limit`."""
-    from solvers.allisbomb import solve_batch
+    from bombsolve.solvers.allisbomb import solve_batch
 
     out = {}
     for name, cfg in configs.items():
@@ -132,13 +132,18 @@ def main() -> None:
     ap.add_argument("--hard-limit", type=int, default=200_000)
     ap.add_argument("--six", action="store_true", help="also all six expansions")
     ap.add_argument("--no-compile", action="store_true", help="skip the fresh-cache compile")
-    ap.add_argument("--out", default=str(ROOT / "results" / "allisbomb" / "benchmarks" / "kernel-vs-reference" / "bench.json"))
+    ap.add_argument(
+        "--out",
+        default=str(
+            ROOT / "results" / "allisbomb" / "benchmarks" / "kernel-vs-reference" / "bench.json"
+        ),
+    )
     args = ap.parse_args()
 
     compile_s = None if args.no_compile else first_run_seconds(fresh_cache=True)
     cached_s = first_run_seconds(fresh_cache=False)
 
-    from solvers.allisbomb import DEFAULT_NODE_LIMIT, solve, solve_batch
+    from bombsolve.solvers.allisbomb import DEFAULT_NODE_LIMIT, solve, solve_batch
 
     warm_up()
     cfg = Options()

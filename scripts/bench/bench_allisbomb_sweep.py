@@ -48,7 +48,7 @@ DEALS = {"base": 400, "blitz": 2000, "base+all": 200, "six": 60}
 
 
 def _configs():
-    from solvers.allisbomb import EXPANSIONS, Options
+    from bombsolve.solvers.allisbomb import EXPANSIONS, Options
 
     return {
         "base": Options(),
@@ -77,7 +77,7 @@ def main() -> int:
 
     import numpy as np
 
-    from solvers.allisbomb import (
+    from bombsolve.solvers.allisbomb import (
         CODE_UNDECIDED,
         DEFAULT_CARDS,
         PORTFOLIO_FIRST,
@@ -89,7 +89,7 @@ def main() -> int:
         solve_batch,
         solve_escalating,
     )
-    from solvers.allisbomb import deals as D
+    from bombsolve.solvers.allisbomb import deals as D
 
     load = round(os.getloadavg()[0], 2)
     summary = {"cards": DEFAULT_CARDS, "seed": args.seed, "reps": args.reps, "load_at_start": load}
@@ -175,7 +175,7 @@ def main() -> int:
         summary["kernel_vs_rev"] = _kernel_vs_rev(args.rev, args.seed)
     summary["kernel_vs_reference"] = _kernel_vs_reference(args.reference_deals, args.seed)
     if args.out:
-        from solvers.common.files import write_text_atomic
+        from bombsolve.solvers.common.files import write_text_atomic
 
         write_text_atomic(args.out, json.dumps(summary, indent=1) + "\n")
     return 0
@@ -190,8 +190,8 @@ def _blitz_exhaust(groups: int, reps: int, seed: int) -> dict:
     Same verdicts required; times alternate within each repetition."""
     import numpy as np
 
-    from solvers.allisbomb import blitz_ranks as R
-    from solvers.allisbomb import exhaust as E
+    from bombsolve.solvers.allisbomb import blitz_ranks as R
+    from bombsolve.solvers.allisbomb import exhaust as E
 
     rng = np.random.default_rng(seed)
     g = np.sort(rng.choice(R.n_groups(), size=groups, replace=False))
@@ -249,9 +249,15 @@ def _kernel_vs_rev(rev: str, seed: int) -> dict:
     sys.path.insert(0, str(ROOT / "scripts" / "bench"))
     from compare_allisbomb_kernels import load_revision, runner
 
-    from solvers.allisbomb import CODE_UNDECIDED, compiled, copy_keys, load_cards, win_info
-    from solvers.allisbomb import deals as D
-    from solvers.allisbomb import kernel_module as new_kernel
+    from bombsolve.solvers.allisbomb import (
+        CODE_UNDECIDED,
+        compiled,
+        copy_keys,
+        load_cards,
+        win_info,
+    )
+    from bombsolve.solvers.allisbomb import deals as D
+    from bombsolve.solvers.allisbomb import kernel_module as new_kernel
 
     out = {}
     mods = load_revision(rev)  # the revision's modules by name
@@ -299,8 +305,8 @@ def _kernel_vs_reference(deals: int, seed: int) -> dict:
     """CPU time per base deal, the reference search against the kernel's plain search."""
     import numpy as np
 
-    from solvers.allisbomb import Options, compiled, prepare, reference_search, solve
-    from solvers.allisbomb import deals as D
+    from bombsolve.solvers.allisbomb import Options, compiled, prepare, reference_search, solve
+    from bombsolve.solvers.allisbomb import deals as D
 
     cfg = Options()
     cs = compiled(cfg).cards
@@ -336,14 +342,16 @@ def dask_overhead(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--chunk-size", type=int, default=250)
     ap.add_argument(
-        "--out", default=str(ROOT / "results" / "allisbomb" / "benchmarks" / "sweep_bench.json"), help="JSON"
+        "--out",
+        default=str(ROOT / "results" / "allisbomb" / "benchmarks" / "sweep_bench.json"),
+        help="JSON",
     )
     args = ap.parse_args(argv)
 
-    from solvers.allisbomb import Options, solve_batch, sweep_study
-    from solvers.common.cluster import LocalDaskCluster
-    from solvers.common.files import write_text_atomic
-    from solvers.common.runner import run_study
+    from bombsolve.solvers.allisbomb import Options, solve_batch, sweep_study
+    from bombsolve.solvers.common.cluster import LocalDaskCluster
+    from bombsolve.solvers.common.files import write_text_atomic
+    from bombsolve.solvers.common.runner import run_study
 
     cores = len(os.sched_getaffinity(0))
     load = round(os.getloadavg()[0], 2)

@@ -30,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb import (  # noqa: E402
+from bombsolve.solvers.allisbomb import (  # noqa: E402
     Options,
     load_cards,
     prepare,

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import numpy as np  # noqa: E402
 
-from solvers.bombastic import (  # noqa: E402
+from bombsolve.solvers.bombastic import (  # noqa: E402
     HAS_BITS,
     SWAP_MAP,
     TRIPLE_MAP,
@@ -47,7 +47,7 @@ from solvers.bombastic import (  # noqa: E402
     random_game,
     view_of,
 )
-from solvers.common.host import host_info  # noqa: E402
+from bombsolve.solvers.common.host import host_info  # noqa: E402
 
 
 def timed(fn, *args):

@@ -26,15 +26,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import numpy as np  # noqa: E402
 
-from solvers.bomber import (  # noqa: E402
+from bombsolve.solvers.bomber import (  # noqa: E402
     AGENT_SALT,
     apply_in_place,
     legal_actions,
     prepare,
     run_random_games,
 )
-from solvers.common.host import cpu_model  # noqa: E402
-from solvers.common.rng import SplitMix64  # noqa: E402
+from bombsolve.solvers.common.host import cpu_model  # noqa: E402
+from bombsolve.solvers.common.rng import SplitMix64  # noqa: E402
 
 GOAL = 50_000.0
 
@@ -108,7 +108,7 @@ def main() -> None:
     for k, v in figures.items():
         print(f"{k:<34} {v}")
     if args.json:
-        from solvers.common.files import write_text_atomic
+        from bombsolve.solvers.common.files import write_text_atomic
 
         write_text_atomic(args.json, json.dumps(figures, indent=2) + "\n")
 

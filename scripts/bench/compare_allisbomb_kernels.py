@@ -48,11 +48,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.common.numba_target import configure  # noqa: E402
+from bombsolve.solvers.common.numba_target import configure  # noqa: E402
 
 configure()  # the command line's target (numba_target), before any kernel is defined
 
-from solvers.allisbomb import (  # noqa: E402
+from bombsolve.solvers.allisbomb import (  # noqa: E402
     EXPANSIONS,
     MAX_DEPTH,
     Options,
@@ -63,8 +63,8 @@ from solvers.allisbomb import (  # noqa: E402
     win_info,
     zeros_aligned,
 )
-from solvers.allisbomb import deals as D  # noqa: E402
-from solvers.allisbomb import kernel_module as new_kernel  # noqa: E402
+from bombsolve.solvers.allisbomb import deals as D  # noqa: E402
+from bombsolve.solvers.allisbomb import kernel_module as new_kernel  # noqa: E402
 
 CONFIGS = {
     "base": Options(),
@@ -78,7 +78,7 @@ CONFIGS = {
 #: state layout, pruning and copy-key code.
 REV_MODULES = ("layout", "copies", "prune", "kernel")
 #: Where each module of this tree lives now ("cards" -> "cards.cards"), for a revision from
-#: before the rooms, whose modules import one another as solvers.allisbomb.NAME.
+#: before the rooms, whose modules import one another as bombsolve.solvers.allisbomb.NAME.
 ROOM_OF = {
     p.stem: f"{p.parent.name}.{p.stem}"
     for p in (ROOT / "solvers" / "allisbomb").glob("*/*.py")
@@ -137,12 +137,14 @@ def load_revision(rev: str, suffix: str = "rev") -> dict:
     for name in have:
         src = sources[name]
         for other in have:
-            for home in ("solvers.allisbomb.kernel", "solvers.allisbomb"):
+            for home in ("bombsolve.solvers.allisbomb.kernel", "bombsolve.solvers.allisbomb"):
                 src = src.replace(f"from {home}.{other} import ", f"from {other}_{suffix} import ")
         if name in flat:
             # what a flat revision takes from this tree (the card model, the move order)
             # is now in a room
-            src = FLAT_IMPORT.sub(lambda m: f"from solvers.allisbomb.{ROOM_OF[m[1]]} import ", src)
+            src = FLAT_IMPORT.sub(
+                lambda m: f"from bombsolve.solvers.allisbomb.{ROOM_OF[m[1]]} import ", src
+            )
         path = tmp / f"{name}_{suffix}.py"
         if not path.exists() or path.read_text() != src:
             path.write_text(src)

@@ -25,8 +25,8 @@ from numba.core import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from cli.warmup import kernels_of  # noqa: E402
-from solvers.common.numba_target import configure  # noqa: E402
+from bombsolve.cli.warmup import kernels_of  # noqa: E402
+from bombsolve.solvers.common.numba_target import configure  # noqa: E402
 
 configure()  # the command line's target (numba_target), before any kernel is defined
 

@@ -29,7 +29,7 @@ AVX-512, GFNI, VAES, ... instead of "rocketlake"), and it cannot run the instruc
 hides (LLVM used GFNI's VGF2P8AFFINEQB in a six-expansion path: SIGILL). So both runs
 compile for one explicit target (`count_target`): this host's processor name (the
 scheduling LLVM tunes for) and the project's features on it (no AVX-512,
-solvers.common.numba_target) less those valgrind does not report. The code counted is the
+bombsolve.solvers.common.numba_target) less those valgrind does not report. The code counted is the
 project's code as compiled on this host except where it would use such an instruction,
 and the same for every side; the target and the features turned off are in the JSON.
 """
@@ -93,7 +93,7 @@ def count_target() -> tuple[dict[str, str], list[str]]:
     """(NUMBA_CPU_NAME and NUMBA_CPU_FEATURES for both runs, the features turned off for
     valgrind): the kernels' target as compiled on this host (the features already chosen in
     NUMBA_CPU_FEATURES, else the host's), less every feature that is on here but not under
-    valgrind (AVX-512 among them, as solvers.common.numba_target leaves it out)."""
+    valgrind (AVX-512 among them, as bombsolve.solvers.common.numba_target leaves it out)."""
     import llvmlite.binding as ll
     from numba.core import config
 

@@ -26,8 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from solvers.common.host import cpu_model  # noqa: E402
-from solvers.dragon import make_agents, play_game, run_games  # noqa: E402
+from bombsolve.solvers.common.host import cpu_model  # noqa: E402
+from bombsolve.solvers.dragon import make_agents, play_game, run_games  # noqa: E402
 
 
 def load_kernel_at(rev: str):
@@ -106,7 +106,7 @@ def main() -> None:
     if args.against:
         result = compare(args.against, n, args.kernel_games, args.repeats, args.seed)
         if args.out:
-            from solvers.common.files import write_text_atomic
+            from bombsolve.solvers.common.files import write_text_atomic
 
             write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
         if args.json:
@@ -175,7 +175,7 @@ def main() -> None:
         "load_average": os.getloadavg()[0],
     }
     if args.out:
-        from solvers.common.files import write_text_atomic
+        from bombsolve.solvers.common.files import write_text_atomic
 
         write_text_atomic(args.out, json.dumps(result, indent=2) + "\n")
     if args.json:

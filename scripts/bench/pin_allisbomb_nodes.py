@@ -44,7 +44,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb import (  # noqa: E402
+from bombsolve.solvers.allisbomb import (  # noqa: E402
     Options,
     config_to_params,
     copy_keys,
@@ -55,7 +55,7 @@ from solvers.allisbomb import (  # noqa: E402
     solve,
     solve_batch,
 )
-from solvers.common.files import write_text_atomic  # noqa: E402
+from bombsolve.solvers.common.files import write_text_atomic  # noqa: E402
 
 #: Node limits: small enough for a test, large enough that some deals hit them.
 PLAIN_LIMIT = 6_000

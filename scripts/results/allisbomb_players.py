@@ -29,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb import (  # noqa: E402
+from bombsolve.solvers.allisbomb import (  # noqa: E402
     CARD_VERSIONS,
     DEFAULT_BUDGET,
     DEFAULT_CARDS,
@@ -43,10 +43,10 @@ from solvers.allisbomb import (  # noqa: E402
     play_random,
     solve_batch,
 )
-from solvers.allisbomb import deals as D  # noqa: E402
-from solvers.common.files import write_text_atomic  # noqa: E402
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.stats import wilson, wilson_undecided  # noqa: E402
+from bombsolve.solvers.allisbomb import deals as D  # noqa: E402
+from bombsolve.solvers.common.files import write_text_atomic  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.common.stats import wilson, wilson_undecided  # noqa: E402
 
 #: The file that holds the block (the README shows only the headline results).
 README = ROOT / "results" / "allisbomb" / "README.md"

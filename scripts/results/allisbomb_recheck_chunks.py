@@ -42,8 +42,8 @@ def main() -> int:
     import numpy as np
     import pandas as pd
 
-    from solvers.allisbomb import sweep_chunk
-    from solvers.common.runner import ChunkPlan, load_manifest, load_study
+    from bombsolve.solvers.allisbomb import sweep_chunk
+    from bombsolve.solvers.common.runner import ChunkPlan, load_manifest, load_study
 
     manifest = load_manifest(args.study)
     ident = manifest["identity"]

@@ -27,7 +27,7 @@ tables and the charts are, and every chart of the report is drawn from the table
 it (the difficulty CDF from per-deal counts on a grid of node counts, the solution
 lengths from counts per turn), so ``--redraw`` redraws them from the committed files.
 
-``--escalate`` decides each deal in passes (`solvers.allisbomb.search.escalate`): first at
+``--escalate`` decides each deal in passes (`bombsolve.solvers.allisbomb.search.escalate`): first at
 ``--first-limit`` positions, then the deals left undecided again at doubled limits up to
 ``--node-limit`` (default then 51,200,000). The verdicts are those of one pass at the
 ceiling; only the undecided tail is searched further, so the whole matrix costs little more
@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb import (  # noqa: E402
+from bombsolve.solvers.allisbomb import (  # noqa: E402
     CARD_VERSIONS,
     CEILING,
     DEFAULT_CARDS,
@@ -64,10 +64,10 @@ from solvers.allisbomb import (  # noqa: E402
     write_index_page,
     write_report,
 )
-from solvers.common.errors import BadInput  # noqa: E402
-from solvers.common.files import write_text_atomic  # noqa: E402
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.runner import load_manifest, load_study, run_study  # noqa: E402
+from bombsolve.solvers.common.errors import BadInput  # noqa: E402
+from bombsolve.solvers.common.files import write_text_atomic  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.common.runner import load_manifest, load_study, run_study  # noqa: E402
 
 #: The file that holds each block: the default card set's headline in the README, the
 #: earlier set's study beside its results (any other block name: the README).
@@ -434,7 +434,7 @@ def _readme(args) -> int:
 
 
 if __name__ == "__main__":
-    from cli.progress import reporting
+    from bombsolve.cli.progress import reporting
 
     with reporting():
         sys.exit(main())

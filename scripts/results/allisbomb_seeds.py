@@ -8,7 +8,7 @@ turns, loss_reason) and a .json summary with the Wilson 95% interval of the win 
 (undecided deals counted against each end) and the card files' SHA-256. Stand-in cards.
 Then rewrites the generated block `allisbomb-seeds` of results/allisbomb/README.md (the "first 1,000 seeds"
 table, one row per seeds-*.json present, base first) from those JSON summaries, so the
-table is never typed by hand (`solvers.common.readme.update_block` refuses to overwrite
+table is never typed by hand (`bombsolve.solvers.common.readme.update_block` refuses to overwrite
 a block edited by hand).
 """
 
@@ -26,21 +26,23 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb import (  # noqa: E402
+from bombsolve.solvers.allisbomb import (  # noqa: E402
     Options,
     load_cards,
     solve_batch,
 )
-from solvers.allisbomb import deals as D  # noqa: E402
-from solvers.common.files import atomic_path, write_text_atomic  # noqa: E402
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.stats import wilson_undecided  # noqa: E402
+from bombsolve.solvers.allisbomb import deals as D  # noqa: E402
+from bombsolve.solvers.common.files import atomic_path, write_text_atomic  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.common.stats import wilson_undecided  # noqa: E402
 
 RESULTS = ROOT / "results" / "allisbomb" / "standin-v1"
 #: The file that holds the block (the README shows only the headline results).
 README = ROOT / "results" / "allisbomb" / "README.md"
 #: The README line after which the block goes if it is missing.
-ANCHOR = "**The first 1,000 seeds** (written by `scripts/results/allisbomb_seeds.py`, never by hand):"
+ANCHOR = (
+    "**The first 1,000 seeds** (written by `scripts/results/allisbomb_seeds.py`, never by hand):"
+)
 ROW_ORDER = ("base", "blitz")
 
 

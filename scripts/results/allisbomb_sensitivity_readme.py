@@ -23,10 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb import sensitivity as sens  # noqa: E402
-from solvers.allisbomb import to_markdown  # noqa: E402
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.runner import load_manifest, load_study  # noqa: E402
+from bombsolve.solvers.allisbomb import sensitivity as sens  # noqa: E402
+from bombsolve.solvers.allisbomb import to_markdown  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.common.runner import load_manifest, load_study  # noqa: E402
 
 #: The file that holds both blocks (the README shows only the headline results).
 README = ROOT / "results" / "allisbomb" / "README.md"
@@ -202,9 +202,14 @@ def rerun_verdict(table: Path, first: Path) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--study", type=Path, default=ROOT / "results/allisbomb/standin-v2/sensitivity-base")
     ap.add_argument(
-        "--also", type=Path, nargs="*", default=[ROOT / "results/allisbomb/standin-v1/sensitivity-base"]
+        "--study", type=Path, default=ROOT / "results/allisbomb/standin-v2/sensitivity-base"
+    )
+    ap.add_argument(
+        "--also",
+        type=Path,
+        nargs="*",
+        default=[ROOT / "results/allisbomb/standin-v1/sensitivity-base"],
     )
     ap.add_argument(
         "--targets",

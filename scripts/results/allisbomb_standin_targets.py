@@ -4,7 +4,7 @@
     python scripts/results/allisbomb_standin_targets.py [--cards FILE] [--deals 2000] \
         [--look-deals 300] [--seed 1] [--out DIR]
 
-For every statement of `solvers.allisbomb.studies.targets.TARGETS`: perfect play on --deals deals
+For every statement of `bombsolve.solvers.allisbomb.studies.targets.TARGETS`: perfect play on --deals deals
 and the lookahead player (default budget) on --look-deals deals of each configuration it
 compares, the two games of a statement on paired deals (`targets.decks`); met when the 95%
 intervals do not overlap. The paired difference (Tango's interval) is shown beside it.
@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.allisbomb import targets as T  # noqa: E402
-from solvers.common.files import write_text_atomic  # noqa: E402
+from bombsolve.solvers.allisbomb import targets as T  # noqa: E402
+from bombsolve.solvers.common.files import write_text_atomic  # noqa: E402
 
 
 def _fmt(m, kind: str) -> str:

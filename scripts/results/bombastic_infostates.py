@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from solvers.bombastic import (  # noqa: E402
+from bombsolve.solvers.bombastic import (  # noqa: E402
     Card,
     Memo,
     MemoFull,
@@ -99,7 +99,7 @@ def bench(depth: int, player: str) -> dict:
 
     Times are CPU seconds of this process (the machine is shared; both run on one core).
     """
-    from solvers.bombastic import count_infostates, count_infostates_fast
+    from bombsolve.solvers.bombastic import count_infostates, count_infostates_fast
 
     p = "XO".index(player)
     count_infostates_fast(1, p, Options(alarms=False, removed=(0, 1, 2, 3)))  # compile

@@ -29,11 +29,11 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from solvers.bombastic import card_variants, match_study  # noqa: E402
-from solvers.common.errors import unknown  # noqa: E402
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402
-from solvers.common.stats import wilson  # noqa: E402
+from bombsolve.solvers.bombastic import card_variants, match_study  # noqa: E402
+from bombsolve.solvers.common.errors import unknown  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402
+from bombsolve.solvers.common.stats import wilson  # noqa: E402
 
 #: The file that holds the blocks (the README shows only the headline ladder).
 README = ROOT / "results" / "bombastic" / "README.md"
@@ -180,7 +180,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from cli.progress import reporting
+    from bombsolve.cli.progress import reporting
 
     with reporting():
         main()

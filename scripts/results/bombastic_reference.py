@@ -8,7 +8,7 @@
 Re-running resumes: finished chunks under results/bombastic/runs/ are reused. At the
 end the generated blocks are rewritten from the tables: `bombastic-ladder` in README.md,
 `bombastic-first-player` and `bombastic-cards` in results/bombastic/README.md
-(`solvers.common.readme.update_block`, which refuses to overwrite a block edited by hand).
+(`bombsolve.solvers.common.readme.update_block`, which refuses to overwrite a block edited by hand).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from solvers.bombastic import reference_study  # noqa: E402
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.stats import wilson, wilson_undecided  # noqa: E402
+from bombsolve.solvers.bombastic import reference_study  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.common.stats import wilson, wilson_undecided  # noqa: E402
 
 README_ANCHOR = "<!-- section: bombastic -->"
 #: Where each block lives: the headline ladder in the README, the rest beside the study.
@@ -195,7 +195,7 @@ def main() -> None:
     t0 = time.time()
     out = Path(args.out)
     if args.charts_only:
-        from solvers.bombastic import draw_reference_charts
+        from bombsolve.solvers.bombastic import draw_reference_charts
 
         print("charts: " + ", ".join(draw_reference_charts(out)))
     if args.blocks_only or args.charts_only:
@@ -234,7 +234,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from cli.progress import reporting
+    from bombsolve.cli.progress import reporting
 
     with reporting():
         main()

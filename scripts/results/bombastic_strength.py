@@ -31,10 +31,10 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from solvers.bombastic import Options, make_agent, match_study, play_game  # noqa: E402
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402
-from solvers.common.stats import wilson  # noqa: E402
+from bombsolve.solvers.bombastic import Options, make_agent, match_study, play_game  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402
+from bombsolve.solvers.common.stats import wilson  # noqa: E402
 
 #: The file that holds the blocks (the README shows only the headline ladder).
 README = ROOT / "results" / "bombastic" / "README.md"
@@ -129,7 +129,7 @@ def time_moves(a: str, b: str, games: int, seed: int) -> dict:
     after one decision to warm up (Numba loads its compiled code on the first call)."""
     import numpy as np
 
-    from solvers.bombastic import State, view_of
+    from bombsolve.solvers.bombastic import State, view_of
 
     first = view_of(State.new(seed - 1), 0)
     make_agent(a).act(first, first.legal, np.random.default_rng(0))
@@ -284,7 +284,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from cli.progress import reporting
+    from bombsolve.cli.progress import reporting
 
     with reporting():
         main()

@@ -12,7 +12,7 @@ runner, then writes per part: summary and achievements tables (CSV + Parquet), c
 (PNG + SVG) and the runner's per-study manifests and Parquet chunks; at the top:
 RESULTS.md (headline tables) and manifest.json. Re-running resumes finished chunks.
 Last, from the part tables (summary.csv, achievements.csv), it writes RESULTS.md and
-the README's generated block `bomber-results` (`solvers.common.readme.update_block`,
+the README's generated block `bomber-results` (`bombsolve.solvers.common.readme.update_block`,
 which refuses to overwrite a block edited by hand); `--tables-only` does just that.
 """
 
@@ -27,12 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from solvers import __version__  # noqa: E402
-from solvers.bomber import collect_part, make_study, write_part  # noqa: E402
-from solvers.common.errors import BadInput  # noqa: E402
-from solvers.common.files import write_text_atomic  # noqa: E402
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.common.runner import load_manifest, run_study  # noqa: E402
+from bombsolve.solvers import __version__  # noqa: E402
+from bombsolve.solvers.bomber import collect_part, make_study, write_part  # noqa: E402
+from bombsolve.solvers.common.errors import BadInput  # noqa: E402
+from bombsolve.solvers.common.files import write_text_atomic  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.common.runner import load_manifest, run_study  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -281,7 +281,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from cli.progress import reporting
+    from bombsolve.cli.progress import reporting
 
     with reporting():
         main()

@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.dragon import (  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.dragon import (  # noqa: E402
     PRESET_SIZES,
     build_preset_study,
     comparison_markdown,
@@ -35,9 +35,7 @@ from solvers.dragon import (  # noqa: E402
 
 #: The file that holds the block (the README shows only the headline ladder).
 README = ROOT / "results" / "dragon" / "README.md"
-README_ANCHOR = (
-    "Preset gamepark against the default rules (written by `scripts/results/dragon_preset_results.py`):"
-)
+README_ANCHOR = "Preset gamepark against the default rules (written by `scripts/results/dragon_preset_results.py`):"
 
 
 def main() -> None:
@@ -91,7 +89,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from cli.progress import reporting
+    from bombsolve.cli.progress import reporting
 
     with reporting():
         main()

@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from solvers.common.readme import update_block  # noqa: E402
-from solvers.dragon import (  # noqa: E402
+from bombsolve.solvers.common.readme import update_block  # noqa: E402
+from bombsolve.solvers.dragon import (  # noqa: E402
     REFERENCE_SIZES,
     build_reference,
     draw_reference_charts,
@@ -78,7 +78,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from cli.progress import reporting
+    from bombsolve.cli.progress import reporting
 
     with reporting():
         main()

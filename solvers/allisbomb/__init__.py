@@ -1,11 +1,11 @@
 """All Is Bomb: card files, reference engine, Numba solver (rulebook: rules/all-is-bomb.txt).
 
 The front door (DESIGN.md, "Shape"): everything outside the game (the command line,
-scripts, other games) imports All Is Bomb as `from solvers.allisbomb import NAME`, NAME one
+scripts, other games) imports All Is Bomb as `from bombsolve.solvers.allisbomb import NAME`, NAME one
 of `__all__`. The names are looked up on first use (PEP 562), so importing this package
 loads no room and compiles nothing.
 
-Rooms, in import order (a room imports only the rooms before it, and solvers.common):
+Rooms, in import order (a room imports only the rooms before it, and bombsolve.solvers.common):
 - `cards`    the card model: Options, card files (TOML) -> CardSet, their refusals.
 - `rules`    the plain-Python reference engine, positions, deals, re-run commands.
 - `kernel`   the same rules compiled with Numba: state layout, pruning, the DFS kernels.

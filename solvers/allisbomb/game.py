@@ -25,20 +25,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from solvers.allisbomb.cards.cards import CardSet, load_cards
-from solvers.allisbomb.cards.config import RULE_OPTIONS, Options
-from solvers.allisbomb.rules import deals
-from solvers.allisbomb.rules.rules import Ending, Outcome, State
-from solvers.allisbomb.rules.rules import new_game as setup
-from solvers.allisbomb.search.registry import AGENTS, QUICK_AGENTS, make_agent
-from solvers.allisbomb.warmup import KERNELS
-from solvers.common.errors import BadInput
-from solvers.common.game import IllegalAction, Result
-from solvers.common.options import changed_rules, parse_rule_pairs
-from solvers.common.rng import SplitMix64
+from bombsolve.solvers.allisbomb.cards.cards import CardSet, load_cards
+from bombsolve.solvers.allisbomb.cards.config import RULE_OPTIONS, Options
+from bombsolve.solvers.allisbomb.rules import deals
+from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, State
+from bombsolve.solvers.allisbomb.rules.rules import new_game as setup
+from bombsolve.solvers.allisbomb.search.registry import AGENTS, QUICK_AGENTS, make_agent
+from bombsolve.solvers.allisbomb.warmup import KERNELS
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.game import IllegalAction, Result
+from bombsolve.solvers.common.options import changed_rules, parse_rule_pairs
+from bombsolve.solvers.common.rng import SplitMix64
 
 if TYPE_CHECKING:
-    from solvers.common.runner import Study
+    from bombsolve.solvers.common.runner import Study
 
 __all__ = [
     "AGENTS",
@@ -279,8 +279,8 @@ def reference_and_kernel(
     search and by the Numba kernel in the same move order, under `DIFFERENTIAL_NODE_LIMIT`:
     each as (verdict, positions entered, loss-reason bits, winning line), which must be
     equal (DESIGN.md, "Shape": the kernel is never the only copy of a rule)."""
-    from solvers.allisbomb.search.search import reference_search
-    from solvers.allisbomb.search.solver import solve
+    from bombsolve.solvers.allisbomb.search.search import reference_search
+    from bombsolve.solvers.allisbomb.search.solver import solve
 
     config = _config(players, options)
     deal = deals.deal_from_seed(config, seed)
@@ -295,15 +295,15 @@ def reference_and_kernel(
 def matrix_study(deals: int, seed: int, **sweep: object) -> Study:
     """The sweep of every standard configuration (`bombsolve allisbomb sweep --matrix`:
     `study.matrix_configs`), `sweep` as `study.sweep_study` takes them."""
-    from solvers.allisbomb.studies.study import matrix_configs, sweep_study
+    from bombsolve.solvers.allisbomb.studies.study import matrix_configs, sweep_study
 
     return sweep_study(matrix_configs(), deals, seed, **sweep)
 
 
 def _studies() -> dict[str, Callable[..., Study]]:
-    from solvers.allisbomb.search.exhaust import exhaust_study, group_study, sample_study
-    from solvers.allisbomb.studies.sensitivity import sensitivity_study
-    from solvers.allisbomb.studies.study import campaign_study, sweep_study
+    from bombsolve.solvers.allisbomb.search.exhaust import exhaust_study, group_study, sample_study
+    from bombsolve.solvers.allisbomb.studies.sensitivity import sensitivity_study
+    from bombsolve.solvers.allisbomb.studies.study import campaign_study, sweep_study
 
     return {
         "sweep": sweep_study,

@@ -4,13 +4,13 @@ points, a tiny run that compiles each (`warm`) and their cold-compile estimates,
 
 from __future__ import annotations
 
-from solvers.common.game import Kernel
-from solvers.common.numba_cache import argument_index
+from bombsolve.solvers.common.game import Kernel
+from bombsolve.solvers.common.numba_cache import argument_index
 
 
 def _solve(node_limit: int = 1) -> None:
-    from solvers.allisbomb.cards.config import Options
-    from solvers.allisbomb.search.solver import solve, table_bits_for
+    from bombsolve.solvers.allisbomb.cards.config import Options
+    from bombsolve.solvers.allisbomb.search.solver import solve, table_bits_for
 
     # also allocates the transposition table the solve will use
     solve(
@@ -26,7 +26,7 @@ def _dfs_form(bounded: bool = False) -> tuple:
     """`kernel.dfs` in one of its compiled forms, as an entry (dispatcher, accept): for the
     bounded keep-most search or any other (a read-only `objective`:
     kernel._bound_at_root)."""
-    from solvers.allisbomb.kernel import kernel as K
+    from bombsolve.solvers.allisbomb.kernel import kernel as K
 
     objective = argument_index(K.dfs, "objective")
 
@@ -37,15 +37,15 @@ def _dfs_form(bounded: bool = False) -> tuple:
 
 
 def _solve_entries() -> list:
-    from solvers.allisbomb.kernel import kernel as K
+    from bombsolve.solvers.allisbomb.kernel import kernel as K
 
     return [K.setup, _dfs_form()]
 
 
 def _shortest() -> None:
-    from solvers.allisbomb.cards.config import Options
-    from solvers.allisbomb.rules.rules import new_game
-    from solvers.allisbomb.search.solver import compiled, solve_shortest
+    from bombsolve.solvers.allisbomb.cards.config import Options
+    from bombsolve.solvers.allisbomb.rules.rules import new_game
+    from bombsolve.solvers.allisbomb.search.solver import compiled, solve_shortest
 
     cs = compiled(Options(blitz=True)).cards
     # a Blitz deal won within 50 positions: the shortest search runs only after a win
@@ -55,15 +55,15 @@ def _shortest() -> None:
 
 
 def _shortest_entries() -> list:
-    from solvers.allisbomb.kernel import kernel as K
+    from bombsolve.solvers.allisbomb.kernel import kernel as K
 
     return [K.shortest]
 
 
 def _keep_most(node_limit: int = 1) -> None:
-    from solvers.allisbomb.cards.config import Options
-    from solvers.allisbomb.rules.rules import new_game
-    from solvers.allisbomb.search.solver import compiled, solve_state, table_bits_for
+    from bombsolve.solvers.allisbomb.cards.config import Options
+    from bombsolve.solvers.allisbomb.rules.rules import new_game
+    from bombsolve.solvers.allisbomb.search.solver import compiled, solve_state, table_bits_for
 
     cs = compiled(Options(blitz=True)).cards
     # also allocates the transposition table the search will use
@@ -83,15 +83,15 @@ def _keep_most_entries() -> list:
 def _extended() -> None:
     """Compile the extended vocabulary's two entry points, which the solver calls through
     their addresses in a program with extended rows (kernel.extended_entries)."""
-    from solvers.allisbomb.kernel import kernel as K
-    from solvers.common.numba_call import address_of
+    from bombsolve.solvers.allisbomb.kernel import kernel as K
+    from bombsolve.solvers.common.numba_call import address_of
 
     address_of(K._ext_step, K.EXT_STEP_ARGS)
     address_of(K._draw_number, K.EXT_DRAW_ARGS)
 
 
 def _extended_entries() -> list:
-    from solvers.allisbomb.kernel import kernel as K
+    from bombsolve.solvers.allisbomb.kernel import kernel as K
 
     return [
         (K._ext_step, lambda sig: tuple(sig) == K.EXT_STEP_ARGS),
@@ -102,14 +102,14 @@ def _extended_entries() -> list:
 def _sweep() -> None:
     import numpy as np
 
-    from solvers.allisbomb.cards.config import Options
-    from solvers.allisbomb.search.solver import solve_batch
+    from bombsolve.solvers.allisbomb.cards.config import Options
+    from bombsolve.solvers.allisbomb.search.solver import solve_batch
 
     solve_batch(Options(blitz=True), np.arange(13, dtype=np.int64)[None, :], node_limit=1)
 
 
 def _sweep_entries() -> list:
-    from solvers.allisbomb.kernel import kernel as K
+    from bombsolve.solvers.allisbomb.kernel import kernel as K
 
     return [K.solve_many]
 
@@ -121,8 +121,8 @@ def _exhaust() -> None:
     no deal goes on to the escalation (the `sweep` part's kernel)."""
     import numpy as np
 
-    from solvers.allisbomb.rules.blitz_ranks import decks_of_ranks, group_decks
-    from solvers.allisbomb.search import exhaust as E
+    from bombsolve.solvers.allisbomb.rules.blitz_ranks import decks_of_ranks, group_decks
+    from bombsolve.solvers.allisbomb.search import exhaust as E
 
     decks_of_ranks(np.zeros(1, np.int64))
     decks, _ = group_decks(np.zeros(1, np.int64))
@@ -130,8 +130,8 @@ def _exhaust() -> None:
 
 
 def _exhaust_entries() -> list:
-    from solvers.allisbomb.kernel import exhaust_kernel
-    from solvers.allisbomb.rules import blitz_ranks
+    from bombsolve.solvers.allisbomb.kernel import exhaust_kernel
+    from bombsolve.solvers.allisbomb.rules import blitz_ranks
 
     return [
         exhaust_kernel.solve_shared,
@@ -144,7 +144,7 @@ def _exhaust_entries() -> list:
 #: The estimates here are cold-compile CPU seconds on the 2-core AMD EPYC machine, one
 #: process each into an empty cache, idle, rounded up (results/PERFORMANCE.md, "Cold
 #: compile of each kernel"; Numba's call typing answered from a table,
-#: solvers.common.numba_typing).
+#: bombsolve.solvers.common.numba_typing).
 #: The extended vocabulary's steps (card files with extended rows only), compiled after the
 #: solver's part: 6.1-6.4 CPU-s (7.9 alone).
 EXTENDED_ESTIMATE = 10
@@ -156,7 +156,7 @@ KEEP_MOST_ESTIMATE, KEEP_MOST_ESTIMATE_ALONE = 8, 20
 EXHAUST_ESTIMATE, EXHAUST_ESTIMATE_ALONE = 10, 22
 #: The sweep's kernel after the solver's (as `sweep`, `sensitivity` and `exhaust` compile
 #: it, `ensure_sweep`) or alone: 7.3-7.5 and 22.9 (before its copies became internal to
-#: it, solvers.common.numba_entry, which added about 1.3 after the solver).
+#: it, bombsolve.solvers.common.numba_entry, which added about 1.3 after the solver).
 SWEEP_ESTIMATE, SWEEP_ESTIMATE_ALONE = 9, 25
 
 KERNELS: list[Kernel] = [

@@ -1,8 +1,8 @@
 """Bombastic's front door (DESIGN.md, "Shape"; the contract: solvers/common/game.py).
 
 Everything outside this package (the CLI, the scripts, other games, the tests outside
-tests/bombastic) imports Bombastic as ``from solvers.bombastic import NAME``, NAME one of
-`__all__`. The names load on first use (PEP 562), so ``import solvers.bombastic`` stays
+tests/bombastic) imports Bombastic as ``from bombsolve.solvers.bombastic import NAME``, NAME one of
+`__all__`. The names load on first use (PEP 562), so ``import bombsolve.solvers.bombastic`` stays
 cheap: no NumPy tables, no Numba, no pandas until a name needs them.
 
 The rooms, in import order (each imports only rooms above it):

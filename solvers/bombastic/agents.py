@@ -50,10 +50,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from solvers.bombastic import kernel as K
-from solvers.bombastic import search_kernel as SK
-from solvers.bombastic.beliefs import FastBelief
-from solvers.bombastic.rules import (
+from bombsolve.solvers.bombastic import kernel as K
+from bombsolve.solvers.bombastic import search_kernel as SK
+from bombsolve.solvers.bombastic.beliefs import FastBelief
+from bombsolve.solvers.bombastic.rules import (
     ACTION_CARD,
     ACTION_L,
     ACTION_LINE,
@@ -72,7 +72,7 @@ from solvers.bombastic.rules import (
     SplitMix64,
     State,
 )
-from solvers.bombastic.tiles import (
+from bombsolve.solvers.bombastic.tiles import (
     ARR,
     BOMB,
     L_SHAPES,
@@ -82,7 +82,7 @@ from solvers.bombastic.tiles import (
     N_ARR,
     N_TILES,
 )
-from solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.errors import BadInput, unknown
 
 L_ALL = np.zeros((2, len(L_SHAPES), N_ARR), dtype=bool)
 for _k, _shape in enumerate(L_SHAPES):
@@ -442,7 +442,7 @@ class BeliefGreedyAgent(Agent):
 
     def _best_peek_line(self, b: FastBelief, me: int) -> int:
         """The line whose peek (then random shuffle) leaves the best expected value."""
-        from solvers.bombastic.beliefs import TRIPLE_INDEX, TRIPLE_MAP
+        from bombsolve.solvers.bombastic.beliefs import TRIPLE_INDEX, TRIPLE_MAP
 
         best, best_k = -1.0, 0
         for k, line in enumerate(LINES):

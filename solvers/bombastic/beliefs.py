@@ -40,7 +40,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from solvers.bombastic.tiles import (
+from bombsolve.solvers.bombastic.tiles import (
     ARR,
     BOMB,
     HAS,
@@ -55,12 +55,12 @@ from solvers.bombastic.tiles import (
     VALUE_NAMES,
     perm3_map,
 )
-from solvers.common.errors import BadInput, unknown
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.numba_jit import njit
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "3625942388045246"
+NUMBA_DEPENDS_ON = "ac27079c69499958"
 
 EVENT_WORDS = ("peek", "show", "not-bomb", "swap", "shuffle", "place", "secret-swap")
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
 
-from solvers.common.plots import PALETTE, interval_bars, new_figure, save_chart
+from bombsolve.solvers.common.plots import PALETTE, interval_bars, new_figure, save_chart
 
 #: Games per seating below which a pairing's figures are listed, not compared: their
 #: Wilson 95% interval is wider than about +-2.2 points.

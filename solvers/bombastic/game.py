@@ -17,15 +17,22 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from solvers.bombastic import kernel as K
-from solvers.bombastic.agents import View, determinize, view_of
-from solvers.bombastic.beliefs import FastBelief
-from solvers.bombastic.readings import BY_NAME
-from solvers.bombastic.replay import describe as describe_decision
-from solvers.bombastic.rules import CHANCE, Ending, Options, SplitMix64, State, random_game
-from solvers.common.errors import BadInput
-from solvers.common.game import IllegalAction, Result
-from solvers.common.options import changed_rules, parse_rule_pairs
+from bombsolve.solvers.bombastic import kernel as K
+from bombsolve.solvers.bombastic.agents import View, determinize, view_of
+from bombsolve.solvers.bombastic.beliefs import FastBelief
+from bombsolve.solvers.bombastic.readings import BY_NAME
+from bombsolve.solvers.bombastic.replay import describe as describe_decision
+from bombsolve.solvers.bombastic.rules import (
+    CHANCE,
+    Ending,
+    Options,
+    SplitMix64,
+    State,
+    random_game,
+)
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.game import IllegalAction, Result
+from bombsolve.solvers.common.options import changed_rules, parse_rule_pairs
 
 NAME = "bombastic"
 #: "2 players" (rulebook, first page).

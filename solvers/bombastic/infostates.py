@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.bombastic.rules import (
+from bombsolve.solvers.bombastic.rules import (
     ALARM_CARDS,
     CHANCE,
     Card,
@@ -46,8 +46,8 @@ from solvers.bombastic.rules import (
     Phase,
     State,
 )
-from solvers.bombastic.tiles import ARR, CODE_TO_INDEX, N_ARR, _permuted_index
-from solvers.common.errors import BadInput
+from bombsolve.solvers.bombastic.tiles import ARR, CODE_TO_INDEX, N_ARR, _permuted_index
+from bombsolve.solvers.common.errors import BadInput
 
 
 @dataclass

@@ -46,16 +46,16 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from solvers.bombastic.beliefs import HAS_BITS, N_WORDS, TRIPLE_MAP, TRIPLES
-from solvers.bombastic.infostates import SYM_ARR, SYMMETRIES
-from solvers.bombastic.rules import ALARM_CARDS, Options, Phase, State
-from solvers.bombastic.tiles import L_SHAPES, LINES, N_ARR, PAIR_INDEX, PAIRS, SWAP_MAP
-from solvers.common.errors import BadInput
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.bombastic.beliefs import HAS_BITS, N_WORDS, TRIPLE_MAP, TRIPLES
+from bombsolve.solvers.bombastic.infostates import SYM_ARR, SYMMETRIES
+from bombsolve.solvers.bombastic.rules import ALARM_CARDS, Options, Phase, State
+from bombsolve.solvers.bombastic.tiles import L_SHAPES, LINES, N_ARR, PAIR_INDEX, PAIRS, SWAP_MAP
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.numba_jit import njit
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "3a070e993cffd598"
+NUMBA_DEPENDS_ON = "e11d262496ce1331"
 
 
 @intrinsic

@@ -26,13 +26,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.bombastic.rules import SECOND_SWAP_READINGS, SHUFFLE_READINGS, Ending, Options
-from solvers.bombastic.tiles import L_SHAPES, LINES, PERMS3
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.bombastic.rules import (
+    SECOND_SWAP_READINGS,
+    SHUFFLE_READINGS,
+    Ending,
+    Options,
+)
+from bombsolve.solvers.bombastic.tiles import L_SHAPES, LINES, PERMS3
+from bombsolve.solvers.common.numba_jit import njit
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "f11f6caf0327a333"
+NUMBA_DEPENDS_ON = "157f01bff753fc10"
 
 DECK = 11
 DECK_LEN = 22

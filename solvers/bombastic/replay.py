@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from solvers.bombastic.agents import make_agent, play_game
-from solvers.bombastic.beliefs import FastBelief
-from solvers.bombastic.rules import (
+from bombsolve.solvers.bombastic.agents import make_agent, play_game
+from bombsolve.solvers.bombastic.beliefs import FastBelief
+from bombsolve.solvers.bombastic.rules import (
     ACTION_CARD,
     ACTION_STOP,
     CARD_TEXT,
@@ -24,7 +24,7 @@ from solvers.bombastic.rules import (
     State,
     action_name,
 )
-from solvers.bombastic.tiles import LINE_NAMES, VALUE_CHARS
+from bombsolve.solvers.bombastic.tiles import LINE_NAMES, VALUE_CHARS
 
 
 def _grid(values: list[str]) -> list[str]:

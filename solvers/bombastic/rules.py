@@ -37,9 +37,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from solvers.bombastic.tiles import BOMB, L_SHAPES, LINES, N_TILES, PERMS3, O, X
-from solvers.common.errors import BadInput, unknown
-from solvers.common.rng import SplitMix64
+from bombsolve.solvers.bombastic.tiles import BOMB, L_SHAPES, LINES, N_TILES, PERMS3, O, X
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.rng import SplitMix64
 
 CHANCE = -1
 TERMINAL = -2
@@ -193,7 +193,7 @@ def action_name(a: int) -> str:
     >>> action_name(4), action_name(ACTION_LINE + 6), action_name(ACTION_STOP)
     ('tile 4', 'line diag', 'stop')
     """
-    from solvers.bombastic.tiles import LINE_NAMES
+    from bombsolve.solvers.bombastic.tiles import LINE_NAMES
 
     if 0 <= a < ACTION_LINE:
         return f"tile {a}"

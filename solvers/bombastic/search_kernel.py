@@ -21,12 +21,12 @@ import math
 
 import numpy as np
 
-from solvers.bombastic import kernel as K
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.bombastic import kernel as K
+from bombsolve.solvers.common.numba_jit import njit
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "9836c4020b7a0c3d"
+NUMBA_DEPENDS_ON = "24d45a7b142d0e6b"
 
 N_ACTIONS = 49
 #: How often (in iterations) a search with `stop_early` checks whether it is decided.

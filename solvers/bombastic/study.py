@@ -18,15 +18,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.bombastic import kernel as K
-from solvers.bombastic.agents import make_agent, play_game
-from solvers.bombastic.rules import CARD_SLUG, Card, Ending, Options
-from solvers.common.errors import BadInput
-from solvers.common.files import read_input
-from solvers.common.progress import ProgressFactory
-from solvers.common.runner import ChunkPlan, ChunkSpec, Study, run_study
-from solvers.common.seeds import child_seed
-from solvers.common.stats import wilson
+from bombsolve.solvers.bombastic import kernel as K
+from bombsolve.solvers.bombastic.agents import make_agent, play_game
+from bombsolve.solvers.bombastic.rules import CARD_SLUG, Card, Ending, Options
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.files import read_input
+from bombsolve.solvers.common.progress import ProgressFactory
+from bombsolve.solvers.common.runner import ChunkPlan, ChunkSpec, Study, run_study
+from bombsolve.solvers.common.seeds import child_seed
+from bombsolve.solvers.common.stats import wilson
 
 ENDING_NAMES = [e.name for e in Ending]
 
@@ -460,7 +460,7 @@ def ending_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def save_table(df: pd.DataFrame, out_dir: Path, stem: str) -> None:
     """Write a table as CSV and Parquet, atomically."""
-    from solvers.common.files import atomic_path
+    from bombsolve.solvers.common.files import atomic_path
 
     with atomic_path(out_dir / f"{stem}.csv") as tmp:
         df.to_csv(tmp, index=False, float_format="%.6g")
@@ -502,8 +502,8 @@ def reference_study(
     Every part plays under the rule `options` (default: the default rules; the committed
     reference uses them), recorded in the manifest.
     """
-    from solvers.bombastic import charts
-    from solvers.common.files import write_text_atomic
+    from bombsolve.solvers.bombastic import charts
+    from bombsolve.solvers.common.files import write_text_atomic
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -547,7 +547,7 @@ def reference_study(
     if infostate_depth >= 0:
         import time
 
-        from solvers.bombastic.infostates import count_infostates
+        from bombsolve.solvers.bombastic.infostates import count_infostates
 
         for p in (0, 1):
             log(f"infostates: {'XO'[p]}, depth {infostate_depth}")
@@ -600,7 +600,7 @@ def reference_study(
             ["variant", "games", "x_rate", "x_lo", "x_hi", "mean_turns"]
         ].to_dict("records"),
     }
-    from solvers.common.version import commit
+    from bombsolve.solvers.common.version import commit
 
     manifest = {
         "study": "bombastic.reference",
@@ -685,7 +685,7 @@ def reference_caption(manifest: Mapping[str, Any], runs: Sequence[Mapping[str, A
 def draw_reference_charts(out_dir: str | Path) -> list[str]:
     """Draw the reference study's charts from the tables and manifests in `out_dir`
     (no game is replayed); return the chart names."""
-    from solvers.bombastic import charts
+    from bombsolve.solvers.bombastic import charts
 
     out = Path(out_dir)
     manifest = json.loads(read_input(out / "manifest.json", "manifest", follow=False))

@@ -4,30 +4,30 @@ its cold-compile estimate, its entry points and a tiny run that compiles them
 
 from __future__ import annotations
 
-from solvers.common.game import Kernel
+from bombsolve.solvers.common.game import Kernel
 
 
 def _infostates() -> None:
-    from solvers.bombastic.infostates_kernel import count_infostates_fast
+    from bombsolve.solvers.bombastic.infostates_kernel import count_infostates_fast
 
     count_infostates_fast(1, 0)
 
 
 def _infostates_entries() -> list:
-    from solvers.bombastic import infostates_kernel
+    from bombsolve.solvers.bombastic import infostates_kernel
 
     return [infostates_kernel._count_root]
 
 
 def _ismcts() -> None:
-    from solvers.bombastic.agents import make_agent, play_game
+    from bombsolve.solvers.bombastic.agents import make_agent, play_game
 
     for spec in ("ismcts:4", "ismcts-guarded:4", "ismcts-heuristic:4"):
         play_game(make_agent(spec), make_agent("random"), 1)
 
 
 def _ismcts_entries() -> list:
-    from solvers.bombastic import kernel
+    from bombsolve.solvers.bombastic import kernel
 
     return [kernel.playout, kernel.playout_informed, kernel.playout_casual]
 

@@ -13,7 +13,7 @@ Rooms, in import order (each imports only rooms above it):
   argument unchanged) and the kernel beside it.
 
 Everything outside this package imports these names from here; each loads its room on
-first use (PEP 562), so ``from solvers.bomber import NAME`` costs no Numba or pandas.
+first use (PEP 562), so ``from bombsolve.solvers.bomber import NAME`` costs no Numba or pandas.
 ``prepare`` (the engine's deal: players, seed, options, extras), ``apply_in_place`` and
 ``action_text`` are the engine's own ``new_game``, ``apply`` and ``describe``, under
 names apart from the contract's.
@@ -25,7 +25,7 @@ import importlib
 
 #: Where each name lives: {name: (room, name in the room)}.
 _ROOMS: dict[str, tuple[str, str]] = {
-    # the contract (solvers.common.game.FRONT_DOOR)
+    # the contract (bombsolve.solvers.common.game.FRONT_DOOR)
     **{
         name: ("game", name)
         for name in (

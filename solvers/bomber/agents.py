@@ -37,8 +37,8 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass
 
-from solvers.bomber import rules as R
-from solvers.bomber.rules import (
+from bombsolve.solvers.bomber import rules as R
+from bombsolve.solvers.bomber.rules import (
     AGENT_SALT,
     BRIDGE,
     HIDDEN,
@@ -49,7 +49,7 @@ from solvers.bomber.rules import (
     View,
     decode,
 )
-from solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.errors import BadInput, unknown
 
 
 class RandomAgent:

@@ -1,4 +1,4 @@
-"""Charts of the Catch the Bomber studies (PNG and SVG through `solvers.common.plots`):
+"""Charts of the Catch the Bomber studies (PNG and SVG through `bombsolve.solvers.common.plots`):
 outcome shares per condition, the Bomber's victories by achievement, one outcome's rate
 with its Wilson 95% interval. The tables they draw are `study.summarise` and
 `study.achievements`.
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from solvers.bomber.rules import OUTCOME_NAMES, Outcome
+from bombsolve.solvers.bomber.rules import OUTCOME_NAMES, Outcome
 
 # The words of the tables (`study.summarise` columns) and of the charts. The short keys
 # follow the Outcome values 0..3 (the kernel codes); the labels are the rulebook's names.
@@ -28,7 +28,7 @@ ACHIEVEMENT_SETS = (
     "all three",
 )
 
-# Okabe and Ito's colour-blind-safe colours (solvers.common.plots.PALETTE)
+# Okabe and Ito's colour-blind-safe colours (bombsolve.solvers.common.plots.PALETTE)
 OUTCOME_COLOURS = {"bomber": "#D55E00", "police": "#0072B2", "draw": "#999999", "sole": "#E69F00"}
 SET_COLOURS = ["#D55E00", "#E69F00", "#CC79A7", "#0072B2", "#56B4E9", "#009E73", "#000000"]
 
@@ -38,7 +38,7 @@ def chart_outcomes(summaries: Mapping[str, pd.DataFrame], title: str):
 
     The Bomber's victory share is written on each bar with its Wilson 95% interval.
     """
-    from solvers.common.plots import new_figure
+    from bombsolve.solvers.common.plots import new_figure
 
     n_panels = len(summaries)
     n_rows = max(len(s) for s in summaries.values())
@@ -69,7 +69,7 @@ def chart_outcomes(summaries: Mapping[str, pd.DataFrame], title: str):
 
 def chart_achievements(tables: Mapping[str, pd.DataFrame], title: str):
     """Return a figure: the Bomber's victories split by the achievements he unlocked."""
-    from solvers.common.plots import new_figure
+    from bombsolve.solvers.common.plots import new_figure
 
     n_panels = len(tables)
     n_rows = max(len(t) for t in tables.values())
@@ -97,7 +97,7 @@ def chart_achievements(tables: Mapping[str, pd.DataFrame], title: str):
 
 def chart_rate(summaries: Mapping[str, pd.DataFrame], key: str, title: str):
     """Return a figure: one outcome's rate with Wilson 95% interval, per condition and agents."""
-    from solvers.common.plots import PALETTE, new_figure
+    from bombsolve.solvers.common.plots import PALETTE, new_figure
 
     conds = list(next(iter(summaries.values()))["condition"])
     fig, ax = new_figure(8.0, 1.6 + 0.25 * len(conds) * max(len(summaries), 2))

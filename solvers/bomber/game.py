@@ -11,14 +11,14 @@ from __future__ import annotations
 import collections
 from collections.abc import Iterable
 
-from solvers.bomber import rules as R
-from solvers.bomber.agents import play_game
-from solvers.bomber.rules import Card, Options, State, View
-from solvers.common.errors import BadInput
-from solvers.common.game import IllegalAction, Result
-from solvers.common.options import changed_rules
-from solvers.common.rng import SplitMix64
-from solvers.common.seeds import game_seeds
+from bombsolve.solvers.bomber import rules as R
+from bombsolve.solvers.bomber.agents import play_game
+from bombsolve.solvers.bomber.rules import Card, Options, State, View
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.game import IllegalAction, Result
+from bombsolve.solvers.common.options import changed_rules
+from bombsolve.solvers.common.rng import SplitMix64
+from bombsolve.solvers.common.seeds import game_seeds
 
 NAME = "bomber"
 PLAYERS = tuple(range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1))
@@ -40,7 +40,7 @@ MAX_DRAWS = 10_000
 
 def options_from_rules(texts: Iterable[str]) -> Options:
     """Options from ``--rule NAME=VALUE`` texts, as `bombsolve bomber` reads its --rule:
-    each text one option (cli.common.rules_text's check), then `rules.parse_rules`, which
+    each text one option (bombsolve.cli.common.rules_text's check), then `rules.parse_rules`, which
     names an unknown option with the nearest and a bad value with the expected ones."""
     pieces = []
     for text in texts:
@@ -278,8 +278,8 @@ def reference_and_kernel(
 ) -> tuple[tuple, tuple]:
     """The random-agent game of ``bombsolve bomber play --seed SEED`` through the reference
     engine and through the kernel: (actions, result row in kernel.COLUMNS order) of each."""
-    from solvers.bomber.kernel import trace_game  # Numba: loaded only when asked for
-    from solvers.bomber.study import result_row
+    from bombsolve.solvers.bomber.kernel import trace_game  # Numba: loaded only when asked for
+    from bombsolve.solvers.bomber.study import result_row
 
     players = PLAYERS[0] if players is None else players
     s = game_seed(seed)

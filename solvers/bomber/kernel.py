@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.bomber.rules import AGENT_SALT, Options
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.bomber.rules import AGENT_SALT, Options
+from bombsolve.solvers.common.numba_jit import njit
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "fc1a37f3557025d9"
+NUMBA_DEPENDS_ON = "ac0bfae91fc8a698"
 
 # Result columns of `play_random_games`.
 COLUMNS = (

@@ -40,8 +40,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from solvers.common.errors import BadInput, unknown
-from solvers.common.rng import SplitMix64
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.rng import SplitMix64
 
 # --- cards -----------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Catch the Bomber balance studies on the shared runner (`solvers.common.runner`).
+"""Catch the Bomber balance studies on the shared runner (`bombsolve.solvers.common.runner`).
 
 A study plays many seeded games over a list of *conditions* (player count, extra
 characters, rule reading); case i plays condition ``i % len(conditions)`` with the
@@ -32,15 +32,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.bomber import rules as R
-from solvers.bomber.agents import agents_label, parse_agents, play_game
-from solvers.bomber.charts import ACHIEVEMENT_SETS, OUTCOME_KEYS
-from solvers.bomber.kernel import COLUMNS, run_random_games
-from solvers.common.errors import BadInput, unknown
-from solvers.common.files import read_input
-from solvers.common.runner import ChunkSpec, Study
-from solvers.common.seeds import run_seeds
-from solvers.common.stats import wilson
+from bombsolve.solvers.bomber import rules as R
+from bombsolve.solvers.bomber.agents import agents_label, parse_agents, play_game
+from bombsolve.solvers.bomber.charts import ACHIEVEMENT_SETS, OUTCOME_KEYS
+from bombsolve.solvers.bomber.kernel import COLUMNS, run_random_games
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.files import read_input
+from bombsolve.solvers.common.runner import ChunkSpec, Study
+from bombsolve.solvers.common.seeds import run_seeds
+from bombsolve.solvers.common.stats import wilson
 
 PARTS = ("players", "extras", "readings")
 EXTRA_KEYS = {R.Card.YOUNG_LADY: "YL", R.Card.HOLY_WARRIOR: "HW", R.Card.SUSPICIOUS_PERSON: "SP"}
@@ -215,7 +215,7 @@ def case_game(out_dir, case: int) -> dict[str, Any]:
     """
     from pathlib import Path
 
-    from solvers.common.runner import MANIFEST, load_manifest
+    from bombsolve.solvers.common.runner import MANIFEST, load_manifest
 
     path = Path(out_dir) / MANIFEST
     if not path.exists():
@@ -395,7 +395,7 @@ def collect_part(out_dir, part: str) -> tuple[dict[str, pd.DataFrame], dict[str,
     """
     from pathlib import Path
 
-    from solvers.common.runner import MANIFEST, load_manifest, load_study
+    from bombsolve.solvers.common.runner import MANIFEST, load_manifest, load_study
 
     frames, manifests = {}, {}
     out = Path(out_dir)
@@ -438,7 +438,7 @@ def check_part_folder(out_dir, part: str) -> None:
     import json
     from pathlib import Path
 
-    from solvers.common.runner import CHUNK_DIR, MANIFEST
+    from bombsolve.solvers.common.runner import CHUNK_DIR, MANIFEST
 
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
@@ -485,9 +485,9 @@ def write_part(
     """
     from pathlib import Path
 
-    from solvers.bomber import charts
-    from solvers.common.files import atomic_path
-    from solvers.common.plots import save_chart
+    from bombsolve.solvers.bomber import charts
+    from bombsolve.solvers.common.files import atomic_path
+    from bombsolve.solvers.common.plots import save_chart
 
     out = Path(out_dir)
     summaries = {a: summarise(df) for a, df in frames.items()}

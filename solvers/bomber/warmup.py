@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
-from solvers.common.game import Kernel
+from bombsolve.solvers.common.game import Kernel
 
 
 def _warm_play() -> None:
     import numpy as np
 
-    from solvers.bomber import kernel
+    from bombsolve.solvers.bomber import kernel
 
     kernel.run_random_games(np.arange(1, dtype=np.uint64), 3)
 
 
 def _play_entries() -> list:
-    from solvers.bomber import kernel
+    from bombsolve.solvers.bomber import kernel
 
     return [kernel.play_random_games]
 

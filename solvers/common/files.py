@@ -35,7 +35,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from solvers.common.errors import BadInput
+from bombsolve.solvers.common.errors import BadInput
 
 #: No file bombsolve reads (a position, a solution, a card file, a manifest) is larger.
 MAX_INPUT_BYTES = 64 * 2**20

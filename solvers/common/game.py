@@ -56,7 +56,7 @@ reader who knows one game knows all four, and one conformance test
     ``{name: callable}``: the game's batch studies.
 
 An `Agent` chooses with ``act(view, legal, rng) -> int``: its seat's view, the legal
-actions and the one random generator, `solvers.common.rng.SplitMix64`.
+actions and the one random generator, `bombsolve.solvers.common.rng.SplitMix64`.
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from solvers.common.errors import BadInput
-from solvers.common.rng import SplitMix64
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.rng import SplitMix64
 
 #: The names every front door exports.
 FRONT_DOOR = (

@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from solvers.common.files import write_text_atomic
+from bombsolve.solvers.common.files import write_text_atomic
 
 _STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 1100px; margin: 2em auto;

@@ -14,8 +14,8 @@ import math
 import os
 from typing import Any
 
-from solvers.common.errors import BadInput
-from solvers.common.files import MAX_INPUT_BYTES, read_input
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.files import MAX_INPUT_BYTES, read_input
 
 #: No bombsolve file nests deeper than this (a position: object > list > list > string).
 MAX_DEPTH = 32
@@ -78,7 +78,7 @@ def check_json_value(data: Any, what: str) -> None:
 
 def read_json_file(path: str | os.PathLike, what: str, follow: bool = True) -> Any:
     """Read and parse the JSON file `path` (described as `what` in messages; ``-`` reads
-    standard input), through the one input reader (`solvers.common.files.read_input`:
+    standard input), through the one input reader (`bombsolve.solvers.common.files.read_input`:
     regular files only, at most `MAX_BYTES`; `follow=False` refuses a symbolic link)."""
     label = f"{what} {str(path)!r}"
     raw = read_input(path, what, "a JSON file", MAX_BYTES, follow)

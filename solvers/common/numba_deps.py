@@ -17,7 +17,7 @@ files whose functions and constants its compiled code can hold). A test
 dependency is also a change to the kernel's own file, which rebuilds its cache. After
 editing a dependency, refresh the digests with
 
-    python -m solvers.common.numba_deps
+    python -m bombsolve.solvers.common.numba_deps
 """
 
 from __future__ import annotations
@@ -48,9 +48,10 @@ def kernel_files() -> list[Path]:
 
 def _module_file(name: str) -> Path | None:
     """The project file of module `name` (None outside the project)."""
-    if name != "solvers" and not name.startswith("solvers."):
+    package, _, rest = name.partition(".")
+    if package != "bombsolve" or rest.split(".")[0] != "solvers":
         return None
-    base = ROOT.joinpath(*name.split("."))
+    base = ROOT.joinpath(*rest.split("."))
     for p in (base.with_suffix(".py"), base / "__init__.py"):
         if p.is_file():
             return p

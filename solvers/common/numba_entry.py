@@ -10,7 +10,7 @@ that one. So which code a search runs depended on what the process had loaded be
 
 - All Is Bomb's sweep kernel (`solve_many`) calls `dfs`. A sweep's process loads the
   solver's own `dfs` first (the solver's part is compiled or checked before the sweep's,
-  cli.warmup.ensure_sweep), and `solve_many` then ran that `dfs`, not its own copy, which
+  bombsolve.cli.warmup.ensure_sweep), and `solve_many` then ran that `dfs`, not its own copy, which
   LLVM had optimised inside it: 14-22% more time on the same 20,000 base deals
   (commit da01b52).
 - A helper compiled through `numba_opt.linked_helper` has its own library optimised at a
@@ -29,7 +29,7 @@ It relies on Numba internals present from 0.60 to 0.68 (`NativeLowering` creatin
 `state.library` only when none is set; `CPUCodeLibrary.add_llvm_module` and
 `_optimize_final_module`); `tests/common/test_numba_entry.py` checks the linkages of a
 compiled entry point. Where this Numba lacks one of them, `entry_point` is `numba_jit.njit`
-(one notice, solvers.common.numba_notices): the same results, at the speed of whichever
+(one notice, bombsolve.solvers.common.numba_notices): the same results, at the speed of whichever
 copies the calls bind to.
 """
 
@@ -38,7 +38,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.common.numba_jit import njit
 
 
 @cache
@@ -57,11 +57,11 @@ def entry_classes() -> tuple[type, type] | None:
         if "library" not in NativeLowering.run_pass.__code__.co_names:
             raise AttributeError(name="library", obj=NativeLowering)
     except (ImportError, AttributeError) as exc:
-        from solvers.common.numba_notices import lacking
+        from bombsolve.solvers.common.numba_notices import lacking
 
         lacking("numba_entry", exc, "entry points compile as plain Numba functions")
         return None
-    from solvers.common.numba_opt import nopython_pipeline_with
+    from bombsolve.solvers.common.numba_opt import nopython_pipeline_with
 
     class EntryLibrary(JITCodeLibrary):
         """A code library whose linked-in functions are internal to it (module docstring)."""

@@ -23,7 +23,7 @@ from typing import Any
 import numba
 from numba.core.compiler import Compiler
 
-from solvers.common import numba_typing
+from bombsolve.solvers.common import numba_typing
 
 
 def njit(*args: Any, **options: Any) -> Any:
@@ -48,8 +48,8 @@ def njit(*args: Any, **options: Any) -> Any:
 
 def _enable_cache(dispatcher: Any) -> None:
     # imported here: the cache does not change compiled code, so it is not among the
-    # kernels' dependencies (solvers.common.numba_deps)
-    from solvers.common.numba_repair import cache_class
+    # kernels' dependencies (bombsolve.solvers.common.numba_deps)
+    from bombsolve.solvers.common.numba_repair import cache_class
 
     cls = cache_class()
     if cls is None:  # this Numba lacks what the repair relies on: Numba's own cache

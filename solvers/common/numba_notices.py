@@ -5,7 +5,7 @@ still has things a user should hear: a damaged cache entry compiled again, a cac
 that cannot be written replaced by a temporary one, a Numba internal missing so that a part
 of the layer falls back to plain Numba. It says each as a `NumbaNotice` warning, once per
 process: Python shows it on stderr, and the command line shows it as one `bombsolve: ...`
-line (`cli.warmup.show_numba_notices`).
+line (`bombsolve.cli.warmup.show_numba_notices`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def lacking(part: str, missing: BaseException | str, instead: str) -> bool:
     import numba
 
     return say(
-        f"Numba {numba.__version__} lacks {_what(missing)} (solvers.common.{part}, tested with "
+        f"Numba {numba.__version__} lacks {_what(missing)} (bombsolve.solvers.common.{part}, tested with "
         f"Numba {TESTED}); {instead}",
         key=("lacking", part),
     )

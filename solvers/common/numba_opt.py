@@ -21,7 +21,7 @@ managers are built (numba.core.codegen, `CPUCodegen._pass_builder`), as in Numba
 `tests/common/test_numba_opt.py` checks the level seen and its restoring. Were a later
 Numba to read it elsewhere, the helpers would only compile as slowly as before. Where this
 Numba lacks one of them (`CPUCodegen._pass_builder`, before 0.61, for one), `linked_helper`
-is `numba_jit.njit` (one notice, solvers.common.numba_notices): the same code runs, its helpers
+is `numba_jit.njit` (one notice, bombsolve.solvers.common.numba_notices): the same code runs, its helpers
 optimised in full as well.
 """
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.common.numba_jit import njit
 
 #: LLVM optimisation level of a linked helper's own library (see the module docstring).
 LEVEL = 1
@@ -59,7 +59,7 @@ def linked_compiler() -> type | None:
 
         codegen.CPUCodegen._pass_builder  # noqa: B018 - reads config.OPT for each library
     except (ImportError, AttributeError) as exc:
-        from solvers.common.numba_notices import lacking
+        from bombsolve.solvers.common.numba_notices import lacking
 
         lacking("numba_opt", exc, "helpers are compiled and optimised in full (slower)")
         return None

@@ -7,7 +7,7 @@ Numba's on-disk cache (the jit option `cache`) keeps, per function, an index fil
 garbled file raised an unpickling error on that run and every later one until the user
 deleted it, and garbled machine code inside an intact pickle crashed the process (LLVM
 aborts while loading it, measured). Every project function cached on disk (defined through
-`solvers.common.numba_jit.njit`, nothing else in the process) uses `RepairingCache`:
+`bombsolve.solvers.common.numba_jit.njit`, nothing else in the process) uses `RepairingCache`:
 
 - Every file it writes ends with a seal, the SHA-256 of what precedes it (`seal`). Pickle
   ignores bytes after a pickle's end, so plain Numba still reads these files. An entry is
@@ -40,7 +40,7 @@ import pickle
 import shutil
 import tempfile
 
-from solvers.common.numba_notices import lacking, say
+from bombsolve.solvers.common.numba_notices import lacking, say
 
 #: What precedes the SHA-256 digest at the end of a sealed cache file.
 SEAL_MARK = b"\nbombsolve-sha256:"

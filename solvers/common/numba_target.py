@@ -8,7 +8,7 @@ kernel, `compare_allisbomb_kernels.py`, median of alternating processes: base +4
 +6.6%, six expansions +2.8%; commit 76d4a3a). Numba has one code generator per process, its
 processor features read once, when the first jitted function is defined: no per-function
 target. So `configure()` is called by the process's owner, never on import: the command
-line (`cli.main.BombsolveGroup.main`, before any kernel module is imported), the test
+line (`bombsolve.cli.main.BombsolveGroup.main`, before any kernel module is imported), the test
 session (tests/conftest.py) and the measuring scripts. It sets NUMBA_CPU_FEATURES to the
 host's features with every avx512* feature off (so the processes it starts inherit it)
 and in Numba's config. Numba keys its on-disk cache by the features, so caches built

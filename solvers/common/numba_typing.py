@@ -22,7 +22,7 @@ have found. Failed resolutions (an error, or a literal value demanded) are not
 remembered: they run again as before.
 
 Only the project's own compiles go through it: `compiler(base)` is a compiler class (the
-jit option `pipeline_class`, which `solvers.common.numba_jit.njit` gives every kernel) whose
+jit option `pipeline_class`, which `bombsolve.solvers.common.numba_jit.njit` gives every kernel) whose
 compile routes call typing through the table while it runs (`routed`), and puts Numba's own
 back after; the callees and `@overload` implementations it compiles on the way share it.
 Any other jitted function in the process (a library user's) is typed by Numba as it is.
@@ -32,7 +32,7 @@ the same with and without the table (`tests/common/test_numba_typing.py` compare
 small kernel in two processes). It relies on Numba internals as of 0.68
 (`BaseFunction.get_call_type`, `_impl_keys`, `targetconfig.ConfigStack`, a flags object's
 `_values`); where they are missing the table is not used (one notice, from
-solvers.common.numba_notices), and `BOMBSOLVE_TYPING_MEMO=0` in the environment turns it
+bombsolve.solvers.common.numba_notices), and `BOMBSOLVE_TYPING_MEMO=0` in the environment turns it
 off.
 """
 
@@ -133,7 +133,7 @@ def _supported() -> bool:
     missing = _missing()
     if missing is None:
         return True
-    from solvers.common.numba_notices import lacking
+    from bombsolve.solvers.common.numba_notices import lacking
 
     lacking("numba_typing", missing, "every call is typed afresh (compiling is slower)")
     return False

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.errors import BadInput, unknown
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}

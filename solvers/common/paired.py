@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from solvers.common.stats import wilson
+from bombsolve.solvers.common.stats import wilson
 
 Z95 = 1.959963984540054
 METHOD = "Tango's score interval for paired proportions (1998)"

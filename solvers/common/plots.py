@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from solvers.common.files import atomic_path  # noqa: E402
+from bombsolve.solvers.common.files import atomic_path  # noqa: E402
 
 #: Okabe and Ito's colour-blind-safe palette ("Color Universal Design", 2008), the yellow
 #: moved last (it is faint on white). At most `MAX_SERIES` of them share a panel.

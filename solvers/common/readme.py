@@ -12,8 +12,8 @@ import os
 import re
 from pathlib import Path
 
-from solvers.common.errors import BadInput
-from solvers.common.files import write_text_atomic
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.files import write_text_atomic
 
 
 def _digest(text: str) -> str:

@@ -32,7 +32,7 @@ A study is a pure function over a chunk of cases. The runner
 Example:
 
 >>> import tempfile
->>> from solvers.common.toy import coin_chunk
+>>> from bombsolve.solvers.common.toy import coin_chunk
 >>> study = Study("toy.coin", {"p": 0.5}, n_cases=10, seed=1, chunk_fn=coin_chunk, chunk_size=4)
 >>> with tempfile.TemporaryDirectory() as out:
 ...     df = run_study(study, out, workers=1, progress=False)
@@ -72,11 +72,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from solvers import __version__
-from solvers.common.errors import BadInput
-from solvers.common.files import atomic_path, file_kind, read_input, write_text_atomic
-from solvers.common.host import host_info
-from solvers.common.progress import ProgressFactory, StudyEnd, StudyStart, reporter
+from bombsolve.solvers import __version__
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.files import atomic_path, file_kind, read_input, write_text_atomic
+from bombsolve.solvers.common.host import host_info
+from bombsolve.solvers.common.progress import ProgressFactory, StudyEnd, StudyStart, reporter
 
 MANIFEST = "manifest.json"
 CHUNK_DIR = "chunks"
@@ -317,7 +317,7 @@ def _jsonable(value: Any) -> Any:
 
 
 def _git_commit() -> str:
-    from solvers.common.version import commit
+    from bombsolve.solvers.common.version import commit
 
     return commit()
 
@@ -918,7 +918,7 @@ def run_study(
     to answer, `DASK_WORKER_TIMEOUT` for a worker); past it, and when the scheduler is lost,
     the study stops with `DaskUnavailable`, keeping its finished chunks.
     ``progress``: the reporter factory told of each finished chunk and of the end
-    (`solvers.common.progress`); None: the one a `report_progress` block gives, if any;
+    (`bombsolve.solvers.common.progress`); None: the one a `report_progress` block gives, if any;
     False: none.
 
     Nothing is written until the study can run: the folder is checked, the scheduler

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.common.runner import ChunkSpec
+from bombsolve.solvers.common.runner import ChunkSpec
 
 
 def coin_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
@@ -38,7 +38,7 @@ def coin_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
 
 def coin_estimate(df: pd.DataFrame) -> str:
     """Running estimate for the progress bar."""
-    from solvers.common.stats import wilson
+    from bombsolve.solvers.common.stats import wilson
 
     k, n = int(df["win"].sum()), len(df)
     lo, hi = wilson(k, n)

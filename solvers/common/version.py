@@ -6,7 +6,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-from solvers import __version__
+from bombsolve.solvers import __version__
 
 
 @cache

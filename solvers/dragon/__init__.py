@@ -107,7 +107,7 @@ __all__ = sorted([*_WHERE, "STUDIES"])
 
 def _studies() -> dict[str, Any]:
     """The batch studies: {name: the function that runs it}."""
-    from solvers.dragon import preset_study, study
+    from bombsolve.solvers.dragon import preset_study, study
 
     return {
         "seats": study.run_seats,

@@ -26,9 +26,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from solvers.common.errors import BadInput, unknown
-from solvers.common.rng import SplitMix64
-from solvers.dragon.rules import (
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.rng import SplitMix64
+from bombsolve.solvers.dragon.rules import (
     ROCKET,
     GameState,
     Slot,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.common.errors import BadInput
+from bombsolve.solvers.common.errors import BadInput
 
 CARDS_PATH = Path(__file__).with_name("cards.toml")
 

@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib import colormaps
 from matplotlib.patches import Patch
 
-from solvers.common.plots import MIN_CELL_N, PALETTE, new_figure, save_chart
+from bombsolve.solvers.common.plots import MIN_CELL_N, PALETTE, new_figure, save_chart
 
 
 def seats_chart(seats: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -> list[Path]:

@@ -5,15 +5,15 @@ The decisions are the engine's (rules.py, "Actions"): each seat's face-down choi
 step 1, asked in seat order, then each Rocket's slot in step 2. `new_game(seed)` is the
 game whose seed is `seed`: the one `bombsolve dragon replay --seed SEED` prints, and game
 i of `bombsolve dragon play --seed ROOT` is `new_game(game_seeds(ROOT, games)[i])`
-(solvers.common.seeds).
+(bombsolve.solvers.common.seeds).
 """
 
 from __future__ import annotations
 
-from solvers.common.game import IllegalAction, Result
-from solvers.common.rng import SplitMix64
-from solvers.dragon.agents import CODES, make_agents
-from solvers.dragon.rules import (
+from bombsolve.solvers.common.game import IllegalAction, Result
+from bombsolve.solvers.common.rng import SplitMix64
+from bombsolve.solvers.dragon.agents import CODES, make_agents
+from bombsolve.solvers.dragon.rules import (
     PICK,
     ROCKET,
     GameState,
@@ -127,7 +127,7 @@ def reference_and_kernel(
 ) -> tuple[object, object]:
     """One game of random agents from `seed` in the reference engine and in the kernel:
     (final scores, captures, rounds, turns) of each."""
-    from solvers.dragon import kernel
+    from bombsolve.solvers.dragon import kernel
 
     n = players or PLAYERS[0]
     ref = play_game(n, make_agents(["random"] * n), seed, options)

@@ -3,7 +3,7 @@
 The kernel is never the only copy of a rule: `tests/dragon/test_dragon_kernel.py` plays
 thousands of seeded games in both engines and demands identical scores and captures.
 It draws chance and agent randomness from the same splitmix64 streams as the reference
-(`solvers.common.rng.SplitMix64`, its exact draws `below_exact` and `shuffle`)
+(`bombsolve.solvers.common.rng.SplitMix64`, its exact draws `below_exact` and `shuffle`)
 and implements the strategies random, greedy, position and montecarlo move for move.
 
 Array layout (all int64 unless said; n players, S = row slots, at most 6):
@@ -34,13 +34,13 @@ import numpy as np
 from numba import types, uint64
 from numba.extending import overload
 
-from solvers.common.numba_jit import njit
-from solvers.dragon.cards import Cards, load_cards
-from solvers.dragon.rules import Options
+from bombsolve.solvers.common.numba_jit import njit
+from bombsolve.solvers.dragon.cards import Cards, load_cards
+from bombsolve.solvers.dragon.rules import Options
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "83b717c8668d2b7d"
+NUMBA_DEPENDS_ON = "14504a5bca50cde8"
 
 # cnt indices
 DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(
@@ -142,7 +142,7 @@ def tables(cards: Cards | None = None) -> tuple[np.ndarray, np.ndarray]:
 
 @njit(cache=True, inline="always")
 def _mix(x):
-    """splitmix64's output for the advanced state x (solvers.common.rng.splitmix64)."""
+    """splitmix64's output for the advanced state x (bombsolve.solvers.common.rng.splitmix64)."""
     z = (x ^ (x >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
     return z ^ (z >> uint64(31))
@@ -191,7 +191,7 @@ def _shuffle(rng, arr, n):
 
 @_inlined
 def _derive(seed, stream):
-    """splitmix-derived stream seed, identical to solvers.common.rng.derive_seed: two splitmix64 steps,
+    """splitmix-derived stream seed, identical to bombsolve.solvers.common.rng.derive_seed: two splitmix64 steps,
     the second from the first's output, on scalars (no scratch array to allocate)."""
     x = uint64(seed) ^ (uint64(stream) * uint64(0xD1B54A32D192ED03))
     a = _mix(x + uint64(0x9E3779B97F4A7C15))

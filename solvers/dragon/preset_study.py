@@ -6,7 +6,7 @@ runner with the same seed, once under the default options and once under the pre
 agents' streams; only the rules differ. A figure's change is the mean of the per-game
 differences, with a 95% interval from their spread (normal approximation; N is in the
 thousands; for the 0/1 metrics, a shared victory or a seat's win, Tango's score interval
-for paired proportions, `solvers.common.paired`), which is much tighter than comparing two
+for paired proportions, `bombsolve.solvers.common.paired`), which is much tighter than comparing two
 independent samples.
 
 Tables: `seats` (win rate by seat under the preset, Wilson 95%), `paired` (per cell and
@@ -24,13 +24,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from solvers.common.paired import METHOD as PAIRED_METHOD
-from solvers.common.paired import tango_paired
-from solvers.common.progress import ProgressFactory
-from solvers.common.runner import run_study
-from solvers.dragon.readings import PRESETS
-from solvers.dragon.rules import Options
-from solvers.dragon.study import make_study, seat_table
+from bombsolve.solvers.common.paired import METHOD as PAIRED_METHOD
+from bombsolve.solvers.common.paired import tango_paired
+from bombsolve.solvers.common.progress import ProgressFactory
+from bombsolve.solvers.common.runner import run_study
+from bombsolve.solvers.dragon.readings import PRESETS
+from bombsolve.solvers.dragon.rules import Options
+from bombsolve.solvers.dragon.study import make_study, seat_table
 
 #: What each paired metric is, per game (column of `paired`).
 METRICS = {
@@ -145,8 +145,8 @@ def build_preset_study(
     progress: ProgressFactory | bool | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Run the paired seat and strategy study; write CSV tables, charts and a manifest."""
-    from solvers.common.files import write_text_atomic
-    from solvers.common.runner import _git_commit, _versions
+    from bombsolve.solvers.common.files import write_text_atomic
+    from bombsolve.solvers.common.runner import _git_commit, _versions
 
     sizes = {**SIZES, **(sizes or {})}
     out, work = Path(out_dir), Path(work_dir)
@@ -211,8 +211,8 @@ def draw_preset_charts(out_dir: str | os.PathLike, preset: str) -> None:
     """Draw (or redraw) a preset study's charts from what its folder keeps: the tables
     ``seats.csv`` and ``paired.csv`` and the runner manifests in ``manifests/``, each
     chart captioned from the manifests of the studies it draws."""
-    from solvers.dragon import charts
-    from solvers.dragon.study import manifest_caption, select, study_manifests
+    from bombsolve.solvers.dragon import charts
+    from bombsolve.solvers.dragon.study import manifest_caption, select, study_manifests
 
     out = Path(out_dir)
     seats = select(study_manifests(out / "manifests"), "dragon.seats")

@@ -18,12 +18,12 @@ leaves open") is one field of `Options`, with a default and a comment quoting th
 sentence it reads. The Numba kernel (`kernel.py`) implements the same rules and is
 tested against this file game by game.
 
-Chance goes through `SplitMix64` (solvers.common.rng, its exact bounded draws
+Chance goes through `SplitMix64` (bombsolve.solvers.common.rng, its exact bounded draws
 `below_exact` and `shuffle`): stream 0 of the game's seed deals, stream p + 1 is seat p's
 agent; the kernel reproduces them bit for bit, so one seed gives the same game in both
 engines:
 
->>> from solvers.dragon.agents import make_agents
+>>> from bombsolve.solvers.dragon.agents import make_agents
 >>> game = play_game(4, make_agents(["random"] * 4), seed=7)
 >>> game.over, len(game.scores)
 (True, 4)
@@ -36,12 +36,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from solvers.common.errors import BadInput, unknown
-from solvers.common.game import IllegalAction
-from solvers.common.options import changed_rules
-from solvers.common.rng import SplitMix64, derive_seed
-from solvers.dragon.cards import Cards, load_cards
-from solvers.dragon.readings import BY_NAME, PRESETS
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.game import IllegalAction
+from bombsolve.solvers.common.options import changed_rules
+from bombsolve.solvers.common.rng import SplitMix64, derive_seed
+from bombsolve.solvers.dragon.cards import Cards, load_cards
+from bombsolve.solvers.dragon.readings import BY_NAME, PRESETS
 
 # --- Rule options ---------------------------------------------------------------------
 
@@ -262,7 +262,7 @@ def _rule_samples() -> dict[str, tuple[object, ...]]:
     return samples
 
 
-#: Values a test may set each option to (solvers.common.game, RULE_SAMPLES).
+#: Values a test may set each option to (bombsolve.solvers.common.game, RULE_SAMPLES).
 RULE_SAMPLES = _rule_samples()
 
 

@@ -25,22 +25,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.common.errors import BadInput
-from solvers.common.files import read_input
-from solvers.common.progress import ProgressFactory
-from solvers.common.runner import ChunkSpec, Study, run_study
-from solvers.common.seeds import run_seeds
-from solvers.common.stats import wilson
-from solvers.dragon import kernel
-from solvers.dragon.agents import (
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.files import read_input
+from bombsolve.solvers.common.progress import ProgressFactory
+from bombsolve.solvers.common.runner import ChunkSpec, Study, run_study
+from bombsolve.solvers.common.seeds import run_seeds
+from bombsolve.solvers.common.stats import wilson
+from bombsolve.solvers.dragon import kernel
+from bombsolve.solvers.dragon.agents import (
     CODES,
     KERNEL_STRATEGIES,
     MonteCarloStrategy,
     make_agents,
     resolve_name,
 )
-from solvers.dragon.cards import CARDS_PATH, load_cards
-from solvers.dragon.rules import Options, play_game
+from bombsolve.solvers.dragon.cards import CARDS_PATH, load_cards
+from bombsolve.solvers.dragon.rules import Options, play_game
 
 #: Firecracker kinds in power order, named for tables and charts.
 KIND_NAMES = {
@@ -423,7 +423,7 @@ def _with_dirs(table: pd.DataFrame, dirs: list[Path]) -> pd.DataFrame:
 def manifests_of(table: pd.DataFrame) -> list[dict[str, Any]]:
     """Return the runner manifests of the studies a `run_*` table was made from (only
     those: an --out folder may also hold studies of earlier, different commands)."""
-    from solvers.common.runner import load_manifest
+    from bombsolve.solvers.common.runner import load_manifest
 
     return [load_manifest(d) for d in table.attrs["study_dirs"]]
 
@@ -597,7 +597,7 @@ def study_manifests(folder: str | Path) -> list[dict[str, Any]]:
     """
     import json
 
-    from solvers.common.runner import MANIFEST, validate_manifest
+    from bombsolve.solvers.common.runner import MANIFEST, validate_manifest
 
     root = Path(folder)
     paths = sorted(root.rglob(MANIFEST)) or sorted(root.glob("*.json"))
@@ -703,7 +703,7 @@ def draw_seat_charts(
 ) -> None:
     """Draw the charts of a seat study (seats, lengths, scores, cards at `cards_players`,
     specials of `specials_strategy`), each captioned from the manifests it draws on."""
-    from solvers.dragon import charts
+    from bombsolve.solvers.dragon import charts
 
     seats = select(manifests, "dragon.seats")
     alike = "all seats alike; one game is one observation"
@@ -729,7 +729,7 @@ def draw_seat_charts(
 
 def draw_ladder_chart(ladder: pd.DataFrame, manifests: list[dict[str, Any]], out: Path) -> None:
     """Draw the strategy ladder, captioned from its studies' manifests."""
-    from solvers.dragon import charts
+    from bombsolve.solvers.dragon import charts
 
     charts.ladder_chart(
         ladder,
@@ -743,7 +743,7 @@ def draw_ladder_chart(ladder: pd.DataFrame, manifests: list[dict[str, Any]], out
 
 def draw_readings_chart(readings: pd.DataFrame, manifests: list[dict[str, Any]], out: Path) -> None:
     """Draw the rule-readings chart, captioned from its studies' manifests."""
-    from solvers.dragon import charts
+    from bombsolve.solvers.dragon import charts
 
     ms = select(manifests, "dragon.readings")
     players = ms[0]["identity"]["params"]["players"] if ms else "?"
@@ -785,7 +785,7 @@ def build_reference(
     """
     import json
 
-    from solvers.common.files import write_text_atomic
+    from bombsolve.solvers.common.files import write_text_atomic
 
     sizes = {**REFERENCE_SIZES, **(sizes or {})}
     out, work = Path(out_dir), Path(work_dir)
@@ -808,7 +808,7 @@ def build_reference(
     tables = {**seats, "ladder": ladder, "readings": readings}
     for name, table in tables.items():
         write_text_atomic(out / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
-    from solvers.common.runner import _git_commit, _versions
+    from bombsolve.solvers.common.runner import _git_commit, _versions
 
     manifest = {
         "what": "Bomb the Dragon reference study",

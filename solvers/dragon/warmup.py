@@ -3,20 +3,20 @@ compiles, its cold-compile estimate and a tiny run that compiles it (`bombsolve 
 
 from __future__ import annotations
 
-from solvers.common.game import Kernel
+from bombsolve.solvers.common.game import Kernel
 
 
 def _play() -> None:
     import numpy as np
 
-    from solvers.dragon import kernel
-    from solvers.dragon.agents import CODES
+    from bombsolve.solvers.dragon import kernel
+    from bombsolve.solvers.dragon.agents import CODES
 
     kernel.run_games(2, np.arange(1, dtype=np.uint64), [CODES["random"]] * 2)
 
 
 def _play_entries() -> list:
-    from solvers.dragon import kernel
+    from bombsolve.solvers.dragon import kernel
 
     return [kernel.play_many]
 
@@ -24,14 +24,14 @@ def _play_entries() -> list:
 def _montecarlo() -> None:
     import numpy as np
 
-    from solvers.dragon import kernel
-    from solvers.dragon.agents import CODES
+    from bombsolve.solvers.dragon import kernel
+    from bombsolve.solvers.dragon.agents import CODES
 
     kernel.run_games(2, np.arange(1, dtype=np.uint64), [CODES["montecarlo"], CODES["random"]])
 
 
 def _montecarlo_entries() -> list:
-    from solvers.dragon import kernel
+    from bombsolve.solvers.dragon import kernel
 
     return [kernel.play_many_mc]
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.rules import State, state_from_json
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.rules import State, state_from_json
 
 
 def position(

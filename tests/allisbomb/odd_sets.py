@@ -300,11 +300,11 @@ def differential(
     """Solve seeded deals of random small files (`random_card_file`, with `next` steps
     unless `lasting` is False) with both engines; return disagreements (and count the
     reference's verdicts in `outcomes`, if given)."""
-    from solvers.allisbomb.cards.cards import load_cards
-    from solvers.allisbomb.cards.config import Options
-    from solvers.allisbomb.rules.rules import new_game
-    from solvers.allisbomb.search.search import reference_search
-    from solvers.allisbomb.search.solver import solve, solve_batch
+    from bombsolve.solvers.allisbomb.cards.cards import load_cards
+    from bombsolve.solvers.allisbomb.cards.config import Options
+    from bombsolve.solvers.allisbomb.rules.rules import new_game
+    from bombsolve.solvers.allisbomb.search.search import reference_search
+    from bombsolve.solvers.allisbomb.search.solver import solve, solve_batch
 
     bad = []
     for i in range(files):

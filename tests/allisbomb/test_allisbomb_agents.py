@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.deals import deal_from_seed
-from solvers.allisbomb.rules.rules import Outcome, State, new_game
-from solvers.allisbomb.search.agents import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.deals import deal_from_seed
+from bombsolve.solvers.allisbomb.rules.rules import Outcome, State, new_game
+from bombsolve.solvers.allisbomb.search.agents import (
     Budget,
     LookaheadPlayer,
     lookahead_game,
@@ -18,7 +18,7 @@ from solvers.allisbomb.search.agents import (
     play_lookahead,
     play_random,
 )
-from solvers.allisbomb.search.solver import solve_state
+from bombsolve.solvers.allisbomb.search.solver import solve_state
 from tests.allisbomb.helpers import position
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"

@@ -13,15 +13,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.kernel import prune
-from solvers.allisbomb.kernel.kernel import E_NOT_BEST
-from solvers.allisbomb.kernel.program import compile_program
-from solvers.allisbomb.rules.rules import State, new_game
-from solvers.allisbomb.search.search import reference_search, stars_lost
-from solvers.allisbomb.search.solver import solve_state, to_kernel_state, verify_solution
-from solvers.allisbomb.studies.campaign import campaign_config, play_campaign
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.kernel import prune
+from bombsolve.solvers.allisbomb.kernel.kernel import E_NOT_BEST
+from bombsolve.solvers.allisbomb.kernel.program import compile_program
+from bombsolve.solvers.allisbomb.rules.rules import State, new_game
+from bombsolve.solvers.allisbomb.search.search import reference_search, stars_lost
+from bombsolve.solvers.allisbomb.search.solver import solve_state, to_kernel_state, verify_solution
+from bombsolve.solvers.allisbomb.studies.campaign import campaign_config, play_campaign
 from tests.allisbomb.helpers import position
 from tests.allisbomb.test_allisbomb_prune import random_positions
 

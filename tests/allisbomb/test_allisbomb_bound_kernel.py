@@ -7,12 +7,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel import kernel as K
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search import solver
-from solvers.allisbomb.search.solver import compiled, solve_state
-from solvers.allisbomb.studies.campaign import campaign_config
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search import solver
+from bombsolve.solvers.allisbomb.search.solver import compiled, solve_state
+from bombsolve.solvers.allisbomb.studies.campaign import campaign_config
 
 
 def test_dfs_reaches_the_bound_only_through_the_stubs():

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.config import EXPANSIONS
-from solvers.allisbomb.studies.campaign import score
-from solvers.common.runner import load_study
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS
+from bombsolve.solvers.allisbomb.studies.campaign import score
+from bombsolve.solvers.common.runner import load_study
 
 
 def test_campaign_command_scores_each_campaign(tmp_path):

@@ -8,10 +8,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.cards import DATA_DIR, load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.common.errors import BadInput
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.cards import DATA_DIR, load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.common.errors import BadInput
 
 BASE = (DATA_DIR / "base.toml").read_text()
 

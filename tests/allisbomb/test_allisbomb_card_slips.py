@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
 
 PATCH = """[set]
 name = "base"
@@ -117,7 +117,7 @@ def test_there_are_thirty_slips_over_every_op():
     ops |= {"next", "prophecy", "choose", "exchange", "group", "equip_win"}
     for op in ops:
         assert any(f'op = "{op}"' in steps for _, steps, *_ in CASES), op
-    from solvers.allisbomb.cards.cards import STEP_KEYS
+    from bombsolve.solvers.allisbomb.cards.cards import STEP_KEYS
 
     for key in STEP_KEYS:  # every option of a step is in some slip
         assert any(f"{key} = " in steps for _, steps, *_ in CASES), key
@@ -205,7 +205,7 @@ def test_a_solve_prints_the_warning_and_solves(tmp_path):
 def test_shipped_sets_have_no_slip_in_any_configuration():
     from itertools import combinations
 
-    from solvers.allisbomb.cards.config import CARD_VERSIONS, EXPANSIONS
+    from bombsolve.solvers.allisbomb.cards.config import CARD_VERSIONS, EXPANSIONS
 
     for version in CARD_VERSIONS:
         for k in range(len(EXPANSIONS) + 1):
@@ -287,8 +287,8 @@ def test_names_in_counting_numbers_of_and_next_to_are_used(tmp_path):
 
 
 def test_words_for_self_counts_and_reverse(tmp_path):
-    from solvers.allisbomb.cards.cards import Cond, Step
-    from solvers.allisbomb.rules.transcribe import step_words
+    from bombsolve.solvers.allisbomb.cards.cards import Cond, Step
+    from bombsolve.solvers.allisbomb.rules.transcribe import step_words
 
     words = step_words(
         Step("ignite", zone="deck", pick="top", amount=Cond(card="self", zone="discard"))
@@ -438,9 +438,9 @@ def test_conditions_called_constant_are_constant_in_play(tmp_path, monkeypatch):
     card files (odd_sets.random_card_file; the reference engine's `_holds` recorded)."""
     import numpy as np
 
-    from solvers.allisbomb.cards.cards import MAX_CARDS
-    from solvers.allisbomb.cards.slips import slips
-    from solvers.allisbomb.rules import rules
+    from bombsolve.solvers.allisbomb.cards.cards import MAX_CARDS
+    from bombsolve.solvers.allisbomb.cards.slips import slips
+    from bombsolve.solvers.allisbomb.rules import rules
     from tests.allisbomb.odd_sets import random_card_file
 
     seen: dict[tuple[int, int], set[bool]] = {}

@@ -8,18 +8,28 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.cards import DATA_DIR, SET_FILES, load_cards, load_file, shipped_set
-from solvers.allisbomb.cards.config import (
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.cards import (
+    DATA_DIR,
+    SET_FILES,
+    load_cards,
+    load_file,
+    shipped_set,
+)
+from bombsolve.solvers.allisbomb.cards.config import (
     CARD_VERSIONS,
     DEFAULT_CARDS,
     EXPANSIONS,
     Options,
     cards_option,
 )
-from solvers.allisbomb.rules.rules import config_from_dict
-from solvers.allisbomb.studies.study import config_from_label, config_from_params, config_to_params
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.rules.rules import config_from_dict
+from bombsolve.solvers.allisbomb.studies.study import (
+    config_from_label,
+    config_from_params,
+    config_to_params,
+)
+from bombsolve.solvers.common.errors import BadInput
 
 V1 = Options(cards_version="standin-v1")
 V2 = Options(cards_version="standin-v2")
@@ -131,8 +141,8 @@ def test_solve_json_records_the_version():
 
 
 def test_campaign_study_records_the_version_and_refuses_a_file(tmp_path):
-    from solvers.allisbomb.studies.report import campaign_caption
-    from solvers.allisbomb.studies.study import campaign_study
+    from bombsolve.solvers.allisbomb.studies.report import campaign_caption
+    from bombsolve.solvers.allisbomb.studies.study import campaign_study
 
     for name in CARD_VERSIONS:
         s = campaign_study(2, 1, cards_version=name)
@@ -162,7 +172,7 @@ def test_campaign_study_records_the_version_and_refuses_a_file(tmp_path):
 
 
 def test_sweep_caption_names_the_version():
-    from solvers.allisbomb.studies.study import cards_words
+    from bombsolve.solvers.allisbomb.studies.study import cards_words
 
     for name in CARD_VERSIONS:
         params = {"configs": [config_to_params(Options(cards_version=name))]}

@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.allisbomb.cards.cards import (
+from bombsolve.solvers.allisbomb.cards.cards import (
     DATA_DIR,
     SET_FILES,
     load_cards,
     parse_card_file,
 )
-from solvers.allisbomb.cards.config import EXPANSIONS, Options, parse_expansions
-from solvers.allisbomb.kernel.program import compile_program
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options, parse_expansions
+from bombsolve.solvers.allisbomb.kernel.program import compile_program
+from bombsolve.solvers.common.errors import BadInput
 
 ALL = Options(expansions=EXPANSIONS, hands=True)
 

@@ -8,10 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.cards import DATA_DIR, SET_FILES, load_cards, provenance_text
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.transcribe import step_words
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.cards import DATA_DIR, SET_FILES, load_cards, provenance_text
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.transcribe import step_words
 
 BASE = (DATA_DIR / "base.toml").read_text()
 
@@ -78,7 +78,7 @@ def test_check_refuses_a_bad_file_with_exit_2(tmp_path):
 
 
 def test_step_words_for_each_op():
-    from solvers.allisbomb.cards.cards import Step
+    from bombsolve.solvers.allisbomb.cards.cards import Step
 
     assert step_words(Step("swap", may=True)) == (
         "You may exchange one of your EQUIPPED CARDS with the top card of the DECK"
@@ -94,7 +94,7 @@ def test_step_words_for_each_op():
 
 @pytest.mark.parametrize("name", list(SET_FILES))
 def test_try_every_shipped_file_plays_its_first_card(name):
-    from solvers.allisbomb.cards.cards import parse_card_file
+    from bombsolve.solvers.allisbomb.cards.cards import parse_card_file
 
     path = DATA_DIR / SET_FILES[name]
     first = parse_card_file(path.read_text(), str(path))[0].label
@@ -242,7 +242,7 @@ number = 1
 
 
 def test_printed_sweep_is_not_labelled_stand_in(tmp_path):
-    from solvers.allisbomb.studies.study import caption, sweep_study
+    from bombsolve.solvers.allisbomb.studies.study import caption, sweep_study
 
     mine = tmp_path / "printed.toml"
     mine.write_text(BASE.replace('"stand-in"', '"printed"'))
@@ -254,7 +254,7 @@ def test_printed_sweep_is_not_labelled_stand_in(tmp_path):
     }
     text = caption(manifest)
     assert "STAND-IN" not in text and "base: PRINTED" in text
-    from solvers.allisbomb.studies.charts import cards_tag
+    from bombsolve.solvers.allisbomb.studies.charts import cards_tag
 
     assert cards_tag(text) == "PRINTED cards"
     std = sweep_study([Options()], deals=2, seed=1)
@@ -262,7 +262,7 @@ def test_printed_sweep_is_not_labelled_stand_in(tmp_path):
 
 
 def test_cards_md_documents_every_field_range_and_provenance():
-    from solvers.allisbomb.cards import cards as C
+    from bombsolve.solvers.allisbomb.cards import cards as C
 
     doc = (DATA_DIR / "CARDS.md").read_text()
     assert "[set]" in doc and "[[card]]" in doc

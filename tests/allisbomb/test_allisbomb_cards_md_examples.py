@@ -8,8 +8,8 @@ import tomllib
 
 import pytest
 
-from solvers.allisbomb.cards import cards as C
-from solvers.allisbomb.cards.cards import DATA_DIR, load_cards
+from bombsolve.solvers.allisbomb.cards import cards as C
+from bombsolve.solvers.allisbomb.cards.cards import DATA_DIR, load_cards
 from tests.allisbomb.vocab_helpers import game
 
 
@@ -59,7 +59,7 @@ def test_no_example_is_a_slip(tmp_path, text):
     """CARDS.md, "Slips": an example acts as written (the test game's TESTER is no PROPHET
     and draws nothing, NUMBER 0: a PROPHECY example and an equip_win on the card drawn may
     show that, and nothing else)."""
-    from solvers.allisbomb.cards.slips import slips
+    from bombsolve.solvers.allisbomb.cards.slips import slips
 
     inner = text.split("=", 1)[1].strip()[1:-1]
     cards = load_cards(game(tmp_path, inner, players=2))
@@ -79,7 +79,7 @@ def test_the_patched_prophet_example_replaces_one(tmp_path):
     )
     path = tmp_path / "prophet.toml"
     path.write_text('[set]\nname = "base"\nmode = "patch"\n\n' + block)
-    from solvers.allisbomb.cards.config import Options
+    from bombsolve.solvers.allisbomb.cards.config import Options
 
     cs = load_cards(Options(cards_file=path))
     assert cs.n == 18 and cs.warnings == () and cs.labels.count("PROPHET OF EGGS") == 1

@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 
 
 def run(*args):
@@ -112,9 +112,9 @@ def test_shortest_and_keep_most_flags():
     keep = json.loads(run(*v1, "--keep-most", "--json").stdout)
     assert short["outcome"] == plain["outcome"] == keep["outcome"] == "win"
     assert len(short["solution"]) <= len(plain["solution"])
-    from solvers.allisbomb.rules.rules import state_from_json
-    from solvers.allisbomb.search.search import stars_lost
-    from solvers.allisbomb.search.solver import verify_solution
+    from bombsolve.solvers.allisbomb.rules.rules import state_from_json
+    from bombsolve.solvers.allisbomb.search.search import stars_lost
+    from bombsolve.solvers.allisbomb.search.solver import verify_solution
 
     won = verify_solution(state_from_json(plain["position"]), plain["solution"])
     assert keep["stars_lost"] <= stars_lost(won)
@@ -122,7 +122,7 @@ def test_shortest_and_keep_most_flags():
 
 
 def test_user_card_file_is_used_by_solve_state_and_replay(tmp_path):
-    from solvers.allisbomb.cards.cards import DATA_DIR
+    from bombsolve.solvers.allisbomb.cards.cards import DATA_DIR
 
     text = (DATA_DIR / "base.toml").read_text().replace('"stand-in"', '"printed"')
     text = text.replace('number = 3\nkeyword = "ROYAL"', 'number = 2\nkeyword = "ROYAL"')
@@ -145,7 +145,7 @@ def test_user_card_file_is_used_by_solve_state_and_replay(tmp_path):
 def test_a_solve_option_before_a_subcommand_is_refused_not_ignored():
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     for opts in (["--expansions", "mosquitos"], ["--seed", "3"], ["--node-limit", "5"]):
         r = CliRunner().invoke(cli, ["allisbomb", *opts, "cards"])

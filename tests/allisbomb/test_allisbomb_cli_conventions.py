@@ -1,5 +1,5 @@
 """The conventions of every command, on `allisbomb exhaust`, `sensitivity` and `campaign`: a
-command that compiles says so on stderr before its work starts (`cli.warmup`), `--rule
+command that compiles says so on stderr before its work starts (`bombsolve.cli.warmup`), `--rule
 NAME=VALUE` as on a solve or a sweep (refused in one line where the command cannot play the
 value), and every `--json` carries n, rate, lo, hi, seed, the rules, the cards and the
 version."""
@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import cli.warmup as warmup
-import solvers.common.runner as runner
-from cli.main import cli
-from solvers.allisbomb.cards.config import RULE_OPTIONS
-from solvers.allisbomb.search import exhaust as E
-from solvers.allisbomb.search.solver import solve_batch
-from solvers.common.runner import load_manifest
+import bombsolve.cli.warmup as warmup
+import bombsolve.solvers.common.runner as runner
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.config import RULE_OPTIONS
+from bombsolve.solvers.allisbomb.search import exhaust as E
+from bombsolve.solvers.allisbomb.search.solver import solve_batch
+from bombsolve.solvers.common.runner import load_manifest
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -61,7 +61,7 @@ def order(monkeypatch):
 def test_exhaust_compiles_its_kernels_before_the_count(order, tmp_path):
     # the whole count and --groups search with the shared table, every deal left undecided
     # goes on to the sweep's kernel; --ranks and --sample decide with the sweep's kernel;
-    # the solver's part first, which the sweep's builds on (cli.warmup.ensure_sweep)
+    # the solver's part first, which the sweep's builds on (bombsolve.cli.warmup.ensure_sweep)
     assert exhaust(tmp_path / "g", "--groups", "0:1").exit_code == 0
     assert order == ["solve", "sweep", "exhaust", "run"]
     order.clear()
@@ -103,7 +103,7 @@ def test_sensitivity_compiles_the_sweep_kernel_before_the_study(order, tmp_path)
 
 def test_a_sweep_compiles_the_solver_then_its_own_part(order, tmp_path):
     """The solver's part first: its `dfs` and helpers then serve a later single solve too,
-    and the sweep's own part is only its loop (cli.warmup.ensure_sweep)."""
+    and the sweep's own part is only its loop (bombsolve.cli.warmup.ensure_sweep)."""
     out = tmp_path / "s"
     r = invoke("allisbomb", "sweep", "--blitz", "--deals", 3, "--workers", 1, "--out", out)
     assert r.exit_code == 0, r.output
@@ -249,7 +249,7 @@ def test_exhaust_json_of_a_sample_carries_its_seed_and_interval(tmp_path):
 
 
 def test_a_count_with_undecided_deals_spans_them():
-    from cli.allisbomb_exhaust import _json_keys
+    from bombsolve.cli.allisbomb_exhaust import _json_keys
 
     s = {"deals": 10, "wins": 6, "undecided": 2, "cards": "standin-v2"}
     keys = _json_keys(s, None, {})

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.search.solver import compiled
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.search.solver import compiled
 from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,20 +15,25 @@ import re
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.kernel.copies import copy_groups, groups_of, kernel_search_key, search_key
-from solvers.allisbomb.kernel.layout import key_words
-from solvers.allisbomb.kernel.program import (
+from bombsolve.solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.kernel.copies import (
+    copy_groups,
+    groups_of,
+    kernel_search_key,
+    search_key,
+)
+from bombsolve.solvers.allisbomb.kernel.layout import key_words
+from bombsolve.solvers.allisbomb.kernel.program import (
     compile_program,
     compiled_program,
     copy_keys,
     copy_keys_enabled,
     win_info,
 )
-from solvers.allisbomb.rules.rules import DECK, DISCARD, State, new_game
-from solvers.allisbomb.search.search import reference_search
-from solvers.allisbomb.search.solver import solve, solve_batch, to_kernel_state
+from bombsolve.solvers.allisbomb.rules.rules import DECK, DISCARD, State, new_game
+from bombsolve.solvers.allisbomb.search.search import reference_search
+from bombsolve.solvers.allisbomb.search.solver import solve, solve_batch, to_kernel_state
 from tests.allisbomb.odd_sets import first_vocabulary_card_file
 
 

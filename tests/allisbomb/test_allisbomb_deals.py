@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.deals import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.deals import (
     deal_from_seed,
     deck_size,
     deck_string,
@@ -22,7 +22,7 @@ from solvers.allisbomb.rules.deals import (
     shuffles,
     unrank,
 )
-from solvers.common.errors import BadInput
+from bombsolve.solvers.common.errors import BadInput
 
 BASE = load_cards(Options())
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
-from solvers.allisbomb.rules.deals import shuffles
-from solvers.allisbomb.search.escalate import (
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+from bombsolve.solvers.allisbomb.rules.deals import shuffles
+from bombsolve.solvers.allisbomb.search.escalate import (
     Escalation,
     escalation_line,
     solve_escalating,
     table_bits_for,
 )
-from solvers.allisbomb.search.solver import MAX_TABLE_BITS, solve_batch
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.search.solver import MAX_TABLE_BITS, solve_batch
+from bombsolve.solvers.common.errors import BadInput
 from tests.allisbomb.helpers import escalated_sweep_args
 
 BASE = Options()
@@ -96,9 +96,9 @@ def test_escalation_line_is_the_escalated_verdict_of_one_deal():
 def test_sweep_escalate_rows_say_which_pass_decided(tmp_path):
     from click.testing import CliRunner
 
-    from cli.main import cli
-    from solvers.allisbomb.studies.study import caption
-    from solvers.common.runner import load_manifest, load_study
+    from bombsolve.cli.main import cli
+    from bombsolve.solvers.allisbomb.studies.study import caption
+    from bombsolve.solvers.common.runner import load_manifest, load_study
 
     out = tmp_path / "esc"
     args = escalated_sweep_args(out, 40, 200, 10_000, 20)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.allisbomb.cards.config import EXPANSIONS, Options, parse_expansions
-from solvers.allisbomb.studies.charts import short_label
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options, parse_expansions
+from bombsolve.solvers.allisbomb.studies.charts import short_label
+from bombsolve.solvers.common.errors import BadInput
 
 
 def test_all_is_the_all_expansion_and_every_is_the_six():

@@ -17,13 +17,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.kernel import kernel as K
-from solvers.allisbomb.rules import blitz_ranks as R
-from solvers.allisbomb.search import exhaust as E
-from solvers.allisbomb.search.solver import compiled, solve_batch
-from solvers.common.errors import BadInput
-from solvers.common.runner import load_manifest, load_study, run_study
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.rules import blitz_ranks as R
+from bombsolve.solvers.allisbomb.search import exhaust as E
+from bombsolve.solvers.allisbomb.search.solver import compiled, solve_batch
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.runner import load_manifest, load_study, run_study
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,7 +95,7 @@ def _args(out: Path, ranks: str = "0:40000", chunk: str = "2000") -> list[str]:
 def test_exhaust_killed_then_rerun_matches_uninterrupted(tmp_path):
     killed = tmp_path / "killed"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", *_args(killed)],
+        [sys.executable, "-m", "bombsolve.cli.main", *_args(killed)],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL,

@@ -12,12 +12,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from solvers.allisbomb.kernel import exhaust_kernel as EK
-from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
-from solvers.allisbomb.rules import blitz_ranks as R
-from solvers.allisbomb.search import exhaust as E
-from solvers.allisbomb.search.solver import solve_batch
-from solvers.common.runner import run_study
+from bombsolve.solvers.allisbomb.kernel import exhaust_kernel as EK
+from bombsolve.solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+from bombsolve.solvers.allisbomb.rules import blitz_ranks as R
+from bombsolve.solvers.allisbomb.search import exhaust as E
+from bombsolve.solvers.allisbomb.search.solver import solve_batch
+from bombsolve.solvers.common.runner import run_study
 
 
 def per_deal(decks: np.ndarray) -> np.ndarray:

@@ -10,12 +10,12 @@ import numba
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.kernel import kernel as K
-from solvers.allisbomb.kernel.program import OP_XSELECT, compiled_program, uses_extended
-from solvers.allisbomb.search.solver import compiled
-from solvers.common.numba_cache import all_cached, is_cached
-from solvers.common.numba_call import check_types
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.kernel.program import OP_XSELECT, compiled_program, uses_extended
+from bombsolve.solvers.allisbomb.search.solver import compiled
+from bombsolve.solvers.common.numba_cache import all_cached, is_cached
+from bombsolve.solvers.common.numba_call import check_types
 
 FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
 
@@ -71,8 +71,8 @@ def test_is_cached_filters_by_signature():
 
 def test_a_solve_compiles_the_extended_steps_after_the_solver():
     """A card file with extended rows runs the solver's forms and the extended steps
-    (cli.allisbomb.kernel_parts)."""
-    from cli.allisbomb import kernel_parts
+    (bombsolve.cli.allisbomb.kernel_parts)."""
+    from bombsolve.cli.allisbomb import kernel_parts
 
     assert kernel_parts(False, None) == ["solve"]
     assert kernel_parts(False, "shortest") == ["solve", "shortest"]
@@ -83,7 +83,7 @@ def test_a_solve_compiles_the_extended_steps_after_the_solver():
 
 
 def test_a_first_solve_with_extended_rows_announces_its_compile(monkeypatch, capsys):
-    import cli.warmup as warmup
+    import bombsolve.cli.warmup as warmup
 
     # as on a fresh install (the warm-up then runs: compiled already, or compiled now)
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)
@@ -95,7 +95,7 @@ def test_a_first_solve_with_extended_rows_announces_its_compile(monkeypatch, cap
 
 
 def test_the_extended_warm_up_compiles_the_two_steps():
-    import cli.warmup as warmup
+    import bombsolve.cli.warmup as warmup
 
     (k,) = warmup.kernels_of("allisbomb", "extended")
     k.warm()
@@ -105,7 +105,7 @@ def test_the_extended_warm_up_compiles_the_two_steps():
 
 
 def test_a_sweep_with_extended_rows_compiles_the_steps_first(monkeypatch, capsys):
-    import cli.warmup as warmup
+    import bombsolve.cli.warmup as warmup
 
     plain = Options(blitz=True)
     assert warmup.ensure_extended([plain]) == 0.0

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import solvers.allisbomb as door
+import bombsolve.solvers.allisbomb as door
 
 ROOT = Path(__file__).resolve().parents[2]
 ROOMS = ("cards", "rules", "kernel", "search", "studies")
@@ -31,10 +31,10 @@ def test_an_unknown_name_is_an_attribute_error():
 
 def test_importing_the_door_loads_no_room():
     code = (
-        "import sys, solvers.allisbomb as a\n"
-        "print(sorted(m for m in sys.modules if m.startswith('solvers.allisbomb.')))\n"
+        "import sys, bombsolve.solvers.allisbomb as a\n"
+        "print(sorted(m for m in sys.modules if m.startswith('bombsolve.solvers.allisbomb.')))\n"
         "a.new_game\n"
-        "print('solvers.allisbomb.rules.rules' in sys.modules)\n"
+        "print('bombsolve.solvers.allisbomb.rules.rules' in sys.modules)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
@@ -58,9 +58,9 @@ def test_the_command_line_and_scripts_use_the_door_only():
     for f in _outside_files():
         for node in ast.walk(ast.parse(f.read_text())):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                "solvers.allisbomb"
+                "bombsolve.solvers.allisbomb"
             ):
-                if node.module != "solvers.allisbomb":
+                if node.module != "bombsolve.solvers.allisbomb":
                     wrong.append(f"{f.relative_to(ROOT)}:{node.lineno} {node.module}")
                 else:
                     wrong += [
@@ -72,13 +72,13 @@ def test_the_command_line_and_scripts_use_the_door_only():
                 wrong += [
                     f"{f.relative_to(ROOT)}:{node.lineno} import {a.name}"
                     for a in node.names
-                    if a.name.startswith("solvers.allisbomb.")
+                    if a.name.startswith("bombsolve.solvers.allisbomb.")
                 ]
     assert not wrong, "past the front door: " + "; ".join(wrong)
 
 
 def test_the_door_shows_what_the_room_holds_now(monkeypatch):
-    from solvers.allisbomb.studies import study
+    from bombsolve.solvers.allisbomb.studies import study
 
     monkeypatch.setattr(study, "sweep_chunk", "patched")
     assert door.sweep_chunk == "patched"

@@ -9,26 +9,26 @@ import dataclasses
 
 import pytest
 
-from cli import warmup
-from cli.allisbomb import GameArgs
-from solvers.allisbomb import game
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import RULE_OPTIONS, Options
-from solvers.allisbomb.rules.deals import deal_from_seed
-from solvers.allisbomb.rules.rules import Outcome, new_game
-from solvers.allisbomb.search import agents
-from solvers.allisbomb.search.agents import (
+from bombsolve.cli import warmup
+from bombsolve.cli.allisbomb import GameArgs
+from bombsolve.solvers.allisbomb import game
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import RULE_OPTIONS, Options
+from bombsolve.solvers.allisbomb.rules.deals import deal_from_seed
+from bombsolve.solvers.allisbomb.rules.rules import Outcome, new_game
+from bombsolve.solvers.allisbomb.search import agents
+from bombsolve.solvers.allisbomb.search.agents import (
     TURN_CAP,
     Budget,
     greedy_choice,
     lookahead_game,
     play_greedy,
 )
-from solvers.allisbomb.search.search import reference_search
-from solvers.allisbomb.studies.study import matrix_configs
-from solvers.common.errors import BadInput
-from solvers.common.game import IllegalAction, Result
-from solvers.common.rng import SplitMix64
+from bombsolve.solvers.allisbomb.search.search import reference_search
+from bombsolve.solvers.allisbomb.studies.study import matrix_configs
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.game import IllegalAction, Result
+from bombsolve.solvers.common.rng import SplitMix64
 
 
 def play(agent, state, rng: SplitMix64, turn_cap: int = TURN_CAP):

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel import kernel as K
-from solvers.allisbomb.search.solver import solve, solve_batch
-from solvers.common.numba_cache import argument_index
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.search.solver import solve, solve_batch
+from bombsolve.solvers.common.numba_cache import argument_index
 
 
 def test_every_search_entry_point_uses_one_compiled_dfs():

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from solvers.allisbomb.cards.cards import DATA_DIR
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel import kernel
-from solvers.allisbomb.rules.rules import MAX_MOVES, Ending, new_game
-from solvers.allisbomb.search.search import reference_search
-from solvers.allisbomb.search.solver import solve_state
+from bombsolve.solvers.allisbomb.cards.cards import DATA_DIR
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel import kernel
+from bombsolve.solvers.allisbomb.rules.rules import MAX_MOVES, Ending, new_game
+from bombsolve.solvers.allisbomb.search.search import reference_search
+from bombsolve.solvers.allisbomb.search.solver import solve_state
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -85,7 +85,16 @@ def test_any_card_file_ends_within_the_time_limit_plus_a_second(step, tmp_path):
     """The command line, as a user runs it: the search's own seconds stay under limit + 1."""
     path = _every_side(step, tmp_path)
     out = subprocess.run(
-        [sys.executable, "-m", "cli.main", "allisbomb", "--seed", "1", "--cards", str(path)]
+        [
+            sys.executable,
+            "-m",
+            "bombsolve.cli.main",
+            "allisbomb",
+            "--seed",
+            "1",
+            "--cards",
+            str(path),
+        ]
         + ["--allow-nonstandard", "--node-limit", "100000000", "--time-limit", "1", "--json"],
         cwd=ROOT,
         capture_output=True,
@@ -105,7 +114,7 @@ def test_shortest_with_a_time_limit_keeps_the_plain_verdict():
 
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     plain = CliRunner().invoke(cli, ["allisbomb", "--seed", "1", "--json"])
     short = CliRunner().invoke(

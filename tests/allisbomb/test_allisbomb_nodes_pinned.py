@@ -35,18 +35,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.kernel.program import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.kernel.program import (
     copy_keys,
     copy_keys_enabled,
     move_order,
     move_order_enabled,
 )
-from solvers.allisbomb.kernel.prune import OUT, analyse, dead_reason, ignited_for_good
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search.solver import solve, solve_batch
-from solvers.allisbomb.studies.study import config_from_params
+from bombsolve.solvers.allisbomb.kernel.prune import OUT, analyse, dead_reason, ignited_for_good
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search.solver import solve, solve_batch
+from bombsolve.solvers.allisbomb.studies.study import config_from_params
 
 DATA = json.loads((Path(__file__).parent / "data" / "nodes_pinned.json").read_text())
 CASES = DATA["cases"]

@@ -11,13 +11,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.kernel.ordering import card_priorities, priority_table
-from solvers.allisbomb.kernel.program import compiled_program, move_order, move_order_enabled
-from solvers.allisbomb.rules.deals import shuffles
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search.search import reference_search
-from solvers.allisbomb.search.solver import compiled, solve, solve_batch
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.kernel.ordering import card_priorities, priority_table
+from bombsolve.solvers.allisbomb.kernel.program import (
+    compiled_program,
+    move_order,
+    move_order_enabled,
+)
+from bombsolve.solvers.allisbomb.rules.deals import shuffles
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search.search import reference_search
+from bombsolve.solvers.allisbomb.search.solver import compiled, solve, solve_batch
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 

@@ -8,12 +8,12 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel.prune import RULES
-from solvers.allisbomb.rules.deals import deal_from_seed
-from solvers.allisbomb.rules.rules import Ending, new_game
-from solvers.allisbomb.search.explain import DEAD_WORDS, ENDING_WORDS, explain_loss
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel.prune import RULES
+from bombsolve.solvers.allisbomb.rules.deals import deal_from_seed
+from bombsolve.solvers.allisbomb.rules.rules import Ending, new_game
+from bombsolve.solvers.allisbomb.search.explain import DEAD_WORDS, ENDING_WORDS, explain_loss
 
 
 def run(*args):

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, Options
-from solvers.allisbomb.rules import deals
-from solvers.allisbomb.rules.rules import new_game, state_from_json
-from solvers.allisbomb.search.search import reference_search
-from solvers.common.errors import BadInput
-from solvers.common.jsonfile import parse_json
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.rules import deals
+from bombsolve.solvers.allisbomb.rules.rules import new_game, state_from_json
+from bombsolve.solvers.allisbomb.search.search import reference_search
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.jsonfile import parse_json
 
 OLD = Path(__file__).parent / "data" / "before_format2"
 
@@ -374,7 +374,7 @@ def test_a_number_too_large_names_its_field(tmp_path):
 
 
 def test_cards_try_prints_the_piles_top_first(tmp_path):
-    from solvers.allisbomb.cards.cards import DATA_DIR
+    from bombsolve.solvers.allisbomb.cards.cards import DATA_DIR
 
     pos = {
         "format": 2,

@@ -13,14 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.kernel import program, prune
-from solvers.allisbomb.kernel.program import compile_program
-from solvers.allisbomb.rules.rules import Ending, State, new_game
-from solvers.allisbomb.search.search import reference_search
-from solvers.allisbomb.search.solver import solve_batch, solve_state, to_kernel_state
-from solvers.allisbomb.studies.study import matrix_configs
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.kernel import program, prune
+from bombsolve.solvers.allisbomb.kernel.program import compile_program
+from bombsolve.solvers.allisbomb.rules.rules import Ending, State, new_game
+from bombsolve.solvers.allisbomb.search.search import reference_search
+from bombsolve.solvers.allisbomb.search.solver import solve_batch, solve_state, to_kernel_state
+from bombsolve.solvers.allisbomb.studies.study import matrix_configs
 from tests.allisbomb.helpers import position
 
 #: The positions below are built on the stand-in set version 1's cards, loaded by name.
@@ -571,7 +571,7 @@ def test_dead_proof_names_the_one_shot_group_only_where_the_refinement_was_neede
     """`dead_proof` gives the rule of `dead_reason`, with the group S when only the
     refinement proves the position (LEFT HAND among it), none when R alone does; the loss
     explanation's words then name the group's cards."""
-    from solvers.allisbomb.search.explain import dead_words
+    from bombsolve.solvers.allisbomb.search.explain import dead_words
 
     plain = refined = 0
     for config in V2_HANDS_CONFIGS:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from solvers.common.readme import render_block
+from bombsolve.solvers.common.readme import render_block
 from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,7 +118,9 @@ def test_results_block_names_the_wide_intervals_and_the_sweep_that_narrows_them(
 def test_readme_sensitivity_block_is_the_committed_study():
     mod = load_script("allisbomb_sensitivity_readme")
     study = ROOT / "results" / "allisbomb" / "standin-v2" / "sensitivity-base"
-    body = mod.sensitivity_block(study, also=(ROOT / "results/allisbomb/standin-v1/sensitivity-base",))
+    body = mod.sensitivity_block(
+        study, also=(ROOT / "results/allisbomb/standin-v1/sensitivity-base",)
+    )
     assert render_block("allisbomb-sensitivity", body) in mod.README.read_text()
     manifest = json.loads((study / "manifest.json").read_text())
     assert manifest["chunks_done"] == manifest["chunks_total"]

@@ -27,7 +27,7 @@ def _script():
 def sweep(tmp_path_factory):
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     out = tmp_path_factory.mktemp("recheck") / "s"
     args = escalated_sweep_args(out, 20, 200, 2000, 10)
@@ -44,7 +44,7 @@ def test_recheck_finds_the_same_rows(sweep, monkeypatch, capsys):
 
 
 def test_recheck_catches_a_changed_row(sweep, monkeypatch, capsys):
-    import solvers.allisbomb.studies.study as study
+    import bombsolve.solvers.allisbomb.studies.study as study
 
     real = study.sweep_chunk
 
@@ -63,14 +63,14 @@ def test_recheck_catches_a_changed_row(sweep, monkeypatch, capsys):
 def test_recheck_a_study_grown_by_a_split(tmp_path, monkeypatch, capsys):
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     out = tmp_path / "g"
     args = escalated_sweep_args(out, 40, 100, 400, 5)
     assert CliRunner().invoke(cli, args).exit_code == 0
     grown = CliRunner().invoke(cli, [*args, "--split-depth", "3", "--split-limit", "400"])
     assert grown.exit_code == 0, grown.output
-    from solvers.common.runner import load_manifest
+    from bombsolve.solvers.common.runner import load_manifest
 
     change = load_manifest(out)["grown"][-1]
     assert change["chunks_kept"] > 0 and change["chunks_redone"] > 0

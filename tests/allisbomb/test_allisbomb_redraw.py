@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.studies.report import _node_grid, node_counts
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.studies.report import _node_grid, node_counts
 from tests.common.svg import svg_text
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"

@@ -13,11 +13,11 @@ import sys
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.deals import deal_from_seed
-from solvers.allisbomb.rules.rules import Ending, Outcome, new_game
-from solvers.allisbomb.search.search import reference_deepening, reference_search
-from solvers.allisbomb.search.solver import (
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.deals import deal_from_seed
+from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, new_game
+from bombsolve.solvers.allisbomb.search.search import reference_deepening, reference_search
+from bombsolve.solvers.allisbomb.search.solver import (
     solve_first,
     solve_shortest,
     solve_state,
@@ -167,10 +167,10 @@ def test_keep_most_reference_first_equals_the_kernel_alone(cfg, seeds):
 _COLD = """
 import json, sys
 import numba
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.deals import deal_from_seed
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search.solver import solve_first
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.deals import deal_from_seed
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search.solver import solve_first
 cfg = Options(cards_version="standin-v1")
 out = []
 for mode in ("shortest", "keep_most"):
@@ -179,7 +179,7 @@ for mode in ("shortest", "keep_most"):
 compiled = sorted(
     f"{name}.{k}"
     for name, mod in list(sys.modules.items())
-    if name.startswith("solvers.")
+    if name.startswith("bombsolve.solvers.")
     for k, v in vars(mod).items()
     if isinstance(v, numba.core.dispatcher.Dispatcher) and v.signatures
 )
@@ -198,5 +198,7 @@ def test_a_cold_process_compiles_no_kernel_when_the_reference_answers(tmp_path):
     assert d["results"] == [["win", "reference"], ["win", "reference"]], d
     # (prune.fast_start: a one-line index helper that building the card program calls from
     # Python, as the plain single-deal solve does; it compiles in a fraction of a second)
-    assert [f for f in d["compiled"] if f != "solvers.allisbomb.kernel.prune.fast_start"] == []
+    assert [
+        f for f in d["compiled"] if f != "bombsolve.solvers.allisbomb.kernel.prune.fast_start"
+    ] == []
     assert not [p.name for p in tmp_path.rglob("kernel.*")]

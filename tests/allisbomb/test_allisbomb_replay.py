@@ -9,9 +9,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.rules.rules import Outcome, state_from_json
-from solvers.allisbomb.search.replay import (
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.rules.rules import Outcome, state_from_json
+from bombsolve.solvers.allisbomb.search.replay import (
     render_turns,
     replay_line,
     replayed,
@@ -19,7 +19,7 @@ from solvers.allisbomb.search.replay import (
     transcript,
     where_it_stops,
 )
-from solvers.common.errors import BadInput
+from bombsolve.solvers.common.errors import BadInput
 
 #: Seed 1 is a win and seed 42 a loss with stand-in set version 2's cards (as in
 #: test_allisbomb_replay_not_winning.py).

@@ -9,8 +9,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.search.explain import is_proof
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.search.explain import is_proof
 
 #: The seeds below are a win, a loss and a loss every line of which the pruning cuts, with
 #: stand-in set version 2's cards, named so a change of the default set leaves them as is.

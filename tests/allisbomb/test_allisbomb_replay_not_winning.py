@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 
 #: Seed 42 is a loss and seed 1 a win with stand-in set version 2's cards, named so a change
 #: of the default set leaves them as they are.

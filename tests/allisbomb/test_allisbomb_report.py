@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.studies.report import (
+from bombsolve.solvers.allisbomb.studies.report import (
     hardest_deals,
     headline_table,
     loss_reasons,
@@ -14,7 +14,7 @@ from solvers.allisbomb.studies.report import (
     summarize,
     write_report,
 )
-from solvers.common.stats import wilson
+from bombsolve.solvers.common.stats import wilson
 
 
 def rows() -> pd.DataFrame:
@@ -77,7 +77,7 @@ def test_loss_reasons_share():
 
 
 def test_losing_ends_show_the_pruning_as_what_it_is():
-    from solvers.allisbomb.studies.report import losing_ends_text
+    from bombsolve.solvers.allisbomb.studies.report import losing_ends_text
 
     assert losing_ends_text("NO_CARD_TO_PLAY+NO_WIN_REACHABLE") == (
         "no card to play in the Play A Card phase; other lines proved to reach no win"

@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 from tests.common.browser import load_page, require_chromium
 from tests.common.svg import svg_text, words
 
@@ -72,8 +72,8 @@ def test_report_page_renders_in_headless_chromium_and_stays_offline(report_page)
 
 
 def test_every_sweep_chart_carries_its_studies_caption_and_its_data(report_page):
-    from solvers.allisbomb.studies.study import caption
-    from solvers.common.runner import load_manifest
+    from bombsolve.solvers.allisbomb.studies.study import caption
+    from bombsolve.solvers.common.runner import load_manifest
 
     captions = [caption(load_manifest(report_page.parent / name)) for name in ("a", "b")]
     manifest = load_manifest(report_page.parent / "a")
@@ -92,7 +92,7 @@ def test_every_sweep_chart_carries_its_studies_caption_and_its_data(report_page)
 
 
 def test_campaign_charts_carry_the_campaign_caption(tmp_path):
-    from solvers.common.runner import load_manifest
+    from bombsolve.solvers.common.runner import load_manifest
 
     r = CliRunner().invoke(
         cli,

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.commands import game_flags, rerun_command
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.commands import game_flags, rerun_command
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A node limit of 1 stops every search at once: the deal, not its verdict, is checked.
@@ -146,10 +146,10 @@ def test_no_command_for_a_game_no_command_line_plays(tmp_path):
 
 
 def test_the_exhaust_rank_reruns_as_the_deal_it_numbers():
-    from cli.allisbomb_exhaust import _text
-    from solvers.allisbomb.cards.cards import load_cards
-    from solvers.allisbomb.rules.blitz_ranks import N_DEALS, deal_of_rank
-    from solvers.allisbomb.search.exhaust import rerun_of_rank
+    from bombsolve.cli.allisbomb_exhaust import _text
+    from bombsolve.solvers.allisbomb.cards.cards import load_cards
+    from bombsolve.solvers.allisbomb.rules.blitz_ranks import N_DEALS, deal_of_rank
+    from bombsolve.solvers.allisbomb.search.exhaust import rerun_of_rank
 
     blitz = Options(blitz=True)
     labels = load_cards(blitz).labels

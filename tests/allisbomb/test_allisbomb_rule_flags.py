@@ -6,8 +6,8 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.config import RULE_OPTIONS, Options
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.config import RULE_OPTIONS, Options
 
 
 def run(*args):

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.rules.rules import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.rules.rules import (
     DECK,
     DISCARD,
     EQUIP0,
@@ -19,7 +19,7 @@ from solvers.allisbomb.rules.rules import (
     Outcome,
     new_game,
 )
-from solvers.common.errors import BadInput
+from bombsolve.solvers.common.errors import BadInput
 from tests.allisbomb.helpers import labels, position
 
 #: The rule tests build positions on the stand-in set version 1's cards, loaded by name.
@@ -367,7 +367,7 @@ def test_random_playouts_conserve_cards():
 def test_json_position_round_trip():
     s = new_game(Options(players=2), np.random.default_rng(3).permutation(18).tolist())
     s.apply(s.legal_moves()[0])
-    from solvers.allisbomb.rules.rules import state_from_json
+    from bombsolve.solvers.allisbomb.rules.rules import state_from_json
 
     t = state_from_json(s.to_json())
     assert t.key() == s.key()
@@ -405,7 +405,7 @@ _json = st.recursive(
 @settings(max_examples=200, deadline=None)
 @given(_json)
 def test_random_json_positions_never_crash(data):
-    from solvers.allisbomb.rules.rules import state_from_json
+    from bombsolve.solvers.allisbomb.rules.rules import state_from_json
 
     try:
         state_from_json(data)

@@ -11,11 +11,16 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, Options, cards_option
-from solvers.allisbomb.kernel.program import compile_program
-from solvers.allisbomb.studies.edits import (
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
+from bombsolve.solvers.allisbomb.cards.config import (
+    DEFAULT_CARDS,
+    EXPANSIONS,
+    Options,
+    cards_option,
+)
+from bombsolve.solvers.allisbomb.kernel.program import compile_program
+from bombsolve.solvers.allisbomb.studies.edits import (
     Edit,
     all_edits,
     card_file_text,
@@ -25,7 +30,7 @@ from solvers.allisbomb.studies.edits import (
     source_kinds,
     write_card_file,
 )
-from solvers.allisbomb.studies.sensitivity import (
+from bombsolve.solvers.allisbomb.studies.sensitivity import (
     BASE_CARDS_FILE,
     effects,
     flips,
@@ -33,9 +38,9 @@ from solvers.allisbomb.studies.sensitivity import (
     sensitivity_study,
     write_report,
 )
-from solvers.common.errors import BadInput
-from solvers.common.runner import load_manifest, run_study
-from solvers.common.stats import wilson
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.runner import load_manifest, run_study
+from bombsolve.solvers.common.stats import wilson
 
 DATA = Path(__file__).parent / "data"
 KNOWN = DATA / "sensitivity_known.toml"

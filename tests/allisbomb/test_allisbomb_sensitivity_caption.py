@@ -6,9 +6,9 @@ node limit, the commits that computed it) are read here from the runner manifest
 
 from __future__ import annotations
 
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.studies.sensitivity import sensitivity_study, write_report
-from solvers.common.runner import load_manifest, run_study
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.studies.sensitivity import sensitivity_study, write_report
+from bombsolve.solvers.common.runner import load_manifest, run_study
 from tests.common.svg import svg_text
 
 
@@ -43,14 +43,14 @@ def _effects(reaches: list[float]):
 
 
 def test_tornado_axis_covers_every_interval_when_no_edit_dwarfs_the_rest():
-    from solvers.allisbomb.studies.sensitivity import _tornado_span
+    from bombsolve.solvers.allisbomb.studies.sensitivity import _tornado_span
 
     span, clipped = _tornado_span(_effects([6.0, 5.0, 2.0, 1.0]))
     assert span == 6.0 and not clipped.any()
 
 
 def test_tornado_axis_leaves_an_edit_that_dwarfs_the_rest_off_scale():
-    from solvers.allisbomb.studies.sensitivity import _tornado_span
+    from bombsolve.solvers.allisbomb.studies.sensitivity import _tornado_span
 
     span, clipped = _tornado_span(_effects([93.7, 6.6, 5.4, 1.0]))
     assert 6.6 < span < 93.7
@@ -63,7 +63,7 @@ def test_tornado_axis_leaves_an_edit_that_dwarfs_the_rest_off_scale():
 def test_tornado_axis_without_edits():
     import pandas as pd
 
-    from solvers.allisbomb.studies.sensitivity import _tornado_span
+    from bombsolve.solvers.allisbomb.studies.sensitivity import _tornado_span
 
     span, clipped = _tornado_span(pd.DataFrame({"lo": [], "hi": []}))
     assert span == 1.0 and clipped.size == 0

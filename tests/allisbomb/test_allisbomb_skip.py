@@ -14,12 +14,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.kernel import prune
-from solvers.allisbomb.kernel.program import compile_program
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search.solver import to_kernel_state
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.kernel import prune
+from bombsolve.solvers.allisbomb.kernel.program import compile_program
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search.solver import to_kernel_state
 from tests.allisbomb.helpers import position
 
 GIFTS = Options(expansions=("gifts",))

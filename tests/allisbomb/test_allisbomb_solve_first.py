@@ -8,11 +8,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.deals import deal_from_seed
-from solvers.allisbomb.rules.rules import Outcome, new_game
-from solvers.allisbomb.search.solver import solve_first, solve_state, verify_solution
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.deals import deal_from_seed
+from bombsolve.solvers.allisbomb.rules.rules import Outcome, new_game
+from bombsolve.solvers.allisbomb.search.solver import solve_first, solve_state, verify_solution
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 

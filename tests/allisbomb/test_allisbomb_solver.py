@@ -5,13 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.rules.deals import shuffles
-from solvers.allisbomb.rules.rules import Outcome, new_game
-from solvers.allisbomb.search.search import reference_search, reference_shortest
-from solvers.allisbomb.search.solver import solve, solve_batch, solve_state, verify_solution
-from solvers.allisbomb.studies.campaign import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.rules.deals import shuffles
+from bombsolve.solvers.allisbomb.rules.rules import Outcome, new_game
+from bombsolve.solvers.allisbomb.search.search import reference_search, reference_shortest
+from bombsolve.solvers.allisbomb.search.solver import (
+    solve,
+    solve_batch,
+    solve_state,
+    verify_solution,
+)
+from bombsolve.solvers.allisbomb.studies.campaign import (
     campaign_config,
     removals_after_game,
     score,
@@ -126,7 +131,7 @@ def test_campaign_removals_and_score():
 
 def test_keep_most_matches_reference_and_never_loses_more_stars():
     """Campaign option: among wins, the one with the fewest star cards discarded."""
-    from solvers.allisbomb.search.search import stars_lost
+    from bombsolve.solvers.allisbomb.search.search import stars_lost
 
     cfg = Options(blitz=True)
     for seed in (0, 3, 4):
@@ -156,7 +161,7 @@ def test_keep_most_matches_reference_and_never_loses_more_stars():
 
 def test_paused_and_resumed_search_is_identical(monkeypatch):
     """A time limit makes the kernel pause and resume; the answer must not change."""
-    import solvers.allisbomb.search.solver as S
+    import bombsolve.solvers.allisbomb.search.solver as S
 
     cfg = Options()
     monkeypatch.setattr(S, "PAUSE_STEP", 37)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.rules import Outcome, new_game
-from solvers.allisbomb.search.search import reference_shortest
-from solvers.allisbomb.search.solver import compiled, solve, verify_solution
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.rules import Outcome, new_game
+from bombsolve.solvers.allisbomb.search.search import reference_shortest
+from bombsolve.solvers.allisbomb.search.solver import compiled, solve, verify_solution
 
 
 @pytest.mark.parametrize(
@@ -60,7 +60,7 @@ def test_shortest_is_never_longer_than_the_first_win_and_a_limit_keeps_the_win()
 
 
 def test_shortest_honours_the_time_limit_and_keeps_the_win():
-    from solvers.allisbomb.search.solver import solve_shortest
+    from bombsolve.solvers.allisbomb.search.solver import solve_shortest
 
     cfg = Options(cards_version="standin-v1")  # seed 10 is version 1's win
     state = new_game(cfg, np.random.default_rng(10).permutation(18).tolist())

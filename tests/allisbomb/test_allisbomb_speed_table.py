@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel import kernel as K
-from solvers.allisbomb.rules.deals import shuffles
-from solvers.allisbomb.search.solver import solve_batch
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.rules.deals import shuffles
+from bombsolve.solvers.allisbomb.search.solver import solve_batch
+from bombsolve.solvers.common.errors import BadInput
 
 # That equal key words mean equal keys (and back): test_allisbomb_state_layout.py.
 
@@ -121,9 +121,15 @@ def test_first_1000_base_seeds_keep_their_committed_verdicts():
     import csv
     from pathlib import Path
 
-    from solvers.allisbomb.rules.deals import deal_from_seed
+    from bombsolve.solvers.allisbomb.rules.deals import deal_from_seed
 
-    path = Path(__file__).resolve().parents[2] / "results" / "allisbomb" / "standin-v1" / "seeds-base.csv"
+    path = (
+        Path(__file__).resolve().parents[2]
+        / "results"
+        / "allisbomb"
+        / "standin-v1"
+        / "seeds-base.csv"
+    )
     rows = list(csv.DictReader(path.open()))
     cfg = Options(cards_version="standin-v1")  # the committed table is version 1's
     decks = np.array([deal_from_seed(cfg, int(r["seed"])) for r in rows], np.int64)

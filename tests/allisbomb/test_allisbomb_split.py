@@ -8,14 +8,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
-from solvers.allisbomb.rules.deals import shuffles
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search.escalate import Escalation, solve_escalating
-from solvers.allisbomb.search.solver import compiled, solve_batch, solve_state, verify_solution
-from solvers.allisbomb.search.split import solve_split, table_bits_for
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+from bombsolve.solvers.allisbomb.rules.deals import shuffles
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search.escalate import Escalation, solve_escalating
+from bombsolve.solvers.allisbomb.search.solver import (
+    compiled,
+    solve_batch,
+    solve_state,
+    verify_solution,
+)
+from bombsolve.solvers.allisbomb.search.split import solve_split, table_bits_for
+from bombsolve.solvers.common.errors import BadInput
 from tests.allisbomb.helpers import escalated_sweep_args
 
 BASE = Options()
@@ -132,8 +137,8 @@ def test_sweep_split_grows_an_escalated_study_in_place(tmp_path):
 
     from click.testing import CliRunner
 
-    from cli.main import cli
-    from solvers.common.runner import load_study
+    from bombsolve.cli.main import cli
+    from bombsolve.solvers.common.runner import load_study
 
     out = tmp_path / "s"
     args = escalated_sweep_args(out, 40, 50, 100, 20)
@@ -180,7 +185,7 @@ def test_sweep_split_grows_an_escalated_study_in_place(tmp_path):
 def test_sweep_split_options_refused(tmp_path, extra, words):
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     args = ["allisbomb", "sweep", "--deals", "2", "--out", str(tmp_path / "x"), *extra]
     res = CliRunner().invoke(cli, args)
@@ -194,7 +199,7 @@ def test_solve_split_depth_decides_what_the_node_limit_leaves(tmp_path, seed, ve
 
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     base = ["allisbomb", "--blitz", "--seed", str(seed), "--node-limit", "30"]
     plain = CliRunner().invoke(cli, [*base, "--json"])
@@ -225,14 +230,14 @@ def test_solve_split_depth_decides_what_the_node_limit_leaves(tmp_path, seed, ve
 def test_solve_split_options_refused(extra, words):
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     res = CliRunner().invoke(cli, ["allisbomb", "--blitz", "--seed", "0", *extra])
     assert res.exit_code == 2 and words in res.output, res.output
 
 
 def test_sweep_caption_names_the_split():
-    from solvers.allisbomb.studies.study import caption
+    from bombsolve.solvers.allisbomb.studies.study import caption
 
     manifest = {
         "identity": {
@@ -260,7 +265,7 @@ def test_sweep_caption_names_the_split():
 def test_undecided_solve_points_to_the_split():
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     res = CliRunner().invoke(cli, ["allisbomb", "--blitz", "--seed", "0", "--node-limit", "30"])
     assert res.exit_code == 0
@@ -268,7 +273,7 @@ def test_undecided_solve_points_to_the_split():
 
 
 def test_sweep_warm_up_runs_only_the_first_pass(monkeypatch):
-    import solvers.allisbomb.studies.study as study
+    import bombsolve.solvers.allisbomb.studies.study as study
 
     def never(*args, **kwargs):
         raise AssertionError("the warm-up decided the whole escalation")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from solvers.allisbomb.cards.cards import DATA_DIR, load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.studies.targets import TARGETS, Measure, judge, median_interval
+from bombsolve.solvers.allisbomb.cards.cards import DATA_DIR, load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.studies.targets import TARGETS, Measure, judge, median_interval
 
 V2 = DATA_DIR / "standin-v2.toml"
 EVERY = dict(expansions=tuple(e for e in EXPANSIONS if e != "waking_up"), hands=True)
@@ -80,7 +80,7 @@ def test_a_comparison_is_met_only_without_overlap():
 
 @pytest.mark.parametrize("t", TARGETS, ids=lambda t: t.statement)
 def test_every_target_names_configurations_that_exist(t):
-    from solvers.allisbomb.studies.targets import CONFIGS
+    from bombsolve.solvers.allisbomb.studies.targets import CONFIGS
 
     assert t.harder in CONFIGS and t.easier in CONFIGS
     assert Path(V2).is_file()
@@ -89,8 +89,8 @@ def test_every_target_names_configurations_that_exist(t):
 def test_lookahead_campaign_scores_by_the_rulebook():
     import numpy as np
 
-    from solvers.allisbomb.studies.campaign import score
-    from solvers.allisbomb.studies.campaign_players import play_campaign_lookahead
+    from bombsolve.solvers.allisbomb.studies.campaign import score
+    from bombsolve.solvers.allisbomb.studies.campaign_players import play_campaign_lookahead
 
     r = play_campaign_lookahead(np.random.default_rng(3), V2)
     assert len(r.wins) == len(EXPANSIONS)
@@ -100,7 +100,7 @@ def test_lookahead_campaign_scores_by_the_rulebook():
 
 
 def test_campaign_target_needs_rare_gold_and_more_than_one_medal():
-    from solvers.allisbomb.studies.targets import CampaignMeasure
+    from bombsolve.solvers.allisbomb.studies.targets import CampaignMeasure
 
     assert CampaignMeasure(100, {"gold": 10, "silver": 70, "bronze": 20, "none": 0}, 11).met()
     assert not CampaignMeasure(100, {"gold": 100, "silver": 0, "bronze": 0, "none": 0}, 30).met()
@@ -111,7 +111,7 @@ def test_campaign_target_needs_rare_gold_and_more_than_one_medal():
 def _labels(name, seed, deals):
     from dataclasses import replace
 
-    from solvers.allisbomb.studies.targets import CONFIGS, decks
+    from bombsolve.solvers.allisbomb.studies.targets import CONFIGS, decks
 
     cs = load_cards(replace(CONFIGS[name], cards_file=V2))
     return [[cs.labels[c] for c in d] for d in decks(name, V2, seed, deals)]
@@ -143,7 +143,7 @@ def test_paired_deals_stay_uniform():
 
 
 def test_paired_difference_of_two_measures():
-    from solvers.allisbomb.studies.targets import paired
+    from bombsolve.solvers.allisbomb.studies.targets import paired
 
     hard = Measure(6, 2, 0, 0, 0, 0, codes=(1, 1, 0, 0, 0, 0))
     easy = Measure(6, 5, 0, 0, 0, 0, codes=(1, 1, 1, 1, 1, 0))
@@ -155,7 +155,7 @@ def test_paired_difference_of_two_measures():
 
 
 def test_measure_keeps_every_deal():
-    from solvers.allisbomb.studies.targets import measure
+    from bombsolve.solvers.allisbomb.studies.targets import measure
 
     m = measure("blitz", V2, "perfect", 12, 3, 200_000)
     assert len(m.codes) == len(m.turns) == 12 and m.wins == sum(c == 1 for c in m.codes)
@@ -166,7 +166,7 @@ def test_measure_keeps_every_deal():
 def test_a_grown_sample_plays_only_the_deals_after_its_prefix():
     from dataclasses import replace
 
-    from solvers.allisbomb.studies.targets import measure
+    from bombsolve.solvers.allisbomb.studies.targets import measure
 
     whole = measure("blitz", V2, "perfect", 12, 3, 200_000)
     first = measure("blitz", V2, "perfect", 5, 3, 200_000)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.rules import new_game, state_from_json
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.rules import new_game, state_from_json
+from bombsolve.solvers.common.errors import BadInput
 
 CS = load_cards(Options())
 JOKERS = [i for i, lab in enumerate(CS.labels) if lab == "JOKER"]

@@ -14,12 +14,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.kernel import kernel as K
-from solvers.allisbomb.kernel import layout
-from solvers.allisbomb.rules.rules import _info, new_game
-from solvers.allisbomb.search.solver import compiled, to_kernel_state
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.kernel import layout
+from bombsolve.solvers.allisbomb.rules.rules import _info, new_game
+from bombsolve.solvers.allisbomb.search.solver import compiled, to_kernel_state
 
 GIFTS = Options(expansions=("gifts",))
 CONFIGS = [

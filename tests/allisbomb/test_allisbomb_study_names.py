@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from solvers.allisbomb.search import exhaust
-from solvers.allisbomb.studies import sensitivity, study
-from solvers.common.runner import chunk_name
+from bombsolve.solvers.allisbomb.search import exhaust
+from bombsolve.solvers.allisbomb.studies import sensitivity, study
+from bombsolve.solvers.common.runner import chunk_name
 
 RESULTS = Path(__file__).resolve().parents[2] / "results" / "allisbomb"
 CHUNK_FUNCTIONS = (

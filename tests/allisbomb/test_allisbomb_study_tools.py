@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.common.runner import load_study
+from bombsolve.cli.main import cli
+from bombsolve.solvers.common.runner import load_study
 
 
 def invoke(*args: str):

@@ -14,12 +14,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.rules.deals import rank
-from solvers.allisbomb.search.solver import solve
-from solvers.allisbomb.studies.study import heuristic_deal, matrix_configs, sweep_study
-from solvers.common.runner import load_manifest, load_study, run_study
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.rules.deals import rank
+from bombsolve.solvers.allisbomb.search.solver import solve
+from bombsolve.solvers.allisbomb.studies.study import heuristic_deal, matrix_configs, sweep_study
+from bombsolve.solvers.common.runner import load_manifest, load_study, run_study
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -75,7 +75,7 @@ def test_rows_replay_alone_from_seed_and_rank(tmp_path):
 def test_lookahead_budget_and_weights_are_part_of_the_study_identity():
     from dataclasses import replace
 
-    from solvers.allisbomb.search.agents import DEFAULT_WEIGHTS, Budget
+    from bombsolve.solvers.allisbomb.search.agents import DEFAULT_WEIGHTS, Budget
 
     default = sweep_study(BLITZ, deals=5, seed=1, heuristic_deals=5)
     look = default.params["players"]["lookahead"]
@@ -121,7 +121,7 @@ def _sweep_args(out: Path) -> list[str]:
 def test_sweep_killed_then_rerun_matches_uninterrupted(tmp_path):
     killed = tmp_path / "killed"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", *_sweep_args(killed)],
+        [sys.executable, "-m", "bombsolve.cli.main", *_sweep_args(killed)],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL,
@@ -337,7 +337,7 @@ def test_a_higher_ceiling_decides_again_only_the_chunks_left_undecided(tmp_path)
 
 
 def test_configs_parse_report_labels(tmp_path):
-    from solvers.allisbomb.studies.study import parse_configs
+    from bombsolve.solvers.allisbomb.studies.study import parse_configs
 
     text = "base,base+mosquitos,base+all+hands,blitz,base/2p,base+hands/2p/give-optional"
     assert [c.label() for c in parse_configs(text)] == text.split(",")

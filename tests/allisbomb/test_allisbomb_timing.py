@@ -12,10 +12,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.studies import study
-from solvers.allisbomb.studies.campaign import CampaignResult
-from solvers.common.runner import ChunkSpec
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.studies import study
+from bombsolve.solvers.allisbomb.studies.campaign import CampaignResult
+from bombsolve.solvers.common.runner import ChunkSpec
 
 
 class LoadingSolver:
@@ -69,7 +69,7 @@ def test_campaign_seconds_exclude_the_first_load(monkeypatch):
             stars_lost=[0] * six,
         )
 
-    import solvers.allisbomb.studies.campaign as campaign
+    import bombsolve.solvers.allisbomb.studies.campaign as campaign
 
     monkeypatch.setattr(campaign, "play_campaign", play_campaign)
     monkeypatch.setattr(study, "time", SimpleNamespace(perf_counter=solver.clock))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.kernel import kernel as K
-from solvers.allisbomb.kernel.layout import PAD, state_words
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.kernel.layout import PAD, state_words
 
 
 def random_row(rng: np.random.Generator, n: int) -> np.ndarray:

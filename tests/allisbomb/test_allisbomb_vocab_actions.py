@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search.search import reference_search
-from solvers.allisbomb.search.solver import solve
+from bombsolve.cli.main import cli
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search.search import reference_search
+from bombsolve.solvers.allisbomb.search.solver import solve
 
 FILE = Path(__file__).parent / "data" / "vocab_actions.toml"
 CFG = Options(cards_file=FILE, allow_nonstandard=True)

@@ -11,12 +11,12 @@ from dataclasses import replace
 
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel import prune
-from solvers.allisbomb.rules.rules import Ending, State, state_from_json
-from solvers.allisbomb.rules.transcribe import step_words
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel import prune
+from bombsolve.solvers.allisbomb.rules.rules import Ending, State, state_from_json
+from bombsolve.solvers.allisbomb.rules.transcribe import step_words
+from bombsolve.solvers.common.errors import BadInput
 from tests.allisbomb.vocab_helpers import CARDS, game, kernel_matches, play, zones
 
 IGNITED = '{op = "next", effect = "ignited"}'

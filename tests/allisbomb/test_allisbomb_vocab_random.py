@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel import program, prune
-from solvers.allisbomb.kernel.program import compile_program
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search.search import reference_search
-from solvers.allisbomb.search.solver import solve_state, to_kernel_state
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel import program, prune
+from bombsolve.solvers.allisbomb.kernel.program import compile_program
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search.search import reference_search
+from bombsolve.solvers.allisbomb.search.solver import solve_state, to_kernel_state
 from tests.allisbomb.odd_sets import differential, random_card_file
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.rules.transcribe import step_words
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.rules.transcribe import step_words
+from bombsolve.solvers.common.errors import BadInput
 from tests.allisbomb.vocab_helpers import game, play, zones
 
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel import kernel as K
-from solvers.allisbomb.kernel.layout import key_words
-from solvers.allisbomb.rules.rules import State
-from solvers.allisbomb.search.solver import compiled, to_kernel_state
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.kernel.layout import key_words
+from bombsolve.solvers.allisbomb.rules.rules import State
+from bombsolve.solvers.allisbomb.search.solver import compiled, to_kernel_state
 from tests.allisbomb.helpers import position
 
 CARDS = """[set]

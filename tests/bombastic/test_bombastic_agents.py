@@ -5,8 +5,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from solvers.bombastic import kernel as K
-from solvers.bombastic.agents import (
+from bombsolve.solvers.bombastic import kernel as K
+from bombsolve.solvers.bombastic.agents import (
     AGENTS,
     OMNISCIENT_AGENTS,
     FastBelief,
@@ -19,9 +19,9 @@ from solvers.bombastic.agents import (
     to_kernel,
     view_of,
 )
-from solvers.bombastic.rules import Options, SplitMix64, State, random_game
-from solvers.bombastic.tiles import index_of
-from solvers.common.errors import BadInput
+from bombsolve.solvers.bombastic.rules import Options, SplitMix64, State, random_game
+from bombsolve.solvers.bombastic.tiles import index_of
+from bombsolve.solvers.common.errors import BadInput
 
 
 def test_views_do_not_hold_the_tiles():
@@ -125,7 +125,7 @@ def test_play_game_is_reproducible():
 
 
 def test_informed_playout_policy_is_legal_and_avoids_blunders():
-    from solvers.bombastic.kernel import informed_action, rng_next  # noqa: F401
+    from bombsolve.solvers.bombastic.kernel import informed_action, rng_next  # noqa: F401
 
     buf = np.empty(64, dtype=np.int32)
     rng = np.array([7], dtype=np.uint64)
@@ -145,9 +145,9 @@ def test_informed_playout_policy_is_legal_and_avoids_blunders():
 
 
 def test_guard_drops_losing_gambles_and_keeps_a_sure_line():
-    from solvers.bombastic.agents import safe_gambles
-    from solvers.bombastic.rules import ACTION_CARD, ACTION_LINE
-    from solvers.bombastic.tiles import ARR, N_ARR
+    from bombsolve.solvers.bombastic.agents import safe_gambles
+    from bombsolve.solvers.bombastic.rules import ACTION_CARD, ACTION_LINE
+    from bombsolve.solvers.bombastic.tiles import ARR, N_ARR
 
     view = view_of(State.new(3), 0)
     # No knowledge: every line holds the bomb with chance 1/3, is all X with 1/21.
@@ -169,7 +169,7 @@ def test_guarded_ismcts_is_named_and_plays_legal_games():
 
 def test_heuristic_with_two_alarm_cards_face_up_plays_peek_go():
     """Both ALARM cards face up: it used to go for a bomb-free line forever (turn cap)."""
-    from solvers.bombastic.rules import ACTION_CARD, Card
+    from bombsolve.solvers.bombastic.rules import ACTION_CARD, Card
 
     s = State.new(2)
     s.face_up = [int(Card.ALARM_L_SHAPE), int(Card.ALARM_PEEK_GO)]

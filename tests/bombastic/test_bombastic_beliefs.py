@@ -9,7 +9,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from solvers.bombastic.beliefs import (
+from bombsolve.solvers.bombastic.beliefs import (
     HAS_BITS,
     ExactBelief,
     FastBelief,
@@ -26,9 +26,9 @@ from solvers.bombastic.beliefs import (
     weights_mix,
     weights_observe,
 )
-from solvers.bombastic.rules import CHANCE, Card, Options, Phase, State, random_game
-from solvers.bombastic.tiles import ARR, BOMB, LINES, N_ARR, PERMS3, O, X, index_of
-from solvers.common.errors import BadInput
+from bombsolve.solvers.bombastic.rules import CHANCE, Card, Options, Phase, State, random_game
+from bombsolve.solvers.bombastic.tiles import ARR, BOMB, LINES, N_ARR, PERMS3, O, X, index_of
+from bombsolve.solvers.common.errors import BadInput
 
 # ----- Closed forms --------------------------------------------------------------------------
 
@@ -334,7 +334,7 @@ def test_real_games_keep_the_truth_possible():
 
 
 def test_framed_mask_matches_moving_the_bits():
-    from solvers.bombastic.beliefs import framed_observe, framed_swap
+    from bombsolve.solvers.bombastic.beliefs import framed_observe, framed_swap
 
     rng = random.Random(5)
     for _ in range(30):
@@ -362,7 +362,7 @@ def test_framed_mask_matches_moving_the_bits():
 
 
 def test_not_bomb_reads_and_writes():
-    from solvers.bombastic.beliefs import event_text
+    from bombsolve.solvers.bombastic.beliefs import event_text
 
     assert parse_events("not-bomb 4; not_bomb 5") == [("not_bomb", 4), ("not_bomb", 5)]
     assert event_text(("not_bomb", 4)) == "not-bomb 4"

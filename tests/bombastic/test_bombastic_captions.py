@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 from tests.common.svg import svg_text
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
@@ -88,7 +88,7 @@ def test_charts_redraw_from_the_tables_alone(study, tmp_path):
     """--charts-only: the same captions from the tables and manifests, no game replayed."""
     import shutil
 
-    from solvers.bombastic.study import draw_reference_charts
+    from bombsolve.solvers.bombastic.study import draw_reference_charts
 
     copy = tmp_path / "ref"
     shutil.copytree(study, copy)
@@ -102,7 +102,7 @@ def test_charts_redraw_from_the_tables_alone(study, tmp_path):
 
 
 def test_every_part_is_rooted_at_the_seed_the_caption_names(study):
-    from solvers.bombastic.study import card_variant_seed
+    from bombsolve.solvers.bombastic.study import card_variant_seed
 
     m = json.loads((study / "manifest.json").read_text())
     seed, agents = m["seed"], m["agents"]

@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 
 
 def run(*args):

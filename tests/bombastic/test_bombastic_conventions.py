@@ -11,9 +11,9 @@ from dataclasses import asdict
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.bombastic.rules import Options
-from solvers.bombastic.study import card_variants, match_game_seed, match_study
+from bombsolve.cli.main import cli
+from bombsolve.solvers.bombastic.rules import Options
+from bombsolve.solvers.bombastic.study import card_variants, match_game_seed, match_study
 
 #: Every field of `rules.Options`: the `rules` of a --json lists them all.
 ALL_OPTIONS = set(Options.__dataclass_fields__)
@@ -107,7 +107,7 @@ def test_study_takes_rule_and_refuses_a_bad_one_before_any_work(tmp_path):
 def test_study_plays_under_the_rule_options(tmp_path, monkeypatch):
     """The rule options reach every part of the study and its manifest (the parts
     themselves are tested in test_bombastic_study.py; here they only record options)."""
-    import solvers.bombastic as S  # the CLI takes reference_study from the front door
+    import bombsolve.solvers.bombastic as S  # the CLI takes reference_study from the front door
 
     seen = {}
 
@@ -116,7 +116,7 @@ def test_study_plays_under_the_rule_options(tmp_path, monkeypatch):
         return {"headline": {"ratings": []}}
 
     monkeypatch.setattr(S, "reference_study", fake_reference_study)
-    monkeypatch.setattr("cli.warmup.ensure_compiled", lambda *a, **k: None)
+    monkeypatch.setattr("bombsolve.cli.warmup.ensure_compiled", lambda *a, **k: None)
     r = run("study", "--out", str(tmp_path / "s"), "--rule", "shuffle=opponent",
             "--rule", "turn_cap=9")  # fmt: skip
     assert r.exit_code == 0, r.output

@@ -4,10 +4,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.bombastic.rules import Options
-from solvers.bombastic.study import match_study
-from solvers.common.runner import load_study, run_study
+from bombsolve.cli.main import cli
+from bombsolve.solvers.bombastic.rules import Options
+from bombsolve.solvers.bombastic.study import match_study
+from bombsolve.solvers.common.runner import load_study, run_study
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 

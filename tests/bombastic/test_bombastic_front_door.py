@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import solvers.bombastic as B
-from solvers.bombastic.agents import _BeliefCache, as_generator, play_game
-from solvers.bombastic.beliefs import FastBelief
-from solvers.bombastic.rules import CHANCE, Card, Options
-from solvers.common.errors import BadInput
-from solvers.common.game import FRONT_DOOR
-from solvers.common.rng import SplitMix64
+import bombsolve.solvers.bombastic as B
+from bombsolve.solvers.bombastic.agents import _BeliefCache, as_generator, play_game
+from bombsolve.solvers.bombastic.beliefs import FastBelief
+from bombsolve.solvers.bombastic.rules import CHANCE, Card, Options
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.game import FRONT_DOOR
+from bombsolve.solvers.common.rng import SplitMix64
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,9 +35,9 @@ def test_the_door_exports_the_contract_and_every_name_resolves():
 
 def test_importing_the_door_loads_no_room_and_no_numpy():
     code = (
-        "import sys, solvers.bombastic\n"
+        "import sys, bombsolve.solvers.bombastic\n"
         "print([m for m in sys.modules if m.startswith(('numpy', 'numba', 'pandas', "
-        "'solvers.bombastic.'))])"
+        "'bombsolve.solvers.bombastic.'))])"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
@@ -48,10 +48,14 @@ def test_importing_the_door_loads_no_room_and_no_numpy():
 def _imports_of_bombastic(path: Path) -> list[tuple[str, list[str]]]:
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("solvers.bombastic"):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "bombsolve.solvers.bombastic"
+        ):
             found.append((node.module, [a.name for a in node.names]))
         elif isinstance(node, ast.Import):
-            found += [(a.name, []) for a in node.names if a.name.startswith("solvers.bombastic")]
+            found += [
+                (a.name, []) for a in node.names if a.name.startswith("bombsolve.solvers.bombastic")
+            ]
     return found
 
 
@@ -66,7 +70,7 @@ def test_outside_the_package_bombastic_comes_through_the_door_only():
     wrong = []
     for path in files:
         for module, names in _imports_of_bombastic(path):
-            if module != "solvers.bombastic" or not set(names) <= set(B.__all__):
+            if module != "bombsolve.solvers.bombastic" or not set(names) <= set(B.__all__):
                 wrong.append(f"{path.relative_to(ROOT)}: {module} {names}")
     assert not wrong
 
@@ -180,8 +184,8 @@ def test_rules_of_refuses_cards_taken_out_and_round_trips_the_rest():
 
 
 def test_the_cli_rule_option_reads_as_options_from_rules():
-    from cli.bombastic import rules_record
-    from cli.main import cli
+    from bombsolve.cli.bombastic import rules_record
+    from bombsolve.cli.main import cli
 
     texts = ["shuffle=opponent", "promos=true", "turn_cap=7"]
     args = ["bombastic", "rules", "--json"] + [x for t in texts for x in ("--rule", t)]
@@ -191,7 +195,7 @@ def test_the_cli_rule_option_reads_as_options_from_rules():
 
 
 def test_describe_says_the_decision_in_the_cards_words():
-    from solvers.bombastic.rules import CARD_TEXT
+    from bombsolve.solvers.bombastic.rules import CARD_TEXT
 
     game = B.new_game(0)
     card = Card(game.state.face_up[0])
@@ -200,7 +204,7 @@ def test_describe_says_the_decision_in_the_cards_words():
 
 
 def test_the_warmup_list_takes_bombastics_kernels_from_the_door():
-    from cli import warmup
+    from bombsolve.cli import warmup
 
     assert warmup.kernels_of("bombastic") == list(B.KERNELS)
     assert [k.part for k in B.KERNELS] == ["infostates", "ismcts"]

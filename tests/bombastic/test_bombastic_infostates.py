@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from solvers.bombastic.infostates import _Counter, count_infostates
-from solvers.bombastic.rules import CHANCE, Card, Options, Phase, State
-from solvers.bombastic.tiles import ARR, N_ARR, index_of
+from bombsolve.solvers.bombastic.infostates import _Counter, count_infostates
+from bombsolve.solvers.bombastic.rules import CHANCE, Card, Options, Phase, State
+from bombsolve.solvers.bombastic.tiles import ARR, N_ARR, index_of
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -87,8 +87,8 @@ def test_depth_zero_is_the_setup():
 
 
 def test_symmetries_map_lines_and_l_shapes_onto_themselves():
-    from solvers.bombastic.infostates import SYM_ARR, SYMMETRIES
-    from solvers.bombastic.tiles import L_SHAPES, LINES
+    from bombsolve.solvers.bombastic.infostates import SYM_ARR, SYMMETRIES
+    from bombsolve.solvers.bombastic.tiles import L_SHAPES, LINES
 
     assert len({tuple(g) for g in SYMMETRIES}) == 8
     for g, m in zip(SYMMETRIES, SYM_ARR, strict=True):

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from solvers.bombastic.beliefs import mask_after, mask_to_bool
-from solvers.bombastic.infostates import _Counter, count_infostates
-from solvers.bombastic.infostates_kernel import (
+from bombsolve.solvers.bombastic.beliefs import mask_after, mask_to_bool
+from bombsolve.solvers.bombastic.infostates import _Counter, count_infostates
+from bombsolve.solvers.bombastic.infostates_kernel import (
     Memo,
     MemoFull,
     _add128,
@@ -14,9 +14,9 @@ from solvers.bombastic.infostates_kernel import (
     opening_state,
     openings,
 )
-from solvers.bombastic.rules import Card, Options, Phase, State
-from solvers.bombastic.tiles import ARR, N_ARR, index_of
-from solvers.common.rng import SplitMix64
+from bombsolve.solvers.bombastic.rules import Card, Options, Phase, State
+from bombsolve.solvers.bombastic.tiles import ARR, N_ARR, index_of
+from bombsolve.solvers.common.rng import SplitMix64
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -161,7 +161,7 @@ def test_command_counts_with_either_engine_and_rejects_a_bad_limit():
 
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     def run(*args):
         return CliRunner().invoke(cli, ["bombastic", "infostates", *args])

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from solvers.bombastic import kernel as K
-from solvers.bombastic.agents import (
+from bombsolve.solvers.bombastic import kernel as K
+from bombsolve.solvers.bombastic.agents import (
     FastBelief,
     HeuristicISMCTSAgent,
     RandomAgent,
@@ -15,8 +15,8 @@ from solvers.bombastic.agents import (
     to_kernel,
     view_of,
 )
-from solvers.bombastic.beliefs import exact_belief
-from solvers.bombastic.rules import (
+from bombsolve.solvers.bombastic.beliefs import exact_belief
+from bombsolve.solvers.bombastic.rules import (
     ACTION_CARD,
     ACTION_LINE,
     ACTION_STOP,
@@ -26,8 +26,8 @@ from solvers.bombastic.rules import (
     SplitMix64,
     State,
 )
-from solvers.bombastic.tiles import ARR, BOMB, N_ARR, index_of
-from solvers.common.errors import BadInput
+from bombsolve.solvers.bombastic.tiles import ARR, BOMB, N_ARR, index_of
+from bombsolve.solvers.common.errors import BadInput
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 

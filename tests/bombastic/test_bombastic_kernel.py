@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from solvers.bombastic import kernel as K
-from solvers.bombastic.rules import Ending, Options, SplitMix64, State, random_game
+from bombsolve.solvers.bombastic import kernel as K
+from bombsolve.solvers.bombastic.rules import Ending, Options, SplitMix64, State, random_game
 
 OPTION_SETS = [
     Options(),

@@ -8,9 +8,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.bombastic.readings import READINGS
-from solvers.bombastic.rules import SECOND_SWAP_READINGS, SHUFFLE_READINGS, Options
+from bombsolve.cli.main import cli
+from bombsolve.solvers.bombastic.readings import READINGS
+from bombsolve.solvers.bombastic.rules import SECOND_SWAP_READINGS, SHUFFLE_READINGS, Options
 
 
 def run(*args):

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from solvers.bombastic.rules import (
+from bombsolve.solvers.bombastic.rules import (
     ACTION_CARD,
     ACTION_L,
     ACTION_LINE,
@@ -24,7 +24,7 @@ from solvers.bombastic.rules import (
     card_by_slug,
     random_game,
 )
-from solvers.bombastic.tiles import (
+from bombsolve.solvers.bombastic.tiles import (
     ARR,
     BOMB,
     CODE_TO_INDEX,
@@ -36,7 +36,7 @@ from solvers.bombastic.tiles import (
     X,
     index_of,
 )
-from solvers.common.errors import BadInput
+from bombsolve.solvers.common.errors import BadInput
 
 # A fixed grid:   X X X      0 1 2
 #                 O O B      3 4 5

@@ -8,9 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from solvers.bombastic.agents import make_agent, play_game
-from solvers.bombastic.rules import Options
-from solvers.common.readme import render_block
+from bombsolve.solvers.bombastic.agents import make_agent, play_game
+from bombsolve.solvers.bombastic.rules import Options
+from bombsolve.solvers.common.readme import render_block
 from tests.common.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +39,7 @@ def test_strength_counts_both_seatings_on_the_same_deals(tmp_path):
 
 def test_strength_run_alternates_the_seatings_chunk_by_chunk(tmp_path, monkeypatch):
     """A run stopped early has played about as many deals in each seating."""
-    from solvers.common import runner
+    from bombsolve.solvers.common import runner
 
     mod = load_script("bombastic_strength")
     checks = [0]
@@ -85,7 +85,7 @@ def test_paired_decks_difference_is_over_the_same_cases(tmp_path):
     assert row["diff_vs_base"] == pytest.approx(diff)
     assert row["diff_lo"] <= diff <= row["diff_hi"]
     # The same tiles per case in both decks (the setup shuffles the tiles first).
-    from solvers.bombastic.rules import State
+    from bombsolve.solvers.bombastic.rules import State
 
     for seed in base["seed"][:5]:
         a = State.new(int(seed), Options()).tiles
@@ -222,7 +222,7 @@ def test_strength_reproduces_refuses_a_wrong_folder_before_running(tmp_path, cap
 
 
 def test_paired_decks_stopped_early_says_how_far_and_resumes(tmp_path, monkeypatch):
-    from solvers.common import runner
+    from bombsolve.solvers.common import runner
 
     mod = load_script("bombastic_paired_decks")
     real_match, real_spent = mod.match_study, runner._spent

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from solvers.bombastic.agents import HeuristicISMCTSAgent, view_of
-from solvers.bombastic.rules import Options, State
-from solvers.bombastic.search_kernel import ROOT_HASH, _mix
+from bombsolve.solvers.bombastic.agents import HeuristicISMCTSAgent, view_of
+from bombsolve.solvers.bombastic.rules import Options, State
+from bombsolve.solvers.bombastic.search_kernel import ROOT_HASH, _mix
 
 OPTION_SETS = [
     Options(),

@@ -5,9 +5,9 @@ import json
 import pandas as pd
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.bombastic.rules import Options
-from solvers.bombastic.study import (
+from bombsolve.cli.main import cli
+from bombsolve.solvers.bombastic.rules import Options
+from bombsolve.solvers.bombastic.study import (
     card_usage,
     card_variants,
     match_study,
@@ -15,7 +15,7 @@ from solvers.bombastic.study import (
     run_in_memory,
     summarize,
 )
-from solvers.common.runner import run_study
+from bombsolve.solvers.common.runner import run_study
 
 
 def test_match_study_same_rows_in_memory_and_on_the_runner(tmp_path):
@@ -111,7 +111,7 @@ def test_worker_processes_give_the_same_games(tmp_path):
 
 
 def test_outcomes_credit_wins_and_losses_to_the_right_agent():
-    from solvers.bombastic.charts import how_agents_win_and_lose
+    from bombsolve.solvers.bombastic.charts import how_agents_win_and_lose
 
     tour = pd.DataFrame(
         {
@@ -133,8 +133,8 @@ def test_rating_intervals_bracket_the_ratings_and_narrow_with_more_games(tmp_pat
     import numpy as np
     import pandas as pd
 
-    from solvers.bombastic.charts import ladder_chart
-    from solvers.bombastic.study import rating_intervals
+    from bombsolve.solvers.bombastic.charts import ladder_chart
+    from bombsolve.solvers.bombastic.study import rating_intervals
 
     rng = np.random.default_rng(3)
 

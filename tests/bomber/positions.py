@@ -6,7 +6,7 @@ face-down card, and '@2' after a card names its owner (default player 0).
 
 from __future__ import annotations
 
-from solvers.bomber.rules import (
+from bombsolve.solvers.bomber.rules import (
     CARD_SHORT,
     N_CARDS,
     N_LOCATIONS,

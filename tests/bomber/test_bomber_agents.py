@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.bomber import rules as R
-from solvers.bomber.agents import HeuristicAgent, RandomAgent, parse_agents, play_game
-from solvers.bomber.kernel import trace_game
-from solvers.bomber.rules import BRIDGE, Card, SplitMix64, legal_actions, observe, play_action
-from solvers.common.errors import BadInput
+from bombsolve.solvers.bomber import rules as R
+from bombsolve.solvers.bomber.agents import HeuristicAgent, RandomAgent, parse_agents, play_game
+from bombsolve.solvers.bomber.kernel import trace_game
+from bombsolve.solvers.bomber.rules import (
+    BRIDGE,
+    Card,
+    SplitMix64,
+    legal_actions,
+    observe,
+    play_action,
+)
+from bombsolve.solvers.common.errors import BadInput
 from tests.bomber.positions import position
 
 

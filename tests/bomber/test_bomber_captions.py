@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 from tests.common.svg import svg_text
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -111,7 +111,7 @@ def test_replay_a_study_case(tmp_path):
             str(out), "--workers", "1", "--seed", "4")  # fmt: skip
     assert r.exit_code == 0, r.output
     assert "2 games per cell" in r.output
-    from solvers.common.runner import load_study
+    from bombsolve.solvers.common.runner import load_study
 
     df = load_study(out / "heuristic")
     assert len(df) == 14 and (df.groupby("condition").size() == 2).all()  # 7 cells of 2
@@ -196,7 +196,7 @@ def _one_line_exit_2(r, fragment):
 def test_study_refuses_the_folder_of_another_study(tmp_path):
     # Another game's results folder, a runner study folder itself, a part folder of
     # another part, and a folder of unrelated files: refused, and not one byte changes.
-    from solvers.common.runner import MANIFEST
+    from bombsolve.solvers.common.runner import MANIFEST
 
     other = tmp_path / "other"
     other.mkdir()
@@ -225,8 +225,8 @@ def test_study_refuses_the_folder_of_another_study(tmp_path):
 
 
 def test_replay_refuses_a_folder_of_another_study(tmp_path):
-    from solvers.common.runner import MANIFEST, Study
-    from solvers.common.toy import coin_chunk
+    from bombsolve.solvers.common.runner import MANIFEST, Study
+    from bombsolve.solvers.common.toy import coin_chunk
 
     other = Study("dragon.seats", {"conditions": []}, 5, 1, coin_chunk, 5)
     (tmp_path / "d").mkdir()
@@ -246,7 +246,7 @@ def test_replay_refuses_a_folder_of_another_study(tmp_path):
 def test_help_shows_an_example_that_parses(command):
     # Every bomber command's --help carries an example, and the example's arguments are
     # accepted by the command's own option parser (parsed only, not run).
-    from cli.bomber import bomber
+    from bombsolve.cli.bomber import bomber
 
     r = run(*([command] if command else []), "--help")
     assert r.exit_code == 0

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.bomber import rules as R
+from bombsolve.cli.main import cli
+from bombsolve.solvers.bomber import rules as R
 
 #: The rulebook: beside the checkout (shared/rules/), or the team's shared folder, where
 #: the other games' quote checks read theirs.
@@ -152,8 +152,8 @@ def test_play_gives_the_same_games_for_any_workers():
 
 
 def test_play_plays_game_i_with_seed_i_of_the_run():
-    from solvers.bomber.kernel import run_random_games
-    from solvers.common.seeds import game_seeds
+    from bombsolve.solvers.bomber.kernel import run_random_games
+    from bombsolve.solvers.common.seeds import game_seeds
 
     doc = as_json("play", "-p", "4", "-n", "1200", "--seed", "3")
     rows = run_random_games(game_seeds(3, 1200), 4, R.Options(), -1)
@@ -165,6 +165,6 @@ def test_play_plays_game_i_with_seed_i_of_the_run():
 
 @pytest.mark.parametrize("start,stop", [(0, 0), (0, 1), (999, 1001), (250, 3170)])
 def test_run_seeds_is_a_slice_of_the_run(start, stop):
-    from solvers.common.seeds import game_seeds, run_seeds
+    from bombsolve.solvers.common.seeds import game_seeds, run_seeds
 
     assert (run_seeds(12, start, stop) == game_seeds(12, stop)[start:]).all()

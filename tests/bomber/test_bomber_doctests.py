@@ -6,7 +6,7 @@ import doctest
 
 import pytest
 
-from solvers.bomber import agents, rules, study
+from bombsolve.solvers.bomber import agents, rules, study
 
 
 @pytest.mark.parametrize("module", [rules, agents, study], ids=lambda m: m.__name__)

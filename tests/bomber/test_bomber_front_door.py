@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import solvers.bomber as B
-from cli.main import cli
-from solvers.common.errors import BadInput
-from solvers.common.game import FRONT_DOOR, IllegalAction
-from solvers.common.rng import SplitMix64
+import bombsolve.solvers.bomber as B
+from bombsolve.cli.main import cli
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.game import FRONT_DOOR, IllegalAction
+from bombsolve.solvers.common.rng import SplitMix64
 from tests.common.imports import import_graph
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +47,7 @@ def test_every_name_of_the_door_loads_and_no_other():
 def test_opening_the_door_loads_no_numba_or_pandas():
     code = (
         "import sys\n"
-        "from solvers.bomber import NAME, AGENTS, KERNELS, apply, legal_actions, new_game\n"
+        "from bombsolve.solvers.bomber import NAME, AGENTS, KERNELS, apply, legal_actions, new_game\n"
         "s = new_game(1)\n"
         "apply(s, legal_actions(s)[0])\n"
         "print(sorted(m for m in ('numba', 'pandas', 'matplotlib') if m in sys.modules))\n"
@@ -219,7 +219,7 @@ def test_agents_registry():
 
 
 def test_kernels_and_studies():
-    from cli import warmup
+    from bombsolve.cli import warmup
 
     (k,) = B.KERNELS
     assert k in warmup.KERNELS and warmup.kernels_of("bomber") == [k]

@@ -18,7 +18,7 @@ def test_the_rules_import_no_other_room():
 
 
 def test_the_chart_words_are_the_rulebook_outcome_names():
-    from solvers.bomber.charts import OUTCOME_KEYS, OUTCOME_LABELS
-    from solvers.bomber.rules import OUTCOME_NAMES, Outcome
+    from bombsolve.solvers.bomber.charts import OUTCOME_KEYS, OUTCOME_LABELS
+    from bombsolve.solvers.bomber.rules import OUTCOME_NAMES, Outcome
 
     assert [OUTCOME_LABELS[k] for k in OUTCOME_KEYS] == [OUTCOME_NAMES[o] for o in Outcome]

@@ -5,8 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.bomber import rules as R
-from solvers.bomber.kernel import AGENT_SALT, COLUMNS, rule_flags, run_random_games, trace_game
+from bombsolve.solvers.bomber import rules as R
+from bombsolve.solvers.bomber.kernel import (
+    AGENT_SALT,
+    COLUMNS,
+    rule_flags,
+    run_random_games,
+    trace_game,
+)
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -119,7 +125,7 @@ def kernel_arrays(state: R.State):
 
 @pytest.mark.parametrize("rules", READINGS[:2] + READINGS[4:5], ids=["default", "forbid", "move"])
 def test_kernel_legal_moves_and_steps_match_state_by_state(rules):
-    from solvers.bomber.kernel import legal, step
+    from bombsolve.solvers.bomber.kernel import legal, step
 
     dog_forbid, _, _, move_optional = rule_flags(rules)
     buf = np.empty(128, np.int16)

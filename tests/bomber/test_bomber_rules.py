@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from solvers.bomber import rules as R
-from solvers.bomber.rules import (
+from bombsolve.solvers.bomber import rules as R
+from bombsolve.solvers.bomber.rules import (
     BRIDGE,
     SHELTER_ONLY,
     Card,
@@ -23,7 +23,7 @@ from solvers.bomber.rules import (
     play_action,
     to_bridge_action,
 )
-from solvers.common.errors import BadInput
+from bombsolve.solvers.common.errors import BadInput
 from tests.bomber.positions import parse_line, position
 
 HW, YL, SP = Card.HOLY_WARRIOR, Card.YOUNG_LADY, Card.SUSPICIOUS_PERSON

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from solvers.bomber import rules as R
-from solvers.bomber.agents import parse_agents, play_game
-from solvers.bomber.study import (
+from bombsolve.solvers.bomber import rules as R
+from bombsolve.solvers.bomber.agents import parse_agents, play_game
+from bombsolve.solvers.bomber.study import (
     achievement_set,
     achievements,
     case_game,
@@ -18,9 +18,9 @@ from solvers.bomber.study import (
     make_study,
     summarise,
 )
-from solvers.common.errors import BadInput
-from solvers.common.runner import load_study, run_study
-from solvers.common.stats import wilson
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.runner import load_study, run_study
+from bombsolve.solvers.common.stats import wilson
 
 
 def test_conditions_of_each_part():

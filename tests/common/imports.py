@@ -26,7 +26,7 @@ def _imported(source: str, package: str) -> set[str]:
     prefix left off: `from solvers.<package>.a.b import c` gives a.b and a.b.c (c may be a
     module or a name in a.b), `from solvers.<package> import x` gives x, and
     `import solvers.<package>.a.b` gives a.b."""
-    full = f"solvers.{package}"
+    full = f"bombsolve.solvers.{package}"
     names: set[str] = set()
     for node in _nodes(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solvers.common.cluster import LocalDaskCluster
+from bombsolve.solvers.common.cluster import LocalDaskCluster
 
 
 def test_cluster_runs_tasks_and_leaves_no_process(tmp_path):

@@ -24,16 +24,16 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.common.cluster import ROOT, LocalDaskCluster
-from solvers.common.runner import (
+from bombsolve.cli.main import cli
+from bombsolve.solvers.common.cluster import ROOT, LocalDaskCluster
+from bombsolve.solvers.common.runner import (
     DaskUnavailable,
     Study,
     load_manifest,
     run_study,
     scheduler_wait,
 )
-from solvers.common.toy import coin_chunk
+from bombsolve.solvers.common.toy import coin_chunk
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -127,7 +127,7 @@ def bombsolve(*args: str) -> tuple[int, str, float]:
     """Run the command line in a process of its own; return (exit code, stderr, seconds)."""
     t0 = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-m", "cli.main", *args],
+        [sys.executable, "-m", "bombsolve.cli.main", *args],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
@@ -297,7 +297,7 @@ def test_scheduler_lost_mid_command_is_one_line(tmp_path):
     with LocalDaskCluster(tmp_path / "dask", n_workers=1) as cluster:
         command = subprocess.Popen(
             [
-                sys.executable, "-m", "cli.main", "bomber", "study", "--players", "4",
+                sys.executable, "-m", "bombsolve.cli.main", "bomber", "study", "--players", "4",
                 "--games", "4000", "--chunk-size", "100", "--out", str(out),
                 "--scheduler", cluster.address, "--scheduler-timeout", str(WAIT),
             ],

@@ -1,10 +1,10 @@
-"""solvers.common.host: the machine record beside every absolute figure."""
+"""bombsolve.solvers.common.host: the machine record beside every absolute figure."""
 
 from __future__ import annotations
 
 import platform
 
-from solvers.common import host
+from bombsolve.solvers.common import host
 
 CPUINFO = """processor\t: 0
 vendor_id\t: AuthenticAMD

@@ -17,13 +17,13 @@ def test_a_graph_that_runs_one_way_has_no_circle():
 def test_every_import_form_counts_but_type_hints_only_do_not():
     source = """
 from typing import TYPE_CHECKING
-from solvers.pkg import rules
-from solvers.pkg.kernel import run
-import solvers.pkg.study
-from solvers.other import agents
+from bombsolve.solvers.pkg import rules
+from bombsolve.solvers.pkg.kernel import run
+import bombsolve.solvers.pkg.study
+from bombsolve.solvers.other import agents
 if TYPE_CHECKING:
-    from solvers.pkg.charts import Figure
+    from bombsolve.solvers.pkg.charts import Figure
 def later():
-    from solvers.pkg.tiles import LINES
+    from bombsolve.solvers.pkg.tiles import LINES
 """
     assert module_imports(source, "pkg") == {"rules", "kernel", "study", "tiles"}

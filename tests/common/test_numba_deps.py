@@ -1,4 +1,4 @@
-"""solvers.common.numba_deps: every cached Numba module's digest of its dependencies."""
+"""bombsolve.solvers.common.numba_deps: every cached Numba module's digest of its dependencies."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from solvers.common import numba_deps as nd
+from bombsolve.solvers.common import numba_deps as nd
 
 
 def test_every_kernel_digest_is_current():
     """A dependency changed without its kernel's digest: Numba's cache of that kernel would
-    keep the old code. Fix: python -m solvers.common.numba_deps"""
+    keep the old code. Fix: python -m bombsolve.solvers.common.numba_deps"""
     files = nd.kernel_files()
     assert len(files) >= 7
     stale = [str(p.relative_to(nd.ROOT)) for p in files if nd.declared(p) != nd.digest(p)]
     assert not stale, (
-        f"out-of-date NUMBA_DEPENDS_ON in {stale}: run python -m solvers.common.numba_deps"
+        f"out-of-date NUMBA_DEPENDS_ON in {stale}: run python -m bombsolve.solvers.common.numba_deps"
     )
 
 
@@ -42,7 +42,7 @@ def _package(tmp: Path) -> tuple[Path, Path]:
     kern = pkg / "kern.py"
     kern.write_text(
         "from numba import njit\n"
-        "from solvers.pkg.consts import LIMIT\n"
+        "from bombsolve.solvers.pkg.consts import LIMIT\n"
         'NUMBA_DEPENDS_ON = ""\n'
         "@njit(cache=True)\n"
         "def f():\n"

@@ -1,4 +1,4 @@
-"""solvers.common.numba_entry: an entry point's copies of its callees are internal to its
+"""bombsolve.solvers.common.numba_entry: an entry point's copies of its callees are internal to its
 library (its calls bind to them, whatever else the process loaded); its own functions
 keep their linkage."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from llvmlite import binding as ll
 from numba import njit
 
-from solvers.common.numba_entry import entry_classes, entry_point
+from bombsolve.solvers.common.numba_entry import entry_classes, entry_point
 
 
 @njit
@@ -66,7 +66,7 @@ def test_numbas_own_linking_leaves_them_weak():
 _AFTER = textwrap.dedent(
     """
     from numba import njit
-    from solvers.common.numba_entry import entry_point
+    from bombsolve.solvers.common.numba_entry import entry_point
 
     @njit
     def fib(n):

@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 _MODULE = textwrap.dedent(
     """
-    from solvers.common.numba_entry import entry_point
-    from solvers.common.numba_opt import linked_helper
+    from bombsolve.solvers.common.numba_entry import entry_point
+    from bombsolve.solvers.common.numba_opt import linked_helper
 
 
     @linked_helper(cache=True)
@@ -63,8 +63,8 @@ _RUN = textwrap.dedent(
 
         functions.BaseFunction.get_call_type = get_call_type
 
-    from cli.warmup import show_numba_notices
-    from solvers.common import numba_entry, numba_opt, numba_repair, numba_typing
+    from bombsolve.cli.warmup import show_numba_notices
+    from bombsolve.solvers.common import numba_entry, numba_opt, numba_repair, numba_typing
 
     show_numba_notices()
     import mod
@@ -128,7 +128,7 @@ def test_each_part_falls_back_to_plain_numba_with_one_line(tmp_path):
         ),
         strict=True,
     ):
-        (line,) = [n for n in notices if f"(solvers.common.{part}, tested with" in n]
+        (line,) = [n for n in notices if f"(bombsolve.solvers.common.{part}, tested with" in n]
         assert line.startswith("bombsolve: Numba ") and lacked in line, line
 
 
@@ -146,7 +146,7 @@ def test_the_declared_numba_range_is_the_one_the_notices_name():
     import re
     import tomllib
 
-    from solvers.common.numba_notices import TESTED
+    from bombsolve.solvers.common.numba_notices import TESTED
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     (spec,) = [d for d in project["dependencies"] if re.match(r"numba\b", d)]

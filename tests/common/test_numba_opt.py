@@ -1,4 +1,4 @@
-"""solvers.common.numba_opt: a linked helper's own library is optimised at its level, its
+"""bombsolve.solvers.common.numba_opt: a linked helper's own library is optimised at its level, its
 caller's at Numba's, and the level is restored after."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from numba import njit
 from numba.core import codegen, config
 
-from solvers.common import numba_opt
+from bombsolve.solvers.common import numba_opt
 
 
 @pytest.mark.skipif(

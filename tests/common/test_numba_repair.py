@@ -1,4 +1,4 @@
-"""solvers.common.numba_repair: a damaged on-disk cache is met by one line, dropped and compiled
+"""bombsolve.solvers.common.numba_repair: a damaged on-disk cache is met by one line, dropped and compiled
 again, and the command goes on; a cache folder that cannot be written is replaced by a
 temporary one. Each run is a fresh process on a small module cached in a temporary folder."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from solvers.common import numba_repair
+from bombsolve.solvers.common import numba_repair
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -22,14 +22,14 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("trunc_index", "garble_index", "empty_index", "trunc_data", "garble_data")
 NAMES += ("empty_data", "unsealed_data", "plain_index")
 
-_MODULE = "from solvers.common.numba_jit import njit\n" + "".join(
+_MODULE = "from bombsolve.solvers.common.numba_jit import njit\n" + "".join(
     f"\n\n@njit(cache=True)\ndef {name}(x):\n    return x + {i}\n" for i, name in enumerate(NAMES)
 )
 
 _RUN = textwrap.dedent(
     """
     import json, sys
-    from cli.warmup import show_numba_notices
+    from bombsolve.cli.warmup import show_numba_notices
 
     show_numba_notices()
     import mod
@@ -173,9 +173,10 @@ def test_a_read_only_cache_folder_falls_back_to_a_temporary_one(tmp_path):
     immutable = False
     try:
         if numba_repair.writable(str(folder)):  # permission bits do not bind root
-            if shutil.which("chattr") is None or subprocess.run(
-                ["chattr", "+i", str(folder)], capture_output=True
-            ).returncode:
+            if (
+                shutil.which("chattr") is None
+                or subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode
+            ):
                 pytest.skip("running as root without chattr: no folder is read-only to us")
             immutable = True
         assert not numba_repair.writable(str(folder))
@@ -205,7 +206,7 @@ def test_a_command_with_a_damaged_kernel_cache_says_one_line_and_goes_on(tmp_pat
     """`bombsolve` end to end: the Catch the Bomber kernel (the quickest to compile)."""
     cache = tmp_path / "cache"
     env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(cache))
-    command = [sys.executable, "-m", "cli.main", "bomber", "play", "--players", "5"]
+    command = [sys.executable, "-m", "bombsolve.cli.main", "bomber", "play", "--players", "5"]
     command += ["--agents", "random", "--games", "50", "--seed", "1"]
 
     def run() -> subprocess.CompletedProcess:
@@ -221,7 +222,7 @@ def test_a_command_with_a_damaged_kernel_cache_says_one_line_and_goes_on(tmp_pat
     said = again.stderr.splitlines()
     damaged = [line for line in said if "was damaged" in line]
     assert damaged == [
-        "bombsolve: the compiled-code cache for solvers.bomber.kernel.play_random_games was "
+        "bombsolve: the compiled-code cache for bombsolve.solvers.bomber.kernel.play_random_games was "
         "damaged; compiling it again"
     ]
     # said before the compile it causes, which is announced as on a first run
@@ -241,14 +242,14 @@ def test_a_failed_save_is_a_notice_and_the_function_runs(tmp_path, monkeypatch):
 
     from numba.core import config
 
-    from solvers.common.numba_notices import NumbaNotice
+    from bombsolve.solvers.common.numba_notices import NumbaNotice
 
     # (not through the environment: a changed NUMBA_* variable makes Numba's next compile
     # reload its whole configuration, new objects for the later tests)
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
     assert numba_repair.cache_class() is not None
     (tmp_path / "full_disk_mod.py").write_text(
-        "from solvers.common.numba_jit import njit\n\n\n@njit(cache=True)\ndef f(x):\n"
+        "from bombsolve.solvers.common.numba_jit import njit\n\n\n@njit(cache=True)\ndef f(x):\n"
         "    return x * 2\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -42,14 +42,14 @@ _RUN = _FAKE_AVX512 + textwrap.dedent(
     environ = dict(os.environ)
     get_call_type = functions.BaseFunction.get_call_type
     enable_caching = Dispatcher.enable_caching
-    import solvers
-    from solvers.common import numba_jit, numba_repair, numba_typing
+    import bombsolve.solvers
+    from bombsolve.solvers.common import numba_jit, numba_repair, numba_typing
     for name in (
         "allisbomb.kernel.kernel", "allisbomb.kernel.exhaust_kernel", "allisbomb.rules.blitz_ranks",
         "allisbomb.kernel.layout", "bombastic.kernel", "bombastic.search_kernel",
         "bombastic.infostates_kernel", "bombastic.beliefs", "bomber.kernel", "dragon.kernel",
     ):
-        importlib.import_module("solvers." + name)
+        importlib.import_module("bombsolve.solvers." + name)
     out = {
         "environ_unchanged": dict(os.environ) == environ,
         "features": config.CPU_FEATURES,
@@ -129,7 +129,7 @@ _CLI = _FAKE_AVX512 + textwrap.dedent(
     """
     import contextlib, io, os
     from numba.core import config
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     before = os.environ.get("NUMBA_CPU_FEATURES")
     with contextlib.redirect_stdout(io.StringIO()):

@@ -1,4 +1,4 @@
-"""solvers.common.numba_target: kernels compile without AVX-512 unless told otherwise."""
+"""bombsolve.solvers.common.numba_target: kernels compile without AVX-512 unless told otherwise."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from solvers.common import numba_target as nt
+from bombsolve.solvers.common import numba_target as nt
 
 
 def test_avx512_features_are_switched_off_and_the_rest_kept():
@@ -34,7 +34,7 @@ def test_user_choices_win(monkeypatch):
 
 def _features_seen_by_numba(env: dict[str, str]) -> str:
     code = (
-        "from solvers.common.numba_target import configure; configure(); "
+        "from bombsolve.solvers.common.numba_target import configure; configure(); "
         "import numba.core.config as c; print(c.CPU_FEATURES)"
     )
     return subprocess.run(

@@ -1,4 +1,4 @@
-"""solvers.common.numba_typing: Numba's call typing answered from a table, the compiled
+"""bombsolve.solvers.common.numba_typing: Numba's call typing answered from a table, the compiled
 code unchanged, the caller's flags part of the question."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 from numba.extending import overload
 
-from solvers.common import numba_typing
-from solvers.common.numba_jit import njit as project_njit
+from bombsolve.solvers.common import numba_typing
+from bombsolve.solvers.common.numba_jit import njit as project_njit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,8 +106,8 @@ _KERNEL = textwrap.dedent(
     import hashlib, json, re, sys
     import numpy as np
     from numba.extending import overload
-    from solvers.common import numba_typing
-    from solvers.common.numba_jit import njit
+    from bombsolve.solvers.common import numba_typing
+    from bombsolve.solvers.common.numba_jit import njit
 
     def halve(a, b):
         raise NotImplementedError

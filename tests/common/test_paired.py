@@ -1,11 +1,11 @@
-"""Paired win-rate differences (solvers.common.paired): values, coverage, undecided deals."""
+"""Paired win-rate differences (bombsolve.solvers.common.paired): values, coverage, undecided deals."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from solvers.common.paired import (
+from bombsolve.solvers.common.paired import (
     LOSS,
     UNDECIDED,
     WIN,
@@ -13,7 +13,7 @@ from solvers.common.paired import (
     paired_difference,
     tango_paired,
 )
-from solvers.common.stats import wilson
+from bombsolve.solvers.common.stats import wilson
 
 # True cell probabilities of a toy pair of card sets: (both win, first only, second only,
 # neither); the true difference second - first is 0.15 - 0.07 = 0.08.

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from solvers.common.errors import BadInput
-from solvers.common.readme import render_block, update_block
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.readme import render_block, update_block
 from tests.common.scripts import load_script
 
 

@@ -1,11 +1,11 @@
-"""solvers.common.rng: the exact bounded draws and the stream seeds beside the modulo
+"""bombsolve.solvers.common.rng: the exact bounded draws and the stream seeds beside the modulo
 `below`, pinned to the streams Bomb the Dragon's engine and kernel have always drawn."""
 
 from __future__ import annotations
 
 import pytest
 
-from solvers.common.rng import SplitMix64, derive_seed, splitmix64
+from bombsolve.solvers.common.rng import SplitMix64, derive_seed, splitmix64
 
 
 def test_below_is_still_the_modulo_draw():

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from solvers.common.errors import BadInput
-from solvers.common.runner import (
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.runner import (
     ChunkSpec,
     Study,
     chunk_path,
@@ -24,7 +24,7 @@ from solvers.common.runner import (
     load_study,
     run_study,
 )
-from solvers.common.toy import coin_chunk
+from bombsolve.solvers.common.toy import coin_chunk
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -136,8 +136,8 @@ def test_computed_by_names_a_killed_run_and_not_a_run_that_only_reused():
 
 _KILL_SCRIPT = """
 import sys
-from solvers.common.runner import Study, run_study
-from solvers.common.toy import coin_chunk
+from bombsolve.solvers.common.runner import Study, run_study
+from bombsolve.solvers.common.toy import coin_chunk
 s = Study("toy.coin", {"p": 0.4, "sleep": float(sys.argv[2])}, n_cases=2000, seed=11,
           chunk_fn=coin_chunk, chunk_size=250)
 run_study(s, sys.argv[1], workers=1, progress=False)
@@ -204,7 +204,7 @@ def test_dask_worker_killed_mid_study_does_not_change_result(tmp_path, dask_clus
 
 
 def test_unreachable_scheduler_is_bad_input(tmp_path, monkeypatch):
-    monkeypatch.setattr("solvers.common.runner.DASK_CONNECT_TIMEOUT", "2s")
+    monkeypatch.setattr("bombsolve.solvers.common.runner.DASK_CONNECT_TIMEOUT", "2s")
     with pytest.raises(BadInput, match="Dask scheduler"):
         run_study(
             coin_study(n=10, chunk_size=5), tmp_path, scheduler="tcp://127.0.0.1:1", progress=False
@@ -229,7 +229,7 @@ class _TickClock:
 def test_time_budget_stops_then_resume_completes(tmp_path, workers, monkeypatch):
     """A study too long for one sitting: runs with a budget keep what they finished, and the
     runs together give the table of one uninterrupted run."""
-    from solvers.common import runner
+    from bombsolve.solvers.common import runner
 
     study = coin_study(n=2000, chunk_size=100)
     first = run_study(study, tmp_path, workers=workers, progress=False, time_budget=0.0)
@@ -259,7 +259,7 @@ def test_order_chooses_what_a_partial_run_holds(tmp_path, monkeypatch):
     """`Study.order` changes which chunks come first, never the rows."""
     from dataclasses import replace
 
-    from solvers.common import runner
+    from bombsolve.solvers.common import runner
 
     study = replace(coin_study(n=1000, chunk_size=100), order=lambda c: -c.index)
     monkeypatch.setattr(runner, "time", _TickClock())
@@ -279,7 +279,7 @@ def test_negative_time_budget_is_bad_input(tmp_path):
 
 
 def test_time_budget_is_shared_by_every_study_of_a_command(tmp_path):
-    from solvers.common.runner import StudyPaused, time_budget
+    from bombsolve.solvers.common.runner import StudyPaused, time_budget
 
     with time_budget(0.2):
         time.sleep(0.3)  # an earlier study of the same command spent the budget
@@ -290,8 +290,8 @@ def test_time_budget_is_shared_by_every_study_of_a_command(tmp_path):
 def test_progress_lines_in_logs_quiet_and_the_summary(tmp_path, monkeypatch, capsys):
     from dataclasses import replace
 
-    import cli.progress as terminal
-    from solvers.common.progress import report_progress
+    import bombsolve.cli.progress as terminal
+    from bombsolve.solvers.common.progress import report_progress
 
     monkeypatch.setattr(terminal, "LOG_EVERY", 0.0)
     monkeypatch.setattr(terminal, "wants_progress", lambda: False)
@@ -316,7 +316,7 @@ def test_progress_lines_in_logs_quiet_and_the_summary(tmp_path, monkeypatch, cap
 def test_the_runner_reports_through_the_callbacks_it_is_given(tmp_path):
     from dataclasses import replace
 
-    from solvers.common.progress import StudyStart
+    from bombsolve.solvers.common.progress import StudyStart
 
     calls = []
 
@@ -348,7 +348,7 @@ def test_the_runner_reports_through_the_callbacks_it_is_given(tmp_path):
 
 
 def test_a_failed_run_closes_its_reporter_without_an_end(tmp_path):
-    from solvers.common.toy import coin_chunk
+    from bombsolve.solvers.common.toy import coin_chunk
 
     ends = []
 

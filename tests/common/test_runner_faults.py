@@ -21,9 +21,9 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.common.errors import BadInput
-from solvers.common.runner import (
+from bombsolve.cli.main import cli
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.runner import (
     LOCK,
     MANIFEST,
     FolderLocked,
@@ -34,7 +34,7 @@ from solvers.common.runner import (
     load_study,
     run_study,
 )
-from solvers.common.toy import coin_chunk
+from bombsolve.solvers.common.toy import coin_chunk
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -236,7 +236,7 @@ def test_huge_study_costs_no_memory_per_chunk(tmp_path):
 
 def test_huge_sweep_pauses_at_once(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "cli.main", "allisbomb", "sweep", "--deals", str(10**15),
+        [sys.executable, "-m", "bombsolve.cli.main", "allisbomb", "sweep", "--deals", str(10**15),
          "--chunk-size", "1", "--blitz", "--heuristic-deals", "0", "--workers", "1",
          "--time-budget", "0", "--out", str(tmp_path / "s")],
         cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300,
@@ -281,8 +281,8 @@ def test_wait_starts_when_the_first_study_ends(tmp_path):
 
 _SLOW = """
 import sys
-from solvers.common.runner import Study, run_study
-from solvers.common.toy import coin_chunk
+from bombsolve.solvers.common.runner import Study, run_study
+from bombsolve.solvers.common.toy import coin_chunk
 s = Study("toy.coin", {"p": 0.4, "sleep": float(sys.argv[2])}, n_cases=400, seed=11,
           chunk_fn=coin_chunk, chunk_size=50)
 run_study(s, sys.argv[1], workers=int(sys.argv[3]), progress=False)
@@ -343,7 +343,7 @@ def _default_sigint() -> None:
 
 def _cli(args: list[str], **kw) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "cli.main", *args],
+        [sys.executable, "-m", "bombsolve.cli.main", *args],
         cwd=ROOT,
         env=ENV,
         stdout=subprocess.PIPE,
@@ -406,8 +406,8 @@ def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path):
 #: press Ctrl-C, whatever the load (imports and seeding may take long on a stalled machine).
 _MARKED_PLAY = """
 import sys
-import solvers.dragon.rules as rules
-from cli.main import cli
+import bombsolve.solvers.dragon.rules as rules
+from bombsolve.cli.main import cli
 real = rules.play_game
 def play_game(*args, **kw):
     if rules.play_game is play_game:
@@ -443,9 +443,7 @@ def test_ctrl_c_outside_a_study_exits_130(tmp_path):
 
 
 def test_closed_pipe_exits_quietly():
-    shell = (
-        f"{sys.executable} -m cli.main dragon replay --seed 1 | head -1; echo ${{PIPESTATUS[0]}}"
-    )
+    shell = f"{sys.executable} -m bombsolve.cli.main dragon replay --seed 1 | head -1; echo ${{PIPESTATUS[0]}}"
     proc = subprocess.run(
         ["bash", "-c", shell], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300
     )

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.common.runner import ChunkSpec
-from solvers.common.seeds import PLAY_CHUNK, child_seed, game_seeds
+from bombsolve.cli.main import cli
+from bombsolve.solvers.common.runner import ChunkSpec
+from bombsolve.solvers.common.seeds import PLAY_CHUNK, child_seed, game_seeds
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -39,7 +39,7 @@ def test_sub_study_roots_differ_across_runs():
 
 
 def test_dragon_play_games_are_the_seed_sequence_games():
-    from solvers.dragon import CODES, Options, run_games
+    from bombsolve.solvers.dragon import CODES, Options, run_games
 
     r = CliRunner().invoke(
         cli, ["dragon", "play", "-p", "3", "-s", "random", "-n", "300", "--seed", "4", "--json"]
@@ -51,7 +51,7 @@ def test_dragon_play_games_are_the_seed_sequence_games():
 
 
 def test_bomber_play_games_are_the_seed_sequence_games():
-    from solvers.bomber import COLUMNS, Options, run_random_games, summarise
+    from bombsolve.solvers.bomber import COLUMNS, Options, run_random_games, summarise
 
     r = CliRunner().invoke(cli, ["bomber", "play", "-p", "4", "-n", "400", "--seed", "2", "--json"])
     assert r.exit_code == 0, r.output
@@ -66,7 +66,7 @@ def test_bomber_play_games_are_the_seed_sequence_games():
 def test_docstring_examples():
     import doctest
 
-    from solvers.common import seeds
+    from bombsolve.solvers.common import seeds
 
     result = doctest.testmod(seeds)
     assert result.attempted > 0 and result.failed == 0

@@ -1,4 +1,4 @@
-"""The Binomial(n, 1/2) quantile that bounds a median (solvers.common.stats)."""
+"""The Binomial(n, 1/2) quantile that bounds a median (bombsolve.solvers.common.stats)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from solvers.common.stats import binomial_half_quantile
+from bombsolve.solvers.common.stats import binomial_half_quantile
 
 
 def test_known_quantiles():

@@ -6,9 +6,9 @@ import click
 import pandas as pd
 from click.testing import CliRunner
 
-from cli.common import EXIT_PAUSED, study_options
-from solvers.common.runner import Study, load_study, run_study
-from solvers.common.toy import coin_chunk
+from bombsolve.cli.common import EXIT_PAUSED, study_options
+from bombsolve.solvers.common.runner import Study, load_study, run_study
+from bombsolve.solvers.common.toy import coin_chunk
 
 
 @click.command()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from solvers.common.rng import SplitMix64
-from solvers.dragon.cards import load_cards
-from solvers.dragon.rules import GameState, Options, Slot, View
+from bombsolve.solvers.common.rng import SplitMix64
+from bombsolve.solvers.dragon.cards import load_cards
+from bombsolve.solvers.dragon.rules import GameState, Options, Slot, View
 
 CARDS = load_cards()
 

@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from solvers.common.errors import BadInput
-from solvers.common.rng import SplitMix64
-from solvers.dragon.agents import (
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.rng import SplitMix64
+from bombsolve.solvers.dragon.agents import (
     GreedyStrategy,
     MonteCarloStrategy,
     PositionStrategy,
@@ -18,7 +18,7 @@ from solvers.dragon.agents import (
     resolve_name,
     smart_rocket,
 )
-from solvers.dragon.rules import View, play_game
+from bombsolve.solvers.dragon.rules import View, play_game
 from tests.dragon.dragon_helpers import fc, position
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.dragon import study as st
+from bombsolve.cli.main import cli
+from bombsolve.solvers.dragon import study as st
 from tests.common.svg import svg_text
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
@@ -152,7 +152,7 @@ def test_study_command_captions_name_only_this_run(tmp_path):
 
 
 def test_preset_charts_name_both_rules_and_redraw(tmp_path):
-    from solvers.dragon.preset_study import build_preset_study, draw_preset_charts
+    from bombsolve.solvers.dragon.preset_study import build_preset_study, draw_preset_charts
 
     sizes = {"seats_games": 20, "ladder_games": 10, "mc_games": 2}
     build_preset_study(tmp_path / "out", tmp_path / "work", seed=4, sizes=sizes)

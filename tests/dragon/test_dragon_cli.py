@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from bombsolve.cli.main import cli
 
 
 def run(*args: str):
@@ -81,7 +81,7 @@ def test_rules_and_cards_commands():
 
 
 def test_rules_explains_every_option_and_the_preset():
-    from solvers.dragon.readings import READINGS
+    from bombsolve.solvers.dragon.readings import READINGS
 
     r = run("rules")
     assert r.exit_code == 0, r.output

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from solvers.dragon.rules import Options
+from bombsolve.cli.main import cli
+from bombsolve.solvers.dragon.rules import Options
 
 
 def run(*args: str):
@@ -101,9 +101,9 @@ def test_play_gives_the_same_games_for_any_workers():
 
 def test_play_plays_game_i_with_seed_i_of_the_run():
     # The same games as one kernel call over the run's seeds (`game_seeds`).
-    from solvers.common.seeds import game_seeds
-    from solvers.dragon import kernel
-    from solvers.dragon.agents import CODES
+    from bombsolve.solvers.common.seeds import game_seeds
+    from bombsolve.solvers.dragon import kernel
+    from bombsolve.solvers.dragon.agents import CODES
 
     names = ["greedy", "random", "position"]
     doc = as_json("play", "-p", "3", "-s", ",".join(names), "-n", "1100", "--seed", "3")
@@ -114,15 +114,15 @@ def test_play_plays_game_i_with_seed_i_of_the_run():
 
 @pytest.mark.parametrize("start,stop", [(0, 0), (0, 1), (0, 1000), (999, 1001), (250, 3170)])
 def test_run_seeds_is_a_slice_of_the_run(start, stop):
-    from solvers.common.seeds import game_seeds, run_seeds
+    from bombsolve.solvers.common.seeds import game_seeds, run_seeds
 
     assert (run_seeds(12, start, stop) == game_seeds(12, stop)[start:]).all()
     assert run_seeds(12, start, stop).dtype == np.uint64
 
 
 def test_play_rows_carry_what_play_and_its_progress_read():
-    from solvers.common.runner import run_chunk
-    from solvers.dragon.study import play_study
+    from bombsolve.solvers.common.runner import run_chunk
+    from bombsolve.solvers.dragon.study import play_study
 
     study = play_study(3, ["greedy", "random", "random"], 30, 4, Options(), "kernel", 1000)
     df = run_chunk(study.chunk_fn, study.params, study.chunks()[0])

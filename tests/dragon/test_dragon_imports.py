@@ -20,11 +20,11 @@ def test_the_rules_import_no_agents_or_study():
 
 def test_the_cli_and_the_scripts_come_in_by_the_front_door():
     """cli/, scripts/ and tests outside tests/dragon import Bomb the Dragon only as
-    ``from solvers.dragon import NAME``, each NAME one the front door exports."""
+    ``from bombsolve.solvers.dragon import NAME``, each NAME one the front door exports."""
     import ast
     from pathlib import Path
 
-    import solvers.dragon as door
+    import bombsolve.solvers.dragon as door
 
     root = Path(__file__).resolve().parents[2]
     files = [*root.glob("cli/*.py"), *root.rglob("scripts/**/*.py")]
@@ -33,12 +33,16 @@ def test_the_cli_and_the_scripts_come_in_by_the_front_door():
     for path in files:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                "solvers.dragon"
+                "bombsolve.solvers.dragon"
             ):
-                assert node.module == "solvers.dragon", f"{path}: from {node.module} import"
+                assert node.module == "bombsolve.solvers.dragon", (
+                    f"{path}: from {node.module} import"
+                )
                 names = [a.name for a in node.names]
                 assert set(names) <= set(door.__all__), f"{path}: {names}"
                 seen += 1
             elif isinstance(node, ast.Import):
-                assert not any(a.name.startswith("solvers.dragon") for a in node.names), path
+                assert not any(a.name.startswith("bombsolve.solvers.dragon") for a in node.names), (
+                    path
+                )
     assert seen >= 10

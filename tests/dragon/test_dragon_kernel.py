@@ -7,10 +7,10 @@ import itertools
 import numpy as np
 import pytest
 
-from solvers.dragon import kernel
-from solvers.dragon.agents import CODES, make_agents
-from solvers.dragon.readings import BY_NAME
-from solvers.dragon.rules import Options, play_game
+from bombsolve.solvers.dragon import kernel
+from bombsolve.solvers.dragon.agents import CODES, make_agents
+from bombsolve.solvers.dragon.readings import BY_NAME
+from bombsolve.solvers.dragon.rules import Options, play_game
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 

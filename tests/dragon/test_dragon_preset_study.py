@@ -6,9 +6,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from solvers.dragon import kernel
-from solvers.dragon.preset_study import comparison_markdown, paired_rows, per_game, run_pair
-from solvers.dragon.rules import Options
+from bombsolve.solvers.dragon import kernel
+from bombsolve.solvers.dragon.preset_study import (
+    comparison_markdown,
+    paired_rows,
+    per_game,
+    run_pair,
+)
+from bombsolve.solvers.dragon.rules import Options
 
 
 def test_a_cell_is_played_on_the_same_seeds_under_both_rules(tmp_path):
@@ -80,7 +85,7 @@ def test_comparison_markdown_names_the_preset_and_the_intervals():
 
 
 def test_replicate_check_counts_fresh_differences_inside_the_intervals():
-    from solvers.dragon.preset_study import replicate_check
+    from bombsolve.solvers.dragon.preset_study import replicate_check
 
     first = pd.DataFrame(
         [
@@ -110,7 +115,7 @@ def test_replicate_check_counts_fresh_differences_inside_the_intervals():
 
 
 def test_a_win_rate_difference_gets_the_paired_score_interval():
-    from solvers.common.paired import tango_paired
+    from bombsolve.solvers.common.paired import tango_paired
 
     a = pd.DataFrame({"case": range(100), "seed": range(100), "seat1_win": [1] * 30 + [0] * 70})
     b = a.assign(seat1_win=[1] * 25 + [0] * 5 + [1] * 10 + [0] * 60)

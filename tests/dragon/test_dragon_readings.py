@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from solvers.common.errors import BadInput
-from solvers.dragon.readings import BY_NAME, PRESETS, READINGS
-from solvers.dragon.rules import Options
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.dragon.readings import BY_NAME, PRESETS, READINGS
+from bombsolve.solvers.dragon.rules import Options
 
 
 def _text(value) -> str:

@@ -7,11 +7,11 @@ import itertools
 
 import pytest
 
-from solvers.common.errors import BadInput
-from solvers.common.rng import SplitMix64
-from solvers.dragon.agents import make_agents
-from solvers.dragon.cards import load_cards, parse_cards
-from solvers.dragon.rules import GameState, Options, play_game
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.rng import SplitMix64
+from bombsolve.solvers.dragon.agents import make_agents
+from bombsolve.solvers.dragon.cards import load_cards, parse_cards
+from bombsolve.solvers.dragon.rules import GameState, Options, play_game
 from tests.dragon.dragon_helpers import CARDS, bodies, fc, place, position, row_summary
 
 # --- Components (data note shared/data/dragon-bomb.md) ---------------------------------

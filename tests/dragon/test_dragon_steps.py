@@ -9,12 +9,12 @@ import json
 
 import pytest
 
-from solvers.common.errors import BadInput
-from solvers.common.game import IllegalAction
-from solvers.common.rng import SplitMix64, derive_seed
-from solvers.dragon import game
-from solvers.dragon.agents import AGENTS, STRATEGIES, make_agent, make_agents
-from solvers.dragon.rules import (
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.game import IllegalAction
+from bombsolve.solvers.common.rng import SplitMix64, derive_seed
+from bombsolve.solvers.dragon import game
+from bombsolve.solvers.dragon.agents import AGENTS, STRATEGIES, make_agent, make_agents
+from bombsolve.solvers.dragon.rules import (
     PICK,
     ROCKET,
     RULE_SAMPLES,
@@ -162,7 +162,7 @@ def test_a_rocket_asks_its_player_for_a_slot():
 
 
 def test_greedy_sends_a_rocket_through_act_as_smart_rocket_does():
-    from solvers.dragon.agents import smart_rocket
+    from bombsolve.solvers.dragon.agents import smart_rocket
 
     state = _first_rocket(4)
     v = game.view(state, game.to_move(state))
@@ -211,7 +211,7 @@ def test_options_from_rules_reads_as_the_command_line():
 def test_new_game_is_the_replay_game():
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from bombsolve.cli.main import cli
 
     r = CliRunner().invoke(cli, ["dragon", "replay", "--seed", "11", "-p", "3", "--json"])
     assert r.exit_code == 0, r.output

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from solvers.common.runner import ChunkSpec, load_study, run_study
-from solvers.dragon import study as st
+from bombsolve.solvers.common.runner import ChunkSpec, load_study, run_study
+from bombsolve.solvers.dragon import study as st
 
 
 def test_games_chunk_kernel_equals_reference():

@@ -5,5 +5,5 @@
 - `standard`  the rulebook's standard effects a card file may not break.
 - `slips`     steps that read right field by field but cannot act as written.
 
-Imports: solvers.common only (the first room).
+Imports: bombsolve.solvers.common only (the first room).
 """

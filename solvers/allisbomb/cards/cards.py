@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.cards.slips import slips
-from solvers.allisbomb.cards.standard import breaches
-from solvers.common.errors import BadInput, nearest
-from solvers.common.files import read_input
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.cards.slips import slips
+from bombsolve.solvers.allisbomb.cards.standard import breaches
+from bombsolve.solvers.common.errors import BadInput, nearest
+from bombsolve.solvers.common.files import read_input
 
 DATA_DIR = Path(__file__).parent.parent / "data"
 SET_FILES: dict[str, str] = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from solvers.common.errors import BadInput, nearest, unknown
+from bombsolve.solvers.common.errors import BadInput, nearest, unknown
 
 #: The expansions in campaign order (rulebook G/H), after the HANDS helper pack.
 EXPANSIONS: tuple[str, ...] = (

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from solvers.allisbomb.cards.cards import Card, Cond, Side, Step
+    from bombsolve.solvers.allisbomb.cards.cards import Card, Cond, Side, Step
 
 #: Where a `move` puts a card, as the zone a condition names.
 _DEST_ZONE = {

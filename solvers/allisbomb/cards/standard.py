@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from solvers.common.errors import nearest
+from bombsolve.solvers.common.errors import nearest
 
 if TYPE_CHECKING:
-    from solvers.allisbomb.cards.cards import Card
-    from solvers.allisbomb.cards.config import Options
+    from bombsolve.solvers.allisbomb.cards.cards import Card
+    from bombsolve.solvers.allisbomb.cards.config import Options
 
 #: Rulebook G "Blitz", E.1, data note: the base game's 18 cards by NAME.
 BASE_COPIES: dict[str, int] = {

@@ -8,6 +8,6 @@
 - `kernel`          the Numba interpreter and depth-first search with a transposition table.
 - `exhaust_kernel`  the kernel that decides every Blitz deal of a deal group.
 
-Imports: the cards room and solvers.common (never the reference engine: the kernel is
+Imports: the cards room and bombsolve.solvers.common (never the reference engine: the kernel is
 checked against it in tests, side by side).
 """

@@ -33,17 +33,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from solvers.allisbomb.kernel.layout import W_MASKS, ZONE, key_words
-from solvers.common.numba_jit import njit
-from solvers.common.numba_opt import linked_helper
+from bombsolve.solvers.allisbomb.kernel.layout import W_MASKS, ZONE, key_words
+from bombsolve.solvers.common.numba_jit import njit
+from bombsolve.solvers.common.numba_opt import linked_helper
 
 if TYPE_CHECKING:
-    from solvers.allisbomb.cards.cards import CardSet
-    from solvers.allisbomb.rules.rules import State
+    from bombsolve.solvers.allisbomb.cards.cards import CardSet
+    from bombsolve.solvers.allisbomb.rules.rules import State
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "6e2ffc211951a2b6"
+NUMBA_DEPENDS_ON = "da75f7c3e94559c1"
 
 #: Zones as in layout.py (kept here to avoid an import of the kernel).
 _DECK, _DISCARD = 0, 3
@@ -59,8 +59,8 @@ def copy_groups(cs: CardSet, info: np.ndarray, steps: np.ndarray) -> list[list[i
     no rule names by id (module docstring); `info` is program.win_info's array (or longer),
     `steps` the compiled step rows."""
     # imported here, not at module level: no jitted code uses it, so the Numba cache of
-    # the kernel need not depend on cards.py (solvers.common.numba_deps)
-    from solvers.allisbomb.cards.cards import win_cards
+    # the kernel need not depend on cards.py (bombsolve.solvers.common.numba_deps)
+    from bombsolve.solvers.allisbomb.cards.cards import win_cards
 
     named = {int(info[i]) for i in _WIN_IDS if info[i] >= 0}
     for col in _REF_COLUMNS:
@@ -130,7 +130,7 @@ def search_key(state: State, groups: list[list[int]]) -> tuple:
     if not groups:
         return state.key()
     n = state.cards.n
-    from solvers.allisbomb.cards.cards import win_cards
+    from bombsolve.solvers.allisbomb.cards.cards import win_cards
 
     tracked = set(win_cards(state.cards)["tracked"])
 

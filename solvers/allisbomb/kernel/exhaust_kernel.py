@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from solvers.allisbomb.kernel.copies import kernel_search_key
-from solvers.allisbomb.kernel.kernel import (
+from bombsolve.solvers.allisbomb.kernel.copies import kernel_search_key
+from bombsolve.solvers.allisbomb.kernel.kernel import (
     CODE_LOSS,
     CODE_UNDECIDED,
     CODE_WIN,
@@ -58,13 +58,13 @@ from solvers.allisbomb.kernel.kernel import (
     _tt_prefetch,
     setup,
 )
-from solvers.allisbomb.kernel.layout import H_ENDING, H_OUTCOME, key_words
-from solvers.allisbomb.kernel.prune import dead, still_alive
-from solvers.common.numba_entry import entry_point
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.allisbomb.kernel.layout import H_ENDING, H_OUTCOME, key_words
+from bombsolve.solvers.allisbomb.kernel.prune import dead, still_alive
+from bombsolve.solvers.common.numba_entry import entry_point
+from bombsolve.solvers.common.numba_jit import njit
 
-#: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "f7f038aba057ef49"
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps).
+NUMBA_DEPENDS_ON = "920e59533fca492d"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2

@@ -27,8 +27,8 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
 
-from solvers.allisbomb.kernel.copies import kernel_search_key
-from solvers.allisbomb.kernel.layout import (
+from bombsolve.solvers.allisbomb.kernel.copies import kernel_search_key
+from bombsolve.solvers.allisbomb.kernel.layout import (
     H_DECK,
     H_ENDING,
     H_OUTCOME,
@@ -47,22 +47,22 @@ from solvers.allisbomb.kernel.layout import (
     key_words,
     state_words,
 )
-from solvers.allisbomb.kernel.ordering import INFO_ORDER
-from solvers.allisbomb.kernel.prune import (
+from bombsolve.solvers.allisbomb.kernel.ordering import INFO_ORDER
+from bombsolve.solvers.allisbomb.kernel.prune import (
     bound_reaches,
     dead,
     lower_bound,
     mark_start,
     still_alive,
 )
-from solvers.common.numba_call import address_of, check_types, indirect_call
-from solvers.common.numba_entry import entry_point
-from solvers.common.numba_jit import njit
-from solvers.common.numba_opt import linked_helper
+from bombsolve.solvers.common.numba_call import address_of, check_types, indirect_call
+from bombsolve.solvers.common.numba_entry import entry_point
+from bombsolve.solvers.common.numba_jit import njit
+from bombsolve.solvers.common.numba_opt import linked_helper
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "96e822a1d8ffae6b"
+NUMBA_DEPENDS_ON = "ca96bf04f43e10aa"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -127,7 +127,7 @@ def state_len(n: int) -> int:
 #: place it declined to). error_model="numpy" means they cannot raise (the only candidates are
 #: the integer divisions of the REORDER step, whose divisors are never 0); a callee that can
 #: raise keeps Numba from pruning the counts `run_turn` itself takes on its arguments.
-#: `linked_helper` (solvers.common.numba_opt): each is optimised in full once, inside the
+#: `linked_helper` (bombsolve.solvers.common.numba_opt): each is optimised in full once, inside the
 #: searches that link it, not first in a library of its own. Their callers pass np.int64
 #: (or one fixed type) where they would pass a named constant or an int8/int32 value: each
 #: combination of argument types, a literal constant being one, compiles a helper again.
@@ -579,7 +579,7 @@ _ext_helper = linked_helper(cache=True, _nrt=False, error_model="numpy")
 #: The decorator of the two entry points `_turn` calls through their addresses
 #: (`extended_entries`): their own machine code is what runs, so they are optimised in full
 #: (the linked helpers' level is for code a caller optimises again), as entry points
-#: (solvers.common.numba_entry: their calls bind to their own copies).
+#: (bombsolve.solvers.common.numba_entry: their calls bind to their own copies).
 _ext_entry = entry_point(cache=True, _nrt=False, error_model="numpy", no_cfunc_wrapper=True)
 
 
@@ -962,7 +962,7 @@ def _ext_step(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp, did):
 
 
 # The extended vocabulary is compiled only for the programs that use it: `_turn` calls its
-# two entry points through their addresses (solvers.common.numba_call), given in `ext`
+# two entry points through their addresses (bombsolve.solvers.common.numba_call), given in `ext`
 # (`extended_entries`; zeros for a program without extended rows, which never reaches
 # them). The solver's compiled code is then the same for every card set, and a card file
 # with extended rows compiles these steps alone (a second solver around them, as a

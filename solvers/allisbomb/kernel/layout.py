@@ -44,11 +44,11 @@ took 196 bytes and a separate 5-word packed key).
 
 from __future__ import annotations
 
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.common.numba_jit import njit
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "95e12e7115bc9ff6"
+NUMBA_DEPENDS_ON = "a0a0cb95d0fe9cd0"
 
 #: The byte between the DECK and the DISCARD PILE in b[0:N].
 PAD = -1

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from solvers.allisbomb.cards.cards import CardSet
+    from bombsolve.solvers.allisbomb.cards.cards import CardSet
 
 #: info[INFO_ORDER]: where the priority table starts in `info`, negated while the ordering
 #: is switched off (0: no table). Entry 15 of `program.win_info`, which had no use.

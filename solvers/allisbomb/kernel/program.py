@@ -16,7 +16,7 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import (
+from bombsolve.solvers.allisbomb.cards.cards import (
     DESTS,
     KEYWORDS,
     OPS,
@@ -26,11 +26,11 @@ from solvers.allisbomb.cards.cards import (
     Step,
     load_cards,
 )
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel.copies import copies_on, extend_copies
-from solvers.allisbomb.kernel.layout import NEXT_ADD_ZERO, NEXT_IGNITED, NEXT_NO_ACTION
-from solvers.allisbomb.kernel.ordering import INFO_ORDER, extend_order
-from solvers.allisbomb.kernel.prune import INFO_ON, extend_info
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel.copies import copies_on, extend_copies
+from bombsolve.solvers.allisbomb.kernel.layout import NEXT_ADD_ZERO, NEXT_IGNITED, NEXT_NO_ACTION
+from bombsolve.solvers.allisbomb.kernel.ordering import INFO_ORDER, extend_order
+from bombsolve.solvers.allisbomb.kernel.prune import INFO_ON, extend_info
 
 OP_CODE = {op: i for i, op in enumerate(OPS)}
 ZONE_CODE = {z: i for i, z in enumerate(ZONES)}

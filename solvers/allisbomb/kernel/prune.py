@@ -142,7 +142,7 @@ Pruning is on by default; `program.pruning(config, False)` switches it off for b
 
 Numba's on-disk cache tracks each function's own source file only, so `kernel.py` carries a
 digest of this file (`NUMBA_DEPENDS_ON`, solvers/common/numba_deps.py): after editing it,
-run `python -m solvers.common.numba_deps` (a test fails until then), or `kernel.dfs` keeps
+run `python -m bombsolve.solvers.common.numba_deps` (a test fails until then), or `kernel.dfs` keeps
 running the `dead` it was compiled with.
 """
 
@@ -155,23 +155,23 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from solvers.allisbomb.kernel.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
-from solvers.common.numba_jit import njit
-from solvers.common.numba_opt import linked_helper
+from bombsolve.solvers.allisbomb.kernel.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
+from bombsolve.solvers.common.numba_jit import njit
+from bombsolve.solvers.common.numba_opt import linked_helper
 
 if TYPE_CHECKING:
-    from solvers.allisbomb.cards.cards import CardSet, Step
+    from bombsolve.solvers.allisbomb.cards.cards import CardSet, Step
 
-#: Digest of the project files this module imports (solvers.common.numba_deps): a change to
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "6e2ffc211951a2b6"
+NUMBA_DEPENDS_ON = "da75f7c3e94559c1"
 
 #: The decorator of the predicates the search calls (`dead`, `lower_bound`, ...): they only
 #: read the arrays they are given and allocate nothing, so Numba's reference counting of
 #: those arrays (and of the int8 views of the row) is pure cost; without it (`_nrt=False`)
 #: `dead` took 24 -> 20 ns per call on base positions and 98 -> 46 ns with all six expansions
 #: (with the worklists of `_closure_mask`; the counting alone had grown to 59 ns on base).
-#: The searches link them (`linked_helper`, solvers.common.numba_opt: optimised in full
+#: The searches link them (`linked_helper`, bombsolve.solvers.common.numba_opt: optimised in full
 #: there, once); the tests' calls from Python run their own, less optimised, copy.
 _no_refcount = linked_helper(cache=True, _nrt=False)
 
@@ -1443,8 +1443,8 @@ def extend_marks(cs: CardSet, info: np.ndarray) -> np.ndarray:
     out = np.zeros(skip_start(cs.n) + SKIP_WIDTH + 2, np.int32)
     out[: len(info)] = info
     # imported here, not at module level: no jitted code uses it, so the Numba caches need
-    # not depend on cards.py (solvers.common.numba_deps follows module-level imports)
-    from solvers.allisbomb.cards.cards import win_cards
+    # not depend on cards.py (bombsolve.solvers.common.numba_deps follows module-level imports)
+    from bombsolve.solvers.allisbomb.cards.cards import win_cards
 
     m = _mask(win_cards(cs)["tracked"])
     out[skip_start(cs.n) + SKIP_WIDTH :] = [m & 0x7FFFFFFF, m >> 31]

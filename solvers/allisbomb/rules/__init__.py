@@ -7,5 +7,5 @@
 - `commands`     the command line that re-runs a deal with its whole configuration.
 - `transcribe`   a card's steps in words, `cards check` and `cards try`.
 
-Imports: the cards room and solvers.common.
+Imports: the cards room and bombsolve.solvers.common.
 """

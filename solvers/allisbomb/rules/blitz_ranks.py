@@ -13,11 +13,11 @@ import math
 
 import numpy as np
 
-from solvers.common.errors import BadInput
-from solvers.common.numba_jit import njit
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.numba_jit import njit
 
-#: Digest of the project files this module imports (solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "9a140e9fd7a9e490"
+#: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps).
+NUMBA_DEPENDS_ON = "251ea8c479f20cc6"
 
 #: Cards in a Blitz deck, and how many setup EQUIPS (rulebook B).
 N_CARDS, N_EQUIPPED = 13, 3

@@ -5,7 +5,7 @@ is another deal, or none, under other card sets, another variant or another play
 so every command printed to re-run a deal carries the whole configuration, as the options
 of `bombsolve allisbomb` spell it.
 
->>> from solvers.allisbomb.cards.config import Options
+>>> from bombsolve.solvers.allisbomb.cards.config import Options
 >>> rerun_command(Options(blitz=True), 862906085)
 'bombsolve allisbomb --rank 862906085 --blitz --cards standin-v2'
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from solvers.allisbomb.cards.config import RULE_OPTIONS, Options
+from bombsolve.solvers.allisbomb.cards.config import RULE_OPTIONS, Options
 
 
 def game_flags(config: Options, cards: str | None = None) -> list[str] | None:

@@ -13,9 +13,9 @@ import math
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import CardSet, load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.common.errors import BadInput, nearest
+from bombsolve.solvers.allisbomb.cards.cards import CardSet, load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.common.errors import BadInput, nearest
 
 
 def deck_size(config: Options) -> int:

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS
-from solvers.common.errors import BadInput, nearest
-from solvers.common.jsonfile import check_json_value
+from bombsolve.solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS
+from bombsolve.solvers.common.errors import BadInput, nearest
+from bombsolve.solvers.common.jsonfile import check_json_value
 
 #: The position notation `State.to_json` writes: piles top first. Format 1 (the notation
 #: before it) lists the DISCARD PILE bottom first; the DECK is top first in both.

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solvers.allisbomb.cards.cards import (
+from bombsolve.solvers.allisbomb.cards.cards import (
     NEXT_ADD,
     NEXT_EFFECTS,
     Card,
@@ -37,8 +37,8 @@ from solvers.allisbomb.cards.cards import (
     load_cards,
     win_cards,
 )
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.rules.positions import (
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.positions import (
     FORMAT,
     check_agrees,
     check_position,
@@ -46,8 +46,8 @@ from solvers.allisbomb.rules.positions import (
     pile_format,
     split_entry,
 )
-from solvers.common.errors import BadInput, unknown
-from solvers.common.jsonfile import parse_json
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.jsonfile import parse_json
 
 # Where a card is (one value per card id).
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = range(6)

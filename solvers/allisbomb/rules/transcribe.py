@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from solvers.allisbomb.cards.cards import MAX_CARDS, Card, CardSet, Side, Step
-from solvers.allisbomb.cards.slips import slips
-from solvers.allisbomb.rules.rules import (
+from bombsolve.solvers.allisbomb.cards.cards import MAX_CARDS, Card, CardSet, Side, Step
+from bombsolve.solvers.allisbomb.cards.slips import slips
+from bombsolve.solvers.allisbomb.rules.rules import (
     DECK,
     DISCARD,
     EQUIP0,
@@ -25,7 +25,7 @@ from solvers.allisbomb.rules.rules import (
     next_card_words,
     next_words,
 )
-from solvers.common.errors import BadInput
+from bombsolve.solvers.common.errors import BadInput
 
 _ZONE_WORDS = {
     "deck": "the DECK",
@@ -359,7 +359,7 @@ def find_card(cs: CardSet, name: str) -> int:
     for i, c in enumerate(cs.cards):
         if c.name == name:
             return i
-    from solvers.common.errors import unknown
+    from bombsolve.solvers.common.errors import unknown
 
     raise unknown("card", name, set(cs.labels) | set(cs.names))
 

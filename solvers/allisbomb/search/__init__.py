@@ -10,5 +10,5 @@
 - `explain`   why a game is lost, in the rulebook's words.
 - `replay`    a line played through the reference engine, turn by turn (a win's proof).
 
-Imports: the cards, rules and kernel rooms and solvers.common.
+Imports: the cards, rules and kernel rooms and bombsolve.solvers.common.
 """

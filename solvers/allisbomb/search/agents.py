@@ -28,8 +28,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import CardSet
-from solvers.allisbomb.rules.rules import DECK, DISCARD, EQUIP0, EQUIP1, OUT, Outcome, State
+from bombsolve.solvers.allisbomb.cards.cards import CardSet
+from bombsolve.solvers.allisbomb.rules.rules import (
+    DECK,
+    DISCARD,
+    EQUIP0,
+    EQUIP1,
+    OUT,
+    Outcome,
+    State,
+)
 
 #: Turns after which a heuristic game counts as lost (a deal is decided far sooner by
 #: perfect play: see the solution lengths in the sweep).

@@ -28,19 +28,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search.solver import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search.solver import (
     MAX_TABLE_BITS,
     OUTCOME_NAMES,
     PORTFOLIO_FIRST,
     bits_to_store,
     solve_batch,
 )
-from solvers.allisbomb.search.split import SPLIT_LIMIT, solve_split
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.search.split import SPLIT_LIMIT, solve_split
+from bombsolve.solvers.common.errors import BadInput
 
 #: First pass of a sweep's escalation (positions per deal, both move orders together): the
 #: one-pass sweep's node limit, so an escalating sweep costs what a one-pass sweep costs on

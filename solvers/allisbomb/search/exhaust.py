@@ -38,12 +38,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.cards.cards import load_cards, provenance_words
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel import exhaust_kernel as EK
-from solvers.allisbomb.kernel.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, MAXC
-from solvers.allisbomb.kernel.layout import key_words, state_words
-from solvers.allisbomb.rules.blitz_ranks import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards, provenance_words
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel import exhaust_kernel as EK
+from bombsolve.solvers.allisbomb.kernel.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, MAXC
+from bombsolve.solvers.allisbomb.kernel.layout import key_words, state_words
+from bombsolve.solvers.allisbomb.rules.blitz_ranks import (
     GROUP_TOP,
     N_CARDS,
     N_DEALS,
@@ -56,14 +56,14 @@ from solvers.allisbomb.rules.blitz_ranks import (
     n_groups,
     parse_ranks,
 )
-from solvers.allisbomb.rules.commands import rerun_command
-from solvers.allisbomb.rules.deals import rank as perm_rank
-from solvers.allisbomb.search.escalate import Escalation, solve_escalating
-from solvers.allisbomb.search.search import MAX_DEPTH
-from solvers.allisbomb.search.solver import compiled
-from solvers.common.errors import BadInput
-from solvers.common.runner import ChunkSpec, Study
-from solvers.common.stats import wilson_undecided
+from bombsolve.solvers.allisbomb.rules.commands import rerun_command
+from bombsolve.solvers.allisbomb.rules.deals import rank as perm_rank
+from bombsolve.solvers.allisbomb.search.escalate import Escalation, solve_escalating
+from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
+from bombsolve.solvers.allisbomb.search.solver import compiled
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.runner import ChunkSpec, Study
+from bombsolve.solvers.common.stats import wilson_undecided
 
 BLITZ = Options(blitz=True)
 #: Deals decided per kernel call, and per runner case (a block: its decks are 13 int64

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solvers.allisbomb.kernel.program import pruning_enabled
-from solvers.allisbomb.kernel.prune import dead_proof
-from solvers.allisbomb.rules.rules import Ending, Outcome, State
+from bombsolve.solvers.allisbomb.kernel.program import pruning_enabled
+from bombsolve.solvers.allisbomb.kernel.prune import dead_proof
+from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, State
 
 #: The rulebook's losing ends (E, "Losing the Game") and the searches' own, in words.
 ENDING_WORDS = {

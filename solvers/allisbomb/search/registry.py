@@ -22,16 +22,16 @@ start afresh when a view's turn is not later than the last one they saw (a new g
 
 from __future__ import annotations
 
-from solvers.allisbomb.rules.rules import Outcome
-from solvers.allisbomb.search.agents import (
+from bombsolve.solvers.allisbomb.rules.rules import Outcome
+from bombsolve.solvers.allisbomb.search.agents import (
     DEFAULT_BUDGET,
     DEFAULT_WEIGHTS,
     Budget,
     LookaheadPlayer,
     greedy_choice,
 )
-from solvers.common.errors import BadInput, unknown
-from solvers.common.rng import SplitMix64
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.rng import SplitMix64
 
 #: The reference search's budget per move of the ``solver`` agent by default
 #: (`solver.REFERENCE_FIRST`: enough for most base-game deals).
@@ -122,7 +122,7 @@ class SolverAgent(_OneGame):
 
     def act(self, view, legal: list[int], rng: SplitMix64) -> int:
         """A move keeping a WIN of the position `view` shows, else ``legal[0]``."""
-        from solvers.allisbomb.search.search import reference_search
+        from bombsolve.solvers.allisbomb.search.search import reference_search
 
         if self._new_game(view):
             self._line: dict[tuple, tuple[int, ...]] = {}

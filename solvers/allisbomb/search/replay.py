@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from solvers.allisbomb.rules.commands import rerun_command
-from solvers.allisbomb.rules.deals import unrank
-from solvers.allisbomb.rules.positions import cards_version_note, check_solution
-from solvers.allisbomb.rules.rules import OUT, Outcome, State, state_from_json
-from solvers.allisbomb.search.explain import ending_words
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.rules.commands import rerun_command
+from bombsolve.solvers.allisbomb.rules.deals import unrank
+from bombsolve.solvers.allisbomb.rules.positions import cards_version_note, check_solution
+from bombsolve.solvers.allisbomb.rules.rules import OUT, Outcome, State, state_from_json
+from bombsolve.solvers.allisbomb.search.explain import ending_words
+from bombsolve.solvers.common.errors import BadInput
 
 
 class Line(NamedTuple):

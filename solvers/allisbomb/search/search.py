@@ -15,11 +15,11 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from solvers.allisbomb.kernel.copies import groups_of, search_key
-from solvers.allisbomb.kernel.ordering import priority_table
-from solvers.allisbomb.kernel.program import compiled_program, pruning_enabled
-from solvers.allisbomb.kernel.prune import dead_reason, objective_bound
-from solvers.allisbomb.rules.rules import (
+from bombsolve.solvers.allisbomb.kernel.copies import groups_of, search_key
+from bombsolve.solvers.allisbomb.kernel.ordering import priority_table
+from bombsolve.solvers.allisbomb.kernel.program import compiled_program, pruning_enabled
+from bombsolve.solvers.allisbomb.kernel.prune import dead_reason, objective_bound
+from bombsolve.solvers.allisbomb.rules.rules import (
     MAX_MOVES,
     Ending,
     NeedChoice,

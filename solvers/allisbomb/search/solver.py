@@ -20,14 +20,14 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import CardSet, load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.allisbomb.kernel import kernel as K
-from solvers.allisbomb.kernel import layout
-from solvers.allisbomb.kernel.program import Program, compiled_program
-from solvers.allisbomb.rules.rules import Ending, Outcome, State, new_game
-from solvers.allisbomb.search.search import MAX_DEPTH
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.cards.cards import CardSet, load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.kernel import layout
+from bombsolve.solvers.allisbomb.kernel.program import Program, compiled_program
+from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, State, new_game
+from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
+from bombsolve.solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
 DEFAULT_NODE_LIMIT = 3_000_000
@@ -116,7 +116,7 @@ def compiled(config: Options) -> _Compiled:
     prog = compiled_program(config)
     gifts = np.array([i for i, c in enumerate(cs.cards) if "GIFT" in c.classes] or [0], np.int64)
     n_g = sum("GIFT" in c.classes for c in cs.cards)
-    from solvers.allisbomb.rules.rules import _info
+    from bombsolve.solvers.allisbomb.rules.rules import _info
 
     tracked_ids = _info(cs)["tracked"]
     tracked = np.array(tracked_ids or [0], np.int64)
@@ -736,7 +736,7 @@ def solve_first(
     run out, the reference answers as the kernel would at its limit: 'undecided', or the
     win it found with loss_reason bit NOT_BEST.
     """
-    from solvers.allisbomb.search.search import reference_deepening, reference_search
+    from bombsolve.solvers.allisbomb.search.search import reference_deepening, reference_search
 
     if shortest and keep_most:
         raise BadInput("--shortest and --keep-most ask for different wins; choose one")
@@ -819,7 +819,7 @@ def to_kernel_state(state: State) -> np.ndarray:
     Built as Python bytes and ints and converted once: element by element through NumPy
     it cost ~70 us, a quarter of a typical base deal's search.
     """
-    from solvers.allisbomb.rules.rules import _info
+    from bombsolve.solvers.allisbomb.rules.rules import _info
 
     n = state.cards.n
     KW, words = _row_words(n)

@@ -28,10 +28,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from solvers.allisbomb.kernel.kernel import TT_ENTRY_BITS
-from solvers.allisbomb.rules.rules import State, TooManyMoves
-from solvers.allisbomb.search.solver import SolveResult, bits_to_store, solve_state, verify_solution
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.kernel.kernel import TT_ENTRY_BITS
+from bombsolve.solvers.allisbomb.rules.rules import State, TooManyMoves
+from bombsolve.solvers.allisbomb.search.solver import (
+    SolveResult,
+    bits_to_store,
+    solve_state,
+    verify_solution,
+)
+from bombsolve.solvers.common.errors import BadInput
 
 #: Positions each child's search may enter, by default.
 SPLIT_LIMIT = 25_000_000

@@ -9,5 +9,5 @@
 - `report`            summaries, Markdown tables and the report page of a study.
 - `charts`            the matplotlib charts of the reports.
 
-Imports: every room before it (cards, rules, kernel, search) and solvers.common.
+Imports: every room before it (cards, rules, kernel, search) and bombsolve.solvers.common.
 """

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, Options
-from solvers.allisbomb.rules.rules import DISCARD, State
+from bombsolve.solvers.allisbomb.cards.config import DEFAULT_CARDS, EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.rules.rules import DISCARD, State
 
 #: Points thresholds of the medals (rulebook H, "Score").
 MEDALS = ((15, "gold"), (10, "silver"), (5, "bronze"))
@@ -109,10 +109,10 @@ def play_campaign(
     searches keep_most by branch and bound (`solve_state(bound=True)`), False by the plain
     exhaustive search; both give the same best win when they finish.
     """
-    from solvers.allisbomb.kernel.kernel import E_NOT_BEST
-    from solvers.allisbomb.rules.rules import new_game
-    from solvers.allisbomb.search.search import stars_lost
-    from solvers.allisbomb.search.solver import compiled, solve_state, verify_solution
+    from bombsolve.solvers.allisbomb.kernel.kernel import E_NOT_BEST
+    from bombsolve.solvers.allisbomb.rules.rules import new_game
+    from bombsolve.solvers.allisbomb.search.search import stars_lost
+    from bombsolve.solvers.allisbomb.search.solver import compiled, solve_state, verify_solution
 
     removed: list[str] = []
     outcomes: list[str] = []

@@ -14,17 +14,17 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS
-from solvers.allisbomb.rules.rules import Outcome, new_game
-from solvers.allisbomb.search.agents import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS
+from bombsolve.solvers.allisbomb.rules.rules import Outcome, new_game
+from bombsolve.solvers.allisbomb.search.agents import (
     DEFAULT_BUDGET,
     DEFAULT_WEIGHTS,
     Budget,
     Weights,
     lookahead_game,
 )
-from solvers.allisbomb.studies.campaign import campaign_config, removals_after_game, score
+from bombsolve.solvers.allisbomb.studies.campaign import campaign_config, removals_after_game, score
 
 
 @dataclass(frozen=True)

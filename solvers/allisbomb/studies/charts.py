@@ -1,5 +1,5 @@
 """Charts of an All Is Bomb sweep and campaign (PNG and SVG, each with its provenance
-caption, through `solvers.common.plots`), drawn from the tables of `report.py`: win rates
+caption, through `bombsolve.solvers.common.plots`), drawn from the tables of `report.py`: win rates
 with Wilson intervals, difficulty and solution-length distributions, win rate by starting
 position, the skill gap, the campaign's scores and games.
 """
@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.search.agents import PLAYERS as HEURISTICS
-from solvers.common.plots import (
+from bombsolve.solvers.allisbomb.search.agents import PLAYERS as HEURISTICS
+from bombsolve.solvers.common.plots import (
     PALETTE,
     SEQUENTIAL,
     facets,
@@ -42,7 +42,7 @@ def short_label(label: str) -> str:
     """
     head, sep, tail = label.partition("/")
     parts = head.split("+")
-    from solvers.allisbomb.cards.config import EXPANSIONS as six
+    from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS as six
 
     if all(e in parts for e in six):
         at = parts.index(six[0])
@@ -282,7 +282,7 @@ def skill_gap_chart(summary: pd.DataFrame, out: Path, caption: str) -> None:
 def campaign_charts(rows: pd.DataFrame, games: pd.DataFrame, out: Path, caption: str) -> None:
     """Draw the campaign's charts: the scores by medal, and each game's win rate (`games`:
     the table of `report.campaign_summary`)."""
-    from solvers.allisbomb.studies.campaign import MEDALS
+    from bombsolve.solvers.allisbomb.studies.campaign import MEDALS
 
     n_campaigns = len(rows)
     fig, ax = new_figure()

@@ -25,9 +25,17 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import Card, CardSet, Cond, Side, Step, _set_kinds, load_cards
-from solvers.allisbomb.cards.config import Options
-from solvers.common.errors import BadInput
+from bombsolve.solvers.allisbomb.cards.cards import (
+    Card,
+    CardSet,
+    Cond,
+    Side,
+    Step,
+    _set_kinds,
+    load_cards,
+)
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.common.errors import BadInput
 
 #: The loader's NUMBER range (cards.py `_parse_side`): edits stay inside it.
 NUMBER_MIN, NUMBER_MAX = 0, 9

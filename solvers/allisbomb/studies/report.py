@@ -1,7 +1,7 @@
 """Aggregates and tables of an All Is Bomb sweep, and the report folder they make (its
 charts are drawn by `charts.py` from these tables).
 
-Input: the sweep's rows, one per deal (see `solvers.allisbomb.studies.study.SWEEP_COLUMNS`).
+Input: the sweep's rows, one per deal (see `bombsolve.solvers.allisbomb.studies.study.SWEEP_COLUMNS`).
 Output: per configuration, the perfect-play win rate with a Wilson 95% interval in which
 undecided deals count against the claim at each end; difficulty (nodes to decide) and
 solution-length distributions; loss reasons; win rate by the starting position of key
@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.common.errors import BadInput
-from solvers.common.files import write_text_atomic
-from solvers.common.stats import wilson, wilson_undecided
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.files import write_text_atomic
+from bombsolve.solvers.common.stats import wilson, wilson_undecided
 
 OUTCOMES = ("win", "loss", "undecided")
-#: The heuristic players of the skill gap, strongest first (`solvers.allisbomb.search.agents`).
+#: The heuristic players of the skill gap, strongest first (`bombsolve.solvers.allisbomb.search.agents`).
 HEURISTICS = ("lookahead", "greedy", "random")
 
 
@@ -116,8 +116,8 @@ def loss_reasons(rows: pd.DataFrame) -> pd.DataFrame:
 def losing_ends_text(names: str) -> str:
     """'NO_CARD_TO_PLAY+NO_WIN_REACHABLE' -> 'no card to play in the Play A Card phase;
     other lines proved to reach no win'."""
-    from solvers.allisbomb.rules.rules import Ending
-    from solvers.allisbomb.search.explain import ENDING_WORDS
+    from bombsolve.solvers.allisbomb.rules.rules import Ending
+    from bombsolve.solvers.allisbomb.search.explain import ENDING_WORDS
 
     parts = [p for p in str(names).split("+") if p]
     ends = [
@@ -385,7 +385,7 @@ def draw_report(
     `tables`: ``summary`` (see `summarize`), ``loss_reasons``, ``positions``, ``nodes``
     (`node_counts`) and ``lengths`` (`length_counts`); a missing one leaves out its chart.
     """
-    from solvers.allisbomb.studies import charts
+    from bombsolve.solvers.allisbomb.studies import charts
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -447,7 +447,7 @@ def write_index_page(
 ) -> None:
     """Write the report folder's ``index.html``: its tables and its charts (but the stems in
     `skip`: old charts that were not redrawn), with each study's manifest."""
-    from solvers.common.htmlpage import write_index_html
+    from bombsolve.solvers.common.htmlpage import write_index_html
 
     tables = []
     for name, title in PAGE_TABLES:
@@ -521,7 +521,7 @@ def campaign_caption(
     `campaigns` says how many campaigns are in (e.g. "1,000 campaigns", or "120 campaigns
     of the planned 1,000 so far").
     """
-    from solvers.common.runner import computed_by
+    from bombsolve.solvers.common.runner import computed_by
 
     version = manifest.get("identity", {}).get("params", {}).get("cards_version", "standin-v1")
     return (
@@ -537,7 +537,7 @@ def campaign_caption(
 
 def write_campaign_report(rows: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -> str:
     """Write the campaign tables and charts; return the Markdown summary."""
-    from solvers.allisbomb.studies import charts
+    from bombsolve.solvers.allisbomb.studies import charts
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

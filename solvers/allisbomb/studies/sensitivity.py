@@ -4,7 +4,7 @@ The study deals N uniform shuffles of a game and decides every deal under the ga
 and under each single edit of them (`edits.all_edits`: one copy fewer, a NUMBER one up or
 one down, one step of a CARD ACTION dropped), or under one edited card file
 (``--variant``). Because every edit is played on the same deals, the win-rate change is a
-paired difference: its 95% interval (`solvers.common.paired`, Tango's score interval) only
+paired difference: its 95% interval (`bombsolve.solvers.common.paired`, Tango's score interval) only
 pays for the deals whose verdict changed, and a designer can open each of them.
 
 Case ``k`` is one deal: ``np.random.default_rng(seed_k).permutation(n)`` with the case's
@@ -12,7 +12,7 @@ own seed (`ChunkSpec.case_seeds`), the same deal a sweep with that seed plays (`
 allisbomb --seed S`` opens it). An edit that removes or adds cards carries the deal over
 with `edits.pair_deck`, drawing any insertion from ``default_rng([seed_k, j])`` for edit
 ``j`` (1-based). Players: ``perfect`` (the solver; undecided at the node limit), or the
-deterministic ``lookahead`` and ``greedy`` players of `solvers.allisbomb.search.agents`.
+deterministic ``lookahead`` and ``greedy`` players of `bombsolve.solvers.allisbomb.search.agents`.
 
 Rows (`ROW_COLUMNS`): one per deal and card set (``edit`` = ``base`` or an edit's key):
 outcome code (1 win, 0 loss, 2 undecided), positions searched, and the deal's permutation
@@ -30,12 +30,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS, Options
-from solvers.allisbomb.rules.commands import rerun_command
-from solvers.allisbomb.rules.deals import rank
-from solvers.allisbomb.rules.rules import new_game
-from solvers.allisbomb.search.agents import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import DEFAULT_CARDS, UNVERSIONED_CARDS, Options
+from bombsolve.solvers.allisbomb.rules.commands import rerun_command
+from bombsolve.solvers.allisbomb.rules.deals import rank
+from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.search.agents import (
     DEFAULT_BUDGET,
     DEFAULT_WEIGHTS,
     Budget,
@@ -43,8 +43,8 @@ from solvers.allisbomb.search.agents import (
     play_greedy,
     play_lookahead,
 )
-from solvers.allisbomb.search.solver import DEFAULT_NODE_LIMIT, solve_batch
-from solvers.allisbomb.studies.edits import (
+from bombsolve.solvers.allisbomb.search.solver import DEFAULT_NODE_LIMIT, solve_batch
+from bombsolve.solvers.allisbomb.studies.edits import (
     Edit,
     all_edits,
     card_file_text,
@@ -55,11 +55,11 @@ from solvers.allisbomb.studies.edits import (
     source_kinds,
     touches_rulebook,
 )
-from solvers.allisbomb.studies.study import config_from_params, config_to_params
-from solvers.common.errors import BadInput, unknown
-from solvers.common.paired import METHOD, paired_difference
-from solvers.common.runner import ChunkSpec, Study, computed_by
-from solvers.common.stats import wilson_undecided
+from bombsolve.solvers.allisbomb.studies.study import config_from_params, config_to_params
+from bombsolve.solvers.common.errors import BadInput, unknown
+from bombsolve.solvers.common.paired import METHOD, paired_difference
+from bombsolve.solvers.common.runner import ChunkSpec, Study, computed_by
+from bombsolve.solvers.common.stats import wilson_undecided
 
 PLAYERS = ("perfect", "lookahead", "greedy")
 BASE = "base"
@@ -453,7 +453,7 @@ def _tornado_span(df: pd.DataFrame) -> tuple[float, np.ndarray]:
 
 def tornado(effects_df: pd.DataFrame, out_dir: Path, text: str, top: int = 20) -> list[Path]:
     """Draw the `top` largest win-rate changes as a tornado chart (PNG and SVG)."""
-    from solvers.common.plots import new_figure, save_chart
+    from bombsolve.solvers.common.plots import new_figure, save_chart
 
     df = effects_df.assign(size=effects_df["diff"].abs()).sort_values(
         ["size", "edit"], ascending=[False, True], kind="stable"
@@ -529,8 +529,8 @@ def write_report(
 ) -> dict[str, Path]:
     """Write the effects table (CSV, Parquet, Markdown), the flips, the edited card files and
     the tornado chart into `out_dir`; return the paths by name."""
-    from solvers.allisbomb.studies.report import to_markdown
-    from solvers.common.files import atomic_path, write_text_atomic
+    from bombsolve.solvers.allisbomb.studies.report import to_markdown
+    from bombsolve.solvers.common.files import atomic_path, write_text_atomic
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

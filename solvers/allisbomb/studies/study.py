@@ -16,7 +16,7 @@ One row per deal (`SWEEP_COLUMNS`): configuration, rank, outcome (``win``/``loss
 cards, the starting position of key cards (``pos:LABEL``, 0 = top), and for
 ``heuristic_deals`` deals of each configuration, spread evenly over the deals
 (`heuristic_deal`), whether the lookahead, the greedy and the random player won
-(`solvers.allisbomb.search.agents`; the lookahead player's budget and weights are study
+(`bombsolve.solvers.allisbomb.search.agents`; the lookahead player's budget and weights are study
 parameters). ``seconds`` is the one column that is not reproducible: the solve of one
 deal, without the kernel's load (each process solves its first deal of a configuration
 once untimed).
@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from solvers.allisbomb.cards.cards import load_cards, provenance_words
-from solvers.allisbomb.cards.config import (
+from bombsolve.solvers.allisbomb.cards.cards import load_cards, provenance_words
+from bombsolve.solvers.allisbomb.cards.config import (
     ALIASES,
     CARD_VERSIONS,
     DEFAULT_CARDS,
@@ -43,9 +43,9 @@ from solvers.allisbomb.cards.config import (
     Options,
     cards_option,
 )
-from solvers.allisbomb.rules.deals import rank
-from solvers.allisbomb.rules.rules import Ending, new_game
-from solvers.allisbomb.search.agents import (
+from bombsolve.solvers.allisbomb.rules.deals import rank
+from bombsolve.solvers.allisbomb.rules.rules import Ending, new_game
+from bombsolve.solvers.allisbomb.search.agents import (
     DEFAULT_BUDGET,
     DEFAULT_WEIGHTS,
     Budget,
@@ -54,11 +54,11 @@ from solvers.allisbomb.search.agents import (
     play_lookahead,
     play_random,
 )
-from solvers.allisbomb.search.escalate import Escalation, solve_escalating
-from solvers.allisbomb.search.solver import DEFAULT_NODE_LIMIT, solve_batch
-from solvers.common.errors import BadInput
-from solvers.common.runner import ChunkSpec, Study, computed_by
-from solvers.common.stats import wilson_undecided
+from bombsolve.solvers.allisbomb.search.escalate import Escalation, solve_escalating
+from bombsolve.solvers.allisbomb.search.solver import DEFAULT_NODE_LIMIT, solve_batch
+from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.runner import ChunkSpec, Study, computed_by
+from bombsolve.solvers.common.stats import wilson_undecided
 
 SWEEP_COLUMNS = (
     "case",
@@ -138,7 +138,7 @@ def config_from_label(text: str, cards_file: str | Path | None = None) -> Option
 
     Raises BadInput naming the part of the label it does not know.
     """
-    from solvers.common.errors import unknown
+    from bombsolve.solvers.common.errors import unknown
 
     label = text.strip()
     head, *mods = label.split("/")
@@ -289,7 +289,7 @@ def sweep_case(study_dir: str | Path, case: int) -> dict[str, Any]:
     """The configuration, deal number, seed and rank of case `case` of the sweep in
     `study_dir`, recomputed from its manifest exactly as the runner seeded it, and the
     case's row when its chunk is done (else None), and its escalation's split (or None)."""
-    from solvers.common.runner import MANIFEST, load_manifest, load_study
+    from bombsolve.solvers.common.runner import MANIFEST, load_manifest, load_study
 
     manifest = load_manifest(study_dir)
     ident = manifest["identity"]
@@ -608,7 +608,7 @@ def campaign_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     keep the most cards (branch and bound finished; False for a lost or undecided game),
     ``stars_lost:<g>`` the star cards in its final DISCARD PILE (missing unless won).
     """
-    from solvers.allisbomb.studies.campaign import play_campaign
+    from bombsolve.solvers.allisbomb.studies.campaign import play_campaign
 
     players, node_limit = int(params["players"]), int(params["node_limit"])
     cards_version = params.get("cards_version", UNVERSIONED_CARDS)
@@ -668,7 +668,7 @@ def campaign_study(
 ) -> Study:
     """Build the campaign study: `campaigns` independent six-game campaigns with the shipped
     stand-in set `cards_version`."""
-    from solvers.allisbomb.studies.campaign import campaign_config
+    from bombsolve.solvers.allisbomb.studies.campaign import campaign_config
 
     if campaigns < 1:
         raise BadInput(f"--campaigns {campaigns} is not positive; expected 1 or more")

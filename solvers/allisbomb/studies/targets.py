@@ -29,14 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers.allisbomb.cards.cards import load_cards
-from solvers.allisbomb.cards.config import EXPANSIONS, Options
-from solvers.allisbomb.rules.rules import Outcome, new_game
-from solvers.allisbomb.search.agents import lookahead_game
-from solvers.allisbomb.search.solver import solve_batch
-from solvers.allisbomb.studies.edits import pair_deck
-from solvers.common.paired import PairedDifference, paired_difference
-from solvers.common.stats import binomial_half_quantile, wilson_undecided
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
+from bombsolve.solvers.allisbomb.rules.rules import Outcome, new_game
+from bombsolve.solvers.allisbomb.search.agents import lookahead_game
+from bombsolve.solvers.allisbomb.search.solver import solve_batch
+from bombsolve.solvers.allisbomb.studies.edits import pair_deck
+from bombsolve.solvers.common.paired import PairedDifference, paired_difference
+from bombsolve.solvers.common.stats import binomial_half_quantile, wilson_undecided
 
 #: The configurations the statements compare (by short name).
 CONFIGS: dict[str, Options] = {
@@ -244,7 +244,7 @@ class CampaignMeasure:
 
     @property
     def gold_interval(self) -> tuple[float, float]:
-        from solvers.common.stats import wilson
+        from bombsolve.solvers.common.stats import wilson
 
         return wilson(self.medals.get("gold", 0), self.n)
 
@@ -265,7 +265,7 @@ def campaign_results(
 ) -> list[tuple[int, str]]:
     """(points, medal) of the lookahead player's campaigns `indices` (campaign i uses
     ``default_rng([seed, 99, i])``): a study can be split into parts and merged."""
-    from solvers.allisbomb.studies.campaign_players import play_campaign_lookahead
+    from bombsolve.solvers.allisbomb.studies.campaign_players import play_campaign_lookahead
 
     out = []
     for i in indices:
