@@ -705,8 +705,11 @@ def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
     return "a line deeper than the search follows (1,000 turns) or a turn of more than 64 choices"
 
 
-def _lines(k: int) -> str:
-    return f"{k:,} line" + ("" if k == 1 else "s")
+def _moves(k: int) -> str:
+    """A count of the moves that end a line one way. Several moves can lead into the same
+    lost position, and a lost position is not searched further, so these counts are not
+    positions and can exceed the positions searched."""
+    return f"{k:,} move" + ("" if k == 1 else "s")
 
 
 def render_text(r: dict) -> str:
@@ -754,11 +757,11 @@ def render_text(r: dict) -> str:
 
         def items(words: list[str]) -> list[str]:
             return [
-                f"  - {w}" + (f" ({_lines(counts[w])})" if counts.get(w) else "") for w in words
+                f"  - {w}" + (f" ({_moves(counts[w])})" if counts.get(w) else "") for w in words
             ]
 
         if ends:
-            lines.append("every line of play loses; the lines end:")
+            lines.append("every line of play loses; the lines end (counted by the moves that end them):")
             lines += items(ends)
         if proved:
             lines.append(

@@ -48,7 +48,7 @@ def test_a_loss_explains_itself_in_words():
     assert ll["turns"] == len(ll["solution"]) == len(ll["steps"]) > 0
     assert ll["ending"] in d["losing_ends"] + d["proved"] and ll["complete"]
     text = run("--seed", "0").output
-    assert "every line of play loses; the lines end:" in text
+    assert "every line of play loses; the lines end (counted by the moves that end them):" in text
     assert f"the longest line, {ll['turns']} turns, ends: {ll['ending']}" in text
 
 
