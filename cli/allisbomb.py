@@ -473,7 +473,14 @@ def _study_row_text(s: dict) -> str:
         head += f"; re-solved with --node-limit {used:,} (the study's: {s['node_limit']:,})"
     if s["study_outcome"] is None:
         return head + " (its chunk is not done yet)"
-    return head + f"; the study's row: {s['study_outcome']}, {s['study_nodes']:,} positions"
+    head += f"; the study's row: {s['study_outcome']}, {s['study_nodes']:,} positions"
+    # The sweep decides a deal with the kernel's batch search; a single solve tries the
+    # reference search first. They try moves in other orders, so they search other numbers
+    # of positions and may find other winning lines; a decided verdict is the same.
+    return head + (
+        " (the study's batch search tries moves in another order than this solve: the"
+        " positions searched and the winning line found may differ, a decided verdict does not)"
+    )
 
 
 def solve_command(
@@ -761,7 +768,9 @@ def render_text(r: dict) -> str:
             ]
 
         if ends:
-            lines.append("every line of play loses; the lines end (counted by the moves that end them):")
+            lines.append(
+                "every line of play loses; the lines end (counted by the moves that end them):"
+            )
             lines += items(ends)
         if proved:
             lines.append(
