@@ -326,3 +326,11 @@ def test_variant_on_the_default_set_opens_with_the_file_itself(tmp_path):
     words = shlex.split(fl.at[0, "open_edited"])
     assert Path(words[words.index("--cards") + 1]) == KNOWN.resolve()
     assert "--cards" not in shlex.split(fl.at[0, "open_base"])
+
+
+def test_a_tornado_title_counts_what_it_shows_in_words():
+    from bombsolve.solvers.allisbomb.studies.sensitivity import _shown
+
+    assert _shown(20, 83) == "the 20 largest of 83"
+    assert _shown(3, 3) == "all 3 edits"
+    assert _shown(1, 1) == "the one edit"

@@ -433,6 +433,14 @@ def _colour_key(row: pd.Series) -> str:
     return row["kind"]
 
 
+def _shown(shown: int, of: int) -> str:
+    """Which edits a tornado shows, in words: 'the 10 largest of 83', 'all 3 edits',
+    'the one edit'."""
+    if shown == of:
+        return "the one edit" if of == 1 else f"all {of} edits"
+    return f"the {shown} largest of {of}"
+
+
 def _tornado_span(df: pd.DataFrame) -> tuple[float, np.ndarray]:
     """The half-width of the tornado's x axis in points, and which rows run past it.
 
@@ -505,7 +513,7 @@ def tornado(effects_df: pd.DataFrame, out_dir: Path, text: str, top: int = 20) -
     base = effects_df["base_rate"].iloc[0] if len(effects_df) else math.nan
     ax.set_xlabel("win-rate change, percentage points (edited - base), 95% interval")
     ax.set_title(
-        f"Which card edit moves the win rate most: the {len(df)} largest of {len(effects_df)} "
+        f"Which card edit moves the win rate most: {_shown(len(df), len(effects_df))} "
         f"(base {base:.1%}; * edits a fact the rulebook fixes)",
         fontsize=9,
         pad=22,
