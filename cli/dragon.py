@@ -257,7 +257,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, wo
         f"{'seat':>4}  {'strategy':<11}{'wins':>7}  {'win rate [Wilson 95%]':<24}{'mean score':>10}"
     )
     for r in seats:
-        interval = f"{r['rate']:6.1%} [{r['lo']:.1%}, {r['hi']:.1%}]"
+        interval = _interval(r["rate"], r["lo"], r["hi"], 6)
         click.echo(
             f"{r['seat']:>4}  {r['strategy']:<11}{r['wins']:>7}  {interval:<24}{r['mean_score']:>10.1f}"
         )
@@ -442,8 +442,34 @@ def study(
         doc.update(json_record(seed, _rules_values(options), CARDS))
         click.echo(json.dumps(doc, indent=1))
         return
-    click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    click.echo(_shares_table(shown).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     click.echo(f"tables and charts in {outp} ({command_line()})")
+
+
+def _interval(rate: float, lo: float, hi: float, width: int = 0) -> str:
+    """A win rate and its Wilson 95% interval as `play` prints them: ``25.1% [24.5%, 25.8%]``
+    (the rate right-aligned in `width` characters)."""
+    return f"{rate:{width}.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+#: Columns of the study tables that hold a share of games (printed as percents; the CSV
+#: files and --json keep fractions).
+_SHARES = ("win_rate", "lo", "hi", "fair_share", "best_rate", "worst_rate")
+
+
+def _shares_table(table):
+    """Return a study table as the terminal shows it: each win rate with its interval in one
+    column the way `play` prints them, every other share of games as a percent."""
+    shown = table.copy()
+    if {"win_rate", "lo", "hi"} <= set(shown.columns):
+        text = [_interval(*r) for r in shown[["win_rate", "lo", "hi"]].itertuples(index=False)]
+        at = list(shown.columns).index("win_rate")
+        shown = shown.drop(columns=["win_rate", "lo", "hi"])
+        shown.insert(at, "win rate [Wilson 95%]", text)
+    for col in _SHARES:
+        if col in shown.columns:
+            shown[col] = [f"{x:.1%}" for x in shown[col]]
+    return shown
 
 
 @dragon.command()

@@ -194,3 +194,47 @@ def test_study_ladder_and_readings_json(tmp_path):
         str(tmp_path / "r"),
     )
     assert r.exit_code == 2 and "does not apply" in r.output
+
+
+def test_study_prints_shares_as_percents_like_play(tmp_path):
+    args = [
+        "study",
+        "seats",
+        "-p",
+        "3",
+        "-s",
+        "random",
+        "-n",
+        "60",
+        "--seed",
+        "4",
+        "--workers",
+        "1",
+    ]
+    r = run(*args, "--out", str(tmp_path / "s"))
+    assert r.exit_code == 0, r.output
+    rows = json.loads(run(*args, "--out", str(tmp_path / "s"), "--json").stdout)["seats"]
+    lines = r.stdout.splitlines()
+    assert "win rate [Wilson 95%]" in lines[0] and "win_rate" not in lines[0]
+    for row, line in zip(rows, lines[1:4], strict=True):
+        # the text as play prints it; --json keeps the fractions, as every game's --json does
+        assert f"{row['rate']:.1%} [{row['lo']:.1%}, {row['hi']:.1%}]" in line, line
+        assert 0 < row["rate"] < 1
+
+
+def test_study_tables_print_every_share_as_a_percent():
+    import pandas as pd
+
+    from bombsolve.cli.dragon import _shares_table
+
+    readings = pd.DataFrame(
+        {
+            "reading": ["default rules"],
+            "turns_mean": [31.47],
+            "best_rate": [0.2612],
+            "worst_rate": [0.2424],
+            "chi2": [6.13],
+        }
+    )
+    text = _shares_table(readings).to_string(index=False, float_format=lambda x: f"{x:.4f}")
+    assert "26.1%" in text and "24.2%" in text and "31.4700" in text and "0.2612" not in text
