@@ -6,6 +6,7 @@ import json
 import time
 
 import click
+import numpy as np
 
 from bombsolve.cli.common import (
     MAX_WORKERS,
@@ -21,7 +22,7 @@ from bombsolve.cli.common import (
     study_options,
 )
 from bombsolve.solvers.common.errors import BadInput
-from bombsolve.solvers.common.seeds import SEEDING, game_seeds
+from bombsolve.solvers.common.seeds import SEEDING, game_seeds, run_seeds
 from bombsolve.solvers.common.stats import wilson
 
 
@@ -32,7 +33,7 @@ def dragon() -> None:
     \b
     Examples:
       bombsolve dragon play --players 4 --strategies greedy,random,random,random --games 1000 --seed 42
-      bombsolve dragon replay --seed 42
+      bombsolve dragon replay --seed 42 --game 3
       bombsolve dragon study seats --players 4 --games 5000 --seed 42 --out runs/seats
       bombsolve dragon rules
     """
@@ -257,7 +258,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, wo
         f"{'seat':>4}  {'strategy':<11}{'wins':>7}  {'win rate [Wilson 95%]':<24}{'mean score':>10}"
     )
     for r in seats:
-        interval = f"{r['rate']:6.1%} [{r['lo']:.1%}, {r['hi']:.1%}]"
+        interval = _interval(r["rate"], r["lo"], r["hi"], 6)
         click.echo(
             f"{r['seat']:>4}  {r['strategy']:<11}{r['wins']:>7}  {interval:<24}{r['mean_score']:>10.1f}"
         )
@@ -265,57 +266,111 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, wo
         f"mean game: {result['mean_turns']:.1f} turns, {result['mean_rounds']:.2f} rounds; "
         f"shared victories count for every tied winner; {elapsed:.2f} s"
     )
+    # Point at one game to look at, as Bombastic's play does: the first seat 1 did not win,
+    # else the first.
+    lost = np.flatnonzero(wins[:, 0] == 0)
+    k = int(lost[0]) if len(lost) else 0
+    won = ", ".join(f"p{p + 1}" for p in np.flatnonzero(wins[k]))
+    click.echo(
+        f"replay game {k + 1} (winner(s) {won}): "
+        + _replay_command(
+            seed, k + 1, players, names, rules_text(rules, rule_pairs), preset, options
+        )
+    )
+
+
+def _replay_command(
+    seed: int, game: int, players: int, names: list[str], rules: str, preset: str | None, options
+) -> str:
+    """The `replay` command line that shows game `game` of this `play` run: its seed, game
+    number, players, strategies (one name when every seat plays it) and rules (the preset
+    and the options given after it, else every changed option)."""
+    import shlex
+
+    strategies = names[0] if len(set(names)) == 1 else ",".join(names)
+    words = ["bombsolve", "dragon", "replay", "--seed", str(seed), "--game", str(game)]
+    words += ["-p", str(players), "-s", strategies]
+    if preset:
+        words += ["--preset", preset] + (["--rules", rules] if rules else [])
+    elif options.changed():
+        words += [
+            "--rules",
+            ",".join(f"{k}={_value_text(v)}" for k, v in options.changed().items()),
+        ]
+    return shlex.join(words)
 
 
 @dragon.command()
-@click.option("--seed", type=SEED, required=True, help="The game's seed.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    help="The game's seed; with --game, the seed of the `play` run.",
+)
+@click.option(
+    "--game",
+    type=count_range(1, MAX_PLAY_GAMES),
+    default=None,
+    help="Game N (from 1) of `play --seed SEED` with these players, strategies and rules, "
+    "as play's replay line numbers it.",
+)
 @click.option("--players", "-p", type=int, default=4, show_default=True, help="2 to 6.")
 @click.option("--strategies", "-s", default="random", show_default=True, help="As for play.")
 @click.option("--rules", default="", help=RULES_HELP)
 @rule_option
 @_preset_option
 @click.option("--json", "as_json", is_flag=True, help="Print the log and the result as JSON.")
-def replay(seed, players, strategies, rules, rule_pairs, preset, as_json):
+def replay(seed, game, players, strategies, rules, rule_pairs, preset, as_json):
     """Print one game turn by turn: the row, every hand, each card placed and what it took.
 
-    Cards print as power, one * per lantern and the special; bodies as [vitality:points].
+    Give the game's own seed, or --game N with the seed of a `play` run to see its game
+    N (the line `play` ends with gives that command). Cards print as power, one * per
+    lantern and the special; bodies as [vitality:points].
 
     \b
-    Example:
+    Examples:
       bombsolve dragon replay --seed 42 --players 3 --strategies greedy,position,random
+      bombsolve dragon replay --seed 42 --game 3 --players 3 --strategies greedy,position,random
     """
     from bombsolve.solvers.dragon import make_agents, play_game
 
     players = _players(players)
     names = _strategies(strategies, players)
     options = _options(rules_text(rules, rule_pairs), preset)
-    game = play_game(players, make_agents(names), _seed(seed), options, record=True)
+    # game N of `play --seed SEED` is word N-1 of game_seeds(SEED, ...), whatever its --games
+    game_seed = _seed(seed) if game is None else int(run_seeds(seed, game - 1, game)[0])
+    record = play_game(players, make_agents(names), game_seed, options, record=True)
     if as_json:
         click.echo(
             json.dumps(
                 {
                     "seed": seed,
+                    "game": game,
+                    "game_seed": game_seed,
                     "players": players,
                     "strategies": names,
                     "preset": preset,
-                    "log": game.log,
-                    "scores": game.scores,
-                    "winners": [w + 1 for w in game.winners()],
+                    "log": record.log,
+                    "scores": record.scores,
+                    "winners": [w + 1 for w in record.winners()],
                     **json_record(seed, _rules_values(options), CARDS),
                 },
                 indent=2,
             )
         )
         return
+    if game is not None:
+        click.echo(f"Game {game} of `dragon play --seed {seed}` (its seed {game_seed})")
     click.echo(
-        f"Bomb the Dragon, seed {seed}, {players} players (seats p1..p{players}: "
+        f"Bomb the Dragon, seed {game_seed}, {players} players (seats p1..p{players}: "
         f"{', '.join(names)}), rules: {_rules_text(options, preset)}"
     )
-    for line in game.log:
+    for line in record.log:
         click.echo(line)
     click.echo(
-        f"final scores {game.scores}; winner(s): "
-        + ", ".join(f"p{w + 1} ({names[w]})" for w in game.winners())
+        f"final scores {record.scores}; winner(s): "
+        + ", ".join(f"p{w + 1} ({names[w]})" for w in record.winners())
     )
 
 
@@ -442,8 +497,34 @@ def study(
         doc.update(json_record(seed, _rules_values(options), CARDS))
         click.echo(json.dumps(doc, indent=1))
         return
-    click.echo(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    click.echo(_shares_table(shown).to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     click.echo(f"tables and charts in {outp} ({command_line()})")
+
+
+def _interval(rate: float, lo: float, hi: float, width: int = 0) -> str:
+    """A win rate and its Wilson 95% interval as `play` prints them: ``25.1% [24.5%, 25.8%]``
+    (the rate right-aligned in `width` characters)."""
+    return f"{rate:{width}.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+#: Columns of the study tables that hold a share of games (printed as percents; the CSV
+#: files and --json keep fractions).
+_SHARES = ("win_rate", "lo", "hi", "fair_share", "best_rate", "worst_rate")
+
+
+def _shares_table(table):
+    """Return a study table as the terminal shows it: each win rate with its interval in one
+    column the way `play` prints them, every other share of games as a percent."""
+    shown = table.copy()
+    if {"win_rate", "lo", "hi"} <= set(shown.columns):
+        text = [_interval(*r) for r in shown[["win_rate", "lo", "hi"]].itertuples(index=False)]
+        at = list(shown.columns).index("win_rate")
+        shown = shown.drop(columns=["win_rate", "lo", "hi"])
+        shown.insert(at, "win rate [Wilson 95%]", text)
+    for col in _SHARES:
+        if col in shown.columns:
+            shown[col] = [f"{x:.1%}" for x in shown[col]]
+    return shown
 
 
 @dragon.command()

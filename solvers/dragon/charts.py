@@ -40,7 +40,10 @@ def seats_chart(seats: pd.DataFrame, out_dir: str | os.PathLike, caption: str) -
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("games won by the seat (%)")
-    handles = [Patch(color=PALETTE[i], label=f"seat {i + 1}") for i in range(6)]
+    # only the seats these player counts have: a chart of 4 and 5 players has no seat 6
+    handles = [
+        Patch(color=PALETTE[i], label=f"seat {i + 1}") for i in range(int(seats["seat"].max()))
+    ]
     axes[-1].legend(handles=handles, fontsize=8, ncols=2, frameon=False, loc="upper right")
     fig.suptitle("Seat advantage: win rate by seat (bars: Wilson 95%; dashed: fair share 1/P)")
     return save_chart(fig, out_dir, "seats", caption)

@@ -39,8 +39,9 @@ def test_play_text_output_and_montecarlo_in_both_engines():
     r = run(*args, "--engine", "reference")
     assert k.exit_code == 0 and r.exit_code == 0, k.output + r.output
     assert "engine: kernel" in k.output and "engine: reference" in r.output
-    # Same games, same table (only the engine name and the timing differ).
-    assert k.stdout.splitlines()[1:-1] == r.stdout.splitlines()[1:-1]
+    # Same games, same table and replay line (only the engine name and the timing differ).
+    kl, rl = k.stdout.splitlines(), r.stdout.splitlines()
+    assert kl[1:-2] == rl[1:-2] and kl[-1] == rl[-1] and kl[-2].startswith("mean game:")
 
 
 def test_replay_prints_the_game_and_is_reproducible():
@@ -194,3 +195,108 @@ def test_study_ladder_and_readings_json(tmp_path):
         str(tmp_path / "r"),
     )
     assert r.exit_code == 2 and "does not apply" in r.output
+
+
+def test_study_prints_shares_as_percents_like_play(tmp_path):
+    args = [
+        "study",
+        "seats",
+        "-p",
+        "3",
+        "-s",
+        "random",
+        "-n",
+        "60",
+        "--seed",
+        "4",
+        "--workers",
+        "1",
+    ]
+    r = run(*args, "--out", str(tmp_path / "s"))
+    assert r.exit_code == 0, r.output
+    rows = json.loads(run(*args, "--out", str(tmp_path / "s"), "--json").stdout)["seats"]
+    lines = r.stdout.splitlines()
+    assert "win rate [Wilson 95%]" in lines[0] and "win_rate" not in lines[0]
+    for row, line in zip(rows, lines[1:4], strict=True):
+        # the text as play prints it; --json keeps the fractions, as every game's --json does
+        assert f"{row['rate']:.1%} [{row['lo']:.1%}, {row['hi']:.1%}]" in line, line
+        assert 0 < row["rate"] < 1
+
+
+def test_study_tables_print_every_share_as_a_percent():
+    import pandas as pd
+
+    from bombsolve.cli.dragon import _shares_table
+
+    readings = pd.DataFrame(
+        {
+            "reading": ["default rules"],
+            "turns_mean": [31.47],
+            "best_rate": [0.2612],
+            "worst_rate": [0.2424],
+            "chi2": [6.13],
+        }
+    )
+    text = _shares_table(readings).to_string(index=False, float_format=lambda x: f"{x:.4f}")
+    assert "26.1%" in text and "24.2%" in text and "31.4700" in text and "0.2612" not in text
+
+
+def _play_rows(players, names, games, seed, rules="", preset=None):
+    """The per-game rows `dragon play` computes (kernel engine), one per game in order."""
+    from bombsolve.solvers.common.runner import run_chunk
+    from bombsolve.solvers.dragon import options_from_rules, play_study
+
+    options = options_from_rules([t for t in rules.split(",") if t], preset)
+    study = play_study(players, names, games, seed, options, "kernel", games)
+    return run_chunk(study.chunk_fn, study.params, study.chunks()[0])
+
+
+@pytest.mark.parametrize(
+    ("players", "strategies", "flags"),
+    [
+        (4, "random", []),
+        (3, "greedy,random,position", ["--preset", "gamepark", "--rules", "tiebreak=game"]),
+        (2, "greedy", ["--rule", "placement=close_up"]),
+    ],
+)
+def test_replay_game_k_is_game_k_of_play(players, strategies, flags):
+    names = strategies.split(",") * (players if "," not in strategies else 1)
+    preset = flags[1] if flags[:1] == ["--preset"] else None
+    rules = flags[-1] if flags and flags[-2] in ("--rules", "--rule") else ""
+    rows = _play_rows(players, names, 40, 11, rules, preset)
+    base = ["replay", "--seed", "11", "-p", str(players), "-s", strategies, *flags]
+    for k in (1, 7, 40):
+        r = run(*base, "--game", str(k), "--json")
+        assert r.exit_code == 0, r.output
+        got = json.loads(r.stdout)
+        want = [int(rows[f"score_{p}"].iloc[k - 1]) for p in range(players)]
+        assert got["scores"] == want and got["game"] == k
+        assert got["game_seed"] == int(rows["seed"].iloc[k - 1])
+        won = [p + 1 for p in range(players) if rows[f"win_{p}"].iloc[k - 1]]
+        assert got["winners"] == won
+
+
+def test_play_ends_with_the_replay_command_of_one_of_its_games():
+    import shlex
+
+    args = ["-p", "3", "-s", "greedy,random,position", "--preset", "gamepark"]
+    r = run("play", *args, "-n", "30", "--seed", "6")
+    assert r.exit_code == 0, r.output
+    last = r.stdout.splitlines()[-1]
+    assert last.startswith("replay game ") and "bombsolve dragon replay" in last, last
+    words = shlex.split(last.partition(": ")[2])
+    assert words[:3] == ["bombsolve", "dragon", "replay"]
+    k = int(words[words.index("--game") + 1])
+    rows = _play_rows(3, ["greedy", "random", "position"], 30, 6, "", "gamepark")
+    # the game it names is the first seat 1 did not win
+    assert k == 1 + int((rows["win_0"] == 0).to_numpy().argmax())
+    shown = run(*words[2:])
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.startswith(f"Game {k} of `dragon play --seed 6`")
+    scores = [int(rows[f"score_{p}"].iloc[k - 1]) for p in range(3)]
+    assert f"final scores {scores}" in shown.stdout
+
+
+def test_replay_refuses_game_0():
+    r = run("replay", "--game", "0")
+    assert r.exit_code == 2 and "Traceback" not in r.output and "--game" in r.output
