@@ -294,6 +294,7 @@ def _pct(p: float) -> str:
 @click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
 @click.option(
     "--games",
+    "-n",
     type=count_range(1),
     default=100,
     show_default=True,
@@ -386,6 +387,7 @@ def _announce_kernels(specs) -> None:
 )
 @click.option(
     "--games",
+    "-n",
     type=count_range(1),
     default=50,
     show_default=True,
@@ -574,6 +576,7 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
 @bombastic.command()
 @click.option(
     "--games",
+    "-n",
     type=count_range(1),
     default=None,
     help="Games per seating for every pairing [default: per agent, the reference caps: "
