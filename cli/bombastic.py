@@ -686,7 +686,11 @@ def study(
     )
     click.echo(f"wrote {out}: manifest.json, tables, charts")
     for r in m["headline"]["ratings"]:
-        click.echo(f"  {r['agent']:<14}{r['rating']:>7.0f}  score {100 * r['score']:.1f}%")
+        click.echo(
+            f"  {r['agent']:<14}{r['rating']:>7.0f}  95% [{r['lo']:.0f}, {r['hi']:.0f}]"
+            f"  score {100 * r['score']:.1f}%"
+        )
+    click.echo(f"  ratings: {m['ratings_intervals']}")
 
 
 @bombastic.command(name="rules")
