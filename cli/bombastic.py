@@ -294,6 +294,7 @@ def _pct(p: float) -> str:
 @click.option("--o", "o", default="heuristic", show_default=True, help="Agent for O.")
 @click.option(
     "--games",
+    "-n",
     type=count_range(1),
     default=100,
     show_default=True,
@@ -386,6 +387,7 @@ def _announce_kernels(specs) -> None:
 )
 @click.option(
     "--games",
+    "-n",
     type=count_range(1),
     default=50,
     show_default=True,
@@ -404,16 +406,20 @@ def _announce_kernels(specs) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rule_options
 def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> None:
-    """Every pair of agents, both seatings: win rates with Wilson 95% intervals, ratings.
+    """Every pair of agents, both seatings: win rates with Wilson 95% intervals, ratings
+    with bootstrap 95% intervals.
 
     In --json each pairing's `rate`, `lo` and `hi` are X's (the first player's) win
-    rate in it and its Wilson 95% interval over `n` games.
+    rate in it and its Wilson 95% interval over `n` games. Each rating's `lo` and `hi`
+    are its bootstrap 95% interval: each pairing's games resampled with replacement
+    (seeded with --seed), the ratings refitted, the 2.5th and 97.5th percentiles kept;
+    `ratings_intervals` says so.
 
     \b
     Example:
       bombsolve bombastic tournament --agents random,heuristic,greedy --games 40 --seed 42
     """
-    from bombsolve.solvers.bombastic import pairing_table, ratings
+    from bombsolve.solvers.bombastic import pairing_table, rating_intervals
     from bombsolve.solvers.bombastic import tournament as run_tournament
 
     _check_out(out)
@@ -424,13 +430,20 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
             agents.split(","), games, seed, options, folder, workers, scheduler, progress=progress
         )
     table = pairing_table(df)
-    rt = ratings(df)
+    # The bootstrap is seeded with the run's seed: the same command, the same intervals.
+    rt = rating_intervals(df, seed=seed)
+    method = rt.attrs["bootstrap"]
     if as_json:
         rows = []
         for r in table.to_dict("records"):  # X's (the first player's) wins in that pairing
             rate = {"n": r["games"], "rate": r.pop("x_rate"), "lo": r.pop("x_lo")}
             rows.append({**rate, "hi": r.pop("x_hi"), **r})
-        doc = {"pairings": rows, "ratings": rt.to_dict("records"), "games_per_seating": games}
+        doc = {
+            "pairings": rows,
+            "ratings": rt.to_dict("records"),
+            "ratings_intervals": method,
+            "games_per_seating": games,
+        }
         doc.update(json_record(seed, rules_record(options), CARDS))
         click.echo(json.dumps(doc, indent=2, default=str))
         return
@@ -439,9 +452,14 @@ def tournament(agents, games, seed, out, workers, scheduler, as_json, **kw) -> N
         ci = f"[{_pct(r.x_lo)}, {_pct(r.x_hi)}]"
         click.echo(f"{r.x:<14}{r.o:<14}{r.games:>6}{_pct(r.x_rate):>9}{ci:>18}{r.turn_cap:>5}")
     click.echo("")
-    click.echo(f"{'agent':<14}{'rating':>8}{'score':>8}{'games':>7}   (Bradley-Terry, Elo scale)")
+    click.echo(
+        f"{'agent':<14}{'rating':>8}{'95% interval':>16}{'score':>8}{'games':>7}"
+        "   (Bradley-Terry, Elo scale)"
+    )
     for r in rt.itertuples():
-        click.echo(f"{r.agent:<14}{r.rating:>8.0f}{_pct(r.score):>8}{r.games:>7}")
+        ci = f"[{r.lo:.0f}, {r.hi:.0f}]"
+        click.echo(f"{r.agent:<14}{r.rating:>8.0f}{ci:>16}{_pct(r.score):>8}{r.games:>7}")
+    click.echo(f"  ratings: {method}, seeded with --seed {seed}")
 
 
 @bombastic.command()
@@ -574,6 +592,7 @@ def infostates(depth, player, engine, max_memo_gib, as_json, **kw) -> None:
 @bombastic.command()
 @click.option(
     "--games",
+    "-n",
     type=count_range(1),
     default=None,
     help="Games per seating for every pairing [default: per agent, the reference caps: "
@@ -667,7 +686,11 @@ def study(
     )
     click.echo(f"wrote {out}: manifest.json, tables, charts")
     for r in m["headline"]["ratings"]:
-        click.echo(f"  {r['agent']:<14}{r['rating']:>7.0f}  score {100 * r['score']:.1f}%")
+        click.echo(
+            f"  {r['agent']:<14}{r['rating']:>7.0f}  95% [{r['lo']:.0f}, {r['hi']:.0f}]"
+            f"  score {100 * r['score']:.1f}%"
+        )
+    click.echo(f"  ratings: {m['ratings_intervals']}")
 
 
 @bombastic.command(name="rules")

@@ -68,6 +68,21 @@ def test_each_all_is_bomb_warmup_part_compiles_all_its_entry_points():
         assert all(loaded(e) for e in k.entries()), k.part
 
 
+def test_the_bombastic_ismcts_part_is_cached_once_its_agents_have_played():
+    """The check before an ISMCTS game names the dispatchers those agents call: once each
+    ISMCTS agent a command can name has played, it says cached (it once named the informed
+    rollout and the casual playout, which no agent calls, and announced a compile on every
+    run)."""
+    from bombsolve.solvers.bombastic import QUICK_AGENTS, make_agent, play_game
+
+    (k,) = warmup.kernels_of("bombastic", "ismcts")
+    for spec in QUICK_AGENTS:
+        if spec.startswith("ismcts"):
+            play_game(make_agent(spec), make_agent("random"), 1)
+    assert all(loaded(e) for e in k.entries())
+    assert all_cached(k.entries())
+
+
 def test_the_keep_most_part_is_the_bounded_form_of_the_solver():
     """The plain solve's kernel does not hold the keep-most bound (kernel._bound_at_root):
     the keep-most search is a compiled form of its own, which its part names."""

@@ -103,6 +103,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "tournament": ("study", "tournament"),
     "pairing_table": ("study", "pairing_table"),
     "ratings": ("study", "ratings"),
+    "rating_intervals": ("study", "rating_intervals"),
     "card_variants": ("study", "card_variants"),
     "reference_study": ("study", "reference_study"),
     "REFERENCE_GAMES": ("study", "REFERENCE_GAMES"),

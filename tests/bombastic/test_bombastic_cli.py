@@ -92,6 +92,21 @@ def test_tournament_table_and_ratings():
     assert j["ratings"][0]["agent"] == "omniscient"
 
 
+def test_tournament_ratings_carry_seeded_bootstrap_intervals():
+    args = ("tournament", "--agents", "random,heuristic", "-n", "8", "--seed", "3")
+    j = json.loads(run(*args, "--json").stdout)
+    assert "bootstrap 95% intervals" in j["ratings_intervals"]
+    for r in j["ratings"]:
+        assert r["lo"] - 1e-6 <= r["rating"] <= r["hi"] + 1e-6, r
+        assert r["hi"] - r["lo"] > 10, r  # 8 games a seating: wide
+    text = run(*args)
+    assert text.exit_code == 0, text.output
+    assert "95% interval" in text.output.split("(Bradley-Terry")[0].splitlines()[-1]
+    assert "ratings: bootstrap 95% intervals" in text.output
+    for r in j["ratings"]:  # the bootstrap is seeded with --seed: the same intervals
+        assert f"[{r['lo']:.0f}, {r['hi']:.0f}]" in text.output
+
+
 def test_replay_shows_turns_and_knowledge():
     r = run("replay", "--seed", "4", "--x", "heuristic", "--o", "random")
     assert r.exit_code == 0, r.output

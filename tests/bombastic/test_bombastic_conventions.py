@@ -167,3 +167,22 @@ def test_game_seed_matches_the_match_in_every_chunk():
         assert match_game_seed(9, game) == seeds[game - 1]
     bad = run("replay", "--seed", "9", "--game", "0")
     assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize("command", ["play", "tournament", "study"])
+def test_n_is_short_for_games_as_in_dragon_and_bomber(command):
+    """`-n` is `--games` on every command that plays games, as `dragon play` and
+    `bomber play` have it."""
+    for game in ("dragon", "bomber"):
+        other = CliRunner().invoke(cli, [game, "play", "--help"]).output
+        assert "-n, --games" in other, game
+    assert "-n, --games" in run(command, "--help").output
+
+
+def test_play_takes_n_for_the_number_of_games():
+    short = doc_of("play", "--x", "random", "--o", "random", "-n", "2", "--seed", "3")
+    long = doc_of("play", "--x", "random", "--o", "random", "--games", "2", "--seed", "3")
+    assert short["n"] == 2 and short["x_wins"] + short["o_wins"] <= 2
+    assert {k: v for k, v in short.items() if k != "commit"} == {
+        k: v for k, v in long.items() if k != "commit"
+    }

@@ -93,6 +93,9 @@ def test_study_command_writes_tables_charts_manifest_and_resumes(tmp_path):
         assert (out / f"{stem}.csv").exists() and (out / f"{stem}.parquet").exists()
     m = json.loads((out / "manifest.json").read_text())
     assert m["agents"] == ["random", "omniscient"] and m["kernel_games"] == 300
+    for rt in m["headline"]["ratings"]:  # the summary gives each rating's interval
+        assert f"{rt['rating']:>7.0f}  95% [{rt['lo']:.0f}, {rt['hi']:.0f}]" in r.output
+    assert f"ratings: {m['ratings_intervals']}" in r.output
     before = (out / "pairings.csv").read_text()
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 0, r.output
