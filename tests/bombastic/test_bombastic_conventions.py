@@ -113,7 +113,7 @@ def test_study_plays_under_the_rule_options(tmp_path, monkeypatch):
 
     def fake_reference_study(out_dir, **kw):
         seen.update(kw)
-        return {"headline": {"ratings": []}}
+        return {"headline": {"ratings": []}, "ratings_intervals": "bootstrap 95% intervals"}
 
     monkeypatch.setattr(S, "reference_study", fake_reference_study)
     monkeypatch.setattr("bombsolve.cli.warmup.ensure_compiled", lambda *a, **k: None)
