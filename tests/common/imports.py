@@ -22,10 +22,10 @@ def _nodes(tree: ast.AST) -> Iterator[ast.AST]:
 
 
 def _imported(source: str, package: str) -> set[str]:
-    """Every dotted name under `solvers.<package>` that `source` imports, the package's own
-    prefix left off: `from solvers.<package>.a.b import c` gives a.b and a.b.c (c may be a
-    module or a name in a.b), `from solvers.<package> import x` gives x, and
-    `import solvers.<package>.a.b` gives a.b."""
+    """Every dotted name under `bombsolve.solvers.<package>` that `source` imports, the package's own
+    prefix left off: `from bombsolve.solvers.<package>.a.b import c` gives a.b and a.b.c (c may be a
+    module or a name in a.b), `from bombsolve.solvers.<package> import x` gives x, and
+    `import bombsolve.solvers.<package>.a.b` gives a.b."""
     full = f"bombsolve.solvers.{package}"
     names: set[str] = set()
     for node in _nodes(ast.parse(source)):
@@ -41,12 +41,12 @@ def _imported(source: str, package: str) -> set[str]:
 
 
 def module_imports(source: str, package: str) -> set[str]:
-    """Name the modules of `solvers.<package>` that `source` imports (by their short names;
+    """Name the modules of `bombsolve.solvers.<package>` that `source` imports (by their short names;
     in a package of sub-packages, the sub-package).
 
-    `from solvers.<package> import x` counts x (a module or a name re-exported by the
-    package's `__init__`; the caller keeps only modules), `from solvers.<package>.x import y`
-    and `import solvers.<package>.x` count x.
+    `from bombsolve.solvers.<package> import x` counts x (a module or a name re-exported by the
+    package's `__init__`; the caller keeps only modules), `from bombsolve.solvers.<package>.x import y`
+    and `import bombsolve.solvers.<package>.x` count x.
     """
     return {name.split(".")[0] for name in _imported(source, package)}
 
