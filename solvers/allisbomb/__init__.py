@@ -17,8 +17,7 @@ The card files themselves live in `solvers/allisbomb/data/`.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from bombsolve.solvers.common.game import front_door
 
 #: Where each public name lives: name -> (module, attribute); attribute None for a module
 #: given whole (used as a namespace: `deals.rank`, `exhaust.group_study`, ...).
@@ -156,17 +155,6 @@ _names("warmup", "KERNELS")
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    """The value of `name` in the room module that holds it, imported on first use (PEP
-    562). Not kept here: the door shows the room's current value, so a test that patches a
-    room module patches what the command line finds through the door."""
-    try:
-        module, attribute = _WHERE[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    found = importlib.import_module(f"{__name__}.{module}")
-    return found if attribute is None else getattr(found, attribute)
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+# Not kept: the door shows each room's current value, so a test that patches a room
+# module patches what the command line finds through the door.
+__getattr__, __dir__ = front_door(__name__, _WHERE, keep=False)

@@ -25,8 +25,7 @@ The rooms, in import order (each imports only rooms above it):
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from bombsolve.solvers.common.game import front_door
 
 #: Each exported name: (room, name in that room).
 _EXPORTS: dict[str, tuple[str, str]] = {
@@ -113,15 +112,4 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 __all__ = list(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    """Load an exported name from its room on first use (PEP 562)."""
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    room, attr = _EXPORTS[name]
-    value = getattr(importlib.import_module(f"{__name__}.{room}"), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = front_door(__name__, _EXPORTS)

@@ -21,7 +21,7 @@ names apart from the contract's.
 
 from __future__ import annotations
 
-import importlib
+from bombsolve.solvers.common.game import front_door
 
 #: Where each name lives: {name: (room, name in the room)}.
 _ROOMS: dict[str, tuple[str, str]] = {
@@ -102,15 +102,4 @@ _ROOMS: dict[str, tuple[str, str]] = {
 __all__ = list(_ROOMS)
 
 
-def __getattr__(name: str) -> object:
-    """Load `name` from its room on first use (PEP 562)."""
-    if name not in _ROOMS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    room, attr = _ROOMS[name]
-    value = getattr(importlib.import_module(f"{__name__}.{room}"), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = front_door(__name__, _ROOMS)

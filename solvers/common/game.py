@@ -61,7 +61,9 @@ actions and the one random generator, `bombsolve.solvers.common.rng.SplitMix64`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -133,3 +135,29 @@ class Kernel:
     #: already), and the estimate when that part is not cached yet.
     after: str | None = None
     estimate_alone: float | None = None
+
+
+def front_door(
+    package: str, where: Mapping[str, tuple[str, str | None]], *, keep: bool = True
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The module-level ``__getattr__`` and ``__dir__`` (PEP 562) of the front door
+    `package`: each name of `where` ({name: (room module, attribute)}; attribute None for
+    the room module itself) is imported from its room on first use, so importing the door
+    loads no room. With `keep`, the value is then kept in the door; without, the door looks
+    it up in the room at each use (a test that patches a room patches the door too)."""
+
+    def __getattr__(name: str) -> Any:
+        try:
+            room, attribute = where[name]
+        except KeyError:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        found = importlib.import_module(f"{package}.{room}")
+        value = found if attribute is None else getattr(found, attribute)
+        if keep:
+            setattr(sys.modules[package], name, value)
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*vars(sys.modules[package]), *where})
+
+    return __getattr__, __dir__

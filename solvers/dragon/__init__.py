@@ -23,8 +23,7 @@ compiles and imports nothing heavy.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from bombsolve.solvers.common.game import front_door
 
 #: Where each exported name lives: (module, name there).
 _WHERE: dict[str, tuple[str, str]] = {
@@ -100,35 +99,10 @@ _WHERE: dict[str, tuple[str, str]] = {
         )
     },
     "PRESET_SIZES": ("preset_study", "SIZES"),
+    "STUDIES": ("preset_study", "STUDIES"),
 }
 
-__all__ = sorted([*_WHERE, "STUDIES"])
+__all__ = sorted(_WHERE)
 
 
-def _studies() -> dict[str, Any]:
-    """The batch studies: {name: the function that runs it}."""
-    from bombsolve.solvers.dragon import preset_study, study
-
-    return {
-        "seats": study.run_seats,
-        "ladder": study.run_ladder,
-        "readings": study.run_readings,
-        "reference": study.build_reference,
-        "preset": preset_study.build_preset_study,
-    }
-
-
-def __getattr__(name: str) -> Any:
-    if name == "STUDIES":
-        value: Any = _studies()
-    elif name in _WHERE:
-        module, attr = _WHERE[name]
-        value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = front_door(__name__, _WHERE)

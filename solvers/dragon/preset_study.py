@@ -30,7 +30,14 @@ from bombsolve.solvers.common.progress import ProgressFactory
 from bombsolve.solvers.common.runner import run_study
 from bombsolve.solvers.dragon.readings import PRESETS
 from bombsolve.solvers.dragon.rules import Options
-from bombsolve.solvers.dragon.study import make_study, seat_table
+from bombsolve.solvers.dragon.study import (
+    build_reference,
+    make_study,
+    run_ladder,
+    run_readings,
+    run_seats,
+    seat_table,
+)
 
 #: What each paired metric is, per game (column of `paired`).
 METRICS = {
@@ -281,3 +288,13 @@ def replicate_check(first: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
     return (
         both.groupby("metric", sort=False)["inside"].agg(inside="sum", cells="count").reset_index()
     )
+
+
+#: The batch studies, the front door's `STUDIES`: {name: the function that runs it}.
+STUDIES = {
+    "seats": run_seats,
+    "ladder": run_ladder,
+    "readings": run_readings,
+    "reference": build_reference,
+    "preset": build_preset_study,
+}
