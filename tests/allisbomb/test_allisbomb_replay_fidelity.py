@@ -85,7 +85,9 @@ def test_a_loss_keeps_the_pruning_out_of_its_causes():
     assert d["proved"] and all(w.startswith("proved no win reachable: ") for w in d["proved"])
     assert set(d["proved_lines"]) == set(d["proved"])
     text = run(*CARDS, "--seed", LOSS).stdout.splitlines()
-    ends = text.index("every line of play loses; the lines end (counted by the moves that end them):")
+    ends = text.index(
+        "every line of play loses; the lines end (counted by the moves that end them):"
+    )
     proofs = text.index("the search cut the other lines short, each with a proof:")
     assert ends < proofs
     assert not [ln for ln in text[ends + 1 : proofs] if "proved" in ln]
