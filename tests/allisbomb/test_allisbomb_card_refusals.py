@@ -3,6 +3,7 @@ expected, exit code 2, no traceback and nothing written (CARDS.md; DESIGN.md, "C
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -415,3 +416,17 @@ def test_a_sweep_of_a_bad_file_stops_before_writing_anything(extra, tmp_path):
     )
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert not out.exists()
+
+
+def test_an_edit_with_the_old_modification_time_is_read_as_written(tmp_path):
+    """The card file's parse is cached by its text: an edit that keeps the file's
+    modification time (saved within the same second, or copied with it) is not missed."""
+    from bombsolve.solvers.allisbomb import load_card_file
+
+    path = tmp_path / "cards.toml"
+    path.write_text(MINI)
+    stamp = path.stat().st_mtime_ns
+    assert load_card_file(path).cards[0].name == "A"
+    path.write_text(MINI.replace('name = "A"', 'name = "B"'))
+    os.utime(path, ns=(stamp, stamp))
+    assert load_card_file(path).cards[0].name == "B"
