@@ -29,11 +29,12 @@ STAND_IN_REST = (
 )
 
 
-def warn_nonstandard(config, idle: bool = True):
+def warn_nonstandard(config, idle: bool = True, seen: set[str] | None = None):
     """One warning line on stderr per line the built game keeps for the user (CARDS.md, "Game
     checks", "Slips"): under --allow-nonstandard each breach of what the rulebook fixes and
     each step that cannot act as written; with a card file, each step idle in this game or
-    on its side and each patch note (`idle`: print those too).
+    on its side and each patch note (`idle`: print those too). `seen` holds the lines already
+    printed for other configurations of the same command, so that each is printed once.
 
     Returns the configuration to play: without `allow_nonstandard` when the cards break
     nothing, so that a standard game is not labelled `/nonstandard`.
@@ -46,7 +47,10 @@ def warn_nonstandard(config, idle: bool = True):
 
     cs = load_cards(config)
     for line in (*cs.nonstandard, *(cs.warnings if idle else ())):
-        click.echo(f"warning: {line}", err=True)
+        if seen is None or line not in seen:
+            click.echo(f"warning: {line}", err=True)
+        if seen is not None:
+            seen.add(line)
     if config.allow_nonstandard and not cs.nonstandard:
         return replace(config, allow_nonstandard=False)
     return config

@@ -175,6 +175,7 @@ def sweep(
 
     if matrix and configs:
         raise BadInput("give --matrix or --configs, not both")
+    configs_given = bool(matrix or configs)
     if configs:
         if game.rules_given():
             raise BadInput(
@@ -192,7 +193,15 @@ def sweep(
         if game.cards_file:
             configs = [replace(c, **cards_option(game.cards_file)) for c in configs]
     else:
-        configs = [game.config()]
+        configs = [game.config()]  # (warned about as it was built)
+    if configs_given:
+        from bombsolve.cli.allisbomb import warn_nonstandard
+
+        if game.allow_nonstandard:
+            configs = [replace(c, allow_nonstandard=True) for c in configs]
+        # each line once, though several configurations may share it
+        seen: set[str] = set()
+        configs = [warn_nonstandard(c, seen=seen) for c in configs]
     policy = None
     if escalate:
         from bombsolve.solvers.allisbomb import CEILING, FIRST_LIMIT, SPLIT_LIMIT, Escalation

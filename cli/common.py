@@ -80,7 +80,12 @@ class SchedulerAddress(click.ParamType):
         text = str(value).strip()
         m = self._FORM.fullmatch(text)
         if not m or not 1 <= int(m.group(3)) <= 65535:
-            self.fail(f"{value!r} is not a scheduler address; expected tcp://HOST:PORT", param, ctx)
+            self.fail(
+                f"{value!r} is not a scheduler address; expected tcp://HOST:PORT (or "
+                "tls://HOST:PORT), port 1 to 65535",
+                param,
+                ctx,
+            )
         return text
 
 

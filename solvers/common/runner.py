@@ -1130,9 +1130,14 @@ def _connect(scheduler: str, timeout: float | None = None) -> _DaskSession:
 def _unreachable(scheduler: str, exc: BaseException) -> DaskUnavailable:
     reason = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
     return DaskUnavailable(
-        f"cannot reach Dask scheduler {scheduler!r} ({reason}); expected tcp://HOST:PORT "
-        "of a running scheduler"
+        f"cannot reach Dask scheduler {scheduler!r} ({reason}); {_expected(scheduler)}"
     )
+
+
+def _expected(scheduler: str) -> str:
+    """What a scheduler address should be, in the scheme the user gave (tcp or tls)."""
+    scheme = "tls" if scheduler.startswith("tls://") else "tcp"
+    return f"expected {scheme}://HOST:PORT of a running scheduler"
 
 
 def _ask_scheduler(scheduler: str, timeout: float) -> None:
@@ -1174,9 +1179,9 @@ def _ask_scheduler(scheduler: str, timeout: float) -> None:
     got = answer[0] if answer else TimeoutError()
     if isinstance(got, TimeoutError):
         raise DaskUnavailable(
-            f"Dask scheduler {scheduler!r} did not answer within {timeout:g} s; expected "
-            "tcp://HOST:PORT of a running scheduler (something there accepts connections "
-            "but does not speak Dask)"
+            f"Dask scheduler {scheduler!r} did not answer within {timeout:g} s; "
+            f"{_expected(scheduler)} (something there accepts connections but does not "
+            "speak Dask)"
         )
     if isinstance(got, BaseException):
         if isinstance(got, (KeyboardInterrupt, SystemExit)):
@@ -1186,7 +1191,7 @@ def _ask_scheduler(scheduler: str, timeout: float) -> None:
         kind = got.get("type") if isinstance(got, Mapping) else None
         raise DaskUnavailable(
             f"{scheduler!r} answered as {kind or 'something else'}, not a Dask scheduler; "
-            "expected tcp://HOST:PORT of a running scheduler"
+            f"{_expected(scheduler)}"
         )
 
 
@@ -1437,6 +1442,7 @@ def _run_dask(
     A chunk whose worker dies runs again on another worker. When the scheduler is lost, or
     every worker has left and none joins within the session's wait, the study stops with
     `DaskUnavailable`; the chunks finished are kept for the re-run to resume."""
+    from distributed import KilledWorker
     from distributed import wait as dask_wait
 
     client = dask.client
@@ -1464,13 +1470,13 @@ def _run_dask(
         futures[fut] = c
         return True
 
-    def stop(what: str) -> DaskUnavailable:
+    def stop(
+        what: str,
+        then: str = "start a scheduler and workers, then re-run the same command to resume",
+    ) -> DaskUnavailable:
         with contextlib.suppress(Exception):
             client.cancel(list(futures))
-        return DaskUnavailable(
-            f"{what}; the chunks finished are kept ({kept} in this run): start a scheduler "
-            "and workers, then re-run the same command to resume"
-        )
+        return DaskUnavailable(f"{what}; the chunks finished are kept ({kept} in this run): {then}")
 
     lost = f"lost the Dask scheduler {dask.address}"
     with client.as_current():
@@ -1494,6 +1500,16 @@ def _run_dask(
                     if dask.lost():
                         raise stop(lost) from None
                     raise
+                except KilledWorker:
+                    # The scheduler gave up on the chunk: every worker that ran it died
+                    # (out of memory, a crash), more often than Dask's allowed-failures.
+                    raise stop(
+                        f"chunk {futures[fut].index} ended every Dask worker that ran it "
+                        "(Dask's KilledWorker: out of memory or a crash, see the workers' "
+                        "logs)",
+                        "give the workers more memory, or run this chunk locally (--workers "
+                        "1), then re-run the same command to resume",
+                    ) from None
                 finish(futures.pop(fut), df)
                 kept += 1
                 if not _spent(deadline):

@@ -6,6 +6,7 @@ study whose answer is known in closed form, independently of any game.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -20,8 +21,12 @@ def coin_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     """Flip one coin with probability ``params['p']`` per case, seeded per case.
 
     ``params['sleep']`` (seconds per chunk, default 0) slows chunks so tests can kill a run
-    part-way through.
+    part-way through. ``params['crash_case']`` ends the process running the chunk that holds
+    that case, as a worker killed for its memory would end.
     """
+    crash = params.get("crash_case")
+    if crash is not None and chunk.start <= int(crash) < chunk.stop:
+        os._exit(1)
     seeds = chunk.case_seeds()
     u = np.array([np.random.default_rng(int(s)).random() for s in seeds])
     if params.get("sleep"):

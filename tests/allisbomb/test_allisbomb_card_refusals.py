@@ -3,6 +3,7 @@ expected, exit code 2, no traceback and nothing written (CARDS.md; DESIGN.md, "C
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -415,3 +416,37 @@ def test_a_sweep_of_a_bad_file_stops_before_writing_anything(extra, tmp_path):
     )
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert not out.exists()
+
+
+def test_an_edit_with_the_old_modification_time_is_read_as_written(tmp_path):
+    """The card file's parse is cached by its text: an edit that keeps the file's
+    modification time (saved within the same second, or copied with it) is not missed."""
+    from bombsolve.solvers.allisbomb import load_card_file
+
+    path = tmp_path / "cards.toml"
+    path.write_text(MINI)
+    stamp = path.stat().st_mtime_ns
+    assert load_card_file(path).cards[0].name == "A"
+    path.write_text(MINI.replace('name = "A"', 'name = "B"'))
+    os.utime(path, ns=(stamp, stamp))
+    assert load_card_file(path).cards[0].name == "B"
+
+
+def test_a_sweep_of_several_configurations_warns_once_and_honours_allow_nonstandard(tmp_path):
+    """--configs builds its games from the card file as the one-game commands do: a breach
+    under --allow-nonstandard is one warning line, printed once for all configurations,
+    and without the flag the sweep is refused."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text(_base('name = "JOKER"\ncopies = 2', 'name = "JOKER"\ncopies = 1'))
+    args = ["allisbomb", "sweep", "--configs", "base,base/2p", "--deals", "2", "--cards"]
+    refused = CliRunner().invoke(cli, [*args, str(mine), "--out", str(tmp_path / "no")])
+    assert refused.exit_code == 2 and "1 JOKER card" in refused.output, refused.output
+    assert not (tmp_path / "no").exists()
+    r = CliRunner().invoke(
+        cli,
+        [*args, str(mine), "--allow-nonstandard", "--no-report", "--out", str(tmp_path / "s")],
+    )
+    assert r.exit_code == 0, r.output
+    warnings = [x for x in r.output.splitlines() if x.startswith("warning: ")]
+    assert len(warnings) == len(set(warnings)) >= 1, warnings
+    assert all("1 JOKER card" in w for w in warnings), warnings

@@ -9,6 +9,7 @@ the table of an uninterrupted run. A lost worker that is replaced still finishes
 
 from __future__ import annotations
 
+import dataclasses
 import http.server
 import logging
 import os
@@ -193,6 +194,8 @@ def test_unreachable_address_is_refused_within_the_wait(tmp_path, address, words
             coin(), tmp_path / "out", scheduler=address, scheduler_timeout=2.0, progress=False
         )
     assert words in str(caught.value)
+    # (the address's own scheme in what is expected: a tls:// address is not told tcp://)
+    assert f"expected {address.split(':')[0]}://HOST:PORT" in str(caught.value)
     assert time.monotonic() - t0 < 2.0 + SLACK
     assert not (tmp_path / "out").exists()
 
@@ -228,6 +231,21 @@ def stopped_by_a_kill(out, cluster, victim) -> tuple[str, float]:
     watcher.join()
     assert victim.poll() is not None, "the process was killed mid-study"
     return str(caught.value), took
+
+
+def test_chunk_that_kills_its_workers_is_one_line(tmp_path, capfd):
+    """A chunk whose worker dies every time it runs (Dask's KilledWorker) stops the study
+    with one line naming the chunk; the chunks finished before it are kept."""
+    study = dataclasses.replace(coin(), params={"p": 0.4, "sleep": 0.0, "crash_case": 130})
+    out = tmp_path / "dask"
+    env = {"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
+    with LocalDaskCluster(tmp_path / "cluster", n_workers=2, env=env) as cluster:
+        with pytest.raises(DaskUnavailable) as caught:
+            run_study(study, out, scheduler=cluster.address, scheduler_timeout=30, progress=False)
+    line = str(caught.value)
+    assert "chunk 6 ended every Dask worker that ran it" in line
+    assert "KilledWorker" in line and "re-run the same command to resume" in line
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_only_worker_lost_stops_then_resumes(tmp_path, capfd):

@@ -802,21 +802,23 @@ def parse_card_file(text: str, source: str, expansion: str | None = None) -> lis
 
 
 @lru_cache(maxsize=64)
-def _load_file(path: Path, mtime: float) -> CardFile:
-    del mtime  # part of the cache key only: a changed file is read again
+def _parse_cached(text: str, source: str) -> CardFile:
+    return parse_file(text, source, None)
+
+
+def load_card_file(path: Path) -> CardFile:
+    """Load and validate one card file.
+
+    The parse is cached by the file's text, not its modification time: an edit saved within
+    the same second (or a file copied with its old time) is read as written."""
+    path = Path(path)
+    if not path.exists():
+        raise BadInput(f"card file {str(path)!r} not found")
     try:
         text = read_input(path, "card file", "a card file (TOML)").decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"{path}: cannot read card file: {exc}") from None
-    return parse_file(text, str(path), None)
-
-
-def load_card_file(path: Path) -> CardFile:
-    """Load and validate one card file (cached while the file is unchanged)."""
-    path = Path(path)
-    if not path.exists():
-        raise BadInput(f"card file {str(path)!r} not found")
-    return _load_file(path.resolve(), path.stat().st_mtime)
+    return _parse_cached(text, str(path.resolve()))
 
 
 def load_file(path: Path) -> tuple[Card, ...]:
