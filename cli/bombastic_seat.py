@@ -28,14 +28,22 @@ def _say(lines) -> None:
         click.echo(line)
 
 
-def _show_turn(session, coach: bool) -> None:
-    """Print the person's view, the coach's odds, and the numbered choices."""
+def _show_turn(session, coach: bool, last: list[str] | None = None) -> list[str]:
+    """Print the person's view, the coach's odds, and the numbered choices; return the
+    view printed. Within the person's card, a view whose grid is the one they saw last
+    (`last`, None after the agent moved) is cut to the card in play ('view' prints it
+    whole)."""
     click.echo("")
-    _say(session.view_lines())
+    view = session.view_lines()
+    if last is not None and session.view().card >= 0 and view[1:5] == last[1:5]:
+        _say(line for line in view if line.startswith("  card in play:"))
+    else:
+        _say(view)
     if coach:
         _say(session.coach_lines())
     for n, choice in enumerate(session.choices(), 1):
         click.echo(f"  {n:>2}. {choice.label}")
+    return view
 
 
 def _read(prompt: str) -> str | None:
@@ -70,7 +78,7 @@ def run_session(session, coach: bool, deal: str) -> None:
         f"{session.opponent} ({them}); {deal}."
     )
     click.echo("Tiles are numbered 0 1 2 / 3 4 5 / 6 7 8. Type 'help' for the commands.")
-    shown = False
+    shown, last = False, None
     try:
         while True:
             _say(f"  * {line}" for line in session.news())
@@ -78,10 +86,10 @@ def run_session(session, coach: bool, deal: str) -> None:
                 break
             if not session.person_to_move():
                 _agent_step(session, them)
-                shown = False
+                shown, last = False, None
                 continue
             if not shown:
-                _show_turn(session, coach)
+                last = _show_turn(session, coach, last)
                 shown = True
             n = len(session.choices())
             text = _read(f"Your choice (1-{n}, help, view, quit): ")
@@ -101,7 +109,7 @@ def run_session(session, coach: bool, deal: str) -> None:
             elif text == "help":
                 click.echo(HELP)
             elif text == "view":
-                _show_turn(session, coach)
+                last = _show_turn(session, coach)
             elif not text:
                 click.echo(f"expected a number 1..{n}, help, view or quit")
             else:
