@@ -6,6 +6,9 @@ card's words, each event they saw as a sentence, the exact odds of every line fr
 view (the table of `bombsolve bombastic odds`), and a `Session` that plays the agent's
 decisions and the chance moves between the person's. Printing and reading are the CLI's.
 
+Choices come one decision at a time, as the engine splits each card's effects (rules.py),
+so no list is longer than the 16 L shapes of the ALARM card; none needs a second step.
+
 The game is dealt and its chance moves drawn as `agents.play_game` does: from
 ``SplitMix64(seed)``, the agent drawing from its own generator of ``[seed, seat]``; so
 `replay.history_record` shows it afterwards turn by turn, revealed.
@@ -145,11 +148,16 @@ def _label(view: View, action: int) -> str:
 def choices(view: View) -> list[Choice]:
     """The decisions open to the player of `view`, numbered from 1 in this order: on a
     turn the two face-up cards first, then Go for It on each line ("On Your Turn,
-    Either"); within a card, its legal decisions in action order."""
+    Either"); within a card, its legal decisions in action order. Orders that put the
+    same values in the same places ("Secretly arrange them" with two tiles alike) are
+    one choice: the grid they leave is the same."""
     legal = list(view.legal)
     if view.phase == Phase.TURN:
         legal = [a for a in legal if a >= ACTION_CARD] + [a for a in legal if a < ACTION_CARD]
-    return [Choice(a, _label(view, a)) for a in legal]
+    out: dict[str, Choice] = {}
+    for a in legal:
+        out.setdefault(_label(view, a), Choice(a, _label(view, a)))
+    return list(out.values())
 
 
 def _who(player: int, me: int) -> str:
@@ -302,7 +310,7 @@ class Session:
         """Play the next decision that is not the person's: a chance move or the agent's."""
         state = self.state
         if self.over() or state.to_move == self.human:
-            raise BadInput("the next decision is the person's, or the game is over")
+            raise RuntimeError("step: the next decision is the person's, or the game is over")
         legal = state.legal_actions()
         if state.to_move == CHANCE:
             state.apply(legal[self._rng.below(len(legal))])

@@ -314,3 +314,37 @@ def test_the_readme_transcript_is_what_the_pipe_prints():
     assert shown.count("...") < len(shown) // 4  # mostly shown, a few cuts
     # the check can fail: a line changed in the README is caught
     assert not _matches_with_cuts([*shown[:-1], "Game over: O wins (GO_FOR_IT_WIN)"], printed)
+
+
+def test_every_decision_of_every_card_has_its_own_words():
+    # Promos and the opponent's shuffle too: every phase a person can meet, in either seat.
+    import random
+
+    met, rng = set(), random.Random(0)
+    for seed in range(24):
+        options = Options(promos=True, shuffle="opponent" if seed % 2 else "chance")
+        s = Session(seed % 2, "random", seed, options)
+        while not s.over():
+            if not s.person_to_move():
+                s.step()
+                continue
+            view = s.view()
+            labels = [c.label for c in s.choices()]
+            assert len(set(labels)) == len(labels), labels
+            if len(labels) < len(view.legal):  # only orders of tiles alike are merged
+                assert view.phase.name == "ARRANGE", labels
+            met.add(view.phase.name)
+            if view.phase.name in ("TURN", "SHUFFLE"):  # (exact odds: tens of ms each)
+                coach = s.coach_lines()
+                assert coach[1].startswith(f"View of {'XO'[s.human]}")
+                # after choosing the order of O's shuffle, no `odds` command says that view
+                own_order = any(ev[0] == "move" for ev in view.observations)
+                assert ("has no `odds` word" in coach[0]) == own_order
+                if own_order:
+                    met.add("own order")
+            first_card = view.phase.name == "TURN" and rng.random() < 0.9
+            s.choose(rng.randint(1, 2) if first_card else rng.randint(1, len(labels)))
+        s.news()
+        assert s.reveal_lines()[-1].startswith("Game over:")
+    assert {"OPP_SHOW", "SHUFFLE", "ARRANGE", "SECRET_SWAP", "L_SHAPE", "GO"} <= met
+    assert len(met) == 20  # every phase but OVER, and a coach after choosing an order
