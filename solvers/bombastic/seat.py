@@ -326,9 +326,9 @@ class Session:
 
     def belief(self) -> ExactBelief:
         """The person's exact belief now (kept until they see more)."""
-        n = len(self.state.observations[self.human])
-        if self._belief is None or self._belief[0] != n:
-            self._belief = (n, belief_of(self.view()))
+        view = self.view()
+        if self._belief is None or self._belief[0] != len(view.observations):
+            self._belief = (len(view.observations), belief_of(view))
         return self._belief[1]
 
     def choices(self) -> list[Choice]:
@@ -344,7 +344,7 @@ class Session:
 
     def news(self) -> list[str]:
         """The sentences for what the person saw since the last call (their events)."""
-        events = self.state.observations[self.human]
+        events = self.view().observations
         fresh, self._told = events[self._told :], len(events)
         return [event_sentence(ev, self.human) for ev in fresh]
 
