@@ -99,6 +99,7 @@ def odds(as_: str, events: str, rule_pairs, as_json: bool) -> None:
         LINES,
         event_text,
         exact_belief,
+        odds_lines,
         options_from_rules,
         parse_events,
     )
@@ -109,7 +110,7 @@ def odds(as_: str, events: str, rule_pairs, as_json: bool) -> None:
     b = exact_belief(evs)
     lines = b.line_odds(mine)
     tiles = b.tile_odds()
-    me, them = "XO"[mine], "XO"[1 - mine]
+    me = "XO"[mine]
     if as_json:
         out = {
             "as": me,
@@ -140,21 +141,8 @@ def odds(as_: str, events: str, rule_pairs, as_json: bool) -> None:
         click.echo(json.dumps(out, indent=2))
         return
 
-    def cell(p: Fraction) -> str:
-        return f"{str(p):>9} {float(p):6.4f}"
-
-    click.echo(f"View of {me}; {b.support()} of 630 arrangements possible.")
-    click.echo(
-        f"{'line':<6}{'tiles':<7}{'all ' + me + ' (mine)':>17}{'all ' + them:>17}{'bomb':>17}"
-    )
-    for k in range(len(LINES)):
-        a, o, bomb = lines[k]
-        t = "".join(map(str, LINES[k]))
-        click.echo(f"{LINE_NAMES[k]:<6}{t:<7}{cell(a):>17}{cell(o):>17}{cell(bomb):>17}")
-    click.echo(f"{'tile':<13}{'X':>17}{'O':>17}{'B':>17}")
-    for t in range(9):
-        x, o, bomb = tiles[t]
-        click.echo(f"{t:<13}{cell(x):>17}{cell(o):>17}{cell(bomb):>17}")
+    for line in odds_lines(b, mine):
+        click.echo(line)
 
 
 # ----- Rule options shared by the game commands -------------------------------------------
@@ -311,13 +299,20 @@ def _pct(p: float) -> str:
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @scheduler_timeout_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--coach",
+    is_flag=True,
+    help="With a human seat: before each of your choices, the exact odds from your view.",
+)
 @rule_options
-def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
+def play(x, o, games, seed, out, workers, scheduler, as_json, coach, **kw) -> None:
     """Play GAMES games between two agents and report who wins, how, and how fast.
 
     Agents: random, heuristic, greedy[:THRESHOLD], ismcts[:ITERATIONS],
     ismcts-guarded[:ITERATIONS], ismcts-heuristic[:ITERATIONS],
-    ismcts-heuristic-guarded[:ITERATIONS], omniscient.
+    ismcts-heuristic-guarded[:ITERATIONS], omniscient; and `human` for one seat:
+    you play one game (game 1 of --seed) against the other seat's agent, choosing by
+    number at the terminal or from a pipe, one command a line (see the README).
 
     In --json, `rate`, `lo` and `hi` are X's (the first player's) win rate and its
     Wilson 95% interval over `n` games; `o_rate` and `o_ci` are O's. A game stopped
@@ -327,10 +322,23 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     \b
     Example:
       bombsolve bombastic play --x greedy --o heuristic --games 200 --seed 42
+      bombsolve bombastic play --x human --o ismcts-heuristic-guarded:2000 --coach
     """
-    from bombsolve.solvers.bombastic import match_study, summarize
+    from bombsolve.solvers.bombastic import human_seat, match_study, summarize
     from bombsolve.solvers.common.runner import run_study
 
+    if human_seat(x, o) is not None:
+        from bombsolve.cli.bombastic_seat import play_human
+
+        source = click.get_current_context().get_parameter_source("games")
+        given = source is not None and source.name != "DEFAULT"
+        refused = {f"--games {games}": given and games != 1, "--out": out is not None}
+        refused.update({"--workers": workers is not None, "--scheduler": scheduler is not None})
+        refused["--json"] = as_json
+        play_human(x, o, seed, make_options(kw), coach, refused)
+        return
+    if coach:
+        raise BadInput("--coach needs a human seat; expected --x human or --o human")
     _check_out(out)
     options = make_options(kw)
     study = match_study(x, o, games, seed, options)

@@ -18,6 +18,7 @@ The rooms, in import order (each imports only rooms above it):
 * ``infostates_kernel`` the same count in Numba
 * ``agents``            who decides: the registry, views, `play_game`
 * ``replay``            one game turn by turn, in words
+* ``seat``              a person's seat against an agent: their view, choices, odds
 * ``study``             matches, tournaments, card values on the shared runner
 * ``game``              the contract's functions over a `Game` (state and chance)
 * ``warmup``            the kernels as `Kernel` records
@@ -96,6 +97,11 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     # Replays and studies.
     "replay_lines": ("replay", "replay_lines"),
     "replay_record": ("replay", "replay_record"),
+    # A person's seat.
+    "HUMAN": ("seat", "HUMAN"),
+    "human_seat": ("seat", "human_seat"),
+    "Session": ("seat", "Session"),
+    "odds_lines": ("seat", "odds_lines"),
     "match_study": ("study", "match_study"),
     "match_game_seed": ("study", "match_game_seed"),
     "summarize": ("study", "summarize"),

@@ -98,10 +98,21 @@ def describe(state: State, action: int) -> str:
 def replay_record(x: str, o: str, seed: int, options: Options) -> dict[str, Any]:
     """Return the game as a list of turns, each with decisions, events and knowledge."""
     result = play_game(make_agent(x), make_agent(o), seed, options)
+    return history_record(x, o, seed, options, result.state.history)
+
+
+def history_record(
+    x: str, o: str, seed: int, options: Options, history: list[int]
+) -> dict[str, Any]:
+    """Return a played game as `replay_record` does, from its decisions and chance moves.
+
+    `history` is `rules.State.history` of a game set up from ``SplitMix64(seed)``; `x` and
+    `o` only name who sat where (a seat played by a person, for one).
+    """
     state = State.setup(SplitMix64(seed), options)
     turns: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
-    for action in result.state.history:
+    for action in history:
         if state.phase == Phase.TURN:
             current = {
                 "turn": state.turn_number,
@@ -164,7 +175,12 @@ def _event(ev: list) -> str:
 
 def replay_lines(x: str, o: str, seed: int, options: Options) -> list[str]:
     """Return the replay as text lines."""
-    rec = replay_record(x, o, seed, options)
+    return record_lines(replay_record(x, o, seed, options))
+
+
+def record_lines(rec: dict[str, Any]) -> list[str]:
+    """Return a game record (`replay_record`, `history_record`) as the replay's text lines."""
+    x, o, seed = rec["x"], rec["o"], rec["seed"]
     out = [f"Bombastic, seed {seed}: {x} (X, first) vs {o} (O)"]
     for t in rec["turns"]:
         out.append("")
