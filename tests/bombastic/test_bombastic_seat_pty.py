@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import sys
 
+import pexpect  # a test dependency (pyproject's [test] extra): never skipped
 import pytest
-
-pexpect = pytest.importorskip("pexpect")
 
 PROMPT = r"Your choice \(1-(\d+), help, view, quit\): "
 
