@@ -483,33 +483,16 @@ def _study_row_text(s: dict) -> str:
     )
 
 
-def solve_command(
-    seed,
-    rank_,
-    deck,
-    state_file,
-    game: GameArgs,
-    node_limit,
-    shortest,
-    keep_most=False,
-    time_limit=None,
-    split_depth=None,
-    split_limit=None,
-) -> dict:
-    """Solve one deal or position and return the JSON-ready result (replay-checked); with
-    `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
-    # (`compiled` imports the kernel module; nothing compiles until a kernel function is
-    # first called)
+def start_position(seed, rank_, deck, state_file, game: GameArgs):
+    """The position a solve or a play session starts from, given by one of --seed, --rank,
+    --deck or --state: (state, the deal or None for --state, the position file's note on
+    its card set or None). Raises BadInput naming a bad value."""
     from bombsolve.solvers.allisbomb import (
         cards_version_note,
         compiled,
         deals,
-        is_proof,
         prepare,
-        rerun_command,
-        stars_lost,
         state_from_json,
-        transcript,
     )
 
     note = None
@@ -545,6 +528,38 @@ def solve_command(
         else:
             deal = deals.parse_deck(deck, cs)
         state = prepare(cs, deal)
+    return state, deal, note
+
+
+def solve_command(
+    seed,
+    rank_,
+    deck,
+    state_file,
+    game: GameArgs,
+    node_limit,
+    shortest,
+    keep_most=False,
+    time_limit=None,
+    split_depth=None,
+    split_limit=None,
+) -> dict:
+    """Solve one deal or position and return the JSON-ready result (replay-checked); with
+    `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
+    # (`compiled` imports the kernel module; nothing compiles until a kernel function is
+    # first called)
+    from bombsolve.solvers.allisbomb import (
+        compiled,
+        deals,
+        is_proof,
+        rerun_command,
+        stars_lost,
+        transcript,
+    )
+
+    state, deal, note = start_position(seed, rank_, deck, state_file, game)
+    config = state.config
+    cs = compiled(config).cards
     if shortest and keep_most:
         raise BadInput("--shortest and --keep-most ask for different wins; choose one")
     warm = {"seconds": 0.0}

@@ -95,6 +95,7 @@ _names(
     "transcript",
     "where_it_stops",
 )
+_names("search.session", "Session", "Verdict", "line_of_file", "position_before", "position_lines")
 _module("exhaust", "search.exhaust")
 # studies
 _names(
