@@ -863,14 +863,28 @@ def search_further(r: dict) -> str | None:
 
 @allisbomb.command(name="replay")
 @click.argument("file", type=click.Path(dir_okay=False))
-def replay_cmd(file) -> None:
+@click.option(
+    "--turn",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Show the position before this turn of the file's line (1 is its start).",
+)
+@click.option(
+    "--save-position",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="With --turn: write that position as a position file (for --state).",
+)
+@click.option("--play", "then_play", is_flag=True, help="With --turn: open `play` there.")
+def replay_cmd(file, turn, save_position, then_play) -> None:
     """Print a saved solve (`--save FILE` or `--json`) again, exactly as the solve printed
     it, with its lines played anew through the reference engine (a win's line must win).
     A file of a position and a line of your own (no verdict) prints its transcript.
 
     \b
-    Example:
+    Examples:
       bombsolve allisbomb --seed 42 --save deal42.json && bombsolve allisbomb replay deal42.json
+      bombsolve allisbomb replay deal42.json --turn 5 --save-position turn5.json
 
     \b
     Exit codes: 0 printed (a saved loss or undecided verdict too); 2 bad input: a file that
@@ -880,6 +894,13 @@ def replay_cmd(file) -> None:
     from bombsolve.solvers.allisbomb import replayed
 
     data = read_json_file(file, "solution file")
+    if turn is not None:
+        from bombsolve.cli.allisbomb_play import replay_turn
+
+        replay_turn(data, file, turn, save_position, then_play)
+        return
+    if save_position is not None or then_play:
+        raise BadInput("--save-position and --play need --turn K (the position before turn K)")
     if isinstance(data, dict) and "outcome" not in data:
         click.echo(_replay_bare_line(data, file))
         return

@@ -111,8 +111,7 @@ class _Loop:
         for line in position_lines(self.s.state):
             click.echo(line)
         if self.s.state.is_over():
-            v = self.s.verdict_of(self.s.state)
-            click.echo(f"the game is over: {v.outcome.upper()} ('undo' goes back)")
+            click.echo("('undo' goes back)")
             self.verdicts, self.groups = [], []
             return
         self.search()
@@ -378,6 +377,29 @@ def open_session(state, node_limit: int, time_limit: float | None, shortest: boo
     click.echo(f"game: {state.config.label()}")
     loader = kernel_loader(state.config, node_limit, shortest)
     run_session(Session(state, node_limit, time_limit, shortest, before_kernel=loader))
+
+
+def replay_turn(data, file: str, turn: int, save_position: str | None, then_play: bool) -> None:
+    """`replay FILE --turn K`: the position before turn K of the file's line; with
+    `save_position`, written as a position file; with `then_play`, a session from there."""
+    from bombsolve.solvers.allisbomb import line_of_file, position_before, position_lines
+    from bombsolve.solvers.common.files import check_output_file, write_text_atomic
+
+    start, line = line_of_file(data, file)
+    state = position_before(start, line, turn, file)
+    if save_position is not None:
+        check_output_file(save_position, "--save-position")
+    click.echo(f"{file}: the position before turn {turn} of its line of {len(line)} turns")
+    for text in position_lines(state):
+        click.echo(text)
+    if save_position is not None:
+        data = state.to_json()
+        write_text_atomic(save_position, json.dumps(data, indent=1) + "\n", "--save-position")
+        click.echo(f"saved to {save_position} (bombsolve allisbomb --state {save_position})")
+    if then_play:
+        from bombsolve.solvers.allisbomb import DEFAULT_NODE_LIMIT
+
+        open_session(state, DEFAULT_NODE_LIMIT, None, False)
 
 
 #: The solve command's options the session takes as they are (their parsing and checks).

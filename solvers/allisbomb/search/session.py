@@ -119,12 +119,16 @@ def best_move(moves) -> MoveVerdict | None:
 
 
 def position_lines(state: State) -> list[str]:
-    """The position in the transcript's notation (`replay.render_turns`): whose turn,
+    """The position in the transcript's notation (`replay.render_turns`): whose turn (or
+    the game's result once it is over),
     the DECK top first, each player's EQUIPPED CARDS, the DISCARD PILE top first, the cards
     out of play and the DESIRED DISH once known."""
     players = state.config.players
     who = f", player {state.active + 1} to play" if players > 1 else ""
-    lines = [f"turn {state.turn + 1}{who}"]
+    if state.is_over():
+        lines = [f"the game is over: {state.result().upper()}"]
+    else:
+        lines = [f"turn {state.turn + 1}{who}"]
     lines.append(
         "DECK (top first): " + (", ".join(state.label(c) for c in state.deck) or "(empty)")
     )
