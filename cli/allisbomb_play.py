@@ -219,12 +219,14 @@ class _Loop:
             return
         v = best.turn_verdict()
         wins = sum(1 for m in self.verdicts if m.verdict is not None and m.verdict.outcome == "win")
+        unknown = sum(1 for m in self.verdicts if m.verdict is None)
         click.echo(
             f"hint: {self._number_of(best.move)}: " + "; ".join(line.strip() for line in best.steps)
         )
         click.echo(
             f"    why: it wins in {v.turns} turn{'s' * (v.turns != 1)}{self._not_fewest(v)}, "
             f"the fewest of the {wins} move{'s' * (wins != 1)} of {len(self.verdicts)} that win"
+            + (f" ({unknown} not searched)" if unknown else "")
         )
 
     def line(self) -> None:
@@ -390,8 +392,9 @@ def replay_turn(data, file: str, turn: int, save_position: str | None, then_play
     if save_position is not None:
         check_output_file(save_position, "--save-position")
     click.echo(f"{file}: the position before turn {turn} of its line of {len(line)} turns")
-    for text in position_lines(state):
-        click.echo(text)
+    if not then_play:  # the session shows it
+        for text in position_lines(state):
+            click.echo(text)
     if save_position is not None:
         data = state.to_json()
         write_text_atomic(save_position, json.dumps(data, indent=1) + "\n", "--save-position")
