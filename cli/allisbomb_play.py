@@ -205,7 +205,7 @@ class _Loop:
         return True
 
     def hint(self) -> None:
-        from bombsolve.solvers.allisbomb.search.session import best_move
+        from bombsolve.solvers.allisbomb import best_move
 
         best = best_move(self.verdicts)
         if best is None:
