@@ -884,7 +884,7 @@ def replay_cmd(file, turn, save_position, then_play) -> None:
     \b
     Examples:
       bombsolve allisbomb --seed 42 --save deal42.json && bombsolve allisbomb replay deal42.json
-      bombsolve allisbomb replay deal42.json --turn 5 --save-position turn5.json
+      bombsolve allisbomb --seed 0 --save deal.json && bombsolve allisbomb replay deal.json --turn 5 --save-position turn5.json
 
     \b
     Exit codes: 0 printed (a saved loss or undecided verdict too); 2 bad input: a file that

@@ -420,7 +420,8 @@ def play(game, **start) -> None:
     \b
     Examples:
       bombsolve allisbomb play --seed 0
-      bombsolve allisbomb play --deck "EGGS,PANCAKES,..." --expansions mosquitos
+      bombsolve allisbomb play --blitz --deck "KING,CROISSANT,PROPHET OF CROISSANT,PROPHET OF PANCAKES,PANCAKES,RASCAL,LIBRARIAN,PROPHET OF EGGS,PRINCESS,JOKER,EGGS,GUARDIAN,MENDER"
+      bombsolve allisbomb play --state position.json
       printf 'hint\\n1\\nundo\\nquit\\n' | bombsolve allisbomb play --seed 0
 
     \b
