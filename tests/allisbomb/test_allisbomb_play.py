@@ -294,3 +294,23 @@ def test_replay_turn_refuses_a_turn_off_the_line(tmp_path, args, said):
     r = CliRunner().invoke(cli, ["allisbomb", "replay", str(solved), *args])
     assert r.exit_code == 2 and said in r.output and "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_the_readme_play_transcript_is_what_the_session_prints():
+    """README.md, "At the table": the quoted pipe session is printed as quoted (a line with
+    '...' elides, the seconds aside), in order, with its own commands."""
+    from pathlib import Path
+
+    seconds = re.compile(r"in \d+\.\d+ s,")
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    at = text.index("```text\n", text.index("### At the table")) + len("```text\n")
+    quoted = text[at : text.index("```", at)].splitlines()
+    typed = re.match(r"\$ printf '(.*)' \| bombsolve allisbomb play --seed 0$", quoted[0])
+    commands = typed.group(1).split("\\n")[:-1]
+    printed = [seconds.sub("in S s,", line) for line in _session(commands)]
+    shown = [seconds.sub("in S s,", line) for line in quoted[1:] if "..." not in line]
+    assert len(shown) > 20
+    rest = iter(printed)
+    missing = [line for line in shown if not any(line == p for p in rest)]
+    assert not missing, f"README.md quotes lines the session does not print: {missing[:3]}"
+    assert printed[-1] == "session ended"
