@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bombsolve.solvers.allisbomb.rules.positions import check_solution
+from bombsolve.solvers.allisbomb.rules.positions import check_position, check_solution
 from bombsolve.solvers.allisbomb.rules.rules import (
     OUT,
     Ending,
@@ -330,7 +330,7 @@ class Session:
 
     def position_json(self) -> dict:
         """The current position as a position file (format 2) that --state reads back."""
-        data = self.state.to_json()
+        data = check_position(self.state.to_json())
         back = state_from_json(data)  # what --state will read: refuse to write anything else
         if back.key() != self.state.key():
             raise BadInput("the position does not read back the same; not saved")
