@@ -314,3 +314,22 @@ def test_the_readme_play_transcript_is_what_the_session_prints():
     missing = [line for line in shown if not any(line == p for p in rest)]
     assert not missing, f"README.md quotes lines the session does not print: {missing[:3]}"
     assert printed[-1] == "session ended"
+
+
+@pytest.mark.slow  # loads (on a fresh clone: compiles) the kernel's solve form
+def test_the_kernel_answers_past_the_reference_budget_with_the_same_verdicts(monkeypatch):
+    import functools
+
+    import bombsolve.solvers.allisbomb.search.session as session
+
+    by_reference = [m.verdict for m in Session(_start()).move_verdicts()]
+    # a budget of 10 positions: every move but the quickest goes on to the kernel
+    monkeypatch.setattr(session, "solve_first", functools.partial(session.solve_first, budget=10))
+    lines = _session([])
+    searched = next(line for line in lines if line.startswith("(verdicts of 6 moves: "))
+    assert "by the Numba kernel" in searched
+    s = Session(_start())
+    by_kernel = [m.verdict for m in s.move_verdicts()]
+    assert s.engines.get("kernel", 0) >= 1
+    assert [v.outcome for v in by_kernel] == [v.outcome for v in by_reference]
+    assert "verdict: WIN in 12 turns (hint: 1.2)" in lines
