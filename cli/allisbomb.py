@@ -487,33 +487,16 @@ def _study_row_text(s: dict) -> str:
     )
 
 
-def solve_command(
-    seed,
-    rank_,
-    deck,
-    state_file,
-    game: GameArgs,
-    node_limit,
-    shortest,
-    keep_most=False,
-    time_limit=None,
-    split_depth=None,
-    split_limit=None,
-) -> dict:
-    """Solve one deal or position and return the JSON-ready result (replay-checked); with
-    `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
-    # (`compiled` imports the kernel module; nothing compiles until a kernel function is
-    # first called)
+def start_position(seed, rank_, deck, state_file, game: GameArgs):
+    """The position a solve or a play session starts from, given by one of --seed, --rank,
+    --deck or --state: (state, the deal or None for --state, the position file's note on
+    its card set or None). Raises BadInput naming a bad value."""
     from bombsolve.solvers.allisbomb import (
         cards_version_note,
         compiled,
         deals,
-        is_proof,
         prepare,
-        rerun_command,
-        stars_lost,
         state_from_json,
-        transcript,
     )
 
     note = None
@@ -549,6 +532,38 @@ def solve_command(
         else:
             deal = deals.parse_deck(deck, cs)
         state = prepare(cs, deal)
+    return state, deal, note
+
+
+def solve_command(
+    seed,
+    rank_,
+    deck,
+    state_file,
+    game: GameArgs,
+    node_limit,
+    shortest,
+    keep_most=False,
+    time_limit=None,
+    split_depth=None,
+    split_limit=None,
+) -> dict:
+    """Solve one deal or position and return the JSON-ready result (replay-checked); with
+    `split_depth`, a deal the search leaves undecided is split (`split.solve_split`)."""
+    # (`compiled` imports the kernel module; nothing compiles until a kernel function is
+    # first called)
+    from bombsolve.solvers.allisbomb import (
+        compiled,
+        deals,
+        is_proof,
+        rerun_command,
+        stars_lost,
+        transcript,
+    )
+
+    state, deal, note = start_position(seed, rank_, deck, state_file, game)
+    config = state.config
+    cs = compiled(config).cards
     if shortest and keep_most:
         raise BadInput("--shortest and --keep-most ask for different wins; choose one")
     warm = {"seconds": 0.0}
@@ -852,14 +867,28 @@ def search_further(r: dict) -> str | None:
 
 @allisbomb.command(name="replay")
 @click.argument("file", type=click.Path(dir_okay=False))
-def replay_cmd(file) -> None:
+@click.option(
+    "--turn",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Show the position before this turn of the file's line (1 is its start).",
+)
+@click.option(
+    "--save-position",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="With --turn: write that position as a position file (for --state).",
+)
+@click.option("--play", "then_play", is_flag=True, help="With --turn: open `play` there.")
+def replay_cmd(file, turn, save_position, then_play) -> None:
     """Print a saved solve (`--save FILE` or `--json`) again, exactly as the solve printed
     it, with its lines played anew through the reference engine (a win's line must win).
     A file of a position and a line of your own (no verdict) prints its transcript.
 
     \b
-    Example:
+    Examples:
       bombsolve allisbomb --seed 42 --save deal42.json && bombsolve allisbomb replay deal42.json
+      bombsolve allisbomb --seed 0 --save deal.json && bombsolve allisbomb replay deal.json --turn 5 --save-position turn5.json
 
     \b
     Exit codes: 0 printed (a saved loss or undecided verdict too); 2 bad input: a file that
@@ -869,6 +898,13 @@ def replay_cmd(file) -> None:
     from bombsolve.solvers.allisbomb import replayed
 
     data = read_json_file(file, "solution file")
+    if turn is not None:
+        from bombsolve.cli.allisbomb_play import replay_turn
+
+        replay_turn(data, file, turn, save_position, then_play)
+        return
+    if save_position is not None or then_play:
+        raise BadInput("--save-position and --play need --turn K (the position before turn K)")
     if isinstance(data, dict) and "outcome" not in data:
         click.echo(_replay_bare_line(data, file))
         return

@@ -289,6 +289,9 @@ def _register() -> None:
     from bombsolve.cli.allisbomb_exhaust import exhaust
 
     allisbomb.add_command(exhaust)
+    from bombsolve.cli.allisbomb_play import play
+
+    allisbomb.add_command(play)
 
 
 _register()

@@ -10,7 +10,8 @@ Rooms, in import order (a room imports only the rooms before it, and bombsolve.s
 - `rules`    the plain-Python reference engine, positions, deals, re-run commands.
 - `kernel`   the same rules compiled with Numba: state layout, pruning, the DFS kernels.
 - `search`   the reference search, the solver and its escalation and split, the Blitz
-             count, heuristic players, explanations of a loss, replaying a line.
+             count, heuristic players, explanations of a loss, replaying a line, the
+             play session.
 - `studies`  sweeps, Campaign Mode, sensitivity, the rulebook's targets, reports, charts.
 The card files themselves live in `solvers/allisbomb/data/`.
 """
@@ -94,6 +95,15 @@ _names(
     "rerun_of",
     "transcript",
     "where_it_stops",
+)
+_names(
+    "search.session",
+    "Session",
+    "Verdict",
+    "best_move",
+    "line_of_file",
+    "position_before",
+    "position_lines",
 )
 _module("exhaust", "search.exhaust")
 # studies

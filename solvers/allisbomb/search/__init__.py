@@ -9,6 +9,7 @@
 - `registry`  the agents behind one name each and one signature, `act(view, legal, rng)`.
 - `explain`   why a game is lost, in the rulebook's words.
 - `replay`    a line played through the reference engine, turn by turn (a win's proof).
+- `session`   a game followed turn by turn: each move's verdict, grouped by card; undo.
 
 Imports: the cards, rules and kernel rooms and bombsolve.solvers.common.
 """
