@@ -120,10 +120,15 @@ def test_a_sweep_without_heuristic_deals_draws_no_skill_gap(report_page, tmp_pat
     assert not list(tmp_path.glob("skill_gap.*"))
     assert (tmp_path / "win_rate_by_config.png").exists()
     page = (tmp_path / "index.html").read_text()
-    assert "Skill gap" not in page and "skill_gap" not in page
-    # the study with heuristic deals has both, its table and its chart
-    assert (report_page / "skill_gap.png").exists() and (report_page / "skill_gap.csv").exists()
-    assert "Skill gap" in (report_page / "index.html").read_text()
+    # neither its table's title nor its chart (whose caption names its data file)
+    assert "Skill gap:" not in page and "skill_gap.csv" not in page
+    # the combined report has both, its table and its chart, of the configuration whose
+    # deals the heuristic players played alone (a's blitz, not b's base)
+    assert (report_page / "skill_gap.png").exists()
+    assert (report_page / "skill_gap.csv").read_text().splitlines()[1].startswith("blitz,")
+    assert len((report_page / "skill_gap.csv").read_text().splitlines()) == 2
+    both = (report_page / "index.html").read_text()
+    assert "Skill gap:" in both and "skill_gap.csv" in both
 
 
 def test_every_sweep_chart_carries_its_studies_caption_and_its_data(report_page):

@@ -407,15 +407,16 @@ def _quiet(_: str) -> None:
     return None
 
 
-def played_heuristics(summary: pd.DataFrame) -> bool:
-    """Whether any heuristic player played a deal (``--heuristic-deals``): else the skill
-    gap has nothing to show, and neither its table nor its chart is written."""
+def played_heuristics(summary: pd.DataFrame) -> pd.Series:
+    """Per configuration, whether a heuristic player played any of its deals
+    (``--heuristic-deals``): the skill gap shows those alone, and none at all (neither its
+    table nor its chart) when no configuration has one."""
+    played = pd.Series(False, index=summary.index)
     for player in HEURISTICS:
-        played = summary.get(f"{player}_deals")
-        if f"{player}_rate" in summary.columns and played is not None:
-            if pd.to_numeric(played, errors="coerce").fillna(0).any():
-                return True
-    return False
+        deals = summary.get(f"{player}_deals")
+        if f"{player}_rate" in summary.columns and deals is not None:
+            played |= pd.to_numeric(deals, errors="coerce").fillna(0) > 0
+    return played
 
 
 def draw_report(
@@ -463,11 +464,12 @@ def draw_report(
 
     step("win_rate_by_config")
     charts.win_rates_chart(summary, out, caption)
-    if played_heuristics(summary):
+    played = played_heuristics(summary)
+    if played.any():
         step("skill_gap")
-        gap = skill_gap_table(summary)
+        gap = skill_gap_table(summary[played])
         table("skill_gap", gap, [c for c in gap.columns if c not in ("config", "deals")])
-        charts.skill_gap_chart(summary, out, caption)
+        charts.skill_gap_chart(summary[played].reset_index(drop=True), out, caption)
     else:
         # an earlier report's skill gap in this folder would read as this one's
         for ext in ("png", "svg", "csv", "md"):
