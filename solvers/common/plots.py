@@ -90,7 +90,7 @@ def save_chart(
     fig.set_dpi(150)  # the PNG's: its text measured once for the layout and the draw
     fig.draw_without_rendering()
     box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.15)
-    fig.set_layout_engine("none")
+    fig.set_layout_engine(None)  # no layout engine: savefig then draws once, no dry run
     paths = []
     for ext in ("png", "svg"):
         path = out / f"{stem}.{ext}"
