@@ -530,25 +530,26 @@ def page_table(name: str, df: pd.DataFrame) -> pd.DataFrame:
     """A report table as the page shows it: readable column names, percents with their
     95% intervals, counts with separators (the CSV beside keeps every raw column)."""
     if name == "summary":
-        return pd.DataFrame(
-            {
-                "configuration": df["config"],
-                "deals": df["deals"].map(_count),
-                "wins": df["wins"].map(_count),
-                "losses": df["losses"].map(_count),
-                "undecided": df["undecided"].map(_count),
-                "perfect-play win rate [95% CI]": [
-                    _pct(r, lo, hi)
-                    for r, lo, hi in zip(df["win_rate"], df["win_lo"], df["win_hi"], strict=True)
-                ],
-                "interval half-width (points)": df["half_width_pp"].map(lambda v: _count(v, 2)),
-                "median positions": df["nodes_median"].map(_count),
-                "positions, 99th percentile": df["nodes_p99"].map(_count),
-                "most positions": df["nodes_max"].map(_count),
-                "median turns of the first win found": df["solution_len_median"].map(_count),
-                "median ms a deal": df["ms_median"].map(lambda v: _count(v, 2)),
-            }
-        )
+        t = pd.DataFrame({"configuration": df["config"]})
+        for col in ("deals", "wins", "losses", "undecided"):
+            if col in df.columns:
+                t[col] = df[col].map(_count)
+        t["perfect-play win rate [95% CI]"] = [
+            _pct(r, lo, hi)
+            for r, lo, hi in zip(df["win_rate"], df["win_lo"], df["win_hi"], strict=True)
+        ]
+        # a report written by an earlier version may lack some: those are left out
+        for col, head, digits in (
+            ("half_width_pp", "interval half-width (points)", 2),
+            ("nodes_median", "median positions", 0),
+            ("nodes_p99", "positions, 99th percentile", 0),
+            ("nodes_max", "most positions", 0),
+            ("solution_len_median", "median turns of the first win found", 0),
+            ("ms_median", "median ms a deal", 2),
+        ):
+            if col in df.columns:
+                t[head] = df[col].map(lambda v, d=digits: _count(v, d))
+        return t
     if name == "skill_gap":
         t = pd.DataFrame({"configuration": df["config"]})
         if "deals" in df.columns:
@@ -567,7 +568,11 @@ def page_table(name: str, df: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(
             {
                 "configuration": df["config"],
-                "how the lost deals' lines end": df["losing_ends"],
+                "how the lost deals' lines end": (
+                    df["losing_ends"]
+                    if "losing_ends" in df.columns
+                    else df["loss_reason"].map(losing_ends_text)
+                ),
                 "deals": df["deals"].map(_count),
                 "share of the losses": df["share_of_losses"].map(lambda v: _pct(v, digits=1)),
             }
