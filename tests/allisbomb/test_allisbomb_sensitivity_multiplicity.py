@@ -77,3 +77,21 @@ def test_a_change_of_one_deal_in_2000_prints_as_0_05_points_not_0_1_percent():
     assert row["change, points [95% CI]"].startswith("+0.05 [")
     assert row["base win rate"] == "98.00%" and row["edited win rate"] == "98.05%"
     assert "e-" not in row["p"] and "e+" not in row["p"]
+
+
+def test_one_comparison_needs_no_correction_and_says_none(tmp_path):
+    from bombsolve.solvers.allisbomb.studies.sensitivity import tornado
+
+    eff = effects(*_study(300, {"VARIANT": (11, 2)}))
+    assert correction_note(eff) == ""
+    assert "tried at once" not in headline(eff)
+    tornado(eff, tmp_path, "STAND-IN cards; test", top=5)
+    assert "Holm" not in (tmp_path / "tornado.svg").read_text()
+
+
+def test_many_edits_tornado_names_the_correction(tmp_path):
+    from bombsolve.solvers.allisbomb.studies.sensitivity import tornado
+
+    eff = effects(*_study(300, {"BIG": (0, 40), "JOKER": (11, 2), "NONE": (0, 0)}))
+    tornado(eff, tmp_path, "STAND-IN cards; test", top=5)
+    assert "survives Holm's correction over all 3 edits" in (tmp_path / "tornado.svg").read_text()

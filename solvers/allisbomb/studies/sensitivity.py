@@ -295,8 +295,8 @@ def correction_note(effects_df: pd.DataFrame) -> str:
     """The words on the multiplicity correction under every table or chart of the effects:
     how many survive Holm's and Benjamini-Hochberg's, over all the edits tried."""
     n = len(effects_df)
-    if "holm" not in effects_df.columns:
-        return ""
+    if "holm" not in effects_df.columns or n < 2:
+        return ""  # one comparison (a --variant file) needs no correction
     holm_kept = int(effects_df["holm"].sum())
     bh_kept = int(effects_df["bh"].sum())
     raw = int((effects_df["p_value"] < ALPHA).sum())
@@ -545,7 +545,11 @@ def tornado(effects_df: pd.DataFrame, out_dir: Path, text: str, top: int = 20) -
         np.maximum(diff - df["lo"].to_numpy() * 100, 0),
         np.maximum(df["hi"].to_numpy() * 100 - diff, 0),
     ]
-    kept = df["holm"].to_numpy(dtype=bool) if "holm" in df.columns else np.ones(len(df), bool)
+    kept = (
+        df["holm"].to_numpy(dtype=bool)
+        if correction_note(effects_df)
+        else np.ones(len(df), dtype=bool)
+    )
     bars = ax.barh(
         y, diff, color=colours, xerr=err, capsize=2.5, error_kw={"lw": 0.9, "ecolor": "#333"}
     )
