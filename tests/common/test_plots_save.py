@@ -1,11 +1,10 @@
 """save_chart draws a figure once per format after one layout pass (bbox_inches='tight' drew
-each format twice, re-running the constrained layout), keeps the caption under the axes,
-and the difficulty chart's log axis reads 1,000, not 10^3."""
+each format twice, re-running the constrained layout), and keeps the caption under the
+axes."""
 
 from __future__ import annotations
 
 import matplotlib.figure
-import pandas as pd
 
 from bombsolve.solvers.common.plots import new_figure, save_chart
 from tests.common.svg import svg_text, words
@@ -26,13 +25,3 @@ def test_save_chart_draws_each_format_once(tmp_path, monkeypatch):
     assert [p.suffix for p in paths] == [".png", ".svg"]
     assert words(caption) in words(svg_text(tmp_path / "chart.svg"))
 
-
-def test_difficulty_axis_prints_thousands_not_powers_of_ten(tmp_path):
-    from bombsolve.solvers.allisbomb.studies.charts import difficulty_chart
-
-    counts = pd.DataFrame(
-        {"config": "base", "nodes": [5, 50, 500, 5000, 20000], "deals": [1, 2, 3, 2, 1]}
-    )
-    difficulty_chart(counts, ["base"], tmp_path, "STAND-IN cards; test")
-    text = svg_text(tmp_path / "difficulty_cdf.svg")
-    assert "1,000" in text and "10,000" in text
