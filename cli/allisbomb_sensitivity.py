@@ -81,7 +81,10 @@ def sensitivity(
     Writes DIR/report: effects.csv/.parquet/.md (one row per edit), flips.csv (every deal
     whose verdict flipped, with the commands that open it, to be run in DIR/report), cards/
     (each edit's card file) and tornado.png/.svg. The interval is Tango's score interval for
-    paired proportions; undecided deals count against the claim at each end.
+    paired proportions; undecided deals count against the claim at each end. With many
+    edits tried at once some intervals exclude 0 by chance: each edit's p-value says whether
+    it survives Holm's correction (family-wise error 5%; marked in the tables, solid in the
+    tornado) and Benjamini-Hochberg's (false discovery rate 5%; in effects.csv).
 
     \b
     Examples:

@@ -290,8 +290,10 @@ def _redraw(folder: Path, report_dir: Path | None = None) -> None:
     manifest = _sweep_manifest(folder)
     text = caption(manifest)
     target = report_dir or folder / "report"
-    written, missing = redraw_report(folder / "report", text, target)
-    _index_page(target, text, {str(folder): manifest}, skip=missing)
+    with _progress() as step:
+        written, missing = redraw_report(folder / "report", text, target, step)
+        step("index.html")
+        _index_page(target, text, {str(folder): manifest}, skip=missing)
     click.echo(headline_table(_read_table(written["summary"])))
     click.echo(text)
     click.echo(
@@ -330,8 +332,10 @@ def _report(out: Path, rows, report_dir: Path | None = None) -> None:
     labels = manifest["identity"]["params"]["labels"]
     text = caption(manifest)
     target = report_dir or out / "report"
-    write_report(rows, target, text, order=labels)
-    _index_page(target, text, {str(out): manifest})
+    with _progress() as step:
+        write_report(rows, target, text, order=labels, progress=step)
+        step("index.html")
+        _index_page(target, text, {str(out): manifest})
     click.echo(headline_table(summarize(rows, labels)))
     click.echo(text)
     click.echo(f"tables and charts: {target} (a page of them all: {target / 'index.html'})")
@@ -361,12 +365,22 @@ def _report_many(folders: list[Path], target: Path, load) -> None:
         captions.append(f"{folder}: {caption(manifest)}")
     rows = pd.concat(frames, ignore_index=True)
     text = " | ".join(captions)
-    write_report(rows, target, text, order=labels)
-    _index_page(target, text, manifests)
+    with _progress() as step:
+        write_report(rows, target, text, order=labels, progress=step)
+        step("index.html")
+        _index_page(target, text, manifests)
     click.echo(headline_table(summarize(rows, labels)))
     for line in captions:
         click.echo(line)
     click.echo(f"tables and charts: {target} (a page of them all: {target / 'index.html'})")
+
+
+def _progress():
+    """The report's progress: a bar of its steps on a terminal, a line every 10 s in logs."""
+    from bombsolve.cli.progress import StepProgress
+    from bombsolve.solvers.allisbomb import REPORT_STEPS
+
+    return StepProgress("report", len(REPORT_STEPS) + 1)
 
 
 def _index_page(target: Path, text: str, manifests, skip=()) -> None:

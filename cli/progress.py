@@ -155,3 +155,44 @@ def reporting(quiet: bool = False) -> AbstractContextManager[None]:
     """Report the progress of every study run inside the block as a command does
     (`study_progress`): for the scripts that run studies."""
     return report_progress(study_progress(quiet))
+
+
+class StepProgress:
+    """The progress of work done in named steps (a report's tables, then each chart): a bar
+    of steps on a terminal naming the one under way; in logs and pipes a plain line every
+    `LOG_EVERY` seconds, as a study prints. Called with each step's name as it starts;
+    `close` when done (or use it as a context manager)."""
+
+    def __init__(self, name: str, steps: int, enabled: bool | None = None) -> None:
+        bar = wants_progress() if enabled is None else enabled
+        self.name, self.steps = name, steps
+        self.bar = progress_bar(steps, name, unit="step", enabled=bar)
+        self.lines = not bar
+        self.start = self.last = time.monotonic()
+        self.started = 0
+
+    def __call__(self, step: str) -> None:
+        if self.started:
+            self.bar.update(1)
+        self.started += 1
+        self.bar.set_postfix_str(step)
+        now = time.monotonic()
+        if self.lines and now - self.last >= LOG_EVERY:
+            self.last = now
+            print(
+                f"{self.name}: step {self.started} of at most {self.steps} ({step}), "
+                f"{_duration(now - self.start)} so far",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def close(self) -> None:
+        """Fill the bar (steps not needed were skipped) and close it."""
+        self.bar.update(self.bar.total - self.bar.n)
+        self.bar.close()
+
+    def __enter__(self) -> StepProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

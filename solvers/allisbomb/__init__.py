@@ -126,6 +126,7 @@ _names(
     "studies.report",
     "campaign_caption",
     "headline_table",
+    "REPORT_STEPS",
     "redraw_report",
     "summarize",
     "to_markdown",

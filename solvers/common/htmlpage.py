@@ -1,10 +1,12 @@
 """A study report as one self-contained HTML page (DESIGN.md, "Truth of results").
 
-`write_index_html` writes ``index.html`` beside a report's tables and charts: every table
-as an HTML table, every chart embedded as a PNG data URI, and each study's manifest (rules,
-cards, provenance, seeds, version) in plain sections. The page asks for nothing outside
-itself (no scripts, fonts, style sheets or images by address), so it reads offline, can
-be mailed or pasted as it is, and prints.
+`write_index_html` writes ``index.html`` beside a report's tables and charts, in the order
+a reader wants them: the headline tables first, then the charts (embedded as PNG data URIs),
+then the detail tables folded (``<details>``), then each study's manifest (rules, cards,
+provenance, seeds, version) in plain sections. The page asks for nothing outside itself (no
+scripts, fonts, style sheets or images by address), so it reads offline, can be mailed or
+pasted as it is, and prints. It fits a 1,280-pixel window and a 375-pixel phone: a table
+wider than the page scrolls inside its own box, and long words (paths, hashes) wrap.
 """
 
 from __future__ import annotations
@@ -23,16 +25,22 @@ from bombsolve.solvers.common.files import write_text_atomic
 
 _STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 1100px; margin: 2em auto;
-       padding: 0 1em; color: #222; }
+       padding: 0 1em; color: #222; overflow-wrap: anywhere; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
-table { border-collapse: collapse; margin: .5em 0 1.5em; font-size: 13px; }
+.scroll { max-width: 100%; overflow-x: auto; margin: .5em 0 1.5em; }
+table { border-collapse: collapse; font-size: 13px; overflow-wrap: normal; }
 th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; }
-th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }
-figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #eee; }
+td { white-space: nowrap; }
+th { background: #f2f2f2; vertical-align: bottom; }
+td:first-child, th:first-child { text-align: left; }
+figure { margin: 1em 0 2em; } figure img { max-width: 100%; height: auto;
+                                           border: 1px solid #eee; }
 figcaption, .caption { color: #555; font-size: 12px; }
+details { margin: .5em 0; } summary { cursor: pointer; font-weight: 600; }
 code, pre { font: 12px ui-monospace, monospace; background: #f7f7f7; }
 pre { padding: .6em; overflow-x: auto; white-space: pre-wrap; }
-dl { display: grid; grid-template-columns: max-content auto; gap: 2px 1em; }
+dl { display: grid; grid-template-columns: minmax(5em, max-content) minmax(0, 1fr);
+     gap: 2px 1em; }
 dt { font-weight: 600; } dd { margin: 0; }
 """
 
@@ -41,8 +49,26 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
+def _number(x: float) -> str:
+    """A float cell without scientific notation: 16,370 or 0.9125."""
+    if x != x:  # NaN
+        return ""
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.4g}" if abs(x) >= 1e-3 else f"{x:.6f}"
+
+
 def _table(df: pd.DataFrame) -> str:
-    return df.to_html(index=False, border=0, na_rep="", float_format=lambda x: f"{x:.4g}")
+    ints = {
+        c: (lambda v: f"{v:,}")
+        for c in df.columns
+        if pd.api.types.is_integer_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
+    }
+    html_table = df.to_html(index=False, border=0, na_rep="", float_format=_number, formatters=ints)
+    return f"<div class='scroll'>{html_table}</div>"
+
+
+def path_words(path: Path) -> str:
+    """A chart's file stem as words: 'win_rate_by_config' -> 'win rate by config'."""
+    return path.stem.replace("_", " ")
 
 
 def _image(path: Path) -> str:
@@ -86,26 +112,42 @@ def write_index_html(
     title: str,
     caption: str,
     tables: Sequence[tuple[str, pd.DataFrame]],
-    charts: Sequence[Path],
+    charts: Sequence[Path | tuple[Path, str]],
     manifests: Mapping[str, Mapping[str, Any]],
+    headline: Sequence[tuple[str, pd.DataFrame]] = (),
 ) -> Path:
-    """Write ``folder/index.html``: `tables` (title, rows), `charts` (PNG files, embedded),
-    the `caption` under each, and each study's manifest. Returns its path."""
+    """Write ``folder/index.html``: the `headline` tables (title, rows) open at the top,
+    then `charts` (PNG files, embedded; each alone or with the words under it), then the
+    detail `tables` (title, rows), each folded, then each study's manifest; the `caption`
+    (provenance) under the title and under every chart and table. Empty tables are left
+    out. Returns its path."""
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{_e(title)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>{_e(title)}</h1><p class='caption'>{_e(caption)}</p>",
-        "<h2>Tables</h2>",
+        f"<h1>{_e(title)}</h1>",
     ]
-    for name, df in tables:
-        parts.append(f"<h3>{_e(name)}</h3>{_table(df)}")
-    parts.append("<h2>Charts</h2>")
-    for path in charts:
+    provenance = f"<p class='caption'>{_e(caption)}</p>"
+    for name, df in headline:
+        if len(df):
+            parts.append(f"<h2>{_e(name)}</h2>{_table(df)}{provenance}")
+    if charts:
+        parts.append("<h2>Charts</h2>")
+    for chart in charts:
+        path, words = chart if isinstance(chart, tuple) else (chart, path_words(chart))
         beside = path.with_suffix(".csv")
         data = f" Its data: <code>{_e(beside.name)}</code>." if beside.exists() else ""
+        parts.append(f"<figure>{_image(path)}<figcaption>{_e(words)}{data}</figcaption></figure>")
+    shown = [(name, df) for name, df in tables if len(df)]
+    if shown:
+        parts.append("<h2>Detail tables</h2>")
+    for name, df in shown:
         parts.append(
-            f"<figure>{_image(path)}<figcaption>{_e(path.stem)}.{data}</figcaption></figure>"
+            f"<details><summary>{_e(name)} ({len(df):,} rows)</summary>{_table(df)}"
+            f"{provenance}</details>"
         )
+    if not headline:
+        parts.insert(4, provenance)
     parts.append("<h2>How these figures were made</h2>")
     for name, manifest in manifests.items():
         parts.append(_manifest_section(name, manifest))

@@ -112,6 +112,44 @@ def tango_paired(
     return (est, lower, upper)
 
 
+def _score_at_zero(first_only: int, second_only: int) -> float:
+    """Tango's statistic at difference 0 (McNemar's): (c - b) / sqrt(b + c), 0 with no
+    discordant pair."""
+    b, c = first_only, second_only
+    return 0.0 if b + c == 0 else (c - b) / math.sqrt(b + c)
+
+
+def paired_p_value(table: list[list[int]]) -> float:
+    """The two-sided p-value of "no difference" that `paired_difference`'s interval inverts:
+    the least 1 - confidence at which that interval excludes 0.
+
+    The interval's low end comes from the table with the first set's undecided deals read
+    as wins and the second's as losses, its high end from the opposite table (module doc),
+    so the p-value is the smaller of the two one-sided score tests at 0 on those tables,
+    doubled (Tango's statistic at 0 is McNemar's).
+
+    >>> t = [[40, 15, 0], [5, 40, 0], [0, 0, 0]]  # rows: first LOSS, WIN, UNDECIDED
+    >>> round(paired_p_value(t), 4)
+    0.0253
+    >>> paired_p_value([[50, 0, 0], [0, 50, 0], [0, 0, 0]])
+    1.0
+    """
+    t = [[int(table[x][y]) for y in range(3)] for x in range(3)]
+    W, L, U = WIN, LOSS, UNDECIDED
+
+    def discordant(first_u: int, second_u: int) -> tuple[int, int]:
+        cell = [[0, 0], [0, 0]]
+        for x in range(3):
+            for y in range(3):
+                cell[first_u if x == U else x][second_u if y == U else y] += t[x][y]
+        return cell[W][L], cell[L][W]
+
+    up = _score_at_zero(*discordant(W, L))  # lower end above 0 when this exceeds z
+    down = _score_at_zero(*discordant(L, W))  # upper end below 0 when this is below -z
+    s = max(up, -down, 0.0)
+    return min(1.0, math.erfc(s / math.sqrt(2)))
+
+
 @dataclass(frozen=True)
 class PairedDifference:
     """``rate(second) - rate(first)`` on the same deals, with its 95% interval (module doc).
@@ -175,4 +213,11 @@ def paired_difference(table: list[list[int]], z: float = Z95) -> PairedDifferenc
     )
 
 
-__all__ = ["METHOD", "tango_paired", "newcombe_paired", "paired_difference", "PairedDifference"]
+__all__ = [
+    "METHOD",
+    "tango_paired",
+    "paired_p_value",
+    "newcombe_paired",
+    "paired_difference",
+    "PairedDifference",
+]

@@ -81,12 +81,21 @@ def save_chart(
     )
     wrapped = "\n".join(lines)
     fig.get_layout_engine().set(h_pad=0.1)
-    fig.text(0.01, 0.0, wrapped, ha="left", va="top", fontsize=7, color="#555555", wrap=True)
+    # already wrapped to the figure's width: matplotlib's own wrapping (wrap=True) would
+    # measure the caption word by word at every draw, the costliest part of a chart
+    fig.text(0.01, 0.0, wrapped, ha="left", va="top", fontsize=7, color="#555555")
+    # Lay the figure out and find its tight box once, then freeze the layout: each format
+    # is then one plain draw, where bbox_inches="tight" drew it twice per format, with the
+    # constrained layout run again each time.
+    fig.set_dpi(150)  # the PNG's: its text measured once for the layout and the draw
+    fig.draw_without_rendering()
+    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.15)
+    fig.set_layout_engine(None)  # no layout engine: savefig then draws once, no dry run
     paths = []
     for ext in ("png", "svg"):
         path = out / f"{stem}.{ext}"
         with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=ext, dpi=150, bbox_inches="tight", pad_inches=0.15)
+            fig.savefig(tmp, format=ext, dpi=150, bbox_inches=box)
         paths.append(path)
     plt.close(fig)
     return paths + ([out / f"{stem}.csv"] if data is not None else [])

@@ -151,3 +151,15 @@ def test_loss_reasons_keep_each_configuration_together_most_common_first():
     assert list(t["config"]) == ["a", "a", "b", "b"]
     assert list(t["loss_reason"]) == ["CYCLE", "DREW_TOO_MANY", "CYCLE", "DREW_TOO_MANY"]
     assert list(t["deals"]) == [3, 3, 5, 1]
+
+
+def test_difficulty_axis_prints_thousands_not_powers_of_ten(tmp_path):
+    from bombsolve.solvers.allisbomb.studies.charts import difficulty_chart
+    from tests.common.svg import svg_text
+
+    counts = pd.DataFrame(
+        {"config": "base", "nodes": [5, 50, 500, 5000, 20000], "deals": [1, 2, 3, 2, 1]}
+    )
+    difficulty_chart(counts, ["base"], tmp_path, "STAND-IN cards; test")
+    text = svg_text(tmp_path / "difficulty_cdf.svg")
+    assert "1,000" in text and "10,000" in text

@@ -1,9 +1,12 @@
 """`allisbomb report` writes index.html; real headless Chromium renders every image and
-table of it, and the page makes no request outside itself."""
+table of it, the page makes no request outside itself, and it reads as a reader wants it:
+the headline table first, then the charts, then the detail tables folded; percents and
+readable column names; nothing wider than a 1,280-pixel window or a 375-pixel phone."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -69,6 +72,63 @@ def test_report_page_renders_in_headless_chromium_and_stays_offline(report_page)
     assert not any(
         tag in page.read_text() for tag in ("<script", "<link", "http://", "https://", "@import")
     )
+
+
+LAYOUT = """JSON.stringify((() => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const vw = document.documentElement.clientWidth;
+  const wide = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    // a table scrolls inside its own box: the box must fit, not what it scrolls
+    if (el.parentElement.closest('.scroll')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > vw + 1) wide.push(el.tagName + ':' + Math.round(r.right));
+  }
+  const at = sel => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect().top + scrollY : null; };
+  return {vw, inner: innerWidth, scroll: document.documentElement.scrollWidth, wide,
+          headline: at('table'), figure: at('figure'), details: at('details'),
+          headers: [...document.querySelectorAll('th')].map(t => t.textContent),
+          cells: [...document.querySelectorAll('td')].map(t => t.textContent),
+          firstHeaders: [...document.querySelector('table').querySelectorAll('th')]
+                          .map(t => t.textContent)};
+})())"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_report_page_reads_in_order_and_fits_a_window_and_a_phone(report_page, width):
+    require_chromium()
+    value, _ = load_page(report_page / "index.html", LAYOUT, width=width)
+    seen = json.loads(value)
+    assert seen["inner"] == width  # the window; vw is its width less a scroll bar
+    assert seen["scroll"] <= seen["vw"] and not seen["wide"], seen["wide"]
+    # the README's headline table first, then the charts, then the folded detail tables
+    assert seen["headline"] < seen["figure"] < seen["details"]
+    assert "perfect-play win rate [95% CI]" in seen["firstHeaders"]
+    machine = {"win_lo", "win_hi", "win_rate", "half_width_pp", "nodes_p99", "config"}
+    assert not machine & set(seen["headers"]), machine & set(seen["headers"])
+    assert not [h for h in seen["headers"] if "_" in h]
+    # percents, not fractions; no scientific notation
+    assert any(re.fullmatch(r"\d+\.\d\d% \[\d+\.\d\d, \d+\.\d\d\]", c) for c in seen["cells"])
+    assert not [c for c in seen["cells"] if re.fullmatch(r"0\.\d{3,}", c)]
+    assert not [c for c in seen["cells"] if re.search(r"\de[+-]\d", c)]
+
+
+def test_a_sweep_without_heuristic_deals_draws_no_skill_gap(report_page, tmp_path):
+    b = report_page.parent / "b"
+    r = CliRunner().invoke(cli, ["allisbomb", "report", str(b), "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert not list(tmp_path.glob("skill_gap.*"))
+    assert (tmp_path / "win_rate_by_config.png").exists()
+    page = (tmp_path / "index.html").read_text()
+    # neither its table's title nor its chart (whose caption names its data file)
+    assert "Skill gap:" not in page and "skill_gap.csv" not in page
+    # the combined report has both, its table and its chart, of the configuration whose
+    # deals the heuristic players played alone (a's blitz, not b's base)
+    assert (report_page / "skill_gap.png").exists()
+    assert (report_page / "skill_gap.csv").read_text().splitlines()[1].startswith("blitz,")
+    assert len((report_page / "skill_gap.csv").read_text().splitlines()) == 2
+    both = (report_page / "index.html").read_text()
+    assert "Skill gap:" in both and "skill_gap.csv" in both
 
 
 def test_every_sweep_chart_carries_its_studies_caption_and_its_data(report_page):

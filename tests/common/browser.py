@@ -55,7 +55,9 @@ def require_chromium() -> str:
     )
 
 
-async def _load(url: str, expression: str, timeout: float) -> tuple[Any, list[str]]:
+async def _load(
+    url: str, expression: str, timeout: float, width: int | None = None
+) -> tuple[Any, list[str]]:
     from tornado.websocket import websocket_connect
 
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
@@ -114,6 +116,13 @@ async def _load(url: str, expression: str, timeout: float) -> tuple[Any, list[st
             session = attached["sessionId"]
             await call("Network.enable", {}, session)
             await call("Page.enable", {}, session)
+            if width is not None:
+                # a window `width` CSS pixels wide; under 500 as a phone lays a page out
+                await call(
+                    "Emulation.setDeviceMetricsOverride",
+                    {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 500},
+                    session,
+                )
             await call("Page.navigate", {"url": url}, session)
             while not loaded.is_set():
                 raw = await asyncio.wait_for(conn.read_message(), timeout)
@@ -136,7 +145,10 @@ async def _load(url: str, expression: str, timeout: float) -> tuple[Any, list[st
                 proc.wait(timeout=10)
 
 
-def load_page(path: Path, expression: str, timeout: float = 60.0) -> tuple[Any, list[str]]:
-    """Open `path` in headless Chromium, wait for its load event, evaluate `expression`
-    (JavaScript) and return its value and the address of every request the page made."""
-    return asyncio.run(_load(path.resolve().as_uri(), expression, timeout))
+def load_page(
+    path: Path, expression: str, timeout: float = 60.0, width: int | None = None
+) -> tuple[Any, list[str]]:
+    """Open `path` in headless Chromium (in a window `width` CSS pixels wide, when given),
+    wait for its load event, evaluate `expression` (JavaScript) and return its value and the
+    address of every request the page made."""
+    return asyncio.run(_load(path.resolve().as_uri(), expression, timeout, width))

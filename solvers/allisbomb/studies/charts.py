@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from bombsolve.solvers.allisbomb.search.agents import PLAYERS as HEURISTICS
 from bombsolve.solvers.common.plots import (
@@ -100,6 +101,13 @@ def _panels(n_panels: int, width: float = 8.0, height: float = 2.6):
     return fig, axes
 
 
+def _thousands_text(value: float, _pos: int | None = None) -> str:
+    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
+
+
+_thousands = FuncFormatter(_thousands_text)
+
+
 def difficulty_chart(counts: pd.DataFrame, configs: Sequence[str], out: Path, caption: str) -> None:
     """The share of deals decided within x positions (`node_counts`), per configuration."""
     groups = facets(configs)
@@ -122,6 +130,9 @@ def difficulty_chart(counts: pd.DataFrame, configs: Sequence[str], out: Path, ca
             )
             data.append(c.assign(deals_within=cum, share_within=cum / total))
         ax.set_xscale("log")
+        # 1,000 rather than 10^3: no scientific notation, and no mathtext to typeset
+        ax.xaxis.set_major_formatter(_thousands)
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_ylabel("share decided")
         ax.set_ylim(0, 1.01)
         # the legend beside the curves, not over them

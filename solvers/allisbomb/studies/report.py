@@ -12,7 +12,7 @@ Markdown, charts as PNG and SVG, every one captioned with its provenance.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -198,6 +198,12 @@ def skill_gap_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 def headline_table(summary: pd.DataFrame) -> str:
     """The README's results table: configuration, deals, win rate [95% interval], difficulty."""
+    return to_markdown(headline_frame(summary))
+
+
+def headline_frame(summary: pd.DataFrame) -> pd.DataFrame:
+    """The README's results table as text cells (`headline_table`; the report page's first
+    table): percents with their intervals, in the README's words."""
     t = pd.DataFrame(
         {
             "configuration": summary["config"],
@@ -231,7 +237,7 @@ def headline_table(summary: pd.DataFrame) -> str:
                     strict=True,
                 )
             ]
-    return to_markdown(t)
+    return t
 
 
 def node_counts(rows: pd.DataFrame, configs: Sequence[str]) -> pd.DataFrame:
@@ -308,13 +314,16 @@ def write_report(
     caption: str,
     order: Sequence[str] | None = None,
     meta: Mapping[str, Any] | None = None,
+    progress: Step | None = None,
 ) -> dict[str, Path]:
     """Write tables (CSV, Markdown) and charts (PNG, SVG) for a sweep into `out_dir`.
 
     Every chart is drawn from the tables written beside it (`draw_report`), so the report
     folder alone redraws it (`redraw_report`), without the study's chunks. Returns the
-    paths written, by name.
+    paths written, by name. `progress` is told each step as it starts (`Step`).
     """
+    step = progress or _quiet
+    step("tables")
     summary = summarize(rows, order)
     configs = list(summary["config"])
     positions = (
@@ -331,7 +340,7 @@ def write_report(
     }
     if {"case", "rank", "seconds"} <= set(rows.columns):
         tables["hardest"] = hardest_deals(rows, configs)
-    return draw_report(tables, out_dir, caption)
+    return draw_report(tables, out_dir, caption, progress)
 
 
 #: What `redraw_report` needs of a report folder, and the file each table lives in.
@@ -346,7 +355,10 @@ REPORT_TABLES = {
 
 
 def redraw_report(
-    report_dir: str | os.PathLike, caption: str, out_dir: str | os.PathLike | None = None
+    report_dir: str | os.PathLike,
+    caption: str,
+    out_dir: str | os.PathLike | None = None,
+    progress: Step | None = None,
 ) -> tuple[dict[str, Path], list[str]]:
     """Redraw a sweep's report from the tables of an earlier one (its CSV files), into
     `out_dir` (default: the same folder). Nothing is solved again.
@@ -374,19 +386,55 @@ def redraw_report(
             continue
         if df is not None:
             tables[name] = df
-    return draw_report(tables, out_dir or src, caption), missing
+    return draw_report(tables, out_dir or src, caption, progress), missing
+
+
+#: A report's progress callback: told the name of each step as it starts, with how many
+#: steps there are (`REPORT_STEPS`).
+Step = Callable[[str], None]
+#: The steps `write_report` tells its progress callback, in order (some may be skipped).
+REPORT_STEPS = (
+    "tables",
+    "win_rate_by_config",
+    "skill_gap",
+    "difficulty_cdf",
+    "solution_length_hist",
+    "position_heatmap",
+)
+
+
+def _quiet(_: str) -> None:
+    return None
+
+
+def played_heuristics(summary: pd.DataFrame) -> pd.Series:
+    """Per configuration, whether a heuristic player played any of its deals
+    (``--heuristic-deals``): the skill gap shows those alone, and none at all (neither its
+    table nor its chart) when no configuration has one."""
+    played = pd.Series(False, index=summary.index)
+    for player in HEURISTICS:
+        deals = summary.get(f"{player}_deals")
+        if f"{player}_rate" in summary.columns and deals is not None:
+            played |= pd.to_numeric(deals, errors="coerce").fillna(0) > 0
+    return played
 
 
 def draw_report(
-    tables: Mapping[str, pd.DataFrame], out_dir: str | os.PathLike, caption: str
+    tables: Mapping[str, pd.DataFrame],
+    out_dir: str | os.PathLike,
+    caption: str,
+    progress: Step | None = None,
 ) -> dict[str, Path]:
     """Write the report's tables (CSV, Markdown) and draw its charts from them alone.
 
     `tables`: ``summary`` (see `summarize`), ``loss_reasons``, ``positions``, ``nodes``
-    (`node_counts`) and ``lengths`` (`length_counts`); a missing one leaves out its chart.
+    (`node_counts`) and ``lengths`` (`length_counts`); a missing one leaves out its chart,
+    and so does an empty one: no chart or table is drawn empty (the skill gap only when a
+    heuristic player played, `played_heuristics`).
     """
     from bombsolve.solvers.allisbomb.studies import charts
 
+    step = progress or _quiet
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     summary = tables["summary"]
@@ -414,23 +462,42 @@ def draw_report(
     if not positions.empty:
         table("positions", positions, ["win_rate", "win_lo", "win_hi"])
 
+    step("win_rate_by_config")
     charts.win_rates_chart(summary, out, caption)
-    if "nodes" in tables:
+    played = played_heuristics(summary)
+    if played.any():
+        step("skill_gap")
+        gap = skill_gap_table(summary[played])
+        table("skill_gap", gap, [c for c in gap.columns if c not in ("config", "deals")])
+        charts.skill_gap_chart(summary[played].reset_index(drop=True), out, caption)
+    else:
+        # an earlier report's skill gap in this folder would read as this one's
+        for ext in ("png", "svg", "csv", "md"):
+            (out / f"skill_gap.{ext}").unlink(missing_ok=True)
+    if "nodes" in tables and not tables["nodes"].empty:
+        step("difficulty_cdf")
         charts.difficulty_chart(tables["nodes"], configs, out, caption)
-    if "lengths" in tables:
+    if "lengths" in tables and not tables["lengths"].empty:
+        step("solution_length_hist")
         charts.solution_length_chart(tables["lengths"], configs, out, caption)
     if not positions.empty:
+        step("position_heatmap")
         charts.positions_chart(positions, configs[0], out, caption)
-    if any(f"{p}_rate" in summary.columns for p in HEURISTICS):
-        gap = skill_gap_table(summary)
-        table("skill_gap", gap, [c for c in gap.columns if c not in ("config", "deals")])
-        charts.skill_gap_chart(summary, out, caption)
     return written
 
 
-#: The report's tables, in the page's order, with their titles.
+#: The report's charts in the page's order, with the words under each.
+PAGE_CHARTS = (
+    ("win_rate_by_config", "How often a shuffle is winnable, by configuration."),
+    ("skill_gap", "Perfect play against the heuristic players, on the same deals."),
+    ("difficulty_cdf", "How many positions the search needs to decide a deal."),
+    ("solution_length_hist", "How many turns the winning line found first takes."),
+    ("position_heatmap", "Win rate by where each key card starts in the deck."),
+)
+
+#: The report's detail tables in the page's order (folded), with their titles.
 PAGE_TABLES = (
-    ("summary", "Win rates by configuration (Wilson 95% intervals)"),
+    ("summary", "Win rates and difficulty by configuration"),
     ("skill_gap", "Skill gap: heuristic players on the same deals"),
     ("loss_reasons", "Why lost deals are lost"),
     (
@@ -442,24 +509,131 @@ PAGE_TABLES = (
 )
 
 
+def _pct(rate: float, lo: float | None = None, hi: float | None = None, digits: int = 2) -> str:
+    """'92.60%' or '92.60% [91.37, 93.67]' (blank for a rate that is not there)."""
+    if rate is None or pd.isna(rate):
+        return ""
+    text = f"{100 * rate:.{digits}f}%"
+    if lo is not None and hi is not None and not (pd.isna(lo) or pd.isna(hi)):
+        text += f" [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
+    return text
+
+
+def _count(value: Any, digits: int = 0) -> str:
+    """A count or a measure with thousands separators, never in scientific notation."""
+    if value is None or pd.isna(value):
+        return ""
+    return f"{float(value):,.{digits}f}"
+
+
+def page_table(name: str, df: pd.DataFrame) -> pd.DataFrame:
+    """A report table as the page shows it: readable column names, percents with their
+    95% intervals, counts with separators (the CSV beside keeps every raw column)."""
+    if name == "summary":
+        t = pd.DataFrame({"configuration": df["config"]})
+        for col in ("deals", "wins", "losses", "undecided"):
+            if col in df.columns:
+                t[col] = df[col].map(_count)
+        t["perfect-play win rate [95% CI]"] = [
+            _pct(r, lo, hi)
+            for r, lo, hi in zip(df["win_rate"], df["win_lo"], df["win_hi"], strict=True)
+        ]
+        # a report written by an earlier version may lack some: those are left out
+        for col, head, digits in (
+            ("half_width_pp", "interval half-width (points)", 2),
+            ("nodes_median", "median positions", 0),
+            ("nodes_p99", "positions, 99th percentile", 0),
+            ("nodes_max", "most positions", 0),
+            ("solution_len_median", "median turns of the first win found", 0),
+            ("ms_median", "median ms a deal", 2),
+        ):
+            if col in df.columns:
+                t[head] = df[col].map(lambda v, d=digits: _count(v, d))
+        return t
+    if name == "skill_gap":
+        t = pd.DataFrame({"configuration": df["config"]})
+        if "deals" in df.columns:
+            t["deals"] = df["deals"].map(_count)
+        for player in ("perfect", *HEURISTICS):
+            if player in df.columns:
+                head = "perfect play" if player == "perfect" else f"{player} player"
+                t[f"{head} [95% CI]"] = [
+                    _pct(r, lo, hi, 1)
+                    for r, lo, hi in zip(
+                        df[player], df[f"{player}_lo"], df[f"{player}_hi"], strict=True
+                    )
+                ]
+        return t
+    if name == "loss_reasons":
+        return pd.DataFrame(
+            {
+                "configuration": df["config"],
+                "how the lost deals' lines end": (
+                    df["losing_ends"]
+                    if "losing_ends" in df.columns
+                    else df["loss_reason"].map(losing_ends_text)
+                ),
+                "deals": df["deals"].map(_count),
+                "share of the losses": df["share_of_losses"].map(lambda v: _pct(v, digits=1)),
+            }
+        )
+    if name == "hardest":
+        return pd.DataFrame(
+            {
+                "configuration": df["config"],
+                "case": df["case"].map(_count),
+                "rank": df["rank"].astype(str),
+                "verdict": df["outcome"].astype(str).str.upper(),
+                "positions": df["nodes"].map(_count),
+                "ms": df["ms"].map(lambda v: _count(v, 1)),
+            }
+        )
+    if name == "positions":
+        return pd.DataFrame(
+            {
+                "card": df["card"],
+                "starting position (1 = top)": df["position"].map(_count),
+                "deals": df["deals"].map(_count),
+                "perfect-play win rate [95% CI]": [
+                    _pct(r, lo, hi, 1)
+                    for r, lo, hi in zip(df["win_rate"], df["win_lo"], df["win_hi"], strict=True)
+                ],
+            }
+        )
+    return df
+
+
 def write_index_page(
     target: Path, text: str, manifests: Mapping[str, Any], skip: Sequence[str] = ()
 ) -> None:
-    """Write the report folder's ``index.html``: its tables and its charts (but the stems in
-    `skip`: old charts that were not redrawn), with each study's manifest."""
+    """Write the report folder's ``index.html``: the README's headline table first, then
+    the charts (but the stems in `skip`: old charts that were not redrawn), then the detail
+    tables folded, and each study's manifest."""
     from bombsolve.solvers.common.htmlpage import write_index_html
 
+    summary = pd.read_csv(target / "summary.csv", keep_default_na=False, na_values=[""])
+    headline = [("Perfect-play win rate by configuration", headline_frame(summary))]
     tables = []
     for name, title in PAGE_TABLES:
-        if (target / f"{name}.csv").exists():
-            df = pd.read_csv(target / f"{name}.csv")
-            if name == "positions" and "config" in df.columns and len(df):
-                # one configuration's rows (the chart's); the CSV beside has them all
-                first = df["config"].iloc[0]
-                df, title = df[df["config"] == first], f"{title}: {first} (all in positions.csv)"
-            tables.append((title, df))
-    charts = sorted(c for c in target.glob("*.png") if c.stem not in skip)
-    write_index_html(target, "All Is Bomb sweep report", text, tables, charts, manifests)
+        path = target / f"{name}.csv"
+        if not path.exists():
+            continue
+        df = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"rank": str})
+        if df.empty:
+            continue
+        if name == "positions" and "config" in df.columns:
+            # one configuration's rows (the chart's); the CSV beside has them all
+            first = df["config"].iloc[0]
+            df, title = df[df["config"] == first], f"{title}: {first} (all in positions.csv)"
+        tables.append((title, page_table(name, df)))
+    charts = [
+        (target / f"{stem}.png", words)
+        for stem, words in PAGE_CHARTS
+        if stem not in skip and (target / f"{stem}.png").exists()
+    ]
+    write_index_html(
+        target, "All Is Bomb sweep report", text, tables, charts, manifests, headline=headline
+    )
 
 
 # --- campaign (rulebook H) --------------------------------------------------------------------

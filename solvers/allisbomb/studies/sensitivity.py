@@ -57,7 +57,8 @@ from bombsolve.solvers.allisbomb.studies.edits import (
 )
 from bombsolve.solvers.allisbomb.studies.study import config_from_params, config_to_params
 from bombsolve.solvers.common.errors import BadInput, unknown
-from bombsolve.solvers.common.paired import METHOD, paired_difference
+from bombsolve.solvers.common.multiplicity import ALPHA, benjamini_hochberg, holm, survivors_note
+from bombsolve.solvers.common.paired import METHOD, paired_difference, paired_p_value
 from bombsolve.solvers.common.runner import ChunkSpec, Study, computed_by
 from bombsolve.solvers.common.stats import wilson_undecided
 
@@ -248,7 +249,10 @@ def effects(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
 
     `diff` = edited - base win rate; `lo`/`hi` its 95% interval (`params['interval']`),
     undecided deals counted against the claim at each end; `to_win`/`to_loss` the decided
-    deals whose verdict flipped. Sorted as the study lists its edits.
+    deals whose verdict flipped; `p_value` the two-sided p-value of no change that interval
+    inverts, and whether the edit survives a correction for trying every edit at once
+    (`bombsolve.solvers.common.multiplicity`): `holm` (family-wise error 5%) and `bh`
+    (Benjamini-Hochberg, false discovery rate 5%). Sorted as the study lists its edits.
     """
     wide = _outcomes(rows)
     base = wide[BASE].to_numpy()
@@ -257,6 +261,7 @@ def effects(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
         other = wide[entry["key"]].to_numpy()
         table = [[int(((base == x) & (other == y)).sum()) for y in (0, 1, 2)] for x in (0, 1, 2)]
         pdiff = paired_difference(table)
+        p_value = paired_p_value(table)
         e = entry["edit"]
         recs.append(
             {
@@ -276,9 +281,69 @@ def effects(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
                 "to_loss": pdiff.won_to_lost,
                 "base_undecided": pdiff.first_undecided,
                 "edited_undecided": pdiff.second_undecided,
+                "p_value": p_value,
             }
         )
-    return pd.DataFrame(recs)
+    df = pd.DataFrame(recs)
+    if len(df):
+        df["holm"] = holm(df["p_value"])
+        df["bh"] = benjamini_hochberg(df["p_value"])
+    return df
+
+
+def correction_note(effects_df: pd.DataFrame) -> str:
+    """The words on the multiplicity correction under every table or chart of the effects:
+    how many survive Holm's and Benjamini-Hochberg's, over all the edits tried."""
+    n = len(effects_df)
+    if "holm" not in effects_df.columns or n < 2:
+        return ""  # one comparison (a --variant file) needs no correction
+    holm_kept = int(effects_df["holm"].sum())
+    bh_kept = int(effects_df["bh"].sum())
+    raw = int((effects_df["p_value"] < ALPHA).sum())
+    return (
+        f"{n:,} edits tried at once, so about {ALPHA * n:.1f} of their 95% intervals exclude 0 "
+        f"by chance alone ({raw:,} do); marked: {survivors_note(holm_kept, n)}; "
+        f"{survivors_note(bh_kept, n, 'bh')}"
+    )
+
+
+def pp(value: float) -> str:
+    """A difference of rates in percentage points, with the decimals a 1-in-2,000 flip
+    needs: 0.0005 -> '+0.05'."""
+    return f"{100 * value:+.2f}"
+
+
+def effects_table(effects_df: pd.DataFrame) -> pd.DataFrame:
+    """The effects as a reader's table: percents, the change in points with its interval,
+    and whether it survives Holm's correction (the largest changes first)."""
+    df = effects_df.assign(size=effects_df["diff"].abs()).sort_values(
+        ["size", "edit"], ascending=[False, True], kind="stable"
+    )
+    holm_mark = df["holm"] if "holm" in df.columns else pd.Series(False, index=df.index)
+    return pd.DataFrame(
+        {
+            "edit": [
+                w + (" *" if r else "")
+                for w, r in zip(df["what"], df["rulebook_fact"], strict=True)
+            ],
+            "base win rate": [f"{100 * v:.2f}%" for v in df["base_rate"]],
+            "edited win rate": [f"{100 * v:.2f}%" for v in df["edited_rate"]],
+            "change, points [95% CI]": [
+                f"{pp(d)} [{pp(lo)}, {pp(hi)}]"
+                for d, lo, hi in zip(df["diff"], df["lo"], df["hi"], strict=True)
+            ],
+            "p": [_p_text(p) for p in df["p_value"]] if "p_value" in df.columns else "",
+            "survives Holm (5%)": ["yes" if k else "" for k in holm_mark],
+            "deals to win": df["to_win"].to_numpy(),
+            "deals to loss": df["to_loss"].to_numpy(),
+            "edited undecided": df["edited_undecided"].to_numpy(),
+        }
+    )
+
+
+def _p_text(p: float) -> str:
+    """A p-value without scientific notation: '0.0312', '< 0.0001'."""
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
 def card_file_name(key: str) -> str:
@@ -480,7 +545,19 @@ def tornado(effects_df: pd.DataFrame, out_dir: Path, text: str, top: int = 20) -
         np.maximum(diff - df["lo"].to_numpy() * 100, 0),
         np.maximum(df["hi"].to_numpy() * 100 - diff, 0),
     ]
-    ax.barh(y, diff, color=colours, xerr=err, capsize=2.5, error_kw={"lw": 0.9, "ecolor": "#333"})
+    kept = (
+        df["holm"].to_numpy(dtype=bool)
+        if correction_note(effects_df)
+        else np.ones(len(df), dtype=bool)
+    )
+    bars = ax.barh(
+        y, diff, color=colours, xerr=err, capsize=2.5, error_kw={"lw": 0.9, "ecolor": "#333"}
+    )
+    for bar, k in zip(bars, kept, strict=True):
+        if not k:
+            # not a finding once every edit tried is counted: drawn as an outline
+            bar.set_alpha(0.35)
+            bar.set_hatch("////")
     ax.axvline(0, color="#333", lw=0.8)
     ax.set_yticks(y, labels, fontsize=8)
     span, clipped = _tornado_span(df)
@@ -499,11 +576,11 @@ def tornado(effects_df: pd.DataFrame, out_dir: Path, text: str, top: int = 20) -
             fontweight="bold",
         )
     # Values in a column right of the axes, clear of bars, whiskers and card names.
-    for yi, d, lo, hi in zip(y, diff, df["lo"] * 100, df["hi"] * 100, strict=True):
+    for yi, d, lo, hi, k in zip(y, diff, df["lo"] * 100, df["hi"] * 100, kept, strict=True):
         ax.text(
             1.01,
             yi,
-            f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]",
+            f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]" + (" \u2713" if k else ""),
             va="center",
             fontsize=7,
             transform=ax.get_yaxis_transform(),
@@ -511,7 +588,16 @@ def tornado(effects_df: pd.DataFrame, out_dir: Path, text: str, top: int = 20) -
     ax.grid(axis="x", alpha=0.3)
     ax.grid(axis="y", visible=False)
     base = effects_df["base_rate"].iloc[0] if len(effects_df) else math.nan
-    ax.set_xlabel("win-rate change, percentage points (edited - base), 95% interval")
+    note = correction_note(effects_df)
+    ax.set_xlabel(
+        "win-rate change, percentage points (edited - base), 95% interval"
+        + (
+            f"\nsolid, \u2713: survives Holm's correction over all {len(effects_df)} edits "
+            "(family-wise error 5%); hatched: does not"
+            if note
+            else ""
+        )
+    )
     ax.set_title(
         f"Which card edit moves the win rate most: {_shown(len(df), len(effects_df))} "
         f"(base {base:.1%}; * edits a fact the rulebook fixes)",
@@ -552,22 +638,13 @@ def write_report(
     ranked = eff.assign(size=eff["diff"].abs()).sort_values(
         ["size", "edit"], ascending=[False, True]
     )
-    shown = ranked.head(top)[
-        [
-            "what",
-            "rulebook_fact",
-            "base_rate",
-            "edited_rate",
-            "diff",
-            "lo",
-            "hi",
-            "to_win",
-            "to_loss",
-            "edited_undecided",
-        ]
-    ]
-    md = f"<!-- {text} -->\n\n" + to_markdown(
-        shown, ["base_rate", "edited_rate", "diff", "lo", "hi"]
+    shown = ranked.head(top)
+    md = (
+        f"<!-- {text} -->\n\n"
+        + to_markdown(effects_table(shown))
+        + "\n"
+        + f"Largest {len(shown):,} of {len(eff):,} edits; change in percentage points, "
+        "edited - base; * edits a fact the rulebook fixes. " + correction_note(eff) + ".\n"
     )
     write_text_atomic(out / "effects.md", md)
     fl = flips(rows, params)
@@ -619,10 +696,14 @@ def headline(effects_df: pd.DataFrame, top: int = 10) -> str:
         f"base win rate {effects_df['base_rate'].iloc[0]:.2%} on {effects_df['deals'].iloc[0]:,} deals"
     ]
     for _, r in df.head(top).iterrows():
+        mark = "  \u2713 survives Holm" if r.get("holm", False) else ""
         lines.append(
             f"{r['diff'] * 100:+6.2f} pp [{r['lo'] * 100:+.2f}, {r['hi'] * 100:+.2f}]  {r['what']}"
-            f"  ({r['to_win']} to win, {r['to_loss']} to loss)"
+            f"  ({r['to_win']} to win, {r['to_loss']} to loss){mark}"
         )
+    note = correction_note(effects_df)
+    if note:
+        lines.append(note[0].upper() + note[1:] + ".")
     return "\n".join(lines)
 
 
@@ -631,6 +712,8 @@ __all__: Sequence[str] = [
     "sensitivity_chunk",
     "sensitivity_study",
     "effects",
+    "effects_table",
+    "correction_note",
     "flips",
     "caption",
     "tornado",
