@@ -24,4 +24,3 @@ def test_save_chart_draws_each_format_once(tmp_path, monkeypatch):
     assert len(draws) == 3, len(draws)
     assert [p.suffix for p in paths] == [".png", ".svg"]
     assert words(caption) in words(svg_text(tmp_path / "chart.svg"))
-
