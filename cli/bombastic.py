@@ -18,6 +18,7 @@ from bombsolve.cli.common import (
     count_range,
     finite_float,
     json_record,
+    quiet_option,
     rule_option,
     scheduler_timeout_option,
     study_options,
@@ -269,17 +270,17 @@ def _check_out(out) -> None:
 
 
 @contextlib.contextmanager
-def _games_folder(out):
+def _games_folder(out, quiet: bool = False):
     """Yield (folder, progress) for the runner: --out (its progress as in every study), or
-    a temporary folder removed at the end (a bar on a terminal; no summary line naming a
-    folder that is gone)."""
-    if out is not None:
-        yield out, None
-        return
-    from bombsolve.cli.progress import bar_progress
+    a temporary folder removed at the end (a bar on a terminal, a line every 10 s off one;
+    no summary line naming a folder that is gone). `quiet` drops the lines off a terminal."""
+    from bombsolve.cli.progress import play_progress, study_progress
 
+    if out is not None:
+        yield out, study_progress(quiet) if quiet else None
+        return
     with tempfile.TemporaryDirectory(prefix="bombsolve-bombastic-") as tmp:
-        yield Path(tmp) / "games", bar_progress
+        yield Path(tmp) / "games", play_progress(quiet)
 
 
 _WINNER = {0: "X wins,", 1: "O wins,", -1: "no winner,"}
@@ -311,8 +312,9 @@ def _pct(p: float) -> str:
 @click.option("--scheduler", type=SCHEDULER, default=None, help="Dask scheduler.")
 @scheduler_timeout_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@quiet_option
 @rule_options
-def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
+def play(x, o, games, seed, out, workers, scheduler, as_json, quiet, **kw) -> None:
     """Play GAMES games between two agents and report who wins, how, and how fast.
 
     Agents: random, heuristic, greedy[:THRESHOLD], ismcts[:ITERATIONS],
@@ -335,7 +337,7 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, **kw) -> None:
     options = make_options(kw)
     study = match_study(x, o, games, seed, options)
     _announce_kernels([x, o])
-    with _games_folder(out) as (folder, progress):
+    with _games_folder(out, quiet) as (folder, progress):
         df = run_study(study, folder, workers=workers, scheduler=scheduler, progress=progress)
     s = summarize(df)
     if as_json:

@@ -15,6 +15,7 @@ from bombsolve.cli.common import (
     command_line,
     count_range,
     json_record,
+    quiet_option,
     rule_option,
     rules_text,
     run_play_games,
@@ -220,8 +221,9 @@ def _wrapper():
     help=WORKERS_HELP + " Every game keeps its own seed, so any --workers gives the same results.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@quiet_option
 def play(
-    players, agents, games, seed, rules_spec, rule_pairs, extras, engine, workers, as_json
+    players, agents, games, seed, rules_spec, rule_pairs, extras, engine, workers, as_json, quiet
 ) -> None:
     """Play GAMES seeded games and print outcome rates with Wilson 95% intervals.
 
@@ -264,7 +266,7 @@ def play(
     cond = {"players": players, "extras": mask, "rules": rules_obj.as_dict()}
     study = play_study(cond, agents, games, seed, "kernel" if use_kernel else "reference")
     t0 = time.perf_counter()
-    df = run_play_games(study, workers, "bomber")
+    df = run_play_games(study, workers, "bomber", quiet)
     elapsed = time.perf_counter() - t0
     df["condition"] = f"{players}p"
     summ = summarise(df).iloc[0]
