@@ -468,7 +468,7 @@ def study(
         t = run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
         for name, table in t.items():
             write_text_atomic(outp / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
-        draw_seat_charts(t, manifests_of(t["seats"]), outp, counts[0], names[0])
+        draw_seat_charts(t, manifests_of(t["seats"]), outp, names[0])
         tables, shown = t, t["seats"]
     elif kind == "ladder":
         t = run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)
