@@ -348,12 +348,15 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, quiet, **kw) -> No
         doc.update(json_record(seed, rules_record(options), CARDS))
         click.echo(json.dumps(doc, indent=2, default=list))
         return
-    click.echo(f"{x} (X, first) vs {o} (O): {games} games, seed {seed}")
     click.echo(
-        f"  X wins {s['x_wins']:>6}  {_pct(s['x_rate'])}  95% [{_pct(s['x_ci'][0])}, {_pct(s['x_ci'][1])}]"
+        f"{x} (X, first) vs {o} (O): {games} games, seed {seed}; win rates with Wilson 95% "
+        "intervals"
     )
     click.echo(
-        f"  O wins {s['o_wins']:>6}  {_pct(s['o_rate'])}  95% [{_pct(s['o_ci'][0])}, {_pct(s['o_ci'][1])}]"
+        f"  X wins {s['x_wins']:>6}  {_pct(s['x_rate'])} [{s['x_ci'][0]:.1%}, {s['x_ci'][1]:.1%}]"
+    )
+    click.echo(
+        f"  O wins {s['o_wins']:>6}  {_pct(s['o_rate'])} [{s['o_ci'][0]:.1%}, {s['o_ci'][1]:.1%}]"
     )
     click.echo(f"  turn cap {s['turn_cap']:>4}")
     click.echo(f"  turns: mean {s['mean_turns']:.2f}, median {s['median_turns']:.0f}")
