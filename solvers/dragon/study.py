@@ -594,10 +594,12 @@ def run_readings(
     return _with_dirs(pd.DataFrame(rows), dirs)
 
 
-#: Sizes of the committed reference study (about 6 minutes of one core).
+#: Sizes of the committed reference study (about 15 minutes of one core). The ladder's
+#: cells play 16,000 games: at 4,000 a cell's half-width (1.2 points at 6 players) let
+#: chance move a cell as far as fresh seeds showed.
 REFERENCE_SIZES = {
     "seats_games": 20_000,
-    "ladder_games": 4_000,
+    "ladder_games": 16_000,
     "mc_games": 1_000,
     "readings_games": 10_000,
 }
