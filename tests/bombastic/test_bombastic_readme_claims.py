@@ -108,9 +108,7 @@ def _derived() -> set[tuple[str, ...]]:
 
 def test_every_quoted_figure_is_printed_by_a_block_or_computed_from_the_committed_games():
     missing = _missing(_quoted(), _printed() | _derived())
-    assert not missing, "figures quoted by hand that no block or study gives: " + "; ".join(
-        missing
-    )
+    assert not missing, "figures quoted by hand that no block or study gives: " + "; ".join(missing)
 
 
 def test_the_peek_line_shuffle_effect_quoted_is_the_one_the_committed_games_give():
