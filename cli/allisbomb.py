@@ -611,6 +611,8 @@ def solve_command(
         "provenance": cs.provenance_by_set(),
         "seed": seed,
         "rank": None if deal is None else str(deals.rank(deal)),
+        "deck_rank": None if deal is None else str(deals.deck_rank(deal, cs.labels)),
+        "copies_by_id": None if deal is None else _copies_by_id(deal, cs.labels),
         "deck": None if deal is None else [cs.labels[c] for c in deal],
         "deck_string": None if deal is None else deals.deck_string(deal, cs),
         "rerun": None if deal is None else rerun_command(config, deals.rank(deal)),
@@ -738,6 +740,14 @@ def _moves(k: int) -> str:
     return f"{k:,} move" + ("" if k == 1 else "s")
 
 
+def _copies_by_id(deal, labels) -> list[str]:
+    """The repeated cards whose copies `deal` holds in another order than `--deck` would."""
+    from bombsolve.solvers.allisbomb import deals
+
+    phys = deals.physical(deal, labels)
+    return sorted({labels[int(a)] for a, b in zip(deal, phys, strict=True) if int(a) != b})
+
+
 def render_text(r: dict) -> str:
     """The human-readable solve report of a result of `solve_command` (`replay` prints a
     saved one through this too, so both print the same text)."""
@@ -753,6 +763,14 @@ def render_text(r: dict) -> str:
         src = f"seed {r['seed']}, " if r["seed"] is not None else ""
         again = f" (re-run: {r['rerun']})" if r.get("rerun") else ""
         lines.append(f"deal: {src}rank {r['rank']}{again}")
+        if r.get("deck_rank") and r["deck_rank"] != r["rank"]:
+            # the rank tells copies apart by id (studies record it; --rank replays it),
+            # while --deck numbers a card's copies from the top
+            lines.append(
+                f"deck rank {r['deck_rank']}: the rank --deck gives these cards; the rank "
+                f"above tells apart the copies of {', '.join(r['copies_by_id'])} (this deal "
+                "holds them in the other order), and --rank replays exactly it"
+            )
         lines.append(f"deck (top first): {r['deck_string']}")
     else:
         lines.append("position: from --state file")

@@ -14,7 +14,7 @@ from bombsolve.cli.common import SEED, command_line, count_range, study_options
 
 
 @click.command(name="sensitivity")
-@click.option("--deals", type=count_range(1), required=True, help="Deals to play.")
+@click.option("--deals", "-n", type=count_range(1), required=True, help="Deals to play.")
 @click.option(
     "--seed",
     type=SEED,
@@ -121,6 +121,9 @@ def sensitivity(
         # for card files with extended rows too, when the cards or the variant have them)
         ensure_sweep()
         ensure_extended(configs)
+    from bombsolve.cli.allisbomb_study import deals_line
+
+    click.echo(deals_line(seed, study.chunk_size))
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:
         report(Path(out), rows, top)

@@ -18,6 +18,7 @@ from bombsolve.cli.common import (
     count_range,
     finite_float,
     json_record,
+    quiet_option,
     rule_option,
     scheduler_timeout_option,
     study_options,
@@ -257,17 +258,17 @@ def _check_out(out) -> None:
 
 
 @contextlib.contextmanager
-def _games_folder(out):
+def _games_folder(out, quiet: bool = False):
     """Yield (folder, progress) for the runner: --out (its progress as in every study), or
-    a temporary folder removed at the end (a bar on a terminal; no summary line naming a
-    folder that is gone)."""
-    if out is not None:
-        yield out, None
-        return
-    from bombsolve.cli.progress import bar_progress
+    a temporary folder removed at the end (a bar on a terminal, a line every 10 s off one;
+    no summary line naming a folder that is gone). `quiet` drops the lines off a terminal."""
+    from bombsolve.cli.progress import play_progress, study_progress
 
+    if out is not None:
+        yield out, study_progress(quiet) if quiet else None
+        return
     with tempfile.TemporaryDirectory(prefix="bombsolve-bombastic-") as tmp:
-        yield Path(tmp) / "games", bar_progress
+        yield Path(tmp) / "games", play_progress(quiet)
 
 
 _WINNER = {0: "X wins,", 1: "O wins,", -1: "no winner,"}
@@ -304,8 +305,9 @@ def _pct(p: float) -> str:
     is_flag=True,
     help="With a human seat: before each of your choices, the exact odds from your view.",
 )
+@quiet_option
 @rule_options
-def play(x, o, games, seed, out, workers, scheduler, as_json, coach, **kw) -> None:
+def play(x, o, games, seed, out, workers, scheduler, as_json, coach, quiet, **kw) -> None:
     """Play GAMES games between two agents and report who wins, how, and how fast.
 
     Agents: random, heuristic, greedy[:THRESHOLD], ismcts[:ITERATIONS],
@@ -343,7 +345,7 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, coach, **kw) -> No
     options = make_options(kw)
     study = match_study(x, o, games, seed, options)
     _announce_kernels([x, o])
-    with _games_folder(out) as (folder, progress):
+    with _games_folder(out, quiet) as (folder, progress):
         df = run_study(study, folder, workers=workers, scheduler=scheduler, progress=progress)
     s = summarize(df)
     if as_json:
@@ -354,12 +356,15 @@ def play(x, o, games, seed, out, workers, scheduler, as_json, coach, **kw) -> No
         doc.update(json_record(seed, rules_record(options), CARDS))
         click.echo(json.dumps(doc, indent=2, default=list))
         return
-    click.echo(f"{x} (X, first) vs {o} (O): {games} games, seed {seed}")
     click.echo(
-        f"  X wins {s['x_wins']:>6}  {_pct(s['x_rate'])}  95% [{_pct(s['x_ci'][0])}, {_pct(s['x_ci'][1])}]"
+        f"{x} (X, first) vs {o} (O): {games} games, seed {seed}; win rates with Wilson 95% "
+        "intervals"
     )
     click.echo(
-        f"  O wins {s['o_wins']:>6}  {_pct(s['o_rate'])}  95% [{_pct(s['o_ci'][0])}, {_pct(s['o_ci'][1])}]"
+        f"  X wins {s['x_wins']:>6}  {_pct(s['x_rate'])} [{s['x_ci'][0]:.1%}, {s['x_ci'][1]:.1%}]"
+    )
+    click.echo(
+        f"  O wins {s['o_wins']:>6}  {_pct(s['o_rate'])} [{s['o_ci'][0]:.1%}, {s['o_ci'][1]:.1%}]"
     )
     click.echo(f"  turn cap {s['turn_cap']:>4}")
     click.echo(f"  turns: mean {s['mean_turns']:.2f}, median {s['median_turns']:.0f}")

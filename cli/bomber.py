@@ -15,13 +15,14 @@ from bombsolve.cli.common import (
     command_line,
     count_range,
     json_record,
+    quiet_option,
     rule_option,
     rules_text,
     run_play_games,
     study_options,
 )
 from bombsolve.solvers.common.errors import BadInput, unknown
-from bombsolve.solvers.common.seeds import SEEDING, game_seeds
+from bombsolve.solvers.common.seeds import SEEDING, game_seeds, run_seeds
 
 AGENT_HELP = (
     "Agents by role: one name for every role (random, heuristic) and/or role=name "
@@ -220,8 +221,9 @@ def _wrapper():
     help=WORKERS_HELP + " Every game keeps its own seed, so any --workers gives the same results.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+@quiet_option
 def play(
-    players, agents, games, seed, rules_spec, rule_pairs, extras, engine, workers, as_json
+    players, agents, games, seed, rules_spec, rule_pairs, extras, engine, workers, as_json, quiet
 ) -> None:
     """Play GAMES seeded games and print outcome rates with Wilson 95% intervals.
 
@@ -264,7 +266,7 @@ def play(
     cond = {"players": players, "extras": mask, "rules": rules_obj.as_dict()}
     study = play_study(cond, agents, games, seed, "kernel" if use_kernel else "reference")
     t0 = time.perf_counter()
-    df = run_play_games(study, workers, "bomber")
+    df = run_play_games(study, workers, "bomber", quiet)
     elapsed = time.perf_counter() - t0
     df["condition"] = f"{players}p"
     summ = summarise(df).iloc[0]
@@ -294,7 +296,7 @@ def play(
         report.update(json_record(seed, report["rules"], CARDS))
         click.echo(json.dumps(report, indent=2, default=float))
         return
-    from bombsolve.solvers.bomber import OUTCOME_LABELS
+    from bombsolve.solvers.bomber import OUTCOME_LABELS, OUTCOME_NAMES
 
     click.echo(
         f"Catch the Bomber, {players} players, agents {report['agents']}, "
@@ -304,7 +306,7 @@ def play(
     click.echo(f"rules: {rules_obj.text()}")
     for k, label in OUTCOME_LABELS.items():
         o = report["outcomes"][k]
-        click.echo(f"  {label:<30} {o['rate']:7.2%}  [{o['lo']:.2%}, {o['hi']:.2%}]")
+        click.echo(f"  {label:<30} {o['rate']:6.1%} [{o['lo']:.1%}, {o['hi']:.1%}]")
     rates = report["achievement_rates"]
     click.echo(
         "  achievements unlocked: "
@@ -315,10 +317,53 @@ def play(
         "  the Bomber's victories include: "
         + ", ".join(f"{k.capitalize()} {v:.1%}" for k, v in wins.items())
     )
+    # One game to look at, as the other games' play does: the first the Bomber did not
+    # win, else the first.
+    outcomes = df.sort_values("case")["outcome"].to_numpy() if "case" in df else df["outcome"]
+    lost = [i for i, o in enumerate(outcomes) if int(o) != 0]
+    k = lost[0] if lost else 0
+    click.echo(
+        f"  replay game {k + 1} ({OUTCOME_NAMES[int(outcomes[k])]}): "
+        + _replay_command(seed, k + 1, players, agents, rules_obj, extras)
+    )
+
+
+def _replay_command(seed: int, game: int, players: int, agents: str, rules, extras) -> str:
+    """The `replay` command line that shows game `game` of this `play` run: its seed, game
+    number, players, agents, the rules that differ from the defaults, and the extras."""
+    import shlex
+
+    from bombsolve.solvers.bomber import parse_rules
+
+    words = ["bombsolve", "bomber", "replay", "--seed", str(seed), "--game", str(game)]
+    words += ["-p", str(players), "--agents", agents]
+    default = parse_rules("").as_dict()
+    changed = {k: v for k, v in rules.as_dict().items() if default.get(k) != v}
+    if changed:
+        words += ["--rules", ",".join(f"{k}={_rule_value(v)}" for k, v in changed.items())]
+    if extras:
+        words += ["--extras", extras]
+    return shlex.join(words)
+
+
+def _rule_value(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 @bomber.command()
-@click.option("--seed", type=SEED, default=None, help="The game's seed.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=None,
+    help="The game's seed; with --game, the seed of the `play` run.",
+)
+@click.option(
+    "--game",
+    type=count_range(1, MAX_PLAY_GAMES),
+    default=None,
+    help="Game N (from 1) of `play --seed SEED` with these players, agents, rules and extras, "
+    "as play's replay line numbers it.",
+)
 @_players_option
 @click.option("--agents", default="random", show_default=True, help=AGENT_HELP)
 @click.option("--rules", "rules_spec", default=None, help=RULES_HELP)
@@ -333,15 +378,20 @@ def play(
 )
 @click.option("--case", type=count_range(0), default=None, help="The case to replay, with --study.")
 @click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
-def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, case, as_json) -> None:
+def replay(
+    seed, game, players, agents, rules_spec, rule_pairs, extras, study_dir, case, as_json
+) -> None:
     """Print one game: the deal, then each location's line after every turn, then the end.
 
-    Face-down cards show in brackets with their owner's seat, e.g. [BMR]2. Give --seed
-    (with --players, --agents, ...) or --study and --case to replay one row of a study.
+    Face-down cards show in brackets with their owner's seat, e.g. [BMR]2. Give the game's
+    own --seed (with --players, --agents, ...), or --game N with the seed of a `play` run to
+    see its game N (the line `play` ends with gives that command), or --study and --case to
+    replay one row of a study.
 
     \b
     Examples:
       bombsolve bomber replay --seed 42 --players 5 --agents heuristic
+      bombsolve bomber replay --seed 42 --game 3 --players 5 --agents heuristic
       bombsolve bomber replay --study results/bomber/players/heuristic --case 17
     """
     from bombsolve.solvers.bomber import (
@@ -363,15 +413,15 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
     )
 
     if study_dir is not None or case is not None:
-        if study_dir is None or case is None or seed is not None:
-            raise BadInput("--study and --case go together, without --seed")
+        if study_dir is None or case is None or seed is not None or game is not None:
+            raise BadInput("--study and --case go together, without --seed or --game")
         if rule_pairs or rules_spec:
             raise BadInput("--study and --case replay the study's rules; expected no --rule")
         from bombsolve.solvers.bomber import case_game
 
-        game = case_game(study_dir, case)
-        seed, agents = game["seed"], game["agents"]
-        cond = game["condition"]
+        row = case_game(study_dir, case)
+        seed, agents = row["seed"], row["agents"]
+        cond = row["condition"]
         players = int(cond["players"])
         rules_spec = ",".join(f"{k}={v}" for k, v in cond["rules"].items())
         mask = int(cond["extras"])
@@ -383,6 +433,11 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
         )
     if seed is None:
         raise BadInput("missing --seed (or --study and --case); expected the game's seed")
+    play_seed = None
+    if game is not None:
+        # game N of `play --seed SEED` is word N-1 of game_seeds(SEED, ...), whatever its --games
+        _check_seed(seed)
+        play_seed, seed = seed, int(run_seeds(seed, game - 1, game)[0])
     extras_t = _parse_extras(extras, players)
     rules_obj = parse_rules(rules_text(rules_spec, rule_pairs))
     by_role = parse_agents(agents)
@@ -425,6 +480,8 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
             json.dumps(
                 {
                     "seed": seed,
+                    "game": game,
+                    "play_seed": play_seed,
                     "players": players,
                     "rules": rules_obj.as_dict(),
                     "characters": [CARD_NAMES[c] for c in deal.characters],
@@ -440,6 +497,8 @@ def replay(seed, players, agents, rules_spec, rule_pairs, extras, study_dir, cas
             )
         )
         return
+    if game is not None:
+        click.echo(f"Game {game} of `bomber play --seed {play_seed}` (its seed {seed})")
     click.echo(f"Catch the Bomber, seed {seed}, {players} players, agents {agents}")
     click.echo(f"rules: {rules_obj.text()}")
     for p in range(players):

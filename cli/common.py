@@ -238,6 +238,16 @@ def rule_option(fn):
     )(fn)
 
 
+def quiet_option(fn):
+    """Add ``--quiet`` to a play command: no progress lines off a terminal (where a line
+    comes every 10 s, as in sweeps); the command receives ``quiet``."""
+    return click.option(
+        "--quiet",
+        is_flag=True,
+        help="No progress lines in logs (off a terminal a line every 10 s while games run).",
+    )(fn)
+
+
 def rules_text(text: str | None, pairs) -> str:
     """Join a game's ``--rules name=value,...`` text and its ``--rule NAME=VALUE`` pairs into
     one ``name=value,...`` text for the game's own parser (which names an unknown option
@@ -270,18 +280,19 @@ def json_record(seed, rules, cards: str) -> dict:
     return {"seed": seed, "rules": rules, "cards": cards, **version_record()}
 
 
-def run_play_games(study, workers: int | None, game: str):
+def run_play_games(study, workers: int | None, game: str, quiet: bool = False):
     """Run the games of a `play` study on the shared runner, in a folder of its own that is
     removed afterwards, and return its rows (one per game, in game order). A study of one
-    chunk runs here, as the runner would run it, without the folder."""
+    chunk runs here, as the runner would run it, without the folder. Progress as
+    `progress.play_progress` gives it (off a terminal, a line every 10 s unless `quiet`)."""
     import tempfile
     from pathlib import Path
 
-    from bombsolve.cli.progress import bar_progress
+    from bombsolve.cli.progress import play_progress
     from bombsolve.solvers.common.runner import run_chunk, run_study
 
     chunks = study.chunks()
     if len(chunks) == 1:
         return run_chunk(study.chunk_fn, study.params, chunks[0])
     with tempfile.TemporaryDirectory(prefix=f"bombsolve-{game}-play-") as tmp:
-        return run_study(study, Path(tmp) / "games", workers=workers, progress=bar_progress)
+        return run_study(study, Path(tmp) / "games", workers=workers, progress=play_progress(quiet))

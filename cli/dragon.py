@@ -16,6 +16,7 @@ from bombsolve.cli.common import (
     command_line,
     count_range,
     json_record,
+    quiet_option,
     rule_option,
     rules_text,
     run_play_games,
@@ -181,7 +182,10 @@ def _rules_values(options) -> dict:
     help=WORKERS_HELP + " Every game keeps its own seed, so any --workers gives the same results.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, workers, as_json):
+@quiet_option
+def play(
+    players, strategies, games, seed, rules, rule_pairs, preset, engine, workers, as_json, quiet
+):
     """Play seeded games and report each seat's wins with Wilson 95% intervals.
 
     \b
@@ -210,7 +214,7 @@ def play(players, strategies, games, seed, rules, rule_pairs, preset, engine, wo
     slow = engine == "reference" or "montecarlo" in names
     study = play_study(players, names, games, seed, options, engine, 100 if slow else 1000)
     t0 = time.perf_counter()
-    df = run_play_games(study, workers, "dragon")
+    df = run_play_games(study, workers, "dragon", quiet)
     elapsed = time.perf_counter() - t0
     scores = df[[f"score_{p}" for p in range(players)]].to_numpy()
     wins = df[[f"win_{p}" for p in range(players)]].to_numpy()
@@ -464,7 +468,7 @@ def study(
         t = run_seats(outp / "runs", counts, names, games, seed, rules, **kw)
         for name, table in t.items():
             write_text_atomic(outp / f"{name}.csv", table.to_csv(index=False, float_format="%.6g"))
-        draw_seat_charts(t, manifests_of(t["seats"]), outp, counts[0], names[0])
+        draw_seat_charts(t, manifests_of(t["seats"]), outp, names[0])
         tables, shown = t, t["seats"]
     elif kind == "ladder":
         t = run_ladder(outp / "runs", counts, names, games, seed, rules, **kw)

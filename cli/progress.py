@@ -151,6 +151,18 @@ def bar_progress(start: StudyStart) -> TerminalProgress:
     return TerminalProgress(start, bar=wants_progress(), lines=False, summary=False)
 
 
+def play_progress(quiet: bool = False) -> ProgressFactory:
+    """The reporter factory of a play command's games, run in a temporary folder: a bar on a
+    terminal; elsewhere a line every `LOG_EVERY` seconds as sweeps print (none when `quiet`,
+    for ``--quiet``); no summary line, which would name a folder that is gone."""
+
+    def make(start: StudyStart) -> TerminalProgress:
+        bar = wants_progress()
+        return TerminalProgress(start, bar=bar, lines=not bar and not quiet, summary=False)
+
+    return make
+
+
 def reporting(quiet: bool = False) -> AbstractContextManager[None]:
     """Report the progress of every study run inside the block as a command does
     (`study_progress`): for the scripts that run studies."""

@@ -1,6 +1,6 @@
 """Regenerate the committed Bomb the Dragon reference study in results/dragon/.
 
-One command (about 6 minutes of one core; resumable):
+One command (about 15 minutes of one core; resumable):
 
     python scripts/results/dragon_results.py                      # -> results/dragon/
     python scripts/results/dragon_results.py --workers 2          # same files, more processes

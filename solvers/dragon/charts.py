@@ -151,24 +151,43 @@ def lengths_chart(turns: pd.DataFrame, lengths: pd.DataFrame, out_dir, caption: 
     return save_chart(fig, out_dir, "lengths", caption)
 
 
-def cards_chart(cards: pd.DataFrame, players: int, out_dir, caption: str) -> list[Path]:
-    """Points per play of each firecracker kind at one player count, per strategy."""
-    sub = cards[cards["players"] == players]
-    strategies = list(dict.fromkeys(sub["strategy"]))
-    kinds = list(dict.fromkeys(sub["kind"]))
-    fig, ax = new_figure(8.0, 4.4)
+def cards_chart(cards: pd.DataFrame, out_dir, caption: str) -> list[Path]:
+    """Points per play of each firecracker kind, one panel per player count, a bar per
+    strategy with its 95% interval (`study.card_table`: games as the observations) and
+    each panel's N in games."""
+    players = sorted(cards["players"].unique())
+    strategies = list(dict.fromkeys(cards["strategy"]))
+    kinds = list(dict.fromkeys(cards["kind"]))
+    fig, _ = new_figure(3.6 * len(players) + 0.6, 4.6)
+    fig.clear()
+    axes = fig.subplots(1, len(players), sharey=True, squeeze=False)[0]
     width = 0.8 / len(strategies)
-    for i, strat in enumerate(strategies):
-        t = sub[sub["strategy"] == strat].set_index("kind").loc[kinds]
-        xs = np.arange(len(kinds)) + (i - (len(strategies) - 1) / 2) * width
-        ax.bar(xs, t["points_per_play"], width * 0.9, color=PALETTE[i], label=strat, alpha=0.85)
-        for x, v in zip(xs, t["points_per_play"], strict=True):
-            ax.text(x, v + 0.03, f"{v:.2f}", ha="center", fontsize=6.5)
-    ax.set_xticks(range(len(kinds)), kinds)
-    ax.set_xlabel("firecracker played (power, special)")
-    ax.set_ylabel("victory points taken per play")
-    ax.legend(title="all seats play", fontsize=8, frameon=False)
-    ax.set_title(f"What each firecracker is worth ({players} players)")
+    for ax, p in zip(axes, players, strict=True):
+        sub = cards[cards["players"] == p]
+        for i, strat in enumerate(strategies):
+            t = sub[sub["strategy"] == strat].set_index("kind").reindex(kinds)
+            if t["points_per_play"].isna().all():
+                continue
+            xs = np.arange(len(kinds)) + (i - (len(strategies) - 1) / 2) * width
+            v = t["points_per_play"].to_numpy()
+            label = strat if p == players[0] else None
+            ax.bar(xs, v, width * 0.9, color=PALETTE[i], label=label, alpha=0.85)
+            if "ppp_lo" in t:  # (tables written before the interval have none)
+                err = [v - t["ppp_lo"].to_numpy(), t["ppp_hi"].to_numpy() - v]
+                ax.errorbar(xs, v, yerr=err, fmt="none", ecolor="#333333", lw=0.8, capsize=1.5)
+        games = sorted({int(g) for g in sub["games"]}) if "games" in sub else []
+        n = "/".join(f"{g:,}" for g in games) if games else "?"
+        ax.set_title(f"{p} players, N={n} games", fontsize=9)
+        ax.set_xticks(range(len(kinds)), kinds, rotation=60, fontsize=7)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("victory points taken per play")
+    fig.supxlabel("firecracker played (power, special)", fontsize=9)
+    axes[0].legend(title="all seats play", fontsize=8, frameon=False, loc="upper left")
+    fig.suptitle(
+        "What each firecracker is worth, by player count (bars: 95% interval, games as "
+        "observations)"
+    )
     return save_chart(fig, out_dir, "cards", caption)
 
 

@@ -66,7 +66,7 @@ def test_bad_input_is_one_line_exit_2(args, words):
 def test_play_reports_wins_with_intervals():
     r = run("play", "--x", "heuristic", "--o", "random", "--games", "12", "--seed", "3")
     assert r.exit_code == 0, r.output
-    assert "X wins" in r.output and "95% [" in r.output
+    assert "X wins" in r.output and "Wilson 95% intervals" in r.output
     j = json.loads(
         run(
             "play", "--x", "heuristic", "--o", "random", "--games", "12", "--seed", "3", "--json"

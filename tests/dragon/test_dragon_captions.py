@@ -13,6 +13,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -88,7 +89,7 @@ def test_every_reference_chart_names_the_studies_it_draws(reference):
         "seats": seats,
         "lengths": seats,
         "scores": seats,
-        "cards": _select(seats, "dragon.seats", players=4),
+        "cards": seats,
         "specials": [m for m in seats if set(m["identity"]["params"]["strategies"]) == {"random"}],
         "ladder": _select(ms, "dragon.ladder"),
         "readings": _select(ms, "dragon.readings"),
@@ -167,3 +168,33 @@ def test_preset_charts_name_both_rules_and_redraw(tmp_path):
     (tmp_path / "out" / "paired.svg").unlink()
     draw_preset_charts(tmp_path / "out", "gamepark")
     assert svg_text(tmp_path / "out" / "paired.svg") == before
+
+
+def test_cards_chart_draws_every_player_count_with_its_n_and_intervals(reference):
+    text = svg_text(reference / "cards.svg")
+    for p in (2, 3, 4, 5, 6):
+        assert f"{p} players, N=40 games" in text
+    assert "bars: 95% interval, games as observations" in text
+    cards = pd.read_csv(reference / "cards.csv")
+    assert (cards["ppp_lo"] <= cards["points_per_play"]).all()
+    assert (cards["points_per_play"] <= cards["ppp_hi"]).all()
+    assert (cards["ppp_hi"] > cards["ppp_lo"]).any()
+
+
+def test_card_table_interval_is_the_mean_interval_when_each_game_has_one_play():
+    import numpy as np
+
+    pts = np.array([0, 3, 1, 4, 2, 0, 5, 1], dtype=float)
+    df = pd.DataFrame(
+        {
+            **{f"plays_{k}": np.ones(len(pts), int) for k in st.KINDS},
+            **{f"pts_{k}": pts.astype(int) for k in st.KINDS},
+            **{f"takes_{k}": np.ones(len(pts), int) for k in st.KINDS},
+        }
+    )
+    row = st.card_table(df).iloc[0]
+    half = 1.96 * pts.std(ddof=1) / np.sqrt(len(pts))
+    assert row["games"] == len(pts)
+    assert row["points_per_play"] == pytest.approx(pts.mean())
+    assert row["ppp_lo"] == pytest.approx(pts.mean() - half)
+    assert row["ppp_hi"] == pytest.approx(pts.mean() + half)

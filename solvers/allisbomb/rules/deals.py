@@ -4,12 +4,15 @@ A deal is a permutation of the card ids 0..n-1, top card first. Its rank is its 
 the lexicographic order of all n! permutations (exact, Python ints), so any deal can be
 re-run alone with `--rank R` and its configuration's options (`commands.rerun_command`). Copies of a card (the two JOKERs) are distinct ids, so
 deals that differ only by swapping copies have different ranks; every physical shuffle
-is equally likely either way.
+is equally likely either way. The rank is kept per id because the studies record it and
+`--rank R` must replay their exact deal; `deck_rank` is the rank of the physical deck (the
+same for every order of a card's copies), the rank `--deck` gives.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -40,6 +43,27 @@ def rank(perm) -> int:
         r += j * math.factorial(n - 1 - i)
         remaining.pop(j)
     return r
+
+
+def physical(perm, labels: Sequence[str]) -> list[int]:
+    """`perm` with the copies of each repeated card renumbered in deck order (its first
+    copy from the top gets the card's lowest id): the deal `parse_deck` reads from the
+    same card names, so two deals that differ only by which copy is which map to one.
+
+    >>> physical([2, 1, 0], ["JOKER", "KING", "JOKER"])
+    [0, 1, 2]
+    """
+    ids: dict[str, list[int]] = {}
+    for i, lab in enumerate(labels):
+        ids.setdefault(lab, []).append(i)
+    nxt = {lab: iter(v) for lab, v in ids.items()}
+    return [next(nxt[labels[int(c)]]) for c in perm]
+
+
+def deck_rank(perm, labels: Sequence[str]) -> int:
+    """The rank of the physical deck `perm` (`physical`): independent of which copy of a
+    repeated card is which; equal to `rank` for a deal read by `parse_deck`."""
+    return rank(physical(perm, labels))
 
 
 def unrank(r: int, n: int) -> list[int]:
