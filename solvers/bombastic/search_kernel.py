@@ -26,7 +26,7 @@ from bombsolve.solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "16f9d1de99960a1f"
+NUMBA_DEPENDS_ON = "86ad3024255f99f3"
 
 N_ACTIONS = 49
 #: How often (in iterations) a search with `stop_early` checks whether it is decided.
