@@ -163,3 +163,14 @@ def test_difficulty_axis_prints_thousands_not_powers_of_ten(tmp_path):
     difficulty_chart(counts, ["base"], tmp_path, "STAND-IN cards; test")
     text = svg_text(tmp_path / "difficulty_cdf.svg")
     assert "1,000" in text and "10,000" in text
+
+
+def test_difficulty_axis_labels_stay_short_past_ten_thousand():
+    """Decades past 10,000 are written 100k, 1M, ...: written out in full, the log axis's
+    labels ran into each other."""
+    from bombsolve.solvers.allisbomb.studies.charts import _thousands_text
+
+    labels = [_thousands_text(10.0**k) for k in range(11)]
+    assert labels == [
+        "1", "10", "100", "1,000", "10,000", "100k", "1M", "10M", "100M", "1bn", "10bn"
+    ]  # fmt: skip

@@ -102,7 +102,16 @@ def _panels(n_panels: int, width: float = 8.0, height: float = 2.6):
 
 
 def _thousands_text(value: float, _pos: int | None = None) -> str:
-    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
+    # Whole numbers with thousands separators up to 10,000; past it the log axis's
+    # decades would run into each other ("100,000,00010,000,000,000"), so 100k, 1M, 10M.
+    if value < 1:
+        return f"{value:g}"
+    if value <= 10_000:
+        return f"{value:,.0f}"
+    for size, unit in ((1e9, "bn"), (1e6, "M"), (1e3, "k")):
+        if value >= size:
+            return f"{value / size:,.0f}{unit}"
+    return f"{value:,.0f}"
 
 
 _thousands = FuncFormatter(_thousands_text)
