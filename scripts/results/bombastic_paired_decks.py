@@ -10,7 +10,10 @@ every deck (`State.setup` shuffles the tiles first; the action deck differs with
 cards in it). A deck run with fewer games than the base deck pairs with the base deck's
 first cases (the runner seeds chunk by chunk, so case g draws the same seed). Per deck: X's wins with a Wilson 95% interval; against the base deck, the
 paired difference of X's rate over the same cases (mean of per-deal differences, normal
-95% interval). Writes `OUT/decks.csv` and the block `--block` (default `bombastic-paired-decks`)
+95% interval), its two-sided p-value (the normal test that interval inverts), and whether
+the difference survives Holm's correction over every deck of the table (family-wise error
+5%: with 11 decks about one 95% interval in two excludes zero by chance somewhere). Writes
+`OUT/decks.csv` and the block `--block` (default `bombastic-paired-decks`)
 of results/bombastic/README.md.
 Deck names are those of `study.card_variants()` ("base deck", "without peek-many", ...).
 A game that reaches the turn cap is not an X win.
@@ -31,6 +34,7 @@ import pandas as pd  # noqa: E402
 
 from bombsolve.solvers.bombastic import card_variants, match_study  # noqa: E402
 from bombsolve.solvers.common.errors import unknown  # noqa: E402
+from bombsolve.solvers.common.multiplicity import holm, survivors_note  # noqa: E402
 from bombsolve.solvers.common.readme import update_block  # noqa: E402
 from bombsolve.solvers.common.runner import computed_by, load_manifest, load_study, run_study  # noqa: E402
 from bombsolve.solvers.common.stats import wilson  # noqa: E402
@@ -100,14 +104,21 @@ def summarize(out: Path, decks: list[str]) -> tuple[pd.DataFrame, dict]:
                 base.loc[both, "winner"] == 0
             ).astype(float)
             se = d.std(ddof=1) / math.sqrt(len(d))
+            z = abs(d.mean()) / se if se > 0 else (0.0 if d.mean() == 0 else math.inf)
             row |= {
                 "paired_games": len(d),
                 "diff_vs_base": d.mean(),
                 "diff_lo": d.mean() - 1.96 * se,
                 "diff_hi": d.mean() + 1.96 * se,
+                "p_value": math.erfc(z / math.sqrt(2)),
             }
         rows.append(row)
-    return pd.DataFrame(rows), meta
+    table = pd.DataFrame(rows)
+    if "p_value" in table:
+        paired = table["p_value"].notna()
+        table["holm"] = pd.Series(pd.NA, index=table.index, dtype="boolean")
+        table.loc[paired, "holm"] = holm(table.loc[paired, "p_value"].tolist())
+    return table, meta
 
 
 def _pct(rate: float, lo: float, hi: float) -> str:
@@ -126,17 +137,27 @@ def readme_block(table: pd.DataFrame, meta: dict) -> str:
             diff = (
                 f"{100 * r['diff_vs_base']:+.1f} [{100 * r['diff_lo']:+.1f}, "
                 f"{100 * r['diff_hi']:+.1f}] ({int(r['paired_games']):,} deals)"
+                f"{' **survives Holm**' if r.get('holm') is True else ''}"
             )
         lines.append(
             f"| {r['deck']} | {r['games']:,} | {_pct(r['x_rate'], r['lo'], r['hi'])} | "
             f"{100 * r['half_width']:.1f} | {diff} | {r['mean_turns']:.1f} |"
+        )
+    holm_note = ""
+    if "holm" in table:
+        marked = table["holm"].dropna()
+        holm_note = (
+            f" {survivors_note(int(marked.sum()), len(marked))}, each tested by the normal "
+            "test its interval inverts: those marked **survives Holm**. An interval that "
+            "excludes zero without the mark may be one of the flukes expected among this "
+            "many."
         )
     lines += [
         "",
         f"`{meta['agent']}` against itself, seed {meta['seed']} for every deck (case g deals "
         f"the same tiles in each); default rules otherwise; a turn-capped game is not an X "
         f"win. Computed by {', '.join(sorted(meta['computed_by']))} "
-        "(`scripts/results/bombastic_paired_decks.py`).",
+        f"(`scripts/results/bombastic_paired_decks.py`).{holm_note}",
     ]
     unfinished = [
         f"{r['deck']} {r['games']:,} of {meta['planned'][r['deck']]:,} planned games"

@@ -244,3 +244,23 @@ def test_paired_decks_stopped_early_says_how_far_and_resumes(tmp_path, monkeypat
     table, meta = mod.summarize(tmp_path, [mod.BASE])
     assert table["games"].tolist() == [6]
     assert "Unfinished" not in mod.readme_block(table, meta)
+
+
+@pytest.mark.parametrize("reader", ["paired", "paired_ismcts300", "first_player_2000"])
+def test_paired_decks_mark_the_effects_that_survive_holm(reader):
+    """Each deck's p-value is the test its interval inverts (below 5% exactly when the
+    interval excludes zero), and the marks are Holm's over the table's decks."""
+    from bombsolve.solvers.common.multiplicity import holm
+
+    mod = load_script("bombastic_paired_decks")
+    out = ROOT / "results" / "bombastic" / reader
+    decks = [n for n, _ in mod.card_variants() if (out / n.replace(" ", "_")).is_dir()]
+    table, _ = mod.summarize(out, decks)
+    effects = table[table["p_value"].notna()]
+    assert len(effects) == len(decks) - 1
+    for r in effects.to_dict("records"):
+        excludes_zero = r["diff_lo"] > 0 or r["diff_hi"] < 0
+        assert (r["p_value"] < 0.05) == excludes_zero, r
+    assert list(effects["holm"]) == holm(list(effects["p_value"]))
+    block = mod.readme_block(*mod.summarize(out, decks))
+    assert block.count("**survives Holm**") == int(effects["holm"].sum()) + 1  # + the note
