@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from bombsolve.solvers.allisbomb import sensitivity as sens  # noqa: E402
 from bombsolve.solvers.allisbomb import to_markdown  # noqa: E402
+from bombsolve.solvers.common.multiplicity import survivors_note  # noqa: E402
 from bombsolve.solvers.common.readme import update_block  # noqa: E402
 from bombsolve.solvers.common.runner import load_manifest, load_study  # noqa: E402
 
@@ -37,13 +38,34 @@ def _rel(path: Path) -> Path:
     return path.relative_to(ROOT) if path.is_absolute() else path
 
 
+#: The effects table's columns as the README prints them.
+READABLE = {
+    "what": "edit",
+    "base_rate": "win, base cards",
+    "edited_rate": "win, edited",
+    "diff": "change",
+    "lo": "change, 95% low",
+    "hi": "change, 95% high",
+    "to_win": "deals LOSS to WIN",
+    "to_loss": "deals WIN to LOSS",
+}
+PERCENT_COLUMNS = [READABLE[c] for c in ("base_rate", "edited_rate", "diff", "lo", "hi")]
+
+
 def sensitivity_block(study: Path, top: int = 8, also: tuple[Path, ...] = ()) -> str:
     manifest = load_manifest(study)
     eff = sens.effects(load_study(study), manifest["identity"]["params"])
     eff = eff.assign(size=eff["diff"].abs()).sort_values(["size", "edit"], ascending=[False, True])
     shown = eff.head(top)[
         ["what", "base_rate", "edited_rate", "diff", "lo", "hi", "to_win", "to_loss"]
-    ]
+    ].assign(**{"survives Holm": ["yes" if k else "no" for k in eff.head(top)["holm"]]})
+    corrections = (
+        f"With {len(eff)} intervals at once about {0.05 * len(eff):.0f} exclude zero by "
+        f"chance alone: {survivors_note(int(eff['holm'].sum()), len(eff))}, and "
+        f"{int(eff['bh'].sum())} survive the Benjamini-Hochberg correction (false discovery "
+        "rate 5%), each tested by the score test its interval inverts (every edit's p-value "
+        f"and marks: `{_rel(study)}/report/effects.csv`)."
+    )
     rel = _rel(study)
     others = [
         f"`{_rel(p)}` (stand-in set "
@@ -61,9 +83,11 @@ def sensitivity_block(study: Path, top: int = 8, also: tuple[Path, ...] = ()) ->
             "`--rank` with the edit's card file in `report/cards/`). Largest effects of the "
             f"committed study `{rel}` (tornado chart `{rel}/report/tornado.png`):",
             "",
-            to_markdown(shown, ["base_rate", "edited_rate", "diff", "lo", "hi"]).rstrip(),
+            to_markdown(shown.rename(columns=READABLE), PERCENT_COLUMNS).rstrip(),
             "",
             sens.caption(manifest) + ".",
+            "",
+            corrections,
             "",
             f"Regenerate: `{manifest.get('command', 'bombsolve allisbomb sensitivity')}`.",
             "",
