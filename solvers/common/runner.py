@@ -1001,20 +1001,25 @@ def _run_locked(
         "started": run["started"],
         "runs": [],
     }
-    manifest.update(
-        {
-            "command": command
-            if command is not None
-            else " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-            "input_files": [{"path": str(p), "sha256": sha256_file(p)} for p in study.input_files],
-            "versions": _versions(),
-            "git_commit": _git_commit(),
-            "host": host_info(),
-            "finished": None,
-            "chunks_total": len(chunks),
-            "chunks_done": len(done),
-        }
-    )
+    if old is None or n_todo:
+        # How the study is computed: a run that only reuses finished chunks (a report
+        # rewritten by later code) computes nothing, so it leaves these as they were and
+        # the captions keep naming the code that computed the rows.
+        manifest.update(
+            {
+                "command": command
+                if command is not None
+                else " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+                "input_files": [
+                    {"path": str(p), "sha256": sha256_file(p)} for p in study.input_files
+                ],
+                "versions": _versions(),
+                "git_commit": _git_commit(),
+                "host": host_info(),
+                "finished": None,
+            }
+        )
+    manifest.update({"chunks_total": len(chunks), "chunks_done": len(done)})
     manifest["runs"].append(run)
     # The manifest is written when the first chunk is done (before that chunk's file, so
     # that no folder holds chunks without a manifest) or when the run ends without error.
@@ -1067,7 +1072,7 @@ def _run_locked(
         try:
             run["finished"] = _now()
             manifest["chunks_done"] = len(done)
-            if len(done) == len(chunks):
+            if len(done) == len(chunks) and (n_todo or not manifest.get("finished")):
                 manifest["finished"] = run["finished"]
             if written[0] or ok:
                 write_manifest()

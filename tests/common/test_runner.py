@@ -115,6 +115,25 @@ def test_manifest_names_inputs_versions_and_times(tmp_path):
         run_study(study, tmp_path / "out", workers=1, progress=False)
 
 
+def test_a_run_that_only_reuses_keeps_how_the_study_was_computed(tmp_path):
+    """Re-running a finished study (to rewrite its report with later code) computes no
+    chunk: the manifest keeps the command, versions, commit, host and end time of the runs
+    that did, and records the new run in `runs` alone."""
+    study = coin_study(n=20, chunk_size=10)
+    run_study(study, tmp_path, workers=1, progress=False, command="bombsolve first")
+    path = tmp_path / "manifest.json"
+    before = json.loads(path.read_text())
+    before["versions"]["bombsolve"] = "0.0.1"  # as if computed by an older release
+    before["host"] = {"cpu": "elsewhere"}
+    path.write_text(json.dumps(before))
+    run_study(study, tmp_path, workers=1, progress=False, command="bombsolve again")
+    after = json.loads(path.read_text())
+    for key in ("command", "versions", "git_commit", "host", "finished", "input_files"):
+        assert after[key] == before[key], key
+    assert len(after["runs"]) == 2 and after["runs"][-1]["chunks_reused"] == 2
+    assert after["runs"][-1]["chunks_computed"] == 0
+
+
 def test_bad_counts_are_bad_input(tmp_path):
     with pytest.raises(BadInput):
         run_study(coin_study(chunk_size=0), tmp_path, workers=1, progress=False)
