@@ -137,3 +137,15 @@ def test_vocabulary_deals_a_deep_line_left_undecided_are_wins(rank):
     deck = unrank(rank, load_cards(cfg).n)
     res = solve(cfg, deck)  # the sweep's search: both move orders, the default limit
     assert res.outcome == "win"
+
+
+def test_the_answer_names_the_cut(shallow):
+    from click.testing import CliRunner
+
+    from bombsolve.cli.main import cli
+
+    shallow(6)
+    r = CliRunner().invoke(cli, ["allisbomb", "--seed", "42", "--exit-code"])
+    assert r.exit_code == 11, r.output  # undecided
+    assert "a line was cut at the deepest the search follows (6 turns" in r.output, r.output
+    assert "CARDS.md 'Limits'" in r.output
