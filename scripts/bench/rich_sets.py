@@ -15,7 +15,7 @@ their kernels alike. On a shared machine keep `--deals` modest (100 a set is a f
 minutes a side for the rich sets) and read CPU ratios, not absolute times.
 
     nice python scripts/bench/rich_sets.py [--deals 100] [--seed 2026] [--random 2]
-        [--sets rich_court,...] [--before-python /tmp/venv-old/bin/python] [--json FILE]
+        [--sets rich_court,...|none] [--extra LABEL=FILE] [--before-python PY] [--json FILE]
 """
 
 from __future__ import annotations
@@ -95,7 +95,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--random", type=int, default=2, help="random sets (seeds 1..N)")
-    ap.add_argument("--sets", default="", help="benchmark set names (default: all)")
+    ap.add_argument("--sets", default="", help="benchmark set names (default: all; none: none)")
+    ap.add_argument("--extra", action="append", default=[], help="LABEL=FILE: another card file")
     ap.add_argument("--before-python", default="")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--worker", default="")
@@ -108,9 +109,13 @@ def main() -> None:
     from random_sets import random_set
 
     names = [s for s in a.sets.split(",") if s] or sorted(p.stem for p in CARDSETS.glob("*.toml"))
+    names = [] if names == ["none"] else names
     tmp = Path(tempfile.mkdtemp(prefix="rich_sets_"))
     sets = [(STANDIN, STANDIN, "")] + [(s, str(CARDSETS / f"{s}.toml"), "") for s in names]
     sets += [(lab, str(CARDSETS / f"{f}.toml"), e) for lab, f, e in WITH_EXPANSIONS if f in names]
+    for extra in a.extra:
+        label, _, path = extra.partition("=")
+        sets.append((label, str(Path(path).resolve()), ""))
     for k in range(1, a.random + 1):
         path = tmp / f"random{k}.toml"
         path.write_text(random_set(k))

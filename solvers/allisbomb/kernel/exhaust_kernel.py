@@ -65,7 +65,7 @@ from bombsolve.solvers.common.numba_entry import entry_point
 from bombsolve.solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "6c02fd0edd4ab162"
+NUMBA_DEPENDS_ON = "97706d5694d94338"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2
@@ -279,13 +279,13 @@ def shared_dfs(
                 ftaint[d] = 1
                 continue
             # entered by an earlier search that proved nothing of it: search it again
-        if d + 1 >= max_depth:
-            # cut (as kernel.dfs): the position above it finishes unproven, so nothing
-            # whose subtree was cut is ever stored LOST in the shared table
-            reasons |= E_CUT
-            ftaint[d] = 1
-            continue
-        if nodes >= node_limit:
+        if nodes >= node_limit or d + 1 >= max_depth:
+            if nodes < node_limit:
+                # cut (as kernel.dfs): the position above it finishes unproven, so nothing
+                # whose subtree was cut is ever stored LOST in the shared table
+                reasons |= E_CUT
+                ftaint[d] = 1
+                continue
             fill[0] = filled
             return CODE_UNDECIDED, nodes, reasons
         nodes += 1

