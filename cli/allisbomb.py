@@ -714,7 +714,7 @@ def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[obje
 
 def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
     """What stopped an undecided search, in words."""
-    from bombsolve.solvers.allisbomb import MAX_MOVES, Ending
+    from bombsolve.solvers.allisbomb import MAX_DEPTH, MAX_MOVES, Ending
 
     if res.loss_reason & Ending.TOO_MANY_MOVES:
         return (
@@ -730,7 +730,12 @@ def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
         return f"the node limit of {node_limit:,} positions (--node-limit)"
     if time_limit is not None and res.seconds >= time_limit:
         return f"the time limit of {time_limit:g} s (--time-limit)"
-    return "a line deeper than the search follows (1,000 turns) or a turn of more than 64 choices"
+    if res.loss_reason & Ending.DEPTH_CUT:
+        return (
+            f"no win found, and a line was cut at the deepest the search follows "
+            f"({MAX_DEPTH:,} turns, CARDS.md 'Limits'), so the cut line is unsearched"
+        )
+    return "a turn of more than 64 choices"
 
 
 def _moves(k: int) -> str:

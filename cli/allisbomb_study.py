@@ -234,6 +234,51 @@ def sweep(
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:
         _report(Path(out), rows)
+    left = _undecided_left(rows, out, escalate, split_depth)
+    if left:
+        click.echo(left, err=True)
+
+
+#: Options of a sweep's command line that the command finishing it replaces (with their value).
+_REPLACED = ("--node-limit", "--out", "--split-depth")
+
+
+def _undecided_left(rows, out, escalate: bool, split_depth: int | None) -> str | None:
+    """How many deals the sweep left undecided, and the one command that decides them: the
+    same sweep into a folder of its own with the escalation and the split (`escalate`,
+    `split`): a deal decided here is decided again at the same cost, the undecided ones go
+    on past the first limit. The study made here keeps its identity (a new folder)."""
+    import shlex
+
+    und = int((rows["outcome"] == "undecided").sum())
+    if und == 0:
+        return None
+    head = f"{und:,} of {len(rows):,} deals left undecided"
+    if escalate and split_depth:
+        return (
+            f"{head} after the escalation and the split; re-solve one with a deeper split: "
+            f"bombsolve allisbomb --study {shlex.quote(str(out))} --case K --split-depth "
+            f"{split_depth + 2}"
+        )
+    # with --escalate, --node-limit is the ceiling the user chose: kept
+    replaced = _REPLACED[1:] if escalate else _REPLACED
+    args, words = [], shlex.split(command_line())[1:]
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        name = w.split("=", 1)[0]
+        if name in replaced:
+            skip = "=" not in w
+            continue
+        args.append(w)
+    if "--escalate" not in args:
+        args.append("--escalate")
+    args += ["--split-depth", "4", "--out", f"{str(out).rstrip('/')}-decided"]
+    return f"{head}; to decide them (the same deals, escalated and split): " + shlex.join(
+        ["bombsolve", *args]
+    )
 
 
 def deals_line(seed: int, chunk_size: int, configs: int = 1) -> str:

@@ -46,6 +46,7 @@ from bombsolve.solvers.allisbomb.kernel.kernel import (
     CODE_LOSS,
     CODE_UNDECIDED,
     CODE_WIN,
+    E_CUT,
     E_CYCLE,
     E_DEAD,
     E_MOVES,
@@ -64,7 +65,7 @@ from bombsolve.solvers.common.numba_entry import entry_point
 from bombsolve.solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "920e59533fca492d"
+NUMBA_DEPENDS_ON = "97706d5694d94338"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2
@@ -279,6 +280,12 @@ def shared_dfs(
                 continue
             # entered by an earlier search that proved nothing of it: search it again
         if nodes >= node_limit or d + 1 >= max_depth:
+            if nodes < node_limit:
+                # cut (as kernel.dfs): the position above it finishes unproven, so nothing
+                # whose subtree was cut is ever stored LOST in the shared table
+                reasons |= E_CUT
+                ftaint[d] = 1
+                continue
             fill[0] = filled
             return CODE_UNDECIDED, nodes, reasons
         nodes += 1
@@ -287,6 +294,8 @@ def shared_dfs(
         fstarted[d] = 0
         ftaint[d] = 0
     fill[0] = filled
+    if reasons & E_CUT:
+        return CODE_UNDECIDED, nodes, reasons  # no win, but not all of it was searched
     if fidx[0] >= 0:
         _prove(entries, fidx[0], LOST)  # the whole reachable set was searched: no win
     return CODE_LOSS, nodes, reasons

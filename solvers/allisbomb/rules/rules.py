@@ -82,6 +82,9 @@ class Ending(enum.IntFlag):
     no win, counted as a loss without being searched.
     TOO_MANY_MOVES: (searches only) a position has more than MAX_MOVES moves, or a turn more
     than 64 choices: the search stops and answers undecided (CARDS.md, "Moves").
+    DEPTH_CUT: (searches only) a line reached the deepest a search follows (1,000 turns,
+    CARDS.md "Limits") and was cut there; the search went on, and without a win found
+    elsewhere it answers undecided.
     """
 
     NONE = 0
@@ -92,6 +95,7 @@ class Ending(enum.IntFlag):
     NOT_BEST = 16
     NO_WIN_REACHABLE = 32
     TOO_MANY_MOVES = 64
+    DEPTH_CUT = 128
 
 
 #: Most moves one position may have (the kernel's MAX_MOVES): a card file may ask for more

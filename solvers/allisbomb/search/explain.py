@@ -25,6 +25,7 @@ ENDING_WORDS = {
     Ending.CYCLE: "the line came back to a position already on it",
     Ending.NO_WIN_REACHABLE: "proved no win reachable",
     Ending.TOO_MANY_MOVES: "a position with more moves than the search generates (rules.MAX_MOVES)",
+    Ending.DEPTH_CUT: "a line cut at the deepest the search follows (search.MAX_DEPTH turns)",
 }
 
 #: What each dead-position rule (prune.RULES) proves, in words.

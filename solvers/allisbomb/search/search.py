@@ -30,7 +30,10 @@ from bombsolve.solvers.allisbomb.rules.rules import (
 )
 
 ON_PATH, DONE = 1, 2
-#: Deepest line (in turns) either search follows before giving up as undecided.
+#: Deepest line (in turns) either search follows: a move that would go deeper is cut
+#: (not searched, `Ending.DEPTH_CUT` recorded) and the search goes on with the other
+#: moves, so a win elsewhere is still a WIN; a search with no win and a cut is undecided
+#: (CARDS.md, "Limits").
 MAX_DEPTH = 1000
 #: Most choices in one turn the kernel can hold (kernel.MAXC); a turn needing more is
 #: answered 'undecided' by both searches.
@@ -82,6 +85,16 @@ def reference_search(
     `rules.MAX_MOVES` moves, or a turn with more than MAX_CHOICES choices, stops the search
     as undecided with reason TOO_MANY_MOVES; `time_limit` (seconds) is looked at every
     TIME_CHECK moves built, so it holds however many moves one position has.
+
+    A move into a position MAX_DEPTH turns below the root is cut: not entered, not stored,
+    `Ending.DEPTH_CUT` recorded, and the search goes on. A win found anywhere is a WIN
+    (its line is a proof whatever was cut); the end of the search without a win is a
+    LOSS only if nothing was cut, else undecided. A position finished after a cut in its
+    subtree stays DONE for the rest of this search (not entered twice, so the search
+    stays finite), which can only miss a win, never claim a wrong one: the verdict
+    that relies on DONE meaning "no win" (LOSS) is refused once anything was cut. With
+    keep_most, a best win found after a cut carries NOT_BEST (the cut line might keep
+    more).
     """
     t0 = time.perf_counter()
     if root.outcome is Outcome.WIN:
@@ -157,14 +170,22 @@ def reference_search(
         if keep_most and bound and best is not None and objective_bound(child) >= best[0]:
             seen[key] = DONE
             continue
-        if nodes >= node_limit or len(stack) >= MAX_DEPTH:
+        if nodes >= node_limit:
             return stop(nodes, reasons)
+        if len(stack) >= MAX_DEPTH:  # as the kernel: the node limit first, then the cut
+            reasons |= int(Ending.DEPTH_CUT)
+            continue
         nodes += 1
         seen[key] = ON_PATH
         stack.append((child, kids(child)))
         line.append(move)
+    cut = reasons & int(Ending.DEPTH_CUT)
     if best is not None:
+        if cut:
+            reasons |= int(Ending.NOT_BEST)
         return SearchResult("win", nodes, time.perf_counter() - t0, best[1], reasons)
+    if cut:
+        return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons)
     return SearchResult("loss", nodes, time.perf_counter() - t0, [], reasons)
 
 

@@ -1,8 +1,8 @@
 """Solve All Is Bomb deals under perfect play: `solve` (one deal) and `solve_batch` (many).
 
 Verdicts (DESIGN.md, "Truth of results"): 'win' with a move list that replays through the
-reference engine, 'loss' (every line of play loses), or 'undecided' (node limit, or a
-line deeper than `search.MAX_DEPTH` turns). The card program of a config is compiled once
+reference engine, 'loss' (every line of play loses), or 'undecided' (node limit, or no
+win found after a line was cut at `search.MAX_DEPTH` turns). The card program of a config is compiled once
 and cached; the transposition table is allocated once per process and reused with
 generation stamps, so many calls in one process are cheap.
 
@@ -767,8 +767,8 @@ def solve_first(
     )
     out_of_time = time_limit is not None and elapsed > time_limit
     if not stopped or (not clock and (spent < limit or first >= node_limit)) or out_of_time:
-        # a verdict, or a stop for a reason the kernel shares (a line deeper than
-        # MAX_DEPTH, a position past the move cap), or the limits themselves
+        # a verdict, or a stop for a reason the kernel shares (no win after a line cut
+        # at MAX_DEPTH, a position past the move cap), or the limits themselves
         res = SolveResult(
             ref.outcome,
             nodes,

@@ -1,0 +1,157 @@
+"""What card sets richer than the stand-in cost the search: positions, undecided deals, CPU.
+
+For each set (the benchmark sets of scripts/bench/cardsets/, random sets of
+scripts/bench/random_sets.py, and the stand-in base game for scale), the same seeded
+deals are decided one by one with the sweep's search (`solve_batch`: both move orders,
+the default node limit of 3,000,000 positions), and the script prints per set: positions
+per deal (median, 99th percentile, max), the share left undecided, the wins, and the mean
+process CPU per decided deal.
+
+`--before-python PY` runs every set a second time in a python whose `bombsolve` is another
+tree (e.g. a venv with an editable install of an older commit), interleaved set by set
+with this tree (which side goes first alternates), and prints after/before ratios measured
+in this one run. Each side is a fresh worker process per set (`--worker`), so both load
+their kernels alike. On a shared machine keep `--deals` modest (100 a set is a few
+minutes a side for the rich sets) and read CPU ratios, not absolute times.
+
+    nice python scripts/bench/rich_sets.py [--deals 100] [--seed 2026] [--random 2]
+        [--sets rich_court,...|none] [--extra LABEL=FILE] [--before-python PY] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+CARDSETS = HERE / "cardsets"
+STANDIN = "standin"  # the stand-in base game (no card file)
+#: Sets played with an expansion: label, card file, expansions.
+WITH_EXPANSIONS = (("rich_court+mosquitos", "rich_court", "mosquitos"),)
+
+
+def worker(cards: str, deals: int, seed: int, expansions: str = "") -> dict:
+    """Decide `deals` seeded deals of one set in this process; per-deal arrays."""
+    from bombsolve.solvers.allisbomb import Options, load_cards, solve_batch
+
+    exp = tuple(e for e in expansions.split(",") if e)
+    if cards == STANDIN:
+        cfg = Options(expansions=exp)
+    else:
+        cfg = Options(cards_file=Path(cards), allow_nonstandard=True, expansions=exp)
+    n = load_cards(cfg).n
+    rng = np.random.default_rng(seed)
+    decks = np.stack([rng.permutation(n) for _ in range(deals)])
+    solve_batch(cfg, decks[:1], node_limit=1000)  # load the kernel before the clock
+    code, nodes, cpu = [], [], []
+    for deck in decks:
+        t = time.process_time()
+        res = solve_batch(cfg, deck[None, :])
+        cpu.append(time.process_time() - t)
+        code.append(int(res["code"][0]))
+        nodes.append(int(res["nodes"][0]))
+    return {"code": code, "nodes": nodes, "cpu": cpu}
+
+
+def summary(r: dict) -> dict:
+    """The figures of one side of one set (module docstring)."""
+    code, nodes, cpu = np.array(r["code"]), np.array(r["nodes"]), np.array(r["cpu"])
+    decided = code != 2
+    return {
+        "deals": int(code.size),
+        "wins": int((code == 1).sum()),
+        "undecided": int((~decided).sum()),
+        "median": float(np.median(nodes)),
+        "p99": float(np.percentile(nodes, 99)),
+        "max": int(nodes.max()),
+        "cpu_decided": float(cpu[decided].mean()) if decided.any() else float("nan"),
+        "cpu_total": float(cpu.sum()),
+    }
+
+
+def run_side(python: str, cards: str, expansions: str, deals: int, seed: int) -> dict:
+    args = ["--worker", cards, "--expansions", expansions, "--deals", str(deals)]
+    out = subprocess.run(
+        [python, str(Path(__file__)), *args, "--seed", str(seed)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--random", type=int, default=2, help="random sets (seeds 1..N)")
+    ap.add_argument("--sets", default="", help="benchmark set names (default: all; none: none)")
+    ap.add_argument("--extra", action="append", default=[], help="LABEL=FILE: another card file")
+    ap.add_argument("--before-python", default="")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--worker", default="")
+    ap.add_argument("--expansions", default="")
+    a = ap.parse_args()
+    if a.worker:
+        print(json.dumps(worker(a.worker, a.deals, a.seed, a.expansions)))
+        return
+    sys.path.insert(0, str(HERE))
+    from random_sets import random_set
+
+    names = [s for s in a.sets.split(",") if s] or sorted(p.stem for p in CARDSETS.glob("*.toml"))
+    names = [] if names == ["none"] else names
+    tmp = Path(tempfile.mkdtemp(prefix="rich_sets_"))
+    sets = [(STANDIN, STANDIN, "")] + [(s, str(CARDSETS / f"{s}.toml"), "") for s in names]
+    sets += [(lab, str(CARDSETS / f"{f}.toml"), e) for lab, f, e in WITH_EXPANSIONS if f in names]
+    for extra in a.extra:
+        label, _, path = extra.partition("=")
+        sets.append((label, str(Path(path).resolve()), ""))
+    for k in range(1, a.random + 1):
+        path = tmp / f"random{k}.toml"
+        path.write_text(random_set(k))
+        sets.append((f"random{k}", str(path), ""))
+    sides = [("after", sys.executable)]
+    if a.before_python:
+        sides.append(("before", a.before_python))
+    rows = []
+    head = f"{'set':<16} {'side':<6} {'wins':>5} {'undec':>6} {'median':>9} {'p99':>10}"
+    print(head + f" {'max':>10} {'cpu/decided':>12}", flush=True)
+    for i, (label, cards, expansions) in enumerate(sets):
+        order = sides if i % 2 == 0 else sides[::-1]
+        row = {"set": label}
+        for side, python in order:
+            s = summary(run_side(python, cards, expansions, a.deals, a.seed))
+            row[side] = s
+            print(
+                f"{label:<16} {side:<6} {s['wins']:>5} {s['undecided']:>6} {s['median']:>9,.0f}"
+                f" {s['p99']:>10,.0f} {s['max']:>10,} {s['cpu_decided']:>11.3f}s",
+                flush=True,
+            )
+        if "before" in row:
+            b, f = row["before"], row["after"]
+            row["ratio_cpu_decided"] = f["cpu_decided"] / b["cpu_decided"]
+            row["ratio_median"] = f["median"] / b["median"]
+            print(
+                f"{label:<16} after/before: median positions {row['ratio_median']:.3f}, "
+                f"CPU per decided deal {row['ratio_cpu_decided']:.3f}, undecided "
+                f"{b['undecided']} -> {f['undecided']}",
+                flush=True,
+            )
+        rows.append(row)
+    if a.json:
+        meta = {"deals": a.deals, "seed": a.seed, "load": os.getloadavg(), "rows": rows}
+        a.json.write_text(json.dumps(meta, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

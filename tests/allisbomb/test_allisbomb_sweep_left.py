@@ -1,0 +1,61 @@
+"""A sweep that ends with undecided deals says how many, and the one command that decides
+them: the same sweep, escalated and split, into a folder of its own (the study made keeps
+its identity)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from bombsolve.cli.main import cli
+from bombsolve.solvers.common.runner import load_manifest, load_study
+
+pytestmark = pytest.mark.slow  # sweeps through the kernel
+
+
+def _run(monkeypatch, args: list[str]):
+    monkeypatch.setattr(sys, "argv", ["bombsolve", *args])  # what command_line() reads
+    return CliRunner().invoke(cli, args)
+
+
+def test_undecided_deals_are_counted_and_the_printed_command_decides_them(tmp_path, monkeypatch):
+    out = tmp_path / "s"
+    args = ["allisbomb", "sweep", "--deals", "30", "--seed", "3", "--node-limit", "20"]
+    args += ["--no-report", "--chunk-size", "10", "--out", str(out)]
+    r = _run(monkeypatch, args)
+    assert r.exit_code == 0, r.output
+    rows = load_study(out)
+    und = int((rows["outcome"] == "undecided").sum())
+    assert und > 0
+    identity = load_manifest(out)["identity"]
+    line = [x for x in r.stderr.splitlines() if "left undecided" in x]
+    assert len(line) == 1 and line[0].startswith(f"{und:,} of 30 deals left undecided"), r.stderr
+    cmd = shlex.split(line[0].split(": ", 1)[1])
+    assert cmd[0] == "bombsolve" and "--node-limit" not in cmd
+    assert cmd[-2:] == ["--out", f"{out}-decided"] and "--escalate" in cmd
+    r2 = _run(monkeypatch, cmd[1:])
+    assert r2.exit_code == 0, r2.output
+    assert "left undecided" not in r2.stderr
+    again = load_study(tmp_path / "s-decided")
+    assert (again["outcome"] != "undecided").all()
+    # the same deals, and the verdicts decided the first time stand
+    assert list(again["rank"]) == list(rows["rank"])
+    decided = rows["outcome"] != "undecided"
+    assert (again["outcome"][decided] == rows["outcome"][decided]).all()
+    assert load_manifest(out)["identity"] == identity  # the first study is left as it was
+
+
+def test_an_escalated_sweep_keeps_its_ceiling_and_adds_the_split(tmp_path, monkeypatch):
+    out = tmp_path / "e"
+    args = ["allisbomb", "sweep", "--deals", "10", "--seed", "3", "--escalate"]
+    args += ["--first-limit", "5", "--node-limit", "10", "--no-report", "--out", str(out)]
+    r = _run(monkeypatch, args)
+    assert r.exit_code == 0, r.output
+    line = [x for x in r.stderr.splitlines() if "left undecided" in x]
+    assert len(line) == 1, r.stderr
+    cmd = shlex.split(line[0].split(": ", 1)[1])
+    assert cmd[cmd.index("--node-limit") + 1] == "10" and cmd.count("--escalate") == 1
+    assert cmd[cmd.index("--split-depth") + 1] == "4"
