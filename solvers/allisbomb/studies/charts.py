@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from bombsolve.solvers.allisbomb.search.agents import PLAYERS as HEURISTICS
 from bombsolve.solvers.common.plots import (
     PALETTE,
     SEQUENTIAL,
@@ -256,11 +255,15 @@ def matplotlib_cmap(name: str):
     return matplotlib.colormaps[name].copy()
 
 
-def skill_gap_chart(summary: pd.DataFrame, out: Path, caption: str) -> None:
+def skill_gap_chart(
+    summary: pd.DataFrame, out: Path, caption: str, heuristics: Sequence[str]
+) -> None:
+    """Perfect play next to each of `heuristics` (the players' names, strongest first) that
+    has a ``NAME_rate`` column in `summary`."""
     # perfect play on the same deals as the heuristic players (all deals in older studies)
     perfect = "perfect" if "perfect_rate" in summary.columns else "win"
     players = [(perfect, "perfect play")] + [
-        (p, f"{p} player") for p in HEURISTICS if f"{p}_rate" in summary.columns
+        (p, f"{p} player") for p in heuristics if f"{p}_rate" in summary.columns
     ]
     fig, ax = new_figure(9, 1.8 + 0.55 * len(summary))
     n = len(players)

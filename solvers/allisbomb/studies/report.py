@@ -116,8 +116,8 @@ def loss_reasons(rows: pd.DataFrame) -> pd.DataFrame:
 def losing_ends_text(names: str) -> str:
     """'NO_CARD_TO_PLAY+NO_WIN_REACHABLE' -> 'no card to play in the Play A Card phase;
     other lines proved to reach no win'."""
+    from bombsolve.solvers.allisbomb.rules.ending_words import ENDING_WORDS
     from bombsolve.solvers.allisbomb.rules.rules import Ending
-    from bombsolve.solvers.allisbomb.search.explain import ENDING_WORDS
 
     parts = [p for p in str(names).split("+") if p]
     ends = [
@@ -469,7 +469,7 @@ def draw_report(
         step("skill_gap")
         gap = skill_gap_table(summary[played])
         table("skill_gap", gap, [c for c in gap.columns if c not in ("config", "deals")])
-        charts.skill_gap_chart(summary[played].reset_index(drop=True), out, caption)
+        charts.skill_gap_chart(summary[played].reset_index(drop=True), out, caption, HEURISTICS)
     else:
         # an earlier report's skill gap in this folder would read as this one's
         for ext in ("png", "svg", "csv", "md"):
