@@ -219,13 +219,24 @@ def positions_chart(positions: pd.DataFrame, config: str, out: Path, caption: st
         "starting position in the shuffled deck (1 = top; the first cards drawn are equipped)"
     )
     ax.grid(False)
+    # inside their cells, the labels cannot move the layout: left out of its measuring
+    cell = {"in_layout": False}
     for y in range(grid.shape[0]):
         for x in range(grid.shape[1]):
             v, n = grid.iat[y, x], counts.iat[y, x]
             if pd.isna(v):
                 continue
             if thin[y, x]:
-                ax.text(x, y, f"N={int(n)}", ha="center", va="center", fontsize=5, color="#555555")
+                ax.text(
+                    x,
+                    y,
+                    f"N={int(n)}",
+                    ha="center",
+                    va="center",
+                    fontsize=5,
+                    color="#555555",
+                    **cell,
+                )
                 continue
             half = 50 * (highs.iat[y, x] - lows.iat[y, x])
             colour = "black" if v > 0.55 else "white"
@@ -238,6 +249,7 @@ def positions_chart(positions: pd.DataFrame, config: str, out: Path, caption: st
                 fontsize=5,
                 color=colour,
                 linespacing=0.95,
+                **cell,
             )
     fig.colorbar(im, ax=ax, label="perfect-play win rate (%)")
     ax.set_title(

@@ -462,6 +462,28 @@ def draw_report(
     if not positions.empty:
         table("positions", positions, ["win_rate", "win_lo", "win_hi"])
 
+    # The heatmap, the costliest chart, is drawn in a second process while this one draws
+    # the others (results/PERFORMANCE.md, "The report step"): the same files, sooner.
+    heatmap = (
+        _Aside(charts.positions_chart, positions, configs[0], out, caption)
+        if not positions.empty
+        else None
+    )
+    try:
+        _draw_the_rest(tables, summary, configs, out, caption, step, table)
+        if heatmap is not None:
+            step("position_heatmap")
+            heatmap.result()
+    finally:
+        if heatmap is not None:
+            heatmap.close()
+    return written
+
+
+def _draw_the_rest(tables, summary, configs, out, caption, step, table) -> None:
+    """Every chart of `draw_report` but the position heatmap, in its steps' order."""
+    from bombsolve.solvers.allisbomb.studies import charts
+
     step("win_rate_by_config")
     charts.win_rates_chart(summary, out, caption)
     played = played_heuristics(summary)
@@ -480,10 +502,47 @@ def draw_report(
     if "lengths" in tables and not tables["lengths"].empty:
         step("solution_length_hist")
         charts.solution_length_chart(tables["lengths"], configs, out, caption)
-    if not positions.empty:
-        step("position_heatmap")
-        charts.positions_chart(positions, configs[0], out, caption)
-    return written
+
+
+class _Aside:
+    """`fn(*args)` run in a forked process beside this one when a second CPU is there to
+    run it, else here when `result` is asked; `result` waits for it (and raises what it
+    raised), `close` stops it if it is still running (a failure or Ctrl-C here: its
+    files are written atomically, so a stopped one leaves none half-written)."""
+
+    def __init__(self, fn: Callable[..., object], *args: object) -> None:
+        self._call = (fn, args)
+        self._pool = None
+        self._pending = None
+        if _can_fork_aside():
+            import multiprocessing
+
+            self._pool = multiprocessing.get_context("fork").Pool(1)
+            self._pending = self._pool.apply_async(fn, args)
+
+    def result(self) -> None:
+        if self._pending is None:
+            fn, args = self._call
+            fn(*args)
+            return
+        self._pending.get()
+        self._pool.close()
+        self._pool.join()
+        self._pool = None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+
+def _can_fork_aside() -> bool:
+    """Fork where it is the platform's own way (Linux), with two CPUs or more to use:
+    one CPU would only take turns between the two processes."""
+    import sys
+
+    return sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) >= 2
 
 
 #: The report's charts in the page's order, with the words under each.
