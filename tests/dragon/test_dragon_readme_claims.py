@@ -100,3 +100,21 @@ def test_a_self_play_cell_far_from_the_fair_share_is_marked():
     marked = tests[tests["holm"]]
     assert list(zip(marked["players"], marked["strategy"], strict=True)) == [(4, "position")]
     assert "†" in ladder_markdown(ladder, SEATS)
+
+
+def test_no_readings_seat_spread_survives_holm():
+    from scipy.stats import chi2
+
+    readings = pd.read_csv(RESULTS / "readings.csv")
+    p = chi2.sf(readings["chi2"], 3)  # 4 players: 3 degrees of freedom
+    assert not any(holm(list(p)))
+    worst = readings.iloc[int(p.argmin())]
+    assert worst["reading"].startswith("bad_luck=false")
+    assert (
+        f"Holm's correction over the table's {len(readings)} chi-square tests of equal seats"
+        in PROSE
+    )
+    assert (
+        f"largest chi-square {worst['chi2']:.1f} on 3 degrees of freedom, p = {p.min():.3f}"
+        in PROSE
+    )
