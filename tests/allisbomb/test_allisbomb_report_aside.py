@@ -44,3 +44,30 @@ def test_a_failure_in_the_forked_process_is_raised_here(tmp_path, monkeypatch) -
     with pytest.raises(OSError, match="no room for the heatmap"):
         _draw(tmp_path / "out", True, monkeypatch)
     assert not (tmp_path / "out" / "position_heatmap.png").exists()
+
+
+def _slow_writer(out: Path) -> None:
+    import time
+
+    from bombsolve.solvers.common.files import atomic_path
+
+    with atomic_path(out / "chart.png") as tmp:
+        tmp.write_text("half a chart")
+        time.sleep(60)
+
+
+def test_a_stopped_aside_ends_quietly_and_leaves_no_file(tmp_path, monkeypatch, capfd) -> None:
+    import time
+
+    monkeypatch.setattr(report, "_can_fork_aside", lambda: True)
+    aside = report._Aside(_slow_writer, tmp_path)
+    for _ in range(100):  # until the forked process has begun writing
+        if any(tmp_path.iterdir()):
+            break
+        time.sleep(0.05)
+    assert any(tmp_path.iterdir())
+    start = time.monotonic()
+    aside.close()  # as after Ctrl-C or a failure in the main process
+    assert time.monotonic() - start < 10
+    assert list(tmp_path.iterdir()) == []
+    assert capfd.readouterr().err == ""

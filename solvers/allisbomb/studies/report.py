@@ -517,7 +517,7 @@ class _Aside:
         if _can_fork_aside():
             import multiprocessing
 
-            self._pool = multiprocessing.get_context("fork").Pool(1)
+            self._pool = multiprocessing.get_context("fork").Pool(1, initializer=_aside_signals)
             self._pending = self._pool.apply_async(fn, args)
 
     def result(self) -> None:
@@ -535,6 +535,21 @@ class _Aside:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+
+
+def _aside_signals() -> None:
+    """In the forked process: Ctrl-C and SIGHUP are the main process's to handle (it then
+    stops this one); SIGTERM, how it stops it, ends this one quietly, its temporary file
+    removed (`atomic_path` cleans up on any exception), without a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_quietly)
+
+
+def _exit_quietly(signum: int, _frame) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _can_fork_aside() -> bool:
