@@ -1,5 +1,6 @@
-"""The provenance caption of an All Is Bomb sweep (DESIGN.md, "Studies": every chart and
-table says what made it), from its manifest alone.
+"""The provenance caption of an All Is Bomb sweep (DESIGN.md, "Truth of results": a
+result says which rules, cards, options, agents, seeds and code version made it), from
+its manifest alone.
 
 Kept apart from `study.py` so that a report, which only reads a finished sweep, does not
 import the solver and its Numba kernels to write its caption.
