@@ -28,7 +28,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bombsolve.solvers import __version__  # noqa: E402
-from bombsolve.solvers.bomber import collect_part, make_study, write_part  # noqa: E402
+from bombsolve.solvers.bomber import (  # noqa: E402
+    against_default,
+    collect_part,
+    make_study,
+    write_part,
+)
 from bombsolve.solvers.common.errors import BadInput  # noqa: E402
 from bombsolve.solvers.common.files import write_text_atomic  # noqa: E402
 from bombsolve.solvers.common.readme import update_block  # noqa: E402
@@ -79,8 +84,25 @@ def load_tables(out: Path) -> dict[str, tuple]:
     return tables
 
 
+#: The mark of a reading's share that differs from its default row after Holm's correction.
+DIFFERS = "†"
+
+
 def markdown(part: str, summary, ach) -> str:
-    """The RESULTS.md table of one part: every agents label and row."""
+    """The RESULTS.md table of one part: every agents label and row. In the readings
+    part, a share that differs from the same agents' default row after Holm's correction
+    (`against_default`) carries `DIFFERS`, and a line under the table says the tests."""
+    tests = against_default(summary) if part == "readings" else None
+    marked = (
+        set()
+        if tests is None
+        else {(t.agents, t.condition, t.outcome) for t in tests.itertuples() if t.holm}
+    )
+
+    def share(r, key: str) -> str:
+        mark = f" {DIFFERS}" if (r["agents"], r["condition"], key) in marked else ""
+        return pct(r[key]) + mark
+
     lines = [
         f"### {part}",
         "",
@@ -92,11 +114,19 @@ def markdown(part: str, summary, ach) -> str:
     for _, r in summary.iterrows():
         w = a.loc[(r["agents"], r["condition"])]
         lines.append(
-            f"| {r['agents']} | {r['condition']} | {r['games']:,} | {pct(r['bomber'])} "
-            f"[{pct(r['bomber_lo'])}, {pct(r['bomber_hi'])}] | {pct(r['police'])} | "
-            f"{pct(r['draw'])} | {pct(r['sole'])} | {pct(w['chaos_in_wins'])} / "
+            f"| {r['agents']} | {r['condition']} | {r['games']:,} | {share(r, 'bomber')} "
+            f"[{pct(r['bomber_lo'])}, {pct(r['bomber_hi'])}] | {share(r, 'police')} | "
+            f"{share(r, 'draw')} | {share(r, 'sole')} | {pct(w['chaos_in_wins'])} / "
             f"{pct(w['escape_in_wins'])} / {pct(w['bombing_in_wins'])} |"
         )
+    if tests is not None:
+        lines += [
+            "",
+            f"{DIFFERS}: differs from the same agents' default row after Holm's correction "
+            f"(family-wise 5%) over the table's {len(tests)} comparisons (each reading's four "
+            "outcome shares against its default row, two-sample score tests: every row plays "
+            f"games of its own seeds); {int(tests['holm'].sum())} do.",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -147,6 +177,15 @@ def readme_block(tables: dict[str, tuple]) -> str:
     rd_summ, _ = tables["readings"]
     rd = rd_summ[rd_summ["agents"] == "heuristic"].set_index("condition")
     d, wb = rd.loc["default"], rd.loc["warrior_bombing=false"]
+    tests = against_default(rd_summ).set_index(["agents", "condition", "outcome"])
+
+    def held(outcome: str) -> str:
+        """Whether the warrior_bombing=false change of `outcome` survives Holm's correction."""
+        t = tests.loc[("heuristic", "warrior_bombing=false", outcome)]
+        if t["holm"]:
+            return "survives"
+        return f"p = {t['p_value']:.3f} alone, not"
+
     facts = [
         f"Random play: the Bomber wins {span(col(summ, 'random', 'bomber'))} of games, "
         f"Chaos being part of {span(col(ach, 'random', 'chaos_in_wins'))} of his wins.",
@@ -158,8 +197,9 @@ def readme_block(tables: dict[str, tuple]) -> str:
         f"{span(col(ex_summ, 'heuristic', 'police', lambda c: 'HW' in c))}; without him "
         f"the Police side {span(col(ex_summ, 'heuristic', 'police', lambda c: 'HW' not in c))}.",
         f"`warrior_bombing=false` (5 players, heuristic): sole victory {pct(d['sole'])} -> "
-        f"{pct(wb['sole'])}, Police side {pct(d['police'])} -> {pct(wb['police'])} "
-        f"(N = {int(d['games']):,} each).",
+        f"{pct(wb['sole'])} ({held('sole')} Holm's correction over the readings table's "
+        f"{len(tests)} comparisons with its default row), Police side {pct(d['police'])} -> "
+        f"{pct(wb['police'])} ({held('police')} after it) (N = {int(d['games']):,} each).",
         "Mixed skill, 3 to 6 players: a heuristic Bomber among random players wins "
         f"{span(col(summ, 'random,bomber=heuristic', 'bomber'))}; heuristic Police-side "
         f"players hold a random Bomber to {span(col(summ, 'heuristic,bomber=random', 'bomber'))}.",

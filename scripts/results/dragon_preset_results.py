@@ -4,6 +4,7 @@
     python scripts/results/dragon_preset_results.py --seed 2027 --out /tmp/check --readme '' \
         --check results/dragon/gamepark      # fresh seeds: how many land in the intervals
     python scripts/results/dragon_preset_results.py --redraw  # charts again from the committed files
+    python scripts/results/dragon_preset_results.py --readme-only  # the README block from them
 
 Every cell is played under the default options and under `--preset gamepark` with the
 same seed (solvers/dragon/preset_study.py), so the differences are paired game by game.
@@ -62,7 +63,23 @@ def main() -> None:
         action="store_true",
         help="only redraw the charts of --out from its tables and manifests (no game played)",
     )
+    parser.add_argument(
+        "--readme-only",
+        action="store_true",
+        help="only rewrite the README's comparison block from --out's tables (no game played)",
+    )
     args = parser.parse_args()
+    if args.readme_only:
+        import pandas as pd
+
+        tables = {
+            name: pd.read_csv(Path(args.out) / f"{name}.csv", keep_default_na=False)
+            for name in ("paired", "ladder")
+        }
+        text = comparison_markdown(tables["paired"], tables["ladder"], args.preset)
+        if args.readme and update_block(args.readme, "dragon-preset", text, README_ANCHOR):
+            print(f"updated the preset comparison in {args.readme}")
+        return
     if args.redraw:
         draw_preset_charts(args.out, args.preset)
         print(f"redrew the charts of {args.out}")

@@ -4,7 +4,7 @@ One command (about 15 minutes of one core; resumable):
 
     python scripts/results/dragon_results.py                      # -> results/dragon/
     python scripts/results/dragon_results.py --workers 2          # same files, more processes
-    python scripts/results/dragon_results.py --redraw             # charts again from the tables
+    python scripts/results/dragon_results.py --redraw             # charts and README block again
 
 It runs, on the shared study runner, the seat study (2 to 6 players; random and greedy in
 every seat), the strategy ladder (random, greedy, position at every player count; Monte
@@ -25,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+import pandas as pd  # noqa: E402
+
 from bombsolve.solvers.common.readme import update_block  # noqa: E402
 from bombsolve.solvers.dragon import (  # noqa: E402
     REFERENCE_SIZES,
@@ -36,6 +38,18 @@ from bombsolve.solvers.dragon import (  # noqa: E402
 #: The file that holds the block.
 README = ROOT / "README.md"
 README_ANCHOR = "Strategy ladder (written by `scripts/results/dragon_results.py`):"
+
+
+def _update_readme(readme: str, tables) -> None:
+    """The README's ladder block, its self-play cells tested against the seat study's
+    fair share (`ladder_markdown`)."""
+    if readme and update_block(
+        readme,
+        "dragon-ladder",
+        ladder_markdown(tables["ladder"], tables["seats"]),
+        README_ANCHOR,
+    ):
+        print(f"updated the ladder table in {readme}")
 
 
 def main() -> None:
@@ -53,12 +67,15 @@ def main() -> None:
     parser.add_argument(
         "--redraw",
         action="store_true",
-        help="only redraw the charts of --out from its tables and manifests (no game played)",
+        help="only redraw the charts of --out and the README's ladder block from its tables "
+        "and manifests (no game played)",
     )
     args = parser.parse_args()
     if args.redraw:
         draw_reference_charts(args.out)
         print(f"redrew the charts of {args.out}")
+        tables = {n: pd.read_csv(Path(args.out) / f"{n}.csv") for n in ("ladder", "seats")}
+        _update_readme(args.readme, tables)
         return
     sizes = {k: max(2, int(v * args.scale)) for k, v in REFERENCE_SIZES.items()}
     out = Path(args.out)
@@ -67,11 +84,8 @@ def main() -> None:
         out, Path(args.work), seed=args.seed, sizes=sizes, workers=args.workers
     )
     print(f"wrote {out} in {time.perf_counter() - t0:.0f} s")
-    if args.readme and args.scale == 1.0:
-        if update_block(
-            args.readme, "dragon-ladder", ladder_markdown(tables["ladder"]), README_ANCHOR
-        ):
-            print(f"updated the ladder table in {args.readme}")
+    if args.scale == 1.0:
+        _update_readme(args.readme, tables)
     for name in ("seats", "ladder", "readings"):
         print(f"\n{name}:")
         print(tables[name].to_string(index=False, float_format=lambda x: f"{x:.4f}"))

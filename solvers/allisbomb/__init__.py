@@ -111,7 +111,6 @@ _names(
     "studies.study",
     "SWEEP_NODE_LIMIT",
     "campaign_study",
-    "caption",
     "config_from_params",
     "config_to_params",
     "matrix_configs",
@@ -120,6 +119,7 @@ _names(
     "sweep_chunk",
     "sweep_study",
 )
+_names("studies.sweep_caption", "caption")
 _names("studies.campaign", "campaign_config")
 _names("studies.edits", "Edit", "edited_config")
 _names(

@@ -87,6 +87,7 @@ _ROOMS: dict[str, tuple[str, str]] = {
         for name in (
             "PARTS",
             "achievements",
+            "against_default",
             "case_game",
             "check_part_folder",
             "collect_part",

@@ -38,9 +38,10 @@ from bombsolve.solvers.bomber.charts import ACHIEVEMENT_SETS, OUTCOME_KEYS
 from bombsolve.solvers.bomber.kernel import COLUMNS, run_random_games
 from bombsolve.solvers.common.errors import BadInput, unknown
 from bombsolve.solvers.common.files import read_input
+from bombsolve.solvers.common.multiplicity import holm
 from bombsolve.solvers.common.runner import ChunkSpec, Study
 from bombsolve.solvers.common.seeds import run_seeds
-from bombsolve.solvers.common.stats import wilson
+from bombsolve.solvers.common.stats import two_sample_score_p, wilson
 
 PARTS = ("players", "extras", "readings")
 EXTRA_KEYS = {R.Card.YOUNG_LADY: "YL", R.Card.HOLY_WARRIOR: "HW", R.Card.SUSPICIOUS_PERSON: "SP"}
@@ -283,6 +284,43 @@ def make_study(
         chunk_size=chunk_size,
         progress_fn=bomber_rate_text,
     )
+
+
+def against_default(summary: pd.DataFrame) -> pd.DataFrame:
+    """Each reading's outcome shares against the default row of the same agents, tested
+    all at once (DESIGN.md, "Truth of results"): one two-sample score test per reading
+    and outcome (`two_sample_score_p`: each row plays games of its own seeds, so the rows
+    are unpaired), Holm's correction over every test of the table
+    (`bombsolve.solvers.common.multiplicity.holm`, family-wise 5%).
+
+    `summary` is a readings part's summary (`summarise`: agents, condition, games and a
+    share per `OUTCOME_KEYS`), each agents' set with a ``default`` row. Columns: agents,
+    condition, outcome, share, default_share, p_value, holm.
+    """
+    rows = []
+    for agents, group in summary.groupby("agents", sort=False):
+        base = group[group["condition"] == "default"]
+        if base.empty:
+            raise BadInput(f"readings of agents {agents} have no default row to compare with")
+        d = base.iloc[0]
+        n0 = int(d["games"])
+        for _, r in group[group["condition"] != "default"].iterrows():
+            n1 = int(r["games"])
+            for key in OUTCOME_KEYS:
+                x1, x0 = round(r[key] * n1), round(d[key] * n0)
+                rows.append(
+                    {
+                        "agents": agents,
+                        "condition": r["condition"],
+                        "outcome": key,
+                        "share": x1 / n1,
+                        "default_share": x0 / n0,
+                        "p_value": two_sample_score_p(x1, n1, x0, n0),
+                    }
+                )
+    out = pd.DataFrame(rows)
+    out["holm"] = holm(list(out["p_value"])) if len(out) else []
+    return out
 
 
 def summarise(df: pd.DataFrame) -> pd.DataFrame:

@@ -86,6 +86,7 @@ _WHERE: dict[str, tuple[str, str]] = {
             "draw_reference_charts",
             "manifests_of",
             "ladder_markdown",
+            "self_play_tests",
             "REFERENCE_SIZES",
         )
     },

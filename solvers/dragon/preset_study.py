@@ -17,6 +17,7 @@ a field of Y under both rules, seats rotated game by game).
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,8 +25,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from bombsolve.solvers.common.multiplicity import holm
 from bombsolve.solvers.common.paired import METHOD as PAIRED_METHOD
-from bombsolve.solvers.common.paired import tango_paired
+from bombsolve.solvers.common.paired import paired_p_value, tango_paired
 from bombsolve.solvers.common.progress import ProgressFactory
 from bombsolve.solvers.common.runner import run_study
 from bombsolve.solvers.dragon.readings import PRESETS
@@ -238,14 +240,60 @@ def draw_preset_charts(out_dir: str | os.PathLike, preset: str) -> None:
     )
 
 
+def difference_p_value(row: Mapping) -> float:
+    """The two-sided p-value of "no change" that a paired table row's 95% interval inverts.
+
+    A share (`BINARY`): Tango's paired score interval inverts McNemar's score test at 0
+    (`bombsolve.solvers.common.paired.paired_p_value`), on the 2x2 table the row gives:
+    ``games_changed`` games changed, ``diff * games`` more of them won under the preset
+    than under the defaults. A mean: the normal interval mean +- Z95 sd / sqrt(n) inverts
+    the z-test of the mean per-game difference, z = diff / ((hi - lo) / (2 Z95)).
+    """
+    n, diff = int(row["games"]), float(row["diff"])
+    metric = row["metric"]
+    if metric in BINARY:
+        changed = int(row["games_changed"])
+        gained = round(diff * n)  # preset-only wins minus default-only wins
+        second, first = (changed + gained) // 2, (changed - gained) // 2
+        both = round(float(row["default"]) * n) - first
+        neither = n - both - first - second
+        return paired_p_value([[neither, second, 0], [first, both, 0], [0, 0, 0]])
+    se = (float(row["hi"]) - float(row["lo"])) / (2 * Z95)
+    if se <= 0.0:
+        return 1.0 if diff == 0.0 else 0.0
+    return min(1.0, math.erfc(abs(diff / se) / math.sqrt(2)))
+
+
+def preset_tests(paired: pd.DataFrame, ladder: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Both tables with each row's `difference_p_value` and whether it survives Holm's
+    correction over every row of both at once (`bombsolve.solvers.common.multiplicity`,
+    family-wise 5%): columns ``p_value`` and ``holm`` added."""
+    paired = paired.copy()
+    ladder = ladder.assign(metric=ladder.get("metric", "focus_win"))
+    paired["p_value"] = [difference_p_value(r) for _, r in paired.iterrows()]
+    ladder["p_value"] = [difference_p_value(r) for _, r in ladder.iterrows()]
+    kept = holm(list(paired["p_value"]) + list(ladder["p_value"]))
+    paired["holm"] = kept[: len(paired)]
+    ladder["holm"] = kept[len(paired) :]
+    return paired, ladder
+
+
+#: The mark of a difference that survives Holm's correction over the whole comparison.
+CHANGED = "†"
+
+
 def comparison_markdown(paired: pd.DataFrame, ladder: pd.DataFrame, preset: str) -> str:
-    """Return the paired comparison as Markdown tables (for the README's generated block)."""
+    """Return the paired comparison as Markdown tables (for the README's generated block),
+    each difference that survives Holm's correction over both tables (`preset_tests`)
+    marked `CHANGED`."""
+    paired, ladder = preset_tests(paired, ladder)
 
     def cell(r: pd.Series, pct: bool) -> str:
         k = 100 if pct else 1
+        mark = f" {CHANGED}" if r["holm"] else ""
         return (
             f"{r['default'] * k:.2f} → {r['preset'] * k:.2f} ({r['diff'] * k:+.2f} "
-            f"[{r['lo'] * k:+.2f}, {r['hi'] * k:+.2f}])"
+            f"[{r['lo'] * k:+.2f}, {r['hi'] * k:+.2f}]{mark})"
         )
 
     shown = ["turns", "rounds", "winner_score", "double_points", "seat1_win"]
@@ -267,13 +315,27 @@ def comparison_markdown(paired: pd.DataFrame, ladder: pd.DataFrame, preset: str)
     lines.append("| players | one seat of | field | default win % | preset win % | difference |")
     lines.append("|---|---|---|---|---|---|")
     for r in ladder.itertuples():
+        mark = f" {CHANGED}" if r.holm else ""
         lines.append(
             f"| {r.players} | {r.strategy} | {r.field} | {r.default * 100:.1f} | "
-            f"{r.preset * 100:.1f} | {r.diff * 100:+.1f} [{r.lo * 100:+.1f}, {r.hi * 100:+.1f}] |"
+            f"{r.preset * 100:.1f} | {r.diff * 100:+.1f} [{r.lo * 100:+.1f}, "
+            f"{r.hi * 100:+.1f}]{mark} |"
         )
     n = ", ".join(f"{k:,}" for k in sorted(set(ladder["games"]), reverse=True))
+    total = len(paired) + len(ladder)
+    kept = int(paired["holm"].sum() + ladder["holm"].sum())
+    by_metric = paired[paired["holm"]].groupby("metric", sort=False).size()
+    which = ", ".join(f"{METRICS[m]} {k}" for m, k in by_metric.items())
     lines.append("")
-    lines.append(f"One seat against a field, seats rotated game by game; games per cell: {n}.")
+    lines.append(
+        f"One seat against a field, seats rotated game by game; games per cell: {n}. "
+        f"{CHANGED}: survives Holm's correction (family-wise 5%) over the study's {total} "
+        f"differences ({len(paired)} of the seat study, shared victories included: they are "
+        f"in paired.csv, not shown here; and "
+        f"{len(ladder)} ladder cells), each by the test its interval inverts (McNemar's "
+        f"score test for a share, the z-test of the mean difference otherwise): {kept} do"
+        + (f" ({which}; ladder cells {int(ladder['holm'].sum())})." if kept else ".")
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -27,10 +27,11 @@ import pandas as pd
 
 from bombsolve.solvers.common.errors import BadInput
 from bombsolve.solvers.common.files import read_input
+from bombsolve.solvers.common.multiplicity import holm
 from bombsolve.solvers.common.progress import ProgressFactory
 from bombsolve.solvers.common.runner import ChunkSpec, Study, run_study
 from bombsolve.solvers.common.seeds import run_seeds
-from bombsolve.solvers.common.stats import wilson
+from bombsolve.solvers.common.stats import score_test_p, two_sample_score_p, wilson
 from bombsolve.solvers.dragon import kernel
 from bombsolve.solvers.dragon.agents import (
     CODES,
@@ -857,9 +858,62 @@ def build_reference(
     return tables
 
 
-def ladder_markdown(ladder: pd.DataFrame) -> str:
-    """Return the ladder as a Markdown table: win % [Wilson 95%] of one seat against a field."""
+def self_play_tests(ladder: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """Each self-play cell of the ladder (one seat of X in a field of X) against the fair
+    share, and whether it differs from it after Holm's correction over all of them
+    (`bombsolve.solvers.common.multiplicity`, family-wise 5%).
+
+    A shared victory counts for every tied winner, so the fair share is not quite 1/P:
+    where the seat study played X at P players it is the seat study's wins / (P games),
+    compared with the cell by the two-sample score test (`two_sample_score_p`, the seat
+    study's P seats of a game taken as P trials); elsewhere it is 1/P, by the score test
+    the cell's Wilson interval inverts (`score_test_p`), a little in favour of finding a
+    cell above it. Columns: players, strategy, games, wins, win_rate, fair_share,
+    fair_from ("seat study" or "1/P"), p_value, holm.
+    """
+    rows = []
+    for r in ladder[ladder["strategy"] == ladder["field"]].itertuples():
+        same = seats[(seats["players"] == r.players) & (seats["strategy"] == r.strategy)]
+        if len(same):
+            wins, trials = int(same["wins"].sum()), int(r.players * same["games"].iloc[0])
+            fair, source = wins / trials, "seat study"
+            p = two_sample_score_p(int(r.wins), int(r.games), wins, trials)
+        else:
+            fair, source = 1.0 / r.players, "1/P"
+            p = score_test_p(int(r.wins), int(r.games), fair)
+        rows.append(
+            {
+                "players": int(r.players),
+                "strategy": r.strategy,
+                "games": int(r.games),
+                "wins": int(r.wins),
+                "win_rate": float(r.win_rate),
+                "fair_share": fair,
+                "fair_from": source,
+                "p_value": p,
+            }
+        )
+    out = pd.DataFrame(rows)
+    out["holm"] = holm(list(out["p_value"])) if len(out) else []
+    return out
+
+
+#: The mark of a self-play cell that differs from the fair share after Holm's correction.
+UNFAIR_MARK = "†"
+
+
+def ladder_markdown(ladder: pd.DataFrame, seats: pd.DataFrame | None = None) -> str:
+    """Return the ladder as a Markdown table: win % [Wilson 95%] of one seat against a
+    field. With the seat study's table (`seats`), the self-play cells are tested against
+    the fair share (`self_play_tests`): those that differ from it after Holm's correction
+    carry `UNFAIR_MARK`, and the caption says the correction and how many do."""
     fields = list(dict.fromkeys(ladder["field"]))
+    tests = self_play_tests(ladder, seats) if seats is not None else None
+    unfair = (
+        set()
+        if tests is None
+        else {(int(t.players), t.strategy) for t in tests.itertuples() if t.holm}
+    )
     lines = [
         "| players | one seat plays | " + " | ".join(f"vs {f} field" for f in fields) + " |",
         "|---|---|" + "---|" * len(fields),
@@ -872,9 +926,30 @@ def ladder_markdown(ladder: pd.DataFrame) -> str:
                 cells.append("")
                 continue
             r = r.iloc[0]
-            cells.append(f"{r.win_rate:.1%} [{r.lo:.1%}, {r.hi:.1%}]".replace("%", ""))
+            cell = f"{r.win_rate:.1%} [{r.lo:.1%}, {r.hi:.1%}]".replace("%", "")
+            if f == x and (int(p), x) in unfair:
+                cell += f" {UNFAIR_MARK}"
+            cells.append(cell)
         lines.append(f"| {p} | {x} | " + " | ".join(cells) + " |")
     n = ", ".join(f"{k:,}" for k in sorted(set(ladder["games"]), reverse=True))
     lines.append("")
-    lines.append(f"Win % with Wilson 95% interval; games per cell: {n}; fair share 1/P.")
+    if tests is None:
+        lines.append(f"Win % with Wilson 95% interval; games per cell: {n}; fair share 1/P.")
+        return "\n".join(lines) + "\n"
+    seat_study = sorted(set(tests.loc[tests["fair_from"] == "seat study", "strategy"]))
+    others = sorted(set(tests.loc[tests["fair_from"] == "1/P", "strategy"]))
+    lines.append(
+        f"Win % with Wilson 95% interval; games per cell: {n}. Self-play cells (X against "
+        f"a field of X) against the fair share: for {' and '.join(seat_study)} the seat "
+        "study's wins / (P games), a shared victory counting for every tied winner "
+        "(two-sample score test)"
+        + (
+            f"; for {' and '.join(others)} 1/P (the score test the interval inverts)"
+            if others
+            else ""
+        )
+        + f"; Holm's correction over the {len(tests)} (family-wise 5%): "
+        f"{int(tests['holm'].sum())} differ from the fair share"
+        + (f", marked {UNFAIR_MARK}." if unfair else ".")
+    )
     return "\n".join(lines) + "\n"

@@ -172,7 +172,7 @@ def test_campaign_study_records_the_version_and_refuses_a_file(tmp_path):
 
 
 def test_sweep_caption_names_the_version():
-    from bombsolve.solvers.allisbomb.studies.study import cards_words
+    from bombsolve.solvers.allisbomb.studies.sweep_caption import cards_words
 
     for name in CARD_VERSIONS:
         params = {"configs": [config_to_params(Options(cards_version=name))]}

@@ -90,3 +90,47 @@ def test_bench_bad_counts_exit_2_without_traceback(args, tmp_path):
     )
     assert r.returncode == 2 and "Traceback" not in r.stderr and "--ref-games" in r.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_readings_marks_are_holms_over_the_committed_table():
+    import pandas as pd
+
+    from bombsolve.solvers.bomber import against_default
+    from bombsolve.solvers.common.multiplicity import holm
+    from bombsolve.solvers.common.stats import two_sample_score_p
+
+    summary = pd.read_csv(ROOT / "results" / "bomber" / "readings" / "summary.csv")
+    tests = against_default(summary)
+    assert len(tests) == 4 * int((summary["condition"] != "default").sum())
+    assert list(tests["holm"]) == holm(list(tests["p_value"]))
+    t = tests.set_index(["agents", "condition", "outcome"])
+    sole = t.loc[("heuristic", "warrior_bombing=false", "sole")]
+    assert sole["p_value"] == two_sample_score_p(34, 1000, 85, 1000)
+    results = (ROOT / "results" / "bomber" / "RESULTS.md").read_text()
+    readings = results[results.index("### readings") :]
+    kept = int(tests["holm"].sum())
+    assert readings.count("†") == kept + 1  # the marks and the line that explains them
+    assert f"over the table's {len(tests)} comparisons" in readings and f"; {kept} do." in readings
+    for r in tests[tests["holm"]].itertuples():
+        row = next(
+            line for line in readings.splitlines() if f"| {r.agents} | {r.condition} |" in line
+        )
+        assert f"{100 * r.share:.1f}% †" in row
+    prose = " ".join((ROOT / "results" / "bomber" / "README.md").read_text().split())
+    police = t.loc[("heuristic", "warrior_bombing=false", "police")]
+    assert sole["holm"] and not police["holm"]
+    assert "3.4%, 5 heuristic players) survives; the Police side's rise there" in prose
+
+
+def test_a_reading_far_from_its_default_is_marked():
+    import pandas as pd
+
+    from bombsolve.solvers.bomber import against_default
+
+    summary = pd.read_csv(ROOT / "results" / "bomber" / "readings" / "summary.csv")
+    row = (summary["agents"] == "heuristic") & (summary["condition"] == "dog=forbid")
+    summary.loc[row, "bomber"] = 0.70  # 49.9% in the default row, 1,000 games each
+    marked = against_default(summary).query("holm")
+    assert ("heuristic", "dog=forbid", "bomber") in set(
+        zip(marked["agents"], marked["condition"], marked["outcome"], strict=True)
+    )

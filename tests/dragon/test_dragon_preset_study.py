@@ -58,6 +58,7 @@ def test_comparison_markdown_names_the_preset_and_the_intervals():
                 "diff": 0.5,
                 "lo": 0.25,
                 "hi": 0.75,
+                "games_changed": 9,
             }
             for m in metrics
         ]
@@ -74,11 +75,14 @@ def test_comparison_markdown_names_the_preset_and_the_intervals():
                 "diff": 0.1,
                 "lo": 0.0,
                 "hi": 0.2,
+                "games_changed": 1,
             }
         ]
     )
     text = comparison_markdown(paired, ladder, "gamepark")
-    assert "1.00 → 1.50 (+0.50 [+0.25, +0.75])" in text
+    # a mean 0.5 above 0 with a half-width of 0.25 survives Holm over the six (p < 1e-4)
+    assert "1.00 → 1.50 (+0.50 [+0.25, +0.75] †)" in text
+    # seat 1: 7 games won only under the preset, 2 only under the defaults (p = 0.096)
     assert "100.00 → 150.00 (+50.00 [+25.00, +75.00])" in text  # seat 1's share in %
     assert "| 4 | greedy | random | 80.0 | 90.0 | +10.0 [+0.0, +20.0] |" in text
     assert "preset gamepark" in text

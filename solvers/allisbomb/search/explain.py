@@ -15,18 +15,8 @@ from dataclasses import dataclass, field
 
 from bombsolve.solvers.allisbomb.kernel.program import pruning_enabled
 from bombsolve.solvers.allisbomb.kernel.prune import dead_proof
+from bombsolve.solvers.allisbomb.rules.ending_words import ENDING_WORDS
 from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, State
-
-#: The rulebook's losing ends (E, "Losing the Game") and the searches' own, in words.
-ENDING_WORDS = {
-    Ending.DREW_TOO_MANY: "would draw more cards than there are in the DECK",
-    Ending.NO_CARD_TO_PLAY: "no card to play in the Play A Card phase",
-    Ending.CONDITIONS_UNMET: "the game ended without every win condition met",
-    Ending.CYCLE: "the line came back to a position already on it",
-    Ending.NO_WIN_REACHABLE: "proved no win reachable",
-    Ending.TOO_MANY_MOVES: "a position with more moves than the search generates (rules.MAX_MOVES)",
-    Ending.DEPTH_CUT: "a line cut at the deepest the search follows (search.MAX_DEPTH turns)",
-}
 
 #: What each dead-position rule (prune.RULES) proves, in words.
 DEAD_WORDS = {

@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from bombsolve.solvers.allisbomb.search.agents import PLAYERS as HEURISTICS
 from bombsolve.solvers.common.plots import (
     PALETTE,
     SEQUENTIAL,
@@ -220,13 +219,24 @@ def positions_chart(positions: pd.DataFrame, config: str, out: Path, caption: st
         "starting position in the shuffled deck (1 = top; the first cards drawn are equipped)"
     )
     ax.grid(False)
+    # inside their cells, the labels cannot move the layout: left out of its measuring
+    cell = {"in_layout": False}
     for y in range(grid.shape[0]):
         for x in range(grid.shape[1]):
             v, n = grid.iat[y, x], counts.iat[y, x]
             if pd.isna(v):
                 continue
             if thin[y, x]:
-                ax.text(x, y, f"N={int(n)}", ha="center", va="center", fontsize=5, color="#555555")
+                ax.text(
+                    x,
+                    y,
+                    f"N={int(n)}",
+                    ha="center",
+                    va="center",
+                    fontsize=5,
+                    color="#555555",
+                    **cell,
+                )
                 continue
             half = 50 * (highs.iat[y, x] - lows.iat[y, x])
             colour = "black" if v > 0.55 else "white"
@@ -239,6 +249,7 @@ def positions_chart(positions: pd.DataFrame, config: str, out: Path, caption: st
                 fontsize=5,
                 color=colour,
                 linespacing=0.95,
+                **cell,
             )
     fig.colorbar(im, ax=ax, label="perfect-play win rate (%)")
     ax.set_title(
@@ -256,11 +267,15 @@ def matplotlib_cmap(name: str):
     return matplotlib.colormaps[name].copy()
 
 
-def skill_gap_chart(summary: pd.DataFrame, out: Path, caption: str) -> None:
+def skill_gap_chart(
+    summary: pd.DataFrame, out: Path, caption: str, heuristics: Sequence[str]
+) -> None:
+    """Perfect play next to each of `heuristics` (the players' names, strongest first) that
+    has a ``NAME_rate`` column in `summary`."""
     # perfect play on the same deals as the heuristic players (all deals in older studies)
     perfect = "perfect" if "perfect_rate" in summary.columns else "win"
     players = [(perfect, "perfect play")] + [
-        (p, f"{p} player") for p in HEURISTICS if f"{p}_rate" in summary.columns
+        (p, f"{p} player") for p in heuristics if f"{p}_rate" in summary.columns
     ]
     fig, ax = new_figure(9, 1.8 + 0.55 * len(summary))
     n = len(players)
