@@ -462,28 +462,6 @@ def draw_report(
     if not positions.empty:
         table("positions", positions, ["win_rate", "win_lo", "win_hi"])
 
-    # The heatmap, the costliest chart, is drawn in a second process while this one draws
-    # the others (results/PERFORMANCE.md, "The report step"): the same files, sooner.
-    heatmap = (
-        _Aside(charts.positions_chart, positions, configs[0], out, caption)
-        if not positions.empty
-        else None
-    )
-    try:
-        _draw_the_rest(tables, summary, configs, out, caption, step, table)
-        if heatmap is not None:
-            step("position_heatmap")
-            heatmap.result()
-    finally:
-        if heatmap is not None:
-            heatmap.close()
-    return written
-
-
-def _draw_the_rest(tables, summary, configs, out, caption, step, table) -> None:
-    """Every chart of `draw_report` but the position heatmap, in its steps' order."""
-    from bombsolve.solvers.allisbomb.studies import charts
-
     step("win_rate_by_config")
     charts.win_rates_chart(summary, out, caption)
     played = played_heuristics(summary)
@@ -502,62 +480,10 @@ def _draw_the_rest(tables, summary, configs, out, caption, step, table) -> None:
     if "lengths" in tables and not tables["lengths"].empty:
         step("solution_length_hist")
         charts.solution_length_chart(tables["lengths"], configs, out, caption)
-
-
-class _Aside:
-    """`fn(*args)` run in a forked process beside this one when a second CPU is there to
-    run it, else here when `result` is asked; `result` waits for it (and raises what it
-    raised), `close` stops it if it is still running (a failure or Ctrl-C here: its
-    files are written atomically, so a stopped one leaves none half-written)."""
-
-    def __init__(self, fn: Callable[..., object], *args: object) -> None:
-        self._call = (fn, args)
-        self._pool = None
-        self._pending = None
-        if _can_fork_aside():
-            import multiprocessing
-
-            self._pool = multiprocessing.get_context("fork").Pool(1, initializer=_aside_signals)
-            self._pending = self._pool.apply_async(fn, args)
-
-    def result(self) -> None:
-        if self._pending is None:
-            fn, args = self._call
-            fn(*args)
-            return
-        self._pending.get()
-        self._pool.close()
-        self._pool.join()
-        self._pool = None
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
-
-
-def _aside_signals() -> None:
-    """In the forked process: Ctrl-C and SIGHUP are the main process's to handle (it then
-    stops this one); SIGTERM, how it stops it, ends this one quietly, its temporary file
-    removed (`atomic_path` cleans up on any exception), without a traceback."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_quietly)
-
-
-def _exit_quietly(signum: int, _frame) -> None:
-    raise SystemExit(128 + signum)
-
-
-def _can_fork_aside() -> bool:
-    """Fork where it is the platform's own way (Linux), with two CPUs or more to use:
-    one CPU would only take turns between the two processes."""
-    import sys
-
-    return sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) >= 2
+    if not positions.empty:
+        step("position_heatmap")
+        charts.positions_chart(positions, configs[0], out, caption)
+    return written
 
 
 #: The report's charts in the page's order, with the words under each.
