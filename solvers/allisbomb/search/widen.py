@@ -11,8 +11,8 @@ Widening asks the same question another way: a position is won exactly when one 
 children is (the game is played by one team with every card in view, rulebook F; a
 child is the position after one move of the turn, rulebook D, every choice included).
 Each child is searched by the kernel with a small budget of its own, all of them in turn;
-those left open are searched again with twice the budget, until one is a WIN, all are
-LOSSes, or the budget is spent. A restarted search starts from an empty table (a new
+those left open are searched again with twice the budget, in the other move order, until
+one is a WIN, all are LOSSes, or the budget is spent. A restarted search starts from an empty table (a new
 generation): a search stopped by its limit leaves entries that prove nothing.
 
 Sound both ways: a WIN is the move to the child and the child's winning line, replayed
@@ -38,6 +38,9 @@ from bombsolve.solvers.allisbomb.search.solver import (
 
 #: Positions each child's first search may enter (then doubling each round).
 WIDEN_FIRST = 2_000
+#: The move orders of the children's searches, round by round (kernel.dfs's orders 2 and 3,
+#: as in the portfolio): a child lost in a huge subtree in one order may win early in the other.
+ORDERS = (2, 3)
 
 
 @dataclass
@@ -73,6 +76,7 @@ def widen(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -
     why_open = 0  # what stopped such children (kernel.E_CUT...)
     # three rounds at least (1 + 2 + 4 shares a child) fit the budget of a small limit
     share = max(1, min(first, budget // (8 * max(1, len(open_)))))
+    rnd = 0
     while open_:
         left = []
         for move, child, row in open_:
@@ -91,7 +95,7 @@ def widen(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -
                 None,
                 False,
                 True,
-                2,
+                ORDERS[rnd % len(ORDERS)],
             )
             spent += res.nodes
             if res.outcome == "win":
@@ -110,6 +114,7 @@ def widen(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -
                 left.append((move, child, row))
         open_ = left
         share *= 2
+        rnd += 1
     return Widened(2, spent, 0, why_open) if stuck else Widened(0, spent, 0, reason)
 
 
