@@ -11,7 +11,7 @@ import numpy as np
 from bombsolve.solvers.allisbomb.cards.cards import load_cards
 from bombsolve.solvers.allisbomb.cards.config import Options
 from bombsolve.solvers.allisbomb.rules.rules import new_game
-from bombsolve.solvers.allisbomb.search import solver, widen
+from bombsolve.solvers.allisbomb.search import solver
 from bombsolve.solvers.allisbomb.search.solver import solve, solve_batch, verify_solution
 from tests.allisbomb.odd_sets import random_card_file
 
@@ -49,7 +49,7 @@ def test_widening_agrees_with_the_exhaustive_search(tmp_path):
     for seed in range(12):
         cfg, decks = _random_config(seed, tmp_path, n_cards=6)
         for deck in decks[:10]:
-            w = widen.widen(cfg, new_game(load_cards(cfg), list(deck)), 5000, first=20)
+            w = solver.widen_search(cfg, new_game(load_cards(cfg), list(deck)), 5000, first=20)
             got = NAMES[w.code]
             if got == "undecided":
                 continue
@@ -69,8 +69,7 @@ def test_the_stand_in_never_widens(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("widened a stand-in deal")
 
-    monkeypatch.setattr(widen, "widen", refuse)
-    monkeypatch.setattr(widen, "widen_deck", refuse)
+    monkeypatch.setattr(solver, "widen_search", refuse)
     cfg = Options()
     assert not solver.compiled(cfg).prog.extended
     decks = np.stack([np.random.default_rng(s).permutation(18) for s in range(30)])

@@ -27,6 +27,7 @@ from bombsolve.solvers.allisbomb.kernel import layout
 from bombsolve.solvers.allisbomb.kernel.program import Program, compiled_program
 from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, State, new_game
 from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
+from bombsolve.solvers.allisbomb.search.widen import WIDEN_FIRST, Widened, widen
 from bombsolve.solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
@@ -323,14 +324,12 @@ def solve_batch(
 def _widen_rows(config: Options, decks: np.ndarray, node_limit: int, out: dict) -> None:
     """Search each row the portfolio left undecided by widening (search/widen.py) with the
     rest of its node limit; a decided row takes widening's verdict and both searches' nodes."""
-    # widen.py builds on this module's single searches, so it is imported here, not above
-    from bombsolve.solvers.allisbomb.search.widen import widen_deck
-
+    cards = compiled(config).cards
     for i in np.flatnonzero(out["code"] == K.CODE_UNDECIDED):
         left = node_limit - int(out["nodes"][i])
         if left <= 0:
             continue
-        w = widen_deck(config, decks[i], left)
+        w = widen_search(config, new_game(cards, decks[i].tolist()), left)
         out["nodes"][i] += w.nodes
         if w.code != K.CODE_UNDECIDED:
             out["code"][i], out["turns"][i], out["reason"][i] = w.code, w.turns, w.reason
@@ -463,13 +462,25 @@ def _solve_root(
     return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
 
 
+def widen_search(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -> Widened:
+    """`widen.widen` from `root` with at most `budget` positions, each child searched by
+    the kernel's plain search (`_solve_root`) in the order widening asks for."""
+    bits = table_bits_for(max(1, budget))
+
+    def search(child: State, limit: int, order: int) -> SolveResult:
+        row = to_kernel_state(child)
+        t0 = time.perf_counter()
+        return _solve_root(
+            config, row, lambda: child, t0, limit, bits, False, False, None, False, True, order
+        )
+
+    return widen(root, budget, search, first)
+
+
 def _widened(config, make_state, node_limit, nodes, reasons, t0, check) -> SolveResult:
     """The verdict of widening (search/widen.py) with what the portfolio left of node_limit
     after `nodes`: the same search `_widen_rows` makes for the batch."""
-    # widen.py builds on this module's single searches, so it is imported here, not above
-    from bombsolve.solvers.allisbomb.search.widen import widen
-
-    w = widen(config, make_state(), node_limit - nodes)
+    w = widen_search(config, make_state(), node_limit - nodes)
     if w.code == K.CODE_UNDECIDED:
         w.reason = reasons
     res = SolveResult(

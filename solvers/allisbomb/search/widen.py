@@ -22,19 +22,17 @@ child left open leaves the deal UNDECIDED.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from bombsolve.solvers.allisbomb.cards.config import Options
 from bombsolve.solvers.allisbomb.kernel.kernel import E_CUT
-from bombsolve.solvers.allisbomb.rules.rules import State, TooManyMoves, new_game
+from bombsolve.solvers.allisbomb.rules.rules import State, TooManyMoves
 from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
-from bombsolve.solvers.allisbomb.search.solver import (
-    _solve_root,
-    compiled,
-    table_bits_for,
-    to_kernel_state,
-)
+
+#: A child's search: (child, node limit, move order) -> an object with the kernel's
+#: verdict (`solver.SolveResult`: outcome, nodes, solution, loss_reason).
+ChildSearch = Callable[[State, int, int], Any]
 
 #: Positions each child's first search may enter (then doubling each round).
 WIDEN_FIRST = 2_000
@@ -54,9 +52,10 @@ class Widened:
     line: tuple = ()
 
 
-def widen(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -> Widened:
+def widen(root: State, budget: int, search: ChildSearch, first: int = WIDEN_FIRST) -> Widened:
     """Decide `root` by searching its children with doubling budgets (module docstring),
-    entering at most `budget` positions in all."""
+    entering at most `budget` positions in all; `search` is the kernel's single search
+    (`solver.widen_search` passes it: this module stays below the solver)."""
     kids: list[tuple[tuple[int, ...], State]] = []
     reason = 0
     try:
@@ -69,8 +68,7 @@ def widen(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -
             kids.append((move, child))
     except TooManyMoves:  # the kernel answers such a position undecided too
         return Widened(2, 0)
-    open_ = [(m, ch, to_kernel_state(ch)) for m, ch in kids]
-    bits = table_bits_for(max(1, budget))
+    open_ = kids
     spent = 0
     stuck = False  # a child stopped short of its limit (a cut line or a move cap)
     why_open = 0  # what stopped such children (kernel.E_CUT...)
@@ -79,24 +77,11 @@ def widen(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -
     rnd = 0
     while open_:
         left = []
-        for move, child, row in open_:
+        for move, child in open_:
             lim = min(share, budget - spent)
             if lim <= 0:
                 return Widened(2, spent)
-            res = _solve_root(
-                config,
-                row,
-                lambda c=child: c,
-                time.perf_counter(),
-                lim,
-                bits,
-                False,
-                False,
-                None,
-                False,
-                True,
-                ORDERS[rnd % len(ORDERS)],
-            )
+            res = search(child, lim, ORDERS[rnd % len(ORDERS)])
             spent += res.nodes
             if res.outcome == "win":
                 if len(res.solution) >= MAX_DEPTH:  # past the depth limit from the root
@@ -111,13 +96,8 @@ def widen(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -
                 stuck = True  # more positions would not decide it
                 why_open |= res.loss_reason
             else:
-                left.append((move, child, row))
+                left.append((move, child))
         open_ = left
         share *= 2
         rnd += 1
     return Widened(2, spent, 0, why_open) if stuck else Widened(0, spent, 0, reason)
-
-
-def widen_deck(config: Options, deck, budget: int) -> Widened:
-    """`widen` from the start of the deal `deck` (card ids, top first)."""
-    return widen(config, new_game(compiled(config).cards, list(deck)), budget)
