@@ -27,6 +27,7 @@ from bombsolve.solvers.allisbomb.kernel import layout
 from bombsolve.solvers.allisbomb.kernel.program import Program, compiled_program
 from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, State, new_game
 from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
+from bombsolve.solvers.allisbomb.search.widen import WIDEN_FIRST, Widened, widen
 from bombsolve.solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
@@ -241,6 +242,11 @@ def _next_gen() -> int:
 
 #: Positions each order searches before the first switch (then doubling).
 PORTFOLIO_FIRST = 1000
+#: On a card set with the extended vocabulary, the share of the node limit the portfolio
+#: search may spend (1/WIDEN_AFTER) before the rest goes to widening (search/widen.py).
+#: 2, 3, 4, 6, 8 and 12 were tried on 100 deals of rich_relay and random sets 1 and 2
+#: (results/PERFORMANCE.md, "Rich card sets"): 6 left the fewest undecided for the least CPU.
+WIDEN_AFTER = 6
 
 
 def _deck_array(cards: CardSet, deck) -> np.ndarray:
@@ -262,7 +268,11 @@ def solve_batch(
 
     portfolio=True (default) runs two move orders side by side (kernel.portfolio): the
     same verdicts, usually far fewer positions, and `nodes` is then the sum of both
-    searches (each may use node_limit // 2). portfolio=False gives the single plain
+    searches (each may use node_limit // 2). On a card set that uses the extended
+    vocabulary (`Program.extended`) the two orders share node_limit // WIDEN_AFTER, and a
+    deal they leave undecided is searched with what remains by widening over its first
+    turn's moves (search/widen.py); the stand-in's cards never go there, so its searches
+    are the portfolio's alone. portfolio=False gives the single plain
     search whose node counts match the reference search exactly. first_budget: positions
     each order searches before the first switch (the same verdicts; other node counts).
 
@@ -283,6 +293,8 @@ def solve_batch(
     index, entries = _TABLE.get(bits, words)
     index_b, entries_b = _TABLE_B.get(bits, words)
     p = c.prog
+    widening = portfolio and p.extended and node_limit >= 2 * WIDEN_AFTER
+    first_limit = node_limit // WIDEN_AFTER if widening else node_limit
     _TABLE.gen = _TABLE_B.gen = K.solve_many(
         decks,
         p.n,
@@ -291,7 +303,7 @@ def solve_batch(
         index,
         entries,
         max(_TABLE.gen, _TABLE_B.gen),
-        node_limit,
+        first_limit,
         MAX_DEPTH,
         out["code"],
         out["nodes"],
@@ -304,7 +316,23 @@ def solve_batch(
         _TABLE.sweep_frames(p.n),
         _TABLE_B.sweep_frames(p.n),
     )
+    if widening:
+        _widen_rows(config, decks, node_limit, out)
     return out
+
+
+def _widen_rows(config: Options, decks: np.ndarray, node_limit: int, out: dict) -> None:
+    """Search each row the portfolio left undecided by widening (search/widen.py) with the
+    rest of its node limit; a decided row takes widening's verdict and both searches' nodes."""
+    cards = compiled(config).cards
+    for i in np.flatnonzero(out["code"] == K.CODE_UNDECIDED):
+        left = node_limit - int(out["nodes"][i])
+        if left <= 0:
+            continue
+        w = widen_search(config, new_game(cards, decks[i].tolist()), left)
+        out["nodes"][i] += w.nodes
+        if w.code != K.CODE_UNDECIDED:
+            out["code"][i], out["turns"][i], out["reason"][i] = w.code, w.turns, w.reason
 
 
 def solve_state(
@@ -383,9 +411,13 @@ def _solve_root(
         ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
         A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
         B = (index_b, entries_b, *fb[:8], ctl_b)
+        widening = c.prog.extended and node_limit >= 2 * WIDEN_AFTER
+        first_limit = node_limit // WIDEN_AFTER if widening else node_limit
         code, nodes, reasons, turns, which = run_portfolio(
-            root, n, c, np.uint32(gen), node_limit, buf, tmp, cs, objective, A, B, PORTFOLIO_FIRST
+            root, n, c, np.uint32(gen), first_limit, buf, tmp, cs, objective, A, B, PORTFOLIO_FIRST
         )
+        if widening and code == K.CODE_UNDECIDED and node_limit > nodes:
+            return _widened(config, make_state, node_limit, nodes, reasons, t0, check)
         sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
         return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
     ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
@@ -428,6 +460,35 @@ def _solve_root(
             break
         pause_at += step
     return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
+
+
+def widen_search(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -> Widened:
+    """`widen.widen` from `root` with at most `budget` positions, each child searched by
+    the kernel's plain search (`_solve_root`) in the order widening asks for."""
+    bits = table_bits_for(max(1, budget))
+
+    def search(child: State, limit: int, order: int) -> SolveResult:
+        row = to_kernel_state(child)
+        t0 = time.perf_counter()
+        return _solve_root(
+            config, row, lambda: child, t0, limit, bits, False, False, None, False, True, order
+        )
+
+    return widen(root, budget, search, first)
+
+
+def _widened(config, make_state, node_limit, nodes, reasons, t0, check) -> SolveResult:
+    """The verdict of widening (search/widen.py) with what the portfolio left of node_limit
+    after `nodes`: the same search `_widen_rows` makes for the batch."""
+    w = widen_search(config, make_state(), node_limit - nodes)
+    if w.code == K.CODE_UNDECIDED:
+        w.reason = reasons
+    res = SolveResult(
+        OUTCOME_NAMES[w.code], nodes + w.nodes, time.perf_counter() - t0, list(w.line), w.reason
+    )
+    if check and res.outcome == "win":
+        verify_solution(make_state(), res.solution)
+    return res
 
 
 def run_portfolio(

@@ -1,0 +1,103 @@
+"""The rest of a deal's node budget spread over its first turn's moves (iterative widening).
+
+The sweep's search (`kernel.portfolio`) tries a position's moves in one order and finishes
+each before the next, in two move orders side by side. On card sets that use the extended
+vocabulary (CARDS.md; turn_over, `anywhere`, exchanges, reorders of the DISCARD PILE...)
+almost every card can come back, so a first move may lead into a lost subtree of
+millions of positions in both orders, and the node limit stops the search before it
+reaches a later first move that wins within a few hundred thousand positions.
+
+Widening asks the same question another way: a position is won exactly when one of its
+children is (the game is played by one team with every card in view, rulebook F; a
+child is the position after one move of the turn, rulebook D, every choice included).
+Each child is searched by the kernel with a small budget of its own, all of them in turn;
+those left open are searched again with twice the budget, in the other move order, until
+one is a WIN, all are LOSSes, or the budget is spent. A restarted search starts from an empty table (a new
+generation): a search stopped by its limit leaves entries that prove nothing.
+
+Sound both ways: a WIN is the move to the child and the child's winning line, replayed
+in the reference engine (`solver._result`); a LOSS needs every child proven lost; any
+child left open leaves the deal UNDECIDED.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bombsolve.solvers.allisbomb.kernel.kernel import E_CUT
+from bombsolve.solvers.allisbomb.rules.rules import State, TooManyMoves
+from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
+
+#: A child's search: (child, node limit, move order) -> an object with the kernel's
+#: verdict (`solver.SolveResult`: outcome, nodes, solution, loss_reason).
+ChildSearch = Callable[[State, int, int], Any]
+
+#: Positions each child's first search may enter (then doubling each round).
+WIDEN_FIRST = 2_000
+#: The move orders of the children's searches, round by round (kernel.dfs's orders 2 and 3,
+#: as in the portfolio): a child lost in a huge subtree in one order may win early in the other.
+ORDERS = (2, 3)
+
+
+@dataclass
+class Widened:
+    """What widening decided: code 1 win, 0 loss, 2 undecided (the kernel's codes)."""
+
+    code: int
+    nodes: int
+    turns: int = 0
+    reason: int = 0
+    line: tuple = ()
+
+
+def widen(root: State, budget: int, search: ChildSearch, first: int = WIDEN_FIRST) -> Widened:
+    """Decide `root` by searching its children with doubling budgets (module docstring),
+    entering at most `budget` positions in all; `search` is the kernel's single search
+    (`solver.widen_search` passes it: this module stays below the solver)."""
+    kids: list[tuple[tuple[int, ...], State]] = []
+    reason = 0
+    try:
+        for move, child in root.iter_children():
+            if child.is_over():
+                if child.result() == "win":
+                    return Widened(1, 0, 1, 0, (move,))
+                reason |= int(child.ending)
+                continue
+            kids.append((move, child))
+    except TooManyMoves:  # the kernel answers such a position undecided too
+        return Widened(2, 0)
+    open_ = kids
+    spent = 0
+    stuck = False  # a child stopped short of its limit (a cut line or a move cap)
+    why_open = 0  # what stopped such children (kernel.E_CUT...)
+    # three rounds at least (1 + 2 + 4 shares a child) fit the budget of a small limit
+    share = max(1, min(first, budget // (8 * max(1, len(open_)))))
+    rnd = 0
+    while open_:
+        left = []
+        for move, child in open_:
+            lim = min(share, budget - spent)
+            if lim <= 0:
+                return Widened(2, spent)
+            res = search(child, lim, ORDERS[rnd % len(ORDERS)])
+            spent += res.nodes
+            if res.outcome == "win":
+                if len(res.solution) >= MAX_DEPTH:  # past the depth limit from the root
+                    stuck = True
+                    why_open |= E_CUT
+                    continue
+                line = (move, *res.solution)
+                return Widened(1, spent, len(line), 0, line)
+            if res.outcome == "loss":
+                reason |= res.loss_reason
+            elif res.nodes < lim:
+                stuck = True  # more positions would not decide it
+                why_open |= res.loss_reason
+            else:
+                left.append((move, child))
+        open_ = left
+        share *= 2
+        rnd += 1
+    return Widened(2, spent, 0, why_open) if stuck else Widened(0, spent, 0, reason)
