@@ -419,10 +419,10 @@ def play(game, **start) -> None:
 
     \b
     Examples:
-      bombsolve allisbomb play --seed 0
+      bombsolve allisbomb play --seed 42
       bombsolve allisbomb play --blitz --deck "KING,CROISSANT,PROPHET OF CROISSANT,PROPHET OF PANCAKES,PANCAKES,RASCAL,LIBRARIAN,PROPHET OF EGGS,PRINCESS,JOKER,EGGS,GUARDIAN,MENDER"
       bombsolve allisbomb play --state position.json
-      printf 'hint\\n1\\nundo\\nquit\\n' | bombsolve allisbomb play --seed 0
+      printf 'hint\\n1\\nundo\\nquit\\n' | bombsolve allisbomb play --seed 42
 
     \b
     Exit codes: 0 the session ended (quit or end of input), 2 bad input (a bad option).

@@ -41,5 +41,11 @@ def test_every_benchmark_is_cited_by_the_performance_page():
     text = (ROOT / "results" / "PERFORMANCE.md").read_text()
     benches = _tracked("scripts/bench")
     assert benches
-    missing = [p.name for p in benches if not _cited(f"scripts/bench/{p.name}", [text])]
+    # a benchmark's data (its card sets) is cited by its folder
+    missing = [
+        str(p.relative_to(ROOT))
+        for p in benches
+        if not _cited(str(p.relative_to(ROOT)), [text])
+        and not (p.suffix != ".py" and _cited(f"{p.parent.relative_to(ROOT)}/", [text]))
+    ]
     assert not missing, f"benchmarks PERFORMANCE.md does not cite: {missing}"

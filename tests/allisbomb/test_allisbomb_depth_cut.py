@@ -112,8 +112,8 @@ def _shared(decks: np.ndarray, table: E.SharedTable, depth: int) -> tuple[np.nda
 def test_the_shared_table_never_stores_a_cut_subtree_as_lost():
     """Blitz deals decided over one shared table with a 7-turn stack, then again over the
     same table at the full depth, against the per-deal search: a win is a win, no true win
-    is called a loss, and the second pass decides as the per-deal search does (a position
-    stored LOST after a cut in the first pass would hide its win from the second)."""
+    is called a loss, and the full-depth search decides as the per-deal search does (a
+    position stored LOST after a cut in the 7-turn search would hide its win from it)."""
     decks, _ranks = R.group_decks(np.arange(3))
     decks = np.ascontiguousarray(decks[::7][:300], dtype=np.int64)
     truth = solve_batch(E.BLITZ, decks, node_limit=E.ESCALATION.ceiling)["code"]

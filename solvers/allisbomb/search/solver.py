@@ -245,7 +245,7 @@ PORTFOLIO_FIRST = 1000
 #: On a card set with the extended vocabulary, the share of the node limit the portfolio
 #: search may spend (1/WIDEN_AFTER) before the rest goes to widening (search/widen.py).
 #: 2, 3, 4, 6, 8 and 12 were tried on 100 deals of rich_relay and random sets 1 and 2
-#: (results/PERFORMANCE.md, "Rich card sets"): 6 left the fewest undecided for the least CPU.
+#: (results/PERFORMANCE.md, "Rich card sets, and the depth cut"): 6 left the fewest undecided for the least CPU.
 WIDEN_AFTER = 6
 
 
