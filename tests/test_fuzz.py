@@ -738,6 +738,13 @@ def test_closed_standard_output_exits_74_in_one_line():
 # --- SIGTERM and SIGHUP as Ctrl-C ---------------------------------------------------------------
 
 
+def _signals_as_a_terminal_leaves_them() -> None:
+    # A test run under nohup would hand the command an ignored SIGHUP, which it rightly
+    # keeps ignoring (nohup's promise); the command meets a hang-up as a shell gives it.
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(("signum", "group"), [(signal.SIGTERM, False), (signal.SIGHUP, True)])
 def test_stop_signals_exit_like_ctrl_c_and_leave_nothing(tmp_path, signum, group):
     out = tmp_path / "s"
@@ -745,7 +752,7 @@ def test_stop_signals_exit_like_ctrl_c_and_leave_nothing(tmp_path, signum, group
         [sys.executable, "-m", "bombsolve.cli.main", "bomber", "study", "--games", str(10**9),
          "--chunk-size", "50", "--workers", "2", "--out", str(out)],
         cwd=_ROOT, env=_ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=_signals_as_a_terminal_leaves_them,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 900
