@@ -333,21 +333,15 @@ def _replay_command(seed: int, game: int, players: int, agents: str, rules, extr
     number, players, agents, the rules that differ from the defaults, and the extras."""
     import shlex
 
-    from bombsolve.solvers.bomber import parse_rules
+    from bombsolve.solvers.bomber import rules_of
 
     words = ["bombsolve", "bomber", "replay", "--seed", str(seed), "--game", str(game)]
     words += ["-p", str(players), "--agents", agents]
-    default = parse_rules("").as_dict()
-    changed = {k: v for k, v in rules.as_dict().items() if default.get(k) != v}
-    if changed:
-        words += ["--rules", ",".join(f"{k}={_rule_value(v)}" for k, v in changed.items())]
+    if changed := rules_of(rules):
+        words += ["--rules", ",".join(changed)]
     if extras:
         words += ["--extras", extras]
     return shlex.join(words)
-
-
-def _rule_value(v) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 @bomber.command()
