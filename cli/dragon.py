@@ -23,6 +23,7 @@ from bombsolve.cli.common import (
     study_options,
 )
 from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.options import rule_text, value_text
 from bombsolve.solvers.common.seeds import SEEDING, game_seeds, run_seeds
 from bombsolve.solvers.common.stats import wilson
 
@@ -112,16 +113,11 @@ def _preset_option(f):
 CARDS = "published card faces (solvers/dragon/cards.toml)"
 
 
-def _value_text(value) -> str:
-    """A rule option's value as the command line spells it: true/false for a bool."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def _rules_text(options, preset: str | None) -> str:
     """Return the rules of a run as text: the preset's name (if any) and the changed options
     (``default rules`` when none is), each as ``name=value`` the way ``--rule`` takes it."""
     changed = options.changed()
-    desc = ",".join(f"{k}={_value_text(v)}" for k, v in changed.items()) or "default rules"
+    desc = ",".join(rule_text(k, v) for k, v in changed.items()) or "default rules"
     return f"preset {preset} ({desc})" if preset else desc
 
 
@@ -299,7 +295,7 @@ def _replay_command(
     elif options.changed():
         words += [
             "--rules",
-            ",".join(f"{k}={_value_text(v)}" for k, v in options.changed().items()),
+            ",".join(rule_text(k, v) for k, v in options.changed().items()),
         ]
     return shlex.join(words)
 
@@ -554,7 +550,7 @@ def rules(as_json, rules, rule_pairs, preset):
     opts = _options(rules, preset)
     defaults = Options()
 
-    text = _value_text
+    text = value_text
     rows = []
     for r in READINGS:
         rows.append(

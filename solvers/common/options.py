@@ -44,11 +44,16 @@ def parse_rule_pairs(pairs: Iterable[str], kinds: dict[str, type]) -> dict[str, 
     return out
 
 
-def rule_text(name: str, value: object) -> str:
-    """One ``NAME=VALUE`` text as a user would type it (flags as true/false)."""
+def value_text(value: object) -> str:
+    """A rule option's value as a user would type it (flags as true/false)."""
     if isinstance(value, bool):
-        return f"{name}={'true' if value else 'false'}"
-    return f"{name}={value}"
+        return "true" if value else "false"
+    return str(value)
+
+
+def rule_text(name: str, value: object) -> str:
+    """One ``NAME=VALUE`` text as a user would type it (`value_text`)."""
+    return f"{name}={value_text(value)}"
 
 
 def changed_rules(options: object, names: Iterable[str] | None = None) -> list[str]:
