@@ -235,3 +235,28 @@ def _dump(obj) -> str:
                 for k, v in card[side].items():
                     out.append(f"{k} = {val(v)}")
     return "\n".join(out) + "\n"
+
+
+def test_an_edited_card_file_is_read_again_in_the_same_process(tmp_path):
+    """A process that outlives an edit (a play session, a cluster's workers) must not answer
+    with the cards it cached before: the options carry the file's digest, so the cards and the
+    compiled program are looked up anew, even when the edit keeps the file's time."""
+    import os
+
+    from bombsolve.solvers.allisbomb.search.solver import compiled
+
+    path = tmp_path / "mine.toml"
+    first = _base_text().replace('provenance = "stand-in"', 'provenance = "printed"')
+    path.write_text(first)
+    before = os.stat(path)
+    old = Options(cards_file=path)
+    assert {c.provenance for c in load_cards(old).cards} == {"printed"}
+    assert {c.provenance for c in compiled(old).cards.cards} == {"printed"}
+
+    path.write_text(first.replace('provenance = "printed"', 'provenance = "custom"'))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    new = Options(cards_file=path)
+    assert new != old and new.label() == old.label()
+    assert new.to_dict() == old.to_dict()
+    assert {c.provenance for c in load_cards(new).cards} == {"custom"}
+    assert {c.provenance for c in compiled(new).cards.cards} == {"custom"}

@@ -6,6 +6,7 @@ default is the reading we think the rulebook's words support best.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -186,6 +187,20 @@ class Options:
     #: Play a deck that breaks what the rulebook fixes about the cards (standard.py) on
     #: purpose: each breach is then a warning line instead of an error.
     allow_nonstandard: bool = False
+    #: The digest of `cards_file`'s bytes when the options were made (None without a file, or
+    #: when it cannot be read: `validate` says so). Part of equality, so every cache keyed on
+    #: the options (the cards, the compiled program) reads a file again once it is edited, in
+    #: a process that outlives the edit (a play session, a cluster's workers); never written
+    #: to manifests (`to_dict`), which name the file's digest in their input files.
+    cards_digest: str | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.cards_file is not None:
+            try:
+                digest = hashlib.sha256(Path(self.cards_file).read_bytes()).hexdigest()
+            except OSError:
+                digest = None
+            object.__setattr__(self, "cards_digest", digest)
 
     def validate(self) -> Options:
         """Return self if the options make sense together; raise BadInput otherwise."""
@@ -249,6 +264,7 @@ class Options:
     def to_dict(self) -> dict:
         """A JSON-serialisable dict of every field (for manifests and --json)."""
         d = asdict(self)
+        del d["cards_digest"]
         d["expansions"] = list(self.expansions)
         d["removed"] = list(self.removed)
         d["extra_sets"] = list(self.extra_sets)
