@@ -17,6 +17,7 @@ matplotlib.use("Agg")  # no display in CI or on servers
 # Text stays text in SVG: selectable, searchable, and much smaller than glyph paths.
 matplotlib.rcParams["svg.fonttype"] = "none"
 
+import matplotlib.image  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
@@ -34,6 +35,10 @@ SEQUENTIAL = "cividis"
 #: Heat-map cells of fewer cases than this are greyed: their Wilson 95% interval is wider
 #: than about +-18 points, too wide to read a colour from.
 MIN_CELL_N = 30
+#: Resolution of the PNG charts (dots per inch).
+DPI = 150
+#: White space around a chart and its caption, in inches.
+MARGIN = 0.1
 
 
 def facets(items: Sequence[str], per_panel: int = MAX_SERIES) -> list[list[str]]:
@@ -80,23 +85,34 @@ def save_chart(
         break_long_words=False,
     )
     wrapped = "\n".join(lines)
-    fig.get_layout_engine().set(h_pad=0.1)
+    fig.set_dpi(DPI)  # the PNG's: its text measured once, for the layout and the draw
     # already wrapped to the figure's width: matplotlib's own wrapping (wrap=True) would
     # measure the caption word by word at every draw, the costliest part of a chart
-    fig.text(0.01, 0.0, wrapped, ha="left", va="top", fontsize=7, color="#555555")
-    # Lay the figure out and find its tight box once, then freeze the layout: each format
-    # is then one plain draw, where bbox_inches="tight" drew it twice per format, with the
-    # constrained layout run again each time.
-    fig.set_dpi(150)  # the PNG's: its text measured once for the layout and the draw
-    fig.draw_without_rendering()
-    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.15)
-    fig.set_layout_engine(None)  # no layout engine: savefig then draws once, no dry run
-    paths = []
-    for ext in ("png", "svg"):
-        path = out / f"{stem}.{ext}"
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=ext, dpi=150, bbox_inches=box)
-        paths.append(path)
+    text = fig.text(0, 0, wrapped, ha="left", va="bottom", fontsize=7, color="#555555")
+    # The caption inside the figure, in a band below the laid-out area that the figure
+    # grows by: the PNG's one draw then lays the chart out and renders it, where a tight
+    # box around a caption hung below the figure needed a layout pass of its own first.
+    width, height = fig.get_size_inches()
+    band = text.get_window_extent(fig.canvas.get_renderer()).height / DPI + MARGIN
+    fig.set_size_inches(width, height + band)
+    total = height + band
+    text.set_position((MARGIN / width, MARGIN / total))
+    fig.get_layout_engine().set(
+        h_pad=0.1,
+        rect=(MARGIN / width, band / total, 1 - 2 * MARGIN / width, 1 - (band + MARGIN) / total),
+    )
+    # One draw lays the figure out and renders the PNG (what savefig does, without its dry
+    # run to lay the figure out first); the SVG is then drawn from that layout, not a new one.
+    png, svg = out / f"{stem}.png", out / f"{stem}.svg"
+    with atomic_path(png) as tmp:
+        fig.canvas.draw()
+        matplotlib.image.imsave(
+            tmp, fig.canvas.buffer_rgba(), format="png", origin="upper", dpi=DPI
+        )
+    fig.set_layout_engine(None)
+    with atomic_path(svg) as tmp:
+        fig.savefig(tmp, format="svg", dpi=DPI)
+    paths = [png, svg]
     plt.close(fig)
     return paths + ([out / f"{stem}.csv"] if data is not None else [])
 
