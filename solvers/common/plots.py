@@ -18,8 +18,9 @@ matplotlib.use("Agg")  # no display in CI or on servers
 matplotlib.rcParams["svg.fonttype"] = "none"
 
 import matplotlib.image  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from bombsolve.solvers.common.files import atomic_path  # noqa: E402
@@ -51,9 +52,18 @@ def facets(items: Sequence[str], per_panel: int = MAX_SERIES) -> list[list[str]]
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def new_figure(width: float = 8.0, height: float = 4.8) -> tuple[Figure, plt.Axes]:
+def agg_figure(width: float, height: float) -> Figure:
+    """A figure on an Agg canvas, with the constrained layout, outside pyplot: a
+    chart that is saved and closed needs none of pyplot's figure managers (nor its import)."""
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def new_figure(width: float = 8.0, height: float = 4.8) -> tuple[Figure, Axes]:
     """Return a figure and axes in the project's house style."""
-    fig, ax = plt.subplots(figsize=(width, height), layout="constrained")
+    fig = agg_figure(width, height)
+    ax = fig.subplots()
     ax.spines[["top", "right"]].set_visible(False)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
@@ -113,12 +123,15 @@ def save_chart(
     with atomic_path(svg) as tmp:
         fig.savefig(tmp, format="svg", dpi=DPI)
     paths = [png, svg]
-    plt.close(fig)
+    if fig.canvas.manager is not None:  # made by pyplot: leave its list of open figures
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
     return paths + ([out / f"{stem}.csv"] if data is not None else [])
 
 
 def interval_bars(
-    ax: plt.Axes,
+    ax: Axes,
     labels: Sequence[str],
     values: Sequence[float],
     lows: Sequence[float],

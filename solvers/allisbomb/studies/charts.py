@@ -16,6 +16,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from bombsolve.solvers.common.plots import (
     PALETTE,
     SEQUENTIAL,
+    agg_figure,
     facets,
     interval_bars,
     new_figure,
@@ -87,12 +88,8 @@ def win_rates_chart(summary: pd.DataFrame, out: Path, caption: str) -> None:
 
 def _panels(n_panels: int, width: float = 8.0, height: float = 2.6):
     """A column of `n_panels` axes sharing x, in the house style."""
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(
-        n_panels, 1, figsize=(width, 0.8 + height * n_panels), sharex=True, layout="constrained"
-    )
-    axes = np.atleast_1d(axes)
+    fig = agg_figure(width, 0.8 + height * n_panels)
+    axes = np.atleast_1d(fig.subplots(n_panels, 1, sharex=True))
     for ax in axes:
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="y", alpha=0.3)
