@@ -22,6 +22,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 
 from bombsolve.solvers.common.files import atomic_path  # noqa: E402
 
@@ -100,28 +101,48 @@ def save_chart(
     # measure the caption word by word at every draw, the costliest part of a chart
     text = fig.text(0, 0, wrapped, ha="left", va="bottom", fontsize=7, color="#555555")
     # The caption inside the figure, in a band below the laid-out area that the figure
-    # grows by: the PNG's one draw then lays the chart out and renders it, where a tight
-    # box around a caption hung below the figure needed a layout pass of its own first.
+    # grows by: a caption hung below the figure needed a tight box around it, measured in
+    # a draw of its own after the layout's.
     width, height = fig.get_size_inches()
     band = text.get_window_extent(fig.canvas.get_renderer()).height / DPI + MARGIN
     fig.set_size_inches(width, height + band)
     total = height + band
     text.set_position((MARGIN / width, MARGIN / total))
-    fig.get_layout_engine().set(
+    engine = fig.get_layout_engine()
+    engine.set(
         h_pad=0.1,
         rect=(MARGIN / width, band / total, 1 - 2 * MARGIN / width, 1 - (band + MARGIN) / total),
     )
-    # One draw lays the figure out and renders the PNG (what savefig does, without its dry
-    # run to lay the figure out first); the SVG is then drawn from that layout, not a new one.
-    png, svg = out / f"{stem}.png", out / f"{stem}.svg"
-    with atomic_path(png) as tmp:
-        fig.canvas.draw()
-        matplotlib.image.imsave(
-            tmp, fig.canvas.buffer_rgba(), format="png", origin="upper", dpi=DPI
-        )
+    # Laid out once, on the PNG's renderer (its text measured once for the layout and the
+    # draw), then frozen: the PNG's draw and the SVG's draw run no layout of their own (a
+    # savefig with a layout engine lays the figure out in a dry run first).
+    engine.execute(fig)
     fig.set_layout_engine(None)
-    with atomic_path(svg) as tmp:
-        fig.savefig(tmp, format="svg", dpi=DPI)
+    # The layout puts a figure's supxlabel at the figure's foot whatever its rect: lifted
+    # above the caption's band, into the margin the layout kept for it at the rect's foot.
+    label = getattr(fig, "_supxlabel", None)  # (no public getter of the Text itself)
+    if label is not None and getattr(label, "_autopos", False):
+        x, y = label.get_position()
+        label.set_position((x, y + band / total))
+    png, svg = out / f"{stem}.png", out / f"{stem}.svg"
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    whole = fig.bbox_inches
+    if box.x0 < -0.01 or box.y0 < -0.01 or box.x1 > whole.x1 + 0.01 or box.y1 > whole.y1 + 0.01:
+        # a part the layout could not fit (a colour bar's label longer than its bar): the
+        # picture grows to hold it, as a tight box did, at the cost of savefig's own draw
+        grown = Bbox.union([box.padded(MARGIN), whole])
+        for path, ext in ((png, "png"), (svg, "svg")):
+            with atomic_path(path) as tmp:
+                fig.savefig(tmp, format=ext, dpi=DPI, bbox_inches=grown)
+    else:
+        # the PNG as savefig writes it: the Agg canvas drawn, its pixels saved
+        with atomic_path(png) as tmp:
+            fig.canvas.draw()
+            matplotlib.image.imsave(
+                tmp, fig.canvas.buffer_rgba(), format="png", origin="upper", dpi=DPI
+            )
+        with atomic_path(svg) as tmp:
+            fig.savefig(tmp, format="svg", dpi=DPI)
     paths = [png, svg]
     if fig.canvas.manager is not None:  # made by pyplot: leave its list of open figures
         import matplotlib.pyplot as plt

@@ -1,6 +1,6 @@
-"""save_chart draws a figure once per format, the PNG's draw laying it out (a separate
-layout pass before it, or bbox_inches='tight', drew it more often), and keeps the caption
-under the axes, inside the picture."""
+"""save_chart lays a figure out once and draws it once per format (a tight box around a
+caption below the figure, or bbox_inches='tight', drew it more often), and keeps the
+caption under the axes and a figure's supxlabel, inside the picture."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_save_chart_draws_each_format_once(tmp_path, monkeypatch):
     ax.plot([1, 2, 3], [3, 1, 2])
     caption = "a provenance caption long enough to wrap " * 8
     paths = save_chart(fig, tmp_path, "chart", caption)
-    # one draw for the PNG (which lays the figure out) and one for the SVG
+    # one layout, then one draw for the PNG and one for the SVG
     assert len(draws) == 2, len(draws)
     assert len(layouts) == 1, len(layouts)
     assert [p.suffix for p in paths] == [".png", ".svg"]
@@ -55,3 +55,28 @@ def test_the_caption_is_in_the_picture_under_the_axes(tmp_path):
     # and it is drawn: the rows of the caption's band hold grey text, not only white
     rows = pixels[round(height * DPI - box.y1) : round(height * DPI - box.y0)]
     assert (rows < 200).any()
+
+
+def test_a_figures_supxlabel_stays_above_the_caption(tmp_path):
+    fig, ax = new_figure(6, 3)
+    ax.plot([1, 2, 3], [3, 1, 2])
+    label = fig.supxlabel("a label under every panel")
+    save_chart(fig, tmp_path, "chart", "a provenance caption long enough to wrap " * 8)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    caption = fig.texts[-1].get_window_extent(renderer)
+    below = label.get_window_extent(renderer)
+    assert below.y0 > caption.y1, (below, caption)
+    assert below.y1 < ax.get_tightbbox(renderer).y0
+
+
+def test_a_part_the_layout_cannot_fit_grows_the_picture(tmp_path):
+    # one row of cells: the colour bar is shorter than its label
+    fig, ax = new_figure(6, 1.0)
+    image = ax.imshow(np.array([[0.2, 0.8]]), aspect="auto")
+    fig.colorbar(image, ax=ax, label="a colour bar's label longer than its bar")
+    save_chart(fig, tmp_path, "chart", "a caption")
+    box = fig.get_tightbbox(FigureCanvasAgg(fig).get_renderer())
+    assert box.y1 > fig.get_size_inches()[1]  # the label passes the figure's top
+    with Image.open(tmp_path / "chart.png") as png:
+        # the whole label is in the picture (with its margin), not cut at the figure's top
+        assert png.size[1] >= round(box.height * DPI)
