@@ -17,9 +17,12 @@ matplotlib.use("Agg")  # no display in CI or on servers
 # Text stays text in SVG: selectable, searchable, and much smaller than glyph paths.
 matplotlib.rcParams["svg.fonttype"] = "none"
 
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.image  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 
 from bombsolve.solvers.common.files import atomic_path  # noqa: E402
 
@@ -34,6 +37,10 @@ SEQUENTIAL = "cividis"
 #: Heat-map cells of fewer cases than this are greyed: their Wilson 95% interval is wider
 #: than about +-18 points, too wide to read a colour from.
 MIN_CELL_N = 30
+#: Resolution of the PNG charts (dots per inch).
+DPI = 150
+#: White space around a chart and its caption, in inches.
+MARGIN = 0.1
 
 
 def facets(items: Sequence[str], per_panel: int = MAX_SERIES) -> list[list[str]]:
@@ -46,9 +53,18 @@ def facets(items: Sequence[str], per_panel: int = MAX_SERIES) -> list[list[str]]
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def new_figure(width: float = 8.0, height: float = 4.8) -> tuple[Figure, plt.Axes]:
+def agg_figure(width: float, height: float) -> Figure:
+    """A figure on an Agg canvas, with the constrained layout, outside pyplot: a
+    chart that is saved and closed needs none of pyplot's figure managers (nor its import)."""
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def new_figure(width: float = 8.0, height: float = 4.8) -> tuple[Figure, Axes]:
     """Return a figure and axes in the project's house style."""
-    fig, ax = plt.subplots(figsize=(width, height), layout="constrained")
+    fig = agg_figure(width, height)
+    ax = fig.subplots()
     ax.spines[["top", "right"]].set_visible(False)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
@@ -80,29 +96,63 @@ def save_chart(
         break_long_words=False,
     )
     wrapped = "\n".join(lines)
-    fig.get_layout_engine().set(h_pad=0.1)
+    fig.set_dpi(DPI)  # the PNG's: its text measured once, for the layout and the draw
     # already wrapped to the figure's width: matplotlib's own wrapping (wrap=True) would
     # measure the caption word by word at every draw, the costliest part of a chart
-    fig.text(0.01, 0.0, wrapped, ha="left", va="top", fontsize=7, color="#555555")
-    # Lay the figure out and find its tight box once, then freeze the layout: each format
-    # is then one plain draw, where bbox_inches="tight" drew it twice per format, with the
-    # constrained layout run again each time.
-    fig.set_dpi(150)  # the PNG's: its text measured once for the layout and the draw
-    fig.draw_without_rendering()
-    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.15)
-    fig.set_layout_engine(None)  # no layout engine: savefig then draws once, no dry run
-    paths = []
-    for ext in ("png", "svg"):
-        path = out / f"{stem}.{ext}"
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=ext, dpi=150, bbox_inches=box)
-        paths.append(path)
-    plt.close(fig)
+    text = fig.text(0, 0, wrapped, ha="left", va="bottom", fontsize=7, color="#555555")
+    # The caption inside the figure, in a band below the laid-out area that the figure
+    # grows by: a caption hung below the figure needed a tight box around it, measured in
+    # a draw of its own after the layout's.
+    width, height = fig.get_size_inches()
+    band = text.get_window_extent(fig.canvas.get_renderer()).height / DPI + MARGIN
+    fig.set_size_inches(width, height + band)
+    total = height + band
+    text.set_position((MARGIN / width, MARGIN / total))
+    engine = fig.get_layout_engine()
+    engine.set(
+        h_pad=0.1,
+        rect=(MARGIN / width, band / total, 1 - 2 * MARGIN / width, 1 - (band + MARGIN) / total),
+    )
+    # Laid out once, on the PNG's renderer (its text measured once for the layout and the
+    # draw), then frozen: the PNG's draw and the SVG's draw run no layout of their own (a
+    # savefig with a layout engine lays the figure out in a dry run first).
+    engine.execute(fig)
+    fig.set_layout_engine(None)
+    # The layout puts a figure's supxlabel at the figure's foot whatever its rect: lifted
+    # above the caption's band, into the margin the layout kept for it at the rect's foot.
+    label = getattr(fig, "_supxlabel", None)  # (no public getter of the Text itself)
+    if label is not None and getattr(label, "_autopos", False):
+        x, y = label.get_position()
+        label.set_position((x, y + band / total))
+    png, svg = out / f"{stem}.png", out / f"{stem}.svg"
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    whole = fig.bbox_inches
+    if box.x0 < -0.01 or box.y0 < -0.01 or box.x1 > whole.x1 + 0.01 or box.y1 > whole.y1 + 0.01:
+        # a part the layout could not fit (a colour bar's label longer than its bar): the
+        # picture grows to hold it, as a tight box did, at the cost of savefig's own draw
+        grown = Bbox.union([box.padded(MARGIN), whole])
+        for path, ext in ((png, "png"), (svg, "svg")):
+            with atomic_path(path) as tmp:
+                fig.savefig(tmp, format=ext, dpi=DPI, bbox_inches=grown)
+    else:
+        # the PNG as savefig writes it: the Agg canvas drawn, its pixels saved
+        with atomic_path(png) as tmp:
+            fig.canvas.draw()
+            matplotlib.image.imsave(
+                tmp, fig.canvas.buffer_rgba(), format="png", origin="upper", dpi=DPI
+            )
+        with atomic_path(svg) as tmp:
+            fig.savefig(tmp, format="svg", dpi=DPI)
+    paths = [png, svg]
+    if fig.canvas.manager is not None:  # made by pyplot: leave its list of open figures
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
     return paths + ([out / f"{stem}.csv"] if data is not None else [])
 
 
 def interval_bars(
-    ax: plt.Axes,
+    ax: Axes,
     labels: Sequence[str],
     values: Sequence[float],
     lows: Sequence[float],

@@ -105,6 +105,25 @@ def test_position_table_rates():
     assert t.loc[2, "win_rate"] == 3 / 5
 
 
+def test_position_table_counts_as_a_group_per_position_does():
+    # random deals with missing positions (a card not in every deal), in no order
+    rng = np.random.default_rng(3)
+    n = 500
+    outcome = rng.choice(["win", "loss", "undecided"], n, p=[0.7, 0.2, 0.1])
+    pos = rng.integers(0, 18, n).astype(float)
+    pos[rng.random(n) < 0.2] = np.nan
+    deals = pd.DataFrame({"config": "A", "outcome": outcome, "pos:EGGS": pos})
+    got = position_table(deals, "A")
+    recs = []
+    for p, h in deals.groupby("pos:EGGS"):
+        wins = int((h["outcome"] == "win").sum())
+        lo, hi = wilson(wins, len(h))
+        recs.append([int(p) + 1, len(h), wins / len(h), lo, hi])
+    want = pd.DataFrame(recs, columns=["position", "deals", "win_rate", "win_lo", "win_hi"])
+    assert list(got["card"].unique()) == ["EGGS"]
+    pd.testing.assert_frame_equal(got.drop(columns="card"), want)
+
+
 def test_write_report_writes_tables_and_charts(tmp_path):
     written = write_report(rows(), tmp_path, "STAND-IN cards; test rows")
     assert {"summary", "loss_reasons", "headline", "positions", "skill_gap", "hardest"} <= set(

@@ -16,6 +16,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from bombsolve.solvers.common.plots import (
     PALETTE,
     SEQUENTIAL,
+    agg_figure,
     facets,
     interval_bars,
     new_figure,
@@ -87,12 +88,8 @@ def win_rates_chart(summary: pd.DataFrame, out: Path, caption: str) -> None:
 
 def _panels(n_panels: int, width: float = 8.0, height: float = 2.6):
     """A column of `n_panels` axes sharing x, in the house style."""
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(
-        n_panels, 1, figsize=(width, 0.8 + height * n_panels), sharex=True, layout="constrained"
-    )
-    axes = np.atleast_1d(axes)
+    fig = agg_figure(width, 0.8 + height * n_panels)
+    axes = np.atleast_1d(fig.subplots(n_panels, 1, sharex=True))
     for ax in axes:
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="y", alpha=0.3)
@@ -219,45 +216,39 @@ def positions_chart(positions: pd.DataFrame, config: str, out: Path, caption: st
         "starting position in the shuffled deck (1 = top; the first cards drawn are equipped)"
     )
     ax.grid(False)
-    # inside their cells, the labels cannot move the layout: left out of its measuring
-    cell = {"in_layout": False}
-    for y in range(grid.shape[0]):
-        for x in range(grid.shape[1]):
-            v, n = grid.iat[y, x], counts.iat[y, x]
-            if pd.isna(v):
-                continue
-            if thin[y, x]:
-                ax.text(
-                    x,
-                    y,
-                    f"N={int(n)}",
-                    ha="center",
-                    va="center",
-                    fontsize=5,
-                    color="#555555",
-                    **cell,
-                )
-                continue
-            half = 50 * (highs.iat[y, x] - lows.iat[y, x])
-            colour = "black" if v > 0.55 else "white"
-            ax.text(
-                x,
-                y,
-                f"{100 * v:.0f}\n±{half:.0f}\nN={int(n)}",
-                ha="center",
-                va="center",
-                fontsize=5,
-                color=colour,
-                linespacing=0.95,
-                **cell,
-            )
+    # One short label a cell, the rate, large enough to read: each cell's N and interval
+    # differ little in a sweep of uniform shuffles, so their ranges go in the title (each
+    # cell's are in positions.csv). Three lines a cell were most of the chart's drawing.
+    # Inside their cells, the labels cannot move the layout: left out of its measuring.
+    cell = {"in_layout": False, "ha": "center", "va": "center"}
+    shown = ~thin & ~np.isnan(values)
+    for y, x in zip(*np.nonzero(~np.isnan(values)), strict=True):
+        if thin[y, x]:
+            n = int(counts.iat[y, x])
+            ax.text(x, y, f"N={n}", fontsize=6, color="#555555", **cell)
+        else:
+            v = values[y, x]
+            ax.text(x, y, f"{v:.0f}", fontsize=8, color="black" if v > 55 else "white", **cell)
+    half = 50 * (highs.to_numpy(dtype=float) - lows.to_numpy(dtype=float))
+    spread = (
+        f"; {_span(counts.to_numpy(dtype=float)[shown])} deals a cell, "
+        f"± {_span(np.round(half[shown]))} points (half the Wilson 95% interval)"
+        if shown.any()
+        else ""
+    )
     fig.colorbar(im, ax=ax, label="perfect-play win rate (%)")
     ax.set_title(
         f"Win rate by where key cards start ({config}, {cards_tag(caption)})\n"
-        f"cell: rate %, ± half its Wilson 95% interval, N deals; grey: N < {MIN_CELL_DEALS}",
+        f"cell: win rate %{spread}; grey: fewer than {MIN_CELL_DEALS} deals (N shown)",
         fontsize=10,
     )
     save_chart(fig, out, "position_heatmap", caption, p.reset_index(drop=True))
+
+
+def _span(values: np.ndarray) -> str:
+    """'88-138' (or '95' when all are equal), whole numbers with thousands separators."""
+    lo, hi = int(values.min()), int(values.max())
+    return f"{lo:,}" if lo == hi else f"{lo:,}-{hi:,}"
 
 
 def matplotlib_cmap(name: str):

@@ -138,13 +138,20 @@ def position_table(rows: pd.DataFrame, config: str) -> pd.DataFrame:
     Position 1 is the top of the shuffled deck; the first cards drawn are equipped.
     """
     g = rows[rows["config"] == config]
+    won = (g["outcome"] == "win").to_numpy()
     recs = []
     for col in [c for c in g.columns if c.startswith("pos:")]:
-        if g[col].isna().all():
+        where = g[col].to_numpy(dtype=float, na_value=np.nan)
+        known = ~np.isnan(where)
+        if not known.any():
             continue
         card = col[4:]
-        for pos, h in g.groupby(col):
-            wins, n = int((h["outcome"] == "win").sum()), len(h)
+        # counted with numpy, not a pandas group per position: the same figures, in the
+        # same order (positions ascending), at a tenth of the cost
+        positions, slot, deals = np.unique(where[known], return_inverse=True, return_counts=True)
+        wins_at = np.bincount(slot, weights=won[known], minlength=len(positions))
+        for pos, n, w in zip(positions, deals, wins_at, strict=True):
+            wins, n = int(w), int(n)
             lo, hi = wilson(wins, n)
             recs.append(
                 {
