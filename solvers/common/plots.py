@@ -120,10 +120,11 @@ def save_chart(
     fig.set_layout_engine(None)
     # The layout puts a figure's supxlabel at the figure's foot whatever its rect: lifted
     # above the caption's band, into the margin the layout kept for it at the rect's foot.
-    label = getattr(fig, "_supxlabel", None)  # (no public getter of the Text itself)
-    if label is not None and getattr(label, "_autopos", False):
-        x, y = label.get_position()
-        label.set_position((x, y + band / total))
+    name = fig.get_supxlabel()
+    for label in fig.texts:
+        if name and label is not text and label.get_text() == name:
+            x, y = label.get_position()
+            label.set_position((x, y + band / total))
     png, svg = out / f"{stem}.png", out / f"{stem}.svg"
     box = fig.get_tightbbox(fig.canvas.get_renderer())
     whole = fig.bbox_inches
