@@ -1,6 +1,7 @@
-"""Widening (search/widen.py): the node limit's second half spread over the first turn's
-moves, on card sets with the extended vocabulary; sound against the exhaustive search on
-random card files from the whole vocabulary, and never used by the stand-in's cards."""
+"""Widening (search/widen.py): the rest of the node limit spread over the first turn's
+moves, two levels deep, on card sets with the extended vocabulary; sound against the
+exhaustive search on random card files from the whole vocabulary at one, two and three
+levels, and never used by the stand-in's cards."""
 
 from __future__ import annotations
 

@@ -12,16 +12,19 @@ children is (the game is played by one team with every card in view, rulebook F;
 child is the position after one move of the turn, rulebook D, every choice included).
 Each child is searched with a small budget of its own, all of them in turn; those left
 open are searched again with twice the budget, until one is a WIN, all are LOSSes, or the
-budget is spent. A child's search is itself widening, one level down (`levels`, default
-WIDEN_LEVELS: the first turn's moves, then each of their own first turn's moves); at the
-last level the kernel searches each position, in the other move order round by round. A
-restarted search starts from an empty table (a new generation): a search stopped by its
-limit leaves entries that prove nothing.
+budget is spent. With two levels (`levels`, default WIDEN_LEVELS) the rounds alternate: a
+child is searched by the kernel in one round and widened in the next, over its own first
+turn's moves (one level down, where every round is a kernel search); the kernel's
+searches alternate the two move orders. A restarted search starts from an empty table (a
+new generation): a search stopped by its limit leaves entries that prove nothing.
 
-Why two levels: the deals the first level left open (rich_relay, random set 1 of
-scripts/bench/rich_sets.py) had every first move open in both move orders, each child
-again a position whose own first moves lead, most of them, into large lost subtrees, with
-a won grandchild decided within a few thousand positions once reached.
+Why two levels: a deal one level left open can have a single first move (widening it is
+then the plain search of that child), or first moves that are each, in turn, a position
+whose own first moves lead into large lost subtrees in both move orders; such a child's
+winning move is reached once the child is widened too (results/PERFORMANCE.md, "Two
+levels of widening"). At small budgets (a few thousand positions, where a grandchild's
+share is a few positions) one level decides more deals than two: the kernel's search of
+the child, every other round, is what two levels keep of it.
 
 Sound both ways: a WIN is the move to the child and the child's winning line, replayed
 in the reference engine (`solver._result`); a LOSS needs every child proven lost; any
@@ -49,7 +52,8 @@ WIDEN_FIRST = 2_000
 ORDERS = (2, 3)
 #: Levels of widening: the root's moves, then each child's own moves (module docstring).
 #: 1, 2 and 3 were tried on the deals of rich_relay and random set 1 that one level left
-#: open (results/PERFORMANCE.md, "Two levels of widening").
+#: open: 2 decided all 12, 3 cost over 25 CPU-s a deal (results/PERFORMANCE.md, "Two
+#: levels of widening").
 WIDEN_LEVELS = 2
 #: The kernel's outcome words as widening's codes.
 CODES = {"win": 1, "loss": 0, "undecided": 2}
