@@ -80,7 +80,8 @@ def widen(
     """Decide `root` by searching its children with doubling budgets (module docstring),
     entering at most `budget` positions in all; `search` is the kernel's single search
     (`solver.widen_search` passes it: this module stays below the solver). With
-    `levels` > 1 each child is widened in turn, `levels - 1` levels deep."""
+    `levels` > 1 a child is searched by the kernel and widened `levels - 1` levels deep,
+    in alternate rounds."""
     kids: list[tuple[tuple[int, ...], State]] = []
     reason = 0
     try:
