@@ -1,19 +1,28 @@
-"""Widening (search/widen.py): the node limit's second half spread over the first turn's
-moves, on card sets with the extended vocabulary; sound against the exhaustive search on
-random card files from the whole vocabulary, and never used by the stand-in's cards."""
+"""Widening (search/widen.py): the rest of the node limit spread over the first turn's
+moves, two levels deep, on card sets with the extended vocabulary; sound against the
+exhaustive search on random card files from the whole vocabulary at one, two and three
+levels, and never used by the stand-in's cards."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bombsolve.solvers.allisbomb.cards.cards import load_cards
 from bombsolve.solvers.allisbomb.cards.config import Options
 from bombsolve.solvers.allisbomb.rules.rules import new_game
 from bombsolve.solvers.allisbomb.search import solver
-from bombsolve.solvers.allisbomb.search.solver import solve, solve_batch, verify_solution
+from bombsolve.solvers.allisbomb.search.solver import (
+    DEFAULT_NODE_LIMIT,
+    solve,
+    solve_batch,
+    verify_solution,
+)
 from tests.allisbomb.odd_sets import random_card_file
+
+BENCH = Path(__file__).resolve().parents[2] / "scripts" / "bench"
 
 NAMES = {1: "win", 0: "loss", 2: "undecided"}
 
@@ -41,15 +50,18 @@ def test_widening_decides_a_deal_the_portfolio_leaves_undecided(tmp_path, monkey
     assert int(solve_batch(cfg, deck[None, :], node_limit=4000)["code"][0]) == 2
 
 
-def test_widening_agrees_with_the_exhaustive_search(tmp_path):
+@pytest.mark.parametrize("levels", [1, 2, 3])
+def test_widening_agrees_with_the_exhaustive_search(tmp_path, levels):
     """Over random files from the whole vocabulary, every verdict widening reaches with a
-    small budget is the plain search's with a large one (a LOSS only when every first move
-    is lost), every win replays in the reference engine, and both kinds are met."""
+    small budget, one, two or three levels deep, is the plain search's with a large one (a
+    LOSS only when every move of every level is lost), every win replays in the reference
+    engine, and both kinds are met."""
     decided = {"win": 0, "loss": 0}
     for seed in range(12):
         cfg, decks = _random_config(seed, tmp_path, n_cards=6)
         for deck in decks[:10]:
-            w = solver.widen_search(cfg, new_game(load_cards(cfg), list(deck)), 5000, first=20)
+            root = new_game(load_cards(cfg), list(deck))
+            w = solver.widen_search(cfg, root, 5000, first=20, levels=levels)
             got = NAMES[w.code]
             if got == "undecided":
                 continue
@@ -60,6 +72,28 @@ def test_widening_agrees_with_the_exhaustive_search(tmp_path):
                 assert len(w.line) == w.turns
                 verify_solution(new_game(load_cards(cfg), list(deck)), list(w.line))
     assert decided["win"] > 20 and decided["loss"] > 20, decided
+
+
+#: rich_relay's deal 101 of the benchmark's seed 2026 (scripts/bench/rich_sets.py), top first.
+RELAY_101 = [17, 7, 8, 15, 16, 9, 0, 6, 4, 3, 2, 5, 11, 14, 13, 12, 10, 1]
+
+
+def test_two_levels_decide_a_deal_one_level_leaves_open():
+    """rich_relay's deal 101: widening its first turn's moves alone leaves it open after
+    200,000 positions (and the sweep's whole default limit, before two levels); widening
+    each first move's own first turn too finds a 26-turn WIN within 5,000, and the sweep's
+    search finds it with the default limit, its line replayed."""
+    cfg = Options(cards_file=BENCH / "cardsets" / "rich_relay.toml", allow_nonstandard=True)
+    cards = load_cards(cfg)
+    one = solver.widen_search(cfg, new_game(cards, RELAY_101), 200_000, levels=1)
+    assert NAMES[one.code] == "undecided" and one.nodes == 200_000
+    two = solver.widen_search(cfg, new_game(cards, RELAY_101), 5000, levels=2)
+    assert NAMES[two.code] == "win" and two.nodes <= 5000 and two.turns == len(two.line) == 26
+    verify_solution(new_game(cards, RELAY_101), list(two.line))
+    deck = np.array(RELAY_101)
+    assert int(solve_batch(cfg, deck[None, :])["code"][0]) == 1
+    res = solve(cfg, deck)  # check=True: the line replayed in the reference engine
+    assert res.outcome == "win" and res.nodes <= DEFAULT_NODE_LIMIT
 
 
 def test_the_stand_in_never_widens(monkeypatch):

@@ -27,7 +27,7 @@ from bombsolve.solvers.allisbomb.kernel import layout
 from bombsolve.solvers.allisbomb.kernel.program import Program, compiled_program
 from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, State, new_game
 from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
-from bombsolve.solvers.allisbomb.search.widen import WIDEN_FIRST, Widened, widen
+from bombsolve.solvers.allisbomb.search.widen import WIDEN_FIRST, WIDEN_LEVELS, Widened, widen
 from bombsolve.solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
@@ -462,9 +462,16 @@ def _solve_root(
     return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
 
 
-def widen_search(config: Options, root: State, budget: int, first: int = WIDEN_FIRST) -> Widened:
-    """`widen.widen` from `root` with at most `budget` positions, each child searched by
-    the kernel's plain search (`_solve_root`) in the order widening asks for."""
+def widen_search(
+    config: Options,
+    root: State,
+    budget: int,
+    first: int = WIDEN_FIRST,
+    levels: int = WIDEN_LEVELS,
+) -> Widened:
+    """`widen.widen` from `root` with at most `budget` positions, `levels` levels deep,
+    each position of the last level searched by the kernel's plain search (`_solve_root`)
+    in the order widening asks for."""
     bits = table_bits_for(max(1, budget))
 
     def search(child: State, limit: int, order: int) -> SolveResult:
@@ -474,7 +481,7 @@ def widen_search(config: Options, root: State, budget: int, first: int = WIDEN_F
             config, row, lambda: child, t0, limit, bits, False, False, None, False, True, order
         )
 
-    return widen(root, budget, search, first)
+    return widen(root, budget, search, first, levels)
 
 
 def _widened(config, make_state, node_limit, nodes, reasons, t0, check) -> SolveResult:

@@ -10,10 +10,21 @@ reaches a later first move that wins within a few hundred thousand positions.
 Widening asks the same question another way: a position is won exactly when one of its
 children is (the game is played by one team with every card in view, rulebook F; a
 child is the position after one move of the turn, rulebook D, every choice included).
-Each child is searched by the kernel with a small budget of its own, all of them in turn;
-those left open are searched again with twice the budget, in the other move order, until
-one is a WIN, all are LOSSes, or the budget is spent. A restarted search starts from an empty table (a new
-generation): a search stopped by its limit leaves entries that prove nothing.
+Each child is searched with a small budget of its own, all of them in turn; those left
+open are searched again with twice the budget, until one is a WIN, all are LOSSes, or the
+budget is spent. With two levels (`levels`, default WIDEN_LEVELS) the rounds alternate: a
+child is searched by the kernel in one round and widened in the next, over its own first
+turn's moves (one level down, where every round is a kernel search); the kernel's
+searches alternate the two move orders. A restarted search starts from an empty table (a
+new generation): a search stopped by its limit leaves entries that prove nothing.
+
+Why two levels: a deal one level left open can have a single first move (widening it is
+then the plain search of that child), or first moves that are each, in turn, a position
+whose own first moves lead into large lost subtrees in both move orders; such a child's
+winning move is reached once the child is widened too (results/PERFORMANCE.md, "Two
+levels of widening"). At small budgets (a few thousand positions, where a grandchild's
+share is a few positions) one level decides more deals than two: the kernel's search of
+the child, every other round, is what two levels keep of it.
 
 Sound both ways: a WIN is the move to the child and the child's winning line, replayed
 in the reference engine (`solver._result`); a LOSS needs every child proven lost; any
@@ -39,6 +50,13 @@ WIDEN_FIRST = 2_000
 #: The move orders of the children's searches, round by round (kernel.dfs's orders 2 and 3,
 #: as in the portfolio): a child lost in a huge subtree in one order may win early in the other.
 ORDERS = (2, 3)
+#: Levels of widening: the root's moves, then each child's own moves (module docstring).
+#: 1, 2 and 3 were tried on the deals of rich_relay and random set 1 that one level left
+#: open: 2 decided all 12, 3 cost over 25 CPU-s a deal (results/PERFORMANCE.md, "Two
+#: levels of widening").
+WIDEN_LEVELS = 2
+#: The kernel's outcome words as widening's codes.
+CODES = {"win": 1, "loss": 0, "undecided": 2}
 
 
 @dataclass
@@ -52,10 +70,18 @@ class Widened:
     line: tuple = ()
 
 
-def widen(root: State, budget: int, search: ChildSearch, first: int = WIDEN_FIRST) -> Widened:
+def widen(
+    root: State,
+    budget: int,
+    search: ChildSearch,
+    first: int = WIDEN_FIRST,
+    levels: int = WIDEN_LEVELS,
+) -> Widened:
     """Decide `root` by searching its children with doubling budgets (module docstring),
     entering at most `budget` positions in all; `search` is the kernel's single search
-    (`solver.widen_search` passes it: this module stays below the solver)."""
+    (`solver.widen_search` passes it: this module stays below the solver). With
+    `levels` > 1 a child is searched by the kernel and widened `levels - 1` levels deep,
+    in alternate rounds."""
     kids: list[tuple[tuple[int, ...], State]] = []
     reason = 0
     try:
@@ -75,26 +101,33 @@ def widen(root: State, budget: int, search: ChildSearch, first: int = WIDEN_FIRS
     # three rounds at least (1 + 2 + 4 shares a child) fit the budget of a small limit
     share = max(1, min(first, budget // (8 * max(1, len(open_)))))
     rnd = 0
+    step = 2 if levels > 1 else 1  # rounds per kernel search when they alternate with widening
     while open_:
         left = []
         for move, child in open_:
             lim = min(share, budget - spent)
             if lim <= 0:
                 return Widened(2, spent)
-            res = search(child, lim, ORDERS[rnd % len(ORDERS)])
-            spent += res.nodes
-            if res.outcome == "win":
-                if len(res.solution) >= MAX_DEPTH:  # past the depth limit from the root
+            if levels > 1 and rnd % 2 == 1:
+                sub = widen(child, lim, search, first, levels - 1)
+                code, nodes, sol, why = sub.code, sub.nodes, sub.line, sub.reason
+            else:
+                res = search(child, lim, ORDERS[(rnd // step) % len(ORDERS)])
+                code, nodes = CODES.get(res.outcome, 2), res.nodes
+                sol, why = res.solution, res.loss_reason
+            spent += nodes
+            if code == 1:
+                line = (move, *sol)
+                if len(line) > MAX_DEPTH:  # past the depth limit from the root
                     stuck = True
                     why_open |= E_CUT
                     continue
-                line = (move, *res.solution)
                 return Widened(1, spent, len(line), 0, line)
-            if res.outcome == "loss":
-                reason |= res.loss_reason
-            elif res.nodes < lim:
-                stuck = True  # more positions would not decide it
-                why_open |= res.loss_reason
+            if code == 0:
+                reason |= why
+            elif nodes < lim:
+                stuck = True  # more positions would not decide it (a sub-widening too)
+                why_open |= why
             else:
                 left.append((move, child))
         open_ = left
