@@ -5,16 +5,12 @@ Checked here: which groups of copies are used (rulebook G "Blitz" names the base
 pairs), that the reference key is the same for a position and its renamings and is the
 key of a renaming, that the kernel's key makes the same classes as the reference's, that
 the searches agree node for node with the keys on (also on a card file with three copies
-of a card), and that verdicts do not change when the keys are switched off. On card files
-with the extended vocabulary the copies in the DECK and the DISCARD PILE are renamed by
-place (copies.py): any renaming of the copies then shares the key, the stand-in's sets
-keep theirs.
+of a card), and that verdicts do not change when the keys are switched off.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +18,6 @@ import pytest
 from bombsolve.solvers.allisbomb.cards.cards import BLITZ_PAIRS, load_cards
 from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
 from bombsolve.solvers.allisbomb.kernel.copies import (
-    by_place,
     copy_groups,
     groups_of,
     kernel_search_key,
@@ -39,7 +34,7 @@ from bombsolve.solvers.allisbomb.kernel.program import (
 from bombsolve.solvers.allisbomb.rules.rules import DECK, DISCARD, State, new_game
 from bombsolve.solvers.allisbomb.search.search import reference_search
 from bombsolve.solvers.allisbomb.search.solver import solve, solve_batch, to_kernel_state
-from tests.allisbomb.odd_sets import first_vocabulary_card_file, random_card_file
+from tests.allisbomb.odd_sets import first_vocabulary_card_file
 
 
 def _renamed(s: State, sigma: list[int]) -> State:
@@ -227,93 +222,3 @@ def test_three_copies_of_a_card_kernel_and_reference_agree(tmp_path):
             changed += solve(cfg, deck, node_limit=3000, portfolio=False).nodes != a.nodes
         outcomes.append(a.outcome)
     assert {"win", "loss"} <= set(outcomes) and changed >= 4
-
-
-VOCAB = Options(
-    cards_file=Path(__file__).parent / "data" / "vocab_actions.toml", allow_nonstandard=True
-)
-
-
-def _any_swap(s: State, groups: list[list[int]], rng) -> list[int]:
-    """A random renaming of the copies of each group, wherever they lie."""
-    sigma = list(range(s.cards.n))
-    for g in groups:
-        for a, b in zip(g, rng.permutation(g), strict=True):
-            sigma[a] = int(b)
-    return sigma
-
-
-def test_only_card_files_with_the_extended_vocabulary_key_copies_by_place():
-    for cfg in (Options(), Options(players=2), Options(expansions=EXPANSIONS, hands=True)):
-        assert not by_place(compiled_program(cfg).info)
-    info = compiled_program(VOCAB).info
-    assert by_place(info) and compiled_program(VOCAB).extended
-    assert len(groups_of(info)) == 5  # the five pairs, whichever way they are stored
-    with copy_keys(VOCAB, False):
-        assert not by_place(compiled_program(VOCAB).info)
-
-
-def test_by_place_every_renaming_shares_the_key_and_the_kernel_makes_the_same_classes():
-    """Renamings that swap copies lying in the DECK or the DISCARD PILE too: one key, the
-    key of a renaming (the state it names exists), the kernel's classes the reference's."""
-    info = compiled_program(VOCAB).info
-    groups = groups_of(info)
-    n = load_cards(VOCAB).n
-    KW = key_words(n)
-    rng = np.random.default_rng(5)
-    out = np.zeros(KW, np.uint64)
-    order = np.zeros(2 * n + 8, np.int64)
-    ref_keys: dict[tuple, int] = {}
-    kern_keys: dict[tuple, int] = {}
-    placed_swaps = 0
-    for i, s in enumerate(_positions(VOCAB, 6, 12)):
-        sigma = _any_swap(s, groups, rng)
-        r = _renamed(s, sigma)
-        key = search_key(s, groups, True)
-        assert search_key(r, groups, True) == key
-        placed_swaps += (
-            any(
-                sigma[c] != c
-                and s.zone[c] in (DECK, DISCARD)
-                and s.zone[sigma[c]] in (DECK, DISCARD)
-                for c in range(n)
-            )
-            and r.key() != s.key()
-        )
-        for p in (s, r):
-            row = to_kernel_state(p)
-            k = tuple(out) if kernel_search_key(row, n, info, out, order) else tuple(row[:KW])
-            ref_keys.setdefault(search_key(p, groups, True), i)
-            kern_keys.setdefault(k, i)
-            assert ref_keys[search_key(p, groups, True)] == kern_keys[k]
-    assert placed_swaps >= 20  # swaps the keys by id would have told apart
-    assert len(ref_keys) == len(kern_keys)
-
-
-def test_by_place_the_searches_agree_node_for_node_and_enter_fewer_positions(tmp_path):
-    """Kernel against reference on a random file of the whole vocabulary with copies, and on
-    the vocabulary test file; keys by place enter fewer positions in all than the keys
-    switched off, with the same decided verdicts."""
-    path = random_card_file(np.random.default_rng(9), tmp_path / "copies.toml", 12)
-    cfgs = [Options(cards_file=path, allow_nonstandard=True), VOCAB]
-    for cfg in cfgs:
-        cs = load_cards(cfg)
-        assert by_place(compiled_program(cfg).info) and groups_of(compiled_program(cfg).info)
-        outcomes, on, off = [], 0, 0
-        for i in range(10):
-            deck = np.random.default_rng([7, i]).permutation(cs.n)
-            a = solve(cfg, deck, node_limit=3000, portfolio=False)
-            b = reference_search(new_game(cfg, deck), node_limit=3000)
-            assert (a.outcome, a.nodes, a.loss_reason, a.solution) == (
-                b.outcome,
-                b.nodes,
-                b.loss_reason,
-                b.solution,
-            )
-            with copy_keys(cfg, False):
-                c = solve(cfg, deck, node_limit=3000, portfolio=False)
-            if "undecided" not in (a.outcome, c.outcome):
-                assert a.outcome == c.outcome
-            on, off = on + a.nodes, off + c.nodes
-            outcomes.append(a.outcome)
-        assert "win" in outcomes and on < off, (cs.labels, outcomes, on, off)

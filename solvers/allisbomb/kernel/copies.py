@@ -18,20 +18,11 @@ PROPHECY step, the target of an equip-for-the-win step, a `next_to` or `of` card
 `program.win_info`'s ids, `cards.win_cards`' tracked cards); such a group stays as it is.
 The keep-most search (campaign) does not use the keys: its objective is given per card id.
 
-On a card file with the extended vocabulary (`program.uses_extended`: reorders, exchanges,
-moves to and from any place of either pile) copies move about the DECK and the DISCARD PILE
-far more than in the stand-in's games, so there the copies that lie in them are renamed too,
-by where they lie (*by place*, `search_key`): two positions that differ only by which copy
-lies above the other share one key. Measured on median deals of rich_relay and random set 1
-(scripts/bench): 2.5% and 5.5% of the positions the search entered were such renamings of a
-position entered before; the stand-in's games keep the keys above (their pinned node counts).
-
 Table in the kernel's `info` array, after everything else: at offset T, info[T] = G,
 info[T+1], info[T+2] = the mask (lo/hi of 31 bits) of the first ids a of the pairs whose
 copies are a and a + 1 (copies are consecutive ids, cards.py: every pair of the rulebook),
-then the G other groups, each as its size k and its k card ids ascending, or as -k when the
-group's copies are renamed by place (then every group is, and the pair mask is 0); the last
-entry of `info` is T, or 0 when the keys are off (no group, or switched off by
+then the G other groups, each as its size k and its k card ids ascending; the last entry
+of `info` is T, or 0 when the keys are off (no group, or switched off by
 `program.copy_keys`).
 """
 
@@ -87,18 +78,15 @@ def copy_groups(cs: CardSet, info: np.ndarray, steps: np.ndarray) -> list[list[i
     return [g for g in groups.values() if len(g) > 1 and not named & set(g)]
 
 
-def extend_copies(
-    cs: CardSet, info: np.ndarray, steps: np.ndarray, by_place: bool = False
-) -> np.ndarray:
-    """Return `info` extended with the table of copy groups (layout in the docstring);
-    `by_place`: the copies in the DECK and the DISCARD PILE are renamed by where they lie."""
+def extend_copies(cs: CardSet, info: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """Return `info` extended with the table of copy groups (layout in the docstring)."""
     groups = copy_groups(cs, info, steps)
-    pairs = [] if by_place else [g[0] for g in groups if len(g) == 2 and g[1] == g[0] + 1]
+    pairs = [g[0] for g in groups if len(g) == 2 and g[1] == g[0] + 1]
     rest = [g for g in groups if g[0] not in pairs]
     m = sum(1 << a for a in pairs)
     table = [len(rest), m & 0x7FFFFFFF, m >> 31]
     for g in rest:
-        table += [-len(g) if by_place else len(g), *g]
+        table += [len(g), *g]
     out = np.zeros(len(info) + len(table) + 1, np.int32)
     out[: len(info)] = info
     out[len(info) : len(info) + len(table)] = table
@@ -120,23 +108,16 @@ def groups_of(info: np.ndarray) -> list[list[int]]:
     out = [[a, a + 1] for a in range(64) if m >> a & 1]
     i = t + 3
     for _ in range(int(info[t])):
-        k = abs(int(info[i]))
+        k = int(info[i])
         out.append([int(c) for c in info[i + 1 : i + 1 + k]])
         i += 1 + k
     return sorted(out)
 
 
-def by_place(info: np.ndarray) -> bool:
-    """True if the table at the end of `info` renames the copies in the DECK and the DISCARD
-    PILE by where they lie (module docstring; False when the keys are off)."""
-    t = int(info[-1])
-    return t != 0 and int(info[t]) > 0 and int(info[t + 3]) < 0
-
-
 # --- the reference (plain Python over rules.State) ----------------------------------------
 
 
-def search_key(state: State, groups: list[list[int]], placed_by_place: bool = False) -> tuple:
+def search_key(state: State, groups: list[list[int]]) -> tuple:
     """`state.key()` with the copies of each group renamed: the copies that lie in the DECK
     or the DISCARD PILE take the group's first ids (in the order of their own ids), the
     others the remaining ids in the order of (zone, side, play mark if a win condition
@@ -145,10 +126,7 @@ def search_key(state: State, groups: list[list[int]], placed_by_place: bool = Fa
     is which get one key; so do positions that differ by which copy lies in the DECK and
     which is EQUIPPED, out of play or in the PLAY AREA. Two copies that both lie in the
     DECK or the DISCARD PILE keep their names (telling their order apart would cost the
-    kernel more than the positions it saves on the stand-in's games, measured), unless
-    `placed_by_place` (`by_place` of the table: card files with the extended vocabulary):
-    then they take the group's first ids in the order they lie in the kernel's row (the
-    DECK from the top, then the DISCARD PILE from the top: layout.py's b[0:N])."""
+    kernel more than the positions it saves, measured)."""
     if not groups:
         return state.key()
     n = state.cards.n
@@ -164,14 +142,9 @@ def search_key(state: State, groups: list[list[int]], placed_by_place: bool = Fa
         marked = state.played[c] if c in tracked else False
         return (state.zone[c] + 8 * state.ignited[c] + 16 * marked, c == state.desired)
 
-    place = {c: i for i, c in enumerate(state.deck)}
-    place.update((c, n - 1 - j) for j, c in enumerate(state.discard))  # bottom card at N-1
     rename = list(range(n))
     for g in groups:
-        first = [c for c in g if placed(c)]
-        if placed_by_place:
-            first.sort(key=place.__getitem__)
-        order = first + sorted((c for c in g if not placed(c)), key=looks)
+        order = [c for c in g if placed(c)] + sorted((c for c in g if not placed(c)), key=looks)
         for c, new in zip(order, g, strict=True):
             rename[c] = new
     if rename == list(range(n)):
@@ -246,8 +219,8 @@ def kernel_search_key(s, n, info, out, order):
     the largest group's size) is scratch.
 
     The pairs of consecutive ids (every group of the rulebook's cards) are looked at
-    through the zone masks first; another group (a card file's, or every group of a table
-    by place) is put in `search_key`'s order by insertion sorts."""
+    through the zone masks first; another group (a card file's) is put in `search_key`'s
+    order by an insertion sort."""
     t = np.int64(info[info.shape[0] - 1])
     if t == 0:
         return False
@@ -273,23 +246,14 @@ def kernel_search_key(s, n, info, out, order):
     i = t + 3
     for _ in range(info[t]):
         k = np.int64(info[i])
-        here = k < 0  # renamed by place
-        if here:
-            k = -k
         g = i + 1
         i = g + k
-        # the placed copies in id order (by place if `here`), then the others by `_looks`
+        # the placed copies in id order, then the others by `_looks` (stable)
         m = 0
         for j in range(k):
             c = np.int64(info[g + j])
             if _placed(b, n, c):
-                q = m
-                if here:
-                    w = _place_of(s, n, c)
-                    while q > 0 and _place_of(s, n, order[q - 1]) > w:
-                        order[q] = order[q - 1]
-                        q -= 1
-                order[q] = c
+                order[m] = c
                 m += 1
         for j in range(k):
             c = np.int64(info[g + j])

@@ -131,8 +131,7 @@ def compile_program(cs: CardSet) -> Program:
         if rows
         else np.zeros((1, STEP_WIDTH), np.int32)
     )
-    info = extend_order(cs, extend_info(cs, win_info(cs)))
-    info = extend_copies(cs, info, steps, by_place=uses_extended(steps))
+    info = extend_copies(cs, extend_order(cs, extend_info(cs, win_info(cs))), steps)
     return Program(n, number, keyword, start, count, steps, info)
 
 

@@ -15,7 +15,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from bombsolve.solvers.allisbomb.kernel.copies import by_place, groups_of, search_key
+from bombsolve.solvers.allisbomb.kernel.copies import groups_of, search_key
 from bombsolve.solvers.allisbomb.kernel.ordering import priority_table
 from bombsolve.solvers.allisbomb.kernel.program import compiled_program, pruning_enabled
 from bombsolve.solvers.allisbomb.kernel.prune import dead_reason, objective_bound
@@ -102,10 +102,8 @@ def reference_search(
     if root.outcome is Outcome.LOSS:
         return SearchResult("loss", 0, time.perf_counter() - t0, [], int(root.ending))
     # the table's key: copy-symmetric (copies.py) unless keeping the most (as the kernel)
-    info = compiled_program(root.config).info
-    groups = [] if keep_most else groups_of(info)
-    placed = by_place(info)
-    seen = {search_key(root, groups, placed): ON_PATH}
+    groups = [] if keep_most else groups_of(compiled_program(root.config).info)
+    seen = {search_key(root, groups): ON_PATH}
     nodes = 1
     reasons = 0
     prune_on = pruning_enabled(root.config)
@@ -138,7 +136,7 @@ def reference_search(
             if time.perf_counter() - t0 > time_limit:
                 return stop(nodes, reasons)
         if nxt is None:
-            seen[search_key(state, groups, placed)] = DONE
+            seen[search_key(state, groups)] = DONE
             stack.pop()
             if line:
                 line.pop()
@@ -162,7 +160,7 @@ def reference_search(
         if prune_on and dead_reason(child) is not None:  # the kernel prunes the same
             reasons |= int(Ending.NO_WIN_REACHABLE)
             continue
-        key = search_key(child, groups, placed)
+        key = search_key(child, groups)
         mark = seen.get(key)
         if mark == ON_PATH:
             reasons |= int(Ending.CYCLE)
