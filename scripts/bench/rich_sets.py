@@ -66,16 +66,22 @@ def worker(cards: str, deals: int, seed: int, expansions: str = "", order: str =
     decks = np.stack([rng.permutation(n) for _ in range(deals)])
     code, nodes, cpu = [], [], []
     with move_order(cfg, bool(order)):
+        # (the table exists only while the order is on; the shipped one is put back after)
+        table = priority_table(compiled(cfg).prog.info, n) if order else None
+        shipped = None if table is None else table.copy()
         if order == "passive":
-            table = priority_table(compiled(cfg).prog.info, n)
             table[:, 0], table[:, 1] = 0, 1  # PASSIVE sides first (lower is tried first)
-        solve_batch(cfg, decks[:1], node_limit=1000)  # load the kernel before the clock
-        for deck in decks:
-            t = time.process_time()
-            res = solve_batch(cfg, deck[None, :])
-            cpu.append(time.process_time() - t)
-            code.append(int(res["code"][0]))
-            nodes.append(int(res["nodes"][0]))
+        try:
+            solve_batch(cfg, decks[:1], node_limit=1000)  # load the kernel before the clock
+            for deck in decks:
+                t = time.process_time()
+                res = solve_batch(cfg, deck[None, :])
+                cpu.append(time.process_time() - t)
+                code.append(int(res["code"][0]))
+                nodes.append(int(res["nodes"][0]))
+        finally:
+            if table is not None:
+                table[:] = shipped
     return {"code": code, "nodes": nodes, "cpu": cpu}
 
 
