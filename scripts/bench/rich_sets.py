@@ -10,12 +10,16 @@ process CPU per decided deal.
 `--before-python PY` runs every set a second time in a python whose `bombsolve` is another
 tree (e.g. a venv with an editable install of an older commit), interleaved set by set
 with this tree (which side goes first alternates), and prints after/before ratios measured
-in this one run. Each side is a fresh worker process per set (`--worker`), so both load
+in this one run. `--order ignited|passive` has this tree's side try the EQUIPPED CARDS in
+a card order (kernel/ordering.py, off by default): `ignited` the shipped table (IGNITED
+sides first), `passive` the PASSIVE sides first; with `--before-python` set to this same
+python it measures the order against the search by card id in one run. Each side is a fresh worker process per set (`--worker`), so both load
 their kernels alike. On a shared machine keep `--deals` modest (100 a set is a few
 minutes a side for the rich sets) and read CPU ratios, not absolute times.
 
     nice python scripts/bench/rich_sets.py [--deals 100] [--seed 2026] [--random 2]
-        [--sets rich_court,...|none] [--extra LABEL=FILE] [--before-python PY] [--json FILE]
+        [--sets rich_court,...|none] [--extra LABEL=FILE] [--before-python PY]
+        [--order ignited|passive] [--json FILE]
 """
 
 from __future__ import annotations
@@ -39,9 +43,18 @@ STANDIN = "standin"  # the stand-in base game (no card file)
 WITH_EXPANSIONS = (("rich_court+mosquitos", "rich_court", "mosquitos"),)
 
 
-def worker(cards: str, deals: int, seed: int, expansions: str = "") -> dict:
-    """Decide `deals` seeded deals of one set in this process; per-deal arrays."""
-    from bombsolve.solvers.allisbomb import Options, load_cards, solve_batch
+def worker(cards: str, deals: int, seed: int, expansions: str = "", order: str = "") -> dict:
+    """Decide `deals` seeded deals of one set in this process; per-deal arrays. `order`: ""
+    the default search (cards by id), "ignited" ordering.py's shipped card order (IGNITED
+    sides first), "passive" the PASSIVE sides first."""
+    from bombsolve.solvers.allisbomb import (
+        Options,
+        compiled,
+        load_cards,
+        move_order,
+        priority_table,
+        solve_batch,
+    )
 
     exp = tuple(e for e in expansions.split(",") if e)
     if cards == STANDIN:
@@ -51,14 +64,24 @@ def worker(cards: str, deals: int, seed: int, expansions: str = "") -> dict:
     n = load_cards(cfg).n
     rng = np.random.default_rng(seed)
     decks = np.stack([rng.permutation(n) for _ in range(deals)])
-    solve_batch(cfg, decks[:1], node_limit=1000)  # load the kernel before the clock
     code, nodes, cpu = [], [], []
-    for deck in decks:
-        t = time.process_time()
-        res = solve_batch(cfg, deck[None, :])
-        cpu.append(time.process_time() - t)
-        code.append(int(res["code"][0]))
-        nodes.append(int(res["nodes"][0]))
+    with move_order(cfg, bool(order)):
+        # (the table exists only while the order is on; the shipped one is put back after)
+        table = priority_table(compiled(cfg).prog.info, n) if order else None
+        shipped = None if table is None else table.copy()
+        if order == "passive":
+            table[:, 0], table[:, 1] = 0, 1  # PASSIVE sides first (lower is tried first)
+        try:
+            solve_batch(cfg, decks[:1], node_limit=1000)  # load the kernel before the clock
+            for deck in decks:
+                t = time.process_time()
+                res = solve_batch(cfg, deck[None, :])
+                cpu.append(time.process_time() - t)
+                code.append(int(res["code"][0]))
+                nodes.append(int(res["nodes"][0]))
+        finally:
+            if table is not None:
+                table[:] = shipped
     return {"code": code, "nodes": nodes, "cpu": cpu}
 
 
@@ -78,8 +101,11 @@ def summary(r: dict) -> dict:
     }
 
 
-def run_side(python: str, cards: str, expansions: str, deals: int, seed: int) -> dict:
+def run_side(
+    python: str, cards: str, expansions: str, deals: int, seed: int, order: str = ""
+) -> dict:
     args = ["--worker", cards, "--expansions", expansions, "--deals", str(deals)]
+    args += ["--order", order] if order else []
     out = subprocess.run(
         [python, str(Path(__file__)), *args, "--seed", str(seed)],
         capture_output=True,
@@ -101,9 +127,10 @@ def main() -> None:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--worker", default="")
     ap.add_argument("--expansions", default="")
+    ap.add_argument("--order", default="", choices=["", "ignited", "passive"])
     a = ap.parse_args()
     if a.worker:
-        print(json.dumps(worker(a.worker, a.deals, a.seed, a.expansions)))
+        print(json.dumps(worker(a.worker, a.deals, a.seed, a.expansions, a.order)))
         return
     sys.path.insert(0, str(HERE))
     from random_sets import random_set
@@ -130,7 +157,8 @@ def main() -> None:
         order = sides if i % 2 == 0 else sides[::-1]
         row = {"set": label}
         for side, python in order:
-            s = summary(run_side(python, cards, expansions, a.deals, a.seed))
+            side_order = a.order if side == "after" else ""
+            s = summary(run_side(python, cards, expansions, a.deals, a.seed, side_order))
             row[side] = s
             print(
                 f"{label:<16} {side:<6} {s['wins']:>5} {s['undecided']:>6} {s['median']:>9,.0f}"
@@ -150,6 +178,7 @@ def main() -> None:
         rows.append(row)
     if a.json:
         meta = {"deals": a.deals, "seed": a.seed, "load": os.getloadavg(), "rows": rows}
+        meta["order_after"] = a.order or "by card id (the default)"
         a.json.write_text(json.dumps(meta, indent=1) + "\n")
 
 

@@ -59,6 +59,7 @@ _names("kernel.kernel", "CODE_UNDECIDED")
 _names(
     "kernel.program", "copy_keys", "copy_keys_enabled", "move_order", "uses_extended", "win_info"
 )
+_names("kernel.ordering", "priority_table")
 _module("kernel_module", "kernel.kernel")
 _module("exhaust_kernel", "kernel.exhaust_kernel")
 # search

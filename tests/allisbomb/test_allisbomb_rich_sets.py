@@ -101,3 +101,30 @@ def test_the_benchmark_figures_of_a_set():
     s = rb.summary({"code": [1, 1, 0, 2], "nodes": [10, 30, 20, 100], "cpu": [1.0, 2.0, 3.0, 9.0]})
     assert (s["wins"], s["undecided"], s["max"], s["median"]) == (2, 1, 100, 25.0)
     assert s["cpu_decided"] == pytest.approx(2.0)  # the undecided deal's 9 s left out
+
+
+def test_the_card_orders_change_positions_not_verdicts_and_are_left_off():
+    """`--order`: the worker's searches with a card order enter other positions, reach the
+    same verdicts where both decide, and leave the process's default order (off) as it was."""
+    from bombsolve.solvers.allisbomb.kernel.ordering import card_priorities, priority_table
+    from bombsolve.solvers.allisbomb.kernel.program import (
+        compiled_program,
+        move_order,
+        move_order_enabled,
+    )
+
+    rb = _module("rich_sets")
+    path = str(BENCH / "cardsets" / "rich_fire.toml")
+    by_id = rb.worker(path, 12, 7)
+    for order in ("ignited", "passive"):
+        got = rb.worker(path, 12, 7, order=order)
+        both = [a != 2 and b != 2 for a, b in zip(by_id["code"], got["code"], strict=True)]
+        assert sum(both) >= 10
+        assert all(a == b for a, b, k in zip(by_id["code"], got["code"], both, strict=True) if k)
+        assert got["nodes"] != by_id["nodes"], order
+    cfg = Options(cards_file=Path(path), allow_nonstandard=True)
+    assert not move_order_enabled(cfg)
+    with move_order(cfg, True):  # the shipped table is back after PASSIVE first
+        n = load_cards(cfg).n
+        table = priority_table(compiled_program(cfg).info, n)
+        assert (table == card_priorities(load_cards(cfg))).all()
