@@ -40,7 +40,7 @@ from bombsolve.solvers.dragon.rules import Options
 
 #: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "f2ef43ffafd39275"
+NUMBA_DEPENDS_ON = "fd5df1fb7a5852f4"
 
 # cnt indices
 DECK_N, DISC_N, DRAGON_N, ROUND, TURN, TURNS, N, SLOTS, PICKS, BASE, STALLED, CAP_N, OVER = range(
