@@ -21,8 +21,8 @@ new generation): a search stopped by its limit leaves entries that prove nothing
 Why two levels: a deal one level left open can have a single first move (widening it is
 then the plain search of that child), or first moves that are each, in turn, a position
 whose own first moves lead into large lost subtrees in both move orders; such a child's
-winning move is reached once the child is widened too (results/PERFORMANCE.md, "Two
-levels of widening"). At small budgets (a few thousand positions, where a grandchild's
+winning move is reached once the child is widened too (results/PERFORMANCE.md,
+"Two levels of widening"). At small budgets (a few thousand positions, where a grandchild's
 share is a few positions) one level decides more deals than two: the kernel's search of
 the child, every other round, is what two levels keep of it.
 
@@ -52,8 +52,8 @@ WIDEN_FIRST = 2_000
 ORDERS = (2, 3)
 #: Levels of widening: the root's moves, then each child's own moves (module docstring).
 #: 1, 2 and 3 were tried on the deals of rich_relay and random set 1 that one level left
-#: open: 2 decided all 12, 3 cost over 25 CPU-s a deal (results/PERFORMANCE.md, "Two
-#: levels of widening").
+#: open: 2 decided all 12, 3 cost over 25 CPU-s a deal (results/PERFORMANCE.md,
+#: "Two levels of widening").
 WIDEN_LEVELS = 2
 #: The kernel's outcome words as widening's codes.
 CODES = {"win": 1, "loss": 0, "undecided": 2}
