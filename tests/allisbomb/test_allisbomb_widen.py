@@ -81,22 +81,29 @@ def test_widening_agrees_with_the_exhaustive_search(tmp_path, levels):
 RELAY_101 = [17, 7, 8, 15, 16, 9, 0, 6, 4, 3, 2, 5, 11, 14, 13, 12, 10, 1]
 
 
-def test_two_levels_decide_a_deal_one_level_leaves_open():
-    """rich_relay's deal 101: widening its first turn's moves alone leaves it open after
-    200,000 positions (and the sweep's whole default limit, before two levels); widening
-    each first move's own first turn too finds a 26-turn WIN within 5,000, and the sweep's
-    search finds it with the default limit, its line replayed."""
+def test_two_levels_decide_a_deal_one_level_leaves_open(monkeypatch):
+    """rich_relay's deal 101 has a single first move. Without the pass-through of forced
+    moves, widening its first turn's moves alone leaves it open after 200,000 positions
+    (the plain search of that child), and widening each first move's own first turn too
+    finds a 26-turn WIN within 5,000; with it, one level is that second level (a WIN after
+    20,047) and two levels find it within 5,000 as well; the sweep's search finds it with
+    the default limit, its line replayed."""
     cfg = Options(cards_file=BENCH / "cardsets" / "rich_relay.toml", allow_nonstandard=True)
     cards = load_cards(cfg)
+    for levels, budget in ((1, 200_000), (2, 5000)):
+        w = solver.widen_search(cfg, new_game(cards, RELAY_101), budget, levels=levels)
+        assert NAMES[w.code] == "win" and w.nodes <= budget and w.turns == len(w.line) == 26
+        verify_solution(new_game(cards, RELAY_101), list(w.line))
+    deck = np.array(RELAY_101)
+    assert int(solve_batch(cfg, deck[None, :])["code"][0]) == 1
+    res = solve(cfg, deck)  # check=True: the line replayed in the reference engine
+    assert res.outcome == "win" and res.nodes <= DEFAULT_NODE_LIMIT
+    monkeypatch.setattr(widening, "SKIP_FORCED", False)
     one = solver.widen_search(cfg, new_game(cards, RELAY_101), 200_000, levels=1)
     assert NAMES[one.code] == "undecided" and one.nodes == 200_000
     two = solver.widen_search(cfg, new_game(cards, RELAY_101), 5000, levels=2)
     assert NAMES[two.code] == "win" and two.nodes <= 5000 and two.turns == len(two.line) == 26
     verify_solution(new_game(cards, RELAY_101), list(two.line))
-    deck = np.array(RELAY_101)
-    assert int(solve_batch(cfg, deck[None, :])["code"][0]) == 1
-    res = solve(cfg, deck)  # check=True: the line replayed in the reference engine
-    assert res.outcome == "win" and res.nodes <= DEFAULT_NODE_LIMIT
 
 
 def test_the_stand_in_never_widens(monkeypatch):
