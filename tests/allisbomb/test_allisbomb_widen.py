@@ -1,10 +1,11 @@
 """Widening (search/widen.py): the rest of the node limit spread over the first turn's
-moves, two levels deep, on card sets with the extended vocabulary; sound against the
-exhaustive search on random card files from the whole vocabulary at one, two and three
-levels, and never used by the stand-in's cards."""
+moves, two levels deep, on card sets with the extended vocabulary, positions with a single
+move played before widening; sound against the exhaustive search on random card files from
+the whole vocabulary at one, two and three levels, and never used by the stand-in's cards."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -12,12 +13,14 @@ import pytest
 
 from bombsolve.solvers.allisbomb.cards.cards import load_cards
 from bombsolve.solvers.allisbomb.cards.config import Options
-from bombsolve.solvers.allisbomb.rules.rules import new_game
+from bombsolve.solvers.allisbomb.rules.rules import State, TooManyMoves, new_game
 from bombsolve.solvers.allisbomb.search import solver
+from bombsolve.solvers.allisbomb.search import widen as widening
 from bombsolve.solvers.allisbomb.search.solver import (
     DEFAULT_NODE_LIMIT,
     solve,
     solve_batch,
+    solve_state,
     verify_solution,
 )
 from tests.allisbomb.odd_sets import random_card_file
@@ -78,22 +81,29 @@ def test_widening_agrees_with_the_exhaustive_search(tmp_path, levels):
 RELAY_101 = [17, 7, 8, 15, 16, 9, 0, 6, 4, 3, 2, 5, 11, 14, 13, 12, 10, 1]
 
 
-def test_two_levels_decide_a_deal_one_level_leaves_open():
-    """rich_relay's deal 101: widening its first turn's moves alone leaves it open after
-    200,000 positions (and the sweep's whole default limit, before two levels); widening
-    each first move's own first turn too finds a 26-turn WIN within 5,000, and the sweep's
-    search finds it with the default limit, its line replayed."""
+def test_two_levels_decide_a_deal_one_level_leaves_open(monkeypatch):
+    """rich_relay's deal 101 has a single first move. Without the pass-through of forced
+    moves, widening its first turn's moves alone leaves it open after 200,000 positions
+    (the plain search of that child), and widening each first move's own first turn too
+    finds a 26-turn WIN within 5,000; with it, one level is that second level (a WIN after
+    20,047) and two levels find it within 5,000 as well; the sweep's search finds it with
+    the default limit, its line replayed."""
     cfg = Options(cards_file=BENCH / "cardsets" / "rich_relay.toml", allow_nonstandard=True)
     cards = load_cards(cfg)
+    for levels, budget in ((1, 200_000), (2, 5000)):
+        w = solver.widen_search(cfg, new_game(cards, RELAY_101), budget, levels=levels)
+        assert NAMES[w.code] == "win" and w.nodes <= budget and w.turns == len(w.line) == 26
+        verify_solution(new_game(cards, RELAY_101), list(w.line))
+    deck = np.array(RELAY_101)
+    assert int(solve_batch(cfg, deck[None, :])["code"][0]) == 1
+    res = solve(cfg, deck)  # check=True: the line replayed in the reference engine
+    assert res.outcome == "win" and res.nodes <= DEFAULT_NODE_LIMIT
+    monkeypatch.setattr(widening, "SKIP_FORCED", False)
     one = solver.widen_search(cfg, new_game(cards, RELAY_101), 200_000, levels=1)
     assert NAMES[one.code] == "undecided" and one.nodes == 200_000
     two = solver.widen_search(cfg, new_game(cards, RELAY_101), 5000, levels=2)
     assert NAMES[two.code] == "win" and two.nodes <= 5000 and two.turns == len(two.line) == 26
     verify_solution(new_game(cards, RELAY_101), list(two.line))
-    deck = np.array(RELAY_101)
-    assert int(solve_batch(cfg, deck[None, :])["code"][0]) == 1
-    res = solve(cfg, deck)  # check=True: the line replayed in the reference engine
-    assert res.outcome == "win" and res.nodes <= DEFAULT_NODE_LIMIT
 
 
 def test_the_stand_in_never_widens(monkeypatch):
@@ -110,3 +120,88 @@ def test_the_stand_in_never_widens(monkeypatch):
     out = solve_batch(cfg, decks, node_limit=60)
     assert (out["code"] == 2).any() and out["nodes"].max() <= 60
     assert solve(cfg, decks[0], node_limit=60).nodes <= 60
+
+
+def _open_moves(state: State) -> list[tuple[tuple[int, ...], State]]:
+    """The moves of `state` after which the game goes on (a move that ends it is answered
+    before widening starts)."""
+    return [(m, c) for m, c in state.iter_children() if not c.is_over()]
+
+
+def _forced_positions(cfg: Options, deck: np.ndarray, rng, turns: int = 8) -> list[State]:
+    """The positions with a single move (the others, if any, lose at once) on a random
+    line of up to `turns` turns."""
+    state, out = new_game(load_cards(cfg), list(deck)), []
+    for _ in range(turns):
+        try:
+            kids = _open_moves(state)
+            won = any(c.result() == "win" for _, c in state.iter_children() if c.is_over())
+        except TooManyMoves:
+            break
+        if not kids:
+            break
+        if len(kids) == 1 and not won:
+            out.append(state.copy())
+        state = kids[int(rng.integers(len(kids)))][1]
+    return out
+
+
+def test_widening_through_forced_moves_agrees_with_the_exhaustive_search(tmp_path):
+    """Positions with a single move, on random lines of random files from the whole
+    vocabulary: widening one such position is widening its one child, the move heading
+    the line (without the pass-through the child is searched by the kernel instead, in
+    other rounds); every verdict is the plain search's with a large limit, every win
+    replays, and both kinds are met."""
+    decided = {"win": 0, "loss": 0}
+    same = 0
+    for seed in range(12):
+        cfg, decks = _random_config(seed, tmp_path, n_cards=6)
+        rng = np.random.default_rng(1000 + seed)
+        for deck in decks:
+            for pos in _forced_positions(cfg, deck, rng):
+                ((move, child),) = _open_moves(pos)
+                w = solver.widen_search(cfg, pos, 5000, first=20)
+                below = solver.widen_search(cfg, child, 5000, first=20)
+                assert (w.code, w.nodes) == (below.code, below.nodes)
+                got = NAMES[w.code]
+                if got == "win":
+                    assert w.line == (move, *below.line) and len(w.line) == w.turns
+                    verify_solution(pos.copy(), list(w.line))
+                same += 1
+                if got == "undecided":
+                    continue
+                exact = solve_state(pos.copy(), node_limit=400_000, check=False)
+                assert exact.outcome == got, (seed, deck.tolist())
+                decided[got] += 1
+    assert same > 30 and decided["win"] > 10 and decided["loss"] > 10, (same, decided)
+
+
+def _random_set_one() -> str:
+    spec = importlib.util.spec_from_file_location("random_sets", BENCH / "random_sets.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.random_set(1)
+
+
+#: Random set 1's deal 639 of the benchmark's seed 2026 (scripts/bench/rich_sets.py), top first.
+RANDOM1_639 = [7, 1, 2, 12, 5, 3, 17, 6, 15, 8, 11, 4, 16, 14, 9, 13, 0, 10]
+
+
+def test_a_deal_with_one_first_move_is_widened_below_it(tmp_path, monkeypatch):
+    """Random set 1's deal 639 has a single first move: widening it was the kernel's search
+    of that one child every other round, undecided after the sweep's whole limit; played
+    first, its own first turn's moves widened two levels deep, it is a 30-turn WIN within
+    600,000 positions, and the sweep's search finds it with the default limit, replayed."""
+    path = tmp_path / "random1.toml"
+    path.write_text(_random_set_one())
+    cfg = Options(cards_file=path, allow_nonstandard=True)
+    cards = load_cards(cfg)
+    assert len(_open_moves(new_game(cards, RANDOM1_639))) == 1
+    won = solver.widen_search(cfg, new_game(cards, RANDOM1_639), 600_000)
+    assert NAMES[won.code] == "win" and won.nodes <= 600_000 and won.turns == len(won.line)
+    verify_solution(new_game(cards, RANDOM1_639), list(won.line))
+    res = solve(cfg, np.array(RANDOM1_639))  # check=True: the line replayed
+    assert res.outcome == "win" and res.nodes <= DEFAULT_NODE_LIMIT
+    monkeypatch.setattr(widening, "SKIP_FORCED", False)
+    left = solver.widen_search(cfg, new_game(cards, RANDOM1_639), 600_000)
+    assert NAMES[left.code] == "undecided" and left.nodes == 600_000

@@ -18,17 +18,21 @@ turn's moves (one level down, where every round is a kernel search); the kernel'
 searches alternate the two move orders. A restarted search starts from an empty table (a
 new generation): a search stopped by its limit leaves entries that prove nothing.
 
-Why two levels: a deal one level left open can have a single first move (widening it is
-then the plain search of that child), or first moves that are each, in turn, a position
+A position with a single move (its other moves, if any, end the game lost) is not widened:
+widening is the plain search of that one child, so the move is played and widening starts
+at the first position with several moves, the forced moves heading the WIN line.
+
+Why two levels: a deal one level left open can have first moves that are each a position
 whose own first moves lead into large lost subtrees in both move orders; such a child's
 winning move is reached once the child is widened too (results/PERFORMANCE.md,
 "Two levels of widening"). At small budgets (a few thousand positions, where a grandchild's
 share is a few positions) one level decides more deals than two: the kernel's search of
 the child, every other round, is what two levels keep of it.
 
-Sound both ways: a WIN is the move to the child and the child's winning line, replayed
-in the reference engine (`solver._result`); a LOSS needs every child proven lost; any
-child left open leaves the deal UNDECIDED.
+Sound both ways: a WIN is the forced moves, the move to the child and the child's winning
+line, replayed in the reference engine (`solver._result`); a LOSS needs every child proven
+lost (and every other move of a forced position lost at once); any child left open leaves
+the deal UNDECIDED.
 """
 
 from __future__ import annotations
@@ -49,12 +53,20 @@ ChildSearch = Callable[[State, int, int], Any]
 WIDEN_FIRST = 2_000
 #: The move orders of the children's searches, round by round (kernel.dfs's orders 2 and 3,
 #: as in the portfolio): a child lost in a huge subtree in one order may win early in the other.
+#: With the card order off (the default, kernel/ordering.py) they are orders 0 and 1, so
+#: adding order 0 only searches in order 2's order twice as often: measured, it decided no
+#: more deals and entered more positions (results/PERFORMANCE.md, "Two levels of widening").
 ORDERS = (2, 3)
 #: Levels of widening: the root's moves, then each child's own moves (module docstring).
 #: 1, 2 and 3 were tried on the deals of rich_relay and random set 1 that one level left
 #: open: 2 decided all 12, 3 cost over 25 CPU-s a deal (results/PERFORMANCE.md,
 #: "Two levels of widening").
 WIDEN_LEVELS = 2
+#: Whether a position with a single move (the others, if any, end the game lost) is
+#: passed through to the first position with several before it is widened: widening a
+#: single move is the plain search of its child, a level spent for nothing
+#: (results/PERFORMANCE.md, "Two levels of widening").
+SKIP_FORCED = True
 #: The kernel's outcome words as widening's codes.
 CODES = {"win": 1, "loss": 0, "undecided": 2}
 
@@ -82,18 +94,27 @@ def widen(
     (`solver.widen_search` passes it: this module stays below the solver). With
     `levels` > 1 a child is searched by the kernel and widened `levels - 1` levels deep,
     in alternate rounds."""
-    kids: list[tuple[tuple[int, ...], State]] = []
+    forced: tuple[tuple[int, ...], ...] = ()  # the moves of positions with one move
     reason = 0
-    try:
-        for move, child in root.iter_children():
-            if child.is_over():
-                if child.result() == "win":
-                    return Widened(1, 0, 1, 0, (move,))
-                reason |= int(child.ending)
-                continue
-            kids.append((move, child))
-    except TooManyMoves:  # the kernel answers such a position undecided too
-        return Widened(2, 0)
+    while True:
+        kids: list[tuple[tuple[int, ...], State]] = []
+        try:
+            for move, child in root.iter_children():
+                if child.is_over():
+                    if child.result() == "win":
+                        line = (*forced, move)
+                        return Widened(1, 0, len(line), 0, line)
+                    reason |= int(child.ending)
+                    continue
+                kids.append((move, child))
+        except TooManyMoves:  # the kernel answers such a position undecided too
+            return Widened(2, 0)
+        if len(kids) != 1 or not SKIP_FORCED:
+            break
+        if len(forced) >= MAX_DEPTH:  # a line past the depth limit proves nothing
+            return Widened(2, 0, 0, E_CUT)
+        forced += (kids[0][0],)
+        root = kids[0][1]
     open_ = kids
     spent = 0
     stuck = False  # a child stopped short of its limit (a cut line or a move cap)
@@ -117,7 +138,7 @@ def widen(
                 sol, why = res.solution, res.loss_reason
             spent += nodes
             if code == 1:
-                line = (move, *sol)
+                line = (*forced, move, *sol)
                 if len(line) > MAX_DEPTH:  # past the depth limit from the root
                     stuck = True
                     why_open |= E_CUT
