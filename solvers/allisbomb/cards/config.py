@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from bombsolve.solvers.common.errors import BadInput, nearest, unknown
+from bombsolve.solvers.common.files import STDIO, read_input
 
 #: The expansions in campaign order (rulebook G/H), after the HANDS helper pack.
 EXPANSIONS: tuple[str, ...] = (
@@ -195,10 +196,12 @@ class Options:
     cards_digest: str | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.cards_file is not None:
+        if self.cards_file is not None and str(self.cards_file) != STDIO:
+            # read_input refuses a FIFO, device or folder at once: a plain read would wait
+            # on a FIFO forever; loading the cards then names what is wrong with the file
             try:
-                digest = hashlib.sha256(Path(self.cards_file).read_bytes()).hexdigest()
-            except OSError:
+                digest = hashlib.sha256(read_input(self.cards_file, "card file")).hexdigest()
+            except BadInput:
                 digest = None
             object.__setattr__(self, "cards_digest", digest)
 
