@@ -23,7 +23,7 @@ from bombsolve.cli.common import (
     study_options,
 )
 from bombsolve.solvers.common.errors import BadInput
-from bombsolve.solvers.common.options import rule_text, value_text
+from bombsolve.solvers.common.options import value_text
 from bombsolve.solvers.common.seeds import SEEDING, game_seeds, run_seeds
 from bombsolve.solvers.common.stats import wilson
 
@@ -116,8 +116,9 @@ CARDS = "published card faces (solvers/dragon/cards.toml)"
 def _rules_text(options, preset: str | None) -> str:
     """Return the rules of a run as text: the preset's name (if any) and the changed options
     (``default rules`` when none is), each as ``name=value`` the way ``--rule`` takes it."""
-    changed = options.changed()
-    desc = ",".join(rule_text(k, v) for k, v in changed.items()) or "default rules"
+    from bombsolve.solvers.dragon import rules_of
+
+    desc = ",".join(rules_of(options)) or "default rules"
     return f"preset {preset} ({desc})" if preset else desc
 
 
@@ -287,16 +288,15 @@ def _replay_command(
     and the options given after it, else every changed option)."""
     import shlex
 
+    from bombsolve.solvers.dragon import rules_of
+
     strategies = names[0] if len(set(names)) == 1 else ",".join(names)
     words = ["bombsolve", "dragon", "replay", "--seed", str(seed), "--game", str(game)]
     words += ["-p", str(players), "-s", strategies]
     if preset:
         words += ["--preset", preset] + (["--rules", rules] if rules else [])
-    elif options.changed():
-        words += [
-            "--rules",
-            ",".join(rule_text(k, v) for k, v in options.changed().items()),
-        ]
+    elif changed := rules_of(options):
+        words += ["--rules", ",".join(changed)]
     return shlex.join(words)
 
 
