@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bombsolve.solvers.allisbomb.kernel.kernel import E_CUT
+from bombsolve.solvers.allisbomb.kernel.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, E_CUT
 from bombsolve.solvers.allisbomb.rules.rules import State, TooManyMoves
 from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
 
@@ -68,7 +68,7 @@ WIDEN_LEVELS = 2
 #: (results/PERFORMANCE.md, "Two levels of widening").
 SKIP_FORCED = True
 #: The kernel's outcome words as widening's codes.
-CODES = {"win": 1, "loss": 0, "undecided": 2}
+CODES = {"win": CODE_WIN, "loss": CODE_LOSS, "undecided": CODE_UNDECIDED}
 
 
 @dataclass
@@ -103,16 +103,16 @@ def widen(
                 if child.is_over():
                     if child.result() == "win":
                         line = (*forced, move)
-                        return Widened(1, 0, len(line), 0, line)
+                        return Widened(CODE_WIN, 0, len(line), 0, line)
                     reason |= int(child.ending)
                     continue
                 kids.append((move, child))
         except TooManyMoves:  # the kernel answers such a position undecided too
-            return Widened(2, 0)
+            return Widened(CODE_UNDECIDED, 0)
         if len(kids) != 1 or not SKIP_FORCED:
             break
         if len(forced) >= MAX_DEPTH:  # a line past the depth limit proves nothing
-            return Widened(2, 0, 0, E_CUT)
+            return Widened(CODE_UNDECIDED, 0, 0, E_CUT)
         forced += (kids[0][0],)
         root = kids[0][1]
     open_ = kids
@@ -128,23 +128,23 @@ def widen(
         for move, child in open_:
             lim = min(share, budget - spent)
             if lim <= 0:
-                return Widened(2, spent)
+                return Widened(CODE_UNDECIDED, spent)
             if levels > 1 and rnd % 2 == 1:
                 sub = widen(child, lim, search, first, levels - 1)
                 code, nodes, sol, why = sub.code, sub.nodes, sub.line, sub.reason
             else:
                 res = search(child, lim, ORDERS[(rnd // step) % len(ORDERS)])
-                code, nodes = CODES.get(res.outcome, 2), res.nodes
+                code, nodes = CODES.get(res.outcome, CODE_UNDECIDED), res.nodes
                 sol, why = res.solution, res.loss_reason
             spent += nodes
-            if code == 1:
+            if code == CODE_WIN:
                 line = (*forced, move, *sol)
                 if len(line) > MAX_DEPTH:  # past the depth limit from the root
                     stuck = True
                     why_open |= E_CUT
                     continue
-                return Widened(1, spent, len(line), 0, line)
-            if code == 0:
+                return Widened(CODE_WIN, spent, len(line), 0, line)
+            if code == CODE_LOSS:
                 reason |= why
             elif nodes < lim:
                 stuck = True  # more positions would not decide it (a sub-widening too)
@@ -154,4 +154,8 @@ def widen(
         open_ = left
         share *= 2
         rnd += 1
-    return Widened(2, spent, 0, why_open) if stuck else Widened(0, spent, 0, reason)
+    return (
+        Widened(CODE_UNDECIDED, spent, 0, why_open)
+        if stuck
+        else Widened(CODE_LOSS, spent, 0, reason)
+    )
