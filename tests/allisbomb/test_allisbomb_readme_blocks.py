@@ -210,3 +210,26 @@ def test_committed_targets_table_reassembles_from_its_cache(
     runpy.run_path(str(ROOT / words[0]), run_name="__main__")
     capsys.readouterr()
     assert (tmp_path / "targets.md").read_text() == committed
+
+
+def test_readme_blitz_count_is_the_committed_count():
+    """The README's exact Blitz figure is the committed count's: every deal decided, the
+    per-case counts adding up to the summary, and the exact rate inside the sampled
+    figure's interval it sits beside."""
+    import pandas as pd
+
+    out = V2 / "blitz-all"
+    s = json.loads((out / "summary.json").read_text())
+    cases = pd.read_parquet(out / "cases.parquet")
+    assert s["complete"] and s["undecided"] == 0 and s["deals"] == s["of"] == 1_037_836_800
+    assert len(cases) == 17_160 and cases["case"].tolist() == list(range(17_160))
+    assert int(cases["deals"].sum()) == s["deals"] and int(cases["wins"].sum()) == s["wins"]
+    assert int(cases["undecided"].sum()) == 0 and int(cases["positions"].sum()) == s["positions"]
+    text = " ".join((ROOT / "README.md").read_text().split())
+    pct = 100 * s["wins"] / s["deals"]
+    assert f"**{s['wins']:,} of {s['deals']:,} deals are winnable, {pct:.4f}%**" in text
+    assert f"({s['wins']:,}/{s['deals']:,} exactly" in text
+    sample = json.loads((V2 / "blitz-sample-10m" / "summary.json").read_text())
+    assert sample["lo"] <= s["rate"] <= sample["hi"]
+    quoted = f"{100 * sample['rate']:.4f}% [{100 * sample['lo']:.4f}, {100 * sample['hi']:.4f}]"
+    assert quoted in text
