@@ -205,3 +205,51 @@ def test_a_deal_with_one_first_move_is_widened_below_it(tmp_path, monkeypatch):
     monkeypatch.setattr(widening, "SKIP_FORCED", False)
     left = solver.widen_search(cfg, new_game(cards, RANDOM1_639), 600_000)
     assert NAMES[left.code] == "undecided" and left.nodes == 600_000
+
+
+#: Random set 1's deal 905 of the benchmark's seed 2026, top first: its first moves lead to
+#: positions of thousands of moves each.
+RANDOM1_905 = [3, 5, 14, 7, 16, 9, 11, 8, 12, 13, 0, 1, 15, 2, 17, 4, 6, 10]
+
+
+def test_a_child_too_wide_for_its_round_is_searched_whole(tmp_path, monkeypatch):
+    """Random set 1's deal 905: past its forced first move, most moves lead to a position
+    of thousands of moves.
+    A widening round gives such a child at most one move per MIN_SHARE positions of its
+    budget, or searches it whole: no position has more of its moves generated than that
+    (and one more, which tells it is too wide), and every position is searched in the
+    kernel's form. The sweep's search still finds the deal's WIN, replayed."""
+    path = tmp_path / "random1.toml"
+    path.write_text(_random_set_one())
+    cfg = Options(cards_file=path, allow_nonstandard=True)
+    cards = load_cards(cfg)
+    made: dict[int, int] = {}  # moves generated, by position
+    plain = State.iter_children
+
+    def counted(self):
+        for kid in plain(self):
+            made[id(self)] = made.get(id(self), 0) + 1
+            yield kid
+
+    monkeypatch.setattr(State, "iter_children", counted)
+    limits: list[int] = []
+
+    def search(row, limit, order):
+        assert isinstance(row, np.ndarray) and order in widening.ORDERS
+        limits.append(limit)
+        return solver.SolveResult("undecided", limit, 0.0, [], 0)
+
+    budget = 50_000
+    root = new_game(cards, RANDOM1_905)
+    w = widening.widen(root, budget, search, convert=solver.to_kernel_state)
+    assert NAMES[w.code] == "undecided" and w.nodes == budget == sum(limits)
+    bound = budget // widening.MIN_SHARE + 2
+    assert max(n for key, n in made.items() if key != id(root)) <= bound
+    monkeypatch.setattr(State, "iter_children", plain)
+    moves = _open_moves(new_game(cards, RANDOM1_905))
+    while len(moves) == 1:  # the forced moves widening passes through
+        moves = _open_moves(moves[0][1])
+    wide = [len(_open_moves(child)) for _, child in moves]
+    assert sum(k > bound for k in wide) >= 20, wide  # the bound bites: thousands of moves
+    res = solve(cfg, np.array(RANDOM1_905))  # check=True: the line replayed
+    assert res.outcome == "win" and res.nodes <= DEFAULT_NODE_LIMIT

@@ -470,18 +470,28 @@ def widen_search(
     levels: int = WIDEN_LEVELS,
 ) -> Widened:
     """`widen.widen` from `root` with at most `budget` positions, `levels` levels deep,
-    each position of the last level searched by the kernel's plain search (`_solve_root`)
+    each child searched by the kernel's plain search (`_solve_root`, from the child's row)
     in the order widening asks for."""
     bits = table_bits_for(max(1, budget))
 
-    def search(child: State, limit: int, order: int) -> SolveResult:
-        row = to_kernel_state(child)
-        t0 = time.perf_counter()
+    def search(row: np.ndarray, limit: int, order: int) -> SolveResult:
+        # check=False: a won line is replayed whole, from the deal, by `_widened`
         return _solve_root(
-            config, row, lambda: child, t0, limit, bits, False, False, None, False, True, order
+            config,
+            row,
+            None,
+            time.perf_counter(),
+            limit,
+            bits,
+            check=False,
+            keep_most=False,
+            time_limit=None,
+            portfolio=False,
+            bound=True,
+            order=order,
         )
 
-    return widen(root, budget, search, first, levels)
+    return widen(root, budget, search, first, levels, to_kernel_state)
 
 
 def _widened(config, make_state, node_limit, nodes, reasons, t0, check) -> SolveResult:
