@@ -148,13 +148,15 @@ def _text(s: dict) -> str:
             f"(Wilson 95%), {s['undecided']} undecided"
         )
     elif "fraction" in s:
-        head = f"{what}: {s['fraction']} winnable ({s['fraction_reduced']} = {s['rate']:.6%})"
+        reduced = "" if s["fraction_reduced"] == s["fraction"] else f"{s['fraction_reduced']} = "
+        head = f"{what}: {s['fraction']} winnable ({reduced}{s['rate']:.6%})"
     else:
         head = f"{what}: {s['wins']:,} won, {s['losses']:,} lost, {s['undecided']:,} undecided"
     hard = s.get("hardest")
     tail = (
-        f"; hardest deal: rank {hard['rank']} of the count ({hard['positions']:,} positions; "
-        f"re-run: {hard['rerun']})"
+        f"; hardest deal: rank {hard['rank']} of the count's deals ({hard['positions']:,} "
+        f"positions in the count's search, whose table is shared across deals; alone, as a "
+        f"shuffle of its own rank: {hard['rerun']})"
         if hard
         else ""
     )

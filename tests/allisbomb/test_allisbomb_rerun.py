@@ -165,4 +165,6 @@ def test_the_exhaust_rank_reruns_as_the_deal_it_numbers():
         "positions": 9, "seed": None, "wins": 1, "losses": 1, "undecided": 0,
         "hardest": {"rank": 7, "positions": 5, "rerun": rerun_of_rank(blitz, 7)},
     }  # fmt: skip
-    assert f"(5 positions; re-run: {rerun_of_rank(blitz, 7)})" in _text(summary)
+    text = _text(summary)
+    assert "rank 7 of the count's deals (5 positions in the count's search" in text
+    assert text.endswith(f"alone, as a shuffle of its own rank: {rerun_of_rank(blitz, 7)})")
