@@ -241,13 +241,17 @@ def sweep(
 
 #: Options of a sweep's command line that the command finishing it replaces (with their value).
 _REPLACED = ("--node-limit", "--out", "--split-depth")
+#: Undecided deals few enough for the sweep's last lines to name each one's re-solve.
+FEW_LEFT = 10
 
 
 def _undecided_left(rows, out, escalate: bool, split_depth: int | None) -> str | None:
     """How many deals the sweep left undecided, and the one command that decides them: the
     same sweep into a folder of its own with the escalation and the split (`escalate`,
     `split`): a deal decided here is decided again at the same cost, the undecided ones go
-    on past the first limit. The study made here keeps its identity (a new folder)."""
+    on past the first limit. The study made here keeps its identity (a new folder). With
+    FEW_LEFT or fewer, a second line gives each one's re-solve alone (`--study DIR --case K
+    --split-depth 4`), which costs only that deal."""
     import shlex
 
     und = int((rows["outcome"] == "undecided").sum())
@@ -276,9 +280,19 @@ def _undecided_left(rows, out, escalate: bool, split_depth: int | None) -> str |
     if "--escalate" not in args:
         args.append("--escalate")
     args += ["--split-depth", "4", "--out", f"{str(out).rstrip('/')}-decided"]
-    return f"{head}; to decide them (the same deals, escalated and split): " + shlex.join(
+    text = f"{head}; to decide them (the same deals, escalated and split): " + shlex.join(
         ["bombsolve", *args]
     )
+    if und <= FEW_LEFT and "case" in rows.columns:
+        # the sweep again decides every deal again; a few can be re-solved one by one
+        cases = rows.loc[rows["outcome"] == "undecided", "case"].astype(int).tolist()
+        each = [
+            shlex.join(["bombsolve", "allisbomb", "--study", str(out), "--case", str(k)])
+            + " --split-depth 4"
+            for k in cases
+        ]
+        text += "\nor, without the sweep's decided deals again, each alone: " + "; ".join(each)
+    return text
 
 
 def deals_line(seed: int, chunk_size: int, configs: int = 1) -> str:

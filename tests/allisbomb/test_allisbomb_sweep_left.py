@@ -4,6 +4,7 @@ its identity)."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 
@@ -59,3 +60,27 @@ def test_an_escalated_sweep_keeps_its_ceiling_and_adds_the_split(tmp_path, monke
     cmd = shlex.split(line[0].split(": ", 1)[1])
     assert cmd[cmd.index("--node-limit") + 1] == "10" and cmd.count("--escalate") == 1
     assert cmd[cmd.index("--split-depth") + 1] == "4"
+
+
+def test_a_few_undecided_deals_are_named_with_a_re_solve_each(tmp_path, monkeypatch):
+    """With few deals left, a second line gives each one's re-solve alone (its study row,
+    split), which decides it without playing the sweep's decided deals again."""
+    out = tmp_path / "f"
+    args = ["allisbomb", "sweep", "--deals", "8", "--seed", "3", "--node-limit", "20"]
+    args += ["--no-report", "--out", str(out)]
+    r = _run(monkeypatch, args)
+    assert r.exit_code == 0, r.output
+    rows = load_study(out)
+    left = rows.loc[rows["outcome"] == "undecided", "case"].astype(int).tolist()
+    assert 0 < len(left) <= 8
+    lines = r.stderr.splitlines()
+    at = [i for i, x in enumerate(lines) if "left undecided" in x]
+    assert len(at) == 1 and lines[at[0] + 1].startswith("or, without the sweep's decided deals")
+    each = lines[at[0] + 1].split(": ", 1)[1].split("; ")
+    assert len(each) == len(left)
+    for k, command in zip(left, each, strict=True):
+        cmd = shlex.split(command)
+        assert cmd[cmd.index("--case") + 1] == str(k) and cmd[cmd.index("--study") + 1] == str(out)
+    r2 = _run(monkeypatch, [*shlex.split(each[0])[1:], "--json"])
+    assert r2.exit_code == 0, r2.output
+    assert json.loads(r2.stdout)["outcome"] in ("win", "loss")
