@@ -238,7 +238,12 @@ def test_chunk_that_kills_its_workers_is_one_line(tmp_path, capfd):
     with one line naming the chunk; the chunks finished before it are kept."""
     study = dataclasses.replace(coin(), params={"p": 0.4, "sleep": 0.0, "crash_case": 130})
     out = tmp_path / "dask"
-    env = {"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
+    # one chunk at a time a worker: a worker that dies holds no other chunk, which Dask
+    # would name as killed too (its default saturation 1.1 sends a one-thread worker two)
+    env = {
+        "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0",
+        "DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION": "1.0",
+    }
     with LocalDaskCluster(tmp_path / "cluster", n_workers=2, env=env) as cluster:
         with pytest.raises(DaskUnavailable) as caught:
             run_study(study, out, scheduler=cluster.address, scheduler_timeout=30, progress=False)
