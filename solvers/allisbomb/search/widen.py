@@ -150,10 +150,11 @@ class _Moves:
 
 @dataclass
 class _Cache:
-    """Room left for moves kept generated (CACHE_MOVES) across one widening."""
+    """How one widening puts positions in the search's form, and the room left for moves
+    kept generated (CACHE_MOVES)."""
 
+    convert: Convert
     room: int = CACHE_MOVES
-    convert: Convert = field(default=lambda s: s)
 
 
 def _start(root: State, levels: int, convert: Convert) -> _Moves | Widened:
@@ -190,7 +191,7 @@ def widen(
     position as `convert` makes it (the position itself by default). With `levels` > 1 a
     child is searched by the kernel and widened `levels - 1` levels deep, in alternate
     rounds."""
-    cache = _Cache(convert=convert or (lambda s: s))
+    cache = _Cache(convert or (lambda s: s))
     moves = _start(root, levels, cache.convert)
     if isinstance(moves, Widened):
         return moves
@@ -260,19 +261,18 @@ def _sub_widen(
     """`kid` widened `levels` deep with `budget` positions; None when it has more moves
     than one per MIN_SHARE positions of the budget (module docstring). Its moves are
     generated as far as that needs, and kept while the cache has room."""
-    moves = kid.moves
+    moves, had = kid.moves, 0
     if moves is None:
         assert kid.state is not None  # a child widened in turn keeps its position
         moves = _start(kid.state, levels, cache.convert)
-        if cache.room > 0:
-            kid.moves = moves
-    if isinstance(moves, _Moves):
+    elif isinstance(moves, _Moves):
         had = len(moves.kids)
-        decided = moves.grow(budget // MIN_SHARE, cache.convert)
-        if kid.moves is moves:
+    if isinstance(moves, _Moves):
+        moves = moves.grow(budget // MIN_SHARE, cache.convert) or moves
+    if kid.moves is not None or cache.room > 0:  # kept, charged for the moves it grew by
+        if isinstance(moves, _Moves):
             cache.room -= len(moves.kids) - had
-            kid.moves = decided or moves
-        moves = decided or moves
+        kid.moves = moves
     if isinstance(moves, Widened):
         return moves
     if moves.pending is not None:
