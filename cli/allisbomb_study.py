@@ -254,7 +254,8 @@ def _undecided_left(rows, out, escalate: bool, split_depth: int | None) -> str |
     --split-depth 4`), which costs only that deal."""
     import shlex
 
-    und = int((rows["outcome"] == "undecided").sum())
+    open_ = rows["outcome"] == "undecided"
+    und = int(open_.sum())
     if und == 0:
         return None
     head = f"{und:,} of {len(rows):,} deals left undecided"
@@ -283,13 +284,14 @@ def _undecided_left(rows, out, escalate: bool, split_depth: int | None) -> str |
     text = f"{head}; to decide them (the same deals, escalated and split): " + shlex.join(
         ["bombsolve", *args]
     )
-    if und <= FEW_LEFT and "case" in rows.columns:
+    if und <= FEW_LEFT:
         # the sweep again decides every deal again; a few can be re-solved one by one
-        cases = rows.loc[rows["outcome"] == "undecided", "case"].astype(int).tolist()
         each = [
-            shlex.join(["bombsolve", "allisbomb", "--study", str(out), "--case", str(k)])
-            + " --split-depth 4"
-            for k in cases
+            shlex.join(
+                ["bombsolve", "allisbomb", "--study", str(out), "--case", str(k)]
+                + ["--split-depth", "4"]
+            )
+            for k in rows.loc[open_, "case"].astype(int)
         ]
         text += "\nor, without the sweep's decided deals again, each alone: " + "; ".join(each)
     return text
