@@ -166,6 +166,22 @@ class Step:
         """This step and, for a group, every step inside it (depth first)."""
         return (self,) + tuple(x for st in self.steps for x in st.flat())
 
+    def picks_as_set(self) -> bool:
+        """Whether the cards this step picks one after another are asked for as a set: each
+        pick among the candidates whose card id is not below the last pick's (CARDS.md
+        "Moves and the `solution` of a result"). That holds where the order of the picks
+        cannot change the result: a pick by `any`, name or class with no `within` range (a
+        card is a candidate by its own zone and side alone, which only its own pick
+        changes), acting on each card alone where order does not count (moved to the
+        EQUIPPED CARDS, the partner's or out of play, turned over, turned back; never into
+        the DECK or the DISCARD PILE, and never ignited, which may discard). Any order of
+        the same picks is then legal in card-id order too, and reaches the same position."""
+        if self.pick not in ("any", "name", "class") or self.within or self.all:
+            return False
+        if self.op == "move":
+            return self.to in ("equipped", "partner", "out")
+        return self.op in ("flip_back", "turn_over")
+
 
 @dataclass(frozen=True)
 class Side:

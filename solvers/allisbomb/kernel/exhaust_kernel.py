@@ -65,7 +65,7 @@ from bombsolve.solvers.common.numba_entry import entry_point
 from bombsolve.solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "97706d5694d94338"
+NUMBA_DEPENDS_ON = "d074c182e9fe1f45"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2

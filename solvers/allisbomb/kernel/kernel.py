@@ -90,6 +90,9 @@ KW_URGENT, KW_ROYAL = 1, 2
 NEED = -1
 NO_MORE = -2  # _next_child: the frame has no move left
 TOO_MANY = -3  # _next_child: the position has more than MAX_MOVES moves
+#: `_turn`: the turn's picks of a step asked for as a set ran out in card-id order: the
+#: same cards in that order are another move (rules._OtherOrder); `_next_child` skips it.
+OTHER_ORDER = -4
 #: Most moves (whole turns, as choice sequences) one position may have: past it the
 #: searches answer 'undecided' with reason E_MOVES (rules.MAX_MOVES, CARDS.md). Bounds the
 #: work per position whatever a card file asks (e.g. "up to 8 cards of the DECK, any").
@@ -585,6 +588,19 @@ _ext_entry = entry_point(cache=True, _nrt=False, error_model="numpy", no_cfunc_w
 
 
 @_turn_helper
+def _not_below(out, m, last):
+    """Keep the candidates out[:m] whose card id is not below `last`, in their order (a
+    step whose picks are asked for as a set, `Step.picks_as_set`; rules._run_select).
+    Returns how many."""
+    j = 0
+    for i in range(m):
+        if out[i] >= last:
+            out[j] = out[i]
+            j += 1
+    return j
+
+
+@_turn_helper
 def _keep_side(b, n, out, m, op, want):
     """Keep the cards out[:m] a selecting step can act on by their side (rules._on_side):
     flip_back only ignited ones; want 1 passive only, 2 ignited only. Returns how many."""
@@ -748,6 +764,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
             _xapply(s, b, n, card, buf[j], steps, si, op, to, players)
         return 1
     done = np.uint64(0)  # turn_over: k different cards (turning one twice undoes it)
+    last = np.int64(-1)
     for _rep in range(count):
         m = _keep_side(
             b, n, buf, _xcandidates(s, b, n, card, steps, si, players, buf, tmp), op, want
@@ -760,11 +777,16 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
         m = j
         if m == 0:
             return did
+        if _rep > 0 and steps[si, 29] == 1:
+            m = _not_below(buf, m, last)
+            if m == 0:
+                return did if may == 1 else OTHER_ORDER  # (with `may`: then "do not")
         r = _choose(m + may, ch, chk, cs)
         if r < 0:
             return NEED
         if r == m:
             return did
+        last = np.int64(buf[r])
         _xapply(s, b, n, card, buf[r], steps, si, op, to, players)
         did = 1
         if op == OP_TURN:
@@ -1332,15 +1354,23 @@ def _turn(
                 if stop:
                     continue
             else:
+                last = np.int64(-1)
                 for _rep in range(steps[si, 11]):
                     m = _candidates(s, b, n, card, steps, si, players, buf, tmp)
                     if m == 0:
                         break
+                    if _rep > 0 and steps[si, 29] == 1:
+                        m = _not_below(buf, m, last)
+                        if m == 0:
+                            if may == 1:
+                                break  # the picks so far, then "do not"
+                            return OTHER_ORDER
                     r = _choose(m + may, ch, chk, cs)
                     if r < 0:
                         return NEED
                     if r == m:
                         break
+                    last = np.int64(buf[r])
                     _apply_select(s, b, n, buf[r], steps, si)
         elif op == OP_SWAP:
             kk = _equipped(s, n, act, buf)
@@ -1408,7 +1438,7 @@ def _turn(
                 np.int64(did),
             )
             if r < 0:
-                return NEED
+                return r  # NEED or OTHER_ORDER
             did = r & 1
             nxt += r >> 1
         else:  # OP_EQUIPWIN
@@ -1700,50 +1730,55 @@ def _next_child(
     d has no move left, NEED when a turn needs more than MAXC choices, TOO_MANY when it has
     a move past the first MAX_MOVES, else 0. fstarted[d] counts the moves built so far.
 
+    A move that `_turn` finds to be another move's picks in another order (OTHER_ORDER)
+    is skipped.
+
     The child loop of `dfs` and `shortest`; inlined, so it costs them no call.
     """
-    if fstarted[d] == 0:
-        fstarted[d] = 1
-        fplen[d] = 0
-    else:
-        p = fplen[d]
-        while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
-            p -= 1
-        if p == 0:
-            return NO_MORE
-        if fstarted[d] >= MAX_MOVES:
-            return TOO_MANY
-        fstarted[d] += 1
-        fch[d, p - 1] += 1
-        fplen[d] = p
-    # an element loop, because `states[d + 1][:] = states[d]` makes Numba copy through a
-    # temporary (the two may overlap)
-    for j in range(states.shape[1]):
-        states[d + 1, j] = states[d, j]
-    cs[0] = 0
-    cs[1] = fplen[d]
-    status = run_turn(
-        states[d],
-        states[d + 1],
-        n,
-        number,
-        keyword,
-        sstart,
-        scount,
-        steps,
-        info,
-        gift_ids,
-        n_gifts,
-        ext,
-        fch[d],
-        fk[d],
-        cs,
-        buf,
-        tmp,
-    )
-    # choices met for the first time were appended to fch[d] (option 0)
-    fplen[d] = cs[1]
-    return status
+    while True:
+        if fstarted[d] == 0:
+            fstarted[d] = 1
+            fplen[d] = 0
+        else:
+            p = fplen[d]
+            while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
+                p -= 1
+            if p == 0:
+                return NO_MORE
+            if fstarted[d] >= MAX_MOVES:
+                return TOO_MANY
+            fstarted[d] += 1
+            fch[d, p - 1] += 1
+            fplen[d] = p
+        # an element loop, because `states[d + 1][:] = states[d]` makes Numba copy through a
+        # temporary (the two may overlap)
+        for j in range(states.shape[1]):
+            states[d + 1, j] = states[d, j]
+        cs[0] = 0
+        cs[1] = fplen[d]
+        status = run_turn(
+            states[d],
+            states[d + 1],
+            n,
+            number,
+            keyword,
+            sstart,
+            scount,
+            steps,
+            info,
+            gift_ids,
+            n_gifts,
+            ext,
+            fch[d],
+            fk[d],
+            cs,
+            buf,
+            tmp,
+        )
+        # choices met for the first time were appended to fch[d] (option 0)
+        fplen[d] = cs[1]
+        if status != OTHER_ORDER:
+            return status
 
 
 # The keep-most branch and bound (best_mode 2, `prune.lower_bound` and

@@ -260,6 +260,8 @@ class State:
             except NeedChoice as need:
                 todo.extend(prefix + (i,) for i in reversed(range(need.k)))
                 continue
+            except _OtherOrder:
+                continue
             if built >= MAX_MOVES:
                 raise TooManyMoves(f"more than {MAX_MOVES:,} moves in one position")
             built += 1
@@ -629,6 +631,11 @@ class _BadChoice(Exception):
     pass
 
 
+class _OtherOrder(_BadChoice):
+    """A step whose picks are asked for as a set (`Step.picks_as_set`) ran out of cards in
+    card-id order: the same cards in card-id order are another move."""
+
+
 def _ask(choose: Chooser, options: list, labels: list[str]) -> int:
     """Ask for one of len(options) options; a single option is taken without asking."""
     k = len(labels)
@@ -767,10 +774,19 @@ def _run_select(s: State, card: int, step: Step, played_ignited: bool, choose: C
             _apply_select(s, c, step, card)
         return True
     done: list[int] = []  # turn_over: k different cards (turning one twice undoes it)
+    as_set, last = step.picks_as_set(), -1
     for _ in range(_count(s, card, step)):
         pool = [c for c in _candidates(s, card, step) if c not in done]
         if not pool:
             return did
+        if as_set:
+            # every order of the same picks gives one position: the move asks for them by
+            # card id; an order that runs out that way is another move's in another order
+            pool = [c for c in pool if c >= last]
+            if not pool and step.may:
+                return did  # the picks so far, then "do not"
+            if not pool:
+                raise _OtherOrder("these cards are picked in card-id order by another move")
         labels = [s.label(c) for c in pool] + (["do not"] if step.may else [])
         i = _ask(choose, labels, labels)
         if i == len(pool):
@@ -778,6 +794,7 @@ def _run_select(s: State, card: int, step: Step, played_ignited: bool, choose: C
             return did
         _apply_select(s, pool[i], step, card)
         did = True
+        last = pool[i]
         if step.op == "turn_over":
             done.append(pool[i])
     return did

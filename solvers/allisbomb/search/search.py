@@ -26,6 +26,7 @@ from bombsolve.solvers.allisbomb.rules.rules import (
     Outcome,
     State,
     TooManyMoves,
+    _OtherOrder,
     _replay_chooser,
 )
 
@@ -209,6 +210,8 @@ def ordered_children(state: State, prio):
             if len(cards) > 1:  # the card choice: the first thing a turn asks, if asked
                 nxt.sort(key=lambda i: (int(prio[cards[i], int(state.ignited[cards[i]])]), i))
             todo.extend(prefix + (i,) for i in reversed(nxt))
+            continue
+        except _OtherOrder:
             continue
         if built >= MAX_MOVES:
             raise TooManyMoves(f"more than {MAX_MOVES:,} moves in one position")
