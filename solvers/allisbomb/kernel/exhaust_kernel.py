@@ -51,6 +51,7 @@ from bombsolve.solvers.allisbomb.kernel.kernel import (
     E_DEAD,
     E_MOVES,
     NO_MORE,
+    OTHER_ORDER,
     R_LOSS,
     R_WIN,
     _hash_words,
@@ -65,7 +66,7 @@ from bombsolve.solvers.common.numba_entry import entry_point
 from bombsolve.solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "d074c182e9fe1f45"
+NUMBA_DEPENDS_ON = "18a538e8203d8a73"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2
@@ -242,6 +243,8 @@ def shared_dfs(
             d -= 1
             continue
         if status < 0:  # too many choices or moves: give up
+            if status == OTHER_ORDER:
+                continue  # not a move of its own: the next one
             fill[0] = filled
             return CODE_UNDECIDED, nodes, reasons | E_MOVES
         child = states[d + 1]

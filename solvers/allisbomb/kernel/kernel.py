@@ -1730,55 +1730,53 @@ def _next_child(
     d has no move left, NEED when a turn needs more than MAXC choices, TOO_MANY when it has
     a move past the first MAX_MOVES, else 0. fstarted[d] counts the moves built so far.
 
-    A move that `_turn` finds to be another move's picks in another order (OTHER_ORDER)
-    is skipped.
+    OTHER_ORDER when the move is another move's picks in another order (`_turn`): the
+    callers go on to the next move.
 
     The child loop of `dfs` and `shortest`; inlined, so it costs them no call.
     """
-    while True:
-        if fstarted[d] == 0:
-            fstarted[d] = 1
-            fplen[d] = 0
-        else:
-            p = fplen[d]
-            while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
-                p -= 1
-            if p == 0:
-                return NO_MORE
-            if fstarted[d] >= MAX_MOVES:
-                return TOO_MANY
-            fstarted[d] += 1
-            fch[d, p - 1] += 1
-            fplen[d] = p
-        # an element loop, because `states[d + 1][:] = states[d]` makes Numba copy through a
-        # temporary (the two may overlap)
-        for j in range(states.shape[1]):
-            states[d + 1, j] = states[d, j]
-        cs[0] = 0
-        cs[1] = fplen[d]
-        status = run_turn(
-            states[d],
-            states[d + 1],
-            n,
-            number,
-            keyword,
-            sstart,
-            scount,
-            steps,
-            info,
-            gift_ids,
-            n_gifts,
-            ext,
-            fch[d],
-            fk[d],
-            cs,
-            buf,
-            tmp,
-        )
-        # choices met for the first time were appended to fch[d] (option 0)
-        fplen[d] = cs[1]
-        if status != OTHER_ORDER:
-            return status
+    if fstarted[d] == 0:
+        fstarted[d] = 1
+        fplen[d] = 0
+    else:
+        p = fplen[d]
+        while p > 0 and fch[d, p - 1] + 1 >= fk[d, p - 1]:
+            p -= 1
+        if p == 0:
+            return NO_MORE
+        if fstarted[d] >= MAX_MOVES:
+            return TOO_MANY
+        fstarted[d] += 1
+        fch[d, p - 1] += 1
+        fplen[d] = p
+    # an element loop, because `states[d + 1][:] = states[d]` makes Numba copy through a
+    # temporary (the two may overlap)
+    for j in range(states.shape[1]):
+        states[d + 1, j] = states[d, j]
+    cs[0] = 0
+    cs[1] = fplen[d]
+    status = run_turn(
+        states[d],
+        states[d + 1],
+        n,
+        number,
+        keyword,
+        sstart,
+        scount,
+        steps,
+        info,
+        gift_ids,
+        n_gifts,
+        ext,
+        fch[d],
+        fk[d],
+        cs,
+        buf,
+        tmp,
+    )
+    # choices met for the first time were appended to fch[d] (option 0)
+    fplen[d] = cs[1]
+    return status
 
 
 # The keep-most branch and bound (best_mode 2, `prune.lower_bound` and
@@ -2001,6 +1999,8 @@ def dfs(
             continue
         child = states[d + 1]  # the child is built in place in the next frame's slot
         if status < 0:  # NEED or TOO_MANY: too many choices or moves: give up
+            if status == OTHER_ORDER:
+                continue  # not a move of its own: the next one
             reasons |= E_MOVES
             if best >= 0:
                 return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
@@ -2192,7 +2192,9 @@ def shortest(
                 d -= 1
                 continue
             child = states[d + 1]
-            if status == NEED or status == TOO_MANY:
+            if status < 0:
+                if status == OTHER_ORDER:
+                    continue  # not a move of its own: the next one
                 return CODE_UNDECIDED, nodes, reasons | E_MOVES, 0, gen
             res = _header(child, n, H_OUTCOME)
             if res == R_WIN:
