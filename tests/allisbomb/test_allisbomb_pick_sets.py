@@ -1,8 +1,8 @@
 """Picks asked for as a set (CARDS.md "Moves and the `solution` of a result",
 `Step.picks_as_set`): a step that picks cards one after another, where the order of the
-picks cannot change the position, lists each choice of cards once, in card-id order. The
-positions reached must be exactly those of every order (nothing lost, nothing added), and
-the kernel must list the same moves as the reference engine.
+picks cannot change the position, lists each choice of cards once, in the order its first
+pick lists them. The positions reached must be exactly those of every order (nothing lost,
+nothing added), and the kernel must list the same moves as the reference engine.
 """
 
 from __future__ import annotations
@@ -39,18 +39,18 @@ def test_equip_two_of_the_deck_lists_each_pair_once(tmp_path, monkeypatch):
     assert sorted({tuple(zones(c)["equipped"]) for _, c in ordered}) == hands
 
 
-def test_the_picks_of_a_set_come_in_card_id_order(tmp_path):
-    """After a pick, only cards of a card id not below it are offered: the DECK lists KING
-    (id 3) before EGGS (id 2), so 'EGGS, then KING' is the move and 'KING, then EGGS' is
-    not; asked for, the second is refused as the other order of a listed move."""
+def test_the_picks_of_a_set_go_down_the_first_list(tmp_path):
+    """After a pick, only the cards the first pick listed after it (or itself) are offered:
+    'KING, then EGGS' is the move (the DECK lists KING first) and 'EGGS, then KING' is not;
+    asked for, the second is refused as the other order of a listed move."""
     cfg = game(tmp_path, '{op = "move", zone = "deck", pick = "any", count = 2, to = "out"}')
     kids = play(cfg, deck=["KING", "EGGS"])
-    assert [m for m, _ in kids] == [(1,)]  # EGGS, then KING (the single card left)
+    assert [m for m, _ in kids] == [(0,)]  # KING, then EGGS (the single card left)
     assert zones(kids[0][1])["deck"] == ["TESTER*"]  # (played passive: to the bottom)
     s = position(cfg, ["KING", "EGGS", "JOKER"], [["TESTER"]])
-    # KING then JOKER; EGGS then KING or JOKER; JOKER (id 4) first leaves no card above it
-    assert s.legal_moves() == [(0,), (1, 0), (1, 1)]
-    with pytest.raises(BadInput, match="card-id order"):
+    # KING then EGGS or JOKER; EGGS then JOKER; JOKER (listed last) first leaves no card
+    assert s.legal_moves() == [(0, 0), (0, 1), (1,)]
+    with pytest.raises(BadInput, match="another move"):
         s.copy().apply((2, 0))
 
 

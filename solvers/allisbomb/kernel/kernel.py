@@ -90,8 +90,9 @@ KW_URGENT, KW_ROYAL = 1, 2
 NEED = -1
 NO_MORE = -2  # _next_child: the frame has no move left
 TOO_MANY = -3  # _next_child: the position has more than MAX_MOVES moves
-#: `_turn`: the turn's picks of a step asked for as a set ran out in card-id order: the
-#: same cards in that order are another move (rules._OtherOrder); `_next_child` skips it.
+#: `_turn`: the turn's picks of a step asked for as a set ran out in the order its first
+#: pick listed them: the same cards in that order are another move (rules._OtherOrder);
+#: the searches go on to the next move.
 OTHER_ORDER = -4
 #: Most moves (whole turns, as choice sequences) one position may have: past it the
 #: searches answer 'undecided' with reason E_MOVES (rules.MAX_MOVES, CARDS.md). Bounds the
@@ -588,13 +589,18 @@ _ext_entry = entry_point(cache=True, _nrt=False, error_model="numpy", no_cfunc_w
 
 
 @_turn_helper
-def _not_below(out, m, last):
-    """Keep the candidates out[:m] whose card id is not below `last`, in their order (a
-    step whose picks are asked for as a set, `Step.picks_as_set`; rules._run_select).
-    Returns how many."""
+def _as_listed(out, n, m, rep, last):
+    """A step whose picks are asked for as a set (`Step.picks_as_set`; rules._run_select):
+    at its first pick (`rep` 0) note each candidate's place in out[n + card]; at a later
+    one keep the candidates out[:m] listed then no earlier than the last pick (`last`, its
+    place), in their order. Returns how many."""
+    if rep == 0:
+        for i in range(m):
+            out[n + out[i]] = i
+        return m
     j = 0
     for i in range(m):
-        if out[i] >= last:
+        if out[n + out[i]] >= last:
             out[j] = out[i]
             j += 1
     return j
@@ -777,8 +783,8 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
         m = j
         if m == 0:
             return did
-        if _rep > 0 and steps[si, 29] == 1:
-            m = _not_below(buf, m, last)
+        if steps[si, 29] == 1:
+            m = _as_listed(buf, n, m, _rep, last)
             if m == 0:
                 return did if may == 1 else OTHER_ORDER  # (with `may`: then "do not")
         r = _choose(m + may, ch, chk, cs)
@@ -786,7 +792,7 @@ def _xselect(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
             return NEED
         if r == m:
             return did
-        last = np.int64(buf[r])
+        last = np.int64(buf[n + buf[r]])
         _xapply(s, b, n, card, buf[r], steps, si, op, to, players)
         did = 1
         if op == OP_TURN:
@@ -1359,8 +1365,8 @@ def _turn(
                     m = _candidates(s, b, n, card, steps, si, players, buf, tmp)
                     if m == 0:
                         break
-                    if _rep > 0 and steps[si, 29] == 1:
-                        m = _not_below(buf, m, last)
+                    if steps[si, 29] == 1:
+                        m = _as_listed(buf, n, m, _rep, last)
                         if m == 0:
                             if may == 1:
                                 break  # the picks so far, then "do not"
@@ -1370,7 +1376,7 @@ def _turn(
                         return NEED
                     if r == m:
                         break
-                    last = np.int64(buf[r])
+                    last = np.int64(buf[n + buf[r]])  # (its place: read by `_as_listed` only)
                     _apply_select(s, b, n, buf[r], steps, si)
         elif op == OP_SWAP:
             kk = _equipped(s, n, act, buf)

@@ -633,7 +633,8 @@ class _BadChoice(Exception):
 
 class _OtherOrder(_BadChoice):
     """A step whose picks are asked for as a set (`Step.picks_as_set`) ran out of cards in
-    card-id order: the same cards in card-id order are another move."""
+    the order its first choice listed them: the same cards in that order are another
+    move."""
 
 
 def _ask(choose: Chooser, options: list, labels: list[str]) -> int:
@@ -774,19 +775,23 @@ def _run_select(s: State, card: int, step: Step, played_ignited: bool, choose: C
             _apply_select(s, c, step, card)
         return True
     done: list[int] = []  # turn_over: k different cards (turning one twice undoes it)
-    as_set, last = step.picks_as_set(), -1
+    as_set, rank, last = step.picks_as_set(), {}, 0
     for _ in range(_count(s, card, step)):
         pool = [c for c in _candidates(s, card, step) if c not in done]
         if not pool:
             return did
         if as_set:
-            # every order of the same picks gives one position: the move asks for them by
-            # card id; an order that runs out that way is another move's in another order
-            pool = [c for c in pool if c >= last]
+            # every order of the same picks gives one position: the move picks them in the
+            # order the step's first choice lists them; a move that runs out of cards that
+            # way is another move's picks in another order
+            rank = rank or {c: i for i, c in enumerate(pool)}
+            pool = [c for c in pool if rank[c] >= last]
             if not pool and step.may:
                 return did  # the picks so far, then "do not"
             if not pool:
-                raise _OtherOrder("these cards are picked in card-id order by another move")
+                raise _OtherOrder(
+                    "these cards are picked in the order first listed by another move"
+                )
         labels = [s.label(c) for c in pool] + (["do not"] if step.may else [])
         i = _ask(choose, labels, labels)
         if i == len(pool):
@@ -794,7 +799,7 @@ def _run_select(s: State, card: int, step: Step, played_ignited: bool, choose: C
             return did
         _apply_select(s, pool[i], step, card)
         did = True
-        last = pool[i]
+        last = rank.get(pool[i], 0)
         if step.op == "turn_over":
             done.append(pool[i])
     return did
