@@ -4,4 +4,4 @@ Nothing in this package prints or parses command lines; that is `cli`'s job. Imp
 changes nothing process-wide (solvers/common/NUMBA.md).
 """
 
-__version__ = "0.3.2"
+__version__ = "0.4.0"
