@@ -40,7 +40,8 @@ def _config(step: str, tmp_path: Path) -> Options:
     return Options(cards_file=_every_side(step, tmp_path), allow_nonstandard=True)
 
 
-EIGHT = '{op = "move", zone = "deck", pick = "any", to = "equipped", count = 8, may = true}'
+# (to the top of the DECK, where order counts: EQUIPPED, 8 cards are a set, under the cap)
+EIGHT = '{op = "move", zone = "deck", pick = "any", to = "deck_top", count = 8, may = true}'
 FOUR = '{op = "move", zone = "deck", pick = "any", to = "deck_bottom", count = 3, may = true}'
 
 

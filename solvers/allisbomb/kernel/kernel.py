@@ -96,7 +96,8 @@ TOO_MANY = -3  # _next_child: the position has more than MAX_MOVES moves
 OTHER_ORDER = -4
 #: Most moves (whole turns, as choice sequences) one position may have: past it the
 #: searches answer 'undecided' with reason E_MOVES (rules.MAX_MOVES, CARDS.md). Bounds the
-#: work per position whatever a card file asks (e.g. "up to 8 cards of the DECK, any").
+#: work per position whatever a card file asks (e.g. "up to 8 cards of the DECK on top,
+#: one by one").
 MAX_MOVES = 100_000
 #: ctl[CTL_PAUSE_BUILT] > 0: `dfs` also pauses once the positions it finished in one call
 #: built that many moves (so a time limit is looked at even while no new position is

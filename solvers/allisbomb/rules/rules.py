@@ -99,7 +99,8 @@ class Ending(enum.IntFlag):
 
 
 #: Most moves one position may have (the kernel's MAX_MOVES): a card file may ask for more
-#: (e.g. "up to 8 cards of the DECK, any"); past it the searches answer undecided.
+#: (e.g. "up to 8 cards of the DECK on top, one by one"); past it the searches answer
+#: undecided.
 MAX_MOVES = 100_000
 
 
