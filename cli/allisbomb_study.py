@@ -99,13 +99,15 @@ def rules_played(pairs, games, command: str, shown):
     type=count_range(1),
     default=None,
     help="Positions per deal before 'undecided' (default: the solver's; with --escalate, "
-    "the ceiling, default 51,200,000).",
+    "the ceiling, default 51,200,000). Given alone, one pass at this limit, also on a card "
+    "file with the extended vocabulary.",
 )
 @click.option(
     "--escalate",
     is_flag=True,
     help="Decide each deal in passes: first at --first-limit positions, then the undecided "
-    "ones again at doubled limits up to --node-limit (the same verdicts, fewer undecided).",
+    "ones again at doubled limits up to --node-limit (the same verdicts, fewer undecided). "
+    "A card file with the extended vocabulary escalates by default, to 12,000,000.",
 )
 @click.option(
     "--first-limit",
@@ -217,6 +219,8 @@ def sweep(
         raise BadInput("--first-limit is the first pass of --escalate; add --escalate")
     elif split_depth is not None or split_limit is not None:
         raise BadInput("--split-depth splits what the last pass of --escalate left; add --escalate")
+    elif node_limit is None:
+        policy = _rich_escalation(configs)
     study = sweep_study(
         configs,
         deals,
@@ -234,9 +238,27 @@ def sweep(
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if not no_report:
         _report(Path(out), rows)
-    left = _undecided_left(rows, out, escalate, split_depth)
+    left = _undecided_left(rows, out, policy is not None, split_depth)
     if left:
         click.echo(left, err=True)
+
+
+def _rich_escalation(configs):
+    """The escalation a sweep does by itself when one of `configs` has a card file with the
+    extended vocabulary (CARDS.md, "Limits"), said on stderr; None for the others, whose
+    one pass decides almost every deal."""
+    from bombsolve.solvers.allisbomb import FIRST_LIMIT, RICH_CEILING, Escalation, compiled
+
+    if not any(compiled(c).prog.extended for c in configs):
+        return None
+    policy = Escalation(FIRST_LIMIT, RICH_CEILING)
+    limits = " and then ".join(f"{x:,}" for x in policy.limits()[1:])
+    click.echo(
+        f"the card file uses the extended vocabulary: deals undecided at {FIRST_LIMIT:,} "
+        f"positions are searched again at {limits} (--node-limit N: one pass at N)",
+        err=True,
+    )
+    return policy
 
 
 #: Options of a sweep's command line that the command finishing it replaces (with their value).

@@ -77,7 +77,9 @@ _names(
     "zeros_aligned",
 )
 _names("search.split", "SPLIT_LIMIT", "solve_split")
-_names("search.escalate", "CEILING", "FIRST_LIMIT", "Escalation", "solve_escalating")
+_names(
+    "search.escalate", "CEILING", "FIRST_LIMIT", "RICH_CEILING", "Escalation", "solve_escalating"
+)
 _names(
     "search.agents",
     "DEFAULT_BUDGET",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -84,3 +85,26 @@ def test_a_few_undecided_deals_are_named_with_a_re_solve_each(tmp_path, monkeypa
     r2 = _run(monkeypatch, [*shlex.split(each[0])[1:], "--json"])
     assert r2.exit_code == 0, r2.output
     assert json.loads(r2.stdout)["outcome"] in ("win", "loss")
+
+
+def test_a_card_file_with_the_extended_vocabulary_escalates_by_itself(tmp_path, monkeypatch):
+    """With no --escalate and no --node-limit, a sweep of a card file with the extended
+    vocabulary escalates to RICH_CEILING and says so; --node-limit alone is one pass, and
+    the stand-in's cards never escalate by themselves."""
+    from bombsolve.solvers.allisbomb import FIRST_LIMIT, RICH_CEILING
+
+    vocab = str(Path(__file__).parent / "data" / "vocab_actions.toml")
+    base = ["allisbomb", "sweep", "--deals", "4", "--seed", "3", "--no-report"]
+    rich = [*base, "--cards", vocab, "--allow-nonstandard"]
+    r = _run(monkeypatch, [*rich, "--out", str(tmp_path / "a")])
+    assert r.exit_code == 0, r.output
+    note = [x for x in r.stderr.splitlines() if "extended vocabulary" in x]
+    assert len(note) == 1 and f"{2 * FIRST_LIMIT:,} and then {RICH_CEILING:,}" in note[0]
+    params = load_manifest(tmp_path / "a")["identity"]["params"]
+    assert params["escalation"]["ceiling"] == RICH_CEILING == params["node_limit"]
+    r = _run(monkeypatch, [*rich, "--node-limit", "3000000", "--out", str(tmp_path / "b")])
+    assert r.exit_code == 0 and "extended vocabulary" not in r.stderr, r.output
+    assert "escalation" not in load_manifest(tmp_path / "b")["identity"]["params"]
+    r = _run(monkeypatch, [*base, "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0 and "extended vocabulary" not in r.stderr, r.output
+    assert "escalation" not in load_manifest(tmp_path / "c")["identity"]["params"]
