@@ -1508,10 +1508,12 @@ def _run_dask(
                 except KilledWorker:
                     # The scheduler gave up on the chunk: every worker that ran it died
                     # (out of memory, a crash), more often than Dask's allowed-failures.
+                    # A worker running two chunks at once dies with both, so Dask names
+                    # the one beside the culprit too: the line cannot say which it was.
                     raise stop(
-                        f"chunk {futures[fut].index} ended every Dask worker that ran it "
-                        "(Dask's KilledWorker: out of memory or a crash, see the workers' "
-                        "logs)",
+                        f"chunk {futures[fut].index} was running on every Dask worker that "
+                        "died with it (Dask's KilledWorker: out of memory or a crash, in this "
+                        "chunk or in one beside it on the same worker; see the workers' logs)",
                         "give the workers more memory, or run this chunk locally (--workers "
                         "1), then re-run the same command to resume",
                     ) from None

@@ -248,7 +248,7 @@ def test_chunk_that_kills_its_workers_is_one_line(tmp_path, capfd):
         with pytest.raises(DaskUnavailable) as caught:
             run_study(study, out, scheduler=cluster.address, scheduler_timeout=30, progress=False)
     line = str(caught.value)
-    assert "chunk 6 ended every Dask worker that ran it" in line
+    assert "chunk 6 was running on every Dask worker that died with it" in line
     assert "KilledWorker" in line and "re-run the same command to resume" in line
     assert "Traceback" not in capfd.readouterr().err
 
