@@ -443,6 +443,8 @@ def _study_case(study_dir: str, case: int):
             if config.cards_version == DEFAULT_CARDS
             else config.cards_version
         ),
+        # a study made with --allow-nonstandard plays its cards again the same way
+        allow_nonstandard=config.allow_nonstandard,
         rule_pairs=tuple(
             f"{name}={str(getattr(config, name)).lower()}"
             for name in RULE_OPTIONS

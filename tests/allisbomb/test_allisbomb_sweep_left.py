@@ -108,3 +108,27 @@ def test_a_card_file_with_the_extended_vocabulary_escalates_by_itself(tmp_path, 
     r = _run(monkeypatch, [*base, "--out", str(tmp_path / "c")])
     assert r.exit_code == 0 and "extended vocabulary" not in r.stderr, r.output
     assert "escalation" not in load_manifest(tmp_path / "c")["identity"]["params"]
+
+
+def test_a_case_of_a_study_made_with_allow_nonstandard_re_solves(tmp_path, monkeypatch):
+    """The re-solve a sweep names for an open deal plays the study's cards as the study did:
+    a card file that needs --allow-nonstandard (a step that can never act as written) is
+    not refused when `--study DIR --case K` takes its options from the study."""
+    from tests.allisbomb.test_allisbomb_card_slips import PATCH
+
+    step = '{op = "move", zone = "deck", pick = "top", to = "deck_above", next_to = "self"}'
+    path = tmp_path / "slip.toml"
+    path.write_text(PATCH.format(text="A slip.", steps=step))
+    out = tmp_path / "n"
+    args = ["allisbomb", "sweep", "--deals", "3", "--seed", "3", "--node-limit", "5"]
+    args += ["--cards", str(path), "--no-report", "--out", str(out)]
+    r = _run(monkeypatch, args)
+    assert r.exit_code == 2 and "--allow-nonstandard" in r.output  # refused without it
+    r = _run(monkeypatch, [*args, "--allow-nonstandard"])
+    assert r.exit_code == 0, r.output
+    each = [x for x in r.stderr.splitlines() if x.startswith("or, without the sweep's")]
+    assert len(each) == 1, r.stderr
+    cmd = shlex.split(each[0].split(": ", 1)[1].split("; ")[0])
+    r = _run(monkeypatch, cmd[1:])
+    assert r.exit_code == 0, r.output
+    assert "verdict:" in r.output
