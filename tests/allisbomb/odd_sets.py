@@ -288,6 +288,40 @@ def first_vocabulary_card_file(rng, path: Path, n_cards: int) -> Path:
     return path
 
 
+def random_game(folder: Path, name: str, seed: int, i: int, most_cards: int):
+    """The i-th random game of a test, as the random-file tests play it: its generator
+    (seed + i), a one- or (every 4th) two-player game of a `random_card_file` of up to
+    `most_cards` - 1 cards in folder/name{i}.toml, and its card set."""
+    from bombsolve.solvers.allisbomb.cards.cards import load_cards
+    from bombsolve.solvers.allisbomb.cards.config import Options
+
+    rng = np.random.default_rng(seed + i)
+    players = 2 if i % 4 == 3 else 1
+    n_cards = int(rng.integers(5 if players == 2 else 4, most_cards))
+    path = random_card_file(rng, folder / f"{name}{i}.toml", n_cards, lasting=True)
+    cfg = Options(cards_file=path, allow_nonstandard=True, players=players)
+    return rng, cfg, load_cards(cfg)
+
+
+def random_positions(cs, rng, deals: int, turns: int = 25) -> list:
+    """The positions of `deals` random playouts of the card set `cs` (uniform moves, at
+    most `turns` turns each; a playout ends at a position with too many moves)."""
+    from bombsolve.solvers.allisbomb.rules.rules import TooManyMoves, new_game
+
+    out = []
+    for _ in range(deals):
+        s = new_game(cs, list(rng.permutation(cs.n)))
+        while not s.is_over() and s.turn < turns:
+            try:
+                moves = s.legal_moves()
+            except TooManyMoves:
+                break
+            s = s.copy().apply(moves[rng.integers(len(moves))])
+            if not s.is_over():
+                out.append(s)
+    return out
+
+
 def differential(
     folder: Path,
     files: int = 12,

@@ -11,13 +11,12 @@ import numpy as np
 import pytest
 
 from bombsolve.solvers.allisbomb.cards.cards import Step, load_cards
-from bombsolve.solvers.allisbomb.cards.config import Options
 from bombsolve.solvers.allisbomb.kernel import kernel as K
-from bombsolve.solvers.allisbomb.rules.rules import State, TooManyMoves, new_game
+from bombsolve.solvers.allisbomb.rules.rules import State, TooManyMoves
 from bombsolve.solvers.allisbomb.search.solver import compiled, to_kernel_state
 from bombsolve.solvers.common.errors import BadInput
 from tests.allisbomb.helpers import position
-from tests.allisbomb.odd_sets import random_card_file
+from tests.allisbomb.odd_sets import random_game, random_positions
 from tests.allisbomb.vocab_helpers import game, play, zones
 
 
@@ -124,24 +123,10 @@ def test_sets_reach_the_same_positions_on_random_files(tmp_path, monkeypatch):
     as the reference."""
     positions: list[State] = []
     for i in range(400):
-        rng = np.random.default_rng(7100 + i)
-        players = 2 if i % 4 == 3 else 1
-        n_cards = int(rng.integers(5 if players == 2 else 4, 9))
-        path = random_card_file(rng, tmp_path / f"sets{i}.toml", n_cards, lasting=True)
-        cfg = Options(cards_file=path, allow_nonstandard=True, players=players)
-        cs = load_cards(cfg)
+        rng, _, cs = random_game(tmp_path, "sets", 7100, i, 9)
         steps = [st for c in cs.cards for sd in (c.passive, c.ignited) for st in sd.all_steps()]
-        if not any(st.picks_as_set() and st.count != 1 for st in steps):
-            continue
-        for _ in range(6):
-            s = new_game(cs, list(rng.permutation(cs.n)))
-            while not s.is_over() and s.turn < 30:
-                positions.append(s)
-                try:
-                    moves = s.legal_moves()
-                except TooManyMoves:
-                    break
-                s = s.copy().apply(moves[rng.integers(len(moves))])
+        if any(st.picks_as_set() and st.count != 1 for st in steps):
+            positions += random_positions(cs, rng, 7, turns=30)
     fewer = 0
     as_sets = []
     for s in positions:
