@@ -169,14 +169,14 @@ class Step:
     def picks_as_set(self) -> bool:
         """Whether the cards this step picks one after another are asked for as a set: each
         pick among the candidates that its first pick listed no earlier than the last pick
-        (CARDS.md "Moves and the `solution` of a result"). That holds where the order of the picks
-        cannot change the result: a pick by `any`, name or class with no `within` range (a
-        card is a candidate by its own zone and side alone, which only its own pick
-        changes), acting on each card alone where order does not count (moved to the
-        EQUIPPED CARDS, the partner's or out of play, turned over, turned back; never into
-        the DECK or the DISCARD PILE, and never ignited, which may discard). Every card
-        offered later was listed at the first pick, and any order of the same picks is
-        legal in that list's order too, reaching the same position."""
+        (CARDS.md "Moves and the `solution` of a result"). That holds where the order of
+        the picks cannot change the result: a pick by `any`, name or class with no
+        `within` range (a card is a candidate by its own zone and side alone, which only
+        its own pick changes), acting on each card alone where order does not count
+        (moved to the EQUIPPED CARDS, the partner's or out of play, turned over, turned
+        back; never into the DECK or the DISCARD PILE, and never ignited, which may
+        discard). Every card offered later was listed at the first pick, and any order of
+        the same picks is legal in that list's order too, reaching the same position."""
         if self.pick not in ("any", "name", "class") or self.within or self.all:
             return False
         if self.op == "move":

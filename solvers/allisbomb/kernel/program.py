@@ -46,7 +46,7 @@ KW_CODE = {k: i for i, k in enumerate(KEYWORDS)}
 # 22 at_least, 23 at_most (-1 none), 24 not; 25 the rows the guard skips when it fails;
 # 26 a `deck_place` (k from the top, -k from the bottom), 27 `next_to` and 28 `of` (the
 # card id; -1 this card); 29 1 if the step's picks are asked for as a set
-# (`Step.picks_as_set`: each pick's card id not below the last pick's).
+# (`Step.picks_as_set`: each pick listed by the first pick no earlier than the last pick).
 STEP_WIDTH = 30
 #: The kernel's opcode for a selecting step that uses the extended vocabulary (turn_over, a
 #: side filter, `all`, or a step that an "if you do" step follows): run by `kernel._xselect`,
