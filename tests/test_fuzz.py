@@ -644,6 +644,27 @@ def test_resume_removes_its_own_stale_temporaries_only(clean_study, tmp_path):
     assert all(p.exists() for p in kept)
 
 
+def test_a_stop_the_instant_a_chunk_file_is_made_leaves_no_temporary(tmp_path, monkeypatch):
+    # The stop lands after the temporary exists and before its writer could know its name:
+    # only the study's own clean-up on the way out can find it.
+    real = tempfile.mkstemp
+    made = []
+
+    def made_then_stopped(*args, **kwargs):
+        fd, name = real(*args, **kwargs)
+        made.append(name)
+        if ".chunk-" in Path(name).name:
+            raise KeyboardInterrupt
+        return fd, name
+
+    monkeypatch.setattr("bombsolve.solvers.common.files.tempfile.mkstemp", made_then_stopped)
+    out = tmp_path / "s"
+    with pytest.raises(KeyboardInterrupt):
+        run_study(_study(), out, workers=1, progress=False)
+    assert any(".chunk-" in name for name in made)
+    assert not list(out.rglob("*.tmp"))
+
+
 # --- full disks and full or closed standard output ---------------------------------------------
 
 

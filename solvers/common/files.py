@@ -204,10 +204,12 @@ def atomic_path(
             _stream_to_stdout(tmp)
         return
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
+    tmp_path: Path | None = None
     try:
+        # Inside the try: a signal raised just after the file is made still removes it.
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        tmp_path = Path(tmp)
+        os.close(fd)
         yield tmp_path
         # A writer may have replaced the file: set the mode on what is there now.
         os.chmod(tmp_path, 0o666 & ~_umask())
@@ -216,12 +218,14 @@ def atomic_path(
             raise BadInput(f"{option} {path} changed while it was written; expected it left alone")
         os.replace(tmp_path, target)
     except OSError as exc:
-        tmp_path.unlink(missing_ok=True)
+        if tmp_path is not None:
+            tmp_path.unlink(missing_ok=True)
         if exc.errno in NO_ROOM:
             raise OutputFailed(target, no_room_reason(exc)) from None
         raise
     except BaseException:
-        tmp_path.unlink(missing_ok=True)
+        if tmp_path is not None:
+            tmp_path.unlink(missing_ok=True)
         raise
 
 

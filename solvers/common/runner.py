@@ -953,10 +953,15 @@ def run_study(
             # Read again under the lock: a study that held it may have changed the folder.
             old = _check_manifest(out, study, ident)
             _remove_stale_temporaries(out)
-            return _run_locked(
-                study, out, chunks, ident, old, workers, scheduler, client, progress,
-                command, time_budget, from_command, made,
-            )  # fmt: skip
+            try:
+                return _run_locked(
+                    study, out, chunks, ident, old, workers, scheduler, client, progress,
+                    command, time_budget, from_command, made,
+                )  # fmt: skip
+            finally:
+                # A stop signal can land between a temporary's creation and the clean-up
+                # that guards it; the lock is still held, so no other run's file is taken.
+                _remove_stale_temporaries(out)
     finally:
         if client is not None:
             client.close()
