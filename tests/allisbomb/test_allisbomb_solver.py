@@ -159,26 +159,68 @@ def test_keep_most_matches_reference_and_never_loses_more_stars():
     assert better >= 1
 
 
-def test_paused_and_resumed_search_is_identical(monkeypatch):
-    """A time limit makes the kernel pause and resume; the answer must not change."""
+def _spans(monkeypatch):
+    """Wrap `kernel.dfs` (as the solver calls it from Python): the positions each call was
+    allowed to search before it paused, in a list."""
+    import bombsolve.solvers.allisbomb.kernel.kernel as K
+
+    real, spans = K.dfs, []
+
+    def dfs(*args):
+        ctl, pause_at = args[-3], args[-2]
+        spans.append(int(pause_at) - (int(ctl[2]) if ctl[0] == 1 else 0))
+        return real(*args)
+
+    monkeypatch.setattr(K, "dfs", dfs)
+    return spans
+
+
+def test_searches_pause_and_resume_exactly(monkeypatch):
+    """Every single solve pauses every PAUSE_STEP positions (to look at the clock, and for
+    Ctrl-C); resumed, it gives what the compiled batch, which never pauses, gives."""
     import bombsolve.solvers.allisbomb.search.solver as S
 
     cfg = Options()
     monkeypatch.setattr(S, "PAUSE_STEP", 37)
-    for seed in range(6):
-        deck = np.random.default_rng(seed).permutation(18)
-        a = solve(cfg, deck, node_limit=50_000, portfolio=False)
-        b = solve(cfg, deck, node_limit=50_000, time_limit=1e9)
-        assert (a.outcome, a.nodes, a.solution, a.loss_reason) == (
-            b.outcome,
-            b.nodes,
-            b.solution,
-            b.loss_reason,
-        )
+    spans = _spans(monkeypatch)
+    decks = shuffles(18, 6, np.random.default_rng(5))
+    for portfolio in (False, True):
+        batch = solve_batch(cfg, decks, node_limit=50_000, portfolio=portfolio)
+        for i, deck in enumerate(decks):
+            # (a time limit runs the plain search: the portfolio's schedule is in positions)
+            for time_limit in (None,) if portfolio else (None, 1e9):
+                r = solve(cfg, deck, node_limit=50_000, portfolio=portfolio, time_limit=time_limit)
+                got = ({"win": 1, "loss": 0, "undecided": 2}[r.outcome], r.nodes, r.loss_reason)
+                assert got == (batch["code"][i], batch["nodes"][i], batch["reason"][i])
+                assert len(r.solution) == batch["turns"][i]
+    assert spans and max(spans) <= 37
+    assert sum(spans) > 37 * 20  # the decks searched far more than one step
     hard = Options(expansions=("all",))
     deck = np.random.default_rng(0).permutation(19)
     r = solve(hard, deck, node_limit=10_000_000, time_limit=1e-6)
     assert r.outcome == "undecided" and r.nodes < 10_000_000
+
+
+@pytest.mark.parametrize("portfolio", [False, True])
+def test_ctrl_c_during_a_long_search_is_raised_at_the_next_pause(monkeypatch, portfolio):
+    """Compiled code does not see Ctrl-C; the pauses are where Python raises it."""
+    import bombsolve.solvers.allisbomb.kernel.kernel as K
+    import bombsolve.solvers.allisbomb.search.solver as S
+
+    monkeypatch.setattr(S, "PAUSE_STEP", 50)
+    spans = _spans(monkeypatch)
+    counted = K.dfs
+
+    def pressed_on_the_third_call(*args):
+        if len(spans) == 2:
+            raise KeyboardInterrupt
+        return counted(*args)
+
+    monkeypatch.setattr(K, "dfs", pressed_on_the_third_call)
+    deck = np.random.default_rng(0).permutation(19)
+    with pytest.raises(KeyboardInterrupt):
+        solve(Options(expansions=("all",)), deck, node_limit=10**9, portfolio=portfolio)
+    assert len(spans) == 2 and max(spans) <= 50
 
 
 @pytest.mark.parametrize(

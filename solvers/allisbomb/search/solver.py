@@ -32,8 +32,11 @@ from bombsolve.solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
 DEFAULT_NODE_LIMIT = 3_000_000
-#: With a time limit, the kernel pauses every PAUSE_STEP positions to look at the clock, and
-#: every PAUSE_BUILT moves it builds (a card file can make one position's moves many).
+#: The kernel pauses every PAUSE_STEP positions, and every PAUSE_BUILT moves it builds (a
+#: card file can make one position's moves many), to look at the clock when there is a time
+#: limit and, always, to give Python the moment to act on Ctrl-C or a stop signal: compiled
+#: code never does, and a rich card file's search can run for minutes. A pause costs one
+#: call (microseconds) against tenths of a second of search; resuming is exact.
 PAUSE_STEP = 100_000
 PAUSE_BUILT = 200_000
 #: Largest transposition table: 2**22 index slots of 8 bytes, 3/4 as many entries (3 M
@@ -409,6 +412,7 @@ def _solve_root(
         fb = _TABLE_B.frame_buffers(n)
         ctl_a = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
         ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+        ctl_a[K.CTL_PAUSE_BUILT] = ctl_b[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
         A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
         B = (index_b, entries_b, *fb[:8], ctl_b)
         widening = c.prog.extended and node_limit >= 2 * WIDEN_AFTER
@@ -421,9 +425,8 @@ def _solve_root(
         sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
         return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
     ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-    ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT if time_limit is not None else 0
-    step = PAUSE_STEP if time_limit is not None else node_limit + 1
-    pause_at = step
+    ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
+    pause_at = PAUSE_STEP
     while True:
         code, nodes, reasons, turns = _dfs_call(
             root,
@@ -452,13 +455,13 @@ def _solve_root(
         )
         if code != K.CODE_PAUSED:
             break
-        if time.perf_counter() - t0 > time_limit:
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
             if ctl[5] >= 0:  # keep_most: a win was found, not proven the best
                 code, turns, reasons = K.CODE_WIN, int(ctl[6]), int(reasons) | K.E_NOT_BEST
             else:
                 code = K.CODE_UNDECIDED
             break
-        pause_at += step
+        pause_at = int(nodes) + PAUSE_STEP
     return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
 
 
@@ -513,9 +516,10 @@ def run_portfolio(
 ) -> tuple:
     """kernel.portfolio's schedule run from Python: the two move orders (2 and 3) take
     turns in `kernel.dfs`, each paused after a doubling budget of positions, until one
-    finishes; the same calls in the same order, so the same (code, nodes, reasons, turns,
+    finishes; the same turns in the same order, so the same (code, nodes, reasons, turns,
     which order answered) as the compiled loop (tests/allisbomb/test_allisbomb_solver.py
-    checks it against the sweep's).
+    checks it against the sweep's). A turn longer than PAUSE_STEP positions is cut into
+    calls of that many, each resumed exactly, so that Ctrl-C is acted on within one.
 
     A single deal makes a few of these calls (two per doubling), so running the loop here
     costs microseconds, and a first solve compiles `dfs` alone: compiling
@@ -533,24 +537,27 @@ def run_portfolio(
         for which, T, order in ((0, A, 2), (1, B, 3)):
             if not alive[which]:
                 continue
-            code, nodes[which], reasons[which], turns = K.dfs(
-                root,
-                n,
-                *c.rule_args,
-                T[0],
-                T[1],
-                gen,
-                half,
-                *T[2:10],
-                buf,
-                tmp,
-                cs,
-                objective,
-                0,
-                T[10],
-                budget,
-                order,
-            )
+            while True:  # its turn, in calls of PAUSE_STEP positions at most
+                code, nodes[which], reasons[which], turns = K.dfs(
+                    root,
+                    n,
+                    *c.rule_args,
+                    T[0],
+                    T[1],
+                    gen,
+                    half,
+                    *T[2:10],
+                    buf,
+                    tmp,
+                    cs,
+                    objective,
+                    0,
+                    T[10],
+                    min(budget, nodes[which] + PAUSE_STEP),
+                    order,
+                )
+                if code != K.CODE_PAUSED or nodes[which] >= budget:
+                    break
             if code == K.CODE_UNDECIDED:  # its share of the limit is spent; the other goes on
                 alive[which] = False
             elif code != K.CODE_PAUSED:
