@@ -67,3 +67,42 @@ def test_shortest_honours_the_time_limit_and_keeps_the_win():
     res = solve_shortest(state, 10**8, None, check=True, time_limit=1e-6)
     assert res.outcome == "win" and "NOT_BEST" in res.reasons()
     assert res.seconds < 5
+
+
+def test_the_deepening_pauses_and_resumes_exactly(monkeypatch):
+    """The deepening returns to Python every PAUSE_STEP positions (for the clock and for
+    Ctrl-C); resumed, it finds the same line after the same positions."""
+    import bombsolve.solvers.allisbomb.kernel.kernel as K
+    import bombsolve.solvers.allisbomb.search.solver as S
+
+    cfg = Options(cards_version="standin-v1")  # seed 10: the deepening needs ~130,000
+    state = new_game(cfg, np.random.default_rng(10).permutation(18).tolist())
+    whole = S.solve_shortest(state, 10**7, None, check=True)
+    real, calls = K.shortest, []
+
+    def shortest(*args):
+        calls.append(int(args[-1]) - (int(args[-2][3]) if args[-2][0] == 1 else 0))
+        return real(*args)
+
+    monkeypatch.setattr(K, "shortest", shortest)
+    monkeypatch.setattr(S, "PAUSE_STEP", 997)
+    paused = S.solve_shortest(state, 10**7, None, check=True)
+    assert (paused.outcome, paused.nodes, paused.solution, paused.loss_reason) == (
+        whole.outcome,
+        whole.nodes,
+        whole.solution,
+        whole.loss_reason,
+    )
+    assert "NOT_BEST" not in paused.reasons()
+    assert len(calls) > 100 and max(calls) <= 997
+
+    def pressed_on_the_third_call(*args):
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(0)
+        return real(*args)
+
+    calls.clear()
+    monkeypatch.setattr(K, "shortest", pressed_on_the_third_call)
+    with pytest.raises(KeyboardInterrupt):
+        S.solve_shortest(state, 10**7, None, check=True)

@@ -118,7 +118,7 @@ TT_START = 1 << 12
 TT_GROW = 2
 #: outcome codes of solve_batch
 CODE_WIN, CODE_LOSS, CODE_UNDECIDED = 1, 0, 2
-CODE_PAUSED = 3  # dfs only: stopped at `pause_at` nodes, resumable
+CODE_PAUSED = 3  # dfs and shortest: stopped at `pause_at` nodes, resumable
 
 
 def state_len(n: int) -> int:
@@ -2129,10 +2129,17 @@ def shortest(
     buf,
     tmp,
     cs,
+    ctl,
+    pause_at,
 ):
     """A win with the fewest turns, by iterative deepening (search.reference_shortest is
     the breadth-first reference). Returns (code, nodes, reasons, turns, last generation);
     the line is left in sol[0:turns, :] like `dfs`.
+
+    Pausing, as `dfs` pauses: when `nodes` reaches `pause_at` the search saves its place
+    in `ctl` (flag, depth limit, depth, nodes, reasons, generation, entries filled, whether
+    the root is alive) and returns CODE_PAUSED; called again with ctl[0] == 1 and the same
+    arrays, it goes on exactly where it stopped.
 
     Depth limit D = 1, 2, ..., max_turns (the caller knows a win of max_turns turns, e.g.
     from `dfs`, so the deepening ends). Within one limit, each position is entered again
@@ -2149,31 +2156,54 @@ def shortest(
     cap = index.shape[0]
     limit_fill = (cap * 3) // 4
     cs[3] = 0
-    nodes = 0
-    reasons = 0
-    gen = gen0
-    if _header(root, n, H_OUTCOME) == R_WIN:
-        return CODE_WIN, 0, 0, 0, gen
-    if _header(root, n, H_OUTCOME) == R_LOSS:
-        return CODE_LOSS, 0, _header(root, n, H_ENDING), 0, gen
-    root_alive = not dead(root, n, info)
-    for D in range(1, max_turns + 1):
-        gen += 1
-        if gen >= 4294967295:
-            index[:] = 0
-            gen = 1
-        filled = 0
-        h = _hash_words(root, KW)
-        idx, _ = _tt_find(index, entries, gen, h, root, KW, cap)
-        _tt_put(index, entries, idx, 0, gen, h, root, KW, ON_PATH)
-        tdepth[0] = 0
-        filled += 1
-        for j in range(L):
-            states[0, j] = root[j]
-        fstarted[0] = 0
-        nodes += 1
-        d = 0
+    resume = ctl[0] == 1
+    if resume:
+        D, d, nodes, reasons, gen, filled = ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6]
+        root_alive = ctl[7] != 0
+    else:
+        nodes = np.int64(0)
+        reasons = np.int64(0)
+        gen = np.int64(gen0)
+        if _header(root, n, H_OUTCOME) == R_WIN:
+            return CODE_WIN, 0, 0, 0, gen
+        if _header(root, n, H_OUTCOME) == R_LOSS:
+            return CODE_LOSS, 0, _header(root, n, H_ENDING), 0, gen
+        root_alive = not dead(root, n, info)
+        D = np.int64(1)
+        d = np.int64(0)
+        filled = np.int64(0)
+    ctl[0] = 0
+    while D <= max_turns:
+        if not resume:
+            gen += 1
+            if gen >= 4294967295:
+                index[:] = 0
+                gen = 1
+            filled = 0
+            h = _hash_words(root, KW)
+            idx, _ = _tt_find(index, entries, gen, h, root, KW, cap)
+            _tt_put(index, entries, idx, 0, gen, h, root, KW, ON_PATH)
+            tdepth[0] = 0
+            filled += 1
+            for j in range(L):
+                states[0, j] = root[j]
+            fstarted[0] = 0
+            nodes += 1
+            d = 0
+        resume = False
         while d >= 0:
+            if nodes >= pause_at:
+                ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6], ctl[7] = (
+                    1,
+                    D,
+                    d,
+                    nodes,
+                    reasons,
+                    gen,
+                    filled,
+                    1 if root_alive else 0,
+                )
+                return CODE_PAUSED, nodes, reasons, 0, gen
             status = _next_child(
                 d,
                 states,
@@ -2235,6 +2265,7 @@ def shortest(
                 filled += 1
             d += 1
             fstarted[d] = 0
+        D += 1
     return CODE_UNDECIDED, nodes, reasons, 0, gen
 
 

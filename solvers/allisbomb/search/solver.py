@@ -714,8 +714,8 @@ def solve_shortest(
     A loss or 'undecided' of the first search is the answer. If the node limit or
     `time_limit` (seconds) stops the deepening, the answer is the win already found, with
     loss_reason bit NOT_BEST (a win, not proven the shortest), as keep-most reports a win
-    not proven the best. With a time limit the deepening runs in rounds of a growing node
-    budget (100,000 positions, doubling) and looks at the clock between rounds.
+    not proven the best. The deepening pauses every PAUSE_STEP positions, to look at the
+    clock and to let Ctrl-C through, and resumes exactly.
     """
     t0 = time.perf_counter()
     first = solve_state(
@@ -733,8 +733,9 @@ def solve_shortest(
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     root = to_kernel_state(state)
     left = max(1, node_limit - first.nodes)
-    budget = left if time_limit is None else min(left, 100_000)
-    spent = 0
+    ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    gen = _next_gen()
+    pause_at = PAUSE_STEP
     while True:
         code, nodes, reasons, turns, last_gen = K.shortest(
             root,
@@ -743,8 +744,8 @@ def solve_shortest(
             index,
             entries,
             tdepth,
-            _next_gen(),
-            budget,
+            gen,
+            left,
             len(first.solution),
             states,
             fch,
@@ -756,14 +757,16 @@ def solve_shortest(
             buf,
             tmp,
             cs,
+            ctl,
+            pause_at,
         )
         _TABLE.gen = _TABLE_B.gen = int(last_gen)
-        spent += int(nodes)
-        if code == K.CODE_WIN or budget >= left:
+        if code != K.CODE_PAUSED:
             break
-        if time.perf_counter() - t0 > time_limit:
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
             break
-        budget = min(left, 2 * budget)
+        pause_at = int(nodes) + PAUSE_STEP
+    spent = int(nodes)
     if code != K.CODE_WIN:  # the win already found, not proven the shortest
         res = SolveResult(
             "win",
