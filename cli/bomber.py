@@ -248,14 +248,14 @@ def play(
     by_role = parse_agents(agents)
     _check_seed(seed)
     if games < 1:
-        raise BadInput(f"game count {games} is not positive; expected 1 or more")
+        raise BadInput(f"--games {games} is not positive; expected 1 or more")
     all_random = set(by_role.values()) == {"random"}
     if engine == "kernel" and not all_random:
         raise BadInput(f"--engine kernel plays random agents only; got --agents {agents!r}")
     use_kernel = engine == "kernel" or (engine == "auto" and all_random)
     if games > MAX_PLAY_GAMES:
         raise BadInput(
-            f"game count {games:,} too large for play; expected at most {MAX_PLAY_GAMES:,} "
+            f"--games {games:,} is too many for play; expected at most {MAX_PLAY_GAMES:,} "
             "(use `bombsolve bomber study` for longer runs)"
         )
     if use_kernel:
@@ -577,7 +577,7 @@ def study(
     _check_seed(seed)
     label = agents_label(parse_agents(agents))
     if games < 1:
-        raise BadInput(f"game count {games} is not positive; expected 1 or more")
+        raise BadInput(f"--games {games} is not positive; expected 1 or more")
     # --games is per cell; the study (and its identity) counts the games over all rows
     st = make_study(part, agents, games * len(conds), seed, chunk_size, players, rules_obj)
     from bombsolve.cli.warmup import ensure_compiled

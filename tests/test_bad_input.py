@@ -232,7 +232,7 @@ OPTIONS = [
     (["dragon", "play", "--players", "7"], ["player count 7"]),
     (["dragon", "play", "--games", "0"], ["--games"]),
     (["bomber", "play", "--players", "2"], ["player count 2"]),
-    (["bomber", "play", "--games", "-1"], ["game count -1"]),
+    (["bomber", "play", "--games", "-1"], ["--games -1 is not positive"]),
 ]
 
 

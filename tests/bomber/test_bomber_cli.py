@@ -141,7 +141,7 @@ BAD = [
     (["play", "--games", "0"], "not positive"),
     (["play", "--seed", "-1"], "seed -1"),
     (["play", "--seed", str(2**64), "-n", "1"], "out of range"),
-    (["play", "-n", "10000000000"], "too large for play"),
+    (["play", "-n", "10000000000"], "is too many for play"),
     (["play", "--engine", "kernel", "--agents", "heuristic"], "random agents only"),
     (["play", "--players", "five"], "five"),
     (["replay", "--seed", "1", "--players", "9"], "player count 9"),
