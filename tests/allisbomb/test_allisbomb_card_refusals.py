@@ -450,3 +450,23 @@ def test_a_sweep_of_several_configurations_warns_once_and_honours_allow_nonstand
     warnings = [x for x in r.output.splitlines() if x.startswith("warning: ")]
     assert len(warnings) == len(set(warnings)) >= 1, warnings
     assert all("1 JOKER card" in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["allisbomb", "cards", "check", "-"],
+        ["allisbomb", "--cards", "-", "--seed", "1"],
+        ["allisbomb", "sweep", "--cards", "-", "--deals", "2", "--out", "never"],
+    ],
+)
+def test_a_card_file_from_standard_input_is_refused_in_one_line(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, args, input=BASE)
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert lines == [
+        "bombsolve: card file '-': card files are read from their path, not standard input; "
+        "expected a file's path (save the cards to a file first)"
+    ]
+    assert not any(tmp_path.iterdir())

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.cards.config import Options, refuse_standard_input
 from bombsolve.solvers.allisbomb.cards.slips import slips
 from bombsolve.solvers.allisbomb.cards.standard import breaches
 from bombsolve.solvers.common.errors import BadInput, nearest
@@ -828,6 +828,7 @@ def load_card_file(path: Path) -> CardFile:
 
     The parse is cached by the file's text, not its modification time: an edit saved within
     the same second (or a file copied with its old time) is read as written."""
+    refuse_standard_input(path)
     path = Path(path)
     if not path.exists():
         raise BadInput(f"card file {str(path)!r} not found")

@@ -46,6 +46,17 @@ DEFAULT_CARDS = "standin-v2"
 UNVERSIONED_CARDS = "standin-v1"
 
 
+def refuse_standard_input(path: str | Path) -> None:
+    """Raise BadInput for a card file given as ``-``: a card file is named in results and
+    read again (by a study's workers, by a play session's re-checks), and standard input
+    can be read only once."""
+    if str(path) == STDIO:
+        raise BadInput(
+            "card file '-': card files are read from their path, not standard input; "
+            "expected a file's path (save the cards to a file first)"
+        )
+
+
 def cards_option(text: str | Path | None) -> dict[str, object]:
     """`--cards` as `Options` fields: a stand-in set version by name, or a card file.
 
@@ -60,6 +71,7 @@ def cards_option(text: str | Path | None) -> dict[str, object]:
     value = str(text)
     if value in CARD_VERSIONS:
         return {"cards_version": value, "cards_file": None}
+    refuse_standard_input(value)
     path = Path(value)
     if not path.exists() and path.suffix.lower() != ".toml" and len(path.parts) == 1:
         raise BadInput(
@@ -221,6 +233,8 @@ class Options:
             )
         if self.cards_version not in CARD_VERSIONS:
             raise unknown("card set", self.cards_version, CARD_VERSIONS)
+        if self.cards_file is not None:
+            refuse_standard_input(self.cards_file)
         if self.cards_file is not None and not Path(self.cards_file).exists():
             raise BadInput(f"card file {str(self.cards_file)!r} not found")
         return self
