@@ -961,7 +961,9 @@ def run_study(
             finally:
                 # A stop signal can land between a temporary's creation and the clean-up
                 # that guards it; the lock is still held, so no other run's file is taken.
-                _remove_stale_temporaries(out)
+                # (Never in place of the exception that ends the run.)
+                with contextlib.suppress(OSError):
+                    _remove_stale_temporaries(out)
     finally:
         if client is not None:
             client.close()
