@@ -106,3 +106,29 @@ def test_the_deepening_pauses_and_resumes_exactly(monkeypatch):
     monkeypatch.setattr(K, "shortest", pressed_on_the_third_call)
     with pytest.raises(KeyboardInterrupt):
         S.solve_shortest(state, 10**7, None, check=True)
+
+
+def test_a_stop_just_after_a_call_leaves_no_table_stamp_for_later_searches(monkeypatch):
+    """Ctrl-C raised as `kernel.shortest` or `kernel.solve_many` returns (before Python
+    hears the last generation stamp it used) must not leave entries whose stamps a later
+    search in the same process (a play session's) takes for its own."""
+    import bombsolve.solvers.allisbomb.kernel.kernel as K
+    import bombsolve.solvers.allisbomb.search.solver as S
+
+    cfg = Options(cards_version="standin-v1")
+    state = new_game(cfg, np.random.default_rng(10).permutation(18).tolist())
+    for name, run in (
+        ("shortest", lambda: S.solve_shortest(state, 10**7, None, check=False)),
+        ("solve_many", lambda: S.solve_batch(cfg, np.stack([np.arange(18)] * 3))),
+    ):
+        real, used = getattr(K, name), []
+
+        def stopped_on_return(*args, real=real, used=used, name=name):
+            out = real(*args)
+            used.append(int(out[-1]) if name == "shortest" else int(out))
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(K, name, stopped_on_return)
+        with pytest.raises(KeyboardInterrupt):
+            run()
+        assert used and min(S._TABLE.gen, S._TABLE_B.gen) >= used[-1], name

@@ -243,6 +243,22 @@ def _next_gen() -> int:
     return gen
 
 
+def _reserve_gens(k: int) -> int:
+    """Count `k` generation stamps as used before a search that stamps entries with them one
+    after another (kernel.solve_many: one a deal; kernel.shortest: one a depth limit) and
+    tells its last only when it returns: a Ctrl-C raised just after that return, before the
+    counters heard it, would otherwise leave entries whose stamps a later search in this
+    process (a play session's) takes for its own. Returns the stamp the search counts from
+    (its first is one more); the kernel's own wrap-around is then never reached."""
+    start = max(_TABLE.gen, _TABLE_B.gen)
+    if start + k >= 2**32 - 1:
+        _TABLE.index_buf[:] = 0
+        _TABLE_B.index_buf[:] = 0
+        start = 0
+    _TABLE.gen = _TABLE_B.gen = start + k
+    return start
+
+
 #: Positions each order searches before the first switch (then doubling).
 PORTFOLIO_FIRST = 1000
 #: On a card set with the extended vocabulary, the share of the node limit the portfolio
@@ -298,14 +314,15 @@ def solve_batch(
     p = c.prog
     widening = portfolio and p.extended and node_limit >= 2 * WIDEN_AFTER
     first_limit = node_limit // WIDEN_AFTER if widening else node_limit
-    _TABLE.gen = _TABLE_B.gen = K.solve_many(
+    start = _reserve_gens(m)
+    K.solve_many(
         decks,
         p.n,
         config.players,
         *c.rule_args,
         index,
         entries,
-        max(_TABLE.gen, _TABLE_B.gen),
+        start,
         first_limit,
         MAX_DEPTH,
         out["code"],
@@ -734,10 +751,10 @@ def solve_shortest(
     root = to_kernel_state(state)
     left = max(1, node_limit - first.nodes)
     ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-    gen = _next_gen()
+    gen = _reserve_gens(len(first.solution) + 1)
     pause_at = PAUSE_STEP
     while True:
-        code, nodes, reasons, turns, last_gen = K.shortest(
+        code, nodes, reasons, turns, _last = K.shortest(
             root,
             n,
             *c.rule_args,
@@ -760,7 +777,6 @@ def solve_shortest(
             ctl,
             pause_at,
         )
-        _TABLE.gen = _TABLE_B.gen = int(last_gen)
         if code != K.CODE_PAUSED:
             break
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
