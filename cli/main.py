@@ -66,6 +66,11 @@ def _restore_signals(replaced: dict[int, object]) -> None:
         signal.signal(signum, handler)
 
 
+#: What click (8.2 on) raises for a group given no command; click 8.1 printed the help
+#: itself, with exit 0 (a class no exception is, there).
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", type("_Never", (Exception,), {}))
+
+
 class _Interrupted(Exception):
     """Ctrl-C (or `Terminated`), carried past click (which would turn KeyboardInterrupt
     into exit 1)."""
@@ -219,6 +224,11 @@ class BombsolveGroup(click.Group):
                 _exit_interrupted(getattr(exc.__context__, "signum", signal.SIGINT))
             click.echo("bombsolve: aborted", err=True)
             sys.exit(1)
+        except _NO_ARGS_IS_HELP as exc:
+            # A game's name alone (or bombsolve alone) asks what it can do: its help, as
+            # `bombsolve allisbomb` alone prints it, not an error.
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
         except click.UsageError as exc:
             click.echo(f"bombsolve: {exc.format_message()}", err=True)
             sys.exit(2)

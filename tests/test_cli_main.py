@@ -14,6 +14,14 @@ def test_help_lists_every_game():
         assert game in result.output
 
 
+def test_a_group_alone_prints_its_help_as_allisbomb_alone_does():
+    for args in ([], ["bombastic"], ["dragon"], ["bomber"], ["allisbomb"]):
+        result = CliRunner().invoke(cli, args, prog_name="bombsolve")
+        assert result.exit_code == 0, (args, result.output)
+        assert result.stdout.startswith(f"Usage: bombsolve {' '.join(args)}".rstrip()), args
+        assert result.stderr == "", args
+
+
 def test_unknown_command_is_one_line_exit_2():
     result = CliRunner().invoke(cli, ["nosuchgame"])
     assert result.exit_code == 2
