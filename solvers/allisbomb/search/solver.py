@@ -234,13 +234,7 @@ _TABLE_B = _Table()
 def _next_gen() -> int:
     """A generation stamp newer than every entry of both tables (one counter for both,
     never reset when a table is reallocated, so no stale entry can look current)."""
-    gen = max(_TABLE.gen, _TABLE_B.gen) + 1
-    if gen >= 2**32 - 1:
-        _TABLE.index_buf[:] = 0
-        _TABLE_B.index_buf[:] = 0
-        gen = 1
-    _TABLE.gen = _TABLE_B.gen = gen
-    return gen
+    return _reserve_gens(1) + 1
 
 
 def _reserve_gens(k: int) -> int:
@@ -249,7 +243,8 @@ def _reserve_gens(k: int) -> int:
     tells its last only when it returns: a Ctrl-C raised just after that return, before the
     counters heard it, would otherwise leave entries whose stamps a later search in this
     process (a play session's) takes for its own. Returns the stamp the search counts from
-    (its first is one more); the kernel's own wrap-around is then never reached."""
+    (its first is one more); the kernel's own wrap-around is then never reached. Both
+    tables are cleared when the 32-bit stamps would run out."""
     start = max(_TABLE.gen, _TABLE_B.gen)
     if start + k >= 2**32 - 1:
         _TABLE.index_buf[:] = 0
