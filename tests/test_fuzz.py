@@ -644,6 +644,28 @@ def test_resume_removes_its_own_stale_temporaries_only(clean_study, tmp_path):
     assert all(p.exists() for p in kept)
 
 
+def test_a_stop_signal_during_a_chunk_write_is_not_lost_in_a_finalizer(tmp_path, monkeypatch):
+    # The signal lands while PyArrow's ParquetWriter.__del__ runs (it does in every write):
+    # an exception raised there is printed and dropped by Python, and the study ran on.
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, stop)
+    real_del = pq.ParquetWriter.__del__
+
+    def finalizer(self):
+        os.kill(os.getpid(), signal.SIGTERM)
+        real_del(self)
+
+    monkeypatch.setattr(pq.ParquetWriter, "__del__", finalizer)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_study(_study(), tmp_path / "s", workers=1, progress=False)
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert not list((tmp_path / "s").rglob("*.tmp"))
+
+
 def test_a_stop_the_instant_a_chunk_file_is_made_leaves_no_temporary(tmp_path, monkeypatch):
     # The stop lands after the temporary exists and before its writer could know its name:
     # only the study's own clean-up on the way out can find it.

@@ -1052,9 +1052,13 @@ def _run_locked(
         return study.progress_fn(pd.concat(list(done.values()), ignore_index=True))
 
     def finish(chunk: ChunkSpec, df: pd.DataFrame) -> None:
-        if not written[0]:
-            write_manifest()
-        _write_chunk(out, chunk, df, ident)
+        # Stop signals wait for the files to be written: a handler's exception raised
+        # inside a library's finalizer (PyArrow's ParquetWriter.__del__ runs in every
+        # write) is printed and dropped by Python, and the study would run on.
+        with _signals_held():
+            if not written[0]:
+                write_manifest()
+            _write_chunk(out, chunk, df, ident)
         done[chunk.index] = df
         run["chunks_computed"] += 1
         report.update(1, len(chunk), estimate if study.progress_fn is not None else None)
@@ -1357,6 +1361,17 @@ def _worker_init(parent_pid: int) -> None:
 #: The signals that stop a study (Ctrl-C, and SIGTERM and SIGHUP as the command line
 #: handles them): a terminal or a job control sends them to the whole process group.
 _STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold back `_STOP_SIGNALS` for a short piece of work; one that came meanwhile is
+    handled as the block ends, in this code."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 @contextlib.contextmanager
