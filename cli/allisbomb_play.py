@@ -17,6 +17,7 @@ import time
 import click
 
 from bombsolve.cli.allisbomb import allisbomb, banner, game_options, kernel_parts, start_position
+from bombsolve.solvers.common import stopping
 from bombsolve.solvers.common.errors import BadInput
 
 #: The commands besides a move, with what `help` says of them.
@@ -75,7 +76,8 @@ class _Loop:
 
         try:
             self.verdicts = self.s.move_verdicts(progress=progress)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            stopping.handled(exc)
             self.verdicts = self.s.move_verdicts(search=False)
             click.echo("", err=True)
             click.echo(
@@ -338,7 +340,8 @@ def run_session(session) -> None:
         except EOFError:
             click.echo("end of input: session ended")
             return
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            stopping.handled(exc)
             click.echo("\n(Ctrl-C stops a search; 'quit' ends the session)")
             continue
         try:

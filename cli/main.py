@@ -19,6 +19,7 @@ import sys
 
 import click
 
+from bombsolve.solvers.common import stopping
 from bombsolve.solvers.common.errors import BadInput
 from bombsolve.solvers.common.files import NO_ROOM, OutputFailed, no_room_reason
 from bombsolve.solvers.common.version import version_text
@@ -32,28 +33,36 @@ EXIT_IOERR = 74
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
-class Terminated(KeyboardInterrupt):
+class Terminated(stopping.Stopped):
     """SIGTERM or SIGHUP, raised where the program is, so that every clean-up Ctrl-C runs
     (a pool's workers stopped, a temporary file removed) runs for it too."""
 
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
 
 def _raise_terminated(signum: int, _frame) -> None:
+    stopping.request(signum)  # for a finalizer that would swallow the exception
     raise Terminated(signum)
 
 
+def _raise_interrupt(signum: int, _frame) -> None:
+    stopping.request(signum)
+    raise KeyboardInterrupt
+
+
 def _handle_stop_signals() -> dict[int, object]:
-    """Raise `Terminated` on SIGTERM and SIGHUP (a signal handler can be set only in the
+    """Raise `Terminated` on SIGTERM and SIGHUP, and KeyboardInterrupt on Ctrl-C as
+    Python does, each also recorded in `stopping` (a signal handler can be set only in the
     main thread; elsewhere, as in a test's thread, the defaults stay); returns the handlers
     replaced, for `_restore_signals` once the command is over."""
+    stopping.clear()
     replaced: dict[int, object] = {}
-    for signum in STOP_SIGNALS:
+    defaults = {signal.SIGINT: signal.default_int_handler} | dict.fromkeys(
+        STOP_SIGNALS, signal.SIG_DFL
+    )
+    for signum, default in defaults.items():
         try:
-            if signal.getsignal(signum) is signal.SIG_DFL:
-                replaced[signum] = signal.signal(signum, _raise_terminated)
+            if signal.getsignal(signum) is default:
+                handler = _raise_interrupt if signum == signal.SIGINT else _raise_terminated
+                replaced[signum] = signal.signal(signum, handler)
         except ValueError:
             break
     return replaced
@@ -64,6 +73,7 @@ def _restore_signals(replaced: dict[int, object]) -> None:
     in-process (a test, a notebook) keeps its own SIGTERM and SIGHUP afterwards."""
     for signum, handler in replaced.items():
         signal.signal(signum, handler)
+    stopping.clear()
 
 
 #: What click (8.2 on) raises for a group given no command; click 8.1 printed the help

@@ -1,6 +1,7 @@
 """The root command: help, version, and the bad-input contract (one line, exit 2)."""
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from bombsolve.cli.main import cli
@@ -88,3 +89,24 @@ def test_a_command_run_in_process_gives_back_sigterm_and_sighup():
     before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
     assert CliRunner().invoke(cli, ["--version"]).exit_code == 0
     assert {s: signal.getsignal(s) for s in before} == before
+
+
+def test_a_session_that_goes_on_after_ctrl_c_forgets_it_but_not_sigterm():
+    """A play session goes on after Ctrl-C stops its search; SIGTERM still ends it."""
+    import signal
+
+    from bombsolve.cli.main import Terminated
+    from bombsolve.solvers.common import stopping
+
+    try:
+        stopping.request(signal.SIGINT)
+        stopping.handled(KeyboardInterrupt())
+        assert stopping.pending() is None
+        stopping.check()  # nothing left to raise
+        stopping.request(signal.SIGTERM)
+        with pytest.raises(Terminated):
+            stopping.handled(Terminated(signal.SIGTERM))
+        with pytest.raises(stopping.Stopped):
+            stopping.check()
+    finally:
+        stopping.clear()

@@ -666,6 +666,50 @@ def test_a_stop_signal_during_a_chunk_write_is_not_lost_in_a_finalizer(tmp_path,
     assert not list((tmp_path / "s").rglob("*.tmp"))
 
 
+class _SignalsInFinalizer:
+    """Sends `signum` to this process from its finalizer, where Python prints and drops
+    the exception the command line's handler raises."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), self.signum)
+
+
+def _chunk_with_a_swallowed_stop(params, chunk):
+    if chunk.index == 1:
+        _SignalsInFinalizer(params["signum"])  # dropped at once: its finalizer runs here
+    return coin_chunk(params, chunk)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_signal_whose_exception_a_finalizer_swallowed_still_stops_the_study(
+    tmp_path, signum
+):
+    # The command line's handlers raise where the main thread is; inside a finalizer (a
+    # library's, a future's) the exception is lost, and the study ran all its chunks.
+    from bombsolve.cli.main import _handle_stop_signals, _restore_signals
+    from bombsolve.solvers.common import stopping
+
+    study = Study(
+        "toy.coin", {"p": 0.3, "signum": int(signum)}, 30, 7, _chunk_with_a_swallowed_stop, 5
+    )
+    replaced = _handle_stop_signals()
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:
+            run_study(study, tmp_path / "s", workers=1, progress=False)
+    finally:
+        _restore_signals(replaced)
+    assert getattr(caught.value, "signum", signal.SIGINT) == signum
+    # It stopped after the chunk that met the signal, which is kept for the re-run.
+    assert sorted(p.name for p in (tmp_path / "s" / "chunks").glob("*.parquet")) == [
+        "chunk-000000.parquet",
+        "chunk-000001.parquet",
+    ]
+    assert stopping.pending() is None  # the command is over: the next starts afresh
+
+
 def test_a_stop_the_instant_a_chunk_file_is_made_leaves_no_temporary(tmp_path, monkeypatch):
     # The stop lands after the temporary exists and before its writer could know its name:
     # only the study's own clean-up on the way out can find it.

@@ -73,6 +73,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from bombsolve.solvers import __version__
+from bombsolve.solvers.common import stopping
 from bombsolve.solvers.common.errors import BadInput
 from bombsolve.solvers.common.files import atomic_path, file_kind, read_input, write_text_atomic
 from bombsolve.solvers.common.host import host_info
@@ -1062,9 +1063,13 @@ def _run_locked(
         done[chunk.index] = df
         run["chunks_computed"] += 1
         report.update(1, len(chunk), estimate if study.progress_fn is not None else None)
+        # A stop whose exception a finalizer swallowed (in a chunk, in a pool's or Dask's
+        # machinery) is raised here, once the chunk is kept.
+        stopping.check()
 
     ok = False
     try:
+        stopping.check()
         if n_todo:
             if client is not None:
                 _run_dask(study, todo, client, finish, deadline)
@@ -1543,6 +1548,7 @@ def _run_dask(
                 kept += 1
                 if not _spent(deadline):
                     submit()
+            stopping.check()  # (as `finish` does, for a poll in which nothing finished)
             if done:
                 alone_since = None
                 continue

@@ -181,11 +181,13 @@ def test_searches_pause_and_resume_exactly(monkeypatch):
     import bombsolve.solvers.allisbomb.search.solver as S
 
     cfg = Options()
+    decks = shuffles(18, 6, np.random.default_rng(5))
+    # (the batches first: compiled while `kernel.dfs` is wrapped, Numba would find a
+    # Python function where the kernel calls it)
+    batches = {p: solve_batch(cfg, decks, node_limit=50_000, portfolio=p) for p in (False, True)}
     monkeypatch.setattr(S, "PAUSE_STEP", 37)
     spans = _spans(monkeypatch)
-    decks = shuffles(18, 6, np.random.default_rng(5))
-    for portfolio in (False, True):
-        batch = solve_batch(cfg, decks, node_limit=50_000, portfolio=portfolio)
+    for portfolio, batch in batches.items():
         for i, deck in enumerate(decks):
             # (a time limit runs the plain search: the portfolio's schedule is in positions)
             for time_limit in (None,) if portfolio else (None, 1e9):
@@ -221,6 +223,35 @@ def test_ctrl_c_during_a_long_search_is_raised_at_the_next_pause(monkeypatch, po
     with pytest.raises(KeyboardInterrupt):
         solve(Options(expansions=("all",)), deck, node_limit=10**9, portfolio=portfolio)
     assert len(spans) == 2 and max(spans) <= 50
+
+
+@pytest.mark.parametrize("portfolio", [False, True])
+def test_a_stop_a_finalizer_swallowed_is_raised_at_the_next_pause(monkeypatch, portfolio):
+    """A stop signal recorded (`stopping`) but whose exception was lost is raised again at
+    the search's next pause, with its signal."""
+    import signal
+
+    import bombsolve.solvers.allisbomb.kernel.kernel as K
+    import bombsolve.solvers.allisbomb.search.solver as S
+    from bombsolve.solvers.common import stopping
+
+    monkeypatch.setattr(S, "PAUSE_STEP", 50)
+    spans = _spans(monkeypatch)
+    counted = K.dfs
+
+    def stopped_during_the_second_call(*args):
+        if len(spans) == 1:
+            stopping.request(signal.SIGTERM)
+        return counted(*args)
+
+    monkeypatch.setattr(K, "dfs", stopped_during_the_second_call)
+    deck = np.random.default_rng(0).permutation(19)
+    try:
+        with pytest.raises(stopping.Stopped) as caught:
+            solve(Options(expansions=("all",)), deck, node_limit=10**9, portfolio=portfolio)
+    finally:
+        stopping.clear()
+    assert caught.value.signum == signal.SIGTERM and len(spans) == 2
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,7 @@ from bombsolve.solvers.allisbomb.kernel.program import Program, compiled_program
 from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, State, new_game
 from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
 from bombsolve.solvers.allisbomb.search.widen import WIDEN_FIRST, WIDEN_LEVELS, Widened, widen
+from bombsolve.solvers.common import stopping
 from bombsolve.solvers.common.errors import BadInput
 
 OUTCOME_NAMES = {K.CODE_WIN: "win", K.CODE_LOSS: "loss", K.CODE_UNDECIDED: "undecided"}
@@ -473,6 +474,7 @@ def _solve_root(
             else:
                 code = K.CODE_UNDECIDED
             break
+        stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
         pause_at = int(nodes) + PAUSE_STEP
     return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
 
@@ -570,6 +572,7 @@ def run_portfolio(
                 )
                 if code != K.CODE_PAUSED or nodes[which] >= budget:
                     break
+                stopping.check()
             if code == K.CODE_UNDECIDED:  # its share of the limit is spent; the other goes on
                 alive[which] = False
             elif code != K.CODE_PAUSED:
@@ -776,6 +779,7 @@ def solve_shortest(
             break
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             break
+        stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
         pause_at = int(nodes) + PAUSE_STEP
     spent = int(nodes)
     if code != K.CODE_WIN:  # the win already found, not proven the shortest
