@@ -354,7 +354,6 @@ def test_scheduler_lost_mid_command_is_one_line(tmp_path):
 def test_tls_scheduler_of_the_configuration_is_reached(tmp_path):
     """The bounded first question to the scheduler goes with the TLS settings of Dask's
     configuration, as Dask's client does: an encrypted cluster still runs the study."""
-    pytest.importorskip("cryptography")  # (what Security.temporary makes certificates with)
     import dask
     from distributed.security import Security
 
