@@ -710,6 +710,25 @@ def test_a_stop_signal_whose_exception_a_finalizer_swallowed_still_stops_the_stu
     assert stopping.pending() is None  # the command is over: the next starts afresh
 
 
+def test_a_swallowed_stop_ends_a_pool_study_while_its_chunks_still_run(tmp_path):
+    # Recorded and lost while the pool's workers compute chunks of half a minute: the
+    # study stops at its next look, not when a chunk ends.
+    from bombsolve.solvers.common import stopping
+
+    study = Study("toy.coin", {"p": 0.3, "sleep": 30.0}, 30, 7, coin_chunk, 10)
+    timer = threading.Timer(0.5, stopping.request, args=(signal.SIGTERM,))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(stopping.Stopped):
+            run_study(study, tmp_path / "s", workers=2, progress=False)
+    finally:
+        timer.cancel()
+        stopping.clear()
+    assert time.monotonic() - start < 20
+    assert not list((tmp_path / "s").rglob("*.parquet"))
+
+
 def test_a_stop_the_instant_a_chunk_file_is_made_leaves_no_temporary(tmp_path, monkeypatch):
     # The stop lands after the temporary exists and before its writer could know its name:
     # only the study's own clean-up on the way out can find it.

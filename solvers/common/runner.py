@@ -1416,6 +1416,11 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
             proc.join(timeout=5)
 
 
+#: Seconds between two looks at a stop signal a finalizer swallowed (`stopping`) while a
+#: pool's workers compute.
+_POOL_POLL = 0.5
+
+
 def _run_pool(
     study: Study,
     todo: Iterable[ChunkSpec],
@@ -1448,7 +1453,8 @@ def _run_pool(
         with _stop_signals_blocked():  # the workers start on the first submit
             top_up()
         while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, timeout=_POOL_POLL, return_when=FIRST_COMPLETED)
+            stopping.check()  # (as `finish` does, while the workers' chunks run on)
             for fut in finished:
                 chunk = pending.pop(fut)
                 finish(chunk, fut.result())
