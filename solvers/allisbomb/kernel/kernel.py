@@ -891,10 +891,15 @@ def _exchange(s, b, n, card, steps, si, players, ch, chk, cs, buf, tmp):
         return 0
     x = buf[r]
     zx = _zone(b, n, x)
-    if zx == DECK or zx == DISCARD:
-        b[_byte_of(b, n, x, zx)] = card
-    if zc == DECK or zc == DISCARD:
-        b[_byte_of(b, n, card, zc)] = x
+    # Both places found before either is written: when the two cards lie in one zone (the
+    # played card put into the DISCARD PILE by an earlier step), the second search would
+    # find the card just written in the first place and undo the trade.
+    jx = _byte_of(b, n, x, zx) if zx == DECK or zx == DISCARD else -1
+    jc = _byte_of(b, n, card, zc) if zc == DECK or zc == DISCARD else -1
+    if jx >= 0:
+        b[jx] = card
+    if jc >= 0:
+        b[jc] = x
     to = zc
     if zc == PLAY and steps[si, 15] == 1:
         to = EQUIP0 + (b[2 * n + 1] & 1)
