@@ -5,6 +5,9 @@ uses the whole effect vocabulary; `differential` solves seeded deals of such fil
 kernel (plain and portfolio searches, one call and the batch) and the reference search and
 returns the cases that disagree. Run as a script (`python tests/allisbomb/odd_sets.py DIR`)
 it prints one line `ok N` or the disagreements, for a subprocess under NUMBA_BOUNDSCHECK=1.
+Given a first seed and a number of files (`... DIR 200000 400`: 4,000 deals, some ten
+minutes of one core) it searches fresh files beyond the tests' seeds; each disagreement
+names its file in DIR, which stays for the re-run.
 """
 
 from __future__ import annotations
@@ -378,5 +381,7 @@ def differential(
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
     folder = Path(sys.argv[1])
-    found = differential(folder)
+    seed0 = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    files = int(sys.argv[3]) if len(sys.argv) > 3 else 12
+    found = differential(folder, files=files, seed0=seed0)
     print("\n".join(found) if found else f"ok {len(list(folder.glob('odd*.toml')))}")
