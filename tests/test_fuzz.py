@@ -684,6 +684,8 @@ def _chunk_with_a_swallowed_stop(params, chunk):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+# (the exception the finalizer drops is the point: Python reports it as unraisable)
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_stop_signal_whose_exception_a_finalizer_swallowed_still_stops_the_study(
     tmp_path, signum
 ):
