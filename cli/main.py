@@ -104,6 +104,12 @@ def _study_started() -> bool:
     return runner is not None and runner.study_started()
 
 
+def _forget_studies_started() -> None:
+    runner = sys.modules.get("bombsolve.solvers.common.runner")  # (not imported: none ran)
+    if runner is not None:
+        runner.forget_studies_started()
+
+
 def _interrupted_message(signum: int = signal.SIGINT) -> str:
     what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
     if _study_started():
@@ -202,6 +208,7 @@ class BombsolveGroup(click.Group):
             ) from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        _forget_studies_started()
         replaced = _handle_stop_signals()
         try:
             return self._main(args, prog_name, complete_var, standalone_mode, **extra)

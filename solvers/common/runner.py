@@ -105,13 +105,22 @@ _COMMAND_WAIT: contextvars.ContextVar[bool] = contextvars.ContextVar(
 _COMMAND_SCHEDULER_WAIT: contextvars.ContextVar[float | None] = contextvars.ContextVar(
     "bombsolve_scheduler_wait", default=None
 )
-#: Set once a study has started writing its folder: Ctrl-C can then say "re-run to resume".
-_STUDY_STARTED = threading.Event()
+#: The folders this process has started writing studies into: while one of them still
+#: holds its manifest, Ctrl-C can say "re-run to resume".
+_STUDIES_STARTED: list[Path] = []
 
 
 def study_started() -> bool:
-    """True once this process has written a study folder that the same command resumes."""
-    return _STUDY_STARTED.is_set()
+    """True if this process has written a study folder that the same command resumes: one
+    that is still there (a play command's games run in a temporary folder, removed on the
+    way out, which no re-run finds)."""
+    return any((folder / MANIFEST).is_file() for folder in _STUDIES_STARTED)
+
+
+def forget_studies_started() -> None:
+    """Start a new command's count of `study_started` (commands run in one process, as a
+    test or a notebook runs them, each say only what their own studies resume)."""
+    _STUDIES_STARTED.clear()
 
 
 @contextlib.contextmanager
@@ -1036,7 +1045,8 @@ def _run_locked(
     def write_manifest() -> None:
         _write_manifest(out, manifest)
         written[0] = True
-        _STUDY_STARTED.set()
+        if out not in _STUDIES_STARTED:
+            _STUDIES_STARTED.append(out)
         made.clear()  # the folder now holds a study: keep it
 
     with _stop_signals_blocked():

@@ -442,6 +442,29 @@ def test_ctrl_c_outside_a_study_exits_130(tmp_path):
     assert text.strip().splitlines()[-1] == "bombsolve: interrupted"
 
 
+def _stopped_at_the_second_chunk(params, chunk):
+    if chunk.index == 1:
+        raise KeyboardInterrupt
+    return coin_chunk(params, chunk)
+
+
+def test_a_stop_says_re_run_to_resume_only_where_a_re_run_finds_the_folder(tmp_path, monkeypatch):
+    # A play command's games run on the runner in a temporary folder, removed on the way
+    # out: no re-run resumes them. A study with --out keeps its folder.
+    from bombsolve.cli.common import run_play_games
+    from bombsolve.cli.main import _interrupted_message
+    from bombsolve.solvers.common import runner
+
+    monkeypatch.setattr(runner, "_STUDIES_STARTED", [])
+    study = Study("toy.coin", {"p": 0.3}, 30, 7, _stopped_at_the_second_chunk, 10)
+    with pytest.raises(KeyboardInterrupt):
+        run_play_games(study, workers=1, game="toy")
+    assert _interrupted_message() == "interrupted"
+    with pytest.raises(KeyboardInterrupt):
+        run_study(study, tmp_path / "s", workers=1, progress=False)
+    assert _interrupted_message() == "interrupted; re-run the same command to resume"
+
+
 def test_closed_pipe_exits_quietly():
     shell = f"{sys.executable} -m bombsolve.cli.main dragon replay --seed 1 | head -1; echo ${{PIPESTATUS[0]}}"
     proc = subprocess.run(
