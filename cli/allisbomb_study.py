@@ -235,12 +235,46 @@ def sweep(
     ensure_sweep()  # once here, not in every worker
     ensure_extended(configs)
     click.echo(deals_line(seed, study.chunk_size, len(configs)))
+    before = _rows_before(Path(out))
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
+    if (grew := _grown_line(Path(out), before)) is not None:
+        click.echo(grew, err=True)
     if not no_report:
         _report(Path(out), rows)
-    left = _undecided_left(rows, out, policy is not None, split_depth)
+    left = _undecided_left(rows, out, policy)
     if left:
         click.echo(left, err=True)
+
+
+def _rows_before(out: Path):
+    """The rows a sweep folder holds before a run (None for a new folder or another study),
+    and how often it has grown, for `_grown_line`."""
+    from bombsolve.solvers.common.runner import MANIFEST, load_manifest, load_study
+
+    if not (out / MANIFEST).is_file():
+        return None
+    try:
+        return load_study(out, partial=True), len(load_manifest(out).get("grown", []))
+    except BadInput:
+        return None
+
+
+def _grown_line(out: Path, before) -> str | None:
+    """One line when the run grew the sweep in place and searched on its undecided deals
+    (a higher ceiling or the split): how many decided rows it kept, how many it searched on."""
+    from bombsolve.solvers.common.runner import load_manifest
+
+    if before is None:
+        return None
+    rows, times = before
+    grown = load_manifest(out).get("grown", [])
+    if len(grown) <= times or not grown[-1].get("chunks_redone"):
+        return None
+    open_ = int((rows["outcome"] == "undecided").sum())
+    return (
+        f"grew {out} in place: kept the rows of the {len(rows) - open_:,} deals decided there, "
+        f"searched on the {open_:,} undecided ones"
+    )
 
 
 def _rich_escalation(configs):
@@ -267,28 +301,38 @@ _REPLACED = ("--node-limit", "--out", "--split-depth")
 FEW_LEFT = 10
 
 
-def _undecided_left(rows, out, escalate: bool, split_depth: int | None) -> str | None:
-    """How many deals the sweep left undecided, and the one command that decides them: the
-    same sweep into a folder of its own with the escalation and the split (`escalate`,
-    `split`): a deal decided here is decided again at the same cost, the undecided ones go
-    on past the first limit. The study made here keeps its identity (a new folder). With
-    FEW_LEFT or fewer, a second line gives each one's re-solve alone (`--study DIR --case K
-    --split-depth 4`), which costs only that deal."""
+def _undecided_left(rows, out, policy) -> str | None:
+    """How many deals the sweep left undecided, and the one command that decides them.
+
+    An escalating sweep (`policy`, an `Escalation`) without a split grows in place: the
+    same command with the ceiling raised to `escalate.CEILING` and the split (`--split-depth
+    4`), into the same folder. The runner keeps each chunk's rows, so its decided deals
+    are kept as they are and only the undecided ones are searched on, from the ceiling they
+    reached (`study.sweep_grows`, `Study.keeps_rows`). A one-pass sweep, or one whose
+    ceiling no doubling continues, is made again in a folder of its own, escalated and
+    split: a deal decided here is decided again at the same cost. A sweep already split
+    names each deal's re-solve with a deeper split. With FEW_LEFT or fewer, a second line
+    gives each one's re-solve alone (`--study DIR --case K --split-depth 4`), which costs
+    only that deal."""
     import shlex
+
+    from bombsolve.solvers.allisbomb import CEILING, Escalation
 
     open_ = rows["outcome"] == "undecided"
     und = int(open_.sum())
     if und == 0:
         return None
     head = f"{und:,} of {len(rows):,} deals left undecided"
-    if escalate and split_depth:
+    if policy is not None and policy.split:
         return (
             f"{head} after the escalation and the split; re-solve one with a deeper split: "
             f"bombsolve allisbomb --study {shlex.quote(str(out))} --case K --split-depth "
-            f"{split_depth + 2}"
+            f"{policy.split + 2}"
         )
-    # with --escalate, --node-limit is the ceiling the user chose: kept
-    replaced = _REPLACED[1:] if escalate else _REPLACED
+    ceiling = max(CEILING, policy.ceiling) if policy is not None else CEILING
+    in_place = policy is not None and policy.ceiling in Escalation(policy.first, ceiling).limits()
+    # in place: the same --out; else a folder of its own, whose study keeps its identity
+    replaced = ("--node-limit", "--split-depth") if in_place else _REPLACED
     args, words = [], shlex.split(command_line())[1:]
     skip = False
     for w in words:
@@ -302,12 +346,21 @@ def _undecided_left(rows, out, escalate: bool, split_depth: int | None) -> str |
         args.append(w)
     if "--escalate" not in args:
         args.append("--escalate")
-    args += ["--split-depth", "4", "--out", f"{str(out).rstrip('/')}-decided"]
-    text = f"{head}; to decide them (the same deals, escalated and split): " + shlex.join(
-        ["bombsolve", *args]
-    )
+    if in_place:
+        args += ["--node-limit", str(ceiling), "--split-depth", "4"]
+        text = (
+            f"{head}; to decide them in place (the decided deals are kept, the undecided "
+            f"ones searched on from {policy.ceiling:,} positions up to {ceiling:,}, then "
+            "split): " + shlex.join(["bombsolve", *args])
+        )
+    else:
+        if policy is not None:
+            args += ["--node-limit", str(ceiling)]
+        args += ["--split-depth", "4", "--out", f"{str(out).rstrip('/')}-decided"]
+        text = f"{head}; to decide them (the same deals, escalated and split): " + shlex.join(
+            ["bombsolve", *args]
+        )
     if und <= FEW_LEFT:
-        # the sweep again decides every deal again; a few can be re-solved one by one
         each = [
             shlex.join(
                 ["bombsolve", "allisbomb", "--study", str(out), "--case", str(k)]
@@ -315,7 +368,8 @@ def _undecided_left(rows, out, escalate: bool, split_depth: int | None) -> str |
             )
             for k in rows.loc[open_, "case"].astype(int)
         ]
-        text += "\nor, without the sweep's decided deals again, each alone: " + "; ".join(each)
+        alone = "each alone" if in_place else "without the sweep's decided deals again, each alone"
+        text += f"\nor, {alone}: " + "; ".join(each)
     return text
 
 

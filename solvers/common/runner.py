@@ -27,7 +27,11 @@ A study is a pure function over a chunk of cases. The runner
   for one sitting is computed over several runs (each run is recorded in the manifest);
   ``Study.order`` chooses which chunks go first (results do not depend on it), so that a
   partial study is a fair sample of every part of it, and ``load_study(..., partial=True)``
-  reads what is done.
+  reads what is done;
+- grows a study in place when ``Study.grows`` accepts the new parameters (more cases, or
+  a search given more room): full chunks are kept, and those ``Study.redo`` names are
+  computed again, with their old rows handed to the chunk function
+  (``ChunkSpec.prior``) when ``Study.keeps_rows`` says it keeps what still holds.
 
 Example:
 
@@ -62,7 +66,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context, resource_tracker
 from pathlib import Path
 from typing import Any
@@ -189,6 +193,10 @@ class ChunkSpec:
     start: int
     stop: int
     seed: int
+    #: The rows an earlier version of this study computed for the chunk, when the study
+    #: keeps them (`Study.keeps_rows`) and its `redo` named the chunk: the chunk function
+    #: may keep the ones still right and compute only the others. None otherwise.
+    prior: pd.DataFrame | None = field(default=None, compare=False, repr=False)
 
     @property
     def seed_seq(self) -> np.random.SeedSequence:
@@ -263,6 +271,10 @@ class Study:
     redo: Callable[[Mapping[str, Any], Mapping[str, Any], pd.DataFrame], bool] | None = field(
         default=None, compare=False
     )
+    #: With `redo`: a chunk it names keeps its old rows beside it (`prior_path`) until it
+    #: is computed again, and gets them as `ChunkSpec.prior`, so that its chunk function
+    #: computes only the rows the new parameters change (a sweep: its undecided deals).
+    keeps_rows: bool = field(default=False, compare=False)
     #: Words (option names) for the parameters, for refusals that say what differs.
     words: Mapping[str, str] = field(default_factory=dict, compare=False)
 
@@ -367,6 +379,57 @@ def _now() -> str:
 def chunk_path(out_dir: str | os.PathLike, index: int) -> Path:
     """The file that holds chunk `index` of the study in `out_dir`."""
     return Path(out_dir) / CHUNK_DIR / f"chunk-{index:06d}.parquet"
+
+
+def prior_path(out_dir: str | os.PathLike, index: int) -> Path:
+    """Where chunk `index`'s rows wait while the chunk is computed again (`Study.keeps_rows`)."""
+    return chunk_path(out_dir, index).with_name(f"chunk-{index:06d}.parquet.prior")
+
+
+def _read_prior(out_dir: Path, chunk: ChunkSpec) -> pd.DataFrame | None:
+    """The kept rows of `chunk` (`prior_path`), or None when there are none or they are not
+    whole: the file names the chunk's bounds and its rows' checksum, as a chunk file does."""
+    path = prior_path(out_dir, chunk.index)
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        table = pq.read_table(path)
+        meta = json.loads((table.schema.metadata or {})[_META_KEY])
+        if (meta.get("index"), meta.get("start"), meta.get("stop")) != (
+            chunk.index,
+            chunk.start,
+            chunk.stop,
+        ):
+            return None
+        df = table.to_pandas()
+        if meta.get("sha256") != data_checksum(df):
+            return None
+        return df
+    except Exception:  # noqa: BLE001 - rows that cannot be read are computed again
+        return None
+
+
+def _with_priors(out_dir: Path, todo: Iterable[ChunkSpec]) -> Iterator[ChunkSpec]:
+    """`todo`'s chunks, each with its kept rows (`ChunkSpec.prior`) where it has them."""
+    for chunk in todo:
+        prior = _read_prior(out_dir, chunk)
+        yield chunk if prior is None else replace(chunk, prior=prior)
+
+
+def _drop_spent_priors(out_dir: Path, done: Mapping[int, Any]) -> None:
+    """Remove the kept rows of chunks already computed again (a run stopped between a
+    chunk's file and the removal of its kept rows leaves them)."""
+    folder = out_dir / CHUNK_DIR
+    if not folder.is_dir():
+        return
+    for entry in os.scandir(folder):
+        m = _PRIOR_NAME.fullmatch(entry.name)
+        if m and int(m.group(1)) in done:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry.path)
+
+
+_PRIOR_NAME = re.compile(r"chunk-(\d{6,})\.parquet\.prior")
 
 
 def run_chunk(chunk_fn: ChunkFn, params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
@@ -706,6 +769,9 @@ def _grow_or_refuse(
         if df is not None and len(chunk) == study.chunk_size and not again:
             _write_chunk(out_dir, chunk, df, ident)
             kept += 1
+        elif again and study.keeps_rows and len(chunk) == study.chunk_size:
+            redone += 1
+            os.replace(path, prior_path(out_dir, chunk.index))
         else:
             redone += bool(again)
             path.unlink()
@@ -997,6 +1063,9 @@ def _run_locked(
 ) -> pd.DataFrame:
     done = _done_chunks(out, chunks, ident)
     todo = _todo(chunks, done, study.order)
+    if study.keeps_rows:
+        _drop_spent_priors(out, done)
+        todo = _with_priors(out, todo)
     n_todo = len(chunks) - len(done)
     deadline = None if time_budget is None else time.monotonic() + time_budget
 
@@ -1070,6 +1139,9 @@ def _run_locked(
             if not written[0]:
                 write_manifest()
             _write_chunk(out, chunk, df, ident)
+            if chunk.prior is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    prior_path(out, chunk.index).unlink()
         done[chunk.index] = df
         run["chunks_computed"] += 1
         report.update(1, len(chunk), estimate if study.progress_fn is not None else None)

@@ -48,3 +48,33 @@ def coin_estimate(df: pd.DataFrame) -> str:
     k, n = int(df["win"].sum()), len(df)
     lo, hi = wilson(k, n)
     return f"win {k / max(n, 1):.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def bar_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
+    """A case *clears* the bar ``params['bar']`` when its seeded draw is below it. A study
+    whose bar rises grows in place (`bar_grows`, `bar_redo`): given the chunk's earlier
+    rows (`ChunkSpec.prior`), a case that cleared a lower bar keeps its row (``kept``) and
+    only the others are drawn again, as a sweep searches on only its undecided deals."""
+    prior = {}
+    if chunk.prior is not None:
+        prior = {int(r["case"]): r for r in chunk.prior.to_dict("records") if r["cleared"]}
+    rows = []
+    for case, s in zip(range(chunk.start, chunk.stop), chunk.case_seeds(), strict=True):
+        if case in prior:
+            rows.append({**prior[case], "kept": True})
+            continue
+        u = float(np.random.default_rng(int(s)).random())
+        rows.append({"case": case, "u": u, "cleared": u < float(params["bar"]), "kept": False})
+    return pd.DataFrame(rows)
+
+
+def bar_grows(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
+    """None when the study `new` is `old` with the bar as high or higher."""
+    if new["params"]["bar"] < old["params"]["bar"]:
+        return "the bar does not fall"
+    return None
+
+
+def bar_redo(old: Mapping[str, Any], new: Mapping[str, Any], rows: pd.DataFrame) -> bool:
+    """A chunk with a case below the bar is drawn again when the bar rises."""
+    return new["params"]["bar"] > old["params"]["bar"] and not bool(rows["cleared"].all())

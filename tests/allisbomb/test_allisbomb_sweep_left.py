@@ -1,6 +1,7 @@
 """A sweep that ends with undecided deals says how many, and the one command that decides
-them: the same sweep, escalated and split, into a folder of its own (the study made keeps
-its identity)."""
+them: an escalating sweep grows in place, searching on only its undecided deals; a
+one-pass sweep is made again, escalated and split, into a folder of its own (the study
+made keeps its identity)."""
 
 from __future__ import annotations
 
@@ -50,17 +51,56 @@ def test_undecided_deals_are_counted_and_the_printed_command_decides_them(tmp_pa
     assert load_manifest(out)["identity"] == identity  # the first study is left as it was
 
 
-def test_an_escalated_sweep_keeps_its_ceiling_and_adds_the_split(tmp_path, monkeypatch):
+def test_an_escalated_sweep_is_finished_in_place_searching_only_its_undecided_deals(
+    tmp_path, monkeypatch
+):
+    """The printed command raises the ceiling and adds the split in the same folder: the
+    decided rows are kept, each undecided deal is searched on from the ceiling it reached
+    (no pass below it again), and the rows are those of the same command run afresh."""
+    from bombsolve.solvers.allisbomb import CEILING
+    from bombsolve.solvers.allisbomb.studies import study
+
     out = tmp_path / "e"
-    args = ["allisbomb", "sweep", "--deals", "10", "--seed", "3", "--escalate"]
-    args += ["--first-limit", "5", "--node-limit", "10", "--no-report", "--out", str(out)]
+    args = ["allisbomb", "sweep", "--deals", "12", "--seed", "3", "--escalate"]
+    args += ["--first-limit", "40", "--node-limit", "80", "--chunk-size", "4", "--workers", "1"]
+    args += ["--no-report", "--out", str(out)]
     r = _run(monkeypatch, args)
     assert r.exit_code == 0, r.output
+    before = load_study(out)
+    open_ = before.loc[before["outcome"] == "undecided", "case"].astype(int).tolist()
+    assert 0 < len(open_) < 12
     line = [x for x in r.stderr.splitlines() if "left undecided" in x]
-    assert len(line) == 1, r.stderr
+    assert len(line) == 1 and "in place" in line[0], r.stderr
     cmd = shlex.split(line[0].split(": ", 1)[1])
-    assert cmd[cmd.index("--node-limit") + 1] == "10" and cmd.count("--escalate") == 1
+    assert cmd[cmd.index("--node-limit") + 1] == str(CEILING) and cmd.count("--escalate") == 1
     assert cmd[cmd.index("--split-depth") + 1] == "4"
+    assert cmd[cmd.index("--out") + 1] == str(out)
+
+    calls: list[int] = []
+    real = study.solve_escalating
+
+    def counted(config, decks, policy, **kw):
+        calls.append(kw.get("after", 0))
+        return real(config, decks, policy, **kw)
+
+    monkeypatch.setattr(study, "solve_escalating", counted)
+    r2 = _run(monkeypatch, cmd[1:])
+    assert r2.exit_code == 0, r2.output
+    assert "left undecided" not in r2.stderr
+    grew = f"kept the rows of the {12 - len(open_)} deals decided there, searched on the"
+    assert f"grew {out} in place: {grew} {len(open_)} undecided ones" in r2.stderr, r2.stderr
+    assert calls == [80] * len(open_)  # only the open deals, from their ceiling
+    assert not list((out / "chunks").glob("*.prior"))  # the kept rows are gone once used
+    grown = load_study(out)
+    monkeypatch.setattr(study, "solve_escalating", real)
+    fresh = tmp_path / "fresh"
+    at = cmd.index("--out")
+    r3 = _run(monkeypatch, [*cmd[1:at], *cmd[at + 2 :], "--out", str(fresh)])
+    assert r3.exit_code == 0, r3.output
+    same = [c for c in grown.columns if c != "seconds"]
+    assert grown[same].equals(load_study(fresh)[same])
+    kept = before["outcome"] != "undecided"
+    assert (grown.loc[kept, "seconds"] == before.loc[kept, "seconds"]).all()
 
 
 def test_a_few_undecided_deals_are_named_with_a_re_solve_each(tmp_path, monkeypatch):

@@ -124,6 +124,7 @@ def solve_escalating(
     decks: np.ndarray,
     policy: Escalation = Escalation(),
     first_budget: int = PORTFOLIO_FIRST,
+    after: int = 0,
 ) -> dict[str, np.ndarray]:
     """Decide every row of `decks` (int array [m, n]) under the escalation `policy`.
 
@@ -133,14 +134,23 @@ def solve_escalating(
     'passes', how many passes the deal took part in, and 'split', the children the split
     searched (0 for a deal the passes decided; its 'limit' is then the ceiling and its
     'nodes' include the split's). first_budget as in `solve_batch`.
+
+    `after`: the passes at limits up to it were run before and left every row undecided
+    (an earlier sweep's ceiling, which the policy's passes include): they are not run
+    again, and their positions are not counted here. The rows pass on to the later passes
+    and the split as they would have.
     """
     decks = np.ascontiguousarray(decks, dtype=np.int64)
     m = decks.shape[0]
     out = {k: np.zeros(m, np.int64) for k in ("code", "nodes", "turns", "reason", "limit")}
     out["passes"] = np.zeros(m, np.int64)
     out["split"] = np.zeros(m, np.int64)
+    out["limit"][:] = after
+    out["code"][:] = CODE_UNDECIDED
     todo = np.arange(m)
     for limit in policy.limits():
+        if limit <= after:
+            continue
         if todo.size == 0:
             break
         res = solve_batch(

@@ -281,9 +281,14 @@ def _ceiling_grows(po: Mapping[str, Any], pn: Mapping[str, Any]) -> str | None:
 def sweep_redo(old: Mapping[str, Any], new: Mapping[str, Any], rows: pd.DataFrame) -> bool:
     """Whether a chunk of the sweep `old` is decided again in the sweep `new` that grows it
     (`sweep_grows`): when the ceiling rose, the chunks with an undecided deal (the others'
-    rows are what the new passes give)."""
+    rows are what the new passes give), and every chunk when a split is added (its rows
+    gain the split's column). The runner hands the chunk its rows (`Study.keeps_rows`):
+    only the undecided deals are searched again."""
     eo, en = old["params"].get("escalation"), new["params"].get("escalation")
-    return eo != en and bool((rows["outcome"] == "undecided").any())
+    if eo == en:
+        return False
+    gains_split = bool(en and en.get("split")) and "split_searches" not in rows.columns
+    return gains_split or bool((rows["outcome"] == "undecided").any())
 
 
 def sweep_case(study_dir: str | Path, case: int) -> dict[str, Any]:
@@ -358,13 +363,26 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         secs = np.zeros(m)
         decided_at = np.zeros(m, np.int64)
         split = np.zeros(m, np.int64)
-        _warm(config, decks[:1], node_limit, policy)
+        kept = _kept_rows(chunk.prior, cases[sel], decks) if policy is not None else {}
+        if len(kept) < m:
+            _warm(config, decks[:1], node_limit, policy)
         for i in range(m):
+            row = kept.get(int(cases[sel][i]))
+            if row is not None and row["outcome"] != "undecided":
+                # decided by a pass this policy runs too, with the same counts
+                code[i], nodes[i] = _CODE[row["outcome"]], row["nodes"]
+                turns[i] = max(0, int(row["solution_len"]))
+                reason[i] = _reason_bits(row["loss_reason"])
+                secs[i], decided_at[i] = row["seconds"], row["decided_at"]
+                split[i] = row.get("split_searches", 0)
+                continue
             t0 = time.perf_counter()
             if policy is None:
                 out = solve_batch(config, decks[i : i + 1], node_limit=node_limit)
             else:
-                out = solve_escalating(config, decks[i : i + 1], policy)
+                # an undecided kept row goes on from the ceiling its passes reached
+                after = 0 if row is None else int(row["decided_at"])
+                out = solve_escalating(config, decks[i : i + 1], policy, after=after)
                 decided_at[i] = out["limit"][0]
                 split[i] = out["split"][0]
             secs[i] = time.perf_counter() - t0
@@ -374,6 +392,9 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
                 out["turns"][0],
                 out["reason"][0],
             )
+            if row is not None:
+                nodes[i] += int(row["nodes"])
+                secs[i] += float(row["seconds"])
         deal_idx = deal_of[sel]
         heuristic = is_heuristic(params, deal_idx)
         rec: dict[str, Any] = {
@@ -402,7 +423,14 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             start = new_game(cs, deck.tolist())
             hands = [start.equipped(p) for p in range(config.players)]
             equipped.append(" | ".join(",".join(cs.labels[c] for c in h) for h in hands))
-            if heuristic[i]:
+            row = kept.get(int(cases[sel][i]))
+            if heuristic[i] and row is not None:
+                lookahead[i], greedy[i], rand[i] = (
+                    row["lookahead_win"],
+                    row["greedy_win"],
+                    row["random_win"],
+                )
+            elif heuristic[i]:
                 lookahead[i] = float(play_lookahead(start.copy(), budget, weights))
                 greedy[i] = float(play_greedy(start.copy()))
                 # The random player's generator continues the deal's own stream.
@@ -423,6 +451,32 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     pos_cols = [c for c in df.columns if c.startswith("pos:")]
     df[pos_cols] = df[pos_cols].astype("Int64")
     return df
+
+
+#: The kernel's verdict code of each outcome word (the inverse of OUTCOME_OF_CODE).
+_CODE = {word: code for code, word in OUTCOME_OF_CODE.items()}
+
+
+def _reason_bits(text: str) -> int:
+    """Loss-reason bits from their text (the inverse of `reason_text`)."""
+    return sum(int(Ending[name]) for name in text.split("+")) if text else 0
+
+
+def _kept_rows(
+    prior: pd.DataFrame | None, cases: np.ndarray, decks: np.ndarray
+) -> dict[int, dict[str, Any]]:
+    """The rows of `prior` (an escalating sweep's earlier rows of this chunk, handed on by
+    the runner when a higher ceiling or a split grows the sweep) by case, for `cases`
+    dealt as `decks`; none unless every one is there with the same deal (the rank) and
+    the pass that decided it (`decided_at`)."""
+    if prior is None or "decided_at" not in prior.columns:
+        return {}
+    rows = {int(r["case"]): r for r in prior.to_dict("records")}
+    for case, deck in zip(cases, decks, strict=True):
+        r = rows.get(int(case))
+        if r is None or r["rank"] != str(rank(deck)):
+            return {}
+    return {int(c): rows[int(c)] for c in cases}
 
 
 # The name every study of it records (runner.chunk_name), from before the rooms.
@@ -526,6 +580,7 @@ def sweep_study(
         progress_fn=sweep_estimate,
         grows=sweep_grows,
         redo=sweep_redo,
+        keeps_rows=True,
         words=PARAM_WORDS,
     )
 
