@@ -241,7 +241,7 @@ def sweep(
         click.echo(grew, err=True)
     if not no_report:
         _report(Path(out), rows)
-    left = _undecided_left(rows, out, policy)
+    left = _undecided_left(rows, out, policy, int(study.params["node_limit"]))
     if left:
         click.echo(left, err=True)
 
@@ -301,22 +301,23 @@ _REPLACED = ("--node-limit", "--out", "--split-depth")
 FEW_LEFT = 10
 
 
-def _undecided_left(rows, out, policy) -> str | None:
+def _undecided_left(rows, out, policy, node_limit: int) -> str | None:
     """How many deals the sweep left undecided, and the one command that decides them.
 
-    An escalating sweep (`policy`, an `Escalation`) without a split grows in place: the
-    same command with the ceiling raised to `escalate.CEILING` and the split (`--split-depth
-    4`), into the same folder. The runner keeps each chunk's rows, so its decided deals
-    are kept as they are and only the undecided ones are searched on, from the ceiling they
-    reached (`study.sweep_grows`, `Study.keeps_rows`). A one-pass sweep, or one whose
-    ceiling no doubling continues, is made again in a folder of its own, escalated and
-    split: a deal decided here is decided again at the same cost. A sweep already split
-    names each deal's re-solve with a deeper split. With FEW_LEFT or fewer, a second line
+    A sweep without a split grows in place: the same command escalating (a one-pass
+    sweep's `node_limit` as the first pass), with the ceiling raised to `escalate.CEILING`
+    and the split (`--split-depth 4`), into the same folder. The runner keeps each chunk's
+    rows, so its decided deals are kept as they are and only the undecided ones are
+    searched on, from the limit they reached (`study.sweep_grows`, `Study.keeps_rows`).
+    A sweep whose limit no escalation continues (a ceiling that is no doubling of its first
+    pass, a one-pass limit whose table an escalation would enlarge) is made again in a
+    folder of its own, escalated and split: a deal decided there is decided again at the
+    same cost. A sweep already split names each deal's re-solve with a deeper split. With FEW_LEFT or fewer, a second line
     gives each one's re-solve alone (`--study DIR --case K --split-depth 4`), which costs
     only that deal."""
     import shlex
 
-    from bombsolve.solvers.allisbomb import CEILING, Escalation
+    from bombsolve.solvers.allisbomb import CEILING, Escalation, continues_one_pass
 
     open_ = rows["outcome"] == "undecided"
     und = int(open_.sum())
@@ -329,10 +330,15 @@ def _undecided_left(rows, out, policy) -> str | None:
             f"bombsolve allisbomb --study {shlex.quote(str(out))} --case K --split-depth "
             f"{policy.split + 2}"
         )
-    ceiling = max(CEILING, policy.ceiling) if policy is not None else CEILING
-    in_place = policy is not None and policy.ceiling in Escalation(policy.first, ceiling).limits()
+    if policy is not None:
+        first, reached = policy.first, policy.ceiling
+        in_place = reached in Escalation(first, max(CEILING, reached)).limits()
+    else:  # one pass: the first pass of an escalation from its limit, if it is the same search
+        first = reached = node_limit
+        in_place = continues_one_pass(first)
+    ceiling = max(CEILING, reached)
     # in place: the same --out; else a folder of its own, whose study keeps its identity
-    replaced = ("--node-limit", "--split-depth") if in_place else _REPLACED
+    replaced = ("--node-limit", "--split-depth", "--first-limit") if in_place else _REPLACED
     args, words = [], shlex.split(command_line())[1:]
     skip = False
     for w in words:
@@ -347,10 +353,10 @@ def _undecided_left(rows, out, policy) -> str | None:
     if "--escalate" not in args:
         args.append("--escalate")
     if in_place:
-        args += ["--node-limit", str(ceiling), "--split-depth", "4"]
+        args += ["--first-limit", str(first), "--node-limit", str(ceiling), "--split-depth", "4"]
         text = (
             f"{head}; to decide them in place (the decided deals are kept, the undecided "
-            f"ones searched on from {policy.ceiling:,} positions up to {ceiling:,}, then "
+            f"ones searched on from {reached:,} positions up to {ceiling:,}, then "
             "split): " + shlex.join(["bombsolve", *args])
         )
     else:

@@ -78,7 +78,13 @@ _names(
 )
 _names("search.split", "SPLIT_LIMIT", "solve_split")
 _names(
-    "search.escalate", "CEILING", "FIRST_LIMIT", "RICH_CEILING", "Escalation", "solve_escalating"
+    "search.escalate",
+    "CEILING",
+    "FIRST_LIMIT",
+    "RICH_CEILING",
+    "Escalation",
+    "continues_one_pass",
+    "solve_escalating",
 )
 _names(
     "search.agents",

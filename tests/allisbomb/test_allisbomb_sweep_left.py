@@ -24,7 +24,10 @@ def _run(monkeypatch, args: list[str]):
     return CliRunner().invoke(cli, args)
 
 
-def test_undecided_deals_are_counted_and_the_printed_command_decides_them(tmp_path, monkeypatch):
+def test_a_one_pass_sweep_is_finished_in_place_from_its_limit(tmp_path, monkeypatch):
+    """A one-pass sweep's undecided deals are counted, and the printed command escalates it
+    in place from its limit: the same deals, the verdicts decided the first time stand,
+    and the rows are those of the same command run afresh (but for the seconds)."""
     out = tmp_path / "s"
     args = ["allisbomb", "sweep", "--deals", "30", "--seed", "3", "--node-limit", "20"]
     args += ["--no-report", "--chunk-size", "10", "--out", str(out)]
@@ -33,19 +36,49 @@ def test_undecided_deals_are_counted_and_the_printed_command_decides_them(tmp_pa
     rows = load_study(out)
     und = int((rows["outcome"] == "undecided").sum())
     assert und > 0
-    identity = load_manifest(out)["identity"]
     line = [x for x in r.stderr.splitlines() if "left undecided" in x]
     assert len(line) == 1 and line[0].startswith(f"{und:,} of 30 deals left undecided"), r.stderr
+    assert "in place" in line[0]
     cmd = shlex.split(line[0].split(": ", 1)[1])
-    assert cmd[0] == "bombsolve" and "--node-limit" not in cmd
-    assert cmd[-2:] == ["--out", f"{out}-decided"] and "--escalate" in cmd
+    assert cmd[0] == "bombsolve" and "--escalate" in cmd
+    assert cmd[cmd.index("--first-limit") + 1] == "20" and cmd.count("--node-limit") == 1
+    assert cmd[cmd.index("--out") + 1] == str(out)
     r2 = _run(monkeypatch, cmd[1:])
     assert r2.exit_code == 0, r2.output
-    assert "left undecided" not in r2.stderr
-    again = load_study(tmp_path / "s-decided")
+    assert "left undecided" not in r2.stderr and f"grew {out} in place" in r2.stderr
+    again = load_study(out)
     assert (again["outcome"] != "undecided").all()
-    # the same deals, and the verdicts decided the first time stand
     assert list(again["rank"]) == list(rows["rank"])
+    decided = rows["outcome"] != "undecided"
+    assert again[decided][["outcome", "nodes"]].equals(rows[decided][["outcome", "nodes"]])
+    fresh = tmp_path / "fresh"
+    at = cmd.index("--out")
+    r3 = _run(monkeypatch, [*cmd[1:at], *cmd[at + 2 :], "--out", str(fresh)])
+    assert r3.exit_code == 0, r3.output
+    same = [c for c in again.columns if c != "seconds"]
+    assert again[same].equals(load_study(fresh)[same])
+
+
+def test_a_sweep_no_escalation_continues_is_made_again_in_a_folder_of_its_own(
+    tmp_path, monkeypatch
+):
+    """A ceiling that is no doubling of the first pass cannot be continued in place: the
+    printed command makes the same deals again, escalated and split, in a new folder, and
+    leaves the first study as it was."""
+    out = tmp_path / "n"
+    args = ["allisbomb", "sweep", "--deals", "12", "--seed", "3", "--escalate"]
+    args += ["--first-limit", "15", "--node-limit", "25", "--no-report", "--out", str(out)]
+    r = _run(monkeypatch, args)
+    assert r.exit_code == 0, r.output
+    rows, identity = load_study(out), load_manifest(out)["identity"]
+    line = [x for x in r.stderr.splitlines() if "left undecided" in x]
+    assert len(line) == 1 and "in place" not in line[0], r.stderr
+    cmd = shlex.split(line[0].split(": ", 1)[1])
+    assert cmd[-2:] == ["--out", f"{out}-decided"] and cmd.count("--escalate") == 1
+    r2 = _run(monkeypatch, cmd[1:])
+    assert r2.exit_code == 0, r2.output
+    again = load_study(tmp_path / "n-decided")
+    assert (again["outcome"] != "undecided").all()
     decided = rows["outcome"] != "undecided"
     assert (again["outcome"][decided] == rows["outcome"][decided]).all()
     assert load_manifest(out)["identity"] == identity  # the first study is left as it was
@@ -105,7 +138,7 @@ def test_an_escalated_sweep_is_finished_in_place_searching_only_its_undecided_de
 
 def test_a_few_undecided_deals_are_named_with_a_re_solve_each(tmp_path, monkeypatch):
     """With few deals left, a second line gives each one's re-solve alone (its study row,
-    split), which decides it without playing the sweep's decided deals again."""
+    split), which decides that deal alone."""
     out = tmp_path / "f"
     args = ["allisbomb", "sweep", "--deals", "8", "--seed", "3", "--node-limit", "20"]
     args += ["--no-report", "--out", str(out)]
@@ -116,7 +149,7 @@ def test_a_few_undecided_deals_are_named_with_a_re_solve_each(tmp_path, monkeypa
     assert 0 < len(left) <= 8
     lines = r.stderr.splitlines()
     at = [i for i, x in enumerate(lines) if "left undecided" in x]
-    assert len(at) == 1 and lines[at[0] + 1].startswith("or, without the sweep's decided deals")
+    assert len(at) == 1 and lines[at[0] + 1].startswith("or, each alone: ")
     each = lines[at[0] + 1].split(": ", 1)[1].split("; ")
     assert len(each) == len(left)
     for k, command in zip(left, each, strict=True):
@@ -166,9 +199,21 @@ def test_a_case_of_a_study_made_with_allow_nonstandard_re_solves(tmp_path, monke
     assert r.exit_code == 2 and "--allow-nonstandard" in r.output  # refused without it
     r = _run(monkeypatch, [*args, "--allow-nonstandard"])
     assert r.exit_code == 0, r.output
-    each = [x for x in r.stderr.splitlines() if x.startswith("or, without the sweep's")]
+    each = [x for x in r.stderr.splitlines() if x.startswith("or, each alone: ")]
     assert len(each) == 1, r.stderr
     cmd = shlex.split(each[0].split(": ", 1)[1].split("; ")[0])
     r = _run(monkeypatch, cmd[1:])
     assert r.exit_code == 0, r.output
     assert "verdict:" in r.output
+
+
+def test_a_one_pass_sweep_grows_only_from_its_own_limit(tmp_path, monkeypatch):
+    """A one-pass sweep escalates in place only with --first-limit its --node-limit (its
+    rows are that pass's); another first pass is refused in one line, the folder kept."""
+    out = tmp_path / "o"
+    base = ["allisbomb", "sweep", "--deals", "6", "--seed", "3", "--no-report", "--out", str(out)]
+    assert _run(monkeypatch, [*base, "--node-limit", "20"]).exit_code == 0
+    rows = load_study(out)
+    r = _run(monkeypatch, [*base, "--escalate", "--first-limit", "40", "--node-limit", "80"])
+    assert r.exit_code == 2 and "--first-limit its --node-limit" in r.output, r.output
+    assert load_study(out).equals(rows)

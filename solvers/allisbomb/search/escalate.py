@@ -119,6 +119,13 @@ def table_bits_for(node_limit: int) -> int | None:
     return int(min(TABLE_BITS_CEILING, max(MAX_TABLE_BITS, bits_to_store(half))))
 
 
+def continues_one_pass(node_limit: int) -> bool:
+    """Whether an escalation whose first pass is at `node_limit` searches that pass as a
+    one-pass sweep at that limit does (the same table: `table_bits_for` leaves it to the
+    solver), so that its rows of the deals decided there are that sweep's rows."""
+    return table_bits_for(node_limit) is None
+
+
 def solve_escalating(
     config: Options,
     decks: np.ndarray,

@@ -54,7 +54,11 @@ from bombsolve.solvers.allisbomb.search.agents import (
     play_lookahead,
     play_random,
 )
-from bombsolve.solvers.allisbomb.search.escalate import Escalation, solve_escalating
+from bombsolve.solvers.allisbomb.search.escalate import (
+    Escalation,
+    continues_one_pass,
+    solve_escalating,
+)
 from bombsolve.solvers.allisbomb.search.solver import DEFAULT_NODE_LIMIT, solve_batch
 from bombsolve.solvers.allisbomb.studies.sweep_caption import caption
 from bombsolve.solvers.common.errors import BadInput
@@ -253,8 +257,15 @@ def _ceiling_grows(po: Mapping[str, Any], pn: Mapping[str, Any]) -> str | None:
     eo, en = po.get("escalation"), pn.get("escalation")
     if eo == en and po["node_limit"] == pn["node_limit"]:
         return None
+    if not eo and en and en["first"] == po["node_limit"] and continues_one_pass(en["first"]):
+        # a one-pass sweep is the first pass of an escalation from its limit (the same
+        # search: that pass's table is the one-pass search's own)
+        eo = {"first": en["first"], "ceiling": en["first"]}
     if not (eo and en):
-        return "only an escalating sweep (--escalate) takes a higher --node-limit in place"
+        return (
+            "only an escalating sweep (--escalate) takes a higher --node-limit in place, or "
+            "a one-pass sweep given --escalate with --first-limit its --node-limit"
+        )
     if eo["first"] != en["first"]:
         return f"--first-limit {en['first']:,} differs from the {eo['first']:,} there"
     if en["ceiling"] < eo["ceiling"]:
@@ -288,7 +299,8 @@ def sweep_redo(old: Mapping[str, Any], new: Mapping[str, Any], rows: pd.DataFram
     if eo == en:
         return False
     gains_split = bool(en and en.get("split")) and "split_searches" not in rows.columns
-    return gains_split or bool((rows["outcome"] == "undecided").any())
+    gains_passes = bool(en) and "decided_at" not in rows.columns  # one pass, now escalating
+    return gains_split or gains_passes or bool((rows["outcome"] == "undecided").any())
 
 
 def sweep_case(study_dir: str | Path, case: int) -> dict[str, Any]:
@@ -363,7 +375,7 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         secs = np.zeros(m)
         decided_at = np.zeros(m, np.int64)
         split = np.zeros(m, np.int64)
-        kept = _kept_rows(chunk.prior, cases[sel], decks) if policy is not None else {}
+        kept = _kept_rows(chunk.prior, cases[sel], decks, policy) if policy is not None else {}
         if len(kept) < m:
             _warm(config, decks[:1], node_limit, policy)
         for i in range(m):
@@ -463,15 +475,18 @@ def _reason_bits(text: str) -> int:
 
 
 def _kept_rows(
-    prior: pd.DataFrame | None, cases: np.ndarray, decks: np.ndarray
+    prior: pd.DataFrame | None, cases: np.ndarray, decks: np.ndarray, policy: Escalation
 ) -> dict[int, dict[str, Any]]:
-    """The rows of `prior` (an escalating sweep's earlier rows of this chunk, handed on by
-    the runner when a higher ceiling or a split grows the sweep) by case, for `cases`
-    dealt as `decks`; none unless every one is there with the same deal (the rank) and
-    the pass that decided it (`decided_at`)."""
-    if prior is None or "decided_at" not in prior.columns:
+    """The rows of `prior` (the sweep's earlier rows of this chunk, handed on by the runner
+    when a higher ceiling or a split grows it: `sweep_grows`) by case, for `cases` dealt as
+    `decks`; none unless every one is there with the same deal (the rank). Rows of a
+    one-pass sweep (no `decided_at`) are those of `policy`'s first pass, which its limit
+    is (`sweep_grows` allows no other)."""
+    if prior is None:
         return {}
     rows = {int(r["case"]): r for r in prior.to_dict("records")}
+    if "decided_at" not in prior.columns:
+        rows = {c: {**r, "decided_at": policy.first} for c, r in rows.items()}
     for case, deck in zip(cases, decks, strict=True):
         r = rows.get(int(case))
         if r is None or r["rank"] != str(rank(deck)):
