@@ -1706,6 +1706,34 @@ def _tt_grow(index, entries, gen, cap, filled):
 
 
 @njit(cache=True, inline="always")
+def _unstored_tag(h):
+    """fidx of a position of the line the full table could not store: negative, from its
+    key's hash, so that `_on_unstored_line` can find it."""
+    return np.int64(-1) - np.int64(h >> np.uint64(2))
+
+
+@njit(cache=True)
+def _on_unstored_line(states, fidx, d, child, h, KW):
+    """Whether `child` (its key hashing to h) is a position of the line states[0..d] that
+    the table could not store. Without this, once the table is full a line could go round
+    a cycle of such positions until the depth cut. The rows are compared word for word
+    (the key's first KW words), so a copy of the same position under other copy names
+    (copies.py) is not found: found, it is the same position (an ancestor: the move is a
+    cycle); not found, the child is searched, as it would be without the check."""
+    tag = _unstored_tag(h)
+    for t in range(d, 0, -1):
+        if fidx[t] == tag:
+            same = True
+            for j in range(KW):
+                if states[t, j] != child[j]:
+                    same = False
+                    break
+            if same:
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _tt_mark(entries, e):
     return entries[e, 0] & np.uint64(3)
 
@@ -1910,7 +1938,10 @@ def dfs(
     The table hashes and stores the first `key_words(n)` words of each state row (the key
     is the row's prefix, layout.py; the tracked play marks live in the card bytes):
     `index` and `entries` as `_tt_find` describes them, entries with at least 3/4 as
-    many rows as index has slots. fidx[t] is the entry of states[t] (-1: not stored).
+    many rows as index has slots. fidx[t] is the entry of states[t], or, for a position
+    the full table could not store, a negative tag of its hash (`_unstored_tag`), which the
+    line below it checks (`_on_unstored_line`) so that it never goes round a cycle of such
+    positions.
     With best_mode 0 the table stores the copy-symmetric key instead (copies.py: the key of
     a renaming of the copies, written to buf's first words) when `info` switches it on;
     the rows themselves are never renamed, so the winning line is the deal's own.
@@ -1957,6 +1988,11 @@ def dfs(
         best_turns = 0
         d = 0
     ctl[0] = 0
+    # positions of the line not stored (the table was full when they were entered)
+    unstored = 0
+    for t in range(d + 1):
+        if fidx[t] < 0:
+            unstored += 1
     # moves built by the positions finished in this call, and after how many to pause
     # (never, without a time limit)
     built = 0
@@ -2006,6 +2042,8 @@ def dfs(
         if status == NO_MORE:
             if fidx[d] >= 0:
                 _tt_done(entries, fidx[d])
+            else:
+                unstored -= 1
             built += fstarted[d]  # the moves this frame built (counted when it is done)
             d -= 1
             continue
@@ -2061,6 +2099,9 @@ def dfs(
             if _tt_mark(entries, e) == ON_PATH:
                 reasons |= E_CYCLE
             continue
+        if unstored > 0 and _on_unstored_line(states, fidx, d, child, h, KW):
+            reasons |= E_CYCLE
+            continue
         if best_mode == 2 and best >= 0 and _bound_cuts(child, n, info, objective, best):
             # Every win below it has objective >= best: not entered. It is stored as DONE
             # (a later meeting skips it without the bound), which is safe because `best`
@@ -2093,7 +2134,9 @@ def dfs(
             fidx[d + 1] = filled
             filled += 1
         else:
-            fidx[d + 1] = -1
+            # not stored: the line below still meets it as an ancestor by its tag
+            fidx[d + 1] = _unstored_tag(h)
+            unstored += 1
         d += 1
         fstarted[d] = 0
     if best >= 0:
