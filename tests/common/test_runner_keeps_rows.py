@@ -86,3 +86,12 @@ def test_kept_rows_that_do_not_read_back_are_not_used(tmp_path):
     assert not high["kept"].any() and low["cleared"].any()
     fresh = run_study(bar_study(0.9), tmp_path / "fresh", workers=1, progress=False)
     assert high[["case", "u", "cleared"]].equals(fresh[["case", "u", "cleared"]])
+
+
+def test_kept_rows_travel_with_their_chunk_to_dask_workers(tmp_path, dask_cluster):
+    out = tmp_path / "s"
+    low = run_study(bar_study(0.3), out, workers=1, progress=False)
+    high = run_study(bar_study(0.9), out, scheduler=dask_cluster.address, progress=False)
+    assert high.loc[low["cleared"], "kept"].all()
+    assert not high.loc[~low["cleared"], "kept"].any()
+    assert not list((out / CHUNK_DIR).glob("*.prior"))
