@@ -61,8 +61,9 @@ CEILING = 51_200_000
 RICH_CEILING = 4 * FIRST_LIMIT
 #: The kernel's verdict code of each outcome name (the inverse of `solver.OUTCOME_NAMES`).
 CODE_OF_OUTCOME = {name: code for code, name in OUTCOME_NAMES.items()}
-#: Largest table a pass may get (2**24 index slots; the kernel's entry numbers have 24
-#: bits, kernel.TT_ENTRY_BITS). Its pages are mapped only as a search fills them.
+#: Largest table a pass may get (2**24 index slots, 12.6 million positions a move order;
+#: the kernel's entry numbers allow 2**kernel.TT_ENTRY_BITS). Its pages are mapped only as
+#: a search fills them; a pass that fills it goes on exactly without storing.
 TABLE_BITS_CEILING = 24
 
 
