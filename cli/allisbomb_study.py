@@ -235,7 +235,7 @@ def sweep(
     ensure_sweep()  # once here, not in every worker
     ensure_extended(configs)
     click.echo(deals_line(seed, study.chunk_size, len(configs)))
-    before = _rows_before(Path(out))
+    before = _rows_before(Path(out), study.identity_hash())
     rows = run_study(study, out, workers=workers, scheduler=scheduler, command=command_line())
     if (grew := _grown_line(Path(out), before)) is not None:
         click.echo(grew, err=True)
@@ -246,15 +246,19 @@ def sweep(
         click.echo(left, err=True)
 
 
-def _rows_before(out: Path):
-    """The rows a sweep folder holds before a run (None for a new folder or another study),
-    and how often it has grown, for `_grown_line`."""
+def _rows_before(out: Path, ident: str):
+    """The rows a sweep folder holds before a run that may grow it, and how often it has
+    grown, for `_grown_line`; None for a new folder, a resume of the same study (identity
+    hash `ident`: nothing is read) or a folder that is no study."""
     from bombsolve.solvers.common.runner import MANIFEST, load_manifest, load_study
 
     if not (out / MANIFEST).is_file():
         return None
     try:
-        return load_study(out, partial=True), len(load_manifest(out).get("grown", []))
+        manifest = load_manifest(out)
+        if manifest.get("identity_hash") == ident:
+            return None
+        return load_study(out, partial=True), len(manifest.get("grown", []))
     except BadInput:
         return None
 
