@@ -386,34 +386,16 @@ def prior_path(out_dir: str | os.PathLike, index: int) -> Path:
     return chunk_path(out_dir, index).with_name(f"chunk-{index:06d}.parquet.prior")
 
 
-def _read_prior(out_dir: Path, chunk: ChunkSpec) -> pd.DataFrame | None:
-    """The kept rows of `chunk` (`prior_path`), or None when there are none or they are not
-    whole: the file names the chunk's bounds and its rows' checksum, as a chunk file does."""
-    path = prior_path(out_dir, chunk.index)
-    try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
-            return None
-        table = pq.read_table(path)
-        meta = json.loads((table.schema.metadata or {})[_META_KEY])
-        if (meta.get("index"), meta.get("start"), meta.get("stop")) != (
-            chunk.index,
-            chunk.start,
-            chunk.stop,
-        ):
-            return None
-        df = table.to_pandas()
-        if meta.get("sha256") != data_checksum(df):
-            return None
-        return df
-    except Exception:  # noqa: BLE001 - rows that cannot be read are computed again
-        return None
-
-
 def _with_priors(out_dir: Path, todo: Iterable[ChunkSpec]) -> Iterator[ChunkSpec]:
     """`todo`'s chunks, each with its kept rows (`ChunkSpec.prior`) where it has them."""
     for chunk in todo:
-        prior = _read_prior(out_dir, chunk)
+        # a chunk file of the folder's earlier identity, renamed: its bounds and checksum
+        # are checked, not the identity
+        prior = _read_rows(prior_path(out_dir, chunk.index), chunk, None)
         yield chunk if prior is None else replace(chunk, prior=prior)
+
+
+_PRIOR_NAME = re.compile(r"chunk-(\d{6,})\.parquet\.prior")
 
 
 def _drop_spent_priors(out_dir: Path, done: Mapping[int, Any]) -> None:
@@ -427,9 +409,6 @@ def _drop_spent_priors(out_dir: Path, done: Mapping[int, Any]) -> None:
         if m and int(m.group(1)) in done:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(entry.path)
-
-
-_PRIOR_NAME = re.compile(r"chunk-(\d{6,})\.parquet\.prior")
 
 
 def run_chunk(chunk_fn: ChunkFn, params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
@@ -486,13 +465,23 @@ def _write_chunk(out_dir: Path, chunk: ChunkSpec, df: pd.DataFrame, ident: str) 
 
 def _read_chunk(out_dir: Path, chunk: ChunkSpec, ident: str) -> pd.DataFrame | None:
     """Read a finished chunk, or None when it is missing, corrupt, or not this study's."""
-    path = chunk_path(out_dir, chunk.index)
+    return _read_rows(chunk_path(out_dir, chunk.index), chunk, ident)
+
+
+def _read_rows(path: Path, chunk: ChunkSpec, ident: str | None) -> pd.DataFrame | None:
+    """The rows of `chunk` in the file `path`, or None when it is missing, corrupt, or
+    written for another chunk or another study. With `ident` None (kept rows, written
+    under the folder's earlier identity) any identity is taken, but only with a checksum."""
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):  # a link or a FIFO is never read
             return None
         table = pq.read_table(path)
         meta = json.loads((table.schema.metadata or {})[_META_KEY])
         checksum = meta.pop("sha256", None)
+        if ident is None:
+            ident = meta.get("identity")
+            if checksum is None:
+                return None
         if meta != {
             "identity": ident,
             "index": chunk.index,
