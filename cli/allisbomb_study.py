@@ -316,9 +316,9 @@ def _undecided_left(rows, out, policy, node_limit: int) -> str | None:
     A sweep whose limit no escalation continues (a ceiling that is no doubling of its first
     pass, a one-pass limit whose table an escalation would enlarge) is made again in a
     folder of its own, escalated and split: a deal decided there is decided again at the
-    same cost. A sweep already split names each deal's re-solve with a deeper split. With FEW_LEFT or fewer, a second line
-    gives each one's re-solve alone (`--study DIR --case K --split-depth 4`), which costs
-    only that deal."""
+    same cost. A sweep already split names each deal's re-solve with a deeper split. With
+    FEW_LEFT or fewer, a second line gives each one's re-solve alone (`--study DIR --case K
+    --split-depth 4`), which costs only that deal."""
     import shlex
 
     from bombsolve.solvers.allisbomb import CEILING, Escalation, continues_one_pass

@@ -24,6 +24,16 @@ def _run(monkeypatch, args: list[str]):
     return CliRunner().invoke(cli, args)
 
 
+def _same_as_afresh(monkeypatch, cmd: list[str], fresh: Path, grown) -> None:
+    """The printed command `cmd` run into the new folder `fresh` gives the rows `grown`
+    (every column but the seconds)."""
+    at = cmd.index("--out")
+    r = _run(monkeypatch, [*cmd[1:at], *cmd[at + 2 :], "--out", str(fresh)])
+    assert r.exit_code == 0, r.output
+    same = [c for c in grown.columns if c != "seconds"]
+    assert grown[same].equals(load_study(fresh)[same])
+
+
 def test_a_one_pass_sweep_is_finished_in_place_from_its_limit(tmp_path, monkeypatch):
     """A one-pass sweep's undecided deals are counted, and the printed command escalates it
     in place from its limit: the same deals, the verdicts decided the first time stand,
@@ -51,12 +61,7 @@ def test_a_one_pass_sweep_is_finished_in_place_from_its_limit(tmp_path, monkeypa
     assert list(again["rank"]) == list(rows["rank"])
     decided = rows["outcome"] != "undecided"
     assert again[decided][["outcome", "nodes"]].equals(rows[decided][["outcome", "nodes"]])
-    fresh = tmp_path / "fresh"
-    at = cmd.index("--out")
-    r3 = _run(monkeypatch, [*cmd[1:at], *cmd[at + 2 :], "--out", str(fresh)])
-    assert r3.exit_code == 0, r3.output
-    same = [c for c in again.columns if c != "seconds"]
-    assert again[same].equals(load_study(fresh)[same])
+    _same_as_afresh(monkeypatch, cmd, tmp_path / "fresh", again)
 
 
 def test_a_sweep_no_escalation_continues_is_made_again_in_a_folder_of_its_own(
@@ -126,12 +131,7 @@ def test_an_escalated_sweep_is_finished_in_place_searching_only_its_undecided_de
     assert not list((out / "chunks").glob("*.prior"))  # the kept rows are gone once used
     grown = load_study(out)
     monkeypatch.setattr(study, "solve_escalating", real)
-    fresh = tmp_path / "fresh"
-    at = cmd.index("--out")
-    r3 = _run(monkeypatch, [*cmd[1:at], *cmd[at + 2 :], "--out", str(fresh)])
-    assert r3.exit_code == 0, r3.output
-    same = [c for c in grown.columns if c != "seconds"]
-    assert grown[same].equals(load_study(fresh)[same])
+    _same_as_afresh(monkeypatch, cmd, tmp_path / "fresh", grown)
     kept = before["outcome"] != "undecided"
     assert (grown.loc[kept, "seconds"] == before.loc[kept, "seconds"]).all()
 

@@ -375,11 +375,11 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
         secs = np.zeros(m)
         decided_at = np.zeros(m, np.int64)
         split = np.zeros(m, np.int64)
-        kept = _kept_rows(chunk.prior, cases[sel], decks, policy) if policy is not None else {}
+        kept = _kept_rows(chunk.prior, cases[sel], decks, policy) if policy is not None else []
         if len(kept) < m:
             _warm(config, decks[:1], node_limit, policy)
         for i in range(m):
-            row = kept.get(int(cases[sel][i]))
+            row = kept[i] if kept else None
             if row is not None and row["outcome"] != "undecided":
                 # decided by a pass this policy runs too, with the same counts
                 code[i], nodes[i] = _CODE[row["outcome"]], row["nodes"]
@@ -435,7 +435,7 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             start = new_game(cs, deck.tolist())
             hands = [start.equipped(p) for p in range(config.players)]
             equipped.append(" | ".join(",".join(cs.labels[c] for c in h) for h in hands))
-            row = kept.get(int(cases[sel][i]))
+            row = kept[i] if kept else None
             if heuristic[i] and row is not None:
                 lookahead[i], greedy[i], rand[i] = (
                     row["lookahead_win"],
@@ -476,22 +476,22 @@ def _reason_bits(text: str) -> int:
 
 def _kept_rows(
     prior: pd.DataFrame | None, cases: np.ndarray, decks: np.ndarray, policy: Escalation
-) -> dict[int, dict[str, Any]]:
+) -> list[dict[str, Any]]:
     """The rows of `prior` (the sweep's earlier rows of this chunk, handed on by the runner
-    when a higher ceiling or a split grows it: `sweep_grows`) by case, for `cases` dealt as
-    `decks`; none unless every one is there with the same deal (the rank). Rows of a
-    one-pass sweep (no `decided_at`) are those of `policy`'s first pass, which its limit
+    when a higher ceiling or a split grows it: `sweep_grows`) of `cases` dealt as `decks`,
+    in their order; none unless every one is there with the same deal (the rank). Rows of
+    a one-pass sweep (no `decided_at`) are those of `policy`'s first pass, which its limit
     is (`sweep_grows` allows no other)."""
     if prior is None:
-        return {}
+        return []
     rows = {int(r["case"]): r for r in prior.to_dict("records")}
-    if "decided_at" not in prior.columns:
-        rows = {c: {**r, "decided_at": policy.first} for c, r in rows.items()}
+    out = []
     for case, deck in zip(cases, decks, strict=True):
         r = rows.get(int(case))
         if r is None or r["rank"] != str(rank(deck)):
-            return {}
-    return {int(c): rows[int(c)] for c in cases}
+            return []
+        out.append(r if "decided_at" in r else {**r, "decided_at": policy.first})
+    return out
 
 
 # The name every study of it records (runner.chunk_name), from before the rooms.
