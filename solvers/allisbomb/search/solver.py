@@ -262,6 +262,9 @@ PORTFOLIO_FIRST = 1000
 #: 2, 3, 4, 6, 8 and 12 were tried on 100 deals of rich_relay and random sets 1 and 2
 #: (results/PERFORMANCE.md, "Rich card sets, and the depth cut"): 6 left the fewest undecided for the least CPU.
 WIDEN_AFTER = 6
+#: The share of the node limit (1/DEEPEN_AFTER) that widening leaves, on such a card set,
+#: to iterative deepening (`deepen_search`) for a deal it does not decide (`_after_orders`).
+DEEPEN_AFTER = 6
 
 
 def _deck_array(cards: CardSet, deck) -> np.ndarray:
@@ -286,8 +289,8 @@ def solve_batch(
     searches (each may use node_limit // 2). On a card set that uses the extended
     vocabulary (`Program.extended`) the two orders share node_limit // WIDEN_AFTER, and a
     deal they leave undecided is searched with what remains by widening over its first
-    turn's moves (search/widen.py); the stand-in's cards never go there, so its searches
-    are the portfolio's alone. portfolio=False gives the single plain
+    turn's moves (search/widen.py) and then by iterative deepening (`_after_orders`); the
+    stand-in's cards never go there, so its searches are the portfolio's alone. portfolio=False gives the single plain
     search whose node counts match the reference search exactly. first_budget: positions
     each order searches before the first switch (the same verdicts; other node counts).
 
@@ -338,17 +341,44 @@ def solve_batch(
 
 
 def _widen_rows(config: Options, decks: np.ndarray, node_limit: int, out: dict) -> None:
-    """Search each row the portfolio left undecided by widening (search/widen.py) with the
-    rest of its node limit; a decided row takes widening's verdict and both searches' nodes."""
+    """Search each row the portfolio left undecided as `_after_orders` does, with the rest
+    of its node limit; a decided row takes that verdict and every search's nodes."""
     cards = compiled(config).cards
     for i in np.flatnonzero(out["code"] == K.CODE_UNDECIDED):
-        left = node_limit - int(out["nodes"][i])
-        if left <= 0:
+        nodes = int(out["nodes"][i])
+        if nodes >= node_limit:
             continue
-        w = widen_search(config, new_game(cards, decks[i].tolist()), left)
-        out["nodes"][i] += w.nodes
+        deal = new_game(cards, decks[i].tolist())
+        code, nodes, turns, reason, _line = _after_orders(
+            config, deal, to_kernel_state(deal), node_limit, nodes, int(out["reason"][i])
+        )
+        out["nodes"][i] = nodes
+        if code != K.CODE_UNDECIDED:
+            out["code"][i], out["turns"][i], out["reason"][i] = code, turns, reason
+
+
+def _after_orders(
+    config: Options, deal: State, root: np.ndarray, node_limit: int, nodes: int, reasons: int
+) -> tuple[int, int, int, int, list]:
+    """What the two move orders left of node_limit after `nodes`: widening (search/widen.py)
+    keeps back a DEEPEN_AFTER-th of node_limit, and a deal it leaves open is searched by
+    iterative deepening (`deepen_search`) with all that remains. The deepening comes last
+    so that it costs nothing on the deals widening decides: on some card sets its
+    positions cost several times the depth-first search's (every limit builds the moves
+    of the levels above again). Returns (code, nodes, turns, reason, line); an open deal
+    keeps the orders' `reasons`."""
+    keep = node_limit // DEEPEN_AFTER
+    if node_limit - nodes > keep:
+        w = widen_search(config, deal, node_limit - nodes - keep)
+        nodes += w.nodes
         if w.code != K.CODE_UNDECIDED:
-            out["code"][i], out["turns"][i], out["reason"][i] = w.code, w.turns, w.reason
+            return w.code, nodes, w.turns, w.reason, list(w.line)
+    if node_limit > nodes:
+        deep = deepen_search(config, root, node_limit - nodes)
+        nodes += deep.nodes
+        if deep.outcome == "win":
+            return K.CODE_WIN, nodes, len(deep.solution), deep.loss_reason, deep.solution
+    return K.CODE_UNDECIDED, nodes, 0, reasons, []
 
 
 def solve_state(
@@ -434,7 +464,7 @@ def _solve_root(
             root, n, c, np.uint32(gen), first_limit, buf, tmp, cs, objective, A, B, PORTFOLIO_FIRST
         )
         if widening and code == K.CODE_UNDECIDED and node_limit > nodes:
-            return _widened(config, make_state, node_limit, nodes, reasons, t0, check)
+            return _widened(config, make_state, root, node_limit, nodes, reasons, t0, check)
         sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
         return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
     ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
@@ -511,15 +541,64 @@ def widen_search(
     return widen(root, budget, search, first, levels, to_kernel_state)
 
 
-def _widened(config, make_state, node_limit, nodes, reasons, t0, check) -> SolveResult:
-    """The verdict of widening (search/widen.py) with what the portfolio left of node_limit
-    after `nodes`: the same search `_widen_rows` makes for the batch."""
-    w = widen_search(config, make_state(), node_limit - nodes)
-    if w.code == K.CODE_UNDECIDED:
-        w.reason = reasons
-    res = SolveResult(
-        OUTCOME_NAMES[w.code], nodes + w.nodes, time.perf_counter() - t0, list(w.line), w.reason
+def deepen_search(config: Options, root: np.ndarray, budget: int) -> SolveResult:
+    """Iterative deepening from the kernel row `root` (kernel.shortest: every line to depth
+    1, then 2, ..., up to `search.MAX_DEPTH` turns) with at most `budget` positions: a win
+    with the fewest turns, or 'undecided' (it never proves a loss). The move orders'
+    depth-first searches can follow lines hundreds of turns long past a win of twenty; the
+    deepening meets the short win first. The line is not replayed here (`solution` holds
+    it; the caller replays the deal's whole line)."""
+    t0 = time.perf_counter()
+    c = compiled(config)
+    n = c.cards.n
+    bits = table_bits_for(max(1, budget))
+    index, entries = _TABLE.get(bits, _entry_words(n))
+    tdepth = _TABLE.depths(bits)
+    states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
+    ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    gen = _reserve_gens(MAX_DEPTH + 1)  # one generation a depth limit
+    pause_at = PAUSE_STEP
+    while True:
+        code, nodes, reasons, turns, _last = K.shortest(
+            root,
+            n,
+            *c.rule_args,
+            index,
+            entries,
+            tdepth,
+            gen,
+            budget,
+            MAX_DEPTH,
+            states,
+            fch,
+            fk,
+            fplen,
+            fstarted,
+            sol,
+            sol_len,
+            buf,
+            tmp,
+            cs,
+            ctl,
+            pause_at,
+        )
+        if code != K.CODE_PAUSED:
+            break
+        stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
+        pause_at = int(nodes) + PAUSE_STEP
+    if code != K.CODE_WIN:
+        code, turns = K.CODE_UNDECIDED, 0
+    return _result(None, code, nodes, reasons, turns, sol, sol_len, t0, False)
+
+
+def _widened(config, make_state, root, node_limit, nodes, reasons, t0, check) -> SolveResult:
+    """The verdict of widening and iterative deepening (`_after_orders`) with what the
+    portfolio left of node_limit after `nodes`: the same search `_widen_rows` makes for
+    the batch."""
+    code, nodes, _turns, reason, line = _after_orders(
+        config, make_state(), root, node_limit, nodes, reasons
     )
+    res = SolveResult(OUTCOME_NAMES[code], nodes, time.perf_counter() - t0, line, reason)
     if check and res.outcome == "win":
         verify_solution(make_state(), res.solution)
     return res
