@@ -678,9 +678,10 @@ def kernel_parts(extended: bool, search: str | None) -> list[str]:
     the shortest search, which deepens after the solver's verdict; the keep-most search
     runs a form of its own instead (the bound, kernel._bound_at_root). A program with
     extended rows runs the same forms and, through their addresses, the extended steps
-    (kernel.extended_entries), compiled last."""
+    (kernel.extended_entries), compiled last; its plain solve also needs the shortest
+    search, which deepens a deal widening leaves open (solver.deepen_search)."""
     parts = ["keep-most"] if search == "keep-most" else ["solve"]
-    if search == "shortest":
+    if search == "shortest" or (extended and search is None):
         parts.append("shortest")
     if extended:
         parts.append("extended")

@@ -135,15 +135,17 @@ def ensure_sweep() -> float:
 
 
 def ensure_extended(configs) -> float:
-    """Compile the extended vocabulary's steps (the `extended` part) when one of `configs`
-    has a card file with extended rows, saying so on stderr first when they are not
-    cached; return the seconds (0 when none has them). Called once before a sweep's
-    workers start; the sweep's own kernel serves every card file."""
+    """Compile the extended vocabulary's steps (the `extended` part) and the shortest
+    search, which deepens the deals widening leaves open on such card files
+    (solver.deepen_search), when one of `configs` has a card file with extended rows,
+    each said on stderr first when not cached; return the seconds (0 when none has
+    them). Called once before a sweep's workers start; the sweep's own kernel serves
+    every card file."""
     from bombsolve.solvers.allisbomb import compiled
 
     if not any(compiled(c).prog.extended for c in configs):
         return 0.0
-    return ensure_compiled("allisbomb", "extended")
+    return ensure_compiled("allisbomb", "shortest") + ensure_compiled("allisbomb", "extended")
 
 
 @click.command(name="warmup")

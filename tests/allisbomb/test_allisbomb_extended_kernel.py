@@ -71,13 +71,14 @@ def test_is_cached_filters_by_signature():
 
 def test_a_solve_compiles_the_extended_steps_after_the_solver():
     """A card file with extended rows runs the solver's forms and the extended steps
-    (bombsolve.cli.allisbomb.kernel_parts)."""
+    (bombsolve.cli.allisbomb.kernel_parts), and its plain solve the shortest search too
+    (the deepening after widening, solver.deepen_search)."""
     from bombsolve.cli.allisbomb import kernel_parts
 
     assert kernel_parts(False, None) == ["solve"]
     assert kernel_parts(False, "shortest") == ["solve", "shortest"]
     assert kernel_parts(False, "keep-most") == ["keep-most"]
-    assert kernel_parts(True, None) == ["solve", "extended"]
+    assert kernel_parts(True, None) == ["solve", "shortest", "extended"]
     assert kernel_parts(True, "shortest") == ["solve", "shortest", "extended"]
     assert kernel_parts(True, "keep-most") == ["keep-most", "extended"]
 
@@ -112,4 +113,6 @@ def test_a_sweep_with_extended_rows_compiles_the_steps_first(monkeypatch, capsys
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(warmup, "all_cached", lambda entries: False)  # as on a fresh install
     warmup.ensure_extended([plain, Options(cards_file=FILE, allow_nonstandard=True)])
-    assert "compiling the All Is Bomb extended steps once" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "compiling the All Is Bomb extended steps once" in err
+    assert "compiling the All Is Bomb shortest search once" in err
