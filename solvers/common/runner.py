@@ -1442,12 +1442,36 @@ _STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 @contextlib.contextmanager
 def _signals_held():
     """Hold back `_STOP_SIGNALS` for a short piece of work; one that came meanwhile is
-    handled as the block ends, in this code."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    handled as the block ends, in this code.
+
+    In the main thread, with handlers set from Python, the handlers are swapped for one
+    that only notes the signal, and the signals noted are raised again once the handlers
+    are back. Blocking them would not do there: a signal sent to the process goes to any
+    thread that does not block it (PyArrow's pool threads, started with them open), and
+    the main thread's handler then runs wherever that thread is, inside a finalizer too.
+    Elsewhere the signals are blocked in this thread."""
+    handlers = {s: signal.getsignal(s) for s in _STOP_SIGNALS}
+    if threading.current_thread() is not threading.main_thread() or None in handlers.values():
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        return
+    came: list[int] = []
+
+    def note(signum: int, frame: object) -> None:
+        came.append(signum)
+
+    for s in _STOP_SIGNALS:
+        signal.signal(s, note)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for s, h in handlers.items():
+            signal.signal(s, h)
+        for s in dict.fromkeys(came):
+            signal.raise_signal(s)
 
 
 @contextlib.contextmanager
