@@ -108,6 +108,37 @@ def test_the_deepening_pauses_and_resumes_exactly(monkeypatch):
         S.solve_shortest(state, 10**7, None, check=True)
 
 
+def test_the_deepening_pauses_on_moves_built_and_resumes_exactly(monkeypatch):
+    """The deepening also returns to Python once the positions it finished built PAUSE_BUILT
+    moves: a depth limit's last level builds every move of its positions and enters none,
+    so counting positions alone kept a stop waiting for minutes on card files with many
+    moves a position. Resumed, it finds the same line after the same positions."""
+    import bombsolve.solvers.allisbomb.kernel.kernel as K
+    import bombsolve.solvers.allisbomb.search.solver as S
+
+    cfg = Options(cards_version="standin-v1")
+    state = new_game(cfg, np.random.default_rng(10).permutation(18).tolist())
+    whole = S.solve_shortest(state, 10**7, None, check=True)
+    real, calls = K.shortest, []
+
+    def shortest(*args):
+        out = real(*args)
+        calls.append((int(out[0]), int(out[1])))
+        return out
+
+    monkeypatch.setattr(K, "shortest", shortest)
+    monkeypatch.setattr(S, "PAUSE_BUILT", 50)
+    paused = S.solve_shortest(state, 10**7, None, check=True)
+    assert (paused.outcome, paused.nodes, paused.solution) == (
+        whole.outcome,
+        whole.nodes,
+        whole.solution,
+    )
+    pauses = [n for code, n in calls if code == K.CODE_PAUSED]
+    # far more pauses than PAUSE_STEP's positions alone would make
+    assert len(pauses) > 10 * (whole.nodes // S.PAUSE_STEP + 1)
+
+
 def test_a_stop_just_after_a_call_leaves_no_table_stamp_for_later_searches(monkeypatch):
     """Ctrl-C raised as `kernel.shortest` or `kernel.solve_many` returns (before Python
     hears the last generation stamp it used) must not leave entries whose stamps a later

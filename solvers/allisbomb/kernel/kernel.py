@@ -99,8 +99,8 @@ OTHER_ORDER = -4
 #: work per position whatever a card file asks (e.g. "up to 8 cards of the DECK on top,
 #: one by one").
 MAX_MOVES = 100_000
-#: ctl[CTL_PAUSE_BUILT] > 0: `dfs` also pauses once the positions it finished in one call
-#: built that many moves (so a time limit is looked at even while no new position is
+#: ctl[CTL_PAUSE_BUILT] > 0: `dfs` and `shortest` also pause once the positions finished in
+#: one call built that many moves (so a time limit is looked at even while no new position is
 #: entered; counted when a position is done, which kept the hot loop as fast as before: a
 #: count per move cost 5-8% on base deals; one position's moves are bounded by MAX_MOVES).
 CTL_PAUSE_BUILT = 8
@@ -2184,8 +2184,10 @@ def shortest(
     the breadth-first reference). Returns (code, nodes, reasons, turns, last generation);
     the line is left in sol[0:turns, :] like `dfs`.
 
-    Pausing, as `dfs` pauses: when `nodes` reaches `pause_at` the search saves its place
-    in `ctl` (flag, depth limit, depth, nodes, reasons, generation, entries filled, whether
+    Pausing, as `dfs` pauses: when `nodes` reaches `pause_at`, or the positions finished
+    in this call built ctl[CTL_PAUSE_BUILT] moves (when > 0: a depth limit's last level
+    builds every move of its positions and enters none), the search saves its place in
+    `ctl` (flag, depth limit, depth, nodes, reasons, generation, entries filled, whether
     the root is alive) and returns CODE_PAUSED; called again with ctl[0] == 1 and the same
     arrays, it goes on exactly where it stopped.
 
@@ -2221,6 +2223,11 @@ def shortest(
         d = np.int64(0)
         filled = np.int64(0)
     ctl[0] = 0
+    # moves built by the positions finished in this call, and after how many to pause
+    built = 0
+    pause_built = np.int64(1) << np.int64(62)
+    if ctl.shape[0] > CTL_PAUSE_BUILT and ctl[CTL_PAUSE_BUILT] > 0:
+        pause_built = ctl[CTL_PAUSE_BUILT]
     while D <= max_turns:
         if not resume:
             gen += 1
@@ -2240,7 +2247,7 @@ def shortest(
             d = 0
         resume = False
         while d >= 0:
-            if nodes >= pause_at:
+            if nodes >= pause_at or built >= pause_built:
                 ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6], ctl[7] = (
                     1,
                     D,
@@ -2274,6 +2281,7 @@ def shortest(
                 tmp,
             )
             if status == NO_MORE:
+                built += fstarted[d]  # the moves this frame built (counted when it is done)
                 d -= 1
                 continue
             child = states[d + 1]

@@ -556,6 +556,7 @@ def deepen_search(config: Options, root: np.ndarray, budget: int) -> SolveResult
     tdepth = _TABLE.depths(bits)
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
     gen = _reserve_gens(MAX_DEPTH + 1)  # one generation a depth limit
     pause_at = PAUSE_STEP
     while True:
@@ -828,6 +829,7 @@ def solve_shortest(
     root = to_kernel_state(state)
     left = max(1, node_limit - first.nodes)
     ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
     gen = _reserve_gens(len(first.solution) + 1)
     pause_at = PAUSE_STEP
     while True:
