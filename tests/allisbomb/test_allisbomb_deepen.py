@@ -23,6 +23,8 @@ from bombsolve.solvers.allisbomb.search.solver import (
 )
 from tests.allisbomb.odd_sets import random_card_file
 
+BENCH = Path(__file__).resolve().parents[2] / "scripts" / "bench" / "cardsets"
+
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
 
@@ -37,12 +39,12 @@ def _random_config(seed: int, tmp_path: Path) -> tuple[Options, np.ndarray]:
 
 
 def test_deepening_decides_a_deal_the_orders_and_widening_leave_open(tmp_path, monkeypatch):
-    """Random file 0, deal 0, 4,000 positions: the two orders spend their sixth and
+    """Random file 56, deal 11, 4,000 positions: the two orders spend their sixth and
     widening all but the last sixth without a verdict; the deepening finds a 5-turn win
     with what is left. Without the deepening's sixth, widening's whole rest leaves it open."""
-    cfg, decks = _random_config(0, tmp_path)
+    cfg, decks = _random_config(56, tmp_path)
     assert solver.compiled(cfg).prog.extended
-    deck = decks[0]
+    deck = decks[11]
     asked = []
     real = solver.deepen_search
 
@@ -119,3 +121,19 @@ def test_the_stand_in_never_deepens(monkeypatch):
     out = solve_batch(cfg, decks, node_limit=60)
     assert (out["code"] == 2).any() and out["nodes"].max() <= 60
     assert solve(cfg, decks[0], node_limit=60).nodes <= 60
+
+
+def test_the_deepening_stops_at_its_moves_built_across_pauses(monkeypatch):
+    """The deepening's work is capped at a depth-first search's of its budget: it answers
+    undecided once its finished positions built `budget` moves, before entering that many
+    positions; the count survives the pauses (the same answer after the same positions
+    however often it returns to Python)."""
+    cfg = Options(cards_file=BENCH / "rich_relay.toml", allow_nonstandard=True)
+    cards = load_cards(cfg)
+    root = to_kernel_state(new_game(cards, np.random.default_rng(3).permutation(cards.n).tolist()))
+    whole = solver.deepen_search(cfg, root, 20_000)
+    assert whole.outcome == "undecided" and 0 < whole.nodes < 20_000
+    monkeypatch.setattr(solver, "PAUSE_BUILT", 50)
+    monkeypatch.setattr(solver, "PAUSE_STEP", 97)
+    paused = solver.deepen_search(cfg, root, 20_000)
+    assert (paused.outcome, paused.nodes) == (whole.outcome, whole.nodes)

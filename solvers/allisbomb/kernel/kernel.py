@@ -104,6 +104,13 @@ MAX_MOVES = 100_000
 #: entered; counted when a position is done, which kept the hot loop as fast as before: a
 #: count per move cost 5-8% on base deals; one position's moves are bounded by MAX_MOVES).
 CTL_PAUSE_BUILT = 8
+#: ctl[CTL_BUILT_LIMIT] > 0 (`shortest` only, ctl of CTL_BUILT_TOTAL + 1 slots): the search
+#: answers undecided once the positions it finished, over all its calls, built that many
+#: moves; ctl[CTL_BUILT_TOTAL] keeps that count across pauses. Deepening builds every move
+#: of a depth limit's last positions and enters none of them, so its positions cost many
+#: times a depth-first search's: this caps its work at a depth-first search's of as many
+#: positions.
+CTL_BUILT_LIMIT, CTL_BUILT_TOTAL = 9, 10
 E_DRAW, E_NOCARD, E_UNMET, E_CYCLE = 1, 2, 4, 8
 E_NOT_BEST = 16  # best mode: the node limit stopped the search before the best win was proven
 E_DEAD = 32  # a position from which no win is reachable (prune.dead), counted as a loss
@@ -2228,6 +2235,14 @@ def shortest(
     pause_built = np.int64(1) << np.int64(62)
     if ctl.shape[0] > CTL_PAUSE_BUILT and ctl[CTL_PAUSE_BUILT] > 0:
         pause_built = ctl[CTL_PAUSE_BUILT]
+    # moves built in earlier calls of this search, and after how many to give up
+    built_before = np.int64(0)
+    built_limit = np.int64(1) << np.int64(62)
+    if ctl.shape[0] > CTL_BUILT_TOTAL:
+        if resume:
+            built_before = ctl[CTL_BUILT_TOTAL]
+        if ctl[CTL_BUILT_LIMIT] > 0:
+            built_limit = ctl[CTL_BUILT_LIMIT]
     while D <= max_turns:
         if not resume:
             gen += 1
@@ -2247,6 +2262,8 @@ def shortest(
             d = 0
         resume = False
         while d >= 0:
+            if built_before + built >= built_limit:
+                return CODE_UNDECIDED, nodes, reasons, 0, gen
             if nodes >= pause_at or built >= pause_built:
                 ctl[0], ctl[1], ctl[2], ctl[3], ctl[4], ctl[5], ctl[6], ctl[7] = (
                     1,
@@ -2258,6 +2275,8 @@ def shortest(
                     filled,
                     1 if root_alive else 0,
                 )
+                if ctl.shape[0] > CTL_BUILT_TOTAL:
+                    ctl[CTL_BUILT_TOTAL] = built_before + built
                 return CODE_PAUSED, nodes, reasons, 0, gen
             status = _next_child(
                 d,

@@ -543,8 +543,10 @@ def widen_search(
 
 def deepen_search(config: Options, root: np.ndarray, budget: int) -> SolveResult:
     """Iterative deepening from the kernel row `root` (kernel.shortest: every line to depth
-    1, then 2, ..., up to `search.MAX_DEPTH` turns) with at most `budget` positions: a win
-    with the fewest turns, or 'undecided' (it never proves a loss). The move orders'
+    1, then 2, ..., up to `search.MAX_DEPTH` turns) with at most `budget` positions and
+    `budget` moves built (its positions cost many times a depth-first search's: a depth
+    limit's last level builds every move and enters none): a win with the fewest turns,
+    or 'undecided' (it never proves a loss). The move orders'
     depth-first searches can follow lines hundreds of turns long past a win of twenty; the
     deepening meets the short win first. The line is not replayed here (`solution` holds
     it; the caller replays the deal's whole line)."""
@@ -555,8 +557,10 @@ def deepen_search(config: Options, root: np.ndarray, budget: int) -> SolveResult
     index, entries = _TABLE.get(bits, _entry_words(n))
     tdepth = _TABLE.depths(bits)
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
-    ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    ctl = np.zeros(K.CTL_BUILT_TOTAL + 1, np.int64)
     ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
+    # its work capped at a depth-first search's of `budget` positions (kernel.CTL_BUILT_LIMIT)
+    ctl[K.CTL_BUILT_LIMIT] = max(1, budget)
     gen = _reserve_gens(MAX_DEPTH + 1)  # one generation a depth limit
     pause_at = PAUSE_STEP
     while True:
