@@ -350,7 +350,7 @@ def _widen_rows(config: Options, decks: np.ndarray, node_limit: int, out: dict) 
             continue
         deal = new_game(cards, decks[i].tolist())
         code, nodes, turns, reason, _line = _after_orders(
-            config, deal, to_kernel_state(deal), node_limit, nodes, int(out["reason"][i])
+            config, deal, node_limit, nodes, int(out["reason"][i])
         )
         out["nodes"][i] = nodes
         if code != K.CODE_UNDECIDED:
@@ -358,7 +358,7 @@ def _widen_rows(config: Options, decks: np.ndarray, node_limit: int, out: dict) 
 
 
 def _after_orders(
-    config: Options, deal: State, root: np.ndarray, node_limit: int, nodes: int, reasons: int
+    config: Options, deal: State, node_limit: int, nodes: int, reasons: int
 ) -> tuple[int, int, int, int, list]:
     """What the two move orders left of node_limit after `nodes`: widening (search/widen.py)
     keeps back a DEEPEN_AFTER-th of node_limit, and a deal it leaves open is searched by
@@ -374,7 +374,7 @@ def _after_orders(
         if w.code != K.CODE_UNDECIDED:
             return w.code, nodes, w.turns, w.reason, list(w.line)
     if node_limit > nodes:
-        deep = deepen_search(config, root, node_limit - nodes)
+        deep = deepen_search(config, to_kernel_state(deal), node_limit - nodes)
         nodes += deep.nodes
         if deep.outcome == "win":
             return K.CODE_WIN, nodes, len(deep.solution), deep.loss_reason, deep.solution
@@ -464,7 +464,7 @@ def _solve_root(
             root, n, c, np.uint32(gen), first_limit, buf, tmp, cs, objective, A, B, PORTFOLIO_FIRST
         )
         if widening and code == K.CODE_UNDECIDED and node_limit > nodes:
-            return _widened(config, make_state, root, node_limit, nodes, reasons, t0, check)
+            return _widened(config, make_state, node_limit, nodes, reasons, t0, check)
         sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
         return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
     ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
@@ -551,17 +551,37 @@ def deepen_search(config: Options, root: np.ndarray, budget: int) -> SolveResult
     deepening meets the short win first. The line is not replayed here (`solution` holds
     it; the caller replays the deal's whole line)."""
     t0 = time.perf_counter()
-    c = compiled(config)
+    code, nodes, reasons, turns, sol, sol_len = _run_shortest(
+        compiled(config), root, table_bits_for(max(1, budget)), budget, MAX_DEPTH, budget
+    )
+    if code != K.CODE_WIN:
+        code, turns = K.CODE_UNDECIDED, 0
+    return _result(None, code, nodes, reasons, turns, sol, sol_len, t0, False)
+
+
+def _run_shortest(
+    c: _Compiled,
+    root: np.ndarray,
+    bits: int,
+    node_limit: int,
+    max_turns: int,
+    built_limit: int = 0,
+    deadline: float | None = None,
+) -> tuple:
+    """kernel.shortest from the row `root` in the process's table of 2**bits slots, paused
+    every PAUSE_STEP positions and PAUSE_BUILT moves built (for Ctrl-C and the clock) and
+    resumed exactly, until it answers or `deadline` (a perf_counter time) passes; with
+    built_limit > 0 it gives up once it built that many moves (kernel.CTL_BUILT_LIMIT).
+    Returns (code, nodes, reasons, turns, sol, sol_len): CODE_PAUSED if the clock stopped
+    it; a win's line in sol[:turns]."""
     n = c.cards.n
-    bits = table_bits_for(max(1, budget))
     index, entries = _TABLE.get(bits, _entry_words(n))
     tdepth = _TABLE.depths(bits)
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     ctl = np.zeros(K.CTL_BUILT_TOTAL + 1, np.int64)
     ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
-    # its work capped at a depth-first search's of `budget` positions (kernel.CTL_BUILT_LIMIT)
-    ctl[K.CTL_BUILT_LIMIT] = max(1, budget)
-    gen = _reserve_gens(MAX_DEPTH + 1)  # one generation a depth limit
+    ctl[K.CTL_BUILT_LIMIT] = built_limit
+    gen = _reserve_gens(max_turns + 1)  # one generation a depth limit
     pause_at = PAUSE_STEP
     while True:
         code, nodes, reasons, turns, _last = K.shortest(
@@ -572,8 +592,8 @@ def deepen_search(config: Options, root: np.ndarray, budget: int) -> SolveResult
             entries,
             tdepth,
             gen,
-            budget,
-            MAX_DEPTH,
+            node_limit,
+            max_turns,
             states,
             fch,
             fk,
@@ -589,19 +609,19 @@ def deepen_search(config: Options, root: np.ndarray, budget: int) -> SolveResult
         )
         if code != K.CODE_PAUSED:
             break
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
         pause_at = int(nodes) + PAUSE_STEP
-    if code != K.CODE_WIN:
-        code, turns = K.CODE_UNDECIDED, 0
-    return _result(None, code, nodes, reasons, turns, sol, sol_len, t0, False)
+    return code, nodes, reasons, turns, sol, sol_len
 
 
-def _widened(config, make_state, root, node_limit, nodes, reasons, t0, check) -> SolveResult:
+def _widened(config, make_state, node_limit, nodes, reasons, t0, check) -> SolveResult:
     """The verdict of widening and iterative deepening (`_after_orders`) with what the
     portfolio left of node_limit after `nodes`: the same search `_widen_rows` makes for
     the batch."""
     code, nodes, _turns, reason, line = _after_orders(
-        config, make_state(), root, node_limit, nodes, reasons
+        config, make_state(), node_limit, nodes, reasons
     )
     res = SolveResult(OUTCOME_NAMES[code], nodes, time.perf_counter() - t0, line, reason)
     if check and res.outcome == "win":
@@ -824,48 +844,14 @@ def solve_shortest(
         return SolveResult(
             first.outcome, first.nodes, time.perf_counter() - t0, [], first.loss_reason
         )
-    c = compiled(state.config)
-    n = c.cards.n
-    bits = table_bits or table_bits_for(node_limit)
-    index, entries = _TABLE.get(bits, _entry_words(n))
-    tdepth = _TABLE.depths(bits)
-    states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
-    root = to_kernel_state(state)
-    left = max(1, node_limit - first.nodes)
-    ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-    ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
-    gen = _reserve_gens(len(first.solution) + 1)
-    pause_at = PAUSE_STEP
-    while True:
-        code, nodes, reasons, turns, _last = K.shortest(
-            root,
-            n,
-            *c.rule_args,
-            index,
-            entries,
-            tdepth,
-            gen,
-            left,
-            len(first.solution),
-            states,
-            fch,
-            fk,
-            fplen,
-            fstarted,
-            sol,
-            sol_len,
-            buf,
-            tmp,
-            cs,
-            ctl,
-            pause_at,
-        )
-        if code != K.CODE_PAUSED:
-            break
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            break
-        stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
-        pause_at = int(nodes) + PAUSE_STEP
+    code, nodes, reasons, turns, sol, sol_len = _run_shortest(
+        compiled(state.config),
+        to_kernel_state(state),
+        table_bits or table_bits_for(node_limit),
+        max(1, node_limit - first.nodes),
+        len(first.solution),
+        deadline=None if time_limit is None else t0 + time_limit,
+    )
     spent = int(nodes)
     if code != K.CODE_WIN:  # the win already found, not proven the shortest
         res = SolveResult(
