@@ -1,7 +1,9 @@
-"""Iterative deepening (`solver.deepen_search`) between the two move orders and widening,
-on card sets with the extended vocabulary: its wins replay and have the fewest turns (the
-breadth-first reference's), it never answers a loss, the batch and the single solve spend
-the same positions on it, and the stand-in's cards never reach it."""
+"""The depth-bounded searches (`solver.deepen_search`) after the two move orders and
+widening, on card sets with the extended vocabulary: one bound's search (kernel.shortest
+from that depth) wins exactly when the breadth-first reference has a win that short, and
+says when it searched every line; the searches' wins replay and keep to their bound, they
+never answer a loss, the batch and the single solve spend the same positions on them, and
+the stand-in's cards never reach them."""
 
 from __future__ import annotations
 
@@ -39,12 +41,12 @@ def _random_config(seed: int, tmp_path: Path) -> tuple[Options, np.ndarray]:
 
 
 def test_deepening_decides_a_deal_the_orders_and_widening_leave_open(tmp_path, monkeypatch):
-    """Random file 56, deal 11, 4,000 positions: the two orders spend their sixth and
-    widening all but the last sixth without a verdict; the deepening finds a 5-turn win
-    with what is left. Without the deepening's sixth, widening's whole rest leaves it open."""
-    cfg, decks = _random_config(56, tmp_path)
+    """Random file 43, deal 10, 4,000 positions: the two orders spend their sixth and
+    widening all but the last sixth without a verdict; a bounded search finds a 15-turn win
+    with what is left. Without that sixth, widening's whole rest leaves it open."""
+    cfg, decks = _random_config(43, tmp_path)
     assert solver.compiled(cfg).prog.extended
-    deck = decks[11]
+    deck = decks[10]
     asked = []
     real = solver.deepen_search
 
@@ -55,13 +57,13 @@ def test_deepening_decides_a_deal_the_orders_and_widening_leave_open(tmp_path, m
 
     monkeypatch.setattr(solver, "deepen_search", spy)
     won = solve_batch(cfg, deck[None, :], node_limit=4000)
-    assert int(won["code"][0]) == 1 and int(won["turns"][0]) == 5
+    assert int(won["code"][0]) == 1 and int(won["turns"][0]) == 15
     assert int(won["nodes"][0]) <= 4000
     assert len(asked) == 1 and asked[0][1] == "win"
     assert asked[0][0] >= 4000 // solver.DEEPEN_AFTER  # the sixth kept back, at least
     single = solve(cfg, deck, node_limit=4000)  # the same search, its line replayed
     assert single.outcome == "win" and single.nodes == int(won["nodes"][0])
-    assert len(single.solution) == 5 and len(asked) == 2
+    assert len(single.solution) == 15 and len(asked) == 2
     monkeypatch.setattr(solver, "DEEPEN_AFTER", 10**18)  # nothing kept back for it
     alone = solve_batch(cfg, deck[None, :], node_limit=4000)
     assert int(alone["code"][0]) == 2 and int(alone["nodes"][0]) == 4000
@@ -81,31 +83,69 @@ def test_deepening_costs_nothing_where_widening_decides(tmp_path, monkeypatch):
     assert int(won["code"][0]) == 1
 
 
-def test_deepening_finds_the_fewest_turns_and_never_a_loss(tmp_path):
-    """Over random files from the whole vocabulary, from each deal and from a position a
-    few turns in: a win of the deepening replays in the reference engine and has as many
-    turns as the breadth-first reference's; a deal the reference proves lost is never a
-    loss of the deepening (it proves none), and a small budget only leaves deals open."""
-    compared = lost = 0
+def test_one_bound_wins_exactly_when_a_win_that_short_exists(tmp_path):
+    """kernel.shortest from depth D only (kernel.CTL_FIRST_DEPTH, max_turns D), over random
+    files from the whole vocabulary, from each deal: a win has at least the breadth-first
+    reference's fewest turns and at most D, and replays; every line searched without a win
+    (the bound then dropped by `deepen_search`) only where no win that short exists; a
+    search the node limit stops says neither."""
+    seen = {"win": 0, "searched": 0, "stopped": 0}
+    for seed in range(8):
+        cfg, decks = _random_config(seed, tmp_path)
+        cards = load_cards(cfg)
+        c = solver.compiled(cfg)
+        for deck in decks[:5]:
+            state = new_game(cards, deck.tolist())
+            ref = reference_shortest(state, 10_000)
+            if ref.outcome == "undecided":
+                continue
+            fewest = len(ref.solution) if ref.outcome == "win" else None
+            root = to_kernel_state(state)
+            for bound in (3, 5, 8):
+                code, _n, _r, turns, sol, sol_len, searched_all = solver._run_shortest(
+                    c, root, 16, 20_000, bound, first_depth=bound
+                )
+                short = fewest is not None and fewest <= bound
+                assert code in (1, 2)
+                if code == 1:
+                    seen["win"] += 1
+                    assert short
+                    line = [tuple(sol[t, : sol_len[t]].tolist()) for t in range(turns)]
+                    assert fewest <= len(line) <= bound
+                    verify_solution(state, line)
+                elif searched_all:
+                    seen["searched"] += 1
+                    assert not short
+                else:
+                    seen["stopped"] += 1
+    assert seen["win"] >= 10 and seen["searched"] >= 10  # the check saw both kinds
+
+
+def test_the_bounded_searches_never_lose_and_keep_to_their_bounds(tmp_path):
+    """Over random files, from each deal: a win of `deepen_search` replays in the
+    reference engine with at most the largest bound's turns and the reference finds no
+    loss there; a deal the reference proves lost is never a loss of the searches (they
+    prove none), and every bound searched whole ends them before the budget; a small
+    budget only leaves deals open, and none spends more than its budget."""
+    won = lost = 0
     for seed in range(8):
         cfg, decks = _random_config(seed, tmp_path)
         cards = load_cards(cfg)
         for deck in decks[:5]:
             state = new_game(cards, deck.tolist())
             deep = solver.deepen_search(cfg, to_kernel_state(state), 20_000)
-            assert deep.outcome in ("win", "undecided")
+            assert deep.outcome in ("win", "undecided") and deep.nodes <= 20_000
             if deep.outcome == "win":
+                won += 1
                 verify_solution(state, deep.solution)
-                ref = reference_shortest(state, 100_000)
-                assert ref.outcome != "loss"
-                if ref.outcome == "win":
-                    compared += 1
-                    assert len(deep.solution) == len(ref.solution)
+                assert len(deep.solution) <= max(solver.DEPTH_BOUNDS)
+                assert reference_search(state, 100_000).outcome != "loss"
             elif reference_search(state, 20_000).outcome == "loss":
                 lost += 1
+                assert deep.nodes < 20_000  # every bound searched whole, then dropped
             small = solver.deepen_search(cfg, to_kernel_state(state), 50)
             assert small.outcome in ("undecided", deep.outcome) and small.nodes <= 50
-    assert compared >= 10 and lost >= 3  # the check saw both kinds of deal
+    assert won >= 10 and lost >= 3  # the check saw both kinds of deal
 
 
 def test_the_stand_in_never_deepens(monkeypatch):
@@ -123,17 +163,27 @@ def test_the_stand_in_never_deepens(monkeypatch):
     assert solve(cfg, decks[0], node_limit=60).nodes <= 60
 
 
-def test_the_deepening_stops_at_its_moves_built_across_pauses(monkeypatch):
-    """The deepening's work is capped at a depth-first search's of its budget: it answers
-    undecided once its finished positions built `budget` moves, before entering that many
-    positions; the count survives the pauses (the same answer after the same positions
-    however often it returns to Python)."""
+def test_a_bounded_search_stops_at_its_moves_built_across_pauses(monkeypatch):
+    """A bound's search is capped by the moves it builds (kernel.CTL_BUILT_LIMIT): given
+    as many moves as positions it answers undecided before entering that many positions,
+    and the count survives the pauses; `deepen_search` gives the same answer after the
+    same positions however often its searches return to Python."""
     cfg = Options(cards_file=BENCH / "rich_relay.toml", allow_nonstandard=True)
     cards = load_cards(cfg)
+    c = solver.compiled(cfg)
     root = to_kernel_state(new_game(cards, np.random.default_rng(3).permutation(cards.n).tolist()))
+    # the 32-turn bound: uncapped, a win after 10,766 positions
+    capped = solver._run_shortest(c, root, 16, 20_000, 32, 20_000, first_depth=32)
+    assert capped[0] == 2 and 0 < capped[1] < 20_000 and not capped[6]
+    assert solver._run_shortest(c, root, 16, 20_000, 32, first_depth=32)[0] == 1
     whole = solver.deepen_search(cfg, root, 20_000)
-    assert whole.outcome == "undecided" and 0 < whole.nodes < 20_000
     monkeypatch.setattr(solver, "PAUSE_BUILT", 50)
     monkeypatch.setattr(solver, "PAUSE_STEP", 97)
+    paused_one = solver._run_shortest(c, root, 16, 20_000, 32, 20_000, first_depth=32)
+    assert paused_one[:2] == capped[:2]
     paused = solver.deepen_search(cfg, root, 20_000)
-    assert (paused.outcome, paused.nodes) == (whole.outcome, whole.nodes)
+    assert (paused.outcome, paused.nodes, paused.solution) == (
+        whole.outcome,
+        whole.nodes,
+        whole.solution,
+    )

@@ -111,6 +111,14 @@ CTL_PAUSE_BUILT = 8
 #: times a depth-first search's: this caps its work at a depth-first search's of as many
 #: positions.
 CTL_BUILT_LIMIT, CTL_BUILT_TOTAL = 9, 10
+#: ctl[CTL_FIRST_DEPTH] > 0 (`shortest` only, ctl of CTL_FIRST_DEPTH + 1 slots): the first
+#: depth limit, instead of 1. With max_turns the same, one search to that bound: every
+#: line at most that many turns deep (a win found has at most that many turns, not
+#: necessarily the fewest).
+CTL_FIRST_DEPTH = 11
+#: ctl[0] when `shortest` returns having searched every depth limit up to max_turns (no
+#: win that short exists); 1 is a pause, 0 any other answer.
+CTL_SEARCHED_ALL = 2
 E_DRAW, E_NOCARD, E_UNMET, E_CYCLE = 1, 2, 4, 8
 E_NOT_BEST = 16  # best mode: the node limit stopped the search before the best win was proven
 E_DEAD = 32  # a position from which no win is reachable (prune.dead), counted as a loss
@@ -2199,7 +2207,8 @@ def shortest(
     arrays, it goes on exactly where it stopped.
 
     Depth limit D = 1, 2, ..., max_turns (the caller knows a win of max_turns turns, e.g.
-    from `dfs`, so the deepening ends). Within one limit, each position is entered again
+    from `dfs`, so the deepening ends), or from ctl[CTL_FIRST_DEPTH] on; having searched
+    them all without a win it sets ctl[0] = CTL_SEARCHED_ALL. Within one limit, each position is entered again
     only when reached at a smaller depth than before (tdepth[entry], a fresh table
     generation per limit). This is complete: along a shortest winning line p0..pL, every
     p_i is entered at depth <= i (by induction: p_i's visit at depth <= i tries p_(i+1),
@@ -2227,6 +2236,8 @@ def shortest(
             return CODE_LOSS, 0, _header(root, n, H_ENDING), 0, gen
         root_alive = not dead(root, n, info)
         D = np.int64(1)
+        if ctl.shape[0] > CTL_FIRST_DEPTH and ctl[CTL_FIRST_DEPTH] > 0:
+            D = ctl[CTL_FIRST_DEPTH]
         d = np.int64(0)
         filled = np.int64(0)
     ctl[0] = 0
@@ -2341,6 +2352,7 @@ def shortest(
             d += 1
             fstarted[d] = 0
         D += 1
+    ctl[0] = CTL_SEARCHED_ALL
     return CODE_UNDECIDED, nodes, reasons, 0, gen
 
 

@@ -263,8 +263,22 @@ PORTFOLIO_FIRST = 1000
 #: (results/PERFORMANCE.md, "Rich card sets, and the depth cut"): 6 left the fewest undecided for the least CPU.
 WIDEN_AFTER = 6
 #: The share of the node limit (1/DEEPEN_AFTER) that widening leaves, on such a card set,
-#: to iterative deepening (`deepen_search`) for a deal it does not decide (`_after_orders`).
+#: to the depth-bounded searches (`deepen_search`) for a deal it does not decide
+#: (`_after_orders`).
 DEEPEN_AFTER = 6
+#: The depth bounds (turns) of `deepen_search`, searched in turn. A bound cuts the long
+#: lines the depth-first orders follow, and which bound meets a win soon is a deal's own
+#: affair: on held-out random set 4's open deals a 16-turn bound found case 465's win in
+#: 97,699 positions where iterative deepening from 1 needed 9,731,894, a 24-turn bound
+#: case 616's in about 30,000 (5,023,499), and a 20-turn bound none of them within 4
+#: million (results/PERFORMANCE.md, "Depth-bounded searches").
+DEPTH_BOUNDS = (16, 24, 32, 48)
+#: Positions each bound is searched with in the first round; every round doubles it.
+BOUND_FIRST = 20_000
+#: Moves a bounded search may build per position of its share (kernel.CTL_BUILT_LIMIT): a
+#: bound's last level builds every move of its positions and enters none, and a move
+#: built there costs about a third of a depth-first position.
+BOUND_BUILT = 4
 
 
 def _deck_array(cards: CardSet, deck) -> np.ndarray:
@@ -542,21 +556,42 @@ def widen_search(
 
 
 def deepen_search(config: Options, root: np.ndarray, budget: int) -> SolveResult:
-    """Iterative deepening from the kernel row `root` (kernel.shortest: every line to depth
-    1, then 2, ..., up to `search.MAX_DEPTH` turns) with at most `budget` positions and
-    `budget` moves built (its positions cost many times a depth-first search's: a depth
-    limit's last level builds every move and enters none): a win with the fewest turns,
-    or 'undecided' (it never proves a loss). The move orders'
-    depth-first searches can follow lines hundreds of turns long past a win of twenty; the
-    deepening meets the short win first. The line is not replayed here (`solution` holds
-    it; the caller replays the deal's whole line)."""
+    """Depth-bounded searches from the kernel row `root` with at most `budget` positions in
+    all: in rounds, each bound of DEPTH_BOUNDS in turn is searched from scratch
+    (kernel.shortest from that depth only: every line at most that many turns deep, each
+    position entered again only when met shallower), with BOUND_FIRST positions (or a
+    sixteenth of a smaller budget) in the first round and twice as many in each next one, until one finds a win or the budget is
+    spent. A bound whose every line was searched without a win (no win that short exists)
+    is dropped. A search's moves built are capped at BOUND_BUILT per position of its
+    share. Returns a win of at most the bound's turns (not necessarily the fewest), or
+    'undecided': it never proves a loss (a bound cuts lines). The move orders' depth-first
+    searches can follow lines hundreds of turns long past a win of twenty; a bound turns
+    back there. The line is not replayed here (`solution` holds it; the caller replays the
+    deal's whole line)."""
     t0 = time.perf_counter()
-    code, nodes, reasons, turns, sol, sol_len = _run_shortest(
-        compiled(config), root, table_bits_for(max(1, budget)), budget, MAX_DEPTH, budget
-    )
-    if code != K.CODE_WIN:
-        code, turns = K.CODE_UNDECIDED, 0
-    return _result(None, code, nodes, reasons, turns, sol, sol_len, t0, False)
+    c = compiled(config)
+    bounds = [b for b in DEPTH_BOUNDS if b <= MAX_DEPTH]
+    # a small budget still tries every bound, in several rounds
+    share = max(1, min(BOUND_FIRST, budget // (4 * len(bounds))))
+    spent = nodes = reasons = 0
+    while bounds:
+        for bound in list(bounds):
+            part = min(share, budget - spent)
+            if part <= 0:
+                return _result(None, K.CODE_UNDECIDED, nodes, reasons, 0, None, None, t0, False)
+            code, n, r, turns, sol, sol_len, searched_all = _run_shortest(
+                c, root, table_bits_for(part), part, bound, BOUND_BUILT * part, first_depth=bound
+            )
+            nodes += n
+            reasons |= r
+            if code == K.CODE_WIN:
+                return _result(None, code, nodes, reasons, turns, sol, sol_len, t0, False)
+            # a bound searched whole spent only what it entered; a stopped one, its share
+            spent += n if searched_all else part
+            if searched_all:
+                bounds.remove(bound)
+        share *= 2
+    return _result(None, K.CODE_UNDECIDED, nodes, reasons, 0, None, None, t0, False)
 
 
 def _run_shortest(
@@ -567,20 +602,24 @@ def _run_shortest(
     max_turns: int,
     built_limit: int = 0,
     deadline: float | None = None,
+    first_depth: int = 0,
 ) -> tuple:
     """kernel.shortest from the row `root` in the process's table of 2**bits slots, paused
     every PAUSE_STEP positions and PAUSE_BUILT moves built (for Ctrl-C and the clock) and
     resumed exactly, until it answers or `deadline` (a perf_counter time) passes; with
-    built_limit > 0 it gives up once it built that many moves (kernel.CTL_BUILT_LIMIT).
-    Returns (code, nodes, reasons, turns, sol, sol_len): CODE_PAUSED if the clock stopped
-    it; a win's line in sol[:turns]."""
+    built_limit > 0 it gives up once it built that many moves (kernel.CTL_BUILT_LIMIT);
+    first_depth > 0 is its first depth limit (kernel.CTL_FIRST_DEPTH). Returns (code,
+    nodes, reasons, turns, sol, sol_len, searched_all): CODE_PAUSED if the clock stopped
+    it; a win's line in sol[:turns]; searched_all when every depth limit up to max_turns
+    was searched without a win."""
     n = c.cards.n
     index, entries = _TABLE.get(bits, _entry_words(n))
     tdepth = _TABLE.depths(bits)
     states, fch, fk, fplen, fstarted, _fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
-    ctl = np.zeros(K.CTL_BUILT_TOTAL + 1, np.int64)
+    ctl = np.zeros(K.CTL_FIRST_DEPTH + 1, np.int64)
     ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
     ctl[K.CTL_BUILT_LIMIT] = built_limit
+    ctl[K.CTL_FIRST_DEPTH] = first_depth
     gen = _reserve_gens(max_turns + 1)  # one generation a depth limit
     pause_at = PAUSE_STEP
     while True:
@@ -613,7 +652,7 @@ def _run_shortest(
             break
         stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
         pause_at = int(nodes) + PAUSE_STEP
-    return code, nodes, reasons, turns, sol, sol_len
+    return code, nodes, reasons, turns, sol, sol_len, bool(ctl[0] == K.CTL_SEARCHED_ALL)
 
 
 def _widened(config, make_state, node_limit, nodes, reasons, t0, check) -> SolveResult:
@@ -844,7 +883,7 @@ def solve_shortest(
         return SolveResult(
             first.outcome, first.nodes, time.perf_counter() - t0, [], first.loss_reason
         )
-    code, nodes, reasons, turns, sol, sol_len = _run_shortest(
+    code, nodes, reasons, turns, sol, sol_len, _all = _run_shortest(
         compiled(state.config),
         to_kernel_state(state),
         table_bits or table_bits_for(node_limit),
