@@ -303,7 +303,7 @@ def solve_batch(
     searches (each may use node_limit // 2). On a card set that uses the extended
     vocabulary (`Program.extended`) the two orders share node_limit // WIDEN_AFTER, and a
     deal they leave undecided is searched with what remains by widening over its first
-    turn's moves (search/widen.py) and then by iterative deepening (`_after_orders`); the
+    turn's moves (search/widen.py) and then by depth-bounded searches (`_after_orders`); the
     stand-in's cards never go there, so its searches are the portfolio's alone. portfolio=False gives the single plain
     search whose node counts match the reference search exactly. first_budget: positions
     each order searches before the first switch (the same verdicts; other node counts).
@@ -375,11 +375,11 @@ def _after_orders(
     config: Options, deal: State, node_limit: int, nodes: int, reasons: int
 ) -> tuple[int, int, int, int, list]:
     """What the two move orders left of node_limit after `nodes`: widening (search/widen.py)
-    keeps back a DEEPEN_AFTER-th of node_limit, and a deal it leaves open is searched by
-    iterative deepening (`deepen_search`) with all that remains. The deepening comes last
-    so that it costs nothing on the deals widening decides: on some card sets its
-    positions cost several times the depth-first search's (every limit builds the moves
-    of the levels above again). Returns (code, nodes, turns, reason, line); an open deal
+    keeps back a DEEPEN_AFTER-th of node_limit, and a deal it leaves open is searched to
+    depth bounds (`deepen_search`) with all that remains. The bounded searches come last
+    so that they cost nothing on the deals widening decides: their positions cost several
+    times the depth-first search's (a bound's last level builds every move of its
+    positions and enters none). Returns (code, nodes, turns, reason, line); an open deal
     keeps the orders' `reasons`."""
     keep = node_limit // DEEPEN_AFTER
     if node_limit - nodes > keep:
@@ -656,7 +656,7 @@ def _run_shortest(
 
 
 def _widened(config, make_state, node_limit, nodes, reasons, t0, check) -> SolveResult:
-    """The verdict of widening and iterative deepening (`_after_orders`) with what the
+    """The verdict of widening and the depth-bounded searches (`_after_orders`) with what the
     portfolio left of node_limit after `nodes`: the same search `_widen_rows` makes for
     the batch."""
     code, nodes, _turns, reason, line = _after_orders(
