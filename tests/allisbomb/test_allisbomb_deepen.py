@@ -16,7 +16,11 @@ from bombsolve.solvers.allisbomb.cards.cards import load_cards
 from bombsolve.solvers.allisbomb.cards.config import Options
 from bombsolve.solvers.allisbomb.rules.rules import new_game
 from bombsolve.solvers.allisbomb.search import solver
-from bombsolve.solvers.allisbomb.search.search import reference_search, reference_shortest
+from bombsolve.solvers.allisbomb.search.search import (
+    reference_deepening,
+    reference_search,
+    reference_shortest,
+)
 from bombsolve.solvers.allisbomb.search.solver import (
     solve,
     solve_batch,
@@ -119,6 +123,34 @@ def test_one_bound_wins_exactly_when_a_win_that_short_exists(tmp_path):
                 else:
                     seen["stopped"] += 1
     assert seen["win"] >= 10 and seen["searched"] >= 10  # the check saw both kinds
+
+
+def test_one_bound_is_the_references_position_for_position(tmp_path):
+    """kernel.shortest from depth D only against `search.reference_deepening` from D only,
+    over random files and deals: the same verdict, positions entered, loss reasons and
+    line, whether the bound wins, is searched whole or stops at the node limit."""
+    kinds = set()
+    for seed in range(4):
+        cfg, decks = _random_config(seed, tmp_path)
+        cards = load_cards(cfg)
+        c = solver.compiled(cfg)
+        for deck in decks[:4]:
+            state = new_game(cards, deck.tolist())
+            root = to_kernel_state(state)
+            for bound in (2, 4, 7):
+                code, nodes, reasons, turns, sol, sol_len, searched_all = solver._run_shortest(
+                    c, root, 16, 3_000, bound, first_depth=bound
+                )
+                ref = reference_deepening(state, bound, node_limit=3_000, first_depth=bound)
+                line = [tuple(sol[t, : sol_len[t]].tolist()) for t in range(turns)]
+                assert (solver.OUTCOME_NAMES[int(code)], int(nodes), line) == (
+                    ref.outcome,
+                    ref.nodes,
+                    ref.solution,
+                ), (seed, bound)
+                assert int(reasons) == ref.loss_reason
+                kinds.add("win" if code == 1 else "whole" if searched_all else "stopped")
+    assert kinds == {"win", "whole", "stopped"}
 
 
 def test_the_bounded_searches_never_lose_and_keep_to_their_bounds(tmp_path):

@@ -265,6 +265,7 @@ def reference_deepening(
     max_turns: int,
     node_limit: int = 1_000_000,
     time_limit: float | None = None,
+    first_depth: int = 1,
 ) -> SearchResult:
     """A win with the fewest turns by iterative deepening: the kernel's `kernel.shortest`
     in plain Python, position for position (same move order, same pruning, same table
@@ -282,6 +283,10 @@ def reference_deepening(
     TIME_CHECK moves built) answer 'undecided' (no win within max_turns turns does too:
     max_turns was not a win's length). A turn is one move (rulebook D); a line ends at
     the first win (the end of the game, rulebook E).
+
+    first_depth > 1 starts at that limit (the kernel's ctl[CTL_FIRST_DEPTH]); with
+    max_turns the same, it is one search to that bound, whose win has at most that many
+    turns, not necessarily the fewest (`solver.deepen_search`'s searches).
     """
     t0 = time.perf_counter()
     if root.outcome is Outcome.WIN:
@@ -296,7 +301,7 @@ def reference_deepening(
     def undecided(why: int = 0) -> SearchResult:
         return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons | why)
 
-    for limit in range(1, max_turns + 1):
+    for limit in range(max(1, first_depth), max_turns + 1):
         depth = {root.key(): 0}
         nodes += 1
         stack = [root.iter_children()]
