@@ -44,6 +44,23 @@ def _random_config(seed: int, tmp_path: Path) -> tuple[Options, np.ndarray]:
     return cfg, np.stack([rng.permutation(n) for _ in range(20)])
 
 
+def _deals(tmp_path: Path, files: int, deals: int):
+    """(config, its compiled form, the deal's state, its kernel row) for the first `deals`
+    deals of random files 0..files-1."""
+    for seed in range(files):
+        cfg, decks = _random_config(seed, tmp_path)
+        cards = load_cards(cfg)
+        c = solver.compiled(cfg)
+        for deck in decks[:deals]:
+            state = new_game(cards, deck.tolist())
+            yield cfg, c, state, to_kernel_state(state)
+
+
+def _line(sol: np.ndarray, sol_len: np.ndarray, turns: int) -> list[tuple[int, ...]]:
+    """A kernel search's line, read as `solver._result` reads it."""
+    return [tuple(sol[t, : sol_len[t]].tolist()) for t in range(turns)]
+
+
 def test_deepening_decides_a_deal_the_orders_and_widening_leave_open(tmp_path, monkeypatch):
     """Random file 43, deal 10, 4,000 positions: the two orders spend their sixth and
     widening all but the last sixth without a verdict; a bounded search finds a 15-turn win
@@ -94,34 +111,28 @@ def test_one_bound_wins_exactly_when_a_win_that_short_exists(tmp_path):
     (the bound then dropped by `deepen_search`) only where no win that short exists; a
     search the node limit stops says neither."""
     seen = {"win": 0, "searched": 0, "stopped": 0}
-    for seed in range(8):
-        cfg, decks = _random_config(seed, tmp_path)
-        cards = load_cards(cfg)
-        c = solver.compiled(cfg)
-        for deck in decks[:5]:
-            state = new_game(cards, deck.tolist())
-            ref = reference_shortest(state, 10_000)
-            if ref.outcome == "undecided":
-                continue
-            fewest = len(ref.solution) if ref.outcome == "win" else None
-            root = to_kernel_state(state)
-            for bound in (3, 5, 8):
-                code, _n, _r, turns, sol, sol_len, searched_all = solver._run_shortest(
-                    c, root, 16, 20_000, bound, first_depth=bound
-                )
-                short = fewest is not None and fewest <= bound
-                assert code in (1, 2)
-                if code == 1:
-                    seen["win"] += 1
-                    assert short
-                    line = [tuple(sol[t, : sol_len[t]].tolist()) for t in range(turns)]
-                    assert fewest <= len(line) <= bound
-                    verify_solution(state, line)
-                elif searched_all:
-                    seen["searched"] += 1
-                    assert not short
-                else:
-                    seen["stopped"] += 1
+    for _cfg, c, state, root in _deals(tmp_path, 8, 5):
+        ref = reference_shortest(state, 10_000)
+        if ref.outcome == "undecided":
+            continue
+        fewest = len(ref.solution) if ref.outcome == "win" else None
+        for bound in (3, 5, 8):
+            code, _n, _r, turns, sol, sol_len, searched_all = solver._run_shortest(
+                c, root, 16, 20_000, bound, first_depth=bound
+            )
+            short = fewest is not None and fewest <= bound
+            assert code in (1, 2)
+            if code == 1:
+                seen["win"] += 1
+                assert short
+                line = _line(sol, sol_len, turns)
+                assert fewest <= len(line) <= bound
+                verify_solution(state, line)
+            elif searched_all:
+                seen["searched"] += 1
+                assert not short
+            else:
+                seen["stopped"] += 1
     assert seen["win"] >= 10 and seen["searched"] >= 10  # the check saw both kinds
 
 
@@ -130,26 +141,19 @@ def test_one_bound_is_the_references_position_for_position(tmp_path):
     over random files and deals: the same verdict, positions entered, loss reasons and
     line, whether the bound wins, is searched whole or stops at the node limit."""
     kinds = set()
-    for seed in range(4):
-        cfg, decks = _random_config(seed, tmp_path)
-        cards = load_cards(cfg)
-        c = solver.compiled(cfg)
-        for deck in decks[:4]:
-            state = new_game(cards, deck.tolist())
-            root = to_kernel_state(state)
-            for bound in (2, 4, 7):
-                code, nodes, reasons, turns, sol, sol_len, searched_all = solver._run_shortest(
-                    c, root, 16, 3_000, bound, first_depth=bound
-                )
-                ref = reference_deepening(state, bound, node_limit=3_000, first_depth=bound)
-                line = [tuple(sol[t, : sol_len[t]].tolist()) for t in range(turns)]
-                assert (solver.OUTCOME_NAMES[int(code)], int(nodes), line) == (
-                    ref.outcome,
-                    ref.nodes,
-                    ref.solution,
-                ), (seed, bound)
-                assert int(reasons) == ref.loss_reason
-                kinds.add("win" if code == 1 else "whole" if searched_all else "stopped")
+    for _cfg, c, state, root in _deals(tmp_path, 4, 4):
+        for bound in (2, 4, 7):
+            code, nodes, reasons, turns, sol, sol_len, searched_all = solver._run_shortest(
+                c, root, 16, 3_000, bound, first_depth=bound
+            )
+            ref = reference_deepening(state, bound, node_limit=3_000, first_depth=bound)
+            assert (solver.OUTCOME_NAMES[int(code)], int(nodes), _line(sol, sol_len, turns)) == (
+                ref.outcome,
+                ref.nodes,
+                ref.solution,
+            ), bound
+            assert int(reasons) == ref.loss_reason
+            kinds.add("win" if code == 1 else "whole" if searched_all else "stopped")
     assert kinds == {"win", "whole", "stopped"}
 
 
@@ -160,23 +164,19 @@ def test_the_bounded_searches_never_lose_and_keep_to_their_bounds(tmp_path):
     prove none), and every bound searched whole ends them before the budget; a small
     budget only leaves deals open, and none spends more than its budget."""
     won = lost = 0
-    for seed in range(8):
-        cfg, decks = _random_config(seed, tmp_path)
-        cards = load_cards(cfg)
-        for deck in decks[:5]:
-            state = new_game(cards, deck.tolist())
-            deep = solver.deepen_search(cfg, to_kernel_state(state), 20_000)
-            assert deep.outcome in ("win", "undecided") and deep.nodes <= 20_000
-            if deep.outcome == "win":
-                won += 1
-                verify_solution(state, deep.solution)
-                assert len(deep.solution) <= max(solver.DEPTH_BOUNDS)
-                assert reference_search(state, 100_000).outcome != "loss"
-            elif reference_search(state, 20_000).outcome == "loss":
-                lost += 1
-                assert deep.nodes < 20_000  # every bound searched whole, then dropped
-            small = solver.deepen_search(cfg, to_kernel_state(state), 50)
-            assert small.outcome in ("undecided", deep.outcome) and small.nodes <= 50
+    for cfg, _c, state, root in _deals(tmp_path, 8, 5):
+        deep = solver.deepen_search(cfg, root, 20_000)
+        assert deep.outcome in ("win", "undecided") and deep.nodes <= 20_000
+        if deep.outcome == "win":
+            won += 1
+            verify_solution(state, deep.solution)
+            assert len(deep.solution) <= max(solver.DEPTH_BOUNDS)
+            assert reference_search(state, 100_000).outcome != "loss"
+        elif reference_search(state, 20_000).outcome == "loss":
+            lost += 1
+            assert deep.nodes < 20_000  # every bound searched whole, then dropped
+        small = solver.deepen_search(cfg, root, 50)
+        assert small.outcome in ("undecided", deep.outcome) and small.nodes <= 50
     assert won >= 10 and lost >= 3  # the check saw both kinds of deal
 
 

@@ -2208,9 +2208,9 @@ def shortest(
 
     Depth limit D = 1, 2, ..., max_turns (the caller knows a win of max_turns turns, e.g.
     from `dfs`, so the deepening ends), or from ctl[CTL_FIRST_DEPTH] on; having searched
-    them all without a win it sets ctl[0] = CTL_SEARCHED_ALL. Within one limit, each position is entered again
-    only when reached at a smaller depth than before (tdepth[entry], a fresh table
-    generation per limit). This is complete: along a shortest winning line p0..pL, every
+    them all without a win it sets ctl[0] = CTL_SEARCHED_ALL. Within one limit, each
+    position is entered again only when reached at a smaller depth than before
+    (tdepth[entry], a fresh table generation per limit). This is complete: along a shortest winning line p0..pL, every
     p_i is entered at depth <= i (by induction: p_i's visit at depth <= i tries p_(i+1),
     which is then entered at depth <= i + 1 or already was, an ancestor on the line
     included), so the limit D = L finds a win and no limit below L does: the first win

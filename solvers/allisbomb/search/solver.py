@@ -560,8 +560,8 @@ def deepen_search(config: Options, root: np.ndarray, budget: int) -> SolveResult
     all: in rounds, each bound of DEPTH_BOUNDS in turn is searched from scratch
     (kernel.shortest from that depth only: every line at most that many turns deep, each
     position entered again only when met shallower), with BOUND_FIRST positions (or a
-    sixteenth of a smaller budget) in the first round and twice as many in each next one, until one finds a win or the budget is
-    spent. A bound whose every line was searched without a win (no win that short exists)
+    sixteenth of a smaller budget) in the first round and twice as many in each next one,
+    until one finds a win or the budget is spent. A bound whose every line was searched without a win (no win that short exists)
     is dropped. A search's moves built are capped at BOUND_BUILT per position of its
     share. Returns a win of at most the bound's turns (not necessarily the fewest), or
     'undecided': it never proves a loss (a bound cuts lines). The move orders' depth-first
@@ -620,7 +620,8 @@ def _run_shortest(
     ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
     ctl[K.CTL_BUILT_LIMIT] = built_limit
     ctl[K.CTL_FIRST_DEPTH] = first_depth
-    gen = _reserve_gens(max_turns + 1)  # one generation a depth limit
+    # one generation a depth limit searched (from first_depth, or 1), and one to spare
+    gen = _reserve_gens(max_turns - max(first_depth, 1) + 2)
     pause_at = PAUSE_STEP
     while True:
         code, nodes, reasons, turns, _last = K.shortest(
