@@ -716,29 +716,36 @@ def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[obje
 
 
 def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
-    """What stopped an undecided search, in words."""
+    """What stopped an undecided search, in words, and what it cut before (CARDS.md,
+    "Limits": a line at the depth limit, a position's moves past the move cap)."""
     from bombsolve.solvers.allisbomb import MAX_DEPTH, MAX_MOVES, Ending
 
-    if res.loss_reason & Ending.TOO_MANY_MOVES:
-        return (
-            f"a position with more than {MAX_MOVES:,} moves (or a turn of more than 64 "
-            "choices), the cap per position (CARDS.md, 'Moves')"
-        )
     if getattr(res, "engine", None) == "split":
         return (
             "the split's depth and limit (--split-depth, --split-limit): a child its search "
             "left undecided at the deepest level"
         )
-    if res.nodes >= node_limit:
-        return f"the node limit of {node_limit:,} positions (--node-limit)"
-    if time_limit is not None and res.seconds >= time_limit:
-        return f"the time limit of {time_limit:g} s (--time-limit)"
+    cuts = []
     if res.loss_reason & Ending.DEPTH_CUT:
-        return (
-            f"no win found, and a line was cut at the deepest the search follows "
-            f"({MAX_DEPTH:,} turns, CARDS.md 'Limits'), so the cut line is unsearched"
+        cuts.append(f"a line was cut at the deepest the search follows ({MAX_DEPTH:,} turns)")
+    if res.loss_reason & Ending.TOO_MANY_MOVES:
+        cuts.append(
+            f"a position's moves were cut at the move cap (more than {MAX_MOVES:,} moves, "
+            "or a turn of more than 64 choices)"
         )
-    return "a turn of more than 64 choices"
+    cut = " and ".join(cuts)
+    if res.nodes >= node_limit:
+        stop = f"the node limit of {node_limit:,} positions (--node-limit)"
+    elif time_limit is not None and res.seconds >= time_limit:
+        stop = f"the time limit of {time_limit:g} s (--time-limit)"
+    elif cuts:
+        return (
+            f"the end of the search: no win found, and {cut}, so what was cut is unsearched "
+            "(CARDS.md 'Limits')"
+        )
+    else:
+        return "the search's own limits (CARDS.md 'Limits')"
+    return f"{stop}; before it, {cut} (CARDS.md 'Limits')" if cuts else stop
 
 
 def _moves(k: int) -> str:

@@ -1,5 +1,5 @@
 """Bounded move generation: the node limit, the time limit and the per-position move cap hold
-whatever the card file (CARDS.md, "Moves")."""
+whatever the card file (CARDS.md, "Limits")."""
 
 from __future__ import annotations
 
@@ -10,14 +10,16 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from bombsolve.solvers.allisbomb.cards.cards import DATA_DIR
+from bombsolve.solvers.allisbomb.cards.cards import DATA_DIR, load_cards
 from bombsolve.solvers.allisbomb.cards.config import Options
 from bombsolve.solvers.allisbomb.kernel import kernel
 from bombsolve.solvers.allisbomb.rules.rules import MAX_MOVES, Ending, new_game
-from bombsolve.solvers.allisbomb.search.search import reference_search
-from bombsolve.solvers.allisbomb.search.solver import solve_state
+from bombsolve.solvers.allisbomb.search import solver
+from bombsolve.solvers.allisbomb.search.search import reference_deepening, reference_search
+from bombsolve.solvers.allisbomb.search.solver import solve_shortest, solve_state, verify_solution
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -50,7 +52,10 @@ def test_the_cap_is_the_same_in_both_engines():
     assert kernel.E_MOVES == int(Ending.TOO_MANY_MOVES)
 
 
-def test_a_position_past_the_cap_is_undecided_with_its_reason(tmp_path):
+def test_a_position_past_the_cap_is_cut_and_answered_undecided(tmp_path):
+    """Every side past the cap, the PRINCESS's win too: every move the root builds is
+    proven to lead nowhere, so the search ends at the cap, and it answers undecided (the
+    moves past the cap are unsearched), never a loss, in both engines alike."""
     state = new_game(_config(EIGHT, tmp_path), list(range(18)))
     for portfolio in (False, True):
         res = solve_state(state, node_limit=100, check=False, portfolio=portfolio)
@@ -59,6 +64,81 @@ def test_a_position_past_the_cap_is_undecided_with_its_reason(tmp_path):
     ref = reference_search(state, node_limit=100)
     assert ref.outcome == "undecided" and ref.loss_reason & Ending.TOO_MANY_MOVES
     assert ref.nodes == solve_state(state, node_limit=100, check=False).nodes
+
+
+#: 72 choices in one turn (nine steps of eight picks), past the 64 a turn may hold: the
+#: searches cut a position at the first move of the card that has it
+WIDE = ", ".join(['{op = "move", zone = "deck", pick = "any", to = "deck_top", count = 8}'] * 9)
+
+
+def _one_side(tmp_path: Path) -> Options:
+    """The base set with the PANCAKES' passive side (the last card: its moves come last in
+    id order) given WIDE."""
+    text = (DATA_DIR / "base.toml").read_text().replace('"stand-in"', '"custom"')
+    head, tail = text.rsplit('name = "PANCAKES"', 1)
+    tail = tail.replace("steps = []", f"steps = [{WIDE}]", 1)
+    path = tmp_path / "wide.toml"
+    path.write_text(head + 'name = "PANCAKES"' + tail)
+    return Options(cards_file=path, allow_nonstandard=True)
+
+
+def test_a_cut_position_leaves_the_wins_elsewhere_to_be_found(tmp_path):
+    """Deals whose search cuts a position and still finds a win (a search that gave up at
+    the cut answered undecided): the kernel and the reference agree position for
+    position, the line replays, and a search that finds no win after a cut is undecided,
+    never a loss."""
+    cfg = _one_side(tmp_path)
+    cards = load_cards(cfg)
+    wins = undecided = 0
+    for seed in range(12):
+        deck = np.random.default_rng(seed).permutation(cards.n).tolist()
+        state = new_game(cards, deck)
+        ref = reference_search(state, node_limit=20_000)
+        res = solve_state(state, node_limit=20_000, check=True)
+        assert (res.outcome, res.nodes, res.loss_reason) == (
+            ref.outcome,
+            ref.nodes,
+            ref.loss_reason,
+        )
+        if not ref.loss_reason & Ending.TOO_MANY_MOVES:
+            continue
+        assert ref.outcome != "loss"
+        if ref.outcome == "win":
+            assert res.solution == ref.solution
+            verify_solution(state, ref.solution)
+            wins += 1
+        elif ref.nodes < 20_000:
+            undecided += 1
+    assert wins >= 3 and undecided >= 3
+
+
+def test_the_deepening_cuts_as_the_depth_first_search_does(tmp_path):
+    """kernel.shortest and the reference deepening cut the same positions and find the same
+    line; `--shortest` calls a win found after a cut not proven the fewest."""
+    cfg = _one_side(tmp_path)
+    cards = load_cards(cfg)
+    c = solver.compiled(cfg)
+    checked = 0
+    for seed in (1, 7, 11):  # (wins whose searches cut a position)
+        state = new_game(cards, np.random.default_rng(seed).permutation(cards.n).tolist())
+        first = reference_search(state, node_limit=20_000)
+        if first.outcome != "win" or not first.loss_reason & Ending.TOO_MANY_MOVES:
+            continue
+        turns = len(first.solution)
+        ref = reference_deepening(state, turns, node_limit=200_000)
+        code, nodes, reasons, got, sol, sol_len, _ = solver._run_shortest(
+            c, solver.to_kernel_state(state), solver.table_bits_for(200_000), 200_000, turns
+        )
+        assert (solver.OUTCOME_NAMES[code], int(nodes), int(reasons)) == (
+            ref.outcome,
+            ref.nodes,
+            ref.loss_reason,
+        )
+        if ref.outcome == "win" and ref.loss_reason & Ending.TOO_MANY_MOVES:
+            short = solve_shortest(state, 200_000, None, check=True)
+            assert short.outcome == "win" and short.loss_reason & Ending.NOT_BEST
+            checked += 1
+    assert checked >= 1
 
 
 def test_the_cap_counts_moves_not_positions(tmp_path):
@@ -123,3 +203,26 @@ def test_shortest_with_a_time_limit_keeps_the_plain_verdict():
     )
     assert plain.exit_code == 0 and short.exit_code == 0, short.output
     assert json.loads(short.stdout)["outcome"] == json.loads(plain.stdout)["outcome"]
+
+
+def test_an_undecided_answer_names_the_cut_and_what_stopped_it(tmp_path):
+    """The command line's "stopped by": the end of a search that cut a position, or the
+    node limit with the cut before it (so raising the limit is offered only there)."""
+    from click.testing import CliRunner
+
+    from bombsolve.cli.main import cli
+
+    path = str(_one_side(tmp_path).cards_file)
+    base = ["allisbomb", "--cards", path, "--allow-nonstandard", "--json"]
+    ended = json.loads(CliRunner().invoke(cli, [*base, "--seed", "2"]).stdout)
+    assert ended["outcome"] == "undecided" and ended["nodes"] < 3_000_000
+    assert ended["stopped_by"].startswith("the end of the search: no win found")
+    assert "move cap" in ended["stopped_by"] and "(--" not in ended["stopped_by"]
+    limited = json.loads(
+        CliRunner().invoke(cli, [*base, "--seed", "1", "--node-limit", "300"]).stdout
+    )
+    assert limited["outcome"] == "undecided" and limited["nodes"] == 300
+    assert limited["stopped_by"].startswith("the node limit of 300 positions (--node-limit)")
+    assert "move cap" in limited["stopped_by"]
+    won = json.loads(CliRunner().invoke(cli, [*base, "--seed", "1"]).stdout)
+    assert won["outcome"] == "win"  # the same deal, searched past its cut

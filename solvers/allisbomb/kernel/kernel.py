@@ -94,10 +94,10 @@ TOO_MANY = -3  # _next_child: the position has more than MAX_MOVES moves
 #: pick listed them: the same cards in that order are another move (rules._OtherOrder);
 #: the searches go on to the next move.
 OTHER_ORDER = -4
-#: Most moves (whole turns, as choice sequences) one position may have: past it the
-#: searches answer 'undecided' with reason E_MOVES (rules.MAX_MOVES, CARDS.md). Bounds the
-#: work per position whatever a card file asks (e.g. "up to 8 cards of the DECK on top,
-#: one by one").
+#: Most moves (whole turns, as choice sequences) one position may have: the searches cut
+#: its moves past it, and a turn of more than MAXC choices, recording E_MOVES, and go on
+#: (rules.MAX_MOVES, CARDS.md "Limits"). Bounds the work per position whatever a card file
+#: asks (e.g. "up to 8 cards of the DECK on top, one by one").
 MAX_MOVES = 100_000
 #: ctl[CTL_PAUSE_BUILT] > 0: `dfs` and `shortest` also pause once the positions finished in
 #: one call built that many moves (so a time limit is looked at even while no new position is
@@ -125,7 +125,7 @@ E_DEAD = 32  # a position from which no win is reachable (prune.dead), counted a
 E_MOVES = 64  # a position had more than MAX_MOVES moves, or a turn more than MAXC choices
 E_CUT = 128  # a line reached the stack's depth and was cut there (rules.Ending.DEPTH_CUT)
 R_ONGOING, R_WIN, R_LOSS = 0, 1, 2
-MAXC = 64  # most choices in one turn (more: the search answers undecided)
+MAXC = 64  # most choices in one turn (more: the searches cut the position there)
 ON_PATH, DONE = 1, 2
 #: Table slots a search starts with (enlarged TT_GROW times whenever it is half full, up to
 #: the whole table).
@@ -1964,7 +1964,9 @@ def dfs(
     A child as deep as the stack holds (max_depth turns) is cut, as the reference cuts
     it (search.reference_search): not entered, E_CUT recorded, the search goes on; the
     end without a win is then undecided, never a loss (positions finished after a cut
-    stay DONE for this search only: the table's generation ends with it).
+    stay DONE for this search only: the table's generation ends with it). A position
+    with more than MAX_MOVES moves, or a move of more than MAXC choices, is cut the same
+    way at that move (E_MOVES): its moves before it were searched, the rest are not.
     """
     KW = key_words(n)
     L = states.shape[1]
@@ -2063,13 +2065,20 @@ def dfs(
             d -= 1
             continue
         child = states[d + 1]  # the child is built in place in the next frame's slot
-        if status < 0:  # NEED or TOO_MANY: too many choices or moves: give up
+        if status < 0:
             if status == OTHER_ORDER:
                 continue  # not a move of its own: the next one
+            # NEED or TOO_MANY: the position's other moves are cut, as a line at the
+            # stack's depth is (E_MOVES recorded, the position finished, the search goes
+            # on); a position met again is cut again at the same move
             reasons |= E_MOVES
-            if best >= 0:
-                return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
-            return CODE_UNDECIDED, nodes, reasons, 0
+            if fidx[d] >= 0:
+                _tt_done(entries, fidx[d])
+            else:
+                unstored -= 1
+            built += fstarted[d]
+            d -= 1
+            continue
         res = _header(child, n, H_OUTCOME)
         if res == R_WIN:
             score = 0
@@ -2155,10 +2164,10 @@ def dfs(
         d += 1
         fstarted[d] = 0
     if best >= 0:
-        if reasons & E_CUT:
+        if reasons & (E_CUT | E_MOVES):
             return CODE_WIN, nodes, reasons | E_NOT_BEST, best_turns
         return CODE_WIN, nodes, reasons, best_turns
-    if reasons & E_CUT:
+    if reasons & (E_CUT | E_MOVES):
         return CODE_UNDECIDED, nodes, reasons, 0
     return CODE_LOSS, nodes, reasons, 0
 
@@ -2215,7 +2224,10 @@ def shortest(
     which is then entered at depth <= i + 1 or already was, an ancestor on the line
     included), so the limit D = L finds a win and no limit below L does: the first win
     found has exactly L turns. A full table only stops recording (more work, never a
-    wrong prune). `nodes` counts positions entered over all limits.
+    wrong prune). `nodes` counts positions entered over all limits. A position past the
+    move cap is cut as `dfs` cuts it (E_MOVES in reasons): a win found then has at most
+    the limit's turns but is not proven the fewest, and "searched all" means every line
+    was searched or cut.
     """
     KW = key_words(n)
     L = states.shape[1]
@@ -2318,7 +2330,11 @@ def shortest(
             if status < 0:
                 if status == OTHER_ORDER:
                     continue  # not a move of its own: the next one
-                return CODE_UNDECIDED, nodes, reasons | E_MOVES, 0, gen
+                # too many choices or moves: the position's other moves are cut (as `dfs`)
+                reasons |= E_MOVES
+                built += fstarted[d]
+                d -= 1
+                continue
             res = _header(child, n, H_OUTCOME)
             if res == R_WIN:
                 for t in range(d + 1):

@@ -81,7 +81,8 @@ class Ending(enum.IntFlag):
     NO_WIN_REACHABLE: (kernel search only) a position that `prune.dead` proves can reach
     no win, counted as a loss without being searched.
     TOO_MANY_MOVES: (searches only) a position has more than MAX_MOVES moves, or a turn more
-    than 64 choices: the search stops and answers undecided (CARDS.md, "Moves").
+    than 64 choices: its other moves were cut there and the search went on; without a win
+    found elsewhere it answers undecided (CARDS.md, "Limits").
     DEPTH_CUT: (searches only) a line reached the deepest a search follows (1,000 turns,
     CARDS.md "Limits") and was cut there; the search went on, and without a win found
     elsewhere it answers undecided.

@@ -82,20 +82,21 @@ def reference_search(
     entered (and is remembered as done: the best only decreases, so it would be cut
     again), and the search stops once the best equals the root's bound.
 
-    Moves are generated one at a time (`State.iter_children`): a position with more than
-    `rules.MAX_MOVES` moves, or a turn with more than MAX_CHOICES choices, stops the search
-    as undecided with reason TOO_MANY_MOVES; `time_limit` (seconds) is looked at every
-    TIME_CHECK moves built, so it holds however many moves one position has.
+    Moves are generated one at a time (`State.iter_children`): a position's moves past the
+    first `rules.MAX_MOVES`, or from a move of more than MAX_CHOICES choices on, are cut
+    (TOO_MANY_MOVES recorded, the position finished, the search goes on; as the depth
+    cut below); `time_limit` (seconds) is looked at every TIME_CHECK moves built, so it
+    holds however many moves one position has.
 
     A move into a position MAX_DEPTH turns below the root is cut: not entered, not stored,
     `Ending.DEPTH_CUT` recorded, and the search goes on. A win found anywhere is a WIN
     (its line is a proof whatever was cut); the end of the search without a win is a
-    LOSS only if nothing was cut, else undecided. A position finished after a cut in its
-    subtree stays DONE for the rest of this search (not entered twice, so the search
-    stays finite), which can only miss a win, never claim a wrong one: the verdict
-    that relies on DONE meaning "no win" (LOSS) is refused once anything was cut. With
-    keep_most, a best win found after a cut carries NOT_BEST (the cut line might keep
-    more).
+    LOSS only if nothing was cut (no line, no position's moves), else undecided. A
+    position finished after a cut in its subtree stays DONE for the rest of this search
+    (not entered twice, so the search stays finite), which can only miss a win, never
+    claim a wrong one: the verdict that relies on DONE meaning "no win" (LOSS) is refused
+    once anything was cut. With keep_most, a best win found after a cut carries NOT_BEST
+    (the cut line might keep more).
     """
     t0 = time.perf_counter()
     if root.outcome is Outcome.WIN:
@@ -130,12 +131,16 @@ def reference_search(
         state, it = stack[-1]
         try:
             nxt = next(it, None)
-        except TooManyMoves:
-            return stop(nodes, reasons | int(Ending.TOO_MANY_MOVES))
+        except TooManyMoves:  # its other moves are cut: the position is finished
+            reasons |= int(Ending.TOO_MANY_MOVES)
+            nxt = None
         built += 1
         if time_limit is not None and built % TIME_CHECK == 0:
             if time.perf_counter() - t0 > time_limit:
                 return stop(nodes, reasons)
+        if nxt is not None and len(nxt[0]) > MAX_CHOICES:  # (the kernel stops there too)
+            reasons |= int(Ending.TOO_MANY_MOVES)
+            nxt = None
         if nxt is None:
             seen[search_key(state, groups)] = DONE
             stack.pop()
@@ -143,8 +148,6 @@ def reference_search(
                 line.pop()
             continue
         move, child = nxt
-        if len(move) > MAX_CHOICES:
-            return stop(nodes, reasons | int(Ending.TOO_MANY_MOVES))
         if child.outcome is Outcome.WIN:
             if not keep_most:
                 return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
@@ -180,7 +183,7 @@ def reference_search(
         seen[key] = ON_PATH
         stack.append((child, kids(child)))
         line.append(move)
-    cut = reasons & int(Ending.DEPTH_CUT)
+    cut = reasons & int(Ending.DEPTH_CUT | Ending.TOO_MANY_MOVES)
     if best is not None:
         if cut:
             reasons |= int(Ending.NOT_BEST)
@@ -220,7 +223,9 @@ def ordered_children(state: State, prio):
 
 
 def reference_shortest(root: State, node_limit: int = 1_000_000) -> SearchResult:
-    """Breadth-first search: a win with the fewest turns, or a loss / undecided."""
+    """Breadth-first search: a win with the fewest turns, or a loss / undecided. A
+    position's moves past the move cap are cut as `reference_search` cuts them: a win
+    found after a cut is not proven the fewest, and no win after one is 'undecided'."""
     t0 = time.perf_counter()
     if root.is_over():
         out = "win" if root.outcome is Outcome.WIN else "loss"
@@ -232,11 +237,14 @@ def reference_shortest(root: State, node_limit: int = 1_000_000) -> SearchResult
     while queue:
         state = queue.popleft()
         skey = state.key()
+        moves = []
         try:
-            moves = list(state.iter_children())
-        except TooManyMoves:
-            secs = time.perf_counter() - t0
-            return SearchResult("undecided", nodes, secs, [], reasons | int(Ending.TOO_MANY_MOVES))
+            for move, child in state.iter_children():
+                if len(move) > MAX_CHOICES:
+                    raise TooManyMoves(f"a turn of more than {MAX_CHOICES} choices")
+                moves.append((move, child))
+        except TooManyMoves:  # its other moves are cut (as the depth-first searches)
+            reasons |= int(Ending.TOO_MANY_MOVES)
         for move, child in moves:
             if child.outcome is Outcome.WIN:
                 line = [move]
@@ -257,6 +265,8 @@ def reference_shortest(root: State, node_limit: int = 1_000_000) -> SearchResult
             nodes += 1
             parent[key] = (skey, move)
             queue.append(child)
+    if reasons & int(Ending.TOO_MANY_MOVES):
+        return SearchResult("undecided", nodes, time.perf_counter() - t0, [], reasons)
     return SearchResult("loss", nodes, time.perf_counter() - t0, [], reasons)
 
 
@@ -278,11 +288,13 @@ def reference_deepening(
     fewest turns (the proof is in `kernel.shortest`'s docstring); among the shortest wins
     it is the first in move order (`State.iter_children`, lexicographic) under that
     table rule. `nodes` counts the positions entered over all limits, the root once per
-    limit. A turn of more than MAX_CHOICES choices, a position of more than
-    `rules.MAX_MOVES` moves, the node limit or `time_limit` (seconds, looked at every
-    TIME_CHECK moves built) answer 'undecided' (no win within max_turns turns does too:
-    max_turns was not a win's length). A turn is one move (rulebook D); a line ends at
-    the first win (the end of the game, rulebook E).
+    limit. The node limit or `time_limit` (seconds, looked at every TIME_CHECK moves
+    built) answer 'undecided' (no win within max_turns turns does too: max_turns was not
+    a win's length). A position's moves past `rules.MAX_MOVES`, or from a move of more
+    than MAX_CHOICES choices on, are cut as `reference_search` cuts them (TOO_MANY_MOVES
+    recorded): a win found after a cut has at most the limit's turns, not proven the
+    fewest. A turn is one move (rulebook D); a line ends at the first win (the end of the
+    game, rulebook E).
 
     first_depth > 1 starts at that limit (the kernel's ctl[CTL_FIRST_DEPTH]); with
     max_turns the same, it is one search to that bound, whose win has at most that many
@@ -310,20 +322,22 @@ def reference_deepening(
             d = len(stack) - 1
             try:
                 nxt = next(stack[-1], None)
-            except TooManyMoves:
-                return undecided(int(Ending.TOO_MANY_MOVES))
+            except TooManyMoves:  # its other moves are cut, as `reference_search` cuts them
+                reasons |= int(Ending.TOO_MANY_MOVES)
+                nxt = None
             built += 1
             if time_limit is not None and built % TIME_CHECK == 0:
                 if time.perf_counter() - t0 > time_limit:
                     return undecided()
+            if nxt is not None and len(nxt[0]) > MAX_CHOICES:
+                reasons |= int(Ending.TOO_MANY_MOVES)
+                nxt = None
             if nxt is None:
                 stack.pop()
                 if line:
                     line.pop()
                 continue
             move, child = nxt
-            if len(move) > MAX_CHOICES:
-                return undecided(int(Ending.TOO_MANY_MOVES))
             if child.outcome is Outcome.WIN:
                 return SearchResult("win", nodes, time.perf_counter() - t0, line + [move], reasons)
             if child.outcome is Outcome.LOSS:

@@ -235,7 +235,7 @@ class Session:
 
     def legal(self, state: State | None = None) -> list[tuple[Move, tuple[str, ...], State]]:
         """(move, the turn in words, the position after) for every legal move (cached).
-        Raises BadInput past the cap on moves per position (CARDS.md, "Moves")."""
+        Raises BadInput past the cap on moves per position (CARDS.md, "Limits")."""
         state = self.state if state is None else state
         key = state.key()
         if key not in self._moves:

@@ -412,8 +412,9 @@ def solve_state(
 
     time_limit (seconds): answer 'undecided' once it is exceeded (checked every 100,000
     positions and every PAUSE_BUILT moves built, so it can be overrun by a fraction of a
-    second whatever the card file). A position with more than kernel.MAX_MOVES moves is
-    answered 'undecided' with reason TOO_MANY_MOVES.
+    second whatever the card file). A position's moves past kernel.MAX_MOVES (or from a
+    move of more than kernel.MAXC choices on) are cut, reason TOO_MANY_MOVES, and the
+    search goes on: a win found is a win, and no win after such a cut is 'undecided'.
 
     keep_most=True (Campaign Mode, rulebook H): among all wins, return one that ends with
     the fewest star cards in the DISCARD PILE (the cards the campaign then loses). This
@@ -611,7 +612,7 @@ def _run_shortest(
     first_depth > 0 is its first depth limit (kernel.CTL_FIRST_DEPTH). Returns (code,
     nodes, reasons, turns, sol, sol_len, searched_all): CODE_PAUSED if the clock stopped
     it; a win's line in sol[:turns]; searched_all when every depth limit up to max_turns
-    was searched without a win."""
+    was searched without a win (moves cut at the move cap included: reasons' E_MOVES)."""
     n = c.cards.n
     index, entries = _TABLE.get(bits, _entry_words(n))
     tdepth = _TABLE.depths(bits)
@@ -873,8 +874,9 @@ def solve_shortest(
     A loss or 'undecided' of the first search is the answer. If the node limit or
     `time_limit` (seconds) stops the deepening, the answer is the win already found, with
     loss_reason bit NOT_BEST (a win, not proven the shortest), as keep-most reports a win
-    not proven the best. The deepening pauses every PAUSE_STEP positions, to look at the
-    clock and to let Ctrl-C through, and resumes exactly.
+    not proven the best; so is a win the deepening found after cutting a position's moves
+    at the move cap (TOO_MANY_MOVES). The deepening pauses every PAUSE_STEP positions, to
+    look at the clock and to let Ctrl-C through, and resumes exactly.
     """
     t0 = time.perf_counter()
     first = solve_state(
@@ -904,6 +906,8 @@ def solve_shortest(
         if check:
             verify_solution(state, res.solution)
         return res
+    if reasons & K.E_MOVES:  # moves were cut: a shorter line may run through them
+        reasons |= int(Ending.NOT_BEST)
     return _result(
         lambda: state, code, first.nodes + spent, reasons, turns, sol, sol_len, t0, check
     )
@@ -973,16 +977,11 @@ def solve_first(
         nodes += ref.nodes
     elapsed = time.perf_counter() - t0
     stopped = ref.outcome == "undecided" or bool(keep_most and ref.loss_reason & not_best)
-    clock = (
-        ref_time is not None
-        and stopped
-        and elapsed >= ref_time
-        and not ref.loss_reason & int(Ending.TOO_MANY_MOVES)
-    )
+    clock = ref_time is not None and stopped and elapsed >= ref_time
     out_of_time = time_limit is not None and elapsed > time_limit
     if not stopped or (not clock and (spent < limit or first >= node_limit)) or out_of_time:
         # a verdict, or a stop for a reason the kernel shares (no win after a line cut
-        # at MAX_DEPTH, a position past the move cap), or the limits themselves
+        # at MAX_DEPTH or a position's moves cut at the move cap), or the limits themselves
         res = SolveResult(
             ref.outcome,
             nodes,
@@ -994,6 +993,8 @@ def solve_first(
         if won is not None and ref.outcome != "win":
             # the win found, not proven the shortest: as solve_shortest reports it
             res.outcome, res.solution, res.loss_reason = "win", list(won.solution), not_best
+        elif won is not None and ref.loss_reason & int(Ending.TOO_MANY_MOVES):
+            res.loss_reason |= not_best  # moves were cut: a shorter line may run there
         if check and res.outcome == "win":
             verify_solution(state, res.solution)
         return res
