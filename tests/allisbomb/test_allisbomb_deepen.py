@@ -28,6 +28,7 @@ from bombsolve.solvers.allisbomb.search.solver import (
     verify_solution,
 )
 from tests.allisbomb.odd_sets import random_card_file
+from tests.allisbomb.vocab_helpers import kernel_line
 
 BENCH = Path(__file__).resolve().parents[2] / "scripts" / "bench" / "cardsets"
 
@@ -54,11 +55,6 @@ def _deals(tmp_path: Path, files: int, deals: int):
         for deck in decks[:deals]:
             state = new_game(cards, deck.tolist())
             yield cfg, c, state, to_kernel_state(state)
-
-
-def _line(sol: np.ndarray, sol_len: np.ndarray, turns: int) -> list[tuple[int, ...]]:
-    """A kernel search's line, read as `solver._result` reads it."""
-    return [tuple(sol[t, : sol_len[t]].tolist()) for t in range(turns)]
 
 
 def test_deepening_decides_a_deal_the_orders_and_widening_leave_open(tmp_path, monkeypatch):
@@ -125,7 +121,7 @@ def test_one_bound_wins_exactly_when_a_win_that_short_exists(tmp_path):
             if code == 1:
                 seen["win"] += 1
                 assert short
-                line = _line(sol, sol_len, turns)
+                line = kernel_line(sol, sol_len, turns)
                 assert fewest <= len(line) <= bound
                 verify_solution(state, line)
             elif searched_all:
@@ -147,7 +143,11 @@ def test_one_bound_is_the_references_position_for_position(tmp_path):
                 c, root, 16, 3_000, bound, first_depth=bound
             )
             ref = reference_deepening(state, bound, node_limit=3_000, first_depth=bound)
-            assert (solver.OUTCOME_NAMES[int(code)], int(nodes), _line(sol, sol_len, turns)) == (
+            assert (
+                solver.OUTCOME_NAMES[int(code)],
+                int(nodes),
+                kernel_line(sol, sol_len, turns),
+            ) == (
                 ref.outcome,
                 ref.nodes,
                 ref.solution,

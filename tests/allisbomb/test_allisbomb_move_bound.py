@@ -20,6 +20,7 @@ from bombsolve.solvers.allisbomb.rules.rules import MAX_MOVES, Ending, new_game
 from bombsolve.solvers.allisbomb.search import solver
 from bombsolve.solvers.allisbomb.search.search import reference_deepening, reference_search
 from bombsolve.solvers.allisbomb.search.solver import solve_shortest, solve_state, verify_solution
+from tests.allisbomb.vocab_helpers import kernel_line
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -129,11 +130,12 @@ def test_the_deepening_cuts_as_the_depth_first_search_does(tmp_path):
         code, nodes, reasons, got, sol, sol_len, _ = solver._run_shortest(
             c, solver.to_kernel_state(state), solver.table_bits_for(200_000), 200_000, turns
         )
-        assert (solver.OUTCOME_NAMES[code], int(nodes), int(reasons)) == (
-            ref.outcome,
-            ref.nodes,
-            ref.loss_reason,
-        )
+        assert (
+            solver.OUTCOME_NAMES[code],
+            int(nodes),
+            int(reasons),
+            kernel_line(sol, sol_len, got),
+        ) == (ref.outcome, ref.nodes, ref.loss_reason, ref.solution)
         if ref.outcome == "win" and ref.loss_reason & Ending.TOO_MANY_MOVES:
             short = solve_shortest(state, 200_000, None, check=True)
             assert short.outcome == "win" and short.loss_reason & Ending.NOT_BEST

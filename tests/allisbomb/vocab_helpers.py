@@ -159,3 +159,8 @@ def zones(s: State) -> dict:
         "equipped": sorted(lab(c) for c in s.equipped(0)),
         "discard": [lab(c) for c in s.discard],
     }
+
+
+def kernel_line(sol: np.ndarray, sol_len: np.ndarray, turns: int) -> list[tuple[int, ...]]:
+    """A kernel search's line, read as `solver._result` reads it."""
+    return [tuple(sol[t, : sol_len[t]].tolist()) for t in range(turns)]

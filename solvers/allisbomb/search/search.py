@@ -59,6 +59,20 @@ def stars_lost(state: State) -> int:
     return sum(state.cards.cards[c].campaign == "star" for c in state.discard)
 
 
+def _next_move(moves) -> tuple[tuple | None, bool]:
+    """The next (move, child) of a position's move iterator, or None when it has no more;
+    with True when the rest are cut at the move cap (a position's moves past
+    `rules.MAX_MOVES`, or from a move of more than MAX_CHOICES choices on: the kernel's
+    TOO_MANY and NEED, at the same move)."""
+    try:
+        nxt = next(moves, None)
+    except TooManyMoves:
+        return None, True
+    if nxt is not None and len(nxt[0]) > MAX_CHOICES:
+        return None, True
+    return nxt, False
+
+
 def reference_search(
     root: State,
     node_limit: int = 1_000_000,
@@ -129,18 +143,13 @@ def reference_search(
 
     while stack:
         state, it = stack[-1]
-        try:
-            nxt = next(it, None)
-        except TooManyMoves:  # its other moves are cut: the position is finished
+        nxt, cut = _next_move(it)
+        if cut:  # its other moves are cut: the position is finished
             reasons |= int(Ending.TOO_MANY_MOVES)
-            nxt = None
         built += 1
         if time_limit is not None and built % TIME_CHECK == 0:
             if time.perf_counter() - t0 > time_limit:
                 return stop(nodes, reasons)
-        if nxt is not None and len(nxt[0]) > MAX_CHOICES:  # (the kernel stops there too)
-            reasons |= int(Ending.TOO_MANY_MOVES)
-            nxt = None
         if nxt is None:
             seen[search_key(state, groups)] = DONE
             stack.pop()
@@ -237,13 +246,12 @@ def reference_shortest(root: State, node_limit: int = 1_000_000) -> SearchResult
     while queue:
         state = queue.popleft()
         skey = state.key()
-        moves = []
-        try:
-            for move, child in state.iter_children():
-                if len(move) > MAX_CHOICES:
-                    raise TooManyMoves(f"a turn of more than {MAX_CHOICES} choices")
-                moves.append((move, child))
-        except TooManyMoves:  # its other moves are cut (as the depth-first searches)
+        moves, it = [], state.iter_children()
+        nxt, cut = _next_move(it)
+        while nxt is not None:
+            moves.append(nxt)
+            nxt, cut = _next_move(it)
+        if cut:  # its other moves are cut (as the depth-first searches)
             reasons |= int(Ending.TOO_MANY_MOVES)
         for move, child in moves:
             if child.outcome is Outcome.WIN:
@@ -320,18 +328,13 @@ def reference_deepening(
         line: list[tuple[int, ...]] = []
         while stack:
             d = len(stack) - 1
-            try:
-                nxt = next(stack[-1], None)
-            except TooManyMoves:  # its other moves are cut, as `reference_search` cuts them
+            nxt, cut = _next_move(stack[-1])
+            if cut:  # its other moves are cut, as `reference_search` cuts them
                 reasons |= int(Ending.TOO_MANY_MOVES)
-                nxt = None
             built += 1
             if time_limit is not None and built % TIME_CHECK == 0:
                 if time.perf_counter() - t0 > time_limit:
                     return undecided()
-            if nxt is not None and len(nxt[0]) > MAX_CHOICES:
-                reasons |= int(Ending.TOO_MANY_MOVES)
-                nxt = None
             if nxt is None:
                 stack.pop()
                 if line:
