@@ -228,3 +228,65 @@ def test_an_undecided_answer_names_the_cut_and_what_stopped_it(tmp_path):
     assert "move cap" in limited["stopped_by"]
     won = json.loads(CliRunner().invoke(cli, [*base, "--seed", "1"]).stdout)
     assert won["outcome"] == "win"  # the same deal, searched past its cut
+
+
+def _capped_cases(tmp_path: Path, monkeypatch, cap: int):
+    """Setup positions of random files from the whole vocabulary with more moves than
+    `cap`, the reference engine's move cap lowered to it (the kernel keeps its own)."""
+    from bombsolve.solvers.allisbomb.rules import rules
+    from tests.allisbomb.odd_sets import random_card_file
+
+    out = []
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        path = random_card_file(rng, tmp_path / f"c{seed}.toml", 6, True)
+        cfg = Options(cards_file=path, allow_nonstandard=True)
+        cards = load_cards(cfg)
+        for _ in range(12):
+            deck = rng.permutation(cards.n).tolist()
+            if len(new_game(cards, deck).children()) > cap:
+                out.append((cfg, deck))
+    monkeypatch.setattr(rules, "MAX_MOVES", cap)
+    return out
+
+
+def test_widening_cuts_a_position_past_the_cap_and_searches_its_first_moves(tmp_path, monkeypatch):
+    """Widening lists a position's moves in the reference engine: past the cap it searches
+    the moves listed before it (a win there is a WIN, replayed, and the deal's win by
+    the uncapped search) and is never a LOSS; a position with no win among them is
+    undecided with the cap as its reason."""
+    cases = _capped_cases(tmp_path, monkeypatch, 2)
+    seen = {"win": 0, "undecided": 0}
+    for cfg, deck in cases:
+        root = new_game(load_cards(cfg), deck)
+        w = solver.widen_search(cfg, root, 5000, first=20)
+        assert w.code != kernel.CODE_LOSS, deck
+        if w.code == kernel.CODE_WIN:
+            verify_solution(new_game(load_cards(cfg), deck), list(w.line))
+            exact = solve_state(root, node_limit=400_000, check=False)
+            assert exact.outcome == "win"
+            seen["win"] += 1
+        elif w.reason & kernel.E_MOVES:
+            seen["undecided"] += 1
+    assert seen["win"] >= 10 and seen["undecided"] >= 3, seen
+
+
+def test_the_split_cuts_a_position_past_the_cap_and_decides_its_first_moves(tmp_path, monkeypatch):
+    """The split lists a position's moves in the reference engine: past the cap the moves
+    listed before it are decided and split (a win among them is a WIN, replayed) and the
+    position is never a LOSS: undecided, with the cap among its reasons."""
+    from bombsolve.solvers.allisbomb.search.split import solve_split
+
+    cases = _capped_cases(tmp_path, monkeypatch, 2)
+    seen = {"win": 0, "undecided": 0}
+    for cfg, deck in cases[:40]:
+        root = new_game(load_cards(cfg), deck)
+        res = solve_split(root, depth=2, node_limit=2000)
+        assert res.outcome != "loss", deck
+        if res.outcome == "win":
+            verify_solution(new_game(load_cards(cfg), deck), res.solution)
+            seen["win"] += 1
+        else:
+            assert res.loss_reason & Ending.TOO_MANY_MOVES
+            seen["undecided"] += 1
+    assert seen["win"] >= 10 and seen["undecided"] >= 3, seen

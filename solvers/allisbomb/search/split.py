@@ -19,7 +19,9 @@ reference engine before it is reported. A loss needs every child a loss: a child
 already on the line being split (the game can come back to a position) is passed over,
 because a winning line through it would win from its first visit too, which the split
 of that visit decides; any child left undecided leaves its parent undecided, and so the
-root, whatever else was proved.
+root, whatever else was proved. A position's moves past the move cap (`rules.MAX_MOVES`,
+CARDS.md "Limits") are cut: those listed before it are decided, a win among them is a WIN,
+and the position is otherwise undecided.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bombsolve.solvers.allisbomb.kernel.kernel import TT_ENTRY_BITS
-from bombsolve.solvers.allisbomb.rules.rules import State, TooManyMoves
+from bombsolve.solvers.allisbomb.rules.rules import Ending, State, TooManyMoves
 from bombsolve.solvers.allisbomb.search.solver import (
     SolveResult,
     bits_to_store,
@@ -102,6 +104,7 @@ def solve_split(
         on_line.add(here)
         try:
             kids = []
+            cut = False  # moves past the move cap (CARDS.md, "Limits"): never searched
             try:
                 for i, (move, child) in enumerate(s.iter_children(), 1):
                     if child.is_over():
@@ -116,10 +119,10 @@ def solve_split(
                     if res.outcome == "win":
                         return "win", [move, *res.solution], 0
                     kids.append((i, move, child, res.outcome, res.loss_reason))
-            except TooManyMoves:  # the kernel answers such a position undecided too
-                return "undecided", [], 0
-            reasons = 0
-            open_ = False
+            except TooManyMoves:  # the moves listed before it are still searched
+                cut = True
+            reasons = int(Ending.TOO_MANY_MOVES) if cut else 0
+            open_ = cut
             for i, move, child, outcome, why in kids:
                 if outcome == "undecided":
                     outcome, line, why = split(child, level + 1, f"{name}.{i}")

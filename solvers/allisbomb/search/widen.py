@@ -42,7 +42,8 @@ the child, every other round, is what two levels keep of it.
 Sound both ways: a WIN is the forced moves, the move to the child and the child's winning
 line, replayed in the reference engine (`solver._result`); a LOSS needs every child proven
 lost (and every other move of a forced position lost at once); any child left open leaves
-the deal UNDECIDED.
+the deal UNDECIDED, and so do a position's moves cut past the move cap (`rules.MAX_MOVES`,
+CARDS.md "Limits"): its first moves are searched, a win among them is a WIN.
 """
 
 from __future__ import annotations
@@ -51,7 +52,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bombsolve.solvers.allisbomb.kernel.kernel import CODE_LOSS, CODE_UNDECIDED, CODE_WIN, E_CUT
+from bombsolve.solvers.allisbomb.kernel.kernel import (
+    CODE_LOSS,
+    CODE_UNDECIDED,
+    CODE_WIN,
+    E_CUT,
+    E_MOVES,
+)
 from bombsolve.solvers.allisbomb.rules.rules import MAX_MOVES, State, TooManyMoves
 from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
 
@@ -116,7 +123,8 @@ class _Child:
 @dataclass
 class _Moves:
     """A position's forced moves, the children of its other moves generated so far (the
-    rest `pending`), and why its moves that end the game at once lose (`Ending` bits)."""
+    rest `pending`), why its moves that end the game at once lose (`Ending` bits), and
+    whether its moves past the move cap were cut (`cut`: the rest are never searched)."""
 
     forced: tuple[tuple[int, ...], ...]
     pending: Iterator[tuple[tuple[int, ...], State]] | None
@@ -124,10 +132,13 @@ class _Moves:
     kids: list[_Child] = field(default_factory=list)
     reason: int = 0
     last: State | None = None  # the last child generated (a forced move's position)
+    cut: bool = False
 
     def grow(self, upto: int, convert: Convert) -> Widened | None:
         """Generate moves until more than `upto` children or all are; a Widened when that
-        decides the position (a move that wins at once, more than MAX_MOVES moves)."""
+        decides the position (a move that wins at once). Moves past `rules.MAX_MOVES` are
+        cut as the kernel cuts them (CARDS.md, "Limits"): the children generated so far are
+        searched, the position can no longer be a LOSS."""
         if self.pending is None:
             return None
         try:
@@ -142,8 +153,8 @@ class _Moves:
                 self.last = child
                 if len(self.kids) > upto:
                     return None
-        except TooManyMoves:  # the kernel answers such a position undecided too
-            return Widened(CODE_UNDECIDED, 0)
+        except TooManyMoves:
+            self.cut = True
         self.pending = None
         return None
 
@@ -159,8 +170,8 @@ class _Cache:
 
 def _start(root: State, levels: int, convert: Convert) -> _Moves | Widened:
     """`root`'s forced moves played (SKIP_FORCED), its next moves' generation begun: a
-    Widened when that decides it (a move that wins at once, too many moves, a forced line
-    past the depth limit)."""
+    Widened when that decides it (a move that wins at once, a forced line past the depth
+    limit)."""
     forced: tuple[tuple[int, ...], ...] = ()  # the moves of positions with one move
     reason = 0
     while True:
@@ -168,8 +179,8 @@ def _start(root: State, levels: int, convert: Convert) -> _Moves | Widened:
         decided = moves.grow(1, convert)  # two children tell a forced move from a choice
         if decided is not None:
             return decided
-        if moves.pending is not None or len(moves.kids) != 1 or not SKIP_FORCED:
-            return moves
+        if moves.pending is not None or len(moves.kids) != 1 or moves.cut or not SKIP_FORCED:
+            return moves  # (moves cut at the cap: the one child is not the only move)
         if len(forced) >= MAX_DEPTH:  # a line past the depth limit proves nothing
             return Widened(CODE_UNDECIDED, 0, 0, E_CUT)
         assert moves.last is not None
@@ -206,8 +217,9 @@ def _widen(
     forced, reason = moves.forced, moves.reason
     open_ = moves.kids
     spent = 0
-    stuck = False  # a child stopped short of its limit (a cut line or a move cap)
-    why_open = 0  # what stopped such children (kernel.E_CUT...)
+    # a child stopped short of its limit (a cut line or a move cap), or moves cut here
+    stuck = moves.cut
+    why_open = E_MOVES if moves.cut else 0  # what stopped them (kernel.E_CUT...)
     # three rounds at least (1 + 2 + 4 shares a child) fit the budget of a small limit
     share = max(MIN_SHARE, min(first, budget // (8 * max(1, len(open_)))))
     rnd = 0
