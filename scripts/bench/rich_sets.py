@@ -13,13 +13,15 @@ with this tree (which side goes first alternates), and prints after/before ratio
 in this one run. `--order ignited|passive` has this tree's side try the EQUIPPED CARDS in
 a card order (kernel/ordering.py, off by default): `ignited` the shipped table (IGNITED
 sides first), `passive` the PASSIVE sides first; with `--before-python` set to this same
-python it measures the order against the search by card id in one run. Each side is a fresh worker process per set (`--worker`), so both load
+python it measures the order against the search by card id in one run. `--shortest LIMIT`
+times `--shortest` instead (`solve(..., shortest=True)`: the portfolio decides the deal,
+then the kernel's iterative deepening, LIMIT positions each). Each side is a fresh worker process per set (`--worker`), so both load
 their kernels alike. On a shared machine keep `--deals` modest (100 a set is a few
 minutes a side for the rich sets) and read CPU ratios, not absolute times.
 
     nice python scripts/bench/rich_sets.py [--deals 100] [--seed 2026] [--random 2]
         [--sets rich_court,...|none] [--extra LABEL=FILE] [--before-python PY]
-        [--order ignited|passive] [--json FILE]
+        [--order ignited|passive] [--shortest LIMIT] [--json FILE]
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ STANDIN = "standin"  # the stand-in base game (no card file)
 WITH_EXPANSIONS = (("rich_court+mosquitos", "rich_court", "mosquitos"),)
 
 
-def worker(cards: str, deals: int, seed: int, expansions: str = "", order: str = "") -> dict:
+def worker(
+    cards: str, deals: int, seed: int, expansions: str = "", order: str = "", shortest: int = 0
+) -> dict:
     """Decide `deals` seeded deals of one set in this process; per-deal arrays. `order`: ""
     the default search (cards by id), "ignited" ordering.py's shipped card order (IGNITED
     sides first), "passive" the PASSIVE sides first."""
@@ -53,6 +57,7 @@ def worker(cards: str, deals: int, seed: int, expansions: str = "", order: str =
         load_cards,
         move_order,
         priority_table,
+        solve,
         solve_batch,
     )
 
@@ -64,7 +69,7 @@ def worker(cards: str, deals: int, seed: int, expansions: str = "", order: str =
     n = load_cards(cfg).n
     rng = np.random.default_rng(seed)
     decks = np.stack([rng.permutation(n) for _ in range(deals)])
-    code, nodes, cpu = [], [], []
+    code, nodes, cpu, turns = [], [], [], []
     with move_order(cfg, bool(order)):
         # (the table exists only while the order is on; the shipped one is put back after)
         table = priority_table(compiled(cfg).prog.info, n) if order else None
@@ -73,8 +78,17 @@ def worker(cards: str, deals: int, seed: int, expansions: str = "", order: str =
             table[:, 0], table[:, 1] = 0, 1  # PASSIVE sides first (lower is tried first)
         try:
             solve_batch(cfg, decks[:1], node_limit=1000)  # load the kernel before the clock
+            if shortest:  # and the deepening's
+                solve(cfg, decks[0], node_limit=1000, check=False, shortest=True)
             for deck in decks:
                 t = time.process_time()
+                if shortest:
+                    won = solve(cfg, deck, node_limit=shortest, check=False, shortest=True)
+                    cpu.append(time.process_time() - t)
+                    code.append({"loss": 0, "win": 1}.get(won.outcome, 2))
+                    nodes.append(won.nodes)
+                    turns.append(len(won.solution))
+                    continue
                 res = solve_batch(cfg, deck[None, :])
                 cpu.append(time.process_time() - t)
                 code.append(int(res["code"][0]))
@@ -82,7 +96,7 @@ def worker(cards: str, deals: int, seed: int, expansions: str = "", order: str =
         finally:
             if table is not None:
                 table[:] = shipped
-    return {"code": code, "nodes": nodes, "cpu": cpu}
+    return {"code": code, "nodes": nodes, "cpu": cpu, "turns": turns}
 
 
 def summary(r: dict) -> dict:
@@ -98,14 +112,22 @@ def summary(r: dict) -> dict:
         "max": int(nodes.max()),
         "cpu_decided": float(cpu[decided].mean()) if decided.any() else float("nan"),
         "cpu_total": float(cpu.sum()),
+        "turns": int(sum(r.get("turns", []))),  # --shortest: the wins' turns, all deals
     }
 
 
 def run_side(
-    python: str, cards: str, expansions: str, deals: int, seed: int, order: str = ""
+    python: str,
+    cards: str,
+    expansions: str,
+    deals: int,
+    seed: int,
+    order: str = "",
+    shortest: int = 0,
 ) -> dict:
     args = ["--worker", cards, "--expansions", expansions, "--deals", str(deals)]
     args += ["--order", order] if order else []
+    args += ["--shortest", str(shortest)] if shortest else []
     out = subprocess.run(
         [python, str(Path(__file__)), *args, "--seed", str(seed)],
         capture_output=True,
@@ -128,9 +150,11 @@ def main() -> None:
     ap.add_argument("--worker", default="")
     ap.add_argument("--expansions", default="")
     ap.add_argument("--order", default="", choices=["", "ignited", "passive"])
+    ap.add_argument("--shortest", type=int, default=0, help="time --shortest, LIMIT positions")
     a = ap.parse_args()
     if a.worker:
-        print(json.dumps(worker(a.worker, a.deals, a.seed, a.expansions, a.order)))
+        out = worker(a.worker, a.deals, a.seed, a.expansions, a.order, a.shortest)
+        print(json.dumps(out))
         return
     sys.path.insert(0, str(HERE))
     from random_sets import random_set
@@ -158,7 +182,8 @@ def main() -> None:
         row = {"set": label}
         for side, python in order:
             side_order = a.order if side == "after" else ""
-            s = summary(run_side(python, cards, expansions, a.deals, a.seed, side_order))
+            r = run_side(python, cards, expansions, a.deals, a.seed, side_order, a.shortest)
+            s = summary(r)
             row[side] = s
             print(
                 f"{label:<16} {side:<6} {s['wins']:>5} {s['undecided']:>6} {s['median']:>9,.0f}"
@@ -172,13 +197,15 @@ def main() -> None:
             print(
                 f"{label:<16} after/before: median positions {row['ratio_median']:.3f}, "
                 f"CPU per decided deal {row['ratio_cpu_decided']:.3f}, undecided "
-                f"{b['undecided']} -> {f['undecided']}",
+                f"{b['undecided']} -> {f['undecided']}"
+                + (f", turns of the wins {b['turns']} -> {f['turns']}" if a.shortest else ""),
                 flush=True,
             )
         rows.append(row)
     if a.json:
         meta = {"deals": a.deals, "seed": a.seed, "load": os.getloadavg(), "rows": rows}
         meta["order_after"] = a.order or "by card id (the default)"
+        meta["search"] = f"--shortest, {a.shortest:,} positions" if a.shortest else "the sweep's"
         a.json.write_text(json.dumps(meta, indent=1) + "\n")
 
 

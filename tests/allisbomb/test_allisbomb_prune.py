@@ -667,3 +667,37 @@ def test_dead_is_reported_as_no_win_reachable():
     with program.pruning(config, False):
         off = solve_batch(config, decks, node_limit=50_000)
     assert not any(int(r) & Ending.NO_WIN_REACHABLE for r in off["reason"])
+
+
+def test_a_position_that_cannot_win_now_has_no_winning_move(tmp_path):
+    """`can_win_now` (what the deepening's last level reads before building moves) and its
+    kernel twin `may_win_now` agree, and a position they call unable to win has no move
+    that wins (only an `equip_win` step wins, rulebook E.3), on random positions of random
+    one- and two-player card files from the whole vocabulary, `equip_win` on any card;
+    positions of both kinds are met, and wins among those that can."""
+    from tests.allisbomb.odd_sets import random_game
+    from tests.allisbomb.odd_sets import random_positions as playouts
+
+    seen = {False: 0, True: 0}
+    won = 0
+    for i in range(16):
+        rng, _cfg, cs = random_game(tmp_path, "w", 7000, i, 10)
+        info = compile_program(cs).info
+        positions = playouts(cs, rng, 6)
+        for _ in range(4):  # and the positions along winning lines, their last one won
+            s = new_game(cs, list(rng.permutation(cs.n)))
+            line = solve_state(s, node_limit=100_000, check=False).solution
+            for move in line:
+                positions.append(s.copy())
+                s = s.copy().apply(move)
+        for s in positions:
+            can = prune.can_win_now(s)
+            assert bool(prune.may_win_now(to_kernel_state(s), cs.n, info)) == can
+            seen[can] += 1
+            try:
+                wins = [m for m, c in s.iter_children() if c.outcome.name == "WIN"]
+            except Exception:  # past the move cap: the premise is read on the others
+                continue
+            assert can or not wins, s.to_json()
+            won += bool(wins)
+    assert seen[False] >= 100 and seen[True] >= 100 and won >= 10, (seen, won)

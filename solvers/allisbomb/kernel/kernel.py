@@ -53,6 +53,7 @@ from bombsolve.solvers.allisbomb.kernel.prune import (
     dead,
     lower_bound,
     mark_start,
+    may_win_now,
     still_alive,
 )
 from bombsolve.solvers.common.numba_call import address_of, check_types, indirect_call
@@ -62,7 +63,7 @@ from bombsolve.solvers.common.numba_opt import linked_helper
 
 #: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "ca96bf04f43e10aa"
+NUMBA_DEPENDS_ON = "830223cc949a5a50"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -2224,7 +2225,10 @@ def shortest(
     which is then entered at depth <= i + 1 or already was, an ancestor on the line
     included), so the limit D = L finds a win and no limit below L does: the first win
     found has exactly L turns. A full table only stops recording (more work, never a
-    wrong prune). `nodes` counts positions entered over all limits. A position past the
+    wrong prune). `nodes` counts positions entered over all limits. A position of a limit's
+    last level (its children are the next limit's) builds its moves only if one could win
+    now (`prune.may_win_now`: only an `equip_win` step wins, rulebook E.3), since that is
+    all they could show at this limit. A position past the
     move cap is cut as `dfs` cuts it (E_MOVES in reasons): a win found then has at most
     the limit's turns but is not proven the fewest, and "searched all" means every line
     was searched or cut.
@@ -2283,6 +2287,8 @@ def shortest(
             fstarted[0] = 0
             nodes += 1
             d = 0
+            if D == 1 and not may_win_now(root, n, info):
+                d = -1  # the last level: its moves could only show a win, and none can win
         resume = False
         while d >= 0:
             if built_before + built >= built_limit:
@@ -2367,6 +2373,8 @@ def shortest(
                 filled += 1
             d += 1
             fstarted[d] = 0
+            if d + 1 >= D and not may_win_now(child, n, info):
+                d -= 1  # the last level, and no move of it can win: none is built
         D += 1
     ctl[0] = CTL_SEARCHED_ALL
     return CODE_UNDECIDED, nodes, reasons, 0, gen

@@ -303,6 +303,26 @@ def turnable_cards(cs: CardSet) -> frozenset[int]:
     return frozenset(out)
 
 
+def win_movers(cs: CardSet) -> frozenset[int]:
+    """The cards with an `equip_win` step on either side (in a group or a choice too): the
+    only step that wins (rulebook E.3, CARDS.md), and a card acts only when it is played
+    from the EQUIPPED CARDS of the player whose turn it is (D.1, F)."""
+    return frozenset(
+        c
+        for c, card in enumerate(cs.cards)
+        if any(st.op == "equip_win" for sd in (card.passive, card.ignited) for st in sd.all_steps())
+    )
+
+
+def can_win_now(state) -> bool:
+    """False only if no move of `state` wins in this turn: the player whose turn it is has
+    no card of `win_movers` EQUIPPED. `kernel.shortest` (`may_win_now`) and
+    `search.reference_deepening` build no moves of such a position at a depth limit's last
+    level, whose children are not entered: they could only show a win there."""
+    movers = win_movers(state.cards)
+    return any(state.zone[c] == EQUIP0 + state.active for c in movers)
+
+
 def throne_returners(cs: CardSet) -> frozenset[int]:
     """The cards that could bring an ignited EQUIPPED THRONE back into the DECK (module
     docstring, "The rules", THRONE): a step moving an EQUIPPED CARD (or a card from
@@ -1457,17 +1477,17 @@ def extend_fast(cs: CardSet, info: np.ndarray) -> np.ndarray:
     listed at INFO_LISTS), those of them that are single, the seeds of the one-shot group
     (`one_shot_seeds`; none: `dead` skips the refinement), `read_cards`, the cards
     with removals only on their passive side that no step turns back (`passive_only`), and
-    `throne_returners` (seven masks)."""
+    `throne_returners` and `win_movers` (eight masks)."""
     a = analyse(cs)
     n = cs.n
-    out = np.zeros(fast_start(n) + 14, np.int32)
+    out = np.zeros(fast_start(n) + 16, np.int32)
     out[: len(info)] = info
     rm = _mask(c for c in range(n) if a.removes[c])
     single = _mask(c for c in range(n) if a.removes[c] and a.single[c])
     before, after = read_cards(cs)
     passive = _mask(c for c in range(n) if a.passive_only[c])
     masks = (rm, single, _mask(one_shot_seeds(cs)), _mask(before), _mask(after), passive)
-    masks += (_mask(throne_returners(cs)),)
+    masks += (_mask(throne_returners(cs)), _mask(win_movers(cs)))
     out[fast_start(n) :] = [h for m in masks for h in (m & 0x7FFFFFFF, m >> 31)]
     return out
 
@@ -1519,6 +1539,16 @@ def _same_bytes_from(a, b, first, end):
             x &= (np.uint64(1) << np.uint64(8 * hi)) - np.uint64(1)
         diff |= x
     return diff == np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def may_win_now(st, n, info):
+    """`can_win_now` of the row `st`: a card of `win_movers` (info at fast_start(n) + 14)
+    among the EQUIPPED CARDS of the player whose turn it is."""
+    act = np.int64(st.view(np.int8)[2 * n + 1] & 1)
+    return (
+        np.int64(st[key_words(n) + W_MASKS + EQUIP0 + act]) & _pair(info, fast_start(n) + 14) != 0
+    )
 
 
 @njit(cache=True, inline="always")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from bombsolve.solvers.allisbomb.kernel.copies import groups_of, search_key
 from bombsolve.solvers.allisbomb.kernel.ordering import priority_table
 from bombsolve.solvers.allisbomb.kernel.program import compiled_program, pruning_enabled
-from bombsolve.solvers.allisbomb.kernel.prune import dead_reason, objective_bound
+from bombsolve.solvers.allisbomb.kernel.prune import can_win_now, dead_reason, objective_bound
 from bombsolve.solvers.allisbomb.rules.rules import (
     MAX_MOVES,
     Ending,
@@ -302,7 +302,8 @@ def reference_deepening(
     than MAX_CHOICES choices on, are cut as `reference_search` cuts them (TOO_MANY_MOVES
     recorded): a win found after a cut has at most the limit's turns, not proven the
     fewest. A turn is one move (rulebook D); a line ends at the first win (the end of the
-    game, rulebook E).
+    game, rulebook E). A position of a limit's last level builds no moves when none can
+    win now (`_moves_at`).
 
     first_depth > 1 starts at that limit (the kernel's ctl[CTL_FIRST_DEPTH]); with
     max_turns the same, it is one search to that bound, whose win has at most that many
@@ -324,7 +325,7 @@ def reference_deepening(
     for limit in range(max(1, first_depth), max_turns + 1):
         depth = {root.key(): 0}
         nodes += 1
-        stack = [root.iter_children()]
+        stack = [_moves_at(root, 0, limit)]
         line: list[tuple[int, ...]] = []
         while stack:
             d = len(stack) - 1
@@ -358,6 +359,15 @@ def reference_deepening(
                 return undecided()
             nodes += 1
             depth[key] = d + 1
-            stack.append(child.iter_children())
+            stack.append(_moves_at(child, d + 1, limit))
             line.append(move)
     return undecided()
+
+
+def _moves_at(state: State, d: int, limit: int):
+    """The moves of a position entered at depth d under a depth limit: none at the limit's
+    last level (its children are not entered) when no move can win now
+    (`prune.can_win_now`), as `kernel.shortest` skips them."""
+    if d + 1 >= limit and not can_win_now(state):
+        return iter(())
+    return state.iter_children()
