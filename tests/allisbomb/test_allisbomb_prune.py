@@ -17,11 +17,13 @@ from bombsolve.solvers.allisbomb.cards.cards import load_cards
 from bombsolve.solvers.allisbomb.cards.config import EXPANSIONS, Options
 from bombsolve.solvers.allisbomb.kernel import program, prune
 from bombsolve.solvers.allisbomb.kernel.program import compile_program
-from bombsolve.solvers.allisbomb.rules.rules import Ending, State, new_game
+from bombsolve.solvers.allisbomb.rules.rules import EQUIP0, Ending, State, new_game
 from bombsolve.solvers.allisbomb.search.search import reference_search
 from bombsolve.solvers.allisbomb.search.solver import solve_batch, solve_state, to_kernel_state
 from bombsolve.solvers.allisbomb.studies.study import matrix_configs
 from tests.allisbomb.helpers import position
+
+ROOT = Path(__file__).resolve().parents[2]
 
 #: The positions below are built on the stand-in set version 1's cards, loaded by name.
 V1 = "standin-v1"
@@ -669,35 +671,51 @@ def test_dead_is_reported_as_no_win_reachable():
     assert not any(int(r) & Ending.NO_WIN_REACHABLE for r in off["reason"])
 
 
+def _positions_near_wins(cs, rng, playouts: int, lines: int, turns: int) -> list[State]:
+    """Positions of random playouts of `cs`, and those along the winning lines of random
+    deals (each line's last position has a winning move)."""
+    from tests.allisbomb.odd_sets import random_positions as random_playouts
+
+    out = random_playouts(cs, rng, playouts, turns)
+    for _ in range(lines):
+        s = new_game(cs, list(rng.permutation(cs.n)))
+        for move in solve_state(s, node_limit=200_000, check=False).solution:
+            out.append(s.copy())
+            s = s.copy().apply(move)
+    return out
+
+
 def test_a_position_that_cannot_win_now_has_no_winning_move(tmp_path):
     """`can_win_now` (what the deepening's last level reads before building moves) and its
     kernel twin `may_win_now` agree, and a position they call unable to win has no move
-    that wins (only an `equip_win` step wins, rulebook E.3), on random positions of random
-    one- and two-player card files from the whole vocabulary, `equip_win` on any card;
-    positions of both kinds are met, and wins among those that can."""
+    that wins (only an `equip_win` step wins, rulebook E.3, after the Draw & Equip phase,
+    D.2), on positions of random one- and two-player card files from the whole vocabulary
+    (`equip_win` on any card, `next` steps that draw fewer) and of the rich benchmark sets;
+    met: positions of both kinds, positions with a card that could win EQUIPPED but too few
+    cards in the DECK for it, and wins among those that can."""
+    from bombsolve.solvers.allisbomb.rules.rules import TooManyMoves
     from tests.allisbomb.odd_sets import random_game
-    from tests.allisbomb.odd_sets import random_positions as playouts
 
+    sets = [random_game(tmp_path, "w", 7000, i, 10)[::2] for i in range(16)]
+    for name in ("rich_court", "rich_relay", "rich_pile", "rich_fire"):
+        path = ROOT / "scripts" / "bench" / "cardsets" / f"{name}.toml"
+        cfg = Options(cards_file=path, allow_nonstandard=True)
+        sets.append((np.random.default_rng(len(sets)), load_cards(cfg)))
     seen = {False: 0, True: 0}
-    won = 0
-    for i in range(16):
-        rng, _cfg, cs = random_game(tmp_path, "w", 7000, i, 10)
+    won = short = 0
+    for rng, cs in sets:
         info = compile_program(cs).info
-        positions = playouts(cs, rng, 6)
-        for _ in range(4):  # and the positions along winning lines, their last one won
-            s = new_game(cs, list(rng.permutation(cs.n)))
-            line = solve_state(s, node_limit=100_000, check=False).solution
-            for move in line:
-                positions.append(s.copy())
-                s = s.copy().apply(move)
-        for s in positions:
+        movers = prune.win_movers(cs)
+        for s in _positions_near_wins(cs, rng, 6, 4, 40):
             can = prune.can_win_now(s)
             assert bool(prune.may_win_now(to_kernel_state(s), cs.n, info)) == can
             seen[can] += 1
+            short += not can and any(s.zone[c] == EQUIP0 + s.active for c in movers)
             try:
                 wins = [m for m, c in s.iter_children() if c.outcome.name == "WIN"]
-            except Exception:  # past the move cap: the premise is read on the others
+            except TooManyMoves:  # past the move cap: the premise is read on the others
                 continue
             assert can or not wins, s.to_json()
             won += bool(wins)
-    assert seen[False] >= 100 and seen[True] >= 100 and won >= 10, (seen, won)
+    assert seen[False] >= 100 and seen[True] >= 100, seen
+    assert won >= 20 and short >= 50, (won, short)

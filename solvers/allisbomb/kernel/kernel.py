@@ -63,7 +63,7 @@ from bombsolve.solvers.common.numba_opt import linked_helper
 
 #: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps): a change to
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
-NUMBA_DEPENDS_ON = "830223cc949a5a50"
+NUMBA_DEPENDS_ON = "75cd69a39c659d56"
 
 DECK, EQUIP0, EQUIP1, DISCARD, OUT, PLAY = 0, 1, 2, 3, 4, 5
 OP_MOVE, OP_IGNITE, OP_FLIP, OP_SWAP, OP_REORDER, OP_PROPHECY, OP_EQUIPWIN = range(7)
@@ -2227,8 +2227,8 @@ def shortest(
     found has exactly L turns. A full table only stops recording (more work, never a
     wrong prune). `nodes` counts positions entered over all limits. A position of a limit's
     last level (its children are the next limit's) builds its moves only if one could win
-    now (`prune.may_win_now`: only an `equip_win` step wins, rulebook E.3), since that is
-    all they could show at this limit. A position past the
+    now (`prune.may_win_now`: only an `equip_win` step wins, rulebook E.3, after its card
+    drew its NUMBER, D.2), since that is all they could show at this limit. A position past the
     move cap is cut as `dfs` cuts it (E_MOVES in reasons): a win found then has at most
     the limit's turns but is not proven the fewest, and "searched all" means every line
     was searched or cut.

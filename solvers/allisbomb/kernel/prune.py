@@ -155,7 +155,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from bombsolve.solvers.allisbomb.kernel.layout import H_PILE, PLAYED, SIDE, W_MASKS, ZONE, key_words
+from bombsolve.solvers.allisbomb.kernel.layout import (
+    H_DECK,
+    H_PILE,
+    PLAYED,
+    SIDE,
+    W_MASKS,
+    ZONE,
+    key_words,
+)
 from bombsolve.solvers.common.numba_jit import njit
 from bombsolve.solvers.common.numba_opt import linked_helper
 
@@ -314,13 +322,50 @@ def win_movers(cs: CardSet) -> frozenset[int]:
     )
 
 
+#: `win_numbers` of a card that cannot win (more than any DECK holds).
+NO_WIN_NUMBER = 127
+
+
+def win_numbers(cs: CardSet) -> tuple[int, ...]:
+    """For each card, the fewest cards a play of it that wins must draw: the Draw & Equip
+    phase (D.2) comes before the CARD ACTION (D.3), and drawing more cards than the DECK
+    holds loses at once ("Losing the Game"), so a card wins only from a DECK of at least
+    that many. The least NUMBER of its sides with an `equip_win` step, lowered by the
+    largest "draws k fewer" of any `next` step of the card set (CARDS.md, "Effects on the
+    next card"), 0 for a side with `draw` steps (they may change it); NO_WIN_NUMBER for a
+    card not in `win_movers`."""
+    fewer = min(
+        (
+            st.value
+            for k in cs.cards
+            for sd in (k.passive, k.ignited)
+            for st in sd.all_steps()
+            if st.op == "next" and not st.effect and st.value < 0
+        ),
+        default=0,
+    )
+    out = []
+    for card in cs.cards:
+        need = NO_WIN_NUMBER
+        for sd in (card.passive, card.ignited):
+            if any(st.op == "equip_win" for st in sd.all_steps()):
+                drawn = 0 if any(st.op == "draw" for st in sd.all_steps()) else sd.number + fewer
+                need = min(need, max(0, drawn))
+        out.append(need)
+    return tuple(out)
+
+
 def can_win_now(state) -> bool:
     """False only if no move of `state` wins in this turn: the player whose turn it is has
-    no card of `win_movers` EQUIPPED. `kernel.shortest` (`may_win_now`) and
-    `search.reference_deepening` build no moves of such a position at a depth limit's last
-    level, whose children are not entered: they could only show a win there."""
-    movers = win_movers(state.cards)
-    return any(state.zone[c] == EQUIP0 + state.active for c in movers)
+    no card of `win_movers` EQUIPPED whose `win_numbers` the DECK holds. `kernel.shortest`
+    (`may_win_now`) and `search.reference_deepening` build no moves of such a position at
+    a depth limit's last level, whose children are not entered: they could only show a win
+    there."""
+    need = win_numbers(state.cards)
+    return any(
+        state.zone[c] == EQUIP0 + state.active and need[c] <= len(state.deck)
+        for c in win_movers(state.cards)
+    )
 
 
 def throne_returners(cs: CardSet) -> frozenset[int]:
@@ -1477,10 +1522,10 @@ def extend_fast(cs: CardSet, info: np.ndarray) -> np.ndarray:
     listed at INFO_LISTS), those of them that are single, the seeds of the one-shot group
     (`one_shot_seeds`; none: `dead` skips the refinement), `read_cards`, the cards
     with removals only on their passive side that no step turns back (`passive_only`), and
-    `throne_returners` and `win_movers` (eight masks)."""
+    `throne_returners` and `win_movers` (eight masks), then `win_numbers` (n entries)."""
     a = analyse(cs)
     n = cs.n
-    out = np.zeros(fast_start(n) + 16, np.int32)
+    out = np.zeros(fast_start(n) + 16 + n, np.int32)
     out[: len(info)] = info
     rm = _mask(c for c in range(n) if a.removes[c])
     single = _mask(c for c in range(n) if a.removes[c] and a.single[c])
@@ -1488,7 +1533,8 @@ def extend_fast(cs: CardSet, info: np.ndarray) -> np.ndarray:
     passive = _mask(c for c in range(n) if a.passive_only[c])
     masks = (rm, single, _mask(one_shot_seeds(cs)), _mask(before), _mask(after), passive)
     masks += (_mask(throne_returners(cs)), _mask(win_movers(cs)))
-    out[fast_start(n) :] = [h for m in masks for h in (m & 0x7FFFFFFF, m >> 31)]
+    out[fast_start(n) : fast_start(n) + 16] = [h for m in masks for h in (m & 0x7FFFFFFF, m >> 31)]
+    out[fast_start(n) + 16 :] = win_numbers(cs)
     return out
 
 
@@ -1544,11 +1590,19 @@ def _same_bytes_from(a, b, first, end):
 @njit(cache=True, inline="always")
 def may_win_now(st, n, info):
     """`can_win_now` of the row `st`: a card of `win_movers` (info at fast_start(n) + 14)
-    among the EQUIPPED CARDS of the player whose turn it is."""
-    act = np.int64(st.view(np.int8)[2 * n + 1] & 1)
-    return (
-        np.int64(st[key_words(n) + W_MASKS + EQUIP0 + act]) & _pair(info, fast_start(n) + 14) != 0
-    )
+    among the EQUIPPED CARDS of the player whose turn it is, whose `win_numbers` (info from
+    fast_start(n) + 16) the DECK holds."""
+    sb = st.view(np.int8)
+    act = np.int64(sb[2 * n + 1] & 1)
+    m = np.int64(st[key_words(n) + W_MASKS + EQUIP0 + act]) & _pair(info, fast_start(n) + 14)
+    deck = np.int64(sb[8 * key_words(n) + H_DECK])
+    at = fast_start(n) + 16
+    while m != 0:
+        c = np.int64(trailing_zeros(np.uint64(m)))
+        if info[at + c] <= deck:
+            return True
+        m &= m - 1
+    return False
 
 
 @njit(cache=True, inline="always")
