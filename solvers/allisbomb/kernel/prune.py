@@ -240,7 +240,8 @@ class Analysis:
     (0 = the top card; -1 if it has no such retrieval). removes: what its removal steps
     can take, all of them (used for C). spent, single: as in the module docstring.
     dishes: the card ids its PROPHECY steps name. princess_wins: see INFO_PRINCESS_WINS;
-    princess_number: the NUMBER of the PRINCESS's ignited side. passive_only: its removals
+    princess_number: the NUMBER of the PRINCESS's ignited side. win_numbers: see
+    `win_numbers`. passive_only: its removals
     are all on its passive side and no step can turn it back (module docstring, "Ignited
     for good").
     """
@@ -255,6 +256,7 @@ class Analysis:
     princess_wins: int
     princess_number: int
     passive_only: tuple[bool, ...] = ()
+    win_numbers: tuple[int, ...] = ()  # `win_numbers`
 
     def retrieves(self, c: int) -> frozenset[int]:
         """Every card that card c can take back from the DISCARD PILE (any depth)."""
@@ -315,26 +317,14 @@ def win_movers(cs: CardSet) -> frozenset[int]:
     """The cards with an `equip_win` step on either side (in a group or a choice too): the
     only step that wins (rulebook E.3, CARDS.md), and a card acts only when it is played
     from the EQUIPPED CARDS of the player whose turn it is (D.1, F)."""
-    return frozenset(
-        c
-        for c, card in enumerate(cs.cards)
-        if any(st.op == "equip_win" for sd in (card.passive, card.ignited) for st in sd.all_steps())
-    )
+    return frozenset(c for c, k in enumerate(win_numbers(cs)) if k < NO_WIN_NUMBER)
 
 
-#: `win_numbers` of a card that cannot win (more than any DECK holds).
-NO_WIN_NUMBER = 127
-
-
-def win_numbers(cs: CardSet) -> tuple[int, ...]:
-    """For each card, the fewest cards a play of it that wins must draw: the Draw & Equip
-    phase (D.2) comes before the CARD ACTION (D.3), and drawing more cards than the DECK
-    holds loses at once ("Losing the Game"), so a card wins only from a DECK of at least
-    that many. The least NUMBER of its sides with an `equip_win` step, lowered by the
-    largest "draws k fewer" of any `next` step of the card set (CARDS.md, "Effects on the
-    next card"), 0 for a side with `draw` steps (they may change it); NO_WIN_NUMBER for a
-    card not in `win_movers`."""
-    fewer = min(
+def _draws_fewer(cs: CardSet) -> int:
+    """The largest "draws k fewer" of any `next` step of the card set, as -k (0 if none):
+    an earlier card's step may have the card played next draw that many fewer (CARDS.md,
+    "Effects on the next card"; "plays ignited" and "no CARD ACTION" leave the number)."""
+    return min(
         (
             st.value
             for k in cs.cards
@@ -344,6 +334,25 @@ def win_numbers(cs: CardSet) -> tuple[int, ...]:
         ),
         default=0,
     )
+
+
+#: `win_numbers` of a card that cannot win (more than any DECK holds).
+NO_WIN_NUMBER = 127
+
+
+def win_numbers(cs: CardSet) -> tuple[int, ...]:
+    """`analyse(cs).win_numbers`: for each card, the fewest cards a play of it that wins must draw: the Draw & Equip
+    phase (D.2) comes before the CARD ACTION (D.3), and drawing more cards than the DECK
+    holds loses at once ("Losing the Game"), so a card wins only from a DECK of at least
+    that many. The least NUMBER of its sides with an `equip_win` step, lowered by the
+    largest "draws k fewer" of any `next` step of the card set (CARDS.md, "Effects on the
+    next card"), 0 for a side with `draw` steps (they may change it); NO_WIN_NUMBER for a
+    card not in `win_movers`."""
+    return analyse(cs).win_numbers
+
+
+def _win_numbers(cs: CardSet) -> tuple[int, ...]:
+    fewer = _draws_fewer(cs)
     out = []
     for card in cs.cards:
         need = NO_WIN_NUMBER
@@ -363,8 +372,7 @@ def can_win_now(state) -> bool:
     there."""
     need = win_numbers(state.cards)
     return any(
-        state.zone[c] == EQUIP0 + state.active and need[c] <= len(state.deck)
-        for c in win_movers(state.cards)
+        z == EQUIP0 + state.active and need[c] <= len(state.deck) for c, z in enumerate(state.zone)
     )
 
 
@@ -481,18 +489,9 @@ def _analyse(cs: CardSet) -> Analysis:
         number = side.number
         if any(st.op == "draw" for st in side.steps):
             number = 0  # draw steps may change it: the DECK rule then assumes nothing
-        # An earlier card's `next` step may have her draw k fewer (CARDS.md, "Effects on
-        # the next card"): the DECK rule then assumes the fewest any card's step leaves.
-        # ("plays ignited" and "no CARD ACTION" leave the number as it is, or win nothing.)
-        fewer = [
-            st.value
-            for k in cs.cards
-            for sd in (k.passive, k.ignited)
-            for st in sd.all_steps()
-            if st.op == "next" and not st.effect and st.value < 0
-        ]
-        if fewer:
-            number = max(0, number + min(fewer))
+        # an earlier card's `next` step may have her draw fewer: the DECK rule then
+        # assumes the fewest any card's step leaves
+        number = max(0, number + _draws_fewer(cs))
     return Analysis(
         tuple(deep),
         tuple(near),
@@ -504,6 +503,7 @@ def _analyse(cs: CardSet) -> Analysis:
         wins,
         number,
         tuple(passive_only),
+        _win_numbers(cs),
     )
 
 
@@ -1534,7 +1534,7 @@ def extend_fast(cs: CardSet, info: np.ndarray) -> np.ndarray:
     masks = (rm, single, _mask(one_shot_seeds(cs)), _mask(before), _mask(after), passive)
     masks += (_mask(throne_returners(cs)), _mask(win_movers(cs)))
     out[fast_start(n) : fast_start(n) + 16] = [h for m in masks for h in (m & 0x7FFFFFFF, m >> 31)]
-    out[fast_start(n) + 16 :] = win_numbers(cs)
+    out[fast_start(n) + 16 :] = a.win_numbers
     return out
 
 
