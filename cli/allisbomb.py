@@ -272,7 +272,8 @@ def check_split_limit(split_depth: int | None, split_limit: int | None) -> None:
     "--time-limit",
     type=finite_float(0, min_open=True),
     default=None,
-    help="Seconds to search before answering 'undecided' (checked every 100,000 positions).",
+    help="Seconds to search before answering 'undecided' (checked every 100,000 positions); "
+    "with --split-depth, the split's searches share what the first search leaves.",
 )
 @click.option(
     "--keep-most",
@@ -597,7 +598,7 @@ def solve_command(
     )
     split = None
     if split_depth is not None and res.outcome == "undecided":
-        res, split = _split(state, res, split_depth, split_limit, load_kernel)
+        res, split = _split(state, res, split_depth, split_limit, load_kernel, time_limit)
     from bombsolve.solvers.allisbomb import ending_words
 
     turns, s = transcript(state, res.solution)
@@ -669,7 +670,7 @@ def solve_command(
             "complete": why.complete,
         }
     else:
-        out["stopped_by"] = _stopped_by(res, node_limit, time_limit)
+        out["stopped_by"] = _stopped_by(res, node_limit, time_limit, split)
     return out
 
 
@@ -688,15 +689,19 @@ def kernel_parts(extended: bool, search: str | None) -> list[str]:
     return parts
 
 
-def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[object, dict]:
-    """Split a deal the search left undecided (`split.solve_split`): the combined result
-    (positions of both) and the split's record for the output."""
+def _split(
+    state, res, depth: int, limit: int | None, load_kernel, time_limit: float | None
+) -> tuple[object, dict]:
+    """Split a deal the search left undecided (`split.solve_split`) with what is left of
+    `time_limit` after the first search: the combined result (positions of both) and the
+    split's record for the output."""
     from bombsolve.solvers.allisbomb import SPLIT_LIMIT, SolveResult, solve_split
 
     limit = limit or SPLIT_LIMIT
-    if res.engine == "reference":
+    left = None if time_limit is None else time_limit - res.seconds
+    if res.engine == "reference" and (left is None or left > 0):
         load_kernel()
-    sp = solve_split(state, depth=depth, node_limit=limit)
+    sp = solve_split(state, depth=depth, node_limit=limit, time_limit=left)
     out = SolveResult(
         sp.outcome,
         res.nodes + sp.nodes,
@@ -711,15 +716,19 @@ def _split(state, res, depth: int, limit: int | None, load_kernel) -> tuple[obje
         "searches": sp.searches,
         "depth_reached": sp.depth,
         "first_search_nodes": res.nodes,
+        "stopped": sp.stopped or None,
     }
     return out, record
 
 
-def _stopped_by(res, node_limit: int, time_limit: float | None) -> str:
+def _stopped_by(res, node_limit: int, time_limit: float | None, split: dict | None = None) -> str:
     """What stopped an undecided search, in words, and what it cut before (CARDS.md,
     "Limits": a line at the depth limit, a position's moves past the move cap)."""
     from bombsolve.solvers.allisbomb import MAX_DEPTH, MAX_MOVES, Ending
 
+    if split is not None and split.get("stopped") == "time":
+        where = ", during the split" if split["searches"] else ", before the split"
+        return f"the time limit of {time_limit:g} s (--time-limit){where}"
     if getattr(res, "engine", None) == "split":
         return (
             "the split's depth and limit (--split-depth, --split-limit): a child its search "

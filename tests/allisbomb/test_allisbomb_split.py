@@ -282,3 +282,85 @@ def test_sweep_warm_up_runs_only_the_first_pass(monkeypatch):
     monkeypatch.setattr(study, "_WARM", set())
     deck = shuffles(18, 1, np.random.default_rng(4)).astype(np.int64)
     study._warm(BASE, deck, 400, Escalation(100, 400, split=3, split_limit=400))
+
+
+class _Clock:
+    """A clock each child search moves on by one second, so a split's time limit is met
+    at a known child, whatever the machine."""
+
+    def __init__(self, monkeypatch):
+        import types
+
+        from bombsolve.solvers.allisbomb.search import split
+
+        self.now, self.limits = 0.0, []
+        real = split.solve_state
+
+        def child(*args, time_limit=None, **kw):
+            self.limits.append(time_limit)
+            res = real(*args, **kw)
+            self.now += 1.0
+            return res
+
+        monkeypatch.setattr(split, "solve_state", child)
+        monkeypatch.setattr(split, "time", types.SimpleNamespace(perf_counter=lambda: self.now))
+
+
+def _long_split_deal() -> list[int]:
+    """A deal whose split (depth 3, 300 positions a child) searches at least four
+    children and finds no win among the first three."""
+    cs = compiled(BASE).cards
+    for deal in shuffles(cs.n, 40, np.random.default_rng(11)):
+        st = new_game(cs, deal.tolist())
+        if solve_state(st, node_limit=300).outcome != "undecided":
+            continue
+        first = []
+        res = solve_split(st, depth=3, node_limit=300, report=first.append)
+        if res.searches >= 4 and not any(": win" in line for line in first[:3]):
+            return deal.tolist()
+    raise AssertionError("no seeded deal has a long enough split")
+
+
+def _long_split_state():
+    return new_game(compiled(BASE).cards, _long_split_deal())
+
+
+def test_split_stops_at_its_time_limit(monkeypatch):
+    st = _long_split_state()
+    clock = _Clock(monkeypatch)
+    res = solve_split(st, depth=3, node_limit=300, time_limit=2.5)
+    # each child gets what is left; the third ends past the limit and is the last
+    assert clock.limits == [2.5, 1.5, 0.5]
+    assert res.outcome == "undecided" and res.stopped == "time" and res.searches == 3
+    assert res.solution == [] and res.loss_reason == 0
+
+
+def test_split_with_no_time_left_searches_nothing(monkeypatch):
+    st = _long_split_state()
+    clock = _Clock(monkeypatch)
+    res = solve_split(st, depth=3, node_limit=300, time_limit=0.0)
+    assert clock.limits == [] and res.searches == 0 and res.stopped == "time"
+    assert res.outcome == "undecided"
+
+
+def test_solve_split_depth_keeps_the_time_limit(monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    from bombsolve.cli.main import cli
+    from bombsolve.solvers.allisbomb.rules import deals
+
+    rank = str(deals.rank(_long_split_deal()))
+    base = ["allisbomb", "--rank", rank, "--node-limit", "300", "--split-depth", "3"]
+    base += ["--split-limit", "300", "--time-limit", "2.5"]
+    clock = _Clock(monkeypatch)  # the first search's real fraction of a second, then 1 s a child
+    res = CliRunner().invoke(cli, [*base, "--json"])
+    assert res.exit_code == 0, res.output
+    r = json.loads(res.output)
+    assert r["outcome"] == "undecided" and r["split"]["stopped"] == "time"
+    assert r["stopped_by"].startswith("the time limit of 2.5 s (--time-limit), during the split")
+    assert 1 <= len(clock.limits) == r["split"]["searches"] <= 3
+    assert 2 < clock.limits[0] < 2.5
+    text = CliRunner().invoke(cli, base)
+    assert "--time-limit 25 --split-depth 3 --split-limit 300" in text.output

@@ -22,6 +22,10 @@ of that visit decides; any child left undecided leaves its parent undecided, and
 root, whatever else was proved. A position's moves past the move cap (`rules.MAX_MOVES`,
 CARDS.md "Limits") are cut: those listed before it are decided, a win among them is a WIN,
 and the position is otherwise undecided.
+
+A time limit bounds the whole split: each child's search gets what is left of it, and
+when it runs out the split stops, undecided (`SplitResult.stopped` says so), keeping no
+verdict of the child it stopped.
 """
 
 from __future__ import annotations
@@ -57,6 +61,11 @@ class SplitResult:
     loss_reason: int = 0  # OR of the losing children's reasons
     searches: int = 0  # children searched by the kernel
     depth: int = 0  # deepest level split
+    stopped: str = ""  # "time" when the time limit stopped the split before its end
+
+
+class _OutOfTime(Exception):
+    """The split's time limit passed: no child's verdict after it is known."""
 
 
 def table_bits_for(node_limit: int) -> int:
@@ -71,10 +80,13 @@ def solve_split(
     node_limit: int = SPLIT_LIMIT,
     table_bits: int | None = None,
     report: Callable[[str], None] | None = None,
+    time_limit: float | None = None,
 ) -> SplitResult:
     """Decide `state` by splitting it into its children (module docstring), to `depth`
     turns below it, each child searched with `node_limit` positions. `report`, if given,
-    hears one line per child searched."""
+    hears one line per child searched. `time_limit` (seconds, for the whole split; zero
+    or less searches nothing) stops it undecided, `stopped` "time", overrun by at most
+    what a child's search overruns its own (`solver.solve_state`)."""
     if depth < 1:
         raise BadInput(f"split depth {depth} is not positive; expected 1 or more")
     if node_limit < 1:
@@ -84,12 +96,22 @@ def solve_split(
     out = SplitResult("undecided", 0, 0.0)
     known: dict[tuple, SolveResult] = {}
     on_line: set[tuple] = set()
+    deadline = None if time_limit is None else t0 + time_limit
 
     def search(child: State, key: tuple, name: str) -> SolveResult:
         if key not in known:
-            res = solve_state(child, node_limit=node_limit, table_bits=bits, check=False)
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                raise _OutOfTime
+            res = solve_state(
+                child, node_limit=node_limit, table_bits=bits, check=False, time_limit=left
+            )
             out.nodes += res.nodes
             out.searches += 1
+            if deadline is not None and res.outcome == "undecided":
+                if time.perf_counter() >= deadline:
+                    # the clock stopped it, not its node limit: no time is left to split it
+                    raise _OutOfTime
             known[key] = res
             if report is not None:
                 report(f"{name}: {res.outcome}, {res.nodes:,} positions")
@@ -137,7 +159,10 @@ def solve_split(
     if state.is_over():
         out.outcome = state.result()
     else:
-        outcome, line, reasons = split(state, 1, "root")
+        try:
+            outcome, line, reasons = split(state, 1, "root")
+        except _OutOfTime:
+            outcome, line, reasons, out.stopped = "undecided", [], 0, "time"
         if outcome == "win":
             verify_solution(state, line)  # raises unless the line wins
             out.solution = line
