@@ -117,6 +117,11 @@ CTL_BUILT_LIMIT, CTL_BUILT_TOTAL = 9, 10
 #: line at most that many turns deep (a win found has at most that many turns, not
 #: necessarily the fewest).
 CTL_FIRST_DEPTH = 11
+#: ctl[CTL_FLOOR] > 0 (`dfs` only, ctl of CTL_FLOOR + 1 slots): the DECK floor. A move into
+#: a position whose DECK holds fewer cards is cut (not entered, E_CUT recorded, the search
+#: goes on), so the search decides the positions whose DECK holds at least that many: a win
+#: found is a win, and its end without one is undecided (`solver.floor_search`).
+CTL_FLOOR = 12
 #: ctl[0] when `shortest` returns having searched every depth limit up to max_turns (no
 #: win that short exists); 1 is a pause, 0 any other answer.
 CTL_SEARCHED_ALL = 2
@@ -1967,7 +1972,9 @@ def dfs(
     end without a win is then undecided, never a loss (positions finished after a cut
     stay DONE for this search only: the table's generation ends with it). A position
     with more than MAX_MOVES moves, or a move of more than MAXC choices, is cut the same
-    way at that move (E_MOVES): its moves before it were searched, the rest are not.
+    way at that move (E_MOVES): its moves before it were searched, the rest are not. With
+    a DECK floor (ctl[CTL_FLOOR]) a move into a position whose DECK holds fewer cards is
+    cut as a line at the depth is (E_CUT), before its table lookup and dead checks.
     """
     KW = key_words(n)
     L = states.shape[1]
@@ -2017,6 +2024,7 @@ def dfs(
     pause_built = np.int64(1) << np.int64(62)
     if ctl.shape[0] > CTL_PAUSE_BUILT and ctl[CTL_PAUSE_BUILT] > 0:
         pause_built = ctl[CTL_PAUSE_BUILT]
+    floor = ctl[CTL_FLOOR] if ctl.shape[0] > CTL_FLOOR else 0
     # the objective no win can go below (0 without the bound: the old early stop)
     root_lb = _bound_at_root(root, n, info, objective) if best_mode == 2 else 0
     limit_fill = (cap * 3) // 4
@@ -2106,6 +2114,9 @@ def dfs(
             continue
         if res == R_LOSS:
             reasons |= _header(child, n, H_ENDING)
+            continue
+        if _header(child, n, H_DECK) < floor:
+            reasons |= E_CUT
             continue
         # the child's first index slot is known as soon as its key is: its line is
         # fetched while the dead checks run (the probe's load was the kernel's costliest

@@ -80,6 +80,7 @@ def reference_search(
     bound: bool = True,
     time_limit: float | None = None,
     order: int = 0,
+    floor: int = 0,
 ) -> SearchResult:
     """Decide `root` by exhaustive DFS; `nodes` counts the positions entered (root included).
 
@@ -111,6 +112,12 @@ def reference_search(
     claim a wrong one: the verdict that relies on DONE meaning "no win" (LOSS) is refused
     once anything was cut. With keep_most, a best win found after a cut carries NOT_BEST
     (the cut line might keep more).
+
+    floor > 0 (the DECK floor, the kernel's ctl[CTL_FLOOR]): a move into a position whose
+    DECK holds fewer cards is cut the same way (DEPTH_CUT recorded, the search goes on),
+    so the search decides the part of the game whose DECK holds at least `floor` cards: a
+    win found is a WIN (rulebook E's wins do not depend on the cut), and its end without
+    one undecided.
     """
     t0 = time.perf_counter()
     if root.outcome is Outcome.WIN:
@@ -169,6 +176,9 @@ def reference_search(
             continue
         if child.outcome is Outcome.LOSS:
             reasons |= int(child.ending)
+            continue
+        if len(child.deck) < floor:  # as the kernel: before its table and dead checks
+            reasons |= int(Ending.DEPTH_CUT)
             continue
         if prune_on and dead_reason(child) is not None:  # the kernel prunes the same
             reasons |= int(Ending.NO_WIN_REACHABLE)

@@ -26,6 +26,7 @@ from bombsolve.solvers.allisbomb.kernel import kernel as K
 from bombsolve.solvers.allisbomb.kernel import layout
 from bombsolve.solvers.allisbomb.kernel.program import Program, compiled_program
 from bombsolve.solvers.allisbomb.rules.rules import Ending, Outcome, State, new_game
+from bombsolve.solvers.allisbomb.search.floors import floor_portfolio
 from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
 from bombsolve.solvers.allisbomb.search.widen import WIDEN_FIRST, WIDEN_LEVELS, Widened, widen
 from bombsolve.solvers.common import stopping
@@ -301,7 +302,9 @@ def solve_batch(
     portfolio=True (default) runs two move orders side by side (kernel.portfolio): the
     same verdicts, usually far fewer positions, and `nodes` is then the sum of both
     searches (each may use node_limit // 2). On a card set that uses the extended
-    vocabulary (`Program.extended`) the two orders share node_limit // WIDEN_AFTER, and a
+    vocabulary (`Program.extended`) each deal is first searched with the DECK floors
+    (search/floors.py, up to node_limit // WIDEN_AFTER positions); the deals they leave
+    open then go on as before: the two orders share node_limit // WIDEN_AFTER, and a
     deal they leave undecided is searched with what remains by widening over its first
     turn's moves (search/widen.py) and then by depth-bounded searches (`_after_orders`); the
     stand-in's cards never go there, so its searches are the portfolio's alone. portfolio=False gives the single plain
@@ -327,9 +330,16 @@ def solve_batch(
     p = c.prog
     widening = portfolio and p.extended and node_limit >= 2 * WIDEN_AFTER
     first_limit = node_limit // WIDEN_AFTER if widening else node_limit
-    start = _reserve_gens(m)
+    rest = np.arange(m)
+    floored = None
+    if widening:
+        # the DECK floors first (search/floors.py), deal by deal; the rest as before
+        rest = _floor_rows(c, decks, first_limit, config.players, out)
+        floored = out["nodes"].copy()
+    part = out if rest.size == m else {k: np.zeros(rest.size, np.int64) for k in out}
+    start = _reserve_gens(rest.size)
     K.solve_many(
-        decks,
+        decks if rest.size == m else decks[rest],
         p.n,
         config.players,
         *c.rule_args,
@@ -338,10 +348,10 @@ def solve_batch(
         start,
         first_limit,
         MAX_DEPTH,
-        out["code"],
-        out["nodes"],
-        out["turns"],
-        out["reason"],
+        part["code"],
+        part["nodes"],
+        part["turns"],
+        part["reason"],
         index_b,
         entries_b,
         int(portfolio),
@@ -349,9 +359,34 @@ def solve_batch(
         _TABLE.sweep_frames(p.n),
         _TABLE_B.sweep_frames(p.n),
     )
+    if part is not out:
+        for k in ("code", "turns", "reason"):
+            out[k][rest] = part[k]
+        out["nodes"][rest] += part["nodes"]
+    elif floored is not None:
+        out["nodes"] += floored
     if widening:
         _widen_rows(config, decks, node_limit, out)
     return out
+
+
+def _floor_rows(c: _Compiled, decks: np.ndarray, budget: int, players: int, out: dict):
+    """Search each deal with the DECK floors (`floors.floor_portfolio`, at most `budget`
+    positions): a decided deal takes its verdict, every deal its positions. Returns the
+    indices of the deals left undecided."""
+    n = c.prog.n
+    row = np.zeros(K.state_len(n), np.uint64)
+    words = _entry_words(n)
+    rest = []
+    for i in range(decks.shape[0]):
+        K.setup(decks[i], n, players, row)
+        code, nodes, reasons, turns, _, _ = floor_portfolio(c, row, budget, MAX_DEPTH, words)
+        out["nodes"][i] = nodes
+        if code == K.CODE_UNDECIDED:
+            rest.append(i)
+        else:
+            out["code"][i], out["turns"][i], out["reason"][i] = code, turns, reasons
+    return np.array(rest, np.int64)
 
 
 def _widen_rows(config: Options, decks: np.ndarray, node_limit: int, out: dict) -> None:
@@ -453,13 +488,16 @@ def _solve_root(
     portfolio: bool,
     bound: bool,
     order: int = 0,
+    floor: int = 0,
 ) -> SolveResult:
     """`solve_state` from the kernel's row of the position; `make_state()` gives the
-    reference position, needed only to replay a win (check=True)."""
+    reference position, needed only to replay a win (check=True). floor > 0 (without the
+    portfolio) searches only the positions whose DECK holds at least that many cards
+    (kernel.CTL_FLOOR): a win found is a win, its end without one undecided."""
     c = compiled(config)
     n = c.cards.n
     words = _entry_words(n)
-    use_pf = portfolio and not keep_most and time_limit is None
+    use_pf = portfolio and not keep_most and time_limit is None and floor == 0
     bits = table_bits or table_bits_for(node_limit // 2 if use_pf else node_limit)
     index, entries = _TABLE.get(bits, words)
     gen = _next_gen()
@@ -475,15 +513,25 @@ def _solve_root(
         B = (index_b, entries_b, *fb[:8], ctl_b)
         widening = c.prog.extended and node_limit >= 2 * WIDEN_AFTER
         first_limit = node_limit // WIDEN_AFTER if widening else node_limit
+        floored = 0
+        if widening:
+            code, floored, reasons, turns, sol_f, len_f = floor_portfolio(
+                c, root, first_limit, MAX_DEPTH, words
+            )
+            if code != K.CODE_UNDECIDED:
+                return _result(make_state, code, floored, reasons, turns, sol_f, len_f, t0, check)
         code, nodes, reasons, turns, which = run_portfolio(
             root, n, c, np.uint32(gen), first_limit, buf, tmp, cs, objective, A, B, PORTFOLIO_FIRST
         )
+        nodes += floored
         if widening and code == K.CODE_UNDECIDED and node_limit > nodes:
             return _widened(config, make_state, node_limit, nodes, reasons, t0, check)
         sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
         return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
-    ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    ctl = np.zeros((K.CTL_FLOOR if floor > 0 else K.CTL_PAUSE_BUILT) + 1, np.int64)
     ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
+    if floor > 0:
+        ctl[K.CTL_FLOOR] = floor
     pause_at = PAUSE_STEP
     while True:
         code, nodes, reasons, turns = _dfs_call(

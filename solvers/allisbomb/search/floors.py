@@ -1,0 +1,124 @@
+"""DECK floors: searches of the part of the game whose DECK stays large, side by side.
+
+On card sets that put cards back (moves from `anywhere`, exchanges with the DISCARD PILE,
+retrievals by class), a depth-first search spends most of its positions in lines that
+have drawn the DECK down to a few cards: the PRINCESS's winning turn draws her NUMBER
+from the DECK (rulebook D.2, E), and a DECK of a few cards can grow back only by the
+cards' actions, so these lines are mostly lost, each subtree proved lost position by
+position (results/PERFORMANCE.md, "Where a median rich deal's positions go"). A search
+with a *floor* (kernel.CTL_FLOOR) enters only positions whose DECK holds at least that
+many cards: a move below it is cut, as a line at the depth limit is. It is exhaustive
+within the floor, so a win it finds is a win of the deal (replayed like any other), and
+it never proves a loss unless it cut nothing (then it was the whole search).
+
+Which floor meets a win soon is a deal's own affair: a high floor skips the most but
+misses wins whose line passes under it. So several floors (fractions of the DECK at the
+start, FLOOR_SHARES) each run in both move orders (kernel orders 2 and 3, as the
+portfolio's), taking turns with budgets doubling from FLOOR_FIRST positions, each with a
+table and a stack of its own, until one decides the deal or every one is spent
+(`floor_portfolio`). A turn also ends once its positions built FLOOR_BUILT moves a
+position of its budget: a position near the floor builds every move and enters few.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bombsolve.solvers.allisbomb.kernel import kernel as K
+from bombsolve.solvers.allisbomb.kernel import layout
+
+#: The floors, as shares of the DECK the search starts from (a DECK of 15: 3, 6 and 10).
+FLOOR_SHARES = (0.2, 0.4, 0.67)
+#: Positions each floor and order searches in its first turn (then doubling).
+FLOOR_FIRST = 250
+#: Most positions one floor and order may search (each has a table that stores them).
+FLOOR_CAP = 500_000
+#: Moves a turn may build per position of its budget (kernel.CTL_PAUSE_BUILT).
+FLOOR_BUILT = 8
+
+_GEN = [0]  # the arms' tables' generation stamp, one a search
+_ARMS: dict[tuple[int, int, int], list] = {}  # (cards, table bits, arms): buffers
+
+
+def floors_for(deck: int) -> list[int]:
+    """The floors of a search from a DECK of `deck` cards: distinct, at least 1."""
+    return sorted({max(1, round(share * deck)) for share in FLOOR_SHARES})
+
+
+def _buffers(n: int, bits: int, words: int, arms: int, L: int, max_depth: int) -> list:
+    """Each arm's table (index, entries), stack and control words, allocated once."""
+    key = (n, bits, arms)
+    if key not in _ARMS:
+        rows = max(1, (3 << bits) // 4)
+        _ARMS[key] = [
+            (
+                np.zeros(1 << bits, np.uint64),
+                np.zeros((rows, words), np.uint64),
+                *K._frames(max_depth, L)[:8],
+                np.zeros(K.CTL_FLOOR + 1, np.int64),
+            )
+            for _ in range(arms)
+        ]
+    return _ARMS[key]
+
+
+def floor_portfolio(c, root: np.ndarray, budget: int, max_depth: int, words: int) -> tuple:
+    """Search `root` (a kernel row) with every floor of `floors_for` its DECK in both move
+    orders, side by side (module docstring), with at most `budget` positions in all.
+    `c` is the card set's compiled program (solver.compiled), `words` its table entry's
+    width. Returns (code, nodes, reasons, turns, sol, sol_len): a win (its line in
+    sol/sol_len), a loss (only from a floor that cut nothing) or undecided."""
+    n = c.prog.n
+    deck = int(root.view(np.int8)[8 * layout.key_words(n) + layout.H_DECK])
+    arms = [(f, order) for f in floors_for(deck) for order in (2, 3)]
+    cap = min(FLOOR_CAP, budget // len(arms))
+    if cap < 1:
+        return K.CODE_UNDECIDED, 0, 0, 0, None, None
+    bits = int((((4 * cap + 2) // 3) - 1).bit_length())
+    bufs = _buffers(n, bits, words, len(arms), K.state_len(n), max_depth)
+    _GEN[0] += 1
+    if _GEN[0] >= 2**32 - 1:
+        for buf in bufs:
+            buf[0][:] = 0
+        _GEN[0] = 1
+    gen = np.uint32(_GEN[0])
+    scratch = (np.zeros(2 * n + 8, np.int64), np.zeros(2 * n + 8, np.int64), np.zeros(4, np.int64))
+    objective = np.zeros(n, np.int64)
+    for buf in bufs:
+        buf[-1][:] = 0
+        buf[-1][K.CTL_FLOOR] = 0
+    nodes = [0] * len(arms)
+    spent = [0] * len(arms)  # positions a turn could have searched, over its turns
+    alive = list(range(len(arms)))
+    target = FLOOR_FIRST
+    while alive:
+        for a in list(alive):
+            floor, order = arms[a]
+            index, entries, *frames, ctl = bufs[a]
+            ctl[K.CTL_FLOOR] = floor
+            turn = min(target, cap) - spent[a]
+            ctl[K.CTL_PAUSE_BUILT] = FLOOR_BUILT * turn
+            code, nodes[a], r, turns = K.dfs(
+                root,
+                n,
+                *c.rule_args,
+                index,
+                entries,
+                gen,
+                cap,
+                *frames,
+                *scratch,
+                objective,
+                0,
+                ctl,
+                nodes[a] + turn,
+                order,
+            )
+            spent[a] += turn
+            if code == K.CODE_WIN or code == K.CODE_LOSS:
+                return code, sum(nodes), int(r), int(turns), frames[6], frames[7]
+            if code == K.CODE_UNDECIDED or spent[a] >= cap:
+                alive.remove(a)
+        target *= 2
+    # a floor's cuts are not the game's (the search that follows has its own reasons)
+    return K.CODE_UNDECIDED, sum(nodes), 0, 0, None, None

@@ -1,0 +1,161 @@
+"""The DECK floor (kernel.CTL_FLOOR, `search.reference_search(floor=...)`): a search of the
+positions whose DECK holds at least `floor` cards. A move into a position with a smaller
+DECK is cut, as a line at the depth limit is: a win found is a WIN (the rulebook's wins,
+E, do not depend on what was cut), and the end without a win is undecided, never a loss.
+The kernel cuts exactly where the reference does, node for node, on the stand-in and on
+random card files from the whole vocabulary."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bombsolve.solvers.allisbomb.cards.cards import load_cards
+from bombsolve.solvers.allisbomb.cards.config import Options
+from bombsolve.solvers.allisbomb.rules.rules import Ending, new_game
+from bombsolve.solvers.allisbomb.search import search as S
+from bombsolve.solvers.allisbomb.search.solver import (
+    _solve_root,
+    to_kernel_state,
+)
+from tests.allisbomb.odd_sets import random_card_file
+
+
+def _kernel(state, floor: int, limit: int, order: int = 0):
+    import time
+
+    return _solve_root(
+        state.config,
+        to_kernel_state(state),
+        lambda: state,
+        time.perf_counter(),
+        limit,
+        None,
+        True,  # a win is replayed through the reference engine
+        False,
+        None,
+        False,
+        True,
+        order=order,
+        floor=floor,
+    )
+
+
+def _cases(tmp_path):
+    """(config, deck) pairs: stand-in deals, and deals of random files of the vocabulary."""
+    out = []
+    cfg = Options()
+    n = load_cards(cfg).n
+    rng = np.random.default_rng(5)
+    out += [(cfg, rng.permutation(n).tolist()) for _ in range(12)]
+    for seed in range(12):
+        rng = np.random.default_rng(100 + seed)
+        path = random_card_file(rng, tmp_path / f"f{seed}.toml", 12, lasting=seed % 2 == 1)
+        cfg = Options(cards_file=path, allow_nonstandard=True)
+        n = load_cards(cfg).n
+        out += [(cfg, rng.permutation(n).tolist()) for _ in range(4)]
+    return out
+
+
+def test_kernel_and_reference_cut_the_same_floor(tmp_path):
+    seen = {"win": 0, "undecided": 0, "loss": 0}
+    cut = 0
+    for cfg, deck in _cases(tmp_path):
+        st = new_game(load_cards(cfg), deck)
+        for floor in (0, 2, 4, 7):
+            ref = S.reference_search(st, node_limit=3_000, floor=floor)
+            ker = _kernel(st, floor, 3_000)
+            assert (ref.outcome, ref.nodes) == (ker.outcome, ker.nodes), (deck, floor)
+            assert ref.solution == ker.solution
+            assert ref.loss_reason == ker.loss_reason
+            seen[ref.outcome] += 1
+            cut += bool(floor and ref.loss_reason & Ending.DEPTH_CUT)
+    # every verdict met, and the floor cut lines in many searches
+    assert min(seen.values()) >= 5 and cut >= 40, (seen, cut)
+
+
+def test_a_floored_search_wins_only_real_wins_and_never_claims_a_loss(tmp_path):
+    """A win of a floored search is a win of the deal (replayed, and the whole search's
+    verdict); a floored search that cut something ends undecided, and one that cut nothing
+    searched the whole game, so its verdict is the whole search's. (The kernel's floor is
+    the reference's, node for node: the test above.)"""
+    wins = undecided = 0
+    for cfg, deck in _cases(tmp_path):
+        st = new_game(load_cards(cfg), deck)
+        whole = _kernel(st, 0, 400_000)
+        for floor in (3, 5, 8):
+            res = _kernel(st, floor, 400_000)  # a win is replayed (check)
+            if res.outcome == "win":
+                s = st.copy()
+                for move in res.solution[:-1]:  # every position of the line keeps the floor
+                    s.apply(move)
+                    assert len(s.deck) >= floor
+                assert whole.outcome == "win"
+                wins += 1
+            elif res.loss_reason & Ending.DEPTH_CUT:
+                assert res.outcome == "undecided"
+                undecided += res.nodes < 400_000
+            else:
+                assert res.outcome == whole.outcome
+    assert wins >= 20 and undecided >= 20, (wins, undecided)
+
+
+@pytest.mark.parametrize("order", [2, 3])
+def test_kernel_floor_with_the_sweeps_orders_keeps_its_floor(tmp_path, order):
+    """With the move orders the sweep uses, a floored win's line never enters a position
+    whose DECK is under the floor (the winning move itself may draw it lower)."""
+    found = 0
+    for cfg, deck in _cases(tmp_path):
+        st = new_game(load_cards(cfg), deck)
+        res = _kernel(st, 5, 20_000, order=order)
+        assert res.outcome != "loss" or not res.loss_reason & Ending.DEPTH_CUT
+        if res.outcome == "win":
+            found += 1
+            s = st.copy()
+            for move in res.solution[:-1]:
+                s.apply(move)
+                assert len(s.deck) >= 5
+    assert found >= 10
+
+
+def test_floors_are_shares_of_the_starting_deck():
+    from bombsolve.solvers.allisbomb.search.floors import floors_for
+
+    assert floors_for(15) == [3, 6, 10]
+    assert floors_for(13) == [3, 5, 9]
+    assert floors_for(1) == [1]  # at least 1, each once
+    assert floors_for(0) == [1]
+
+
+def test_the_floor_portfolio_decides_as_the_whole_search(tmp_path):
+    """`floors.floor_portfolio` (several floors in both move orders, side by side): each win
+    it reports replays through the reference engine and is the whole search's verdict; it
+    answers loss only where the whole search does; on a rich benchmark set it decides most
+    deals within its budget."""
+    from pathlib import Path
+
+    from bombsolve.solvers.allisbomb.search.floors import floor_portfolio
+    from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
+    from bombsolve.solvers.allisbomb.search.solver import _entry_words, _result, compiled
+
+    rich = Path(__file__).parents[2] / "scripts" / "bench" / "cardsets" / "rich_court.toml"
+    court = Options(cards_file=rich, allow_nonstandard=True)
+    rng = np.random.default_rng(3)
+    cases = _cases(tmp_path) + [(court, rng.permutation(18).tolist()) for _ in range(30)]
+    decided = {"win": 0, "loss": 0}
+    court_wins = 0
+    for cfg, deck in cases:
+        c = compiled(cfg)
+        st = new_game(c.cards, deck)
+        code, nodes, reasons, turns, sol, sol_len = floor_portfolio(
+            c, to_kernel_state(st), 60_000, MAX_DEPTH, _entry_words(c.cards.n)
+        )
+        assert nodes <= 60_000
+        res = _result(lambda st=st: st, code, nodes, reasons, turns, sol, sol_len, 0.0, True)
+        if res.outcome == "undecided":
+            continue
+        whole = _kernel(st, 0, 3_000_000)
+        assert res.outcome == whole.outcome, (deck, res.outcome, whole.outcome)
+        decided[res.outcome] += 1
+        court_wins += cfg is court and res.outcome == "win"
+    assert decided["win"] >= 40 and court_wins >= 25, (decided, court_wins)
