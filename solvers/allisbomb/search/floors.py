@@ -5,7 +5,7 @@ retrievals by class), a depth-first search spends most of its positions in lines
 have drawn the DECK down to a few cards: the PRINCESS's winning turn draws her NUMBER
 from the DECK (rulebook D.2, E), and a DECK of a few cards can grow back only by the
 cards' actions, so these lines are mostly lost, each subtree proved lost position by
-position (results/PERFORMANCE.md, "Where a median rich deal's positions go"). A search
+position. A search
 with a *floor* (kernel.CTL_FLOOR) enters only positions whose DECK holds at least that
 many cards: a move below it is cut, as a line at the depth limit is. It is exhaustive
 within the floor, so a win it finds is a win of the deal (replayed like any other), and
@@ -18,6 +18,9 @@ portfolio's), taking turns with budgets doubling from FLOOR_FIRST positions, eac
 table and a stack of its own, until one decides the deal or every one is spent
 (`floor_portfolio`). A turn also ends once its positions built FLOOR_BUILT moves a
 position of its budget: a position near the floor builds every move and enters few.
+
+Measured in results/PERFORMANCE.md:
+"DECK floors: the part of the game where the DECK stays large, searched first".
 """
 
 from __future__ import annotations
