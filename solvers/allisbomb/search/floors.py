@@ -29,6 +29,7 @@ import numpy as np
 
 from bombsolve.solvers.allisbomb.kernel import kernel as K
 from bombsolve.solvers.allisbomb.kernel import layout
+from bombsolve.solvers.common import stopping
 
 #: The floors, as shares of the DECK the search starts from (a DECK of 15: 3, 6 and 10).
 FLOOR_SHARES = (0.2, 0.4, 0.67)
@@ -52,6 +53,7 @@ def _buffers(n: int, bits: int, words: int, arms: int, L: int, max_depth: int) -
     """Each arm's table (index, entries), stack and control words, allocated once."""
     key = (n, bits, arms)
     if key not in _ARMS:
+        _ARMS.clear()  # one size at a time: a sweep's passes each ask for one
         rows = max(1, (3 << bits) // 4)
         _ARMS[key] = [
             (
@@ -88,8 +90,7 @@ def floor_portfolio(c, root: np.ndarray, budget: int, max_depth: int, words: int
     scratch = (np.zeros(2 * n + 8, np.int64), np.zeros(2 * n + 8, np.int64), np.zeros(4, np.int64))
     objective = np.zeros(n, np.int64)
     for buf in bufs:
-        buf[-1][:] = 0
-        buf[-1][K.CTL_FLOOR] = 0
+        buf[-1][:] = 0  # no search to resume
     nodes = [0] * len(arms)
     spent = [0] * len(arms)  # positions a turn could have searched, over its turns
     alive = list(range(len(arms)))
@@ -122,6 +123,7 @@ def floor_portfolio(c, root: np.ndarray, budget: int, max_depth: int, words: int
                 return code, sum(nodes), int(r), int(turns), frames[6], frames[7]
             if code == K.CODE_UNDECIDED or spent[a] >= cap:
                 alive.remove(a)
+            stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
         target *= 2
     # a floor's cuts are not the game's (the search that follows has its own reasons)
     return K.CODE_UNDECIDED, sum(nodes), 0, 0, None, None
