@@ -42,7 +42,8 @@ def _kernel(state, floor: int, limit: int, order: int = 0):
 
 
 def _cases(tmp_path):
-    """(config, deck) pairs: stand-in deals, and deals of random files of the vocabulary."""
+    """(config, deck) pairs: stand-in deals, and deals of random files of the vocabulary,
+    every third file played by two players."""
     out = []
     cfg = Options()
     n = load_cards(cfg).n
@@ -51,7 +52,8 @@ def _cases(tmp_path):
     for seed in range(12):
         rng = np.random.default_rng(100 + seed)
         path = random_card_file(rng, tmp_path / f"f{seed}.toml", 12, lasting=seed % 2 == 1)
-        cfg = Options(cards_file=path, allow_nonstandard=True)
+        players = 2 if seed % 3 == 2 else 1
+        cfg = Options(cards_file=path, allow_nonstandard=True, players=players)
         n = load_cards(cfg).n
         out += [(cfg, rng.permutation(n).tolist()) for _ in range(4)]
     return out
@@ -75,8 +77,8 @@ def test_kernel_and_reference_cut_the_same_floor(tmp_path):
 
 
 def test_a_floored_search_wins_only_real_wins_and_never_claims_a_loss(tmp_path):
-    """A win of a floored search is a win of the deal (replayed, and the whole search's
-    verdict); a floored search that cut something ends undecided, and one that cut nothing
+    """A win of a floored search is a win of the deal (replayed, and never a deal the whole
+    search proves lost); a floored search that cut something ends undecided, and one that cut nothing
     searched the whole game, so its verdict is the whole search's. (The kernel's floor is
     the reference's, node for node: the test above.)"""
     wins = undecided = 0
@@ -90,7 +92,8 @@ def test_a_floored_search_wins_only_real_wins_and_never_claims_a_loss(tmp_path):
                 for move in res.solution[:-1]:  # every position of the line keeps the floor
                     s.apply(move)
                     assert len(s.deck) >= floor
-                assert whole.outcome == "win"
+                # the whole search may not get there within its limit; it never proves a loss
+                assert whole.outcome != "loss"
                 wins += 1
             elif res.loss_reason & Ending.DEPTH_CUT:
                 assert res.outcome == "undecided"
@@ -129,9 +132,9 @@ def test_floors_are_shares_of_the_starting_deck():
 
 def test_the_floor_portfolio_decides_as_the_whole_search(tmp_path):
     """`floors.floor_portfolio` (several floors in both move orders, side by side): each win
-    it reports replays through the reference engine and is the whole search's verdict; it
-    answers loss only where the whole search does; on a rich benchmark set it decides most
-    deals within its budget."""
+    it reports replays through the reference engine, no whole search contradicts a verdict
+    of it, and many agree; on a rich benchmark set it decides most deals within its
+    budget."""
     from pathlib import Path
 
     from bombsolve.solvers.allisbomb.search.floors import floor_portfolio
@@ -143,7 +146,7 @@ def test_the_floor_portfolio_decides_as_the_whole_search(tmp_path):
     rng = np.random.default_rng(3)
     cases = _cases(tmp_path) + [(court, rng.permutation(18).tolist()) for _ in range(30)]
     decided = {"win": 0, "loss": 0}
-    court_wins = 0
+    court_wins = agreed = 0
     for cfg, deck in cases:
         c = compiled(cfg)
         st = new_game(c.cards, deck)
@@ -155,7 +158,9 @@ def test_the_floor_portfolio_decides_as_the_whole_search(tmp_path):
         if res.outcome == "undecided":
             continue
         whole = _kernel(st, 0, 3_000_000)
-        assert res.outcome == whole.outcome, (deck, res.outcome, whole.outcome)
+        # the whole search, where its limit lets it decide, agrees; it never contradicts
+        assert whole.outcome in (res.outcome, "undecided"), (deck, res.outcome, whole.outcome)
+        agreed += whole.outcome == res.outcome
         decided[res.outcome] += 1
         court_wins += cfg is court and res.outcome == "win"
-    assert decided["win"] >= 40 and court_wins >= 25, (decided, court_wins)
+    assert decided["win"] >= 40 and court_wins >= 25 and agreed >= 30, (decided, court_wins, agreed)
