@@ -164,3 +164,40 @@ def test_the_floor_portfolio_decides_as_the_whole_search(tmp_path):
         decided[res.outcome] += 1
         court_wins += cfg is court and res.outcome == "win"
     assert decided["win"] >= 40 and court_wins >= 25 and agreed >= 30, (decided, court_wins, agreed)
+
+
+def test_the_first_answer_tries_the_floors_in_the_reference(monkeypatch):
+    """`solve_first` on a card file with the extended vocabulary searches the DECK floors
+    in the reference before its plain search: a deal whose win the plain reference budget
+    does not reach is answered by the reference (no kernel), its line replayed; the floors
+    stay within the user's node limit."""
+    from pathlib import Path
+
+    from bombsolve.solvers.allisbomb.search import solver
+
+    rich = Path(__file__).parents[2] / "scripts" / "bench" / "cardsets" / "rich_court.toml"
+    cfg = Options(cards_file=rich, allow_nonstandard=True)
+    cards = load_cards(cfg)
+    rng = np.random.default_rng(7)
+    deals = [rng.permutation(cards.n).tolist() for _ in range(12)]
+
+    def first(deck, **kw):
+        return solver.solve_first(new_game(cards, deck), before_kernel=lambda: 1 / 0, **kw)
+
+    by_floor = 0
+    for deck in deals:
+        plain = S.reference_search(new_game(cards, deck), node_limit=solver.REFERENCE_FIRST)
+        if plain.outcome != "undecided":
+            continue
+        try:
+            res = first(deck)
+        except ZeroDivisionError:  # handed over to the kernel
+            continue
+        assert res.engine == "reference" and res.outcome == "win"
+        assert res.nodes <= solver.REFERENCE_FIRST
+        by_floor += 1
+    assert by_floor >= 2
+    small = first(deals[0], node_limit=300)
+    assert small.nodes <= 300
+    monkeypatch.setattr(solver, "REFERENCE_FLOOR", 0)  # no floors: the plain reference alone
+    assert first(deals[0], node_limit=300).nodes <= 300
