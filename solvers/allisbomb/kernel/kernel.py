@@ -120,7 +120,7 @@ CTL_FIRST_DEPTH = 11
 #: ctl[CTL_FLOOR] > 0 (`dfs` only, ctl of CTL_FLOOR + 1 slots): the DECK floor. A move into
 #: a position whose DECK holds fewer cards is cut (not entered, E_CUT recorded, the search
 #: goes on), so the search decides the positions whose DECK holds at least that many: a win
-#: found is a win, and its end without one is undecided (`solver.floor_search`).
+#: found is a win, and its end without one is undecided (`floors.floor_portfolio`).
 CTL_FLOOR = 12
 #: ctl[0] when `shortest` returns having searched every depth limit up to max_turns (no
 #: win that short exists); 1 is a pause, 0 any other answer.

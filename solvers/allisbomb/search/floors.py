@@ -5,11 +5,11 @@ retrievals by class), a depth-first search spends most of its positions in lines
 have drawn the DECK down to a few cards: the PRINCESS's winning turn draws her NUMBER
 from the DECK (rulebook D.2, E), and a DECK of a few cards can grow back only by the
 cards' actions, so these lines are mostly lost, each subtree proved lost position by
-position. A search
-with a *floor* (kernel.CTL_FLOOR) enters only positions whose DECK holds at least that
-many cards: a move below it is cut, as a line at the depth limit is. It is exhaustive
-within the floor, so a win it finds is a win of the deal (replayed like any other), and
-it never proves a loss unless it cut nothing (then it was the whole search).
+position. A search with a *floor* (kernel.CTL_FLOOR) enters only positions whose DECK
+holds at least that many cards: a move below it is cut, as a line at the depth limit is.
+It is exhaustive within the floor, so a win it finds is a win of the deal (replayed like
+any other), and it never proves a loss unless it cut nothing (then it was the whole
+search).
 
 Which floor meets a win soon is a deal's own affair: a high floor skips the most but
 misses wins whose line passes under it. So several floors (fractions of the DECK at the

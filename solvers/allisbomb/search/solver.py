@@ -330,16 +330,15 @@ def solve_batch(
     p = c.prog
     widening = portfolio and p.extended and node_limit >= 2 * WIDEN_AFTER
     first_limit = node_limit // WIDEN_AFTER if widening else node_limit
-    rest = np.arange(m)
-    floored = None
+    part, rest = out, None
     if widening:
-        # the DECK floors first (search/floors.py), deal by deal; the rest as before
+        # the DECK floors first (search/floors.py), deal by deal; the deals they leave
+        # open as before, into arrays of their own, merged below
         rest = _floor_rows(c, decks, first_limit, config.players, out)
-        floored = out["nodes"].copy()
-    part = out if rest.size == m else {k: np.zeros(rest.size, np.int64) for k in out}
-    start = _reserve_gens(rest.size)
+        part = {k: np.zeros(rest.size, np.int64) for k in out}
+    start = _reserve_gens(m if rest is None else rest.size)
     K.solve_many(
-        decks if rest.size == m else decks[rest],
+        decks if rest is None else decks[rest],
         p.n,
         config.players,
         *c.rule_args,
@@ -359,13 +358,10 @@ def solve_batch(
         _TABLE.sweep_frames(p.n),
         _TABLE_B.sweep_frames(p.n),
     )
-    if part is not out:
+    if widening:
         for k in ("code", "turns", "reason"):
             out[k][rest] = part[k]
-        out["nodes"][rest] += part["nodes"]
-    elif floored is not None:
-        out["nodes"] += floored
-    if widening:
+        out["nodes"][rest] += part["nodes"]  # after the floors' own
         _widen_rows(config, decks, node_limit, out)
     return out
 
