@@ -201,3 +201,79 @@ def test_the_first_answer_tries_the_floors_in_the_reference(monkeypatch):
     assert small.nodes <= 300
     monkeypatch.setattr(solver, "REFERENCE_FLOOR", 0)  # no floors: the plain reference alone
     assert first(deals[0], node_limit=300).nodes <= 300
+
+
+def _court() -> Options:
+    from pathlib import Path
+
+    rich = Path(__file__).parents[2] / "scripts" / "bench" / "cardsets" / "rich_court.toml"
+    return Options(cards_file=rich, allow_nonstandard=True)
+
+
+def test_split_children_and_time_limited_searches_begin_with_the_floors(monkeypatch):
+    """On a card file with the extended vocabulary every child search of a split, and a
+    search under a time limit, begins with the DECK floors (a sixth of its node limit) and
+    keeps its verdict: the same as the search without them wherever both decide, its wins
+    replayed, its positions within the node limit. The stand-in's searches never do."""
+    from bombsolve.solvers.allisbomb.search import solver
+    from bombsolve.solvers.allisbomb.search.split import solve_split
+
+    calls = []
+    real = solver.floor_portfolio
+
+    def counted(c, root, budget, *args):
+        calls.append(budget)
+        return real(c, root, budget, *args)
+
+    monkeypatch.setattr(solver, "floor_portfolio", counted)
+    court = _court()
+    cards = load_cards(court)
+    rng = np.random.default_rng(11)
+    decks = [rng.permutation(cards.n).tolist() for _ in range(8)]
+
+    sp = solve_split(new_game(cards, decks[0]), depth=1, node_limit=60_000)
+    assert sp.searches >= 1 and len(calls) == sp.searches
+    assert set(calls) == {60_000 // solver.WIDEN_AFTER}
+
+    agreed = 0
+    for deck in decks:
+        st = new_game(cards, deck)
+        calls.clear()
+        timed = solver.solve_state(st, node_limit=200_000, portfolio=True, time_limit=600)
+        assert calls == [200_000 // solver.WIDEN_AFTER] and timed.nodes <= 200_000
+        plain = solver.solve_state(st, node_limit=3_000_000, check=False)
+        assert timed.outcome in (plain.outcome, "undecided"), deck
+        agreed += timed.outcome == plain.outcome != "undecided"
+    assert agreed >= 6
+
+    calls.clear()
+    base = Options()
+    st = new_game(load_cards(base), np.random.default_rng(1).permutation(18).tolist())
+    solve_split(st, depth=1, node_limit=5_000)
+    solver.solve_state(st, node_limit=5_000, portfolio=True, time_limit=600)
+    assert calls == []
+
+
+def test_the_floors_stop_at_a_passed_deadline():
+    """A search whose time limit has passed stops after the floors' first turn: undecided
+    (or a win that turn found), at most FLOOR_FIRST positions, the plain search not begun."""
+    import time
+
+    from bombsolve.solvers.allisbomb.search import floors, solver
+    from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
+
+    c = solver.compiled(_court())
+    rng = np.random.default_rng(4)
+    outcomes = set()
+    for _ in range(6):
+        st = new_game(c.cards, rng.permutation(c.cards.n).tolist())
+        row = to_kernel_state(st)
+        words = solver._entry_words(c.cards.n)
+        code, nodes, *_ = floors.floor_portfolio(
+            c, row, 600_000, MAX_DEPTH, words, time.perf_counter() - 1
+        )
+        assert code in (1, 2) and nodes <= floors.FLOOR_FIRST
+        res = solver.solve_state(st, node_limit=600_000, portfolio=True, time_limit=1e-9)
+        assert res.outcome in ("win", "undecided") and res.nodes <= floors.FLOOR_FIRST
+        outcomes.add(res.outcome)
+    assert "undecided" in outcomes

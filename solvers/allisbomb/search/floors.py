@@ -25,6 +25,8 @@ Measured in results/PERFORMANCE.md:
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from bombsolve.solvers.allisbomb.kernel import kernel as K
@@ -67,11 +69,14 @@ def _buffers(n: int, bits: int, words: int, arms: int, L: int, max_depth: int) -
     return _ARMS[key]
 
 
-def floor_portfolio(c, root: np.ndarray, budget: int, max_depth: int, words: int) -> tuple:
+def floor_portfolio(
+    c, root: np.ndarray, budget: int, max_depth: int, words: int, deadline: float | None = None
+) -> tuple:
     """Search `root` (a kernel row) with every floor of `floors_for` its DECK in both move
     orders, side by side (module docstring), with at most `budget` positions in all.
     `c` is the card set's compiled program (solver.compiled), `words` its table entry's
-    width. Returns (code, nodes, reasons, turns, sol, sol_len): a win (its line in
+    width; `deadline` (a time.perf_counter() time) ends it undecided once passed, looked at
+    between turns. Returns (code, nodes, reasons, turns, sol, sol_len): a win (its line in
     sol/sol_len), a loss (only from a floor that cut nothing) or undecided."""
     n = c.prog.n
     deck = int(root.view(np.int8)[8 * layout.key_words(n) + layout.H_DECK])
@@ -124,6 +129,9 @@ def floor_portfolio(c, root: np.ndarray, budget: int, max_depth: int, words: int
             if code == K.CODE_UNDECIDED or spent[a] >= cap:
                 alive.remove(a)
             stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
+            if deadline is not None and time.perf_counter() > deadline:
+                alive.clear()
+                break
         target *= 2
     # a floor's cuts are not the game's (the search that follows has its own reasons)
     return K.CODE_UNDECIDED, sum(nodes), 0, 0, None, None

@@ -435,11 +435,15 @@ def solve_state(
     time_limit: float | None = None,
     portfolio: bool = False,
     bound: bool = True,
+    floors: bool = False,
 ) -> SolveResult:
     """Solve from a reference-engine position (e.g. a mid-game `--state`).
 
     portfolio=True runs two move orders side by side (see `solve_batch`); it is ignored
-    with keep_most or a time limit.
+    with keep_most or a time limit. On a card file with the extended vocabulary the
+    portfolio first searches the DECK floors (floors.py) with a WIDEN_AFTER-th of
+    node_limit; floors=True (or portfolio=True under a time limit) has the one-order
+    search do the same, then go on with what the floors left of node_limit.
 
     time_limit (seconds): answer 'undecided' once it is exceeded (checked every 100,000
     positions and every PAUSE_BUILT moves built, so it can be overrun by a fraction of a
@@ -468,6 +472,7 @@ def solve_state(
         time_limit,
         portfolio,
         bound,
+        floors=floors,
     )
 
 
@@ -485,11 +490,13 @@ def _solve_root(
     bound: bool,
     order: int = 0,
     floor: int = 0,
+    floors: bool = False,
 ) -> SolveResult:
     """`solve_state` from the kernel's row of the position; `make_state()` gives the
     reference position, needed only to replay a win (check=True). floor > 0 (without the
     portfolio) searches only the positions whose DECK holds at least that many cards
-    (kernel.CTL_FLOOR): a win found is a win, its end without one undecided."""
+    (kernel.CTL_FLOOR): a win found is a win, its end without one undecided. floors=True:
+    the DECK floors first (`solve_state`)."""
     c = compiled(config)
     n = c.cards.n
     words = _entry_words(n)
@@ -524,6 +531,22 @@ def _solve_root(
             return _widened(config, make_state, node_limit, nodes, reasons, t0, check)
         sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
         return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
+    floored = 0
+    if (
+        (floors or portfolio)
+        and c.prog.extended
+        and floor == 0
+        and not keep_most
+        and node_limit >= 2 * WIDEN_AFTER
+    ):
+        deadline = None if time_limit is None else t0 + time_limit
+        code, floored, reasons, turns, sol_f, len_f = floor_portfolio(
+            c, root, node_limit // WIDEN_AFTER, MAX_DEPTH, words, deadline
+        )
+        if code != K.CODE_UNDECIDED:
+            return _result(make_state, code, floored, reasons, turns, sol_f, len_f, t0, check)
+        if deadline is not None and time.perf_counter() > deadline:
+            return _result(make_state, code, floored, 0, 0, None, None, t0, check)
     ctl = np.zeros((K.CTL_FLOOR if floor > 0 else K.CTL_PAUSE_BUILT) + 1, np.int64)
     ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
     if floor > 0:
@@ -537,7 +560,7 @@ def _solve_root(
             index,
             entries,
             gen,
-            node_limit,
+            node_limit - floored,
             states,
             fch,
             fk,
@@ -565,6 +588,7 @@ def _solve_root(
             break
         stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
         pause_at = int(nodes) + PAUSE_STEP
+    nodes += floored
     return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
 
 

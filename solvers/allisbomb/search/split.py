@@ -11,7 +11,9 @@ together"), so a position is won exactly when one of its children is: the positi
 each move of its turn (rulebook D, every choice of the turn, Clean-Up's gift included).
 So the children are decided one by one, each by a search from that child with the whole
 node limit and a table of its own, all of them before any is split further; a child that
-search leaves undecided is split in turn, up to `depth` turns below the root.
+search leaves undecided is split in turn, up to `depth` turns below the root. On a card
+file with the extended vocabulary a child's search begins with the DECK floors (floors.py,
+a sixth of its node limit), as a deal's first search does.
 
 Sound both ways. A child's verdict is the kernel's exact verdict from that position. A
 win is a line: the moves down to the child, then the child's winning line, replayed in the
@@ -104,7 +106,12 @@ def solve_split(
             if left is not None and left <= 0:
                 raise _OutOfTime
             res = solve_state(
-                child, node_limit=node_limit, table_bits=bits, check=False, time_limit=left
+                child,
+                node_limit=node_limit,
+                table_bits=bits,
+                check=False,
+                time_limit=left,
+                floors=True,
             )
             out.nodes += res.nodes
             out.searches += 1
