@@ -277,3 +277,56 @@ def test_the_floors_stop_at_a_passed_deadline():
         assert res.outcome in ("win", "undecided") and res.nodes <= floors.FLOOR_FIRST
         outcomes.add(res.outcome)
     assert "undecided" in outcomes
+
+
+def test_the_floors_card_orders_are_fixed_permutations_of_the_sides():
+    """`floors.arm_infos`: the card set's own program first, then FLOOR_TABLES copies that
+    differ from it only in the priority table, switched on and holding a permutation of the
+    card sides; the same tables on every call (a search's counts reproduce)."""
+    from bombsolve.solvers.allisbomb.kernel.ordering import INFO_ORDER, priority_table
+    from bombsolve.solvers.allisbomb.search import floors, solver
+
+    c = solver.compiled(_court())
+    n = c.cards.n
+    infos = floors.arm_infos(c.prog.info, n)
+    assert len(infos) == 1 + floors.FLOOR_TABLES and infos[0] is c.prog.info
+    t = abs(int(c.prog.info[INFO_ORDER]))
+    seen = set()
+    for info in infos[1:]:
+        table = priority_table(info, n)
+        assert table is not None and sorted(table.reshape(-1).tolist()) == list(range(2 * n))
+        rest = np.ones(len(info), bool)
+        rest[INFO_ORDER] = False
+        rest[t : t + 2 * n] = False
+        assert (info[rest] == c.prog.info[rest]).all()  # the copy-keys flag (last) included
+        seen.add(table.tobytes())
+    assert len(seen) == floors.FLOOR_TABLES
+    floors._INFOS.clear()
+    again = floors.arm_infos(c.prog.info, n)
+    assert all((a == b).all() for a, b in zip(infos, again, strict=True))
+
+
+def test_wins_in_the_drawn_card_orders_replay(tmp_path, monkeypatch):
+    """The floors searched only in the drawn card orders (the card set's own left out): each
+    win's line, written as the options of the rules' move lists whatever order found it,
+    replays through the reference engine; the whole search never contradicts a verdict."""
+    from bombsolve.solvers.allisbomb.search import floors, solver
+    from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
+
+    real = floors.arm_infos
+    monkeypatch.setattr(floors, "arm_infos", lambda info, n: real(info, n)[1:])
+    rng = np.random.default_rng(8)
+    court = _court()
+    cases = _cases(tmp_path)[12:] + [(court, rng.permutation(18).tolist()) for _ in range(20)]
+    wins = 0
+    for cfg, deck in cases:
+        c = solver.compiled(cfg)
+        st = new_game(c.cards, deck)
+        code, nodes, reasons, turns, sol, sol_len = floors.floor_portfolio(
+            c, to_kernel_state(st), 60_000, MAX_DEPTH, solver._entry_words(c.cards.n)
+        )
+        res = solver._result(lambda st=st: st, code, nodes, reasons, turns, sol, sol_len, 0, True)
+        if res.outcome != "undecided":
+            assert _kernel(st, 0, 3_000_000).outcome in (res.outcome, "undecided"), deck
+        wins += res.outcome == "win"
+    assert wins >= 25, wins

@@ -12,12 +12,17 @@ any other), and it never proves a loss unless it cut nothing (then it was the wh
 search).
 
 Which floor meets a win soon is a deal's own affair: a high floor skips the most but
-misses wins whose line passes under it. So several floors (fractions of the DECK at the
-start, FLOOR_SHARES) each run in both move orders (kernel orders 2 and 3, as the
-portfolio's), taking turns with budgets doubling from FLOOR_FIRST positions, each with a
-table and a stack of its own, until one decides the deal or every one is spent
-(`floor_portfolio`). A turn also ends once its positions built FLOOR_BUILT moves a
-position of its budget: a position near the floor builds every move and enters few.
+misses wins whose line passes under it. Which card order meets it soon is too, and far
+more so: searches of one floor that try the EQUIPPED CARDS in different orders differ
+tenfold and more in the positions they enter before a win, deal by deal, with no order
+better on the whole. So several floors (fractions of the DECK at the start, FLOOR_SHARES)
+each run in several card orders (the order by card id, and FLOOR_TABLES fixed priority
+tables of the card sides drawn at random, `arm_infos`), each in both move orders (kernel
+orders 2 and 3, as the portfolio's): these searches take turns with budgets doubling from
+FLOOR_FIRST positions, each with a table and a stack of its own, until one decides the
+deal or every one is spent (`floor_portfolio`). A turn also ends once its positions built
+FLOOR_BUILT moves a position of its budget: a position near the floor builds every move
+and enters few.
 
 Measured in results/PERFORMANCE.md:
 "DECK floors: the part of the game where the DECK stays large, searched first".
@@ -31,6 +36,7 @@ import numpy as np
 
 from bombsolve.solvers.allisbomb.kernel import kernel as K
 from bombsolve.solvers.allisbomb.kernel import layout
+from bombsolve.solvers.allisbomb.kernel.ordering import INFO_ORDER
 from bombsolve.solvers.common import stopping
 
 #: The floors, as shares of the DECK the search starts from (a DECK of 15: 3, 6 and 10).
@@ -41,6 +47,8 @@ FLOOR_FIRST = 250
 FLOOR_CAP = 500_000
 #: Moves a turn may build per position of its budget (kernel.CTL_PAUSE_BUILT).
 FLOOR_BUILT = 8
+#: Card orders drawn at random that each floor searches in, besides the order by card id.
+FLOOR_TABLES = 3
 
 _GEN = [0]  # the arms' tables' generation stamp, one a search
 _ARMS: dict[tuple[int, int, int], list] = {}  # (cards, table bits, arms): buffers
@@ -49,6 +57,31 @@ _ARMS: dict[tuple[int, int, int], list] = {}  # (cards, table bits, arms): buffe
 def floors_for(deck: int) -> list[int]:
     """The floors of a search from a DECK of `deck` cards: distinct, at least 1."""
     return sorted({max(1, round(share * deck)) for share in FLOOR_SHARES})
+
+
+_INFOS: dict[int, tuple] = {}  # id(program info): (that info, its arms' infos)
+
+
+def arm_infos(info: np.ndarray, n: int) -> list[np.ndarray]:
+    """The card program's `info` (kernel.dfs's argument) of each card order the floors
+    search in: `info` itself (the card set's own order, by card id unless the ordering is
+    switched on) and FLOOR_TABLES copies whose priority table (kernel/ordering.py) is on and
+    holds a permutation of the 2n card sides drawn by numpy's default generator seeded 1,
+    2, ...: fixed, so a search's counts are the same on every run."""
+    key = id(info)
+    if key in _INFOS and _INFOS[key][0] is info:
+        return _INFOS[key][1]
+    t = abs(int(info[INFO_ORDER]))
+    out = [info]
+    if t > 0:  # a program without a table has no other order
+        for k in range(1, FLOOR_TABLES + 1):
+            copy = info.copy()
+            copy[INFO_ORDER] = t
+            copy[t : t + 2 * n] = np.random.default_rng(k).permutation(2 * n)
+            out.append(copy)
+    _INFOS.clear()  # one card set at a time, as a sweep asks
+    _INFOS[key] = (info, out)
+    return out
 
 
 def _buffers(n: int, bits: int, words: int, arms: int, L: int, max_depth: int) -> list:
@@ -72,15 +105,17 @@ def _buffers(n: int, bits: int, words: int, arms: int, L: int, max_depth: int) -
 def floor_portfolio(
     c, root: np.ndarray, budget: int, max_depth: int, words: int, deadline: float | None = None
 ) -> tuple:
-    """Search `root` (a kernel row) with every floor of `floors_for` its DECK in both move
-    orders, side by side (module docstring), with at most `budget` positions in all.
-    `c` is the card set's compiled program (solver.compiled), `words` its table entry's
-    width; `deadline` (a time.perf_counter() time) ends it undecided once passed, looked at
-    between turns. Returns (code, nodes, reasons, turns, sol, sol_len): a win (its line in
+    """Search `root` (a kernel row) with every floor of `floors_for` its DECK in every card
+    order of `arm_infos` and both move orders, side by side (module docstring), with at
+    most `budget` positions in all. `c` is the card set's compiled program
+    (solver.compiled), `words` its table entry's width; `deadline` (a time.perf_counter()
+    time) ends it undecided once passed, looked at between turns. Returns (code, nodes, reasons, turns, sol, sol_len): a win (its line in
     sol/sol_len), a loss (only from a floor that cut nothing) or undecided."""
     n = c.prog.n
     deck = int(root.view(np.int8)[8 * layout.key_words(n) + layout.H_DECK])
-    arms = [(f, order) for f in floors_for(deck) for order in (2, 3)]
+    args = list(c.rule_args)
+    infos = arm_infos(args[5], n)
+    arms = [(f, k, order) for f in floors_for(deck) for k in range(len(infos)) for order in (2, 3)]
     cap = min(FLOOR_CAP, budget // len(arms))
     if cap < 1:
         return K.CODE_UNDECIDED, 0, 0, 0, None, None
@@ -102,15 +137,16 @@ def floor_portfolio(
     target = FLOOR_FIRST
     while alive:
         for a in list(alive):
-            floor, order = arms[a]
+            floor, k, order = arms[a]
             index, entries, *frames, ctl = bufs[a]
             ctl[K.CTL_FLOOR] = floor
             turn = min(target, cap) - spent[a]
             ctl[K.CTL_PAUSE_BUILT] = FLOOR_BUILT * turn
+            args[5] = infos[k]
             code, nodes[a], r, turns = K.dfs(
                 root,
                 n,
-                *c.rule_args,
+                *args,
                 index,
                 entries,
                 gen,
