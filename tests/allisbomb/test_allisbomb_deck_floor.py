@@ -131,7 +131,7 @@ def test_floors_are_shares_of_the_starting_deck():
 
 
 def test_the_floor_portfolio_decides_as_the_whole_search(tmp_path):
-    """`floors.floor_portfolio` (several floors in both move orders, side by side): each win
+    """`floors.floor_portfolio` (several floors in several card and move orders): each win
     it reports replays through the reference engine, no whole search contradicts a verdict
     of it, and many agree; on a rich benchmark set it decides most deals within its
     budget."""
@@ -330,3 +330,42 @@ def test_wins_in_the_drawn_card_orders_replay(tmp_path, monkeypatch):
             assert _kernel(st, 0, 3_000_000).outcome in (res.outcome, "undecided"), deck
         wins += res.outcome == "win"
     assert wins >= 25, wins
+
+
+def test_the_drawn_orders_take_their_share_of_the_budget(monkeypatch):
+    """The drawn card orders' searches are capped together at FLOOR_DRAWN_SHARE of the
+    floors' budget, the rest shared by the order by id's: each search's node limit is its
+    part, and no search enters more."""
+    from bombsolve.solvers.allisbomb.kernel import kernel as K
+    from bombsolve.solvers.allisbomb.search import floors, solver
+    from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
+
+    c = solver.compiled(_court())
+    real = K.dfs
+    seen: dict[tuple, tuple[int, int]] = {}  # (info id, floor, order): (limit, nodes)
+
+    def dfs(*a):
+        out = real(*a)
+        key = (id(a[7]), int(a[-3][K.CTL_FLOOR]), int(a[-1]))
+        seen[key] = (int(a[14]), int(out[1]))
+        return out
+
+    monkeypatch.setattr(K, "dfs", dfs)
+    budget = 4_800
+    rng = np.random.default_rng(2)
+    both = 0
+    for _ in range(8):
+        seen.clear()
+        st = new_game(c.cards, rng.permutation(c.cards.n).tolist())
+        code, nodes, *_ = floors.floor_portfolio(
+            c, to_kernel_state(st), budget, MAX_DEPTH, solver._entry_words(c.cards.n)
+        )
+        own = {k: v for k, v in seen.items() if k[0] == id(c.prog.info)}
+        drawn = {k: v for k, v in seen.items() if k[0] != id(c.prog.info)}
+        assert nodes == sum(v[1] for v in seen.values()) <= budget
+        share = int(budget * floors.FLOOR_DRAWN_SHARE)
+        assert {v[0] for v in drawn.values()} <= {share // 18}
+        assert {v[0] for v in own.values()} == {(budget - share) // 6}
+        assert all(v[1] <= v[0] for v in seen.values())
+        both += len(drawn) == 18
+    assert both >= 3  # deals not won in the first turns: every search took its turns
