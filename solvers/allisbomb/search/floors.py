@@ -25,7 +25,8 @@ FLOOR_BUILT moves a position of its budget: a position near the floor builds eve
 and enters few.
 
 Measured in results/PERFORMANCE.md:
-"DECK floors: the part of the game where the DECK stays large, searched first".
+"DECK floors: the part of the game where the DECK stays large, searched first" and "The
+floors in four card orders".
 """
 
 from __future__ import annotations
