@@ -1599,6 +1599,19 @@ def tt_entry_words(n):
     return key_words(n) + 1
 
 
+def bits_to_store(positions: int) -> int:
+    """log2 of the fewest index slots (a power of two) whose table stores `positions`
+    entries: `dfs` stores entries up to 3/4 of the slots, so 4/3 as many slots."""
+    need = (4 * max(1, int(positions)) + 2) // 3
+    return (need - 1).bit_length()
+
+
+def entry_rows(slots: int) -> int:
+    """Entry rows for an index of `slots` slots: a search stops storing at 3/4 full
+    (`dfs`), and stores the root even in a table of one slot."""
+    return max(1, (3 * slots) // 4)
+
+
 #: Bits of an index slot that hold the entry number (below them: nothing; above them,
 #: up to bit 31, TT_STAMP_BITS bits of the hash; bits 32-63 the generation). 2**27 entries
 #: is more than the largest table a search may ask for fills (3/4 of 2**27, about 100 M

@@ -30,13 +30,12 @@ import numpy as np
 
 from bombsolve.solvers.allisbomb.cards.cards import load_cards
 from bombsolve.solvers.allisbomb.cards.config import Options
-from bombsolve.solvers.allisbomb.kernel.kernel import CODE_UNDECIDED
+from bombsolve.solvers.allisbomb.kernel.kernel import CODE_UNDECIDED, bits_to_store
 from bombsolve.solvers.allisbomb.rules.rules import new_game
 from bombsolve.solvers.allisbomb.search.solver import (
     MAX_TABLE_BITS,
     OUTCOME_NAMES,
     PORTFOLIO_FIRST,
-    bits_to_store,
     solve_batch,
 )
 from bombsolve.solvers.allisbomb.search.split import SPLIT_LIMIT, solve_split

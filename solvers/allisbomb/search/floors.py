@@ -99,7 +99,7 @@ def _buffers(n: int, bits: list[int], words: int, L: int, max_depth: int) -> lis
         _ARMS[key] = [
             (
                 np.zeros(1 << b, np.uint64),
-                np.zeros((max(1, (3 << b) // 4), words), np.uint64),
+                np.zeros((K.entry_rows(1 << b), words), np.uint64),
                 *K._frames(max_depth, L)[:8],
                 np.zeros(K.CTL_FLOOR + 1, np.int64),
             )
@@ -132,7 +132,7 @@ def floor_portfolio(
     if not arms:
         return K.CODE_UNDECIDED, 0, 0, 0, None, None
     caps = [min(FLOOR_CAP, part[min(k, 1)]) for _, k, _ in arms]
-    bits = [int((((4 * cap + 2) // 3) - 1).bit_length()) for cap in caps]
+    bits = [K.bits_to_store(cap) for cap in caps]
     bufs = _buffers(n, bits, words, K.state_len(n), max_depth)
     _GEN[0] += 1
     if _GEN[0] >= 2**32 - 1:

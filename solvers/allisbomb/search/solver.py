@@ -59,13 +59,6 @@ def table_bits_for(node_limit: int) -> int:
     return int(min(MAX_TABLE_BITS, max(16, need.bit_length())))
 
 
-def bits_to_store(positions: int) -> int:
-    """log2 of the fewest index slots (a power of two) whose table stores `positions`
-    entries: entries are stored up to 3/4 of the slots, so 4/3 as many slots."""
-    need = (4 * max(1, int(positions)) + 2) // 3
-    return (need - 1).bit_length()
-
-
 @dataclass
 class SolveResult:
     """The verdict on one deal."""
@@ -165,12 +158,12 @@ class _Table:
         if self.index_buf.shape[0] < size:
             self.index_buf = np.zeros(size, np.uint64)
             self.views.clear()
-        rows = _entry_rows(size)
+        rows = K.entry_rows(size)
         if self.entry_buf.shape[0] < rows * words:
             self.entry_buf = np.zeros(rows * words, np.uint64)
             self.views.clear()
         cap = 1 << bits
-        rows = _entry_rows(cap)
+        rows = K.entry_rows(cap)
         views = self.index_buf[:cap], self.entry_buf[: rows * words].reshape(rows, words)
         self.views[(bits, words)] = views
         return views
@@ -220,12 +213,6 @@ def zeros_aligned(shape: tuple[int, ...], dtype, align: int = 64) -> np.ndarray:
     raw = np.zeros(nbytes + align, np.uint8)
     start = -raw.ctypes.data % align
     return raw[start : start + nbytes].view(dtype).reshape(shape)
-
-
-def _entry_rows(slots: int) -> int:
-    """Entry rows for an index of `slots` slots: a search stops storing at 3/4 full
-    (kernel.dfs), and stores the root even in a table of one slot."""
-    return max(1, (3 * slots) // 4)
 
 
 _TABLE = _Table()

@@ -36,11 +36,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bombsolve.solvers.allisbomb.kernel.kernel import TT_ENTRY_BITS
+from bombsolve.solvers.allisbomb.kernel.kernel import TT_ENTRY_BITS, bits_to_store
 from bombsolve.solvers.allisbomb.rules.rules import Ending, State, TooManyMoves
 from bombsolve.solvers.allisbomb.search.solver import (
     SolveResult,
-    bits_to_store,
     solve_state,
     verify_solution,
 )
