@@ -7,6 +7,8 @@ random card files from the whole vocabulary."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -39,6 +41,11 @@ def _kernel(state, floor: int, limit: int, order: int = 0):
         order=order,
         floor=floor,
     )
+
+
+def _court() -> Options:
+    rich = Path(__file__).parents[2] / "scripts" / "bench" / "cardsets" / "rich_court.toml"
+    return Options(cards_file=rich, allow_nonstandard=True)
 
 
 def _cases(tmp_path):
@@ -135,14 +142,11 @@ def test_the_floor_portfolio_decides_as_the_whole_search(tmp_path):
     it reports replays through the reference engine, no whole search contradicts a verdict
     of it, and many agree; on a rich benchmark set it decides most deals within its
     budget."""
-    from pathlib import Path
-
     from bombsolve.solvers.allisbomb.search.floors import floor_portfolio
     from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
     from bombsolve.solvers.allisbomb.search.solver import _entry_words, _result, compiled
 
-    rich = Path(__file__).parents[2] / "scripts" / "bench" / "cardsets" / "rich_court.toml"
-    court = Options(cards_file=rich, allow_nonstandard=True)
+    court = _court()
     rng = np.random.default_rng(3)
     cases = _cases(tmp_path) + [(court, rng.permutation(18).tolist()) for _ in range(30)]
     decided = {"win": 0, "loss": 0}
@@ -171,12 +175,9 @@ def test_the_first_answer_tries_the_floors_in_the_reference(monkeypatch):
     in the reference before its plain search: a deal whose win the plain reference budget
     does not reach is answered by the reference (no kernel), its line replayed; the floors
     stay within the user's node limit."""
-    from pathlib import Path
-
     from bombsolve.solvers.allisbomb.search import solver
 
-    rich = Path(__file__).parents[2] / "scripts" / "bench" / "cardsets" / "rich_court.toml"
-    cfg = Options(cards_file=rich, allow_nonstandard=True)
+    cfg = _court()
     cards = load_cards(cfg)
     rng = np.random.default_rng(7)
     deals = [rng.permutation(cards.n).tolist() for _ in range(12)]
@@ -201,13 +202,6 @@ def test_the_first_answer_tries_the_floors_in_the_reference(monkeypatch):
     assert small.nodes <= 300
     monkeypatch.setattr(solver, "REFERENCE_FLOOR", 0)  # no floors: the plain reference alone
     assert first(deals[0], node_limit=300).nodes <= 300
-
-
-def _court() -> Options:
-    from pathlib import Path
-
-    rich = Path(__file__).parents[2] / "scripts" / "bench" / "cardsets" / "rich_court.toml"
-    return Options(cards_file=rich, allow_nonstandard=True)
 
 
 def test_split_children_and_time_limited_searches_begin_with_the_floors(monkeypatch):

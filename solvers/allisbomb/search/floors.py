@@ -122,17 +122,22 @@ def floor_portfolio(
     deck = int(root.view(np.int8)[8 * layout.key_words(n) + layout.H_DECK])
     args = list(c.rule_args)
     infos = arm_infos(args[5], n)
-    arms = [(f, k, order) for f in floors_for(deck) for k in range(len(infos)) for order in (2, 3)]
-    own = sum(k == 0 for _, k, _ in arms)
-    share = FLOOR_DRAWN_SHARE if own < len(arms) else 0.0
-    part = {0: int(budget * (1 - share)) // own}
-    if own < len(arms):
-        part[1] = int(budget * share) // (len(arms) - own)
-    arms = [arm for arm in arms if part[min(arm[1], 1)] >= 1]
+    floors = floors_for(deck)
+    own = 2 * len(floors)  # the card set's own order's searches; the rest are drawn
+    drawn = own * (len(infos) - 1)
+    share = FLOOR_DRAWN_SHARE if drawn else 0.0
+    parts = (int(budget * (1 - share)) // own, int(budget * share) // drawn if drawn else 0)
+    # (floor, card order, move order, the most positions it may search)
+    arms = [
+        (f, k, order, min(FLOOR_CAP, parts[k > 0]))
+        for f in floors
+        for k in range(len(infos))
+        for order in (2, 3)
+    ]
+    arms = [arm for arm in arms if arm[3] >= 1]
     if not arms:
         return K.CODE_UNDECIDED, 0, 0, 0, None, None
-    caps = [min(FLOOR_CAP, part[min(k, 1)]) for _, k, _ in arms]
-    bits = [K.bits_to_store(cap) for cap in caps]
+    bits = [K.bits_to_store(arm[3]) for arm in arms]
     bufs = _buffers(n, bits, words, K.state_len(n), max_depth)
     _GEN[0] += 1
     if _GEN[0] >= 2**32 - 1:
@@ -150,10 +155,9 @@ def floor_portfolio(
     target = FLOOR_FIRST
     while alive:
         for a in list(alive):
-            floor, k, order = arms[a]
+            floor, k, order, cap = arms[a]
             index, entries, *frames, ctl = bufs[a]
             ctl[K.CTL_FLOOR] = floor
-            cap = caps[a]
             turn = min(target, cap) - spent[a]
             ctl[K.CTL_PAUSE_BUILT] = FLOOR_BUILT * turn
             args[5] = infos[k]

@@ -493,39 +493,18 @@ def _solve_root(
     gen = _next_gen()
     states, fch, fk, fplen, fstarted, fidx, sol, sol_len, buf, tmp, cs = _TABLE.frame_buffers(n)
     objective = c.objective
-    if use_pf:
-        index_b, entries_b = _TABLE_B.get(bits, words)
-        fb = _TABLE_B.frame_buffers(n)
-        ctl_a = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-        ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-        ctl_a[K.CTL_PAUSE_BUILT] = ctl_b[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
-        A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
-        B = (index_b, entries_b, *fb[:8], ctl_b)
-        widening = c.prog.extended and node_limit >= 2 * WIDEN_AFTER
-        first_limit = node_limit // WIDEN_AFTER if widening else node_limit
-        floored = 0
-        if widening:
-            code, floored, reasons, turns, sol_f, len_f = floor_portfolio(
-                c, root, first_limit, MAX_DEPTH, words
-            )
-            if code != K.CODE_UNDECIDED:
-                return _result(make_state, code, floored, reasons, turns, sol_f, len_f, t0, check)
-        code, nodes, reasons, turns, which = run_portfolio(
-            root, n, c, np.uint32(gen), first_limit, buf, tmp, cs, objective, A, B, PORTFOLIO_FIRST
-        )
-        nodes += floored
-        if widening and code == K.CODE_UNDECIDED and node_limit > nodes:
-            return _widened(config, make_state, node_limit, nodes, reasons, t0, check)
-        sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
-        return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
-    floored = 0
-    if (
-        (floors or portfolio)
+    # the DECK floors first (search/floors.py), a WIDEN_AFTER-th of the limit, on extended
+    # files: before the portfolio, or before the one-order search when asked or when a
+    # time limit took the portfolio's place
+    floors_first = (
+        (portfolio or floors)
         and c.prog.extended
         and floor == 0
         and not keep_most
         and node_limit >= 2 * WIDEN_AFTER
-    ):
+    )
+    floored = 0
+    if floors_first:
         deadline = None if time_limit is None else t0 + time_limit
         code, floored, reasons, turns, sol_f, len_f = floor_portfolio(
             c, root, node_limit // WIDEN_AFTER, MAX_DEPTH, words, deadline
@@ -534,6 +513,24 @@ def _solve_root(
             return _result(make_state, code, floored, reasons, turns, sol_f, len_f, t0, check)
         if deadline is not None and time.perf_counter() > deadline:
             return _result(make_state, code, floored, 0, 0, None, None, t0, check)
+    if use_pf:
+        index_b, entries_b = _TABLE_B.get(bits, words)
+        fb = _TABLE_B.frame_buffers(n)
+        ctl_a = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+        ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+        ctl_a[K.CTL_PAUSE_BUILT] = ctl_b[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
+        A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
+        B = (index_b, entries_b, *fb[:8], ctl_b)
+        widening = floors_first  # the same files and limits: widening follows the floors
+        first_limit = node_limit // WIDEN_AFTER if widening else node_limit
+        code, nodes, reasons, turns, which = run_portfolio(
+            root, n, c, np.uint32(gen), first_limit, buf, tmp, cs, objective, A, B, PORTFOLIO_FIRST
+        )
+        nodes += floored
+        if widening and code == K.CODE_UNDECIDED and node_limit > nodes:
+            return _widened(config, make_state, node_limit, nodes, reasons, t0, check)
+        sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
+        return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
     ctl = np.zeros((K.CTL_FLOOR if floor > 0 else K.CTL_PAUSE_BUILT) + 1, np.int64)
     ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
     if floor > 0:
