@@ -107,7 +107,8 @@ def rules_played(pairs, games, command: str, shown):
     is_flag=True,
     help="Decide each deal in passes: first at --first-limit positions, then the undecided "
     "ones again at doubled limits up to --node-limit (the same verdicts, fewer undecided). "
-    "A card file with the extended vocabulary escalates by default, to 12,000,000.",
+    "A card file with the extended vocabulary escalates by default, to 12,000,000, then "
+    "splits what is left (at most 21,000,000 positions a deal).",
 )
 @click.option(
     "--first-limit",
@@ -285,15 +286,17 @@ def _rich_escalation(configs):
     """The escalation a sweep does by itself when one of `configs` has a card file with the
     extended vocabulary (CARDS.md, "Limits"), said on stderr; None for the others, whose
     one pass decides almost every deal."""
-    from bombsolve.solvers.allisbomb import FIRST_LIMIT, RICH_CEILING, Escalation, compiled
+    from bombsolve.solvers.allisbomb import RICH_ESCALATION, compiled
 
     if not any(compiled(c).prog.extended for c in configs):
         return None
-    policy = Escalation(FIRST_LIMIT, RICH_CEILING)
+    policy = RICH_ESCALATION
     limits = " and then ".join(f"{x:,}" for x in policy.limits()[1:])
     click.echo(
-        f"the card file uses the extended vocabulary: deals undecided at {FIRST_LIMIT:,} "
-        f"positions are searched again at {limits} (--node-limit N: one pass at N)",
+        f"the card file uses the extended vocabulary: deals undecided at {policy.first:,} "
+        f"positions are searched again at {limits}, then split {policy.split} turns deep "
+        f"(each child with up to {policy.split_limit:,} positions, a deal's children with "
+        f"up to {policy.split_total:,} in all; --node-limit N: one pass at N)",
         err=True,
     )
     return policy
@@ -328,6 +331,20 @@ def _undecided_left(rows, out, policy, node_limit: int) -> str | None:
     if und == 0:
         return None
     head = f"{und:,} of {len(rows):,} deals left undecided"
+    if policy is not None and policy.split_total:
+        # the split stopped at its bound: the same split without it decides more
+        text = (
+            f"{head} after the escalation and the split (at most {policy.split_total:,} "
+            "positions a deal); re-solve one with that split unbounded: "
+            f"bombsolve allisbomb --study {shlex.quote(str(out))} --case K"
+        )
+        if und <= FEW_LEFT:
+            each = [
+                shlex.join(["bombsolve", "allisbomb", "--study", str(out), "--case", str(k)])
+                for k in rows.loc[open_, "case"].astype(int)
+            ]
+            text += "\nor, each alone: " + "; ".join(each)
+        return text
     if policy is not None and policy.split:
         return (
             f"{head} after the escalation and the split; re-solve one with a deeper split: "

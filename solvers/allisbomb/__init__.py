@@ -82,6 +82,7 @@ _names(
     "CEILING",
     "FIRST_LIMIT",
     "RICH_CEILING",
+    "RICH_ESCALATION",
     "Escalation",
     "continues_one_pass",
     "solve_escalating",

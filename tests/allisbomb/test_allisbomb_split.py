@@ -260,6 +260,9 @@ def test_sweep_caption_names_the_split():
     assert "doubling from 100 up to 400" in text
     assert "then the deals still undecided split 3 turns deep" in text
     assert "up to 400 positions" in text
+    assert "in all" not in text
+    manifest["identity"]["params"]["escalation"]["split_total"] = 5000
+    assert "a deal's children with up to 5,000 in all" in caption(manifest)
 
 
 def test_undecided_solve_points_to_the_split():
@@ -364,3 +367,57 @@ def test_solve_split_depth_keeps_the_time_limit(monkeypatch):
     assert 2 < clock.limits[0] < 2.5
     text = CliRunner().invoke(cli, base)
     assert "--time-limit 25 --split-depth 3 --split-limit 300" in text.output
+
+
+def test_split_stops_at_its_total_positions():
+    """A bound on the children's positions together: each child's search gets at most what
+    is left of it, the split stops undecided ("positions") once it is spent, and a split
+    that ends within it is the unbounded split, position for position."""
+    st = _long_split_state()
+    free = solve_split(st, depth=3, node_limit=300)
+    assert free.searches >= 4 and free.nodes > 700
+    res = solve_split(st, depth=3, node_limit=300, total_limit=700)
+    assert res.outcome == "undecided" and res.stopped == "positions"
+    assert res.nodes <= 700 and res.searches >= 3
+    assert res.solution == [] and res.loss_reason == 0
+    same = solve_split(st, depth=3, node_limit=300, total_limit=free.nodes)
+    assert (same.outcome, same.nodes, same.searches, same.solution) == (
+        free.outcome,
+        free.nodes,
+        free.searches,
+        free.solution,
+    )
+    assert same.stopped == ""
+    with pytest.raises(BadInput, match="split total limit 0"):
+        solve_split(st, total_limit=0)
+
+
+def test_escalation_bounds_its_split():
+    cs = compiled(BASE).cards
+    decks = shuffles(cs.n, 60, np.random.default_rng(11)).astype(np.int64)
+    bounded = Escalation(100, 400, split=3, split_limit=400, split_total=500)
+    assert bounded.to_dict()["split_total"] == 500
+    free = solve_escalating(BASE, decks, Escalation(100, 400, split=3, split_limit=400))
+    res = solve_escalating(BASE, decks, bounded)
+    went = res["split"] > 0
+    assert went.any()
+    # a deal's split positions: what the passes spent (up to the ceiling) plus at most 500
+    passes = solve_escalating(BASE, decks, Escalation(100, 400))
+    assert (res["nodes"][went] - passes["nodes"][went] <= 500).all()
+    done = res["code"] != CODE_UNDECIDED
+    assert (res["code"][done] == free["code"][done]).all()
+    assert (free["code"] != CODE_UNDECIDED).sum() > done.sum()  # the bound left some open
+    with pytest.raises(BadInput, match="split total limit -1"):
+        Escalation(100, 400, split=3, split_total=-1)
+
+
+def test_rich_escalation_is_a_bounded_split():
+    from bombsolve.solvers.allisbomb.search.escalate import (
+        RICH_CEILING,
+        RICH_ESCALATION,
+        RICH_SPLIT_TOTAL,
+    )
+
+    assert RICH_ESCALATION.ceiling == RICH_CEILING and RICH_ESCALATION.split > 0
+    assert RICH_ESCALATION.split_total == RICH_SPLIT_TOTAL > RICH_ESCALATION.split_limit
+    assert RICH_ESCALATION.to_dict()["split_total"] == RICH_SPLIT_TOTAL

@@ -162,9 +162,10 @@ def test_a_few_undecided_deals_are_named_with_a_re_solve_each(tmp_path, monkeypa
 
 def test_a_card_file_with_the_extended_vocabulary_escalates_by_itself(tmp_path, monkeypatch):
     """With no --escalate and no --node-limit, a sweep of a card file with the extended
-    vocabulary escalates to RICH_CEILING and says so; --node-limit alone is one pass, and
-    the stand-in's cards never escalate by themselves."""
-    from bombsolve.solvers.allisbomb import FIRST_LIMIT, RICH_CEILING
+    vocabulary escalates to RICH_CEILING, then splits what is left with a bound on its
+    positions, and says so; --node-limit alone is one pass, and the stand-in's cards never
+    escalate by themselves."""
+    from bombsolve.solvers.allisbomb import FIRST_LIMIT, RICH_CEILING, RICH_ESCALATION
 
     vocab = str(Path(__file__).parent / "data" / "vocab_actions.toml")
     base = ["allisbomb", "sweep", "--deals", "4", "--seed", "3", "--no-report"]
@@ -173,8 +174,10 @@ def test_a_card_file_with_the_extended_vocabulary_escalates_by_itself(tmp_path, 
     assert r.exit_code == 0, r.output
     note = [x for x in r.stderr.splitlines() if "extended vocabulary" in x]
     assert len(note) == 1 and f"{2 * FIRST_LIMIT:,} and then {RICH_CEILING:,}" in note[0]
+    assert f"then split {RICH_ESCALATION.split} turns deep" in note[0]
     params = load_manifest(tmp_path / "a")["identity"]["params"]
     assert params["escalation"]["ceiling"] == RICH_CEILING == params["node_limit"]
+    assert params["escalation"] == RICH_ESCALATION.to_dict()
     r = _run(monkeypatch, [*rich, "--node-limit", "3000000", "--out", str(tmp_path / "b")])
     assert r.exit_code == 0 and "extended vocabulary" not in r.stderr, r.output
     assert "escalation" not in load_manifest(tmp_path / "b")["identity"]["params"]
@@ -217,3 +220,36 @@ def test_a_one_pass_sweep_grows_only_from_its_own_limit(tmp_path, monkeypatch):
     r = _run(monkeypatch, [*base, "--escalate", "--first-limit", "40", "--node-limit", "80"])
     assert r.exit_code == 2 and "--first-limit its --node-limit" in r.output, r.output
     assert load_study(out).equals(rows)
+
+
+def test_a_bounded_split_names_each_open_deals_unbounded_re_solve(tmp_path, monkeypatch):
+    """The default sweep of an extended card file splits the deals its passes leave open
+    with a bound on the split's positions; a deal still open is named with its re-solve
+    alone, which splits it as the study did, without the bound (here the bound is made
+    small enough to leave deals open)."""
+    import bombsolve.solvers.allisbomb as allisbomb
+    from bombsolve.solvers.allisbomb import Escalation
+
+    small = Escalation(5, 10, split=2, split_limit=5, split_total=6)
+    monkeypatch.setattr(allisbomb, "RICH_ESCALATION", small)
+    vocab = str(Path(__file__).parent / "data" / "vocab_actions.toml")
+    out = tmp_path / "b"
+    args = ["allisbomb", "sweep", "--deals", "6", "--seed", "3", "--no-report"]
+    args += ["--cards", vocab, "--allow-nonstandard", "--out", str(out)]
+    r = _run(monkeypatch, args)
+    assert r.exit_code == 0, r.output
+    rows = load_study(out)
+    left = rows.loc[rows["outcome"] == "undecided", "case"].astype(int).tolist()
+    assert left and (rows["split_searches"] > 0).any()
+    assert load_manifest(out)["identity"]["params"]["escalation"]["split_total"] == 6
+    lines = r.stderr.splitlines()
+    at = [i for i, x in enumerate(lines) if "left undecided" in x]
+    assert len(at) == 1 and "at most 6 positions a deal" in lines[at[0]], r.stderr
+    each = lines[at[0] + 1].split(": ", 1)[1].split("; ")
+    assert len(each) == len(left)
+    cmd = shlex.split(each[0])
+    assert "--split-depth" not in cmd and cmd[cmd.index("--case") + 1] == str(left[0])
+    r2 = _run(monkeypatch, [*cmd[1:], "--json"])
+    assert r2.exit_code == 0, r2.output
+    got = json.loads(r2.stdout)
+    assert got["split"]["depth"] == 2 and got["split"]["limit"] == 5

@@ -71,7 +71,8 @@ class Escalation:
     """The node limits of an escalating sweep: first, 2*first, 4*first, ... up to ceiling
     (the last pass is at the ceiling itself, even when it is not a doubling of first),
     then, if `split` is positive, the deals still undecided split to that many turns, each
-    child searched with `split_limit` positions (`split.solve_split`).
+    child searched with `split_limit` positions (`split.solve_split`), and all of a deal's
+    children together with at most `split_total` positions (0: no bound).
 
     >>> Escalation(1000, 5000).limits()
     [1000, 2000, 4000, 5000]
@@ -81,6 +82,7 @@ class Escalation:
     ceiling: int = CEILING
     split: int = 0
     split_limit: int = SPLIT_LIMIT
+    split_total: int = 0
 
     def __post_init__(self) -> None:
         if self.first < 1:
@@ -93,6 +95,10 @@ class Escalation:
             raise BadInput(f"split depth {self.split} is negative; expected 0 (no split) or more")
         if self.split_limit < 1:
             raise BadInput(f"split node limit {self.split_limit} is not positive")
+        if self.split_total < 0:
+            raise BadInput(
+                f"split total limit {self.split_total} is negative; expected 0 (no bound) or more"
+            )
 
     def limits(self) -> list[int]:
         """The node limit of each pass, in order."""
@@ -102,12 +108,30 @@ class Escalation:
         return out
 
     def to_dict(self) -> dict[str, int]:
-        """JSON-ready parameters (for study manifests); the split's only when it is on, so
-        a study made before splitting existed keeps its identity."""
+        """JSON-ready parameters (for study manifests); the split's only when it is on, and
+        its total only when it is bounded, so a study made before either existed keeps its
+        identity."""
         out = {"first": self.first, "ceiling": self.ceiling}
         if self.split:
             out |= {"split": self.split, "split_limit": self.split_limit}
+            if self.split_total:
+                out["split_total"] = self.split_total
         return out
+
+
+#: The split a sweep does by itself after RICH_CEILING on a card file with the extended
+#: vocabulary: turns deep, positions a child, positions of a deal's children in all.
+#: Children of a million positions split deep cost a fraction of the split's default
+#: (25,000,000 four turns deep) on the deals the passes leave open; the total bounds what
+#: a deal that stays open costs (about the passes' 21,000,000 again): measured in
+#: results/PERFORMANCE.md, "Sweeps that split by default".
+RICH_SPLIT_DEPTH = 8
+RICH_SPLIT_LIMIT = 1_000_000
+RICH_SPLIT_TOTAL = 21_000_000
+#: The escalation a sweep of a card file with the extended vocabulary does by itself.
+RICH_ESCALATION = Escalation(
+    FIRST_LIMIT, RICH_CEILING, RICH_SPLIT_DEPTH, RICH_SPLIT_LIMIT, RICH_SPLIT_TOTAL
+)
 
 
 def table_bits_for(node_limit: int) -> int | None:
@@ -177,7 +201,10 @@ def solve_escalating(
         cs = load_cards(config)
         for i in todo:
             res = solve_split(
-                new_game(cs, decks[i].tolist()), depth=policy.split, node_limit=policy.split_limit
+                new_game(cs, decks[i].tolist()),
+                depth=policy.split,
+                node_limit=policy.split_limit,
+                total_limit=policy.split_total or None,
             )
             out["code"][i] = CODE_OF_OUTCOME[res.outcome]
             out["nodes"][i] += res.nodes

@@ -27,7 +27,10 @@ and the position is otherwise undecided.
 
 A time limit bounds the whole split: each child's search gets what is left of it, and
 when it runs out the split stops, undecided (`SplitResult.stopped` says so), keeping no
-verdict of the child it stopped.
+verdict of the child it stopped. A bound on the positions of all the children's searches
+together (`total_limit`) does the same with positions instead of seconds: each child's
+search gets at most what is left, and once it is spent the split stops, undecided; a
+verdict within it is the same on every run.
 """
 
 from __future__ import annotations
@@ -62,11 +65,16 @@ class SplitResult:
     loss_reason: int = 0  # OR of the losing children's reasons
     searches: int = 0  # children searched by the kernel
     depth: int = 0  # deepest level split
-    stopped: str = ""  # "time" when the time limit stopped the split before its end
+    stopped: str = ""  # "time" or "positions" when that limit stopped the split before its end
 
 
 class _OutOfTime(Exception):
     """The split's time limit passed: no child's verdict after it is known."""
+
+
+class _OutOfPositions(Exception):
+    """The split's positions (`total_limit`) are spent: no child's verdict after it is
+    known."""
 
 
 def table_bits_for(node_limit: int) -> int:
@@ -82,16 +90,21 @@ def solve_split(
     table_bits: int | None = None,
     report: Callable[[str], None] | None = None,
     time_limit: float | None = None,
+    total_limit: int | None = None,
 ) -> SplitResult:
     """Decide `state` by splitting it into its children (module docstring), to `depth`
     turns below it, each child searched with `node_limit` positions. `report`, if given,
     hears one line per child searched. `time_limit` (seconds, for the whole split; zero
     or less searches nothing) stops it undecided, `stopped` "time", overrun by at most
-    what a child's search overruns its own (`solver.solve_state`)."""
+    what a child's search overruns its own (`solver.solve_state`). `total_limit` (positions
+    of all the children's searches together) stops it undecided, `stopped` "positions",
+    each child's search given at most what is left of it."""
     if depth < 1:
         raise BadInput(f"split depth {depth} is not positive; expected 1 or more")
     if node_limit < 1:
         raise BadInput(f"split node limit {node_limit} is not positive; expected 1 or more")
+    if total_limit is not None and total_limit < 1:
+        raise BadInput(f"split total limit {total_limit} is not positive; expected 1 or more")
     bits = table_bits or table_bits_for(node_limit)
     t0 = time.perf_counter()
     out = SplitResult("undecided", 0, 0.0)
@@ -104,9 +117,14 @@ def solve_split(
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
                 raise _OutOfTime
+            limit = node_limit
+            if total_limit is not None:
+                if out.nodes >= total_limit:
+                    raise _OutOfPositions
+                limit = min(node_limit, total_limit - out.nodes)
             res = solve_state(
                 child,
-                node_limit=node_limit,
+                node_limit=limit,
                 table_bits=bits,
                 check=False,
                 time_limit=left,
@@ -118,6 +136,8 @@ def solve_split(
                 if time.perf_counter() >= deadline:
                     # the clock stopped it, not its node limit: no time is left to split it
                     raise _OutOfTime
+            if res.outcome == "undecided" and limit < node_limit:
+                raise _OutOfPositions  # cut short by the total: not the child's own verdict
             known[key] = res
             if report is not None:
                 report(f"{name}: {res.outcome}, {res.nodes:,} positions")
@@ -169,6 +189,8 @@ def solve_split(
             outcome, line, reasons = split(state, 1, "root")
         except _OutOfTime:
             outcome, line, reasons, out.stopped = "undecided", [], 0, "time"
+        except _OutOfPositions:
+            outcome, line, reasons, out.stopped = "undecided", [], 0, "positions"
         if outcome == "win":
             verify_solution(state, line)  # raises unless the line wins
             out.solution = line

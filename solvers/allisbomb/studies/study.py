@@ -278,13 +278,14 @@ def _ceiling_grows(po: Mapping[str, Any], pn: Mapping[str, Any]) -> str | None:
             f"the passes there end at {eo['ceiling']:,}, which is not a doubling of "
             f"{eo['first']:,}, so no higher --node-limit continues them; expected a new --out"
         )
-    split_o = (eo.get("split", 0), eo.get("split_limit"))
-    split_n = (en.get("split", 0), en.get("split_limit"))
+    split_o = (eo.get("split", 0), eo.get("split_limit"), eo.get("split_total", 0))
+    split_n = (en.get("split", 0), en.get("split_limit"), en.get("split_total", 0))
     if split_o[0] and (split_n != split_o or en["ceiling"] != eo["ceiling"]):
+        total = f" (at most {split_o[2]:,} positions a deal)" if split_o[2] else ""
         return (
             f"the deals there were split with --split-depth {split_o[0]} "
-            f"--split-limit {split_o[1]:,} after the ceiling {eo['ceiling']:,}; expected the "
-            "same split and ceiling, or a new --out"
+            f"--split-limit {split_o[1]:,}{total} after the ceiling {eo['ceiling']:,}; "
+            "expected the same split and ceiling, or a new --out"
         )
     return None
 

@@ -32,6 +32,8 @@ def caption(manifest: Mapping[str, Any]) -> str:
             f", then the deals still undecided split {esc['split']} turns deep, each child "
             f"searched with up to {esc['split_limit']:,} positions"
         )
+        if esc.get("split_total"):
+            limit += f" and a deal's children with up to {esc['split_total']:,} in all"
     return (
         f"All Is Bomb, {cards_words(p)}; {ident['n_cases'] // len(p['labels']):,} deals per configuration "
         f"(uniform shuffles, SeedSequence({ident['seed']}), chunks of {ident['chunk_size']}); perfect "
