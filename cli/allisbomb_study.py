@@ -320,9 +320,10 @@ def _undecided_left(rows, out, policy, node_limit: int) -> str | None:
     A sweep whose limit no escalation continues (a ceiling that is no doubling of its first
     pass, a one-pass limit whose table an escalation would enlarge) is made again in a
     folder of its own, escalated and split: a deal decided there is decided again at the
-    same cost. A sweep already split names each deal's re-solve with a deeper split. With
+    same cost. A sweep already split names each deal's re-solve with a deeper split, or, when
+    its split stopped at a bound on its positions, the study's split without the bound. With
     FEW_LEFT or fewer, a second line gives each one's re-solve alone (`--study DIR --case K
-    --split-depth 4`), which costs only that deal."""
+    --split-depth 4`, or the study's own split), which costs only that deal."""
     import shlex
 
     from bombsolve.solvers.allisbomb import CEILING, Escalation, continues_one_pass
@@ -332,6 +333,14 @@ def _undecided_left(rows, out, policy, node_limit: int) -> str | None:
     if und == 0:
         return None
     head = f"{und:,} of {len(rows):,} deals left undecided"
+
+    def each_alone(*extra: str) -> str:
+        """Each open deal's re-solve alone, `extra` options added."""
+        return "; ".join(
+            shlex.join(["bombsolve", "allisbomb", "--study", str(out), "--case", str(k), *extra])
+            for k in rows.loc[open_, "case"].astype(int)
+        )
+
     if policy is not None and policy.split_total:
         # the split stopped at its bound: the same split without it decides more
         text = (
@@ -340,11 +349,7 @@ def _undecided_left(rows, out, policy, node_limit: int) -> str | None:
             f"bombsolve allisbomb --study {shlex.quote(str(out))} --case K"
         )
         if und <= FEW_LEFT:
-            each = [
-                shlex.join(["bombsolve", "allisbomb", "--study", str(out), "--case", str(k)])
-                for k in rows.loc[open_, "case"].astype(int)
-            ]
-            text += "\nor, each alone: " + "; ".join(each)
+            text += "\nor, each alone: " + each_alone()
         return text
     if policy is not None and policy.split:
         return (
@@ -389,15 +394,8 @@ def _undecided_left(rows, out, policy, node_limit: int) -> str | None:
             ["bombsolve", *args]
         )
     if und <= FEW_LEFT:
-        each = [
-            shlex.join(
-                ["bombsolve", "allisbomb", "--study", str(out), "--case", str(k)]
-                + ["--split-depth", "4"]
-            )
-            for k in rows.loc[open_, "case"].astype(int)
-        ]
         alone = "each alone" if in_place else "without the sweep's decided deals again, each alone"
-        text += f"\nor, {alone}: " + "; ".join(each)
+        text += f"\nor, {alone}: " + each_alone("--split-depth", "4")
     return text
 
 

@@ -68,13 +68,13 @@ class SplitResult:
     stopped: str = ""  # "time" or "positions" when that limit stopped the split before its end
 
 
-class _OutOfTime(Exception):
-    """The split's time limit passed: no child's verdict after it is known."""
+class _Stopped(Exception):
+    """The split's time limit passed ("time") or its positions (`total_limit`) are spent
+    ("positions"): no child's verdict after it is known."""
 
-
-class _OutOfPositions(Exception):
-    """The split's positions (`total_limit`) are spent: no child's verdict after it is
-    known."""
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
 
 
 def table_bits_for(node_limit: int) -> int:
@@ -116,11 +116,11 @@ def solve_split(
         if key not in known:
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
-                raise _OutOfTime
+                raise _Stopped("time")
             limit = node_limit
             if total_limit is not None:
                 if out.nodes >= total_limit:
-                    raise _OutOfPositions
+                    raise _Stopped("positions")
                 limit = min(node_limit, total_limit - out.nodes)
             res = solve_state(
                 child,
@@ -135,9 +135,9 @@ def solve_split(
             if deadline is not None and res.outcome == "undecided":
                 if time.perf_counter() >= deadline:
                     # the clock stopped it, not its node limit: no time is left to split it
-                    raise _OutOfTime
+                    raise _Stopped("time")
             if res.outcome == "undecided" and limit < node_limit:
-                raise _OutOfPositions  # cut short by the total: not the child's own verdict
+                raise _Stopped("positions")  # cut short by the total: not the child's verdict
             known[key] = res
             if report is not None:
                 report(f"{name}: {res.outcome}, {res.nodes:,} positions")
@@ -187,10 +187,8 @@ def solve_split(
     else:
         try:
             outcome, line, reasons = split(state, 1, "root")
-        except _OutOfTime:
-            outcome, line, reasons, out.stopped = "undecided", [], 0, "time"
-        except _OutOfPositions:
-            outcome, line, reasons, out.stopped = "undecided", [], 0, "positions"
+        except _Stopped as stop:
+            outcome, line, reasons, out.stopped = "undecided", [], 0, stop.why
         if outcome == "win":
             verify_solution(state, line)  # raises unless the line wins
             out.solution = line
