@@ -203,6 +203,38 @@ def test_searches_pause_and_resume_exactly(monkeypatch):
     assert r.outcome == "undecided" and r.nodes < 10_000_000
 
 
+def test_a_search_pauses_on_every_move_it_builds(monkeypatch):
+    """With PAUSE_BUILT moves a call, a search returns to Python after building that many,
+    the moves of positions still on its stack included: with one move a call it enters at
+    most one position a call (counted only as their positions were done, a line entered
+    position after position built nothing counted). Resumed, it answers as without pauses."""
+    import bombsolve.solvers.allisbomb.kernel.kernel as K
+    import bombsolve.solvers.allisbomb.search.solver as S
+
+    cfg = Options()
+    deck = shuffles(18, 1, np.random.default_rng(5))[0]
+    whole = solve(cfg, deck, node_limit=50_000, time_limit=1e9)
+    real, entered = K.dfs, []
+
+    def dfs(*args):
+        ctl = args[-3]
+        before = int(ctl[2]) if ctl[0] == 1 else 0
+        out = real(*args)
+        entered.append(int(out[1]) - before)
+        return out
+
+    monkeypatch.setattr(K, "dfs", dfs)
+    monkeypatch.setattr(S, "PAUSE_BUILT", 1)
+    paused = solve(cfg, deck, node_limit=50_000, time_limit=1e9)
+    assert (paused.outcome, paused.nodes, paused.solution) == (
+        whole.outcome,
+        whole.nodes,
+        whole.solution,
+    )
+    assert len(entered) > whole.nodes  # a call a move: more calls than positions
+    assert max(entered[1:]) <= 1  # (the first call enters the root)
+
+
 @pytest.mark.parametrize("portfolio", [False, True])
 def test_ctrl_c_during_a_long_search_is_raised_at_the_next_pause(monkeypatch, portfolio):
     """Compiled code does not see Ctrl-C; the pauses are where Python raises it."""

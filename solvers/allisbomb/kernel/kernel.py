@@ -100,10 +100,15 @@ OTHER_ORDER = -4
 #: (rules.MAX_MOVES, CARDS.md "Limits"). Bounds the work per position whatever a card file
 #: asks (e.g. "up to 8 cards of the DECK on top, one by one").
 MAX_MOVES = 100_000
-#: ctl[CTL_PAUSE_BUILT] > 0: `dfs` and `shortest` also pause once the positions finished in
-#: one call built that many moves (so a time limit is looked at even while no new position is
-#: entered; counted when a position is done, which kept the hot loop as fast as before: a
-#: count per move cost 5-8% on base deals; one position's moves are bounded by MAX_MOVES).
+#: ctl[CTL_PAUSE_BUILT] > 0: `dfs` also pauses once it built that many moves in one call
+#: (so a time limit is looked at even while no new position is entered, and the DECK
+#: floors' turns, floors.py, end on the moves they build). Every move is counted: counted
+#: only when their position was done, the moves of the positions still on the stack were
+#: not, and a floor's turn of 2,000 moves built millions on random set 11 (positions of
+#: thousands of moves, most of them found in the table); the count per move executes
+#: fewer instructions than the count per position did (results/PERFORMANCE.md, "Moves
+#: counted as they are built"). `shortest` pauses once the positions finished in one call
+#: built that many.
 CTL_PAUSE_BUILT = 8
 #: ctl[CTL_BUILT_LIMIT] > 0 (`shortest` only, ctl of CTL_BUILT_TOTAL + 1 slots): the search
 #: answers undecided once the positions it finished, over all its calls, built that many
@@ -2031,8 +2036,8 @@ def dfs(
     for t in range(d + 1):
         if fidx[t] < 0:
             unstored += 1
-    # moves built by the positions finished in this call, and after how many to pause
-    # (never, without a time limit)
+    # moves built in this call (every one, the move cut by the floor or found in the
+    # table included), and after how many to pause (never, without a time limit)
     built = 0
     pause_built = np.int64(1) << np.int64(62)
     if ctl.shape[0] > CTL_PAUSE_BUILT and ctl[CTL_PAUSE_BUILT] > 0:
@@ -2078,12 +2083,12 @@ def dfs(
             buf,
             tmp,
         )
+        built += 1
         if status == NO_MORE:
             if fidx[d] >= 0:
                 _tt_done(entries, fidx[d])
             else:
                 unstored -= 1
-            built += fstarted[d]  # the moves this frame built (counted when it is done)
             d -= 1
             continue
         child = states[d + 1]  # the child is built in place in the next frame's slot
@@ -2098,7 +2103,6 @@ def dfs(
                 _tt_done(entries, fidx[d])
             else:
                 unstored -= 1
-            built += fstarted[d]
             d -= 1
             continue
         res = _header(child, n, H_OUTCOME)

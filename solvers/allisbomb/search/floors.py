@@ -20,9 +20,10 @@ each run in several card orders (the order by card id, and FLOOR_TABLES fixed pr
 tables of the card sides drawn at random, `arm_infos`), each in both move orders (kernel
 orders 2 and 3, as the portfolio's): these searches take turns with budgets doubling from
 FLOOR_FIRST positions, each with a table and a stack of its own, until one decides the
-deal or every one is spent (`floor_portfolio`). A turn also ends once its positions built
-FLOOR_BUILT moves a position of its budget: a position near the floor builds every move
-and enters few.
+deal or every one is spent (`floor_portfolio`). A turn also ends once it built FLOOR_BUILT
+moves a position of its budget (every move counted, those of the positions still on its
+stack included: kernel.CTL_PAUSE_BUILT), and is charged its whole budget: a position near
+the floor builds every move and enters few, so turns are shared by the work they do.
 
 Measured in results/PERFORMANCE.md:
 "DECK floors: the part of the game where the DECK stays large, searched first" and "The
