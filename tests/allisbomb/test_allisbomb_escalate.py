@@ -119,3 +119,19 @@ def test_sweep_escalate_rows_say_which_pass_decided(tmp_path):
     assert "doubling from 200 up to 10,000" in caption(load_manifest(out))
     bad = CliRunner().invoke(cli, [*args[:6], "--first-limit", "5", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "add --escalate" in bad.output
+
+
+def test_the_sweep_help_spells_the_escalation_limits():
+    """The sweep's help names the escalation's limits as numbers (it is built before the
+    solver is imported): each must be the limit the sweep uses."""
+    from bombsolve.cli.allisbomb_study import sweep
+    from bombsolve.solvers.allisbomb.search import escalate as E
+
+    helps = {p.name: p.help for p in sweep.params if getattr(p, "help", None)}
+    for option, value in (
+        ("node_limit", E.CEILING),
+        ("escalate", E.RICH_CEILING),
+        ("escalate", E.RICH_SPLIT_TOTAL),
+        ("first_limit", E.FIRST_LIMIT),
+    ):
+        assert f"{value:,}" in " ".join(helps[option].split()), (option, value)
