@@ -219,3 +219,33 @@ def test_a_bounded_search_stops_at_its_moves_built_across_pauses(monkeypatch):
         whole.nodes,
         whole.solution,
     )
+
+
+def test_a_bounded_search_pauses_on_every_move_it_builds(monkeypatch):
+    """kernel.shortest counts each move as it builds it, as `dfs` does: with one move a
+    call it enters at most one position a call (counted only as their positions were done,
+    a line entered position after position, down to the depth limit, built nothing
+    counted), and resumed it finds the same win after the same positions."""
+    import bombsolve.solvers.allisbomb.kernel.kernel as K
+
+    cfg = Options(cards_file=BENCH / "rich_relay.toml", allow_nonstandard=True)
+    cards = load_cards(cfg)
+    c = solver.compiled(cfg)
+    root = to_kernel_state(new_game(cards, np.random.default_rng(3).permutation(cards.n).tolist()))
+    whole = solver._run_shortest(c, root, 16, 20_000, 32, first_depth=32)
+    assert whole[0] == K.CODE_WIN
+    real, entered = K.shortest, []
+
+    def shortest(*args):
+        ctl = args[-2]
+        before = int(ctl[3]) if ctl[0] == 1 else 0
+        out = real(*args)
+        entered.append(int(out[1]) - before)
+        return out
+
+    monkeypatch.setattr(K, "shortest", shortest)
+    monkeypatch.setattr(solver, "PAUSE_BUILT", 1)
+    paused = solver._run_shortest(c, root, 16, 20_000, 32, first_depth=32)
+    assert paused[:4] == whole[:4]
+    assert len(entered) > whole[1]  # a call a move: more calls than positions
+    assert max(entered[1:]) <= 1  # (the first call enters the root)

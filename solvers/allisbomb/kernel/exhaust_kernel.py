@@ -66,7 +66,7 @@ from bombsolve.solvers.common.numba_entry import entry_point
 from bombsolve.solvers.common.numba_jit import njit
 
 #: Digest of the project files this module imports (bombsolve.solvers.common.numba_deps).
-NUMBA_DEPENDS_ON = "4724524c2ffb6e7b"
+NUMBA_DEPENDS_ON = "87e76dada4e5e6e5"
 
 #: Proofs in bits 0-1 of an entry's status word.
 NONE, LOST, WON = 0, 1, 2

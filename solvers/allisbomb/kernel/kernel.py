@@ -107,12 +107,11 @@ MAX_MOVES = 100_000
 #: not, and a floor's turn of 2,000 moves built millions on random set 11 (positions of
 #: thousands of moves, most of them found in the table); the count per move executes
 #: fewer instructions than the count per position did (results/PERFORMANCE.md, "Moves
-#: counted as they are built"). `shortest` pauses once the positions finished in one call
-#: built that many.
+#: counted as they are built"). `shortest` counts its moves the same way.
 CTL_PAUSE_BUILT = 8
 #: ctl[CTL_BUILT_LIMIT] > 0 (`shortest` only, ctl of CTL_BUILT_TOTAL + 1 slots): the search
-#: answers undecided once the positions it finished, over all its calls, built that many
-#: moves; ctl[CTL_BUILT_TOTAL] keeps that count across pauses. Deepening builds every move
+#: answers undecided once it built that many moves over all its calls (every move, as
+#: CTL_PAUSE_BUILT counts them); ctl[CTL_BUILT_TOTAL] keeps that count across pauses. Deepening builds every move
 #: of a depth limit's last positions and enters none of them, so its positions cost many
 #: times a depth-first search's: this caps its work at a depth-first search's of as many
 #: positions.
@@ -2237,9 +2236,9 @@ def shortest(
     the breadth-first reference). Returns (code, nodes, reasons, turns, last generation);
     the line is left in sol[0:turns, :] like `dfs`.
 
-    Pausing, as `dfs` pauses: when `nodes` reaches `pause_at`, or the positions finished
-    in this call built ctl[CTL_PAUSE_BUILT] moves (when > 0: a depth limit's last level
-    builds every move of its positions and enters none), the search saves its place in
+    Pausing, as `dfs` pauses: when `nodes` reaches `pause_at`, or this call built
+    ctl[CTL_PAUSE_BUILT] moves (when > 0: a depth limit's last level builds every move of
+    its positions and enters none), the search saves its place in
     `ctl` (flag, depth limit, depth, nodes, reasons, generation, entries filled, whether
     the root is alive) and returns CODE_PAUSED; called again with ctl[0] == 1 and the same
     arrays, it goes on exactly where it stopped.
@@ -2285,7 +2284,8 @@ def shortest(
         d = np.int64(0)
         filled = np.int64(0)
     ctl[0] = 0
-    # moves built by the positions finished in this call, and after how many to pause
+    # moves built in this call (every one, those of the positions still on the stack
+    # included), and after how many to pause
     built = 0
     pause_built = np.int64(1) << np.int64(62)
     if ctl.shape[0] > CTL_PAUSE_BUILT and ctl[CTL_PAUSE_BUILT] > 0:
@@ -2356,8 +2356,8 @@ def shortest(
                 buf,
                 tmp,
             )
+            built += 1
             if status == NO_MORE:
-                built += fstarted[d]  # the moves this frame built (counted when it is done)
                 d -= 1
                 continue
             child = states[d + 1]
@@ -2366,7 +2366,6 @@ def shortest(
                     continue  # not a move of its own: the next one
                 # too many choices or moves: the position's other moves are cut (as `dfs`)
                 reasons |= E_MOVES
-                built += fstarted[d]
                 d -= 1
                 continue
             res = _header(child, n, H_OUTCOME)
