@@ -60,16 +60,18 @@ class ProgressLog:
         self.start = time.monotonic()
         self.last = self.start
         self.run = 0
+        self.estimate: Estimate | None = None  # the last given (cases within chunks have none)
 
     def update(self, cases: int, estimate: Estimate | None = None) -> None:
         """Count `cases` more done; print a line when `LOG_EVERY` seconds have passed."""
         self.done += cases
         self.run += cases
+        self.estimate = estimate or self.estimate
         now = time.monotonic()
         if not self.enabled or now - self.last < LOG_EVERY:
             return
         self.last = now
-        print(self.line(now, estimate), file=sys.stderr, flush=True)
+        print(self.line(now, self.estimate), file=sys.stderr, flush=True)
 
     def line(self, now: float | None = None, estimate: Estimate | None = None) -> str:
         """The progress line as it stands."""
@@ -101,29 +103,24 @@ class ProgressLog:
 
 
 class TerminalProgress:
-    """The reporter of one study run (a `bombsolve.solvers.common.progress.StudyProgress`): a bar of
-    chunks with the rate and the running estimate, plain lines (`ProgressLog`), and the
-    summary line at the end, each when asked for."""
+    """The reporter of one study run (a `bombsolve.solvers.common.progress.StudyProgress`):
+    a bar of cases with its rate, the time left and the running estimate, plain lines
+    (`ProgressLog`), and the summary line at the end, each when asked for. Cases are
+    counted as the runner reports them: a chunk's at its end, or one by one where its chunk
+    function says them."""
 
     def __init__(self, start: StudyStart, *, bar: bool, lines: bool, summary: bool) -> None:
-        self.bar = progress_bar(start.chunks, start.name, unit="chunk", enabled=bar)
-        self.bar.update(start.chunks_done)
+        self.bar = progress_bar(start.cases, start.name, unit="case", enabled=bar)
+        self.bar.update(start.cases_done)
         self.log = ProgressLog(start.name, start.cases, start.cases_done, enabled=lines)
         self.summary = summary
-        self.t0 = time.perf_counter()
-        self.cases_run = 0
 
     def update(self, chunks: int, cases: int, estimate: Estimate | None) -> None:
-        """Advance the line counter and the bar; show the rate and estimate on the bar."""
-        self.cases_run += cases
+        """Advance the line counter and the bar; show the estimate on the bar."""
         self.log.update(cases, estimate)
-        self.bar.update(chunks)
-        if not self.bar.disable:
-            rate = self.cases_run / max(time.perf_counter() - self.t0, 1e-9)
-            text = f"{rate:,.0f} cases/s"
-            if estimate is not None:
-                text += " | " + estimate()
-            self.bar.set_postfix_str(text)
+        self.bar.update(cases)  # (its own rate and time left, in cases)
+        if estimate is not None and not self.bar.disable:
+            self.bar.set_postfix_str(estimate())
 
     def close(self, end: StudyEnd | None) -> None:
         """Close the bar; print the summary of a run that ended (not of one that failed)."""

@@ -2,7 +2,11 @@
 runner calls a reporter and draws or prints nothing itself (solvers never print).
 
 A reporter is made per run by a `ProgressFactory` from a `StudyStart`; the runner calls its
-``update`` after each finished chunk and its ``close`` once at the end. The command line's
+``update`` after each finished chunk and its ``close`` once at the end. A chunk function
+whose chunks may run long (a sweep of a rich card set: minutes a deal) also says, with
+`cases_done`, each case it finished; the runner then reports those cases as they come
+(``update`` with no chunk), from this process and from its pool's workers, not from Dask's.
+The command line's
 reporter (``cli/progress.py``) draws a bar on a terminal and prints plain lines in logs.
 A caller passes one to `runner.run_study` (``progress=``), or sets one for every study run
 inside a block with `report_progress`.
@@ -54,6 +58,35 @@ class StudyProgress(Protocol):
 
 
 ProgressFactory = Callable[[StudyStart], StudyProgress]
+
+#: Where this process counts the cases its chunk function finished (`cases_done`): set by
+#: the runner while a chunk runs here or in its pool's worker, None otherwise.
+_CASE_SINK: list[Callable[[int], None] | None] = [None]
+
+
+def cases_done(cases: int = 1) -> None:
+    """Tell the run that `cases` more cases of the chunk being computed are done (a chunk
+    function calls it once a case, every case of its chunk, those it read back included);
+    nothing when no run listens."""
+    sink = _CASE_SINK[0]
+    if sink is not None:
+        sink(cases)
+
+
+def send_cases_to(sink: Callable[[int], None] | None) -> None:
+    """Send this process's `cases_done` to `sink` from now on (a pool worker, for life)."""
+    _CASE_SINK[0] = sink
+
+
+@contextlib.contextmanager
+def counting_cases(sink: Callable[[int], None] | None) -> Iterator[None]:
+    """Send `cases_done` to `sink` inside the block (the runner's, around its chunks)."""
+    old = _CASE_SINK[0]
+    _CASE_SINK[0] = sink
+    try:
+        yield
+    finally:
+        _CASE_SINK[0] = old
 
 
 class Silent:

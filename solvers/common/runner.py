@@ -51,6 +51,7 @@ import contextvars
 import datetime as _dt
 import errno
 import fcntl
+import functools
 import hashlib
 import itertools
 import json
@@ -81,7 +82,14 @@ from bombsolve.solvers.common import stopping
 from bombsolve.solvers.common.errors import BadInput
 from bombsolve.solvers.common.files import atomic_path, file_kind, read_input, write_text_atomic
 from bombsolve.solvers.common.host import host_info
-from bombsolve.solvers.common.progress import ProgressFactory, StudyEnd, StudyStart, reporter
+from bombsolve.solvers.common.progress import (
+    ProgressFactory,
+    StudyEnd,
+    StudyStart,
+    counting_cases,
+    reporter,
+    send_cases_to,
+)
 
 MANIFEST = "manifest.json"
 CHUNK_DIR = "chunks"
@@ -1120,6 +1128,23 @@ def _run_locked(
     def estimate() -> str:
         return study.progress_fn(pd.concat(list(done.values()), ignore_index=True))
 
+    # Cases reported so far: those of the chunks finished, or more where the chunk
+    # functions said cases done while their chunks ran (`progress.cases_done`).
+    cases = _CaseCount(study.n_cases - sum(len(df) for df in done.values()))
+
+    def show(chunks: int, estimate) -> None:
+        more = cases.more()
+        if chunks or more:
+            report.update(chunks, more, estimate)
+
+    cases.poll = lambda: show(0, None)
+
+    def tick(k: int) -> None:
+        # said from inside a chunk running in this process: shown at once (without the
+        # estimate, which reads every row done), since the next may come minutes later
+        cases.said += k
+        show(0, None)
+
     def finish(chunk: ChunkSpec, df: pd.DataFrame) -> None:
         # Stop signals wait for the files to be written: a handler's exception raised
         # inside a library's finalizer (PyArrow's ParquetWriter.__del__ runs in every
@@ -1133,7 +1158,8 @@ def _run_locked(
                     prior_path(out, chunk.index).unlink()
         done[chunk.index] = df
         run["chunks_computed"] += 1
-        report.update(1, len(chunk), estimate if study.progress_fn is not None else None)
+        cases.finished += len(chunk)
+        show(1, estimate if study.progress_fn is not None else None)
         # A stop whose exception a finalizer swallowed (in a chunk, in a pool's or Dask's
         # machinery) is raised here, once the chunk is kept.
         stopping.check()
@@ -1144,15 +1170,17 @@ def _run_locked(
         if n_todo:
             if client is not None:
                 _run_dask(study, todo, client, finish, deadline)
-            elif workers is None and n_workers > 1 and n_todo > 1:
-                _run_auto(study, todo, n_todo, n_workers, finish, deadline, run)
-            elif n_workers == 1 or n_todo == 1:
-                for chunk in todo:
-                    if _spent(deadline):
-                        break
-                    finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
             else:
-                _run_pool(study, todo, min(n_workers, n_todo), finish, deadline)
+                with counting_cases(tick):
+                    if workers is None and n_workers > 1 and n_todo > 1:
+                        _run_auto(study, todo, n_todo, n_workers, finish, deadline, run, cases)
+                    elif n_workers == 1 or n_todo == 1:
+                        for chunk in todo:
+                            if _spent(deadline):
+                                break
+                            finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
+                    else:
+                        _run_pool(study, todo, min(n_workers, n_todo), finish, deadline, cases)
         ok = True
     finally:
         ended = False
@@ -1378,6 +1406,7 @@ def _run_auto(
     finish,
     deadline: float | None,
     run: dict[str, Any],
+    cases: _CaseCount | None = None,
 ) -> None:
     """The default executor (``workers=None``): chunks run in this process while the rest
     would take less than `POOL_PAYS_AFTER` seconds at the rate so far; once more is left, a
@@ -1391,10 +1420,33 @@ def _run_auto(
         left = n_todo - k
         if k and (time.perf_counter() - t0) / k * left > POOL_PAYS_AFTER and left > 1:
             run["executor"] = f"this process x{k} chunks, then processes x{min(n_workers, left)}"
-            _run_pool(study, itertools.chain([chunk], queue), n_workers, finish, deadline)
+            _run_pool(study, itertools.chain([chunk], queue), n_workers, finish, deadline, cases)
             return
         finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
     run["executor"] = "this process"
+
+
+class _CaseCount:
+    """The cases of one run to report: those of its finished chunks, and those its chunk
+    functions said done (`progress.cases_done`) while their chunks ran, in this process
+    (`said`) and in its pool's workers (`shared`, a counter they add to). A chunk says
+    each of its cases once, so the larger of the two is the cases done."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total  # the cases this run computes
+        self.finished = 0
+        self.said = 0
+        self.shared: Any = None
+        self.shown = 0
+        self.poll: Callable[[], None] = lambda: None  # report what `more` gives
+
+    def more(self) -> int:
+        """The cases done and not reported yet (now counted as reported)."""
+        said = self.said + (0 if self.shared is None else int(self.shared.value))
+        now = min(self.total, max(self.finished, said))
+        more = max(0, now - self.shown)
+        self.shown += more
+        return more
 
 
 def _drop_queued(pending: dict) -> None:
@@ -1404,10 +1456,11 @@ def _drop_queued(pending: dict) -> None:
         del pending[fut]
 
 
-def _worker_init(parent_pid: int) -> None:
+def _worker_init(parent_pid: int, said: Any = None) -> None:
     """Set up a pool worker: it dies with its parent and leaves Ctrl-C, SIGTERM and SIGHUP
     (sent to the whole process group by a terminal or a job control) to the parent, which
-    stops it (`_stop_pool`) after the same clean-up for each.
+    stops it (`_stop_pool`) after the same clean-up for each. The cases its chunks say done
+    (`progress.cases_done`) are added to `said`, a shared counter the parent reads.
 
     A worker whose study was killed (SIGKILL of the main process) must not compute on:
     Linux's parent-death signal kills it at once, and a watcher thread checks the parent
@@ -1432,6 +1485,13 @@ def _worker_init(parent_pid: int) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="bombsolve-parent-watch", daemon=True).start()
+    if said is not None:
+        send_cases_to(functools.partial(_add_shared, said))
+
+
+def _add_shared(said: Any, k: int) -> None:
+    with said.get_lock():
+        said.value += k
 
 
 #: The signals that stop a study (Ctrl-C, and SIGTERM and SIGHUP as the command line
@@ -1522,16 +1582,20 @@ def _run_pool(
     n_workers: int,
     finish,
     deadline: float | None = None,
+    cases: _CaseCount | None = None,
 ) -> None:
     # Spawned (not forked) workers: no inherited threads or Numba state; the cache makes
     # their first compile cheap.
     ctx = get_context("spawn")
     queue = iter(todo)
+    said = None
+    if cases is not None:
+        said = cases.shared = ctx.Value("q", 0)
     pool = ProcessPoolExecutor(
         max_workers=n_workers,
         mp_context=ctx,
         initializer=_worker_init,
-        initargs=(os.getpid(),),
+        initargs=(os.getpid(), said),
     )
     pending: dict = {}
 
@@ -1553,6 +1617,8 @@ def _run_pool(
             for fut in finished:
                 chunk = pending.pop(fut)
                 finish(chunk, fut.result())
+            if cases is not None:  # (every _POOL_POLL seconds at least)
+                cases.poll()
             if _spent(deadline):
                 _drop_queued(pending)
             top_up()

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bombsolve.solvers.common.progress import cases_done
 from bombsolve.solvers.common.runner import ChunkSpec
 
 
@@ -22,13 +23,17 @@ def coin_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
 
     ``params['sleep']`` (seconds per chunk, default 0) slows chunks so tests can kill a run
     part-way through. ``params['crash_case']`` ends the process running the chunk that holds
-    that case, as a worker killed for its memory would end.
+    that case, as a worker killed for its memory would end. ``params['say_cases']``: the
+    chunk says each case done (`progress.cases_done`) before its sleep, as a long chunk does.
     """
     crash = params.get("crash_case")
     if crash is not None and chunk.start <= int(crash) < chunk.stop:
         os._exit(1)
     seeds = chunk.case_seeds()
     u = np.array([np.random.default_rng(int(s)).random() for s in seeds])
+    if params.get("say_cases"):
+        for _ in seeds:
+            cases_done()
     if params.get("sleep"):
         time.sleep(float(params["sleep"]))
     return pd.DataFrame(

@@ -88,6 +88,27 @@ def test_lookahead_budget_and_weights_are_part_of_the_study_identity():
     assert smaller.params != default.params and other.params != default.params
 
 
+def test_a_sweep_counts_each_deal_as_it_is_decided(tmp_path):
+    """The sweep's chunks say each deal decided (`progress.cases_done`), so the runner
+    reports every case while its chunk runs (a rich card file's deal can take minutes),
+    once each: a chunk's end then has none left to report."""
+    calls = []
+
+    class Recorder:
+        def __init__(self, start):
+            pass
+
+        def update(self, chunks, cases, estimate):
+            calls.append((chunks, cases))
+
+        def close(self, end):
+            pass
+
+    study = sweep_study(BLITZ + [Options()], deals=6, seed=3, chunk_size=5)
+    run_study(study, tmp_path, workers=1, progress=Recorder)
+    assert calls == ([(0, 1)] * 5 + [(1, 0)]) * 2 + [(0, 1)] * 2 + [(1, 0)]
+
+
 def test_one_two_workers_and_dask_agree(tmp_path, dask_cluster):
     study = sweep_study(BLITZ, deals=40, seed=5, heuristic_deals=5, chunk_size=10)
     a = run_study(study, tmp_path / "a", workers=1, progress=False)

@@ -387,3 +387,37 @@ def test_a_failed_run_closes_its_reporter_without_an_end(tmp_path):
     assert ends == [None]
     with pytest.raises(TypeError, match="progress=True"):
         run_study(study, tmp_path / "x", workers=1, progress=True)
+
+
+def test_cases_said_inside_a_chunk_are_reported_as_they_come(tmp_path):
+    """A chunk function that says each case done (`progress.cases_done`) has its cases
+    reported while its chunk runs, in this process and from a pool's workers; every case
+    is reported once, and a chunk's end then reports only the chunk."""
+    from dataclasses import replace
+
+    calls = []
+
+    class Recorder:
+        def __init__(self, start):
+            pass
+
+        def update(self, chunks, cases, estimate):
+            calls.append((chunks, cases))
+
+        def close(self, end):
+            pass
+
+    base = coin_study(n=10, chunk_size=4)
+    study = replace(base, params={**base.params, "say_cases": True})
+    run_study(study, tmp_path / "one", workers=1, progress=Recorder)
+    # each case as it is said, then each chunk's end with no case left to report
+    assert calls == [(0, 1)] * 4 + [(1, 0)] + [(0, 1)] * 4 + [(1, 0)] + [(0, 1)] * 2 + [(1, 0)]
+    calls.clear()
+    study = replace(
+        coin_study(n=40, chunk_size=10), params={"p": 0.4, "sleep": 2.0, "say_cases": True}
+    )
+    run_study(study, tmp_path / "pool", workers=2, progress=Recorder)
+    assert sum(c for c, _ in calls) == 4 and sum(k for _, k in calls) == 40
+    first_chunk = next(i for i, (c, _) in enumerate(calls) if c)
+    # the workers' cases, said before their chunks' sleep, came before any chunk ended
+    assert sum(k for _, k in calls[:first_chunk]) >= 10

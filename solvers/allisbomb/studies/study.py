@@ -62,6 +62,7 @@ from bombsolve.solvers.allisbomb.search.escalate import (
 from bombsolve.solvers.allisbomb.search.solver import DEFAULT_NODE_LIMIT, solve_batch
 from bombsolve.solvers.allisbomb.studies.sweep_caption import caption
 from bombsolve.solvers.common.errors import BadInput
+from bombsolve.solvers.common.progress import cases_done
 from bombsolve.solvers.common.runner import ChunkSpec, Study
 from bombsolve.solvers.common.stats import wilson_undecided
 
@@ -388,6 +389,7 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
                 reason[i] = _reason_bits(row["loss_reason"])
                 secs[i], decided_at[i] = row["seconds"], row["decided_at"]
                 split[i] = row.get("split_searches", 0)
+                cases_done()
                 continue
             t0 = time.perf_counter()
             if policy is None:
@@ -408,6 +410,7 @@ def sweep_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
             if row is not None:
                 nodes[i] += int(row["nodes"])
                 secs[i] += float(row["seconds"])
+            cases_done()  # a deal of a rich card set can take minutes: say each one
         deal_idx = deal_of[sel]
         heuristic = is_heuristic(params, deal_idx)
         rec: dict[str, Any] = {
