@@ -205,6 +205,8 @@ class ChunkSpec:
     #: keeps them (`Study.keeps_rows`) and its `redo` named the chunk: the chunk function
     #: may keep the ones still right and compute only the others. None otherwise.
     prior: pd.DataFrame | None = field(default=None, compare=False, repr=False)
+    #: A part of chunk `index` (`parts`): the chunk's first case; None for a whole chunk.
+    origin: int | None = None
 
     @property
     def seed_seq(self) -> np.random.SeedSequence:
@@ -216,11 +218,24 @@ class ChunkSpec:
         return np.random.default_rng(self.seed_seq)
 
     def case_seeds(self) -> np.ndarray:
-        """One uint64 seed per case of the chunk, in case order."""
-        n = self.stop - self.start
-        # A grandchild sequence keeps these independent of whatever rng() draws.
+        """One uint64 seed per case of the chunk (of the part: the chunk's seeds of its
+        cases), in case order."""
+        first = self.start if self.origin is None else self.origin
+        n = self.stop - first
+        # A grandchild sequence keeps these independent of whatever rng() draws; its
+        # words do not depend on how many are asked for, so a part's are the chunk's.
         seq = np.random.SeedSequence(self.seed, spawn_key=(self.index, 0))
-        return seq.generate_state(max(n, 1), dtype=np.uint64)[:n]
+        return seq.generate_state(max(n, 1), dtype=np.uint64)[self.start - first : n]
+
+    def parts(self, k: int) -> list[ChunkSpec]:
+        """The chunk cut into `k` parts of consecutive cases (as near equal as can be), each
+        with the chunk's seeds of its cases and the chunk's prior rows."""
+        bounds = np.linspace(self.start, self.stop, k + 1).round().astype(int)
+        return [
+            replace(self, start=int(a), stop=int(b), origin=self.start)
+            for a, b in itertools.pairwise(bounds)
+            if b > a
+        ]
 
     def __len__(self) -> int:
         return self.stop - self.start
@@ -285,6 +300,11 @@ class Study:
     keeps_rows: bool = field(default=False, compare=False)
     #: Words (option names) for the parameters, for refusals that say what differs.
     words: Mapping[str, str] = field(default_factory=dict, compare=False)
+    #: Its chunk function computes any part of a chunk alone (`ChunkSpec.parts`: some of
+    #: the chunk's cases, with the chunk's seeds and prior rows, never `ChunkSpec.rng`),
+    #: and its parts' rows, in case order, are the chunk's: a run with fewer chunks to do
+    #: than workers then runs parts of them side by side (`_run_locked`).
+    splits: bool = field(default=False, compare=False)
 
     def chunks(self) -> ChunkPlan:
         """All chunks of the study, in order (built on demand: memory does not grow with
@@ -1164,6 +1184,21 @@ def _run_locked(
         # machinery) is raised here, once the chunk is kept.
         stopping.check()
 
+    # Fewer chunks to do than workers (a sweep of 1,000 deals is one chunk): a study whose
+    # chunk function computes parts of a chunk runs them side by side, and a chunk is
+    # finished, as one, once all its parts are.
+    units, n_units, unit_finish, unit = todo, n_todo, finish, "chunks"
+    if study.splits and client is None and 1 <= n_todo < n_workers:
+        todo = list(todo)
+        parts = [p for c in todo for p in c.parts(_parts_per_chunk(len(c), n_todo, n_workers))]
+        units, n_units, unit = parts, len(parts), "parts"
+        if n_units > n_todo:  # (else every chunk is too small to cut)
+            unit_finish = _joining_parts(parts, finish)
+            whole = f"{n_todo} chunk" + ("s" if n_todo > 1 else "")
+            run["executor"] = f"processes x{min(n_workers, n_units)}, {whole} in {n_units} parts"
+        else:
+            units, unit = todo, "chunks"
+
     ok = False
     try:
         stopping.check()
@@ -1172,15 +1207,26 @@ def _run_locked(
                 _run_dask(study, todo, client, finish, deadline)
             else:
                 with counting_cases(tick):
-                    if workers is None and n_workers > 1 and n_todo > 1:
-                        _run_auto(study, todo, n_todo, n_workers, finish, deadline, run, cases)
-                    elif n_workers == 1 or n_todo == 1:
-                        for chunk in todo:
+                    if workers is None and n_workers > 1 and n_units > 1:
+                        _run_auto(
+                            study,
+                            units,
+                            n_units,
+                            n_workers,
+                            unit_finish,
+                            deadline,
+                            run,
+                            cases,
+                            unit,
+                        )
+                    elif n_workers == 1 or n_units == 1:
+                        for chunk in units:
                             if _spent(deadline):
                                 break
-                            finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
+                            unit_finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
                     else:
-                        _run_pool(study, todo, min(n_workers, n_todo), finish, deadline, cases)
+                        n = min(n_workers, n_units)
+                        _run_pool(study, units, n, unit_finish, deadline, cases)
         ok = True
     finally:
         ended = False
@@ -1407,6 +1453,7 @@ def _run_auto(
     deadline: float | None,
     run: dict[str, Any],
     cases: _CaseCount | None = None,
+    unit: str = "chunks",
 ) -> None:
     """The default executor (``workers=None``): chunks run in this process while the rest
     would take less than `POOL_PAYS_AFTER` seconds at the rate so far; once more is left, a
@@ -1419,11 +1466,41 @@ def _run_auto(
             return
         left = n_todo - k
         if k and (time.perf_counter() - t0) / k * left > POOL_PAYS_AFTER and left > 1:
-            run["executor"] = f"this process x{k} chunks, then processes x{min(n_workers, left)}"
+            run["executor"] = f"this process x{k} {unit}, then processes x{min(n_workers, left)}"
             _run_pool(study, itertools.chain([chunk], queue), n_workers, finish, deadline, cases)
             return
         finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
     run["executor"] = "this process"
+
+
+#: A chunk run in parts (`Study.splits`) is cut into about this many parts a worker, so
+#: that parts of unequal cost still keep every worker busy to the end...
+PARTS_PER_WORKER = 8
+#: ...but none of fewer cases than this (a part's start costs its process a little).
+MIN_PART = 32
+
+
+def _parts_per_chunk(cases: int, chunks: int, workers: int) -> int:
+    """How many parts each of `chunks` chunks to do (this one of `cases` cases) is cut into
+    when they are fewer than the `workers`."""
+    return max(1, min(-(-PARTS_PER_WORKER * workers // chunks), cases // MIN_PART))
+
+
+def _joining_parts(parts: list[ChunkSpec], finish):
+    """The finish of each part in `parts`: `finish(chunk, rows)` of a chunk once all its
+    parts are done, their rows in case order (`Study.splits`)."""
+    left = {c.index: sum(1 for p in parts if p.index == c.index) for c in parts}
+    rows: dict[int, list[tuple[ChunkSpec, pd.DataFrame]]] = {i: [] for i in left}
+
+    def finish_part(part: ChunkSpec, df: pd.DataFrame) -> None:
+        rows[part.index].append((part, df))
+        if len(rows[part.index]) < left[part.index]:
+            return
+        got = sorted(rows.pop(part.index), key=lambda r: r[0].start)
+        chunk = replace(got[0][0], stop=got[-1][0].stop, origin=None)
+        finish(chunk, pd.concat([df for _, df in got], ignore_index=True))
+
+    return finish_part
 
 
 class _CaseCount:

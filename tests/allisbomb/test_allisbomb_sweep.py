@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import subprocess
@@ -107,6 +108,34 @@ def test_a_sweep_counts_each_deal_as_it_is_decided(tmp_path):
     study = sweep_study(BLITZ + [Options()], deals=6, seed=3, chunk_size=5)
     run_study(study, tmp_path, workers=1, progress=Recorder)
     assert calls == ([(0, 1)] * 5 + [(1, 0)]) * 2 + [(0, 1)] * 2 + [(1, 0)]
+
+
+def test_a_chunk_run_in_parts_on_two_workers_is_the_chunk(tmp_path, monkeypatch):
+    """A sweep of one chunk (fewer chunks than workers) runs parts of it side by side in a
+    pool; the chunk's rows and file are those of the chunk run whole."""
+    from bombsolve.solvers.common import runner
+
+    sent = []
+    real = runner._run_pool
+
+    def pool(study, todo, n_workers, finish, *args):
+        todo = list(todo)
+        sent.extend((c.index, c.start, c.stop) for c in todo)
+        return real(study, todo, n_workers, finish, *args)
+
+    study = sweep_study(BLITZ + [Options()], deals=100, seed=4, chunk_size=200)
+    whole = run_study(study, tmp_path / "whole", workers=1, progress=False)
+    monkeypatch.setattr(runner, "_run_pool", pool)
+    split = run_study(study, tmp_path / "split", workers=2, progress=False)
+    # 200 cases in parts of at least MIN_PART, all of chunk 0, covering it once
+    assert len(sent) == 200 // runner.MIN_PART and {i for i, _, _ in sent} == {0}
+    assert sorted(sent)[0][1] == 0 and sorted(sent)[-1][2] == 200
+    assert all(a[2] == b[1] for a, b in itertools.pairwise(sorted(sent)))
+    pd.testing.assert_frame_equal(stable(whole), stable(split))
+    (a,) = (tmp_path / "whole" / "chunks").iterdir()
+    (b,) = (tmp_path / "split" / "chunks").iterdir()
+    assert a.name == b.name
+    pd.testing.assert_frame_equal(stable(pd.read_parquet(a)), stable(pd.read_parquet(b)))
 
 
 def test_one_two_workers_and_dask_agree(tmp_path, dask_cluster):

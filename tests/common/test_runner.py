@@ -421,3 +421,30 @@ def test_cases_said_inside_a_chunk_are_reported_as_they_come(tmp_path):
     first_chunk = next(i for i, (c, _) in enumerate(calls) if c)
     # the workers' cases, said before their chunks' sleep, came before any chunk ended
     assert sum(k for _, k in calls[:first_chunk]) >= 10
+
+
+def test_the_parts_of_a_chunk_have_its_cases_and_seeds():
+    """`ChunkSpec.parts` cuts a chunk into consecutive parts whose seeds are the chunk's."""
+    from bombsolve.solvers.common.runner import ChunkPlan
+
+    chunk = ChunkPlan(2500, 1000, 9)[1]
+    parts = chunk.parts(7)
+    assert [(p.start, p.stop) for p in parts][0] == (1000, 1143)
+    assert parts[-1].stop == 2000 and len(parts) == 7
+    assert all(p.index == 1 and p.origin == 1000 for p in parts)
+    seeds = np.concatenate([p.case_seeds() for p in parts])
+    assert np.array_equal(seeds, chunk.case_seeds())
+    (one,) = chunk.parts(1)
+    assert (one.start, one.stop) == (1000, 2000)
+
+
+def test_a_study_that_splits_runs_one_chunk_on_two_workers_as_one(tmp_path):
+    """With fewer chunks to do than workers, a study whose chunk function computes parts
+    (`Study.splits`) runs them side by side and keeps the chunk it would have computed."""
+    from dataclasses import replace
+
+    study = coin_study(n=300, chunk_size=300)
+    whole = run_study(study, tmp_path / "a", workers=1, progress=False)
+    split = run_study(replace(study, splits=True), tmp_path / "b", workers=2, progress=False)
+    pd.testing.assert_frame_equal(whole, split)
+    assert [p.name for p in (tmp_path / "b" / "chunks").iterdir()] == ["chunk-000000.parquet"]

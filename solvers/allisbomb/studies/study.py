@@ -601,6 +601,7 @@ def sweep_study(
         redo=sweep_redo,
         keeps_rows=True,
         words=PARAM_WORDS,
+        splits=True,
     )
 
 
