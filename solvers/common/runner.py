@@ -1185,19 +1185,11 @@ def _run_locked(
         stopping.check()
 
     # Fewer chunks to do than workers (a sweep of 1,000 deals is one chunk): a study whose
-    # chunk function computes parts of a chunk runs them side by side, and a chunk is
-    # finished, as one, once all its parts are.
-    units, n_units, unit_finish, unit = todo, n_todo, finish, "chunks"
-    if study.splits and client is None and 1 <= n_todo < n_workers:
+    # chunk function computes parts of a chunk runs them side by side (`_run_parts`).
+    split = study.splits and client is None and 1 <= n_todo < n_workers
+    if split:
         todo = list(todo)
-        parts = [p for c in todo for p in c.parts(_parts_per_chunk(len(c), n_todo, n_workers))]
-        units, n_units, unit = parts, len(parts), "parts"
-        if n_units > n_todo:  # (else every chunk is too small to cut)
-            unit_finish = _joining_parts(parts, finish)
-            whole = f"{n_todo} chunk" + ("s" if n_todo > 1 else "")
-            run["executor"] = f"processes x{min(n_workers, n_units)}, {whole} in {n_units} parts"
-        else:
-            units, unit = todo, "chunks"
+        split = any(len(c.parts(_parts_per_chunk(len(c), n_todo, n_workers))) > 1 for c in todo)
 
     ok = False
     try:
@@ -1207,26 +1199,18 @@ def _run_locked(
                 _run_dask(study, todo, client, finish, deadline)
             else:
                 with counting_cases(tick):
-                    if workers is None and n_workers > 1 and n_units > 1:
-                        _run_auto(
-                            study,
-                            units,
-                            n_units,
-                            n_workers,
-                            unit_finish,
-                            deadline,
-                            run,
-                            cases,
-                            unit,
-                        )
-                    elif n_workers == 1 or n_units == 1:
-                        for chunk in units:
+                    if split:
+                        auto = workers is None
+                        _run_parts(study, todo, n_workers, auto, finish, deadline, run, cases)
+                    elif workers is None and n_workers > 1 and n_todo > 1:
+                        _run_auto(study, todo, n_todo, n_workers, finish, deadline, run, cases)
+                    elif n_workers == 1 or n_todo == 1:
+                        for chunk in todo:
                             if _spent(deadline):
                                 break
-                            unit_finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
+                            finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
                     else:
-                        n = min(n_workers, n_units)
-                        _run_pool(study, units, n, unit_finish, deadline, cases)
+                        _run_pool(study, todo, min(n_workers, n_todo), finish, deadline, cases)
         ok = True
     finally:
         ended = False
@@ -1453,7 +1437,6 @@ def _run_auto(
     deadline: float | None,
     run: dict[str, Any],
     cases: _CaseCount | None = None,
-    unit: str = "chunks",
 ) -> None:
     """The default executor (``workers=None``): chunks run in this process while the rest
     would take less than `POOL_PAYS_AFTER` seconds at the rate so far; once more is left, a
@@ -1466,7 +1449,7 @@ def _run_auto(
             return
         left = n_todo - k
         if k and (time.perf_counter() - t0) / k * left > POOL_PAYS_AFTER and left > 1:
-            run["executor"] = f"this process x{k} {unit}, then processes x{min(n_workers, left)}"
+            run["executor"] = f"this process x{k} chunks, then processes x{min(n_workers, left)}"
             _run_pool(study, itertools.chain([chunk], queue), n_workers, finish, deadline, cases)
             return
         finish(chunk, run_chunk(study.chunk_fn, study.params, chunk))
@@ -1486,21 +1469,51 @@ def _parts_per_chunk(cases: int, chunks: int, workers: int) -> int:
     return max(1, min(-(-PARTS_PER_WORKER * workers // chunks), cases // MIN_PART))
 
 
-def _joining_parts(parts: list[ChunkSpec], finish):
-    """The finish of each part in `parts`: `finish(chunk, rows)` of a chunk once all its
-    parts are done, their rows in case order (`Study.splits`)."""
-    left = {c.index: sum(1 for p in parts if p.index == c.index) for c in parts}
-    rows: dict[int, list[tuple[ChunkSpec, pd.DataFrame]]] = {i: [] for i in left}
+def _run_parts(
+    study: Study,
+    chunks: list[ChunkSpec],
+    n_workers: int,
+    auto: bool,
+    finish,
+    deadline: float | None,
+    run: dict[str, Any],
+    cases: _CaseCount | None,
+) -> None:
+    """Run `chunks` (fewer than the workers) in parts side by side (`Study.splits`): each
+    chunk is cut into `_parts_per_chunk` parts, and finished, as one, once all its cases
+    are (their rows in case order). With `auto` (no worker count given) the first part
+    runs in this process, and so does the rest, each chunk's as one part, if it would take
+    less than `POOL_PAYS_AFTER` seconds at that rate; else a pool runs the parts."""
+    left = {c.index: len(c) for c in chunks}
+    whole = {c.index: c for c in chunks}
+    rows: dict[int, list[tuple[int, pd.DataFrame]]] = {c.index: [] for c in chunks}
 
     def finish_part(part: ChunkSpec, df: pd.DataFrame) -> None:
-        rows[part.index].append((part, df))
-        if len(rows[part.index]) < left[part.index]:
-            return
-        got = sorted(rows.pop(part.index), key=lambda r: r[0].start)
-        chunk = replace(got[0][0], stop=got[-1][0].stop, origin=None)
-        finish(chunk, pd.concat([df for _, df in got], ignore_index=True))
+        rows[part.index].append((part.start, df))
+        left[part.index] -= len(part)
+        if left[part.index] == 0:
+            got = sorted(rows.pop(part.index), key=lambda r: r[0])
+            finish(whole[part.index], pd.concat([df for _, df in got], ignore_index=True))
 
-    return finish_part
+    parts = [p for c in chunks for p in c.parts(_parts_per_chunk(len(c), len(chunks), n_workers))]
+    if auto:
+        if _spent(deadline):
+            return
+        t0 = time.perf_counter()
+        first = parts.pop(0)
+        finish_part(first, run_chunk(study.chunk_fn, study.params, first))
+        rest = sum(len(p) for p in parts)
+        if (time.perf_counter() - t0) / len(first) * rest <= POOL_PAYS_AFTER:
+            run["executor"] = "this process"
+            for c in chunks:
+                mine = [p for p in parts if p.index == c.index]
+                if mine and not _spent(deadline):
+                    part = replace(mine[0], stop=mine[-1].stop)
+                    finish_part(part, run_chunk(study.chunk_fn, study.params, part))
+            return
+    n = min(n_workers, len(parts))
+    run["executor"] = f"{'this process x1 part, then ' if auto else ''}processes x{n}, in parts"
+    _run_pool(study, parts, n, finish_part, deadline, cases)
 
 
 class _CaseCount:

@@ -438,13 +438,30 @@ def test_the_parts_of_a_chunk_have_its_cases_and_seeds():
     assert (one.start, one.stop) == (1000, 2000)
 
 
-def test_a_study_that_splits_runs_one_chunk_on_two_workers_as_one(tmp_path):
+def test_a_study_that_splits_runs_one_chunk_on_two_workers_as_one(tmp_path, monkeypatch):
     """With fewer chunks to do than workers, a study whose chunk function computes parts
     (`Study.splits`) runs them side by side and keeps the chunk it would have computed."""
     from dataclasses import replace
+
+    from bombsolve.solvers.common import runner
 
     study = coin_study(n=300, chunk_size=300)
     whole = run_study(study, tmp_path / "a", workers=1, progress=False)
     split = run_study(replace(study, splits=True), tmp_path / "b", workers=2, progress=False)
     pd.testing.assert_frame_equal(whole, split)
     assert [p.name for p in (tmp_path / "b" / "chunks").iterdir()] == ["chunk-000000.parquet"]
+    assert load_manifest(tmp_path / "b")["runs"][-1]["executor"] == "processes x2, in parts"
+    # by default, a chunk this quick stays in this process: its first part, then the rest
+    monkeypatch.setattr(runner, "_cores", lambda: 4)
+    calls = []
+    real = runner.run_chunk
+
+    def spy(fn, params, chunk):
+        calls.append((chunk.start, chunk.stop))
+        return real(fn, params, chunk)
+
+    monkeypatch.setattr(runner, "run_chunk", spy)
+    auto = run_study(replace(study, splits=True), tmp_path / "c", progress=False)
+    pd.testing.assert_frame_equal(whole, auto)
+    assert len(calls) == 2 and calls[0][0] == 0 and calls[1] == (calls[0][1], 300)
+    assert load_manifest(tmp_path / "c")["runs"][-1]["executor"] == "this process"
