@@ -1483,7 +1483,10 @@ def _run_parts(
     chunk is cut into `_parts_per_chunk` parts, and finished, as one, once all its cases
     are (their rows in case order). With `auto` (no worker count given) the first part
     runs in this process, and so does the rest, each chunk's as one part, if it would take
-    less than `POOL_PAYS_AFTER` seconds at that rate; else a pool runs the parts."""
+    less than `POOL_PAYS_AFTER` seconds at that rate; else a pool runs the parts. Every
+    part runs once started, past `deadline` too, as the chunks would have together."""
+    if _spent(deadline):
+        return
     left = {c.index: len(c) for c in chunks}
     whole = {c.index: c for c in chunks}
     rows: dict[int, list[tuple[int, pd.DataFrame]]] = {c.index: [] for c in chunks}
@@ -1497,8 +1500,6 @@ def _run_parts(
 
     parts = [p for c in chunks for p in c.parts(_parts_per_chunk(len(c), len(chunks), n_workers))]
     if auto:
-        if _spent(deadline):
-            return
         t0 = time.perf_counter()
         first = parts.pop(0)
         finish_part(first, run_chunk(study.chunk_fn, study.params, first))
@@ -1507,13 +1508,13 @@ def _run_parts(
             run["executor"] = "this process"
             for c in chunks:
                 mine = [p for p in parts if p.index == c.index]
-                if mine and not _spent(deadline):
+                if mine:
                     part = replace(mine[0], stop=mine[-1].stop)
                     finish_part(part, run_chunk(study.chunk_fn, study.params, part))
             return
     n = min(n_workers, len(parts))
     run["executor"] = f"{'this process x1 part, then ' if auto else ''}processes x{n}, in parts"
-    _run_pool(study, parts, n, finish_part, deadline, cases)
+    _run_pool(study, parts, n, finish_part, None, cases)
 
 
 class _CaseCount:

@@ -465,3 +465,14 @@ def test_a_study_that_splits_runs_one_chunk_on_two_workers_as_one(tmp_path, monk
     pd.testing.assert_frame_equal(whole, auto)
     assert len(calls) == 2 and calls[0][0] == 0 and calls[1] == (calls[0][1], 300)
     assert load_manifest(tmp_path / "c")["runs"][-1]["executor"] == "this process"
+
+
+def test_a_chunk_in_parts_started_before_the_time_budget_is_spent_is_finished(tmp_path):
+    """A time budget starts no chunk once spent, and a chunk already running is finished
+    and kept: so are all the parts of a chunk cut in parts, not only those running."""
+    from dataclasses import replace
+
+    study = replace(coin_study(n=300, chunk_size=300, sleep=0.3), splits=True)
+    got = run_study(study, tmp_path, workers=2, progress=False, time_budget=0.2)
+    assert got.attrs["complete"] and len(got) == 300
+    pd.testing.assert_frame_equal(got, run_study(study, tmp_path / "b", workers=1, progress=False))
