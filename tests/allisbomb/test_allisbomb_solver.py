@@ -286,6 +286,42 @@ def test_a_stop_a_finalizer_swallowed_is_raised_at_the_next_pause(monkeypatch, p
     assert caught.value.signum == signal.SIGTERM and len(spans) == 2
 
 
+def test_a_stop_during_a_batch_of_an_extended_file_is_raised_in_its_orders(monkeypatch):
+    """On a card file with the extended vocabulary one deal's two move orders can search
+    for minutes: the batch (a sweep's) runs them from Python with pauses, so a stop is
+    raised at their next pause, before any later search, never in one compiled call."""
+    import signal
+    from pathlib import Path
+
+    import bombsolve.solvers.allisbomb.kernel.kernel as K
+    import bombsolve.solvers.allisbomb.search.solver as S
+    from bombsolve.solvers.common import stopping
+
+    bench = Path(__file__).resolve().parents[2] / "scripts" / "bench" / "cardsets"
+    cfg = Options(cards_file=bench / "rich_relay.toml", allow_nonstandard=True)
+    decks = shuffles(load_cards(cfg).n, 20, np.random.default_rng(2))
+    monkeypatch.setattr(K, "solve_many", None)  # (not called on such a file)
+    whole = solve_batch(cfg, decks, node_limit=12_000)
+    assert (whole["code"] == 1).sum() >= 5
+    real = S.run_portfolio
+
+    def stop_first(*args):
+        stopping.request(signal.SIGTERM)
+        return real(*args)
+
+    def not_reached(*args, **kwargs):
+        raise AssertionError("a search after the orders ran")
+
+    monkeypatch.setattr(S, "run_portfolio", stop_first)
+    monkeypatch.setattr(S, "widen_search", not_reached)
+    monkeypatch.setattr(S, "PAUSE_STEP", 20)
+    try:
+        with pytest.raises(stopping.Stopped):
+            solve_batch(cfg, decks, node_limit=12_000)
+    finally:
+        stopping.clear()
+
+
 @pytest.mark.parametrize(
     "cfg",
     [Options(), Options(players=2), Options(expansions=("gifts",))],

@@ -323,9 +323,19 @@ def solve_batch(
         # open as before, into arrays of their own, merged below
         rest = _floor_rows(c, decks, first_limit, config.players, out)
         part = {k: np.zeros(rest.size, np.int64) for k in out}
-    start = _reserve_gens(m if rest is None else rest.size)
+    if widening:
+        # the two orders deal by deal from Python, which pauses them (Ctrl-C is acted on
+        # within a pause: on such files one deal's search can last minutes)
+        tables = (index, entries, index_b, entries_b)
+        _portfolio_rows(c, decks[rest], config.players, tables, first_limit, first_budget, part)
+        for k in ("code", "turns", "reason"):
+            out[k][rest] = part[k]
+        out["nodes"][rest] += part["nodes"]  # after the floors' own
+        _widen_rows(config, decks, node_limit, out)
+        return out
+    start = _reserve_gens(m)
     K.solve_many(
-        decks if rest is None else decks[rest],
+        decks,
         p.n,
         config.players,
         *c.rule_args,
@@ -345,12 +355,42 @@ def solve_batch(
         _TABLE.sweep_frames(p.n),
         _TABLE_B.sweep_frames(p.n),
     )
-    if widening:
-        for k in ("code", "turns", "reason"):
-            out[k][rest] = part[k]
-        out["nodes"][rest] += part["nodes"]  # after the floors' own
-        _widen_rows(config, decks, node_limit, out)
     return out
+
+
+def _portfolio_rows(
+    c: _Compiled,
+    decks: np.ndarray,
+    players: int,
+    tables: tuple,
+    limit: int,
+    first_budget: int,
+    out: dict,
+) -> None:
+    """`kernel.solve_many`'s portfolio search of each deal in the two orders' `tables`
+    (index, entries, index_b, entries_b), run from Python (`run_portfolio`: the same turns,
+    so the same verdicts and counts) with pauses every PAUSE_STEP positions and PAUSE_BUILT
+    moves built; results into `out`'s arrays."""
+    n = c.prog.n
+    index, entries, index_b, entries_b = tables
+    fa, fb = _TABLE.sweep_frames(n), _TABLE_B.sweep_frames(n)
+    ctl_a = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+    ctl_a[K.CTL_PAUSE_BUILT] = ctl_b[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
+    A, B = (index, entries, *fa[:8], ctl_a), (index_b, entries_b, *fb[:8], ctl_b)
+    buf, tmp, cs = _TABLE.frame_buffers(n)[8:]
+    root = np.zeros(K.state_len(n), np.uint64)
+    for i in range(decks.shape[0]):
+        K.setup(decks[i], n, players, root)
+        code, nodes, reasons, turns, _ = run_portfolio(
+            root, n, c, np.uint32(_next_gen()), limit, buf, tmp, cs, c.objective, A, B, first_budget
+        )
+        out["code"][i], out["nodes"][i], out["turns"][i], out["reason"][i] = (
+            code,
+            nodes,
+            turns,
+            reasons,
+        )
 
 
 def _floor_rows(c: _Compiled, decks: np.ndarray, budget: int, players: int, out: dict):
