@@ -1481,10 +1481,11 @@ def _run_parts(
 ) -> None:
     """Run `chunks` (fewer than the workers) in parts side by side (`Study.splits`): each
     chunk is cut into `_parts_per_chunk` parts, and finished, as one, once all its cases
-    are (their rows in case order). With `auto` (no worker count given) the first part
-    runs in this process, and so does the rest, each chunk's as one part, if it would take
-    less than `POOL_PAYS_AFTER` seconds at that rate; else a pool runs the parts. Every
-    part runs once started, past `deadline` too, as the chunks would have together."""
+    are (their rows in case order). With `auto` (no worker count given) the first
+    MIN_PART cases run in this process, and so does the rest, each chunk's as one part,
+    if it would take less than `POOL_PAYS_AFTER` seconds at that rate; else a pool runs
+    the parts. Every part runs once started, past `deadline` too, as the chunks would
+    have together."""
     if _spent(deadline):
         return
     left = {c.index: len(c) for c in chunks}
@@ -1501,7 +1502,11 @@ def _run_parts(
     parts = [p for c in chunks for p in c.parts(_parts_per_chunk(len(c), len(chunks), n_workers))]
     if auto:
         t0 = time.perf_counter()
+        # the rate measured on MIN_PART cases: a part that runs here holds up the pool
         first = parts.pop(0)
+        if len(first) > MIN_PART:
+            parts.insert(0, replace(first, start=first.start + MIN_PART))
+            first = replace(first, stop=first.start + MIN_PART)
         finish_part(first, run_chunk(study.chunk_fn, study.params, first))
         rest = sum(len(p) for p in parts)
         if (time.perf_counter() - t0) / len(first) * rest <= POOL_PAYS_AFTER:
