@@ -1184,12 +1184,15 @@ def _run_locked(
         # machinery) is raised here, once the chunk is kept.
         stopping.check()
 
-    # Fewer chunks to do than workers (a sweep of 1,000 deals is one chunk): a study whose
-    # chunk function computes parts of a chunk runs them side by side (`_run_parts`).
-    split = study.splits and client is None and 1 <= n_todo < n_workers
-    if split:
-        todo = list(todo)
-        split = any(len(c.parts(_parts_per_chunk(len(c), n_todo, n_workers))) > 1 for c in todo)
+    # A study whose chunk function computes parts of a chunk (`_run_parts`) runs parts of
+    # its chunks side by side when it has fewer to do than workers (a sweep of 1,000 deals
+    # is one chunk), and by default takes its rate on a part, not on a whole chunk.
+    split = (
+        study.splits
+        and client is None
+        and n_workers > 1
+        and (workers is None or n_todo < n_workers)
+    )
 
     ok = False
     try:
@@ -1201,7 +1204,9 @@ def _run_locked(
                 with counting_cases(tick):
                     if split:
                         auto = workers is None
-                        _run_parts(study, todo, n_workers, auto, finish, deadline, run, cases)
+                        _run_parts(
+                            study, todo, n_todo, n_workers, auto, finish, deadline, run, cases
+                        )
                     elif workers is None and n_workers > 1 and n_todo > 1:
                         _run_auto(study, todo, n_todo, n_workers, finish, deadline, run, cases)
                     elif n_workers == 1 or n_todo == 1:
@@ -1471,55 +1476,66 @@ def _parts_per_chunk(cases: int, chunks: int, workers: int) -> int:
 
 def _run_parts(
     study: Study,
-    chunks: list[ChunkSpec],
+    todo: Iterable[ChunkSpec],
+    n_todo: int,
     n_workers: int,
     auto: bool,
     finish,
     deadline: float | None,
     run: dict[str, Any],
-    cases: _CaseCount | None,
+    cases: _CaseCount,
 ) -> None:
-    """Run `chunks` (fewer than the workers) in parts side by side (`Study.splits`): each
-    chunk is cut into `_parts_per_chunk` parts, and finished, as one, once all its cases
-    are (their rows in case order). With `auto` (no worker count given) the first
-    MIN_PART cases run in this process, and so does the rest, each chunk's as one part,
-    if it would take less than `POOL_PAYS_AFTER` seconds at that rate; else a pool runs
-    the parts. Every part runs once started, past `deadline` too, as the chunks would
-    have together."""
+    """Run the chunks `todo` of a study whose chunk function computes parts of a chunk
+    (`Study.splits`): each chunk is finished, as one, once all its cases are (its parts'
+    rows in case order). Fewer chunks than workers are cut into `_parts_per_chunk` parts
+    run side by side, all of a started chunk's parts past `deadline` too.
+
+    With `auto` (no worker count given) the first MIN_PART cases run in this process, and
+    so do the rest, each chunk's as one part, if they would take less than
+    `POOL_PAYS_AFTER` seconds at that rate; else a pool runs the parts (or the chunks)."""
     if _spent(deadline):
         return
-    left = {c.index: len(c) for c in chunks}
-    whole = {c.index: c for c in chunks}
-    rows: dict[int, list[tuple[int, pd.DataFrame]]] = {c.index: [] for c in chunks}
+    cut = n_todo < n_workers
+    whole: dict[int, ChunkSpec] = {}
+    left: dict[int, int] = {}
+    rows: dict[int, list[tuple[int, pd.DataFrame]]] = {}
+
+    def parts_of(chunk: ChunkSpec) -> list[ChunkSpec]:
+        whole[chunk.index], left[chunk.index], rows[chunk.index] = chunk, len(chunk), []
+        return chunk.parts(_parts_per_chunk(len(chunk), n_todo, n_workers) if cut else 1)
 
     def finish_part(part: ChunkSpec, df: pd.DataFrame) -> None:
         rows[part.index].append((part.start, df))
         left[part.index] -= len(part)
         if left[part.index] == 0:
             got = sorted(rows.pop(part.index), key=lambda r: r[0])
-            finish(whole[part.index], pd.concat([df for _, df in got], ignore_index=True))
+            del left[part.index]
+            finish(whole.pop(part.index), pd.concat([df for _, df in got], ignore_index=True))
 
-    parts = [p for c in chunks for p in c.parts(_parts_per_chunk(len(c), len(chunks), n_workers))]
+    queue: Iterator[ChunkSpec] = (p for c in todo for p in parts_of(c))
     if auto:
         t0 = time.perf_counter()
-        # the rate measured on MIN_PART cases: a part that runs here holds up the pool
-        first = parts.pop(0)
+        # the rate taken on MIN_PART cases: a part that runs here holds up the pool
+        first = next(queue)
         if len(first) > MIN_PART:
-            parts.insert(0, replace(first, start=first.start + MIN_PART))
+            queue = itertools.chain([replace(first, start=first.start + MIN_PART)], queue)
             first = replace(first, stop=first.start + MIN_PART)
         finish_part(first, run_chunk(study.chunk_fn, study.params, first))
-        rest = sum(len(p) for p in parts)
+        rest = cases.total - len(first)
         if (time.perf_counter() - t0) / len(first) * rest <= POOL_PAYS_AFTER:
             run["executor"] = "this process"
-            for c in chunks:
-                mine = [p for p in parts if p.index == c.index]
-                if mine:
-                    part = replace(mine[0], stop=mine[-1].stop)
-                    finish_part(part, run_chunk(study.chunk_fn, study.params, part))
+            for index, same in itertools.groupby(queue, key=lambda p: p.index):
+                mine = list(same)
+                if not rows[index] and _spent(deadline):
+                    break  # (a chunk not started yet, once the time budget is spent)
+                part = replace(mine[0], stop=mine[-1].stop)
+                finish_part(part, run_chunk(study.chunk_fn, study.params, part))
             return
-    n = min(n_workers, len(parts))
-    run["executor"] = f"{'this process x1 part, then ' if auto else ''}processes x{n}, in parts"
-    _run_pool(study, parts, n, finish_part, None, cases)
+    n = min(n_workers, n_todo * PARTS_PER_WORKER if cut else n_todo)
+    here = "this process x1 part, then " if auto else ""
+    run["executor"] = f"{here}processes x{n}{', in parts' if cut else ''}"
+    # (a time budget stops no part of a chunk cut in parts once started)
+    _run_pool(study, queue, n, finish_part, None if cut else deadline, cases)
 
 
 class _CaseCount:

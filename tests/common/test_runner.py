@@ -476,3 +476,35 @@ def test_a_chunk_in_parts_started_before_the_time_budget_is_spent_is_finished(tm
     got = run_study(study, tmp_path, workers=2, progress=False, time_budget=0.2)
     assert got.attrs["complete"] and len(got) == 300
     pd.testing.assert_frame_equal(got, run_study(study, tmp_path / "b", workers=1, progress=False))
+
+
+def test_a_study_that_splits_takes_its_rate_on_a_part_not_a_chunk(tmp_path, monkeypatch):
+    """By default a study of many chunks runs its first chunk in this process before it
+    knows its rate; one whose chunk function computes parts runs only MIN_PART cases here,
+    and once the rest would take long, a pool runs the rest of that chunk and the others."""
+    from dataclasses import replace
+
+    from bombsolve.solvers.common import runner
+
+    study = replace(coin_study(n=400, chunk_size=100), splits=True)
+    whole = run_study(study, tmp_path / "a", workers=1, progress=False)
+    monkeypatch.setattr(runner, "_cores", lambda: 2)
+    sent = []
+    real = runner._run_pool
+
+    def pool(study, todo, n_workers, finish, *args):
+        todo = list(todo)
+        sent.extend((c.start, c.stop) for c in todo)
+        return real(study, todo, n_workers, finish, *args)
+
+    monkeypatch.setattr(runner, "_run_pool", pool)
+    monkeypatch.setattr(runner, "POOL_PAYS_AFTER", 0.0)  # any rest takes too long here
+    split = run_study(study, tmp_path / "b", progress=False)
+    pd.testing.assert_frame_equal(whole, split)
+    # MIN_PART cases here, then the rest of that chunk and the others, whole, in the pool
+    assert sent == [(runner.MIN_PART, 100), (100, 200), (200, 300), (300, 400)]
+    executor = load_manifest(tmp_path / "b")["runs"][-1]["executor"]
+    assert executor == "this process x1 part, then processes x2"
+    assert sorted(p.name for p in (tmp_path / "b" / "chunks").iterdir()) == sorted(
+        p.name for p in (tmp_path / "a" / "chunks").iterdir()
+    )
