@@ -303,7 +303,8 @@ class Study:
     #: Its chunk function computes any part of a chunk alone (`ChunkSpec.parts`: some of
     #: the chunk's cases, with the chunk's seeds and prior rows, never `ChunkSpec.rng`),
     #: and its parts' rows, in case order, are the chunk's: a run with fewer chunks to do
-    #: than workers then runs parts of them side by side (`_run_locked`).
+    #: than workers then runs parts of them side by side, and by default takes its rate
+    #: on a part, not a whole chunk (`_run_parts`).
     splits: bool = field(default=False, compare=False)
 
     def chunks(self) -> ChunkPlan:
