@@ -23,7 +23,7 @@ from bombsolve.solvers.bombastic.agents import make_agent, play_game
 from bombsolve.solvers.bombastic.rules import CARD_SLUG, Card, Ending, Options
 from bombsolve.solvers.common.errors import BadInput
 from bombsolve.solvers.common.files import read_input
-from bombsolve.solvers.common.progress import ProgressFactory
+from bombsolve.solvers.common.progress import ProgressFactory, cases_done
 from bombsolve.solvers.common.runner import ChunkPlan, ChunkSpec, Study, run_study
 from bombsolve.solvers.common.seeds import child_seed
 from bombsolve.solvers.common.stats import wilson
@@ -56,6 +56,7 @@ def games_chunk(params: Mapping[str, Any], chunk: ChunkSpec) -> pd.DataFrame:
     for case, seed in zip(range(chunk.start, chunk.stop), chunk.case_seeds(), strict=True):
         # Fresh agents per game: no memory carried from one game to the next.
         r = play_game(make_agent(params["x"]), make_agent(params["o"]), int(seed), options)
+        cases_done()  # a search-based agent's game can take seconds: say each one
         rows.append(
             {
                 "case": case,
@@ -126,6 +127,8 @@ def match_study(
         chunk_fn=games_chunk,
         chunk_size=chunk_size,
         progress_fn=x_win_estimate,
+        splits=True,
+        least_part=1,
     )
 
 
@@ -539,6 +542,8 @@ def reference_study(
             chunk_fn=games_chunk,
             chunk_size=100,
             progress_fn=x_win_estimate,
+            splits=True,
+            least_part=1,
         )
         folder = runs / "cards" / name.replace(" ", "_")
         variant_frames[name] = run_study(st, folder, workers=workers, scheduler=scheduler)

@@ -306,6 +306,9 @@ class Study:
     #: than workers then runs parts of them side by side, and by default takes its rate
     #: on a part, not a whole chunk (`_run_parts`).
     splits: bool = field(default=False, compare=False)
+    #: With `splits`: the fewest cases a part holds (a part's start costs its process
+    #: the chunk function's set-up; cases that take seconds each can go one by one).
+    least_part: int = field(default=32, compare=False)
 
     def chunks(self) -> ChunkPlan:
         """All chunks of the study, in order (built on demand: memory does not grow with
@@ -1465,14 +1468,13 @@ def _run_auto(
 #: A chunk run in parts (`Study.splits`) is cut into about this many parts a worker, so
 #: that parts of unequal cost still keep every worker busy to the end...
 PARTS_PER_WORKER = 8
-#: ...but none of fewer cases than this (a part's start costs its process a little).
-MIN_PART = 32
+#: ...but none of fewer cases than the study's `Study.least_part`.
 
 
-def _parts_per_chunk(cases: int, chunks: int, workers: int) -> int:
+def _parts_per_chunk(cases: int, chunks: int, workers: int, least: int) -> int:
     """How many parts each of `chunks` chunks to do (this one of `cases` cases) is cut into
-    when they are fewer than the `workers`."""
-    return max(1, min(-(-PARTS_PER_WORKER * workers // chunks), cases // MIN_PART))
+    when they are fewer than the `workers`, none of fewer than `least` cases."""
+    return max(1, min(-(-PARTS_PER_WORKER * workers // chunks), cases // max(1, least)))
 
 
 def _run_parts(
@@ -1491,19 +1493,21 @@ def _run_parts(
     rows in case order). Fewer chunks than workers are cut into `_parts_per_chunk` parts
     run side by side, all of a started chunk's parts past `deadline` too.
 
-    With `auto` (no worker count given) the first MIN_PART cases run in this process, and
+    With `auto` (no worker count given) the first `least_part` cases run in this process, and
     so do the rest, each chunk's as one part, if they would take less than
     `POOL_PAYS_AFTER` seconds at that rate; else a pool runs the parts (or the chunks)."""
     if _spent(deadline):
         return
     cut = n_todo < n_workers
+    least = max(1, study.least_part)
     whole: dict[int, ChunkSpec] = {}
     left: dict[int, int] = {}
     rows: dict[int, list[tuple[int, pd.DataFrame]]] = {}
 
     def parts_of(chunk: ChunkSpec) -> list[ChunkSpec]:
         whole[chunk.index], left[chunk.index], rows[chunk.index] = chunk, len(chunk), []
-        return chunk.parts(_parts_per_chunk(len(chunk), n_todo, n_workers) if cut else 1)
+        k = _parts_per_chunk(len(chunk), n_todo, n_workers, least) if cut else 1
+        return chunk.parts(k)
 
     def finish_part(part: ChunkSpec, df: pd.DataFrame) -> None:
         rows[part.index].append((part.start, df))
@@ -1516,11 +1520,11 @@ def _run_parts(
     queue: Iterator[ChunkSpec] = (p for c in todo for p in parts_of(c))
     if auto:
         t0 = time.perf_counter()
-        # the rate taken on MIN_PART cases: a part that runs here holds up the pool
+        # the rate taken on a least part: a part that runs here holds up the pool
         first = next(queue)
-        if len(first) > MIN_PART:
-            queue = itertools.chain([replace(first, start=first.start + MIN_PART)], queue)
-            first = replace(first, stop=first.start + MIN_PART)
+        if len(first) > least:
+            queue = itertools.chain([replace(first, start=first.start + least)], queue)
+            first = replace(first, stop=first.start + least)
         finish_part(first, run_chunk(study.chunk_fn, study.params, first))
         rest = cases.total - len(first)
         if (time.perf_counter() - t0) / len(first) * rest <= POOL_PAYS_AFTER:

@@ -127,8 +127,8 @@ def test_a_chunk_run_in_parts_on_two_workers_is_the_chunk(tmp_path, monkeypatch)
     whole = run_study(study, tmp_path / "whole", workers=1, progress=False)
     monkeypatch.setattr(runner, "_run_pool", pool)
     split = run_study(study, tmp_path / "split", workers=2, progress=False)
-    # 200 cases in parts of at least MIN_PART, all of chunk 0, covering it once
-    assert len(sent) == 200 // runner.MIN_PART and {i for i, _, _ in sent} == {0}
+    # 200 cases in parts of at least its least part, all of chunk 0, covering it once
+    assert len(sent) == 200 // study.least_part and {i for i, _, _ in sent} == {0}
     assert sorted(sent)[0][1] == 0 and sorted(sent)[-1][2] == 200
     assert all(a[2] == b[1] for a, b in itertools.pairwise(sorted(sent)))
     pd.testing.assert_frame_equal(stable(whole), stable(split))

@@ -113,6 +113,17 @@ def test_worker_processes_give_the_same_games(tmp_path):
     pd.testing.assert_frame_equal(one.reset_index(drop=True), two.reset_index(drop=True))
 
 
+def test_a_match_of_one_chunk_runs_in_parts_as_one(tmp_path):
+    """A match of fewer chunks than workers plays parts of them side by side (games one
+    by one when they take long); its rows and chunk files are those of one process."""
+    st = match_study("heuristic", "random", 12, 5, Options())
+    assert st.splits and st.least_part == 1 and len(st.chunks()) == 1
+    one = run_study(st, tmp_path / "one", workers=1, progress=False)
+    two = run_study(st, tmp_path / "two", workers=2, progress=False)
+    pd.testing.assert_frame_equal(one, two)
+    assert [p.name for p in (tmp_path / "two" / "chunks").iterdir()] == ["chunk-000000.parquet"]
+
+
 def test_outcomes_credit_wins_and_losses_to_the_right_agent():
     from bombsolve.solvers.bombastic.charts import how_agents_win_and_lose
 

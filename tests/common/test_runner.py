@@ -480,7 +480,7 @@ def test_a_chunk_in_parts_started_before_the_time_budget_is_spent_is_finished(tm
 
 def test_a_study_that_splits_takes_its_rate_on_a_part_not_a_chunk(tmp_path, monkeypatch):
     """By default a study of many chunks runs its first chunk in this process before it
-    knows its rate; one whose chunk function computes parts runs only MIN_PART cases here,
+    knows its rate; one whose chunk function computes parts runs only a least part here,
     and once the rest would take long, a pool runs the rest of that chunk and the others."""
     from dataclasses import replace
 
@@ -501,8 +501,8 @@ def test_a_study_that_splits_takes_its_rate_on_a_part_not_a_chunk(tmp_path, monk
     monkeypatch.setattr(runner, "POOL_PAYS_AFTER", 0.0)  # any rest takes too long here
     split = run_study(study, tmp_path / "b", progress=False)
     pd.testing.assert_frame_equal(whole, split)
-    # MIN_PART cases here, then the rest of that chunk and the others, whole, in the pool
-    assert sent == [(runner.MIN_PART, 100), (100, 200), (200, 300), (300, 400)]
+    # a least part here, then the rest of that chunk and the others, whole, in the pool
+    assert sent == [(study.least_part, 100), (100, 200), (200, 300), (300, 400)]
     executor = load_manifest(tmp_path / "b")["runs"][-1]["executor"]
     assert executor == "this process x1 part, then processes x2"
     assert sorted(p.name for p in (tmp_path / "b" / "chunks").iterdir()) == sorted(
