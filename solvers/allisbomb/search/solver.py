@@ -284,7 +284,8 @@ def solve_batch(
     portfolio: bool = True,
     first_budget: int = PORTFOLIO_FIRST,
 ) -> dict[str, np.ndarray]:
-    """Solve every row of `decks` (int array [m, n], card ids top first) in one Numba call.
+    """Solve every row of `decks` (int array [m, n], card ids top first) in one Numba call
+    (on a card set with the extended vocabulary: deal by deal, with pauses, see below).
 
     portfolio=True (default) runs two move orders side by side (kernel.portfolio): the
     same verdicts, usually far fewer positions, and `nodes` is then the sum of both
