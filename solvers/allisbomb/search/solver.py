@@ -316,17 +316,14 @@ def solve_batch(
     index, entries = _TABLE.get(bits, words)
     index_b, entries_b = _TABLE_B.get(bits, words)
     p = c.prog
-    widening = portfolio and p.extended and node_limit >= 2 * WIDEN_AFTER
-    first_limit = node_limit // WIDEN_AFTER if widening else node_limit
-    part, rest = out, None
-    if widening:
+    if portfolio and p.extended and node_limit >= 2 * WIDEN_AFTER:
         # the DECK floors first (search/floors.py), deal by deal; the deals they leave
-        # open as before, into arrays of their own, merged below
+        # open go on to the two orders, deal by deal from Python, which pauses them
+        # (Ctrl-C is acted on within a pause: on such files one deal's search can last
+        # minutes), into arrays of their own merged into `out`; then to widening
+        first_limit = node_limit // WIDEN_AFTER
         rest = _floor_rows(c, decks, first_limit, config.players, out)
         part = {k: np.zeros(rest.size, np.int64) for k in out}
-    if widening:
-        # the two orders deal by deal from Python, which pauses them (Ctrl-C is acted on
-        # within a pause: on such files one deal's search can last minutes)
         tables = (index, entries, index_b, entries_b)
         _portfolio_rows(c, decks[rest], config.players, tables, first_limit, first_budget, part)
         for k in ("code", "turns", "reason"):
@@ -343,12 +340,12 @@ def solve_batch(
         index,
         entries,
         start,
-        first_limit,
+        node_limit,
         MAX_DEPTH,
-        part["code"],
-        part["nodes"],
-        part["turns"],
-        part["reason"],
+        out["code"],
+        out["nodes"],
+        out["turns"],
+        out["reason"],
         index_b,
         entries_b,
         int(portfolio),
@@ -373,12 +370,7 @@ def _portfolio_rows(
     so the same verdicts and counts) with pauses every PAUSE_STEP positions and PAUSE_BUILT
     moves built; results into `out`'s arrays."""
     n = c.prog.n
-    index, entries, index_b, entries_b = tables
-    fa, fb = _TABLE.sweep_frames(n), _TABLE_B.sweep_frames(n)
-    ctl_a = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-    ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-    ctl_a[K.CTL_PAUSE_BUILT] = ctl_b[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
-    A, B = (index, entries, *fa[:8], ctl_a), (index_b, entries_b, *fb[:8], ctl_b)
+    A, B = _paused_orders(n, tables)
     buf, tmp, cs = _TABLE.frame_buffers(n)[8:]
     root = np.zeros(K.state_len(n), np.uint64)
     for i in range(decks.shape[0]):
@@ -392,6 +384,19 @@ def _portfolio_rows(
             turns,
             reasons,
         )
+
+
+def _paused_orders(n: int, tables: tuple) -> tuple[tuple, tuple]:
+    """`run_portfolio`'s two move orders for n cards: each its table (`tables`: index,
+    entries, index_b, entries_b), this process's stacks and a control word array that
+    pauses it every PAUSE_BUILT moves built. A win's line is left in an order's [8:10]
+    (sol, sol_len)."""
+    orders = []
+    for table, (index, entries) in ((_TABLE, tables[:2]), (_TABLE_B, tables[2:])):
+        ctl = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
+        ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
+        orders.append((index, entries, *table.frame_buffers(n)[:8], ctl))
+    return orders[0], orders[1]
 
 
 def _floor_rows(c: _Compiled, decks: np.ndarray, budget: int, players: int, out: dict):
@@ -555,13 +560,7 @@ def _solve_root(
         if deadline is not None and time.perf_counter() > deadline:
             return _result(make_state, code, floored, 0, 0, None, None, t0, check)
     if use_pf:
-        index_b, entries_b = _TABLE_B.get(bits, words)
-        fb = _TABLE_B.frame_buffers(n)
-        ctl_a = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-        ctl_b = np.zeros(K.CTL_PAUSE_BUILT + 1, np.int64)
-        ctl_a[K.CTL_PAUSE_BUILT] = ctl_b[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
-        A = (index, entries, states, fch, fk, fplen, fstarted, fidx, sol, sol_len, ctl_a)
-        B = (index_b, entries_b, *fb[:8], ctl_b)
+        A, B = _paused_orders(n, (index, entries, *_TABLE_B.get(bits, words)))
         widening = floors_first  # the same files and limits: widening follows the floors
         first_limit = node_limit // WIDEN_AFTER if widening else node_limit
         code, nodes, reasons, turns, which = run_portfolio(
@@ -570,7 +569,7 @@ def _solve_root(
         nodes += floored
         if widening and code == K.CODE_UNDECIDED and node_limit > nodes:
             return _widened(config, make_state, node_limit, nodes, reasons, t0, check)
-        sol, sol_len = (sol, sol_len) if which == 0 else (fb[6], fb[7])
+        sol, sol_len = (A, B)[which][8:10]
         return _result(make_state, code, nodes, reasons, turns, sol, sol_len, t0, check)
     ctl = np.zeros((K.CTL_FLOOR if floor > 0 else K.CTL_PAUSE_BUILT) + 1, np.int64)
     ctl[K.CTL_PAUSE_BUILT] = PAUSE_BUILT
