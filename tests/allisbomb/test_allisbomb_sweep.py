@@ -21,6 +21,7 @@ from bombsolve.solvers.allisbomb.rules.deals import rank
 from bombsolve.solvers.allisbomb.search.solver import solve
 from bombsolve.solvers.allisbomb.studies.study import heuristic_deal, matrix_configs, sweep_study
 from bombsolve.solvers.common.runner import load_manifest, load_study, run_study
+from tests.common.reporters import recording_updates
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -93,17 +94,7 @@ def test_a_sweep_counts_each_deal_as_it_is_decided(tmp_path):
     """The sweep's chunks say each deal decided (`progress.cases_done`), so the runner
     reports every case while its chunk runs (a rich card file's deal can take minutes),
     once each: a chunk's end then has none left to report."""
-    calls = []
-
-    class Recorder:
-        def __init__(self, start):
-            pass
-
-        def update(self, chunks, cases, estimate):
-            calls.append((chunks, cases))
-
-        def close(self, end):
-            pass
+    Recorder, calls = recording_updates()
 
     study = sweep_study(BLITZ + [Options()], deals=6, seed=3, chunk_size=5)
     run_study(study, tmp_path, workers=1, progress=Recorder)

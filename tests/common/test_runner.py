@@ -25,6 +25,7 @@ from bombsolve.solvers.common.runner import (
     run_study,
 )
 from bombsolve.solvers.common.toy import coin_chunk
+from tests.common.reporters import recording_updates
 
 pytestmark = pytest.mark.slow  # the fast subset: python3 -m pytest -m "not slow"
 
@@ -395,17 +396,7 @@ def test_cases_said_inside_a_chunk_are_reported_as_they_come(tmp_path):
     is reported once, and a chunk's end then reports only the chunk."""
     from dataclasses import replace
 
-    calls = []
-
-    class Recorder:
-        def __init__(self, start):
-            pass
-
-        def update(self, chunks, cases, estimate):
-            calls.append((chunks, cases))
-
-        def close(self, end):
-            pass
+    Recorder, calls = recording_updates()
 
     base = coin_study(n=10, chunk_size=4)
     study = replace(base, params={**base.params, "say_cases": True})
