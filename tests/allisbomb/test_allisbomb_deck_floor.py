@@ -328,8 +328,8 @@ def test_wins_in_the_drawn_card_orders_replay(tmp_path, monkeypatch):
 
 def test_the_drawn_orders_take_their_share_of_the_budget(monkeypatch):
     """The drawn card orders' searches are capped together at FLOOR_DRAWN_SHARE of the
-    floors' budget, the rest shared by the order by id's: each search's node limit is its
-    part, and no search enters more."""
+    floors' budget, the rest shared by the order by id's and the best-first searches: each
+    search's node limit is its part, and no search enters more."""
     from bombsolve.solvers.allisbomb.kernel import kernel as K
     from bombsolve.solvers.allisbomb.search import floors, solver
     from bombsolve.solvers.allisbomb.search.search import MAX_DEPTH
@@ -348,7 +348,7 @@ def test_the_drawn_orders_take_their_share_of_the_budget(monkeypatch):
     budget = 4_800
     rng = np.random.default_rng(2)
     both = 0
-    for _ in range(8):
+    for _ in range(30):
         seen.clear()
         st = new_game(c.cards, rng.permutation(c.cards.n).tolist())
         code, nodes, *_ = floors.floor_portfolio(
@@ -356,10 +356,14 @@ def test_the_drawn_orders_take_their_share_of_the_budget(monkeypatch):
         )
         own = {k: v for k, v in seen.items() if k[0] == id(c.prog.info)}
         drawn = {k: v for k, v in seen.items() if k[0] != id(c.prog.info)}
-        assert nodes == sum(v[1] for v in seen.values()) <= budget
         share = int(budget * floors.FLOOR_DRAWN_SHARE)
+        part = (budget - share) // (6 + len(floors.BEST_FIRST_MODES))
+        best = [floors._best_first(c.cards.n, part, m) for m in floors.BEST_FIRST_MODES]
+        assert all(bf.nodes <= part == bf.cap for bf in best)
+        assert nodes == sum(v[1] for v in seen.values()) + sum(bf.nodes for bf in best)
+        assert nodes <= budget
         assert {v[0] for v in drawn.values()} <= {share // 18}
-        assert {v[0] for v in own.values()} == {(budget - share) // 6}
+        assert {v[0] for v in own.values()} <= {part}
         assert all(v[1] <= v[0] for v in seen.values())
         both += len(drawn) == 18
     assert both >= 3  # deals not won in the first turns: every search took its turns

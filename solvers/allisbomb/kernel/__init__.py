@@ -6,6 +6,7 @@
 - `prune`           dead positions and the objective bound (static analysis of a deal).
 - `program`         a CardSet compiled to opcode arrays, with the tables above.
 - `kernel`          the Numba interpreter and depth-first search with a transposition table.
+- `best_first`      the best-first search for a win (positions nearest the win conditions first).
 - `exhaust_kernel`  the kernel that decides every Blitz deal of a deal group.
 
 Imports: the cards room and bombsolve.solvers.common (never the reference engine: the kernel is

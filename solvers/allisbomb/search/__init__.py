@@ -3,6 +3,7 @@
 - `search`    the plain-Python reference search (exhaustive DFS over the rules room).
 - `solver`    `solve` / `solve_batch` / `solve_state`: the kernel's entry points.
 - `floors`    searches kept to a large DECK, several floors side by side (extended cards).
+- `best_first` the position nearest the win conditions searched next (beside the floors).
 - `split`     a deal too large for one table, solved by its first moves.
 - `widen`     the rest of a deal's node limit spread over its first moves (extended cards).
 - `escalate`  deciding a deal in passes of growing node limits.

@@ -25,6 +25,13 @@ moves a position of its budget (every move counted, those of the positions still
 stack included: kernel.CTL_PAUSE_BUILT), and is charged its whole budget: a position near
 the floor builds every move and enters few, so turns are shared by the work they do.
 
+Two best-first searches (search/best_first.py: the position nearest the win conditions
+expanded next, in two priority modes, BEST_FIRST_MODES) take the first turns of every
+round, with the same budgets, as two more searches of the card set's own share: on card
+sets written like printed cards they meet most wins in a few hundred positions, where the
+floors' searches take turns for thousands; on random card files they seldom win first, and
+cost the floors' wins their turns.
+
 Measured in results/PERFORMANCE.md:
 "DECK floors: the part of the game where the DECK stays large, searched first" and "The
 floors in four card orders".
@@ -39,6 +46,7 @@ import numpy as np
 from bombsolve.solvers.allisbomb.kernel import kernel as K
 from bombsolve.solvers.allisbomb.kernel import layout
 from bombsolve.solvers.allisbomb.kernel.ordering import INFO_ORDER
+from bombsolve.solvers.allisbomb.search.best_first import BestFirst
 from bombsolve.solvers.common import stopping
 
 #: The floors, as shares of the DECK the search starts from (a DECK of 15: 3, 6 and 10).
@@ -57,8 +65,15 @@ FLOOR_TABLES = 3
 #: positions the order by id keeps (9/10 of what it had alone).
 FLOOR_DRAWN_SHARE = 0.1
 
+#: The best-first searches (search/best_first.py) that take turns with the floors, by
+#: priority mode (kernel/best_first.py, `_priority`), first in every round.
+BEST_FIRST_MODES = (1, 0)
+#: Most positions a best-first search may store (each is kept whole, with its line).
+BEST_FIRST_CAP = 200_000
+
 _GEN = [0]  # the arms' tables' generation stamp, one a search
 _ARMS: dict[tuple[int, int, int], list] = {}  # (cards, table bits, arms): buffers
+_BEST: dict[tuple[int, int, int], BestFirst] = {}  # (cards, cap, mode): its search
 
 
 def floors_for(deck: int) -> list[int]:
@@ -112,22 +127,28 @@ def _buffers(n: int, bits: list[int], words: int, L: int, max_depth: int) -> lis
 def floor_portfolio(
     c, root: np.ndarray, budget: int, max_depth: int, words: int, deadline: float | None = None
 ) -> tuple:
-    """Search `root` (a kernel row) with every floor of `floors_for` its DECK in every card
-    order of `arm_infos` and both move orders, side by side (module docstring), with at
-    most `budget` positions in all: the drawn card orders at most FLOOR_DRAWN_SHARE of it.
+    """Search `root` (a kernel row) with the best-first searches of BEST_FIRST_MODES and
+    every floor of `floors_for` its DECK in every card order of `arm_infos` and both move
+    orders, side by side (module docstring), with at most `budget` positions in all: the
+    drawn card orders at most FLOOR_DRAWN_SHARE of it.
     `c` is the card set's compiled program (solver.compiled), `words` its table entry's
     width; `deadline` (a time.perf_counter() time) ends it undecided once passed, looked at
     between turns. Returns (code, nodes, reasons, turns, sol, sol_len): a win (its line in
-    sol/sol_len), a loss (only from a floor that cut nothing) or undecided."""
+    sol/sol_len), a loss (only from a search that cut nothing) or undecided."""
     n = c.prog.n
     deck = int(root.view(np.int8)[8 * layout.key_words(n) + layout.H_DECK])
     args = list(c.rule_args)
     infos = arm_infos(args[5], n)
     floors = floors_for(deck)
-    own = 2 * len(floors)  # the card set's own order's searches; the rest are drawn
-    drawn = own * (len(infos) - 1)
+    own = 2 * len(floors) + len(BEST_FIRST_MODES)  # the card set's own order's searches
+    drawn = 2 * len(floors) * (len(infos) - 1)  # the rest are drawn
     share = FLOOR_DRAWN_SHARE if drawn else 0.0
     parts = (int(budget * (1 - share)) // own, int(budget * share) // drawn if drawn else 0)
+    best = [
+        _best_first(n, min(BEST_FIRST_CAP, parts[0]), mode)
+        for mode in BEST_FIRST_MODES
+        if parts[0] >= 1
+    ]
     # (floor, card order, move order, the most positions it may search)
     arms = [
         (f, k, order, min(FLOOR_CAP, parts[k > 0]))
@@ -136,7 +157,7 @@ def floor_portfolio(
         for order in (2, 3)
     ]
     arms = [arm for arm in arms if arm[3] >= 1]
-    if not arms:
+    if not arms and not best:
         return K.CODE_UNDECIDED, 0, 0, 0, None, None
     bits = [K.bits_to_store(arm[3]) for arm in arms]
     bufs = _buffers(n, bits, words, K.state_len(n), max_depth)
@@ -150,43 +171,72 @@ def floor_portfolio(
     objective = np.zeros(n, np.int64)
     for buf in bufs:
         buf[-1][:] = 0  # no search to resume
+    for bf in best:
+        bf.start(root)
     nodes = [0] * len(arms)
     spent = [0] * len(arms)  # positions a turn could have searched, over its turns
-    alive = list(range(len(arms)))
+    best_spent = [0] * len(best)
+    # each round's turns: the best-first searches, then the floors' searches
+    alive = [("best", i) for i in range(len(best))] + [("floor", a) for a in range(len(arms))]
     target = FLOOR_FIRST
     while alive:
-        for a in list(alive):
-            floor, k, order, cap = arms[a]
-            index, entries, *frames, ctl = bufs[a]
-            ctl[K.CTL_FLOOR] = floor
-            turn = min(target, cap) - spent[a]
-            ctl[K.CTL_PAUSE_BUILT] = FLOOR_BUILT * turn
-            args[5] = infos[k]
-            code, nodes[a], r, turns = K.dfs(
-                root,
-                n,
-                *args,
-                index,
-                entries,
-                gen,
-                cap,
-                *frames,
-                *scratch,
-                objective,
-                0,
-                ctl,
-                nodes[a] + turn,
-                order,
-            )
-            spent[a] += turn
-            if code == K.CODE_WIN or code == K.CODE_LOSS:
-                return code, sum(nodes), int(r), int(turns), frames[6], frames[7]
-            if code == K.CODE_UNDECIDED or spent[a] >= cap:
-                alive.remove(a)
+        for kind, a in list(alive):
+            if kind == "best":
+                bf = best[a]
+                turn = min(target, bf.cap) - best_spent[a]
+                code, r, turns = bf.run(c, turn, FLOOR_BUILT * turn)
+                best_spent[a] += turn
+                if code == K.CODE_WIN or code == K.CODE_LOSS:
+                    return code, sum(nodes) + _best_nodes(best), r, turns, bf.sol, bf.sol_len
+                if code == K.CODE_UNDECIDED or best_spent[a] >= bf.cap:
+                    alive.remove((kind, a))
+            else:
+                floor, k, order, cap = arms[a]
+                index, entries, *frames, ctl = bufs[a]
+                ctl[K.CTL_FLOOR] = floor
+                turn = min(target, cap) - spent[a]
+                ctl[K.CTL_PAUSE_BUILT] = FLOOR_BUILT * turn
+                args[5] = infos[k]
+                code, nodes[a], r, turns = K.dfs(
+                    root,
+                    n,
+                    *args,
+                    index,
+                    entries,
+                    gen,
+                    cap,
+                    *frames,
+                    *scratch,
+                    objective,
+                    0,
+                    ctl,
+                    nodes[a] + turn,
+                    order,
+                )
+                spent[a] += turn
+                if code == K.CODE_WIN or code == K.CODE_LOSS:
+                    total = sum(nodes) + _best_nodes(best)
+                    return code, total, int(r), int(turns), frames[6], frames[7]
+                if code == K.CODE_UNDECIDED or spent[a] >= cap:
+                    alive.remove((kind, a))
             stopping.check()  # a stop a finalizer swallowed (stopping's docstring)
             if deadline is not None and time.perf_counter() > deadline:
                 alive.clear()
                 break
         target *= 2
     # a floor's cuts are not the game's (the search that follows has its own reasons)
-    return K.CODE_UNDECIDED, sum(nodes), 0, 0, None, None
+    return K.CODE_UNDECIDED, sum(nodes) + _best_nodes(best), 0, 0, None, None
+
+
+def _best_first(n: int, cap: int, mode: int) -> BestFirst:
+    """The best-first search of `mode` for n cards and `cap` positions, made once."""
+    key = (n, cap, mode)
+    if key not in _BEST:
+        if len(_BEST) >= 2 * len(BEST_FIRST_MODES):
+            _BEST.clear()  # one card set and budget at a time, as a sweep asks
+        _BEST[key] = BestFirst(n, cap, mode)
+    return _BEST[key]
+
+
+def _best_nodes(best: list[BestFirst]) -> int:
+    return sum(bf.nodes for bf in best)
