@@ -3,7 +3,7 @@ win conditions of rulebook E and G expanded first. A win it finds is a line of l
 that wins; it answers a loss only when it expanded every reachable position and cut
 nothing; the kernel stores the same positions as the reference, in the same order, and
 answers the same line. The searches of card files with the extended vocabulary run it
-before the DECK floors."""
+beside the DECK floors, first in each of their rounds."""
 
 from __future__ import annotations
 
@@ -57,9 +57,9 @@ def _cases(tmp_path):
     return out
 
 
-def _kernel(state, limit: int, mode: int = 0):
+def _kernel(state, limit: int):
     code, nodes, reasons, turns, sol, sol_len = B.kernel_best_first(
-        compiled(state.config), to_kernel_state(state), limit, mode
+        compiled(state.config), to_kernel_state(state), limit
     )
     return OUTCOME[code], nodes, reasons, kernel_line(sol, sol_len, turns)
 
@@ -68,9 +68,9 @@ def test_kernel_and_reference_store_the_same_positions(tmp_path):
     seen = {"win": 0, "undecided": 0, "loss": 0}
     for cfg, deck in _cases(tmp_path):
         st = new_game(load_cards(cfg), deck)
-        for limit, mode in ((40, 0), (2_000, 0), (2_000, 1)):
-            ref = B.reference_best_first(st, node_limit=limit, mode=mode)
-            outcome, nodes, reasons, line = _kernel(st, limit, mode)
+        for limit in (40, 2_000):
+            ref = B.reference_best_first(st, node_limit=limit)
+            outcome, nodes, reasons, line = _kernel(st, limit)
             assert (ref.outcome, ref.nodes, ref.loss_reason) == (outcome, nodes, reasons), deck
             assert ref.solution == line
             assert nodes <= limit
@@ -111,17 +111,22 @@ def test_progress_counts_the_win_conditions_not_met():
     cards = load_cards(Options())
     princess = cards.ids_named("PRINCESS")[0]
     dish = cards.ids_named("PANCAKES")[0]
+    prophet = cards.ids_named("PROPHET")[0]
     others = [c for c in range(cards.n) if c not in (princess, dish)]
-    # rulebook E: no PROPHECY (2), the PRINCESS PASSIVE (1) and EQUIPPED
+    # rulebook E: no PROPHECY (2) and no ignited PROPHET (1), the PRINCESS PASSIVE (1)
     st = new_game(cards, [princess] + others[:2] + [dish] + others[2:])
+    assert B.progress(st) == 4
+    st.ignited[prophet] = True  # an ignited PROPHET in play: the PROPHECY is a play away
     assert B.progress(st) == 3
+    st.zone[prophet] = DISCARD  # not in the DISCARD PILE
+    assert B.progress(st) == 4
     st = new_game(cards, others[:3] + [princess, dish] + others[3:])
-    assert B.progress(st) == 4  # (and not EQUIPPED: 1 more)
+    assert B.progress(st) == 5  # (and the PRINCESS not EQUIPPED: 1 more)
     st.ignited[princess] = True
-    assert B.progress(st) == 3
+    assert B.progress(st) == 4
     st.zone[princess] = DISCARD
-    assert B.progress(st) == 5  # (back in play only by a card's action)
-    st.desired = dish  # a PROPHECY naming a PASSIVE dish in the DECK: 1, not 2
+    assert B.progress(st) == 6  # (back in play only by a card's action)
+    st.desired = dish  # a PROPHECY naming a PASSIVE dish in the DECK: 1, not 3
     assert B.progress(st) == 4
     st.ignited[dish] = True
     assert B.progress(st) == 3
@@ -134,9 +139,9 @@ def test_progress_counts_the_win_conditions_not_met():
     princess = cards.ids_named("PRINCESS")[0]
     rest = [c for c in range(cards.n) if c != princess]
     st = new_game(cards, [princess] + rest)
-    assert B.progress(st) == 3 + len(mosquitos) == 5
+    assert B.progress(st) == 4 + len(mosquitos) == 6
     st.zone[mosquitos[0]] = DISCARD
-    assert B.progress(st) == 4
+    assert B.progress(st) == 5
 
 
 def test_the_kernel_reads_progress_as_the_reference(tmp_path):
@@ -146,14 +151,14 @@ def test_the_kernel_reads_progress_as_the_reference(tmp_path):
         for _move, child in list(st.iter_children())[:6]:
             for _m, grandchild in list(child.iter_children())[:6]:
                 row = to_kernel_state(grandchild)
-                assert KB.progress(row, cfg_n := grandchild.cards.n, info) == B.progress(
-                    grandchild
-                ), (deck, cfg_n)
+                prophets = sum(1 << c for c in grandchild.cards.ids_named("PROPHET"))
+                got = KB.progress(row, grandchild.cards.n, info, prophets)
+                assert got == B.progress(grandchild), deck
 
 
 def test_extended_files_search_best_first_beside_the_floors(monkeypatch):
-    # the floors' portfolio gives its best-first searches the first turns of each round:
-    # without them the same deals take more positions, with the same verdicts
+    # the floors' portfolio gives its best-first search the first turn of each round:
+    # without it the same deals take more positions, with the same verdicts
     from bombsolve.solvers.allisbomb.search import floors
 
     cfg = _court()
@@ -161,24 +166,23 @@ def test_extended_files_search_best_first_beside_the_floors(monkeypatch):
     rng = np.random.default_rng(2026)
     decks = np.stack([rng.permutation(n) for _ in range(40)])
     with_best = solve_batch(cfg, decks)
-    monkeypatch.setattr(floors, "BEST_FIRST_MODES", ())
+    monkeypatch.setattr(floors, "BEST_FIRST", False)
     without = solve_batch(cfg, decks)
     assert (with_best["code"] == without["code"]).all()
     assert np.median(with_best["nodes"]) < np.median(without["nodes"]) / 2
 
 
 def test_the_floors_answer_the_best_first_line():
-    # a deal a best-first search wins in its first turn: the portfolio answers its line
+    # a deal the best-first search wins in its first turn: the portfolio answers its line
     from bombsolve.solvers.allisbomb.search import floors
     from bombsolve.solvers.allisbomb.search.solver import MAX_DEPTH, _entry_words
 
     c = compiled(_court())
     rng = np.random.default_rng(2026)
-    mode = floors.BEST_FIRST_MODES[0]
     for _ in range(30):
         st = new_game(c.cards, rng.permutation(c.cards.n).tolist())
         row = to_kernel_state(st)
-        code, nodes, reasons, turns, sol, sol_len = B.kernel_best_first(c, row, 10**6, mode)
+        code, nodes, reasons, turns, sol, sol_len = B.kernel_best_first(c, row, 10**6)
         if code != K.CODE_WIN or nodes > floors.FLOOR_FIRST:
             continue
         got = floors.floor_portfolio(c, row, 500_000, MAX_DEPTH, _entry_words(c.cards.n))

@@ -328,7 +328,7 @@ def test_wins_in_the_drawn_card_orders_replay(tmp_path, monkeypatch):
 
 def test_the_drawn_orders_take_their_share_of_the_budget(monkeypatch):
     """The drawn card orders' searches are capped together at FLOOR_DRAWN_SHARE of the
-    floors' budget, the rest shared by the order by id's and the best-first searches: each
+    floors' budget, the rest shared by the order by id's and the best-first search: each
     search's node limit is its part, and no search enters more."""
     from bombsolve.solvers.allisbomb.kernel import kernel as K
     from bombsolve.solvers.allisbomb.search import floors, solver
@@ -357,8 +357,8 @@ def test_the_drawn_orders_take_their_share_of_the_budget(monkeypatch):
         own = {k: v for k, v in seen.items() if k[0] == id(c.prog.info)}
         drawn = {k: v for k, v in seen.items() if k[0] != id(c.prog.info)}
         share = int(budget * floors.FLOOR_DRAWN_SHARE)
-        part = (budget - share) // (6 + len(floors.BEST_FIRST_MODES))
-        best = [floors._best_first(c.cards.n, part, m) for m in floors.BEST_FIRST_MODES]
+        part = (budget - share) // (6 + floors.BEST_FIRST)
+        best = [floors._best_first(c.cards.n, part)]
         assert all(bf.nodes <= part == bf.cap for bf in best)
         assert nodes == sum(v[1] for v in seen.values()) + sum(bf.nodes for bf in best)
         assert nodes <= budget

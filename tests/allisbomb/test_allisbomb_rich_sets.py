@@ -106,8 +106,8 @@ def test_the_benchmark_figures_of_a_set():
 def test_the_card_orders_change_positions_not_verdicts_and_are_left_off(monkeypatch):
     """`--order`: the worker's searches with a card order enter other positions, reach the
     same verdicts where both decide, and leave the process's default order (off) as it was.
-    (The depth-first searches' order: the best-first searches beside the floors, which
-    win most of these deals first, take no card order, so they are left out here.)"""
+    (The depth-first searches' order: the best-first search beside the floors, which
+    wins most of these deals first, takes no card order, so they are left out here.)"""
     from bombsolve.solvers.allisbomb.kernel.ordering import card_priorities, priority_table
     from bombsolve.solvers.allisbomb.kernel.program import (
         compiled_program,
@@ -116,7 +116,7 @@ def test_the_card_orders_change_positions_not_verdicts_and_are_left_off(monkeypa
     )
     from bombsolve.solvers.allisbomb.search import floors
 
-    monkeypatch.setattr(floors, "BEST_FIRST_MODES", ())
+    monkeypatch.setattr(floors, "BEST_FIRST", False)
     rb = _module("rich_sets")
     path = str(BENCH / "cardsets" / "rich_fire.toml")
     by_id = rb.worker(path, 12, 7)

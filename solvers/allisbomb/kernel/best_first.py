@@ -6,9 +6,9 @@ that put cards back (moves from `anywhere`, exchanges with the DISCARD PILE, ret
 by class) those subtrees are large, and which of them a search meets first is luck of its
 move order. A best-first search keeps every position it has built in an open list and
 expands next the one that looks nearest a win (`progress`): the win conditions of
-rulebook E (and G's MOSQUITOS and WAKING UP) it does not yet meet, then the larger DECK
-(the PRINCESS's winning turn draws from it, D.2), then the deeper line, then the position
-built first. The order only decides which position is looked at next; a win found is a
+rulebook E (and G's MOSQUITOS and WAKING UP) it does not yet meet, then a DECK of a few
+cards last (the PRINCESS's winning turn draws from it, D.2), then the deeper line, then
+the position stored first. The order only decides which position is looked at next; a win found is a
 line of legal turns (replayed like any other) and the search claims a loss only when it
 expanded every reachable position and cut nothing.
 
@@ -54,10 +54,11 @@ from bombsolve.solvers.common.numba_jit import njit
 #: them changes this file too, so Numba rebuilds its on-disk cache of this module.
 NUMBA_DEPENDS_ON = "87e76dada4e5e6e5"
 
-#: The ranges of a priority's parts (`_priority`) below progress: the DECK's cards and the
-#: line's turns; the position's number (the order it was stored in) fills the low 32 bits.
-DECK_SPAN, DEPTH_SPAN = 128, 1024
-#: Mode 1 expands a position whose DECK holds fewer cards after the others of its progress.
+#: The range of a priority's depth part (`_priority`); the position's number (the order
+#: it was stored in) fills the low 32 bits.
+DEPTH_SPAN = 1024
+#: A position whose DECK holds fewer cards is expanded after the others of its progress:
+#: the PRINCESS's winning turn draws from the DECK (D.2), and such lines mostly lose.
 SHORT_DECK = 4
 #: Most progress counted (so the packed priority fits an int64).
 MAX_PROGRESS = 1 << 13
@@ -74,16 +75,28 @@ def _ignited(b, n, c):
 
 
 @njit(cache=True)
-def progress(s, n, info):
+def progress(s, n, info, prophets):
     """How far the position (a kernel row) is from the win conditions it can read
     (`search.best_first.progress` on rules.State, which states the rule): 0 is every
-    condition met."""
+    condition met. `prophets` is the mask of the PROPHET cards (card c is bit c)."""
     b = s.view(np.int8)
     v = 0
     d = np.int64(b[2 * n])
     waking = info[0] != 0
     if d < 0:
-        v += 2  # no PROPHECY yet (rulebook E.1)
+        v += 2  # no PROPHECY yet (rulebook E.1), and 1 more without an ignited PROPHET
+        m = np.uint64(prophets)
+        c = 0
+        seen = False
+        while m != 0:
+            if m & np.uint64(1) and _ignited(b, n, c) == 1:
+                z = _zone(b, n, c)
+                if z != DISCARD and z != OUT:
+                    seen = True
+            m >>= np.uint64(1)
+            c += 1
+        if not seen:
+            v += 1
     elif waking:
         if _zone(b, n, d) != DISCARD:
             v += 1  # G, "Waking Up": the DESIRED DISH in the DISCARD PILE
@@ -116,17 +129,12 @@ def progress(s, n, info):
 
 
 @njit(cache=True, inline="always")
-def _priority(s, n, info, depth, stored, mode):
-    """The open list's key of a position (lower is expanded first): its `progress`, then
-    (mode 0) the deeper line, then the larger DECK, or (mode 1) a DECK of fewer than
-    SHORT_DECK cards after the others of its progress, then the deeper line; last the
-    position stored first (`stored`, the low 32 bits)."""
-    deck = _header(s, n, H_DECK)
-    depth_key = DEPTH_SPAN - 1 - depth
-    if mode == 0:
-        p = (progress(s, n, info) * DEPTH_SPAN + depth_key) * DECK_SPAN + DECK_SPAN - 1 - deck
-    else:
-        p = (progress(s, n, info) * 2 + (1 if deck < SHORT_DECK else 0)) * DEPTH_SPAN + depth_key
+def _priority(s, n, info, prophets, depth, stored):
+    """The open list's key of a position (lower is expanded first): its `progress`, a DECK
+    of fewer than SHORT_DECK cards after the others of its progress, then the deeper line,
+    last the position stored first (`stored`, the low 32 bits)."""
+    short = 1 if _header(s, n, H_DECK) < SHORT_DECK else 0
+    p = (progress(s, n, info, prophets) * 2 + short) * DEPTH_SPAN + DEPTH_SPAN - 1 - depth
     return (p << 32) | stored
 
 
@@ -197,9 +205,10 @@ def best_first(
     tmp,
     cs,
     ctl,
-    mode,
+    prophets,
 ):
-    """Best-first search from `root` (module docstring) in priority `mode` (`_priority`).
+    """Best-first search from `root` (module docstring), `prophets` the mask of the PROPHET
+    cards (`progress`).
     Returns (code, nodes, reasons, turns): nodes counts the positions stored (the root
     included), as `kernel.dfs` counts the positions it enters; a win's line is left in
     sol[0:turns] (sol_len[t] choices).
@@ -241,7 +250,7 @@ def best_first(
         depth[0] = 0
         ordinal[0] = 0
         nodes = 1
-        size = _heap_push(heap, 0, _priority(root, n, info, 0, 0, mode))
+        size = _heap_push(heap, 0, _priority(root, n, info, prophets, 0, 0))
         reasons = 0
         x = -1
     ctl[0] = 0
@@ -349,7 +358,7 @@ def best_first(
         parent[nodes] = x
         depth[nodes] = depth[x] + 1
         ordinal[nodes] = fstarted[0]
-        size = _heap_push(heap, size, _priority(child, n, info, depth[nodes], nodes, mode))
+        size = _heap_push(heap, size, _priority(child, n, info, prophets, depth[nodes], nodes))
         nodes += 1
     if reasons & (E_CUT | E_MOVES):
         return CODE_UNDECIDED, nodes, reasons, 0

@@ -9,8 +9,8 @@ line that goes wrong is left as soon as another looks better. Measured on the ri
 benchmark sets (results/PERFORMANCE.md, "Best-first searches beside the floors"): on sets
 written like printed cards it meets most wins in a few hundred positions, where each DECK
 floor's depth-first search needs thousands; on random card files it is no better than
-they are. So `floors.floor_portfolio` runs two of them (two priority modes) first in each
-of its rounds, with the same doubling turns as the floors.
+they are. So `floors.floor_portfolio` runs it first in each of its rounds, with the same
+doubling turns as the floors.
 
 `reference_best_first` is the specification in plain Python (rules.State); `BestFirst`
 runs the compiled twin (kernel/best_first.py) in turns, which stores the same positions in
@@ -46,7 +46,8 @@ def progress(state: State) -> int:
     """How far `state` is from the win conditions it can read (0: every one met), the
     first part of a position's priority (lower is expanded first):
 
-    - no PROPHECY yet (rulebook E.1): 2;
+    - no PROPHECY yet (rulebook E.1): 2, and 1 more while no PROPHET is ignited outside
+      the DISCARD PILE and out of play (E.1: the PROPHECY is an ignited PROPHET played);
     - the DESIRED DISH not ignited, and not in the DECK (E.2: the PRINCESS EQUIPS it from
       the DECK): 1 each; with WAKING UP (G) instead: not in the DISCARD PILE, 1;
     - the PRINCESS (and with WAKING UP the THRONE, G) not ignited: 1; in the DISCARD PILE
@@ -60,7 +61,8 @@ def progress(state: State) -> int:
     d = state.desired
     waking = info[0] != 0
     if d < 0:
-        v += 2
+        prophets = state.cards.ids_named("PROPHET")
+        v += 2 + (not any(_in_play_ignited(state, c) for c in prophets))
     elif waking:
         v += state.zone[d] != DISCARD
     else:
@@ -80,22 +82,21 @@ def progress(state: State) -> int:
     return min(v, KB.MAX_PROGRESS - 1)
 
 
-def priority(state: State, depth: int, number: int, mode: int = 0) -> int:
-    """The open list's key (lower first): `progress`, then (mode 0) the deeper line and
-    then the larger DECK, or (mode 1) a DECK of fewer than SHORT_DECK cards after the
-    others of its progress and then the deeper line; last the position stored first
-    (`number`)."""
-    deck = len(state.deck)
-    depth_key = KB.DEPTH_SPAN - 1 - depth
-    if mode == 0:
-        p = (progress(state) * KB.DEPTH_SPAN + depth_key) * KB.DECK_SPAN + KB.DECK_SPAN - 1 - deck
-    else:
-        p = (progress(state) * 2 + (deck < KB.SHORT_DECK)) * KB.DEPTH_SPAN + depth_key
+def _in_play_ignited(state: State, c: int) -> bool:
+    return state.ignited[c] and state.zone[c] not in (DISCARD, OUT)
+
+
+def priority(state: State, depth: int, number: int) -> int:
+    """The open list's key (lower first): `progress`, then a DECK of fewer than SHORT_DECK
+    cards after the others of its progress (the PRINCESS's winning turn draws from the
+    DECK, D.2), then the deeper line, last the position stored first (`number`)."""
+    short = len(state.deck) < KB.SHORT_DECK
+    p = (progress(state) * 2 + short) * KB.DEPTH_SPAN + KB.DEPTH_SPAN - 1 - depth
     return (p << 32) | number
 
 
-def reference_best_first(root: State, node_limit: int = 1_000_000, mode: int = 0) -> SearchResult:
-    """Best-first search from `root` (module docstring) in priority `mode` (`priority`);
+def reference_best_first(root: State, node_limit: int = 1_000_000) -> SearchResult:
+    """Best-first search from `root` (module docstring), positions in `priority` order;
     `nodes` counts the positions stored, the root included, and the search stops undecided
     before it would store one past `node_limit`.
 
@@ -113,7 +114,7 @@ def reference_best_first(root: State, node_limit: int = 1_000_000, mode: int = 0
     prune_on = pruning_enabled(root.config)
     seen = {search_key(root, groups)}
     pool: list[tuple[State, int, int, tuple[int, ...]]] = [(root, -1, 0, ())]
-    heap = [priority(root, 0, 0, mode)]
+    heap = [priority(root, 0, 0)]
     reasons = 0
 
     def line(x: int) -> list[tuple[int, ...]]:
@@ -154,7 +155,7 @@ def reference_best_first(root: State, node_limit: int = 1_000_000, mode: int = 0
                 reasons |= int(Ending.DEPTH_CUT)
                 continue
             seen.add(key)
-            heapq.heappush(heap, priority(child, depth + 1, len(pool), mode))
+            heapq.heappush(heap, priority(child, depth + 1, len(pool)))
             pool.append((child, x, depth + 1, move))
     cut = reasons & int(Ending.DEPTH_CUT | Ending.TOO_MANY_MOVES)
     outcome = "undecided" if cut else "loss"
@@ -166,8 +167,8 @@ class BestFirst:
     most `cap` stored, run in turns: `start` a root, then `run` until it answers. Its
     arrays are allocated once and reused from root to root."""
 
-    def __init__(self, n: int, cap: int, mode: int) -> None:
-        self.n, self.cap, self.mode = n, max(1, int(cap)), mode
+    def __init__(self, n: int, cap: int) -> None:
+        self.n, self.cap = n, max(1, int(cap))
         L = K.state_len(n)
         slots = 1 << K.bits_to_store(self.cap)
         self.index = np.zeros(slots, np.uint64)
@@ -220,16 +221,16 @@ class BestFirst:
             self.sol_len,
             *self.scratch,
             self.ctl,
-            self.mode,
+            sum(1 << c for c in c.cards.ids_named("PROPHET")),
         )
         self.nodes = int(nodes)
         return int(code), int(reasons), int(turns)
 
 
-def kernel_best_first(c, root: np.ndarray, node_limit: int, mode: int = 0) -> tuple:
+def kernel_best_first(c, root: np.ndarray, node_limit: int) -> tuple:
     """The compiled search of `root` to its answer in one run (tests, the reference's
     twin): (code, nodes, reasons, turns, sol, sol_len)."""
-    bf = BestFirst(c.prog.n, node_limit, mode)
+    bf = BestFirst(c.prog.n, node_limit)
     bf.start(root)
     code, reasons, turns = bf.run(c, node_limit + 1, 1 << 62)
     return code, bf.nodes, reasons, turns, bf.sol, bf.sol_len

@@ -25,12 +25,11 @@ moves a position of its budget (every move counted, those of the positions still
 stack included: kernel.CTL_PAUSE_BUILT), and is charged its whole budget: a position near
 the floor builds every move and enters few, so turns are shared by the work they do.
 
-Two best-first searches (search/best_first.py: the position nearest the win conditions
-expanded next, in two priority modes, BEST_FIRST_MODES) take the first turns of every
-round, with the same budgets, as two more searches of the card set's own share: on card
-sets written like printed cards they meet most wins in a few hundred positions, where the
-floors' searches take turns for thousands; on random card files they seldom win first, and
-cost the floors' wins their turns.
+A best-first search (search/best_first.py: the stored position nearest the win
+conditions expanded next) takes the first turn of every round, with the same budgets, as
+one more search of the card set's own share: on card sets written like printed cards it
+meets most wins in a few hundred positions, where the floors' searches take turns for
+thousands; on random card files it seldom wins first, and costs the floors' wins a turn.
 
 Measured in results/PERFORMANCE.md:
 "DECK floors: the part of the game where the DECK stays large, searched first" and "The
@@ -65,15 +64,15 @@ FLOOR_TABLES = 3
 #: positions the order by id keeps (9/10 of what it had alone).
 FLOOR_DRAWN_SHARE = 0.1
 
-#: The best-first searches (search/best_first.py) that take turns with the floors, by
-#: priority mode (kernel/best_first.py, `_priority`), first in every round.
-BEST_FIRST_MODES = (1, 0)
+#: Whether the best-first search (search/best_first.py) takes turns with the floors, first
+#: in every round.
+BEST_FIRST = True
 #: Most positions a best-first search may store (each is kept whole, with its line).
 BEST_FIRST_CAP = 200_000
 
 _GEN = [0]  # the arms' tables' generation stamp, one a search
 _ARMS: dict[tuple[int, int, int], list] = {}  # (cards, table bits, arms): buffers
-_BEST: dict[tuple[int, int, int], BestFirst] = {}  # (cards, cap, mode): its search
+_BEST: dict[tuple[int, int], BestFirst] = {}  # (cards, cap): the best-first search
 
 
 def floors_for(deck: int) -> list[int]:
@@ -127,8 +126,7 @@ def _buffers(n: int, bits: list[int], words: int, L: int, max_depth: int) -> lis
 def floor_portfolio(
     c, root: np.ndarray, budget: int, max_depth: int, words: int, deadline: float | None = None
 ) -> tuple:
-    """Search `root` (a kernel row) with the best-first searches of BEST_FIRST_MODES and
-    every floor of `floors_for` its DECK in every card order of `arm_infos` and both move
+    """Search `root` (a kernel row) with the best-first search (BEST_FIRST) and every floor of `floors_for` its DECK in every card order of `arm_infos` and both move
     orders, side by side (module docstring), with at most `budget` positions in all: the
     drawn card orders at most FLOOR_DRAWN_SHARE of it.
     `c` is the card set's compiled program (solver.compiled), `words` its table entry's
@@ -140,15 +138,11 @@ def floor_portfolio(
     args = list(c.rule_args)
     infos = arm_infos(args[5], n)
     floors = floors_for(deck)
-    own = 2 * len(floors) + len(BEST_FIRST_MODES)  # the card set's own order's searches
+    own = 2 * len(floors) + BEST_FIRST  # the card set's own order's searches
     drawn = 2 * len(floors) * (len(infos) - 1)  # the rest are drawn
     share = FLOOR_DRAWN_SHARE if drawn else 0.0
     parts = (int(budget * (1 - share)) // own, int(budget * share) // drawn if drawn else 0)
-    best = [
-        _best_first(n, min(BEST_FIRST_CAP, parts[0]), mode)
-        for mode in BEST_FIRST_MODES
-        if parts[0] >= 1
-    ]
+    best = [_best_first(n, min(BEST_FIRST_CAP, parts[0]))] if BEST_FIRST and parts[0] else []
     # (floor, card order, move order, the most positions it may search)
     arms = [
         (f, k, order, min(FLOOR_CAP, parts[k > 0]))
@@ -176,7 +170,7 @@ def floor_portfolio(
     nodes = [0] * len(arms)
     spent = [0] * len(arms)  # positions a turn could have searched, over its turns
     best_spent = [0] * len(best)
-    # each round's turns: the best-first searches, then the floors' searches
+    # each round's turns: the best-first search, then the floors' searches
     alive = [("best", i) for i in range(len(best))] + [("floor", a) for a in range(len(arms))]
     target = FLOOR_FIRST
     while alive:
@@ -228,13 +222,13 @@ def floor_portfolio(
     return K.CODE_UNDECIDED, sum(nodes) + _best_nodes(best), 0, 0, None, None
 
 
-def _best_first(n: int, cap: int, mode: int) -> BestFirst:
-    """The best-first search of `mode` for n cards and `cap` positions, made once."""
-    key = (n, cap, mode)
+def _best_first(n: int, cap: int) -> BestFirst:
+    """The best-first search for n cards and `cap` positions, made once."""
+    key = (n, cap)
     if key not in _BEST:
-        if len(_BEST) >= 2 * len(BEST_FIRST_MODES):
-            _BEST.clear()  # one card set and budget at a time, as a sweep asks
-        _BEST[key] = BestFirst(n, cap, mode)
+        if len(_BEST) >= 2:
+            _BEST.clear()  # a size or two at a time, as a sweep's passes ask
+        _BEST[key] = BestFirst(n, cap)
     return _BEST[key]
 
 
