@@ -82,20 +82,33 @@ def _keep_most_entries() -> list:
 
 def _extended() -> None:
     """Compile the extended vocabulary's two entry points, which the solver calls through
-    their addresses in a program with extended rows (kernel.extended_entries)."""
+    their addresses in a program with extended rows (kernel.extended_entries), and the
+    best-first search that takes turns with the DECK floors on such files
+    (search/best_first.py; the stand-in's program has the same argument types)."""
+    import numpy as np
+
+    from bombsolve.solvers.allisbomb.cards.config import Options
     from bombsolve.solvers.allisbomb.kernel import kernel as K
+    from bombsolve.solvers.allisbomb.search.best_first import kernel_best_first
+    from bombsolve.solvers.allisbomb.search.solver import compiled
     from bombsolve.solvers.common.numba_call import address_of
 
     address_of(K._ext_step, K.EXT_STEP_ARGS)
     address_of(K._draw_number, K.EXT_DRAW_ARGS)
+    c = compiled(Options(blitz=True))
+    root = np.zeros(K.state_len(c.prog.n), np.uint64)
+    K.setup(np.arange(c.prog.n, dtype=np.int64), c.prog.n, 1, root)
+    kernel_best_first(c, root, 1)
 
 
 def _extended_entries() -> list:
+    from bombsolve.solvers.allisbomb.kernel import best_first as KB
     from bombsolve.solvers.allisbomb.kernel import kernel as K
 
     return [
         (K._ext_step, lambda sig: tuple(sig) == K.EXT_STEP_ARGS),
         (K._draw_number, lambda sig: tuple(sig) == K.EXT_DRAW_ARGS),
+        KB.best_first,
     ]
 
 
@@ -145,9 +158,10 @@ def _exhaust_entries() -> list:
 #: process each into an empty cache, idle, rounded up (results/PERFORMANCE.md, "Cold
 #: compile of each kernel"; Numba's call typing answered from a table,
 #: bombsolve.solvers.common.numba_typing).
-#: The extended vocabulary's steps (card files with extended rows only), compiled after the
-#: solver's part: 6.1-6.4 CPU-s (7.9 alone).
-EXTENDED_ESTIMATE = 10
+#: The extended vocabulary's steps and the best-first search (card files with extended
+#: rows only), compiled after the solver's part: 16.2 CPU-s (the steps alone had 6.1-6.4,
+#: 7.9 without the solver; the best-first search links its own copy of the turn).
+EXTENDED_ESTIMATE = 18
 #: The keep-most search, after the solver or alone (a keep-most solve compiles it alone):
 #: 6.9 and 17.4-17.5.
 KEEP_MOST_ESTIMATE, KEEP_MOST_ESTIMATE_ALONE = 8, 20

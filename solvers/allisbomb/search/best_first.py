@@ -6,10 +6,10 @@ sets that put cards back, once a line has gone wrong it proves every position un
 wrong turn lost before it changes that turn. A best-first search keeps every position it
 has stored open and expands next the one nearest the win conditions (`progress`), so a
 line that goes wrong is left as soon as another looks better. Measured on the rich
-benchmark sets (results/PERFORMANCE.md, "Best-first searches beside the floors"): on sets
+benchmark sets (results/PERFORMANCE.md, "The best-first search beside the floors"): on sets
 written like printed cards it meets most wins in a few hundred positions, where each DECK
-floor's depth-first search needs thousands; on random card files it is no better than
-they are. So `floors.floor_portfolio` runs it first in each of its rounds, with the same
+floor's depth-first search needs thousands; on random card files the floors' searches
+often win sooner. So `floors.floor_portfolio` runs it first in each of its rounds, with the same
 doubling turns as the floors.
 
 `reference_best_first` is the specification in plain Python (rules.State); `BestFirst`
