@@ -8,9 +8,9 @@ move order. A best-first search keeps every position it has built in an open lis
 expands next the one that looks nearest a win (`progress`): the win conditions of
 rulebook E (and G's MOSQUITOS and WAKING UP) it does not yet meet, then a DECK of a few
 cards last (the PRINCESS's winning turn draws from it, D.2), then the deeper line, then
-the position stored first. The order only decides which position is looked at next; a win found is a
-line of legal turns (replayed like any other) and the search claims a loss only when it
-expanded every reachable position and cut nothing.
+the position stored first. The order only decides which position is looked at next: a
+win found is a line of legal turns (replayed like any other), and the search claims a
+loss only when it expanded every reachable position and cut nothing.
 
 It is the reference's `search.best_first.reference_best_first` compiled, position for
 position: the same children in the same order (`kernel._next_child`, order 0), the same
@@ -28,10 +28,13 @@ from bombsolve.solvers.allisbomb.kernel.kernel import (
     CODE_PAUSED,
     CODE_UNDECIDED,
     CODE_WIN,
+    DECK,
     DISCARD,
     E_CUT,
     E_DEAD,
     E_MOVES,
+    EQUIP0,
+    EQUIP1,
     H_DECK,
     H_ENDING,
     H_OUTCOME,
@@ -43,8 +46,10 @@ from bombsolve.solvers.allisbomb.kernel.kernel import (
     _hash_words,
     _header,
     _next_child,
+    _side,
     _tt_find,
     _tt_put,
+    _zone,
 )
 from bombsolve.solvers.allisbomb.kernel.layout import key_words
 from bombsolve.solvers.allisbomb.kernel.prune import dead, still_alive
@@ -64,16 +69,6 @@ SHORT_DECK = 4
 MAX_PROGRESS = 1 << 13
 
 
-@njit(cache=True, inline="always")
-def _zone(b, n, c):
-    return b[n + c] & 7
-
-
-@njit(cache=True, inline="always")
-def _ignited(b, n, c):
-    return (b[n + c] >> 3) & 1
-
-
 @njit(cache=True)
 def progress(s, n, info, prophets):
     """How far the position (a kernel row) is from the win conditions it can read
@@ -89,7 +84,7 @@ def progress(s, n, info, prophets):
         c = 0
         seen = False
         while m != 0:
-            if m & np.uint64(1) and _ignited(b, n, c) == 1:
+            if m & np.uint64(1) and _side(b, n, c) == 1:
                 z = _zone(b, n, c)
                 if z != DISCARD and z != OUT:
                     seen = True
@@ -101,21 +96,21 @@ def progress(s, n, info, prophets):
         if _zone(b, n, d) != DISCARD:
             v += 1  # G, "Waking Up": the DESIRED DISH in the DISCARD PILE
     else:
-        if _ignited(b, n, d) == 0:
+        if _side(b, n, d) == 0:
             v += 1  # E.2: the DESIRED DISH ignited
-        if _zone(b, n, d) != 0:
+        if _zone(b, n, d) != DECK:
             v += 1  # E.2: in the DECK, where the PRINCESS can EQUIP it
     for w in (1, 2):  # the PRINCESS, and with WAKING UP the THRONE (E.3, G)
         c = np.int64(info[w])
         if c < 0 or (w == 2 and not waking):
             continue
-        if _ignited(b, n, c) == 0:
+        if _side(b, n, c) == 0:
             v += 1
         z = _zone(b, n, c)
         if z == DISCARD or z == OUT:
             v += 2
-        if w == 1 and z != 1 and z != 2:
-            v += 1
+        if w == 1 and z != EQUIP0 and z != EQUIP1:
+            v += 1  # E.3: the PRINCESS wins when she is played
     if info[3] >= 0:  # G, "Mosquitos": both in the DISCARD PILE
         m = np.uint64(info[3]) | (np.uint64(info[4]) << np.uint64(31))
         c = 0

@@ -221,7 +221,7 @@ class BestFirst:
             self.sol_len,
             *self.scratch,
             self.ctl,
-            sum(1 << c for c in c.cards.ids_named("PROPHET")),
+            sum(1 << i for i in c.cards.ids_named("PROPHET")),
         )
         self.nodes = int(nodes)
         return int(code), int(reasons), int(turns)
