@@ -32,8 +32,8 @@ meets most wins in a few hundred positions, where the floors' searches take turn
 thousands; on random card files it seldom wins first, and costs the floors' wins a turn.
 
 Measured in results/PERFORMANCE.md:
-"DECK floors: the part of the game where the DECK stays large, searched first" and "The
-floors in four card orders".
+"DECK floors: the part of the game where the DECK stays large, searched first", "The
+floors in four card orders" and "The best-first search beside the floors".
 """
 
 from __future__ import annotations
@@ -126,9 +126,10 @@ def _buffers(n: int, bits: list[int], words: int, L: int, max_depth: int) -> lis
 def floor_portfolio(
     c, root: np.ndarray, budget: int, max_depth: int, words: int, deadline: float | None = None
 ) -> tuple:
-    """Search `root` (a kernel row) with the best-first search (BEST_FIRST) and every floor of `floors_for` its DECK in every card order of `arm_infos` and both move
-    orders, side by side (module docstring), with at most `budget` positions in all: the
-    drawn card orders at most FLOOR_DRAWN_SHARE of it.
+    """Search `root` (a kernel row) with the best-first search (BEST_FIRST) and every floor
+    of `floors_for` its DECK in every card order of `arm_infos` and both move orders, side
+    by side (module docstring), with at most `budget` positions in all: the drawn card
+    orders at most FLOOR_DRAWN_SHARE of it.
     `c` is the card set's compiled program (solver.compiled), `words` its table entry's
     width; `deadline` (a time.perf_counter() time) ends it undecided once passed, looked at
     between turns. Returns (code, nodes, reasons, turns, sol, sol_len): a win (its line in
