@@ -30,6 +30,7 @@ from bombsolve.solvers.allisbomb.kernel.kernel import (
     CODE_WIN,
     DECK,
     DISCARD,
+    DONE,
     E_CUT,
     E_DEAD,
     E_MOVES,
@@ -238,7 +239,7 @@ def best_first(
             key = kbuf
         h = _hash_words(key, KW)
         idx, _ = _tt_find(index, entries, gen, h, key, KW, cap)
-        _tt_put(index, entries, idx, 0, gen, h, key, KW, 2)
+        _tt_put(index, entries, idx, 0, gen, h, key, KW, DONE)
         for j in range(L):
             pool[0, j] = root[j]
         parent[0] = -1
@@ -347,7 +348,7 @@ def best_first(
         if depth[x] + 1 >= max_depth:
             reasons |= E_CUT
             continue
-        _tt_put(index, entries, idx, nodes, gen, h, key, KW, 2)
+        _tt_put(index, entries, idx, nodes, gen, h, key, KW, DONE)
         for j in range(L):
             pool[nodes, j] = child[j]
         parent[nodes] = x
